@@ -1,0 +1,24 @@
+// Bundles the server into dist/main.js. Workspace packages (TypeScript sources)
+// are bundled in; npm dependencies stay external and load from node_modules.
+import { readFileSync } from 'node:fs';
+import { build } from 'esbuild';
+
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
+const external = Object.keys(pkg.dependencies)
+  .filter((name) => !name.startsWith('@atende/'))
+  .flatMap((name) => [name, `${name}/*`]);
+
+await build({
+  entryPoints: ['src/main.ts', 'src/cli/migrate.ts'],
+  outdir: 'dist',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: true,
+  external,
+  logLevel: 'warning',
+  // Bundled ESM still needs require() for the few CommonJS paths inside dependencies.
+  banner: { js: "import { createRequire as __atendeRequire } from 'node:module'; const require = __atendeRequire(import.meta.url);" },
+});
+console.log('server built: apps/server/dist/main.js');

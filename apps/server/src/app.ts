@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyCookie from '@fastify/cookie';
+import fastifyCors from '@fastify/cors';
+import fastifyMultipart from '@fastify/multipart';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { createChannelRegistry, type ChannelRegistry } from './channels/channel-registry.js';
+import type { Config } from './config.js';
+import { createAuthenticate, createSessionCache, type Authenticate, type SessionCache } from './modules/auth/authenticate.js';
+import { createLoginLimiter, type LoginLimiter } from './modules/auth/login-limiter.js';
+import { createTokenService, type TokenService } from './modules/auth/tokens.js';
+import { privateModules, publicModules, subscribeModuleEvents } from './modules/index.js';
+import type { Database, Db } from './platform/db/client.js';
+import type { RequestContext } from './platform/http/context.js';
+import { createDomainEvents, type DomainEvents } from './platform/events/domain-events.js';
+import { requireSession } from './platform/http/auth-hook.js';
+import { registerErrorHandler } from './platform/http/error-handler.js';
+import { LOG_REDACT_PATHS, redactUrl } from './platform/http/redact.js';
+import { registerWebApp } from './platform/http/web-app.js';
+import { zodValidatorCompiler, type ZodTypeProvider } from './platform/http/zod-provider.js';
+import { createPublisher, type Publisher } from './platform/realtime/publisher.js';
+import type { SocketServer } from './platform/realtime/socket-server.js';
+import { registerHealthRoutes } from './platform/http/health.routes.js';
+import { createMediaStorage, MAX_MEDIA_BYTES, type MediaStorage } from './platform/storage/media-storage.js';
+import { registerMediaRoutes } from './platform/storage/media.routes.js';
+import { markUserOffline, markUserOnline } from './modules/users/users.repo.js';
+import { canSeeTicket, findTicketDetail } from './modules/tickets/tickets.repo.js';
+import type { Jobs } from './platform/jobs/jobs.js';
+import { createSecretBox, type SecretBox } from './platform/crypto/secret-box.js';
+
+/** Everything a route or service may use, built once per process. */
+export interface AppServices {
+  config: Config;
+  database: Database;
+  db: Db;
+  tokens: TokenService;
+  authenticate: Authenticate;
+  sessions: SessionCache;
+  events: DomainEvents;
+  publisher: Publisher;
+  loginLimiter: LoginLimiter;
+  media: MediaStorage;
+  /** Encrypts secrets stored in the database. */
+  secrets: SecretBox;
+  channels: ChannelRegistry;
+  socketServer: SocketServer | null;
+  /** Durable jobs; null in tests that build the app without them. */
+  jobs: Jobs | null;
+}
+
+export type App = FastifyInstance & { services: AppServices };
+export type AppScope = FastifyInstance;
+
+export interface BuildAppOptions {
+  config: Config;
+  database: Database;
+  /** Attach Socket.IO to the HTTP server (default true). */
+  realtime?: boolean;
+  /** Serve the built web app when present (default true). */
+  serveWeb?: boolean;
+  jobs?: Jobs;
+}
+
+function defaultWebDist(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  // Both src/ (tsx, tests) and dist/ (bundle) sit two levels under apps/.
+  return path.resolve(here, '../../web/dist');
+}
+
+export async function buildApp(options: BuildAppOptions): Promise<App> {
+  const { config, database } = options;
+  const app = Fastify({
+    logger:
+      config.LOG_LEVEL === 'silent'
+        ? false
+        : {
+            level: config.LOG_LEVEL,
+            redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
+            serializers: {
+              req: (req: { method: string; url: string; id: string; ip?: string }) => ({
+                id: req.id,
+                method: req.method,
+                url: redactUrl(req.url),
+                ip: req.ip,
+              }),
+            },
+          },
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+    },
+    requestIdHeader: false,
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    trustProxy: config.isProduction,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(zodValidatorCompiler);
+  registerErrorHandler(app);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  const tokens = createTokenService(config.JWT_SECRET, config.ACCESS_TOKEN_TTL_SECONDS);
+  const sessions = createSessionCache();
+  const authenticate = createAuthenticate(database.db, tokens, sessions);
+  const events = createDomainEvents((error, name) => app.log.error({ err: error, event: name }, 'event subscriber failed'));
+  let socketServer: SocketServer | null = null;
+  const publisher = createPublisher(() => socketServer?.transport ?? null);
+
+  const services: AppServices = {
+    config,
+    database,
+    db: database.db,
+    tokens,
+    authenticate,
+    sessions,
+    events,
+    publisher,
+    loginLimiter: createLoginLimiter({
+      perIp: config.LOGIN_LIMIT_PER_IP,
+      perEmail: config.LOGIN_LIMIT_PER_EMAIL,
+      windowMs: config.LOGIN_LIMIT_WINDOW_SECONDS * 1000,
+    }),
+    media: createMediaStorage(path.join(config.DATA_DIR, 'media'), config.JWT_SECRET),
+    secrets: createSecretBox(config.ENCRYPTION_KEY),
+    channels: createChannelRegistry(database.db),
+    socketServer: null,
+    jobs: options.jobs ?? null,
+  };
+  app.decorate('services', services);
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyMultipart, { limits: { fileSize: MAX_MEDIA_BYTES, files: 10, fields: 20, fieldSize: 64 * 1024 } });
+  if (config.webOrigins.length > 0) {
+    await app.register(fastifyCors, { origin: config.webOrigins, credentials: true });
+  }
+  if (options.serveWeb !== false) {
+    await registerWebApp(app, config.WEB_DIST_DIR ? path.resolve(config.WEB_DIST_DIR) : defaultWebDist());
+  }
+
+  registerHealthRoutes(app, services);
+  registerMediaRoutes(app, services);
+  for (const register of publicModules) await register(app, services);
+  await app.register(async (scope) => {
+    requireSession(scope, authenticate);
+    for (const register of privateModules) await register(scope, services);
+  });
+  subscribeModuleEvents(services);
+
+  if (options.realtime !== false) {
+    const { createSocketServer } = await import('./platform/realtime/socket-server.js');
+    socketServer = await createSocketServer(app.server, {
+      authenticate,
+      redisUrl: config.REDIS_URL,
+      logger: app.log,
+      onUserStatus: (ctx: RequestContext) => markUserOnline(database.db, ctx),
+      onUserOffline: (ctx: RequestContext) => markUserOffline(database.db, ctx),
+    });
+    // A user joins a ticket's room only if it may open that ticket.
+    socketServer.setChatBoxAuthorizer(async (ctx, ticketId) => {
+      const ticket = await findTicketDetail(database.db, ctx, ticketId);
+      return ticket !== null && canSeeTicket(ctx, ticket);
+    });
+    services.socketServer = socketServer;
+    app.addHook('onClose', async () => {
+      await socketServer?.close();
+    });
+  }
+
+  return app as unknown as App;
+}

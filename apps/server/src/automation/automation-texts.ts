@@ -1,0 +1,28 @@
+/**
+ * What the automation says when the company configured no text of its own.
+ * Customers read these on WhatsApp, in the product's language (Portuguese, as
+ * the spec's own texts); company texts always win where the spec has a field.
+ */
+export const AUTOMATION_TEXTS = {
+  chooseOption: 'Escolha uma das opções abaixo:',
+  invalidOption: 'Opção inválida. Responda apenas com o número de uma das opções.',
+  backAndMainMenu: '*0* - Voltar\n*#* - Menu principal',
+  handover: 'Obrigado! Em instantes um de nossos atendentes vai continuar o seu atendimento.',
+  outOfHours: 'Estamos fora do horário de atendimento. Responderemos assim que possível.',
+  acceptGreeting: '{{ms}}, {{firstName}}! Meu nome é *{agent}* e vou continuar o seu atendimento.',
+  transferToQueue: 'Você foi transferido para o setor *{queue}*. Aguarde, em breve você será atendido.',
+  transferToUser: 'Você foi transferido para o atendente *{user}*. Aguarde, em breve você será atendido.',
+  ratingRequest: 'Por favor, avalie o nosso atendimento.',
+  ratingOptions: 'Responda com um número:\n*1* - Insatisfeito\n*2* - Satisfeito\n*3* - Muito satisfeito',
+  ratingInvalid: 'Resposta inválida. Responda apenas com 1, 2 ou 3.',
+  ratingThanks: 'Obrigado pela sua avaliação!',
+  callRejected: 'Este número não atende chamadas de voz ou vídeo. Por favor, envie uma mensagem de texto.',
+  botUnavailable: 'No momento não consigo responder. Vou transferir você para um de nossos atendentes.',
+  aiHandover: 'Vou transferir você para um de nossos atendentes.',
+  audioNotUnderstood: 'Não consegui entender o áudio. Pode escrever a sua mensagem?',
+} as const;
+
+/** Replaces `{key}` placeholders of the texts above (not the customer-facing `{{variables}}`). */
+export function fill(text: string, values: Record<string, string>): string {
+  return text.replace(/\{(\w+)\}/g, (match, key: string) => values[key] ?? match);
+}

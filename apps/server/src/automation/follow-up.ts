@@ -1,0 +1,136 @@
+import { and, eq } from 'drizzle-orm';
+import type { AppServices } from '../app.js';
+import { prompts, queueIntegrations, type PromptRow, type QueueIntegrationRow } from '../platform/db/schema.js';
+import type { TenantScope } from '../platform/http/context.js';
+import { loadAutomationTicket, type AutomationTicket } from './automation.repo.js';
+import { automationRuntime, type AutomationRuntime } from './automation-runtime.js';
+import { AUTOMATION_TEXTS } from './automation-texts.js';
+import { applyTicketChange, deliverEffects, readBotState, type BotReply, type BotState, type FollowUp, type TicketChange } from './bot-effects.js';
+import { handoverChange, type HandoverTarget } from './handover.js';
+import { dialogflowTurn } from './integrations/dialogflow.js';
+import { typebotTurn } from './integrations/typebot.js';
+import { scheduleWebhookRetry, webhookTurn } from './integrations/webhook.js';
+import type { InboundTurn } from './inbound-automation.js';
+import { promptTurn } from './openai/prompt-turn.js';
+
+/** What a bot peer answered for one customer message. */
+export interface PeerOutcome {
+  replies: BotReply[];
+  /** Merged into the ticket's bot state (e.g. the Typebot session). */
+  state?: Partial<BotState>;
+  /** The bot stops: the ticket goes to the agents (a queue, a user, or where it is). */
+  handover?: HandoverTarget;
+}
+
+/** Everything an integration or prompt needs for one turn. */
+export interface PeerTurn {
+  services: AppServices;
+  runtime: AutomationRuntime;
+  scope: TenantScope;
+  at: AutomationTicket;
+  message: InboundTurn;
+  /** The ticket just reached this bot (a menu choice): start the conversation rather than answer. */
+  start: boolean;
+}
+
+async function findIntegration(services: AppServices, scope: TenantScope, id: number): Promise<QueueIntegrationRow | null> {
+  const [row] = await services.db
+    .select()
+    .from(queueIntegrations)
+    .where(and(eq(queueIntegrations.companyId, scope.companyId), eq(queueIntegrations.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+async function findPrompt(services: AppServices, scope: TenantScope, id: number): Promise<PromptRow | null> {
+  const [row] = await services.db
+    .select()
+    .from(prompts)
+    .where(and(eq(prompts.companyId, scope.companyId), eq(prompts.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+function integrationTurn(turn: PeerTurn, integration: QueueIntegrationRow): Promise<PeerOutcome> {
+  switch (integration.type) {
+    case 'typebot':
+      return typebotTurn(turn, integration);
+    case 'dialogflow':
+      return dialogflowTurn(turn, integration);
+    case 'n8n':
+    case 'webhook':
+      return webhookTurn(turn, integration);
+    default: {
+      const unknown: never = integration.type;
+      throw new Error(`unknown integration type ${String(unknown)}`);
+    }
+  }
+}
+
+/**
+ * Runs the network part of a bot turn (integration or prompt) outside any
+ * transaction, then applies its outcome. Every failure (timeout, error status,
+ * bad answer) still answers the customer and hands the ticket to the agents.
+ */
+export async function runFollowUp(services: AppServices, scope: TenantScope, ticketId: number, followUp: FollowUp, message: InboundTurn): Promise<void> {
+  const runtime = automationRuntime(services);
+  const at = await loadAutomationTicket(services.db, scope, ticketId);
+  if (!at || at.ticket.status !== 'pending') return;
+  const turn: PeerTurn = { services, runtime, scope, at, message, start: followUp.kind === 'integration' && followUp.start };
+  let outcome: PeerOutcome;
+  if (followUp.kind === 'integration') {
+    const integration = await findIntegration(services, scope, followUp.integrationId);
+    if (!integration) {
+      outcome = { replies: [], handover: {} };
+    } else {
+      try {
+        outcome = await integrationTurn(turn, integration);
+      } catch (error) {
+        runtime.logger.warn({ err: error, ticketId, integrationId: integration.id }, 'integration failed: ticket handed to the agents');
+        outcome = { replies: [{ body: AUTOMATION_TEXTS.botUnavailable, source: 'bot' }], handover: {} };
+        if (integration.type === 'n8n' || integration.type === 'webhook') await scheduleWebhookRetry(services, integration, message, 1);
+      }
+    }
+  } else {
+    const prompt = await findPrompt(services, scope, followUp.promptId);
+    if (!prompt) {
+      outcome = { replies: [], handover: {} };
+    } else {
+      try {
+        outcome = await promptTurn(turn, prompt);
+      } catch (error) {
+        runtime.logger.warn({ err: error, ticketId, promptId: prompt.id }, 'prompt failed: ticket handed to the agents');
+        outcome = { replies: [{ body: AUTOMATION_TEXTS.botUnavailable, source: 'bot' }], handover: { queueId: prompt.queueId } };
+      }
+    }
+  }
+  await applyOutcome(services, scope, ticketId, followUp, outcome);
+}
+
+/** The ticket is still with the bot that answered (an agent may have taken it meanwhile). */
+function stillWithBot(at: AutomationTicket, followUp: FollowUp): boolean {
+  if (at.ticket.status !== 'pending') return false;
+  if (followUp.kind === 'integration') return at.ticket.useIntegration && at.ticket.integrationId === followUp.integrationId;
+  return at.ticket.promptId === followUp.promptId;
+}
+
+async function applyOutcome(services: AppServices, scope: TenantScope, ticketId: number, followUp: FollowUp, outcome: PeerOutcome): Promise<void> {
+  const runtime = automationRuntime(services);
+  const applied = await services.db.transaction(async (tx) => {
+    const at = await loadAutomationTicket(tx, scope, ticketId, true);
+    if (!at || !stillWithBot(at, followUp)) return null;
+    let change: TicketChange = {};
+    if (outcome.state) change.botState = { ...readBotState(at.ticket.botState), ...outcome.state } as Record<string, unknown>;
+    if (outcome.handover) {
+      const ticket = change.botState ? { ...at.ticket, botState: change.botState } : at.ticket;
+      change = { ...change, ...(await handoverChange(tx, scope, ticket, outcome.handover)) };
+    }
+    await applyTicketChange(tx, scope, ticketId, change);
+    return { before: at.ticket, change };
+  });
+  if (!applied) {
+    runtime.logger.info({ ticketId }, 'bot answer dropped: the ticket left the bot meanwhile');
+    return;
+  }
+  await deliverEffects(services, scope, applied.before, { replies: outcome.replies, change: applied.change });
+}

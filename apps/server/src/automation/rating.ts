@@ -1,0 +1,121 @@
+import { and, desc, eq, isNotNull } from 'drizzle-orm';
+import type { AppServices } from '../app.js';
+import type { DbOrTx } from '../platform/db/client.js';
+import { tickets, userRatings } from '../platform/db/schema.js';
+import type { TenantScope } from '../platform/http/context.js';
+import { findQueueRow, loadAutomationTicket } from './automation.repo.js';
+import { automationRuntime } from './automation-runtime.js';
+import { AUTOMATION_TEXTS } from './automation-texts.js';
+import { applyTicketChange, deliverEffects, type BotReply } from './bot-effects.js';
+import { formatMessage } from './message-variables.js';
+
+/**
+ * The rating of a closed ticket (setting userRating, spec part 1 §9, decision 6):
+ * on close the customer gets the rating message with options 1 to 3 and the
+ * ticket waits, closed, with `rating_state` 'awaiting'. The next reply 1, 2 or 3
+ * is recorded and answered with the completion message; anything else gets one
+ * re-prompt ('reprompted'), and a second one ends the wait and starts a new
+ * conversation. The reply is stored in the closed ticket and never reopens it.
+ */
+
+export type RatingDecision = { kind: 'rated'; rate: 1 | 2 | 3 } | { kind: 'reprompt' } | { kind: 'release' };
+
+export function decideRating(body: string, state: string | null): RatingDecision {
+  const answer = body.trim();
+  if (answer === '1' || answer === '2' || answer === '3') return { kind: 'rated', rate: Number(answer) as 1 | 2 | 3 };
+  return state === 'reprompted' ? { kind: 'release' } : { kind: 'reprompt' };
+}
+
+export interface AwaitingRating {
+  id: number;
+  ratingState: string;
+  userId: number | null;
+}
+
+/** The contact's closed ticket on this connection still waiting for its rating (a partial index serves it). */
+export async function findAwaitingRating(db: DbOrTx, scope: TenantScope, contactId: number, whatsappId: number): Promise<AwaitingRating | null> {
+  const [row] = await db
+    .select({ id: tickets.id, ratingState: tickets.ratingState, userId: tickets.userId })
+    .from(tickets)
+    .where(
+      and(
+        eq(tickets.companyId, scope.companyId),
+        eq(tickets.contactId, contactId),
+        eq(tickets.whatsappId, whatsappId),
+        isNotNull(tickets.ratingState),
+        eq(tickets.status, 'closed'),
+      ),
+    )
+    .orderBy(desc(tickets.id))
+    .limit(1);
+  return row && row.ratingState ? { id: row.id, ratingState: row.ratingState, userId: row.userId } : null;
+}
+
+/** Inside the ingest's transaction: records the answer and moves the wait on. */
+export async function recordRatingReply(db: DbOrTx, scope: TenantScope, awaiting: AwaitingRating, decision: RatingDecision): Promise<void> {
+  if (decision.kind === 'rated') {
+    await db
+      .insert(userRatings)
+      .values({ companyId: scope.companyId, ticketId: awaiting.id, userId: awaiting.userId, rate: decision.rate })
+      .onConflictDoNothing();
+  }
+  const ratingState = decision.kind === 'reprompt' ? 'reprompted' : null;
+  await db
+    .update(tickets)
+    .set({ ratingState })
+    .where(and(eq(tickets.companyId, scope.companyId), eq(tickets.id, awaiting.id)));
+}
+
+async function ratingRequest(services: AppServices, scope: TenantScope, ticketId: number): Promise<string> {
+  const at = await loadAutomationTicket(services.db, scope, ticketId);
+  const queue = at?.ticket.queueId ? await findQueueRow(services.db, scope, at.ticket.queueId) : null;
+  return queue?.ratingMessage.trim() || at?.connection?.ratingMessage.trim() || AUTOMATION_TEXTS.ratingRequest;
+}
+
+async function send(services: AppServices, scope: TenantScope, ticketId: number, bodies: string[]): Promise<void> {
+  const at = await loadAutomationTicket(services.db, scope, ticketId);
+  if (!at) return;
+  const now = automationRuntime(services).now();
+  const replies: BotReply[] = bodies.map((body) => ({
+    body: formatMessage(body, { contactName: at.contact.name, protocol: at.ticket.id, now, timeZone: at.company.timezone }),
+    source: 'system',
+  }));
+  await deliverEffects(services, scope, at.ticket, { replies, change: {} });
+}
+
+/** After the reply's transaction committed: thanks (completion message) or the one re-prompt. */
+export async function answerRatingReply(services: AppServices, scope: TenantScope, ticketId: number, decision: RatingDecision): Promise<void> {
+  try {
+    if (decision.kind === 'rated') {
+      const at = await loadAutomationTicket(services.db, scope, ticketId);
+      await send(services, scope, ticketId, [at?.connection?.complationMessage.trim() || AUTOMATION_TEXTS.ratingThanks]);
+    } else if (decision.kind === 'reprompt') {
+      const request = await ratingRequest(services, scope, ticketId);
+      await send(services, scope, ticketId, [`${AUTOMATION_TEXTS.ratingInvalid}\n\n${request}\n\n${AUTOMATION_TEXTS.ratingOptions}`]);
+    }
+  } catch (error) {
+    automationRuntime(services).logger.error({ err: error, ticketId }, 'rating answer not sent');
+  }
+}
+
+/**
+ * A ticket was just closed. With userRating enabled the customer is asked for a
+ * rating and the ticket waits for it; otherwise the completion message (if the
+ * connection has one) says goodbye. Groups are never asked.
+ */
+export async function afterTicketClosed(services: AppServices, scope: TenantScope, ticketId: number): Promise<void> {
+  try {
+    const at = await loadAutomationTicket(services.db, scope, ticketId);
+    if (!at || at.ticket.status !== 'closed' || at.ticket.isGroup || at.contact.isGroup || !at.connection) return;
+    if (at.settings.userRating === 'enabled') {
+      await applyTicketChange(services.db, scope, ticketId, { ratingState: 'awaiting' });
+      const request = await ratingRequest(services, scope, ticketId);
+      await send(services, scope, ticketId, [`${request}\n\n${AUTOMATION_TEXTS.ratingOptions}`]);
+      return;
+    }
+    const goodbye = at.connection.complationMessage.trim();
+    if (goodbye) await send(services, scope, ticketId, [goodbye]);
+  } catch (error) {
+    automationRuntime(services).logger.error({ err: error, ticketId }, 'closing message not sent');
+  }
+}

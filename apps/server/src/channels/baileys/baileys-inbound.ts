@@ -1,0 +1,213 @@
+import {
+  isJidBroadcast,
+  isJidGroup,
+  isJidNewsletter,
+  isLidUser,
+  isPnUser,
+  jidDecode,
+  proto,
+  toNumber,
+  WAMessageStubType,
+  type BaileysEventMap,
+  type WACallEvent,
+  type WAMessage,
+  type WAMessageKey,
+  type WASocket,
+} from 'baileys';
+import type { AppServices } from '../../app.js';
+import { ingestMessage } from '../../inbound/ingest.js';
+import type { InboundMessage } from '../../inbound/inbound-message.js';
+import { applyAck, applyEdit, applyRevoke } from '../../inbound/message-updates.js';
+import type { StoredMedia } from '../../platform/storage/media-storage.js';
+import { channelSettings } from '../channel-settings.js';
+import type { SessionRef } from '../connection-state.js';
+import { mapContent, textOf } from './baileys-message-mapper.js';
+
+export interface InboundLogger {
+  warn(o: object, m?: string): void;
+  error(o: object, m?: string): void;
+}
+
+/** What the handlers need from the running session. */
+export interface BaileysInboundContext {
+  services: AppServices;
+  ref: SessionRef;
+  socket: WASocket;
+  downloadMedia(message: WAMessage): Promise<Buffer>;
+  groupSubject(jid: string): Promise<string>;
+  logger: InboundLogger;
+}
+
+const userOf = (jid: string | null | undefined) => jidDecode(jid ?? undefined)?.user ?? '';
+
+/**
+ * The phone number behind an address. WhatsApp increasingly addresses people by
+ * LID (a per-account opaque id); the message key usually carries the phone
+ * number as its "alt" address, else Baileys' LID mapping store knows it. Only
+ * when neither does is the LID itself used, so one person stays one contact as
+ * soon as the mapping is known.
+ */
+export async function phoneNumberOf(socket: Pick<WASocket, 'signalRepository'>, jid: string, alt?: string | null): Promise<string> {
+  if (isPnUser(jid)) return userOf(jid);
+  if (alt && isPnUser(alt)) return userOf(alt);
+  if (isLidUser(jid)) {
+    const pn = await socket.signalRepository.lidMapping.getPNForLID(jid).catch(() => null);
+    if (pn) return userOf(pn);
+  }
+  return userOf(jid);
+}
+
+interface Chat {
+  number: string;
+  isGroup: boolean;
+}
+
+async function chatOf(ctx: BaileysInboundContext, key: WAMessageKey): Promise<Chat | null> {
+  const jid = key.remoteJid;
+  if (!jid || isJidBroadcast(jid) || isJidNewsletter(jid)) return null;
+  if (isJidGroup(jid)) return { number: userOf(jid), isGroup: true };
+  const number = await phoneNumberOf(ctx.socket, jid, key.remoteJidAlt);
+  return number ? { number, isGroup: false } : null;
+}
+
+async function saveMedia(ctx: BaileysInboundContext, message: WAMessage, media: { mimeType: string; fileName: string }): Promise<StoredMedia | null> {
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    try {
+      const data = await ctx.downloadMedia(message);
+      return await ctx.services.media.save(ctx.ref, { data, fileName: media.fileName, mimeType: media.mimeType });
+    } catch (error) {
+      if (attempt === 2) ctx.logger.warn({ err: error, whatsappId: ctx.ref.whatsappId, id: message.key.id }, 'media download failed');
+    }
+  }
+  return null;
+}
+
+function timestampOf(message: WAMessage): Date | undefined {
+  const seconds = message.messageTimestamp ? toNumber(message.messageTimestamp) : 0;
+  return seconds > 0 ? new Date(seconds * 1000) : undefined;
+}
+
+/** One WhatsApp message into the ingest pipeline; answers whether it was stored. */
+export async function ingestBaileysMessage(ctx: BaileysInboundContext, message: WAMessage, ignoreGroups: boolean): Promise<boolean> {
+  const { key } = message;
+  if (!key.id) return false;
+  const content = mapContent(message);
+  if (!content) return false;
+  const chat = await chatOf(ctx, key);
+  if (!chat) return false;
+  if (chat.isGroup && ignoreGroups) return false;
+
+  let media: StoredMedia | undefined;
+  let body = content.body;
+  if (content.media) {
+    const saved = await saveMedia(ctx, message, content.media);
+    if (saved) media = saved;
+    // The file could not be fetched: the message still shows, named, rather than vanish.
+    else body = body || content.media.fileName;
+  }
+
+  const fromMe = Boolean(key.fromMe);
+  const input: InboundMessage = {
+    companyId: ctx.ref.companyId,
+    whatsappId: ctx.ref.whatsappId,
+    externalId: key.id,
+    from: chat.number,
+    body,
+    fromMe,
+    media,
+    specialType: content.specialType,
+    quotedExternalId: content.quotedExternalId,
+    isGroup: chat.isGroup,
+    timestamp: timestampOf(message),
+  };
+  if (chat.isGroup) {
+    input.contactName = await ctx.groupSubject(key.remoteJid ?? '');
+    if (!fromMe) {
+      const participant = key.participant ?? '';
+      input.senderName = message.pushName || (participant ? await phoneNumberOf(ctx.socket, participant, key.participantAlt) : '');
+    }
+  } else if (!fromMe && message.pushName) {
+    // On our own messages pushName is the connected account's name, not the customer's.
+    input.contactName = message.pushName;
+  }
+  const result = await ingestMessage(ctx.services, input);
+  return !result.duplicate;
+}
+
+export async function handleUpsert(ctx: BaileysInboundContext, upsert: BaileysEventMap['messages.upsert']): Promise<void> {
+  const { ignoreGroups } = await channelSettings(ctx.services.db, ctx.ref.companyId);
+  for (const message of upsert.messages) {
+    try {
+      await ingestBaileysMessage(ctx, message, ignoreGroups);
+    } catch (error) {
+      ctx.logger.error({ err: error, whatsappId: ctx.ref.whatsappId, id: message.key.id }, 'incoming message failed');
+    }
+  }
+}
+
+/** WhatsApp's delivery status to our ack scale (spec part 1 §9): 1 sent, 2 delivered, 3 read, 4 played. */
+export function ackOf(status: proto.WebMessageInfo.Status | null | undefined): number {
+  switch (status) {
+    case proto.WebMessageInfo.Status.SERVER_ACK:
+      return 1;
+    case proto.WebMessageInfo.Status.DELIVERY_ACK:
+      return 2;
+    case proto.WebMessageInfo.Status.READ:
+      return 3;
+    case proto.WebMessageInfo.Status.PLAYED:
+      return 4;
+    default:
+      return 0;
+  }
+}
+
+/** Acks, edits and revokes of messages already stored. */
+export async function handleUpdates(ctx: BaileysInboundContext, updates: BaileysEventMap['messages.update']): Promise<void> {
+  for (const { key, update } of updates) {
+    if (!key.id) continue;
+    const ref = { companyId: ctx.ref.companyId, whatsappId: ctx.ref.whatsappId, externalId: key.id };
+    try {
+      const ack = ackOf(update.status);
+      if (ack > 0) await applyAck(ctx.services, ref, ack);
+      const edited = update.message?.editedMessage?.message;
+      if (edited) {
+        const text = textOf(edited);
+        if (text) await applyEdit(ctx.services, ref, text);
+      }
+      if (update.messageStubType === WAMessageStubType.REVOKE) await applyRevoke(ctx.services, ref);
+    } catch (error) {
+      ctx.logger.error({ err: error, whatsappId: ctx.ref.whatsappId, id: key.id }, 'message update failed');
+    }
+  }
+}
+
+/**
+ * Calls: a call that rang out, or one refused because the company's `call`
+ * setting is disabled, is stored as a missed call (`call_log`). The call id is
+ * the message id, so a call is logged once.
+ */
+export async function handleCalls(ctx: BaileysInboundContext, calls: WACallEvent[], handled: Set<string>): Promise<void> {
+  const { rejectCalls } = await channelSettings(ctx.services.db, ctx.ref.companyId);
+  for (const call of calls) {
+    if (call.isGroup || handled.has(call.id)) continue;
+    const refuse = call.status === 'offer' && rejectCalls;
+    if (!refuse && call.status !== 'timeout') continue;
+    handled.add(call.id);
+    try {
+      const number = await phoneNumberOf(ctx.socket, call.from, call.callerPn);
+      // The text asking for a message instead is the automation's answer to the refused call's call_log (ingest).
+      if (refuse) await ctx.socket.rejectCall(call.id, call.from).catch((error: unknown) => ctx.logger.warn({ err: error }, 'call reject failed'));
+      await ingestMessage(ctx.services, {
+        companyId: ctx.ref.companyId,
+        whatsappId: ctx.ref.whatsappId,
+        externalId: `call-${call.id}`,
+        from: number,
+        body: '',
+        specialType: 'call_log',
+        timestamp: call.date,
+      });
+    } catch (error) {
+      ctx.logger.error({ err: error, whatsappId: ctx.ref.whatsappId, callId: call.id }, 'call handling failed');
+    }
+  }
+}

@@ -1,0 +1,137 @@
+import { extensionForMediaMessage, getContentType, normalizeMessageContent, type proto, type WAMessage } from 'baileys';
+import type { SpecialMediaType } from '../../inbound/inbound-message.js';
+
+export type MediaKind = 'image' | 'video' | 'audio' | 'document' | 'sticker';
+
+/** What one WhatsApp message means for the ticket: its text, the file to download, its special kind, its quote. */
+export interface MappedContent {
+  body: string;
+  media?: { kind: MediaKind; mimeType: string; fileName: string };
+  specialType?: SpecialMediaType;
+  quotedExternalId: string | null;
+}
+
+const MEDIA_KINDS: Partial<Record<keyof proto.IMessage, MediaKind>> = {
+  imageMessage: 'image',
+  videoMessage: 'video',
+  audioMessage: 'audio',
+  documentMessage: 'document',
+  stickerMessage: 'sticker',
+  ptvMessage: 'video',
+};
+
+/** Kinds that are not conversation content: reactions (not shown, by decision), protocol traffic, polls' votes, key distribution. */
+const IGNORED_KINDS = new Set<keyof proto.IMessage>([
+  'protocolMessage',
+  'reactionMessage',
+  'senderKeyDistributionMessage',
+  'messageContextInfo',
+  'pollUpdateMessage',
+  'keepInChatMessage',
+  'pinInChatMessage',
+  'encReactionMessage',
+  'encEventResponseMessage',
+]);
+
+function contextOf(content: proto.IMessage, kind: keyof proto.IMessage): proto.IContextInfo | null {
+  const inner = content[kind];
+  if (inner && typeof inner === 'object' && 'contextInfo' in inner) return (inner as { contextInfo?: proto.IContextInfo | null }).contextInfo ?? null;
+  return null;
+}
+
+function mimeBase(mimeType: string | null | undefined, fallback: string): string {
+  const base = (mimeType ?? '').split(';')[0]?.trim();
+  return base || fallback;
+}
+
+const FALLBACK_MIME: Record<MediaKind, string> = {
+  image: 'image/jpeg',
+  video: 'video/mp4',
+  audio: 'audio/ogg',
+  document: 'application/octet-stream',
+  sticker: 'image/webp',
+};
+
+function mediaFileName(message: WAMessage, kind: MediaKind, inner: { fileName?: string | null }): string {
+  if (kind === 'document' && inner.fileName) return inner.fileName;
+  let extension = 'bin';
+  try {
+    extension = extensionForMediaMessage(message.message ?? {});
+  } catch {
+    // An unknown mime type keeps the generic extension.
+  }
+  return `${kind}-${message.key.id ?? Date.now()}.${extension}`;
+}
+
+function locationBody(location: proto.Message.ILocationMessage | proto.Message.ILiveLocationMessage): string {
+  const lat = Number(location.degreesLatitude ?? 0);
+  const lng = Number(location.degreesLongitude ?? 0);
+  const link = `https://maps.google.com/maps?q=${lat},${lng}&z=17`;
+  const label = 'name' in location ? [location.name, location.address].filter(Boolean).join(' - ') : '';
+  return label ? `${link}\n${label}` : link;
+}
+
+/** The text of an edited message's new content. */
+export function textOf(content: proto.IMessage | null | undefined): string {
+  const normalized = normalizeMessageContent(content);
+  if (!normalized) return '';
+  return (
+    normalized.conversation ??
+    normalized.extendedTextMessage?.text ??
+    normalized.imageMessage?.caption ??
+    normalized.videoMessage?.caption ??
+    normalized.documentMessage?.caption ??
+    ''
+  );
+}
+
+/**
+ * Reads a message the way a customer meant it; null for what is not
+ * conversation content (reactions, revokes and edits, which arrive again as
+ * updates, key distribution, stubs).
+ */
+export function mapContent(message: WAMessage): MappedContent | null {
+  const content = normalizeMessageContent(message.message);
+  if (!content) return null;
+  const kind = getContentType(content);
+  if (!kind || IGNORED_KINDS.has(kind)) return null;
+  const quotedExternalId = contextOf(content, kind)?.stanzaId ?? null;
+
+  const mediaKind = MEDIA_KINDS[kind];
+  if (mediaKind) {
+    const inner = (content[kind] ?? {}) as { mimetype?: string | null; caption?: string | null; fileName?: string | null };
+    return {
+      body: inner.caption ?? '',
+      media: { kind: mediaKind, mimeType: mimeBase(inner.mimetype, FALLBACK_MIME[mediaKind]), fileName: mediaFileName(message, mediaKind, inner) },
+      quotedExternalId,
+    };
+  }
+
+  switch (kind) {
+    case 'conversation':
+      return { body: content.conversation ?? '', quotedExternalId };
+    case 'extendedTextMessage':
+      return { body: content.extendedTextMessage?.text ?? '', quotedExternalId };
+    case 'locationMessage':
+      return { body: locationBody(content.locationMessage ?? {}), specialType: 'locationMessage', quotedExternalId };
+    case 'liveLocationMessage':
+      return { body: locationBody(content.liveLocationMessage ?? {}), specialType: 'locationMessage', quotedExternalId };
+    case 'contactMessage':
+      return { body: content.contactMessage?.vcard ?? content.contactMessage?.displayName ?? '', specialType: 'vcard', quotedExternalId };
+    case 'contactsArrayMessage': {
+      const cards = (content.contactsArrayMessage?.contacts ?? []).map((card) => card.vcard ?? card.displayName ?? '').filter(Boolean);
+      return { body: cards.join('\n'), specialType: 'vcard', quotedExternalId };
+    }
+    case 'buttonsResponseMessage':
+      return { body: content.buttonsResponseMessage?.selectedDisplayText ?? content.buttonsResponseMessage?.selectedButtonId ?? '', quotedExternalId };
+    case 'listResponseMessage':
+      return { body: content.listResponseMessage?.title ?? content.listResponseMessage?.singleSelectReply?.selectedRowId ?? '', quotedExternalId };
+    case 'templateButtonReplyMessage':
+      return { body: content.templateButtonReplyMessage?.selectedDisplayText ?? '', quotedExternalId };
+    default: {
+      // Something newer than this mapping: keep whatever text it carries rather than lose the message.
+      const text = textOf(content);
+      return text ? { body: text, quotedExternalId } : null;
+    }
+  }
+}

@@ -1,0 +1,41 @@
+import type { WhatsappRow } from '../platform/db/schema.js';
+import type { StoredMedia } from '../platform/storage/media-storage.js';
+
+export const PROVIDER_KINDS = ['sandbox', 'baileys', 'cloud-api'] as const;
+export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+
+/** The connection's stored provider name; the spec's default 'beta' is Baileys. */
+export function providerKindOf(provider: string): ProviderKind {
+  if (provider === 'beta' || provider === 'baileys') return 'baileys';
+  if (provider === 'cloud-api' || provider === 'sandbox') return provider;
+  throw new Error(`unknown provider ${provider}`);
+}
+
+export interface OutgoingMessage {
+  /** The customer's number (digits). */
+  to: string;
+  body: string;
+  media?: StoredMedia;
+  quotedExternalId?: string | null;
+}
+
+export interface SentMessage {
+  externalId: string;
+  /** 1 sent, 2 delivered, 3 read (spec part 1 §9). */
+  ack: number;
+}
+
+/**
+ * What the product needs from a WhatsApp channel. Each provider turns its
+ * incoming events into `InboundMessage`s for the one ingest pipeline and
+ * implements these outgoing operations.
+ */
+export interface ChannelProvider {
+  readonly kind: ProviderKind;
+  send(connection: WhatsappRow, message: OutgoingMessage): Promise<SentMessage>;
+  deleteMessage(connection: WhatsappRow, to: string, externalId: string): Promise<void>;
+  markRead(connection: WhatsappRow, to: string, externalIds: string[]): Promise<void>;
+  checkNumber(connection: WhatsappRow, number: string): Promise<{ exists: boolean; number: string }>;
+  /** The connected phone's address book (`POST /contacts/import`); providers that cannot list it leave it out. */
+  listContacts?(connection: WhatsappRow): Promise<{ number: string; name: string }[]>;
+}

@@ -1,0 +1,88 @@
+import pino from 'pino';
+import type { AppServices } from '../app.js';
+import type { Db } from '../platform/db/client.js';
+import type { WhatsappRow } from '../platform/db/schema.js';
+import { AppError } from '../platform/http/app-error.js';
+import { createBaileysProvider } from './baileys/baileys.provider.js';
+import type { BaileysSessionHub } from './baileys/baileys-session.js';
+import { providerKindOf, type ChannelProvider, type ProviderKind } from './channel-provider.js';
+import { createCloudApiJobs, type CloudApiJobs } from './cloud-api/cloud-api.jobs.js';
+import { createCloudApiProvider, type CloudApiProvider } from './cloud-api/cloud-api.provider.js';
+import { createSandboxProvider } from './sandbox/sandbox.provider.js';
+
+export interface CloudApiChannel {
+  provider: CloudApiProvider;
+  jobs: CloudApiJobs;
+}
+
+export interface ChannelRegistry {
+  providerFor(connection: WhatsappRow): ChannelProvider;
+  /**
+   * Wires the providers that need the app's services (media, secrets, config,
+   * jobs). Called once while the app is built (connections.events.ts).
+   */
+  attach(services: AppServices): void;
+  cloudApi(): CloudApiChannel;
+  /** Baileys sessions running in this process (the session supervisor fills it). */
+  readonly baileysSessions: BaileysSessionHub;
+  /** Asks this process's session supervisor, if it runs one, to apply session changes now. */
+  wake(): void;
+  onWake(listener: () => void): void;
+  readonly logger: pino.Logger;
+}
+
+function assertNever(kind: never): never {
+  throw new Error(`unhandled provider kind ${String(kind)}`);
+}
+
+export function createChannelRegistry(db: Db): ChannelRegistry {
+  const sandbox = createSandboxProvider(db);
+  const baileysSessions: BaileysSessionHub = new Map();
+  const wakeListeners: (() => void)[] = [];
+  let baileys: ChannelProvider | null = null;
+  let cloud: CloudApiChannel | null = null;
+  let logger = pino({ level: 'silent' });
+
+  function attached<T>(value: T | null): T {
+    // Only reachable if a provider is used before the app finished building.
+    if (!value) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+    return value;
+  }
+
+  return {
+    providerFor(connection) {
+      const kind: ProviderKind = providerKindOf(connection.provider);
+      switch (kind) {
+        case 'sandbox':
+          return sandbox;
+        case 'baileys':
+          return attached(baileys);
+        case 'cloud-api':
+          return attached(cloud).provider;
+        default:
+          return assertNever(kind);
+      }
+    },
+    attach(services) {
+      if (baileys) return;
+      logger = pino({ level: services.config.LOG_LEVEL }).child({ module: 'channels' });
+      baileys = createBaileysProvider(services, baileysSessions);
+      const provider = createCloudApiProvider(services);
+      const jobs = createCloudApiJobs(services, provider, logger);
+      cloud = { provider, jobs };
+      services.jobs?.register(jobs.webhook);
+      services.jobs?.register(jobs.media);
+    },
+    cloudApi: () => attached(cloud),
+    baileysSessions,
+    wake() {
+      for (const listener of wakeListeners) listener();
+    },
+    onWake(listener) {
+      wakeListeners.push(listener);
+    },
+    get logger() {
+      return logger;
+    },
+  };
+}

@@ -1,0 +1,92 @@
+import { and, eq } from 'drizzle-orm';
+import type { AppServices } from '../../app.js';
+import { whatsapps, type WhatsappRow } from '../../platform/db/schema.js';
+import { defineJob, type JobDefinition } from '../../platform/jobs/jobs.js';
+import { processMediaMessage, processWebhookValue, WebhookValue, type CloudInboundDeps, type CloudMediaJob } from './cloud-api.inbound.js';
+import type { CloudApiProvider } from './cloud-api.provider.js';
+
+interface WebhookJob {
+  companyId: number;
+  whatsappId: number;
+  value: unknown;
+}
+
+export interface CloudApiJobs {
+  webhook: JobDefinition<WebhookJob>;
+  media: JobDefinition<CloudMediaJob>;
+  /** Queues one verified change for processing (a durable job; inline when this app runs without jobs). */
+  enqueueWebhook(connection: Pick<WhatsappRow, 'companyId' | 'id'>, value: unknown): Promise<void>;
+}
+
+async function cloudConnection(services: AppServices, companyId: number, whatsappId: number): Promise<WhatsappRow | null> {
+  const [row] = await services.db
+    .select()
+    .from(whatsapps)
+    .where(and(eq(whatsapps.companyId, companyId), eq(whatsapps.id, whatsappId), eq(whatsapps.provider, 'cloud-api')))
+    .limit(1);
+  return row ?? null;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The webhook answers Meta at once and leaves the work to these jobs: one per
+ * verified change (messages and statuses, in order), and one per media message,
+ * retried with backoff until the file is fetched. Jobs carry the change itself
+ * (the event) and ids; handlers reload the connection and skip when it is gone.
+ */
+export function createCloudApiJobs(services: AppServices, provider: CloudApiProvider, logger: CloudInboundDeps['logger']): CloudApiJobs {
+  const media = defineJob<CloudMediaJob>({
+    name: 'cloud-api-media',
+    options: { retryLimit: 6, retryDelay: 2, retryBackoff: true, expireInSeconds: 120 },
+    async handler(job) {
+      const connection = await cloudConnection(services, job.companyId, job.whatsappId);
+      if (connection) await processMediaMessage({ services, provider, logger }, connection, job);
+    },
+  });
+
+  async function enqueueMedia(job: CloudMediaJob): Promise<void> {
+    if (services.jobs) {
+      await services.jobs.send(media, job);
+      return;
+    }
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await media.handler(job, { id: 'inline' });
+        return;
+      } catch (error) {
+        if (attempt >= 3) throw error;
+        await sleep(200 * attempt);
+      }
+    }
+  }
+
+  const deps: CloudInboundDeps = { services, provider, enqueueMedia, logger };
+
+  const webhook = defineJob<WebhookJob>({
+    name: 'cloud-api-webhook',
+    options: { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 300 },
+    async handler(job) {
+      const connection = await cloudConnection(services, job.companyId, job.whatsappId);
+      if (!connection) return;
+      const value = WebhookValue.safeParse(job.value);
+      if (value.success) await processWebhookValue(deps, connection, value.data);
+    },
+  });
+
+  return {
+    webhook,
+    media,
+    async enqueueWebhook(connection, value) {
+      const job = { companyId: connection.companyId, whatsappId: connection.id, value };
+      if (services.jobs) {
+        await services.jobs.send(webhook, job);
+        return;
+      }
+      // No job runner in this app (some tests): still answer first, then process.
+      setImmediate(() => {
+        webhook.handler(job, { id: 'inline' }).catch((error: unknown) => logger.error({ err: error }, 'webhook processing failed'));
+      });
+    },
+  };
+}

@@ -1,0 +1,121 @@
+import { readFile } from 'node:fs/promises';
+import type { AppServices } from '../../app.js';
+import type { WhatsappRow } from '../../platform/db/schema.js';
+import { AppError } from '../../platform/http/app-error.js';
+import type { ChannelProvider, OutgoingMessage, SentMessage } from '../channel-provider.js';
+import { isCloudApiConfigured, readCloudApiSettings } from './cloud-api.config.js';
+import { customerWindow } from './customer-window.js';
+import { createGraphApiClient, GraphApiError, type GraphApiClient, type GraphTemplate } from './graph-api.client.js';
+
+/** Meta's error for a free-form message outside the 24-hour window ("re-engagement message"). */
+const OUTSIDE_WINDOW_CODES = new Set([131047]);
+
+export interface TemplateMessage {
+  name: string;
+  language: string;
+  parameters: string[];
+}
+
+export interface CloudApiProvider extends ChannelProvider {
+  client(connection: WhatsappRow): GraphApiClient;
+  sendTemplate(connection: WhatsappRow, to: string, template: TemplateMessage): Promise<SentMessage>;
+  listTemplates(connection: WhatsappRow): Promise<GraphTemplate[]>;
+}
+
+function sendError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (error instanceof GraphApiError && error.code !== null && OUTSIDE_WINDOW_CODES.has(error.code)) return new AppError('ERR_OUTSIDE_CUSTOMER_WINDOW');
+  return new AppError('ERR_SENDING_WAPP_MSG');
+}
+
+/**
+ * The official WhatsApp Business Cloud API. Sends go to the Graph API; what
+ * arrives comes through the webhook (cloud-api.webhook.routes.ts). Free-form
+ * messages are refused outside the customer's 24-hour window; templates are not.
+ */
+export function createCloudApiProvider(services: AppServices): CloudApiProvider {
+  function client(connection: WhatsappRow): GraphApiClient {
+    const settings = readCloudApiSettings(connection, services.secrets, services.config.GRAPH_API_BASE_URL);
+    if (!isCloudApiConfigured(settings)) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+    return createGraphApiClient(settings);
+  }
+
+  async function mediaPayload(api: GraphApiClient, message: OutgoingMessage): Promise<Record<string, unknown>> {
+    const media = message.media;
+    if (!media) return { type: 'text', text: { body: message.body, preview_url: false } };
+    const data = await readFile(services.media.absolutePath(media.path));
+    const id = await api.uploadMedia(data, media.mimeType, media.name);
+    const caption = message.body || undefined;
+    switch (media.mediaType) {
+      case 'image':
+        return { type: 'image', image: { id, caption } };
+      case 'video':
+        return { type: 'video', video: { id, caption } };
+      case 'audio':
+        return { type: 'audio', audio: { id } };
+      default:
+        return { type: 'document', document: { id, caption, filename: media.name } };
+    }
+  }
+
+  /** Sending through a connection an admin disconnected (or whose token failed its check) is refused. */
+  function sendingClient(connection: WhatsappRow): GraphApiClient {
+    if (connection.status === 'DISCONNECTED') throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+    return client(connection);
+  }
+
+  return {
+    kind: 'cloud-api',
+    client,
+    async send(connection, message) {
+      const api = sendingClient(connection);
+      const window = await customerWindow(services.db, connection, message.to);
+      if (!window.open) throw new AppError('ERR_OUTSIDE_CUSTOMER_WINDOW');
+      try {
+        const payload = await mediaPayload(api, message);
+        const externalId = await api.sendMessage({
+          to: message.to,
+          ...payload,
+          ...(message.quotedExternalId ? { context: { message_id: message.quotedExternalId } } : {}),
+        });
+        return { externalId, ack: 1 };
+      } catch (error) {
+        throw sendError(error);
+      }
+    },
+    async sendTemplate(connection, to, template) {
+      const api = sendingClient(connection);
+      const components = template.parameters.length
+        ? [{ type: 'body', parameters: template.parameters.map((text) => ({ type: 'text', text })) }]
+        : undefined;
+      try {
+        const externalId = await api.sendMessage({ to, type: 'template', template: { name: template.name, language: { code: template.language }, components } });
+        return { externalId, ack: 1 };
+      } catch (error) {
+        throw sendError(error);
+      }
+    },
+    async listTemplates(connection) {
+      try {
+        return await client(connection).listTemplates();
+      } catch (error) {
+        if (error instanceof AppError) throw error;
+        throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+      }
+    },
+    async deleteMessage() {
+      // The Cloud API cannot delete a message for everyone.
+      throw new AppError('ERR_DELETE_WAPP_MSG');
+    },
+    async markRead(connection, _to, externalIds) {
+      const api = client(connection);
+      // Read receipts are a courtesy: a bounded number per opening, each one best effort.
+      for (const id of externalIds.slice(-20)) await api.markRead(id).catch(() => undefined);
+    },
+    async checkNumber(_connection, number) {
+      // The Cloud API has no lookup: a plausible international number is accepted; delivery failures come back as statuses.
+      const digits = number.replace(/\D/g, '');
+      return { exists: digits.length >= 8 && digits.length <= 15, number: digits };
+    },
+  };
+}

@@ -1,0 +1,120 @@
+import type { CloudApiSettings } from './cloud-api.config.js';
+
+/** A Graph API answer other than 2xx (Meta's error object when it sent one). */
+export class GraphApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number | null,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface GraphTemplate {
+  id?: string;
+  name: string;
+  language: string;
+  status: string;
+  category?: string;
+  components?: { type: string; text?: string; format?: string }[];
+}
+
+export interface GraphMediaInfo {
+  url: string;
+  mime_type: string;
+  file_size?: number | string;
+  sha256?: string;
+  id: string;
+}
+
+/** Requests to Meta are bounded: a slow Graph API must not hold a request or a job forever. */
+const TIMEOUT_MS = 20_000;
+
+/**
+ * The few Graph API calls the Cloud API channel makes (Meta's WhatsApp Cloud
+ * API reference): send messages, upload and fetch media, list templates, read
+ * the phone number. The base URL comes from the connection or GRAPH_API_BASE_URL.
+ */
+export function createGraphApiClient(settings: CloudApiSettings, fetchImpl: typeof fetch = fetch) {
+  const auth = { authorization: `Bearer ${settings.accessToken}` };
+
+  async function call<T>(path: string, init: RequestInit = {}): Promise<T> {
+    const url = path.startsWith('http') ? path : `${settings.graphApiBaseUrl}/${path.replace(/^\//, '')}`;
+    const response = await fetchImpl(url, { ...init, headers: { ...auth, ...(init.headers ?? {}) }, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    const text = await response.text();
+    let body: unknown = null;
+    try {
+      body = text ? (JSON.parse(text) as unknown) : null;
+    } catch {
+      body = null;
+    }
+    if (!response.ok) {
+      const error = (body as { error?: { code?: number; message?: string } } | null)?.error;
+      throw new GraphApiError(response.status, error?.code ?? null, error?.message ?? `Graph API answered ${response.status}`);
+    }
+    return body as T;
+  }
+
+  return {
+    /** POST /{phone-number-id}/messages; answers the new message's wamid. */
+    async sendMessage(payload: Record<string, unknown>): Promise<string> {
+      const body = await call<{ messages?: { id: string }[] }>(`${settings.phoneNumberId}/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ messaging_product: 'whatsapp', recipient_type: 'individual', ...payload }),
+      });
+      const id = body?.messages?.[0]?.id;
+      if (!id) throw new GraphApiError(502, null, 'Graph API returned no message id');
+      return id;
+    },
+
+    async markRead(messageId: string): Promise<void> {
+      await call(`${settings.phoneNumberId}/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ messaging_product: 'whatsapp', status: 'read', message_id: messageId }),
+      });
+    },
+
+    /** POST /{phone-number-id}/media (multipart); answers the media id to send. */
+    async uploadMedia(data: Buffer, mimeType: string, fileName: string): Promise<string> {
+      const form = new FormData();
+      form.append('messaging_product', 'whatsapp');
+      form.append('type', mimeType);
+      form.append('file', new Blob([new Uint8Array(data)], { type: mimeType }), fileName);
+      const body = await call<{ id?: string }>(`${settings.phoneNumberId}/media`, { method: 'POST', body: form });
+      if (!body?.id) throw new GraphApiError(502, null, 'Graph API returned no media id');
+      return body.id;
+    },
+
+    /** GET /{media-id}, then the returned URL (which also needs the token). */
+    async downloadMedia(mediaId: string): Promise<{ data: Buffer; mimeType: string }> {
+      const info = await call<GraphMediaInfo>(encodeURIComponent(mediaId));
+      const response = await fetchImpl(info.url, { headers: auth, signal: AbortSignal.timeout(TIMEOUT_MS) });
+      if (!response.ok) throw new GraphApiError(response.status, null, `media download answered ${response.status}`);
+      return { data: Buffer.from(await response.arrayBuffer()), mimeType: info.mime_type };
+    },
+
+    /** GET /{waba-id}/message_templates, every page. */
+    async listTemplates(): Promise<GraphTemplate[]> {
+      const templates: GraphTemplate[] = [];
+      let next: string | null = `${settings.wabaId}/message_templates?fields=name,language,status,category,components&limit=100`;
+      for (let page = 0; next && page < 20; page++) {
+        const body: { data?: GraphTemplate[]; paging?: { next?: string } } = await call(next);
+        templates.push(...(body?.data ?? []));
+        const following = body?.paging?.next ?? null;
+        // The token only travels to the Graph API's own host.
+        next = following && new URL(following).origin === new URL(settings.graphApiBaseUrl).origin ? following : null;
+      }
+      return templates;
+    },
+
+    /** GET /{phone-number-id}: proves the token works and names the number. */
+    async phoneNumber(): Promise<{ display_phone_number?: string; verified_name?: string }> {
+      return call(`${settings.phoneNumberId}?fields=display_phone_number,verified_name`);
+    },
+  };
+}
+
+export type GraphApiClient = ReturnType<typeof createGraphApiClient>;

@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../platform/db/client.js';
+import { sandboxOutbox } from '../../platform/db/schema.js';
+import type { ChannelProvider } from '../channel-provider.js';
+import { sandboxPhoneBook } from './sandbox.repo.js';
+
+/**
+ * A simulated customer phone. What the product sends lands in `sandbox_outbox`,
+ * where the phone page (and tests) read it; what the "customer" types enters
+ * through the same ingest pipeline as every real provider.
+ */
+export function createSandboxProvider(db: Db): ChannelProvider {
+  return {
+    kind: 'sandbox',
+    async send(connection, message) {
+      const externalId = `SBX-${randomUUID()}`;
+      await db.insert(sandboxOutbox).values({
+        companyId: connection.companyId,
+        whatsappId: connection.id,
+        number: message.to,
+        externalId,
+        body: message.body,
+        mediaType: message.media?.mediaType ?? null,
+        mediaPath: message.media?.path ?? null,
+        mediaName: message.media?.name ?? null,
+        quotedExternalId: message.quotedExternalId ?? null,
+      });
+      // The simulated phone is always online: the message is delivered at once.
+      return { externalId, ack: 2 };
+    },
+    async deleteMessage(connection, _to, externalId) {
+      await db
+        .update(sandboxOutbox)
+        .set({ deleted: true })
+        .where(
+          and(
+            eq(sandboxOutbox.companyId, connection.companyId),
+            eq(sandboxOutbox.whatsappId, connection.id),
+            eq(sandboxOutbox.externalId, externalId),
+          ),
+        );
+    },
+    async markRead() {
+      // Nothing to tell a simulated phone.
+    },
+    async checkNumber(_connection, number) {
+      const digits = number.replace(/\D/g, '');
+      return { exists: digits.length >= 8 && digits.length <= 15, number: digits };
+    },
+    async listContacts(connection) {
+      return sandboxPhoneBook(db, connection, connection.id);
+    },
+  };
+}

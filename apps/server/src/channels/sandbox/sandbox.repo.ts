@@ -1,0 +1,49 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../platform/db/client.js';
+import { contacts, messages, sandboxOutbox } from '../../platform/db/schema.js';
+import type { TenantScope } from '../../platform/http/context.js';
+
+/** What the product sent to one number through a sandbox connection, oldest first. */
+export async function outboxFor(db: DbOrTx, scope: TenantScope, whatsappId: number, number: string) {
+  return db
+    .select()
+    .from(sandboxOutbox)
+    .where(
+      and(
+        eq(sandboxOutbox.companyId, scope.companyId),
+        eq(sandboxOutbox.whatsappId, whatsappId),
+        eq(sandboxOutbox.number, number.replace(/\D/g, '')),
+      ),
+    )
+    .orderBy(asc(sandboxOutbox.createdAt), asc(sandboxOutbox.id))
+    .limit(500);
+}
+
+/** Most numbers a simulated phone remembers. */
+const PHONE_BOOK_LIMIT = 5000;
+
+/**
+ * The simulated phone's address book: every number it exchanged messages
+ * with: those the product sent to (the outbox outlives a deleted contact) and
+ * those that wrote in. Names come from the company's contacts when known.
+ */
+export async function sandboxPhoneBook(db: DbOrTx, scope: TenantScope, whatsappId: number): Promise<{ number: string; name: string }[]> {
+  const result = (await db.execute(sql`
+    with numbers as (
+      select o.number from ${sandboxOutbox} o
+      where o.company_id = ${scope.companyId} and o.whatsapp_id = ${whatsappId}
+      union
+      select c.number from ${contacts} c
+      where c.company_id = ${scope.companyId}
+        and c.id in (
+          select m.contact_id from ${messages} m
+          where m.company_id = ${scope.companyId} and m.whatsapp_id = ${whatsappId} and not m.from_me
+        )
+    )
+    select n.number, coalesce(c.name, '') as name
+    from numbers n
+    left join ${contacts} c on c.company_id = ${scope.companyId} and c.number = n.number
+    order by n.number
+    limit ${PHONE_BOOK_LIMIT}`)) as unknown as { rows: { number: string; name: string }[] };
+  return result.rows.map((row) => ({ number: String(row.number), name: String(row.name) }));
+}

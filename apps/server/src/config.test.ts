@@ -1,0 +1,60 @@
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, parseServices } from './config.js';
+
+const dataDir = () => mkdtempSync(path.join(tmpdir(), 'atende-config-'));
+
+describe('loadConfig', () => {
+  it('applies the defaults and generates secrets once, kept in DATA_DIR', () => {
+    const dir = dataDir();
+    const first = loadConfig({ DATA_DIR: dir });
+    expect(first).toMatchObject({ PORT: 8080, HOST: '127.0.0.1', ADMIN_EMAIL: 'admin@admin.com', NODE_ENV: 'development' });
+    expect(first.DATABASE_URL).toBeUndefined();
+    expect(first.REDIS_URL).toBeUndefined();
+    expect(first.JWT_SECRET.length).toBeGreaterThanOrEqual(32);
+    expect(first.JWT_SECRET).not.toBe(first.JWT_REFRESH_SECRET);
+    const second = loadConfig({ DATA_DIR: dir });
+    expect(second.JWT_SECRET).toBe(first.JWT_SECRET);
+    const file = path.join(dir, 'secrets.json');
+    expect(JSON.parse(readFileSync(file, 'utf8')).JWT_SECRET).toBe(first.JWT_SECRET);
+    expect(statSync(file).mode & 0o077).toBe(0);
+  });
+
+  it('names the variable that is wrong', () => {
+    expect(() => loadConfig({ DATA_DIR: dataDir(), PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), REDIS_URL: 'http://x' })).toThrow(/REDIS_URL/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), ADMIN_EMAIL: 'nope' })).toThrow(/ADMIN_EMAIL/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), JWT_SECRET: 'short' })).toThrow(/JWT_SECRET/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), NODE_ENV: 'staging' })).toThrow(ConfigError);
+  });
+
+  it('refuses to start in production without the three secrets', () => {
+    expect(() => loadConfig({ DATA_DIR: dataDir(), NODE_ENV: 'production' })).toThrow(/JWT_SECRET, JWT_REFRESH_SECRET, ENCRYPTION_KEY required/);
+    const secret = 'a'.repeat(40);
+    const key = 'k'.repeat(40);
+    expect(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: secret, JWT_REFRESH_SECRET: 'b'.repeat(40) })).toThrow(/ENCRYPTION_KEY required/);
+    expect(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: secret, JWT_REFRESH_SECRET: secret, ENCRYPTION_KEY: key })).toThrow(/must differ/);
+    const config = loadConfig({ NODE_ENV: 'production', JWT_SECRET: secret, JWT_REFRESH_SECRET: 'b'.repeat(40), ENCRYPTION_KEY: key });
+    expect(config.isProduction).toBe(true);
+    expect(config.ENCRYPTION_KEY).toBe(key);
+  });
+
+  it('adds a missing encryption key to an older secrets file, keeping its JWT secrets', () => {
+    const dir = dataDir();
+    const older = { JWT_SECRET: 'j'.repeat(40), JWT_REFRESH_SECRET: 'r'.repeat(40) };
+    writeFileSync(path.join(dir, 'secrets.json'), JSON.stringify(older));
+    const config = loadConfig({ DATA_DIR: dir });
+    expect(config.JWT_SECRET).toBe(older.JWT_SECRET);
+    expect(config.ENCRYPTION_KEY.length).toBeGreaterThanOrEqual(32);
+    expect(loadConfig({ DATA_DIR: dir }).ENCRYPTION_KEY).toBe(config.ENCRYPTION_KEY);
+  });
+
+  it('parses --services', () => {
+    expect(parseServices([])).toEqual({ api: true, worker: true, channels: true });
+    expect(parseServices(['--services=api'])).toEqual({ api: true, worker: false, channels: false });
+    expect(() => parseServices(['--services=api,cron'])).toThrow(/cron/);
+  });
+});

@@ -1,0 +1,135 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(0).max(65_535);
+const optionalUrl = (protocols: RegExp) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === '' ? undefined : v))
+    .refine((v) => v === undefined || protocols.test(v), { message: `must start with ${protocols.source.replace(/[\\^()]/g, '')}` });
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: port.default(8080),
+  HOST: z.string().trim().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().trim().min(1).default('./data'),
+  DATABASE_URL: optionalUrl(/^(postgres|postgresql):\/\//),
+  REDIS_URL: optionalUrl(/^(redis|rediss):\/\//),
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  JWT_REFRESH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Encrypts secrets stored in the database (channel access tokens, AI keys, integration credentials). */
+  ENCRYPTION_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  ADMIN_EMAIL: z.email().default('admin@admin.com'),
+  ADMIN_PASSWORD: z.string().min(5, 'must be at least 5 characters').max(50).optional(),
+  /** Comma-separated origins allowed by CORS; the web app served by this server needs none. */
+  WEB_ORIGIN: z.string().default(''),
+  WEB_DIST_DIR: z.string().optional(),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
+  REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).default(7 * 24 * 3600),
+  LOGIN_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
+  LOGIN_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).default(10),
+  LOGIN_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Peers we call; overridable so tests and air-gapped installs can point them at local servers. */
+  GRAPH_API_BASE_URL: z.url().default('https://graph.facebook.com/v21.0'),
+  OPENAI_BASE_URL: z.url().default('https://api.openai.com/v1'),
+  DIALOGFLOW_BASE_URL: z.url().default('https://dialogflow.googleapis.com'),
+  /** WhatsApp Web's WebSocket endpoint for Baileys (tests point it at a local server). */
+  WA_WEBSOCKET_URL: optionalUrl(/^(ws|wss):\/\//),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export type Services = { api: boolean; worker: boolean; channels: boolean };
+
+export interface Config extends Omit<Env, 'JWT_SECRET' | 'JWT_REFRESH_SECRET' | 'ENCRYPTION_KEY' | 'WEB_ORIGIN'> {
+  JWT_SECRET: string;
+  JWT_REFRESH_SECRET: string;
+  ENCRYPTION_KEY: string;
+  webOrigins: string[];
+  isProduction: boolean;
+}
+
+export class ConfigError extends Error {}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`).join('; ');
+}
+
+const SECRET_NAMES = ['JWT_SECRET', 'JWT_REFRESH_SECRET', 'ENCRYPTION_KEY'] as const;
+type Secrets = Record<(typeof SECRET_NAMES)[number], string>;
+
+/**
+ * Secrets kept in the data dir so a second start of the embedded default reuses
+ * them. A secret missing from an older file is generated and added.
+ */
+function loadOrCreateSecrets(dataDir: string): Secrets {
+  const file = path.join(dataDir, 'secrets.json');
+  let stored: Partial<Secrets> = {};
+  if (existsSync(file)) {
+    const parsed = z
+      .object({ JWT_SECRET: z.string().min(32), JWT_REFRESH_SECRET: z.string().min(32), ENCRYPTION_KEY: z.string().min(32).optional() })
+      .safeParse(JSON.parse(readFileSync(file, 'utf8')));
+    if (!parsed.success) throw new ConfigError(`${file} is damaged: ${describeIssues(parsed.error)}`);
+    stored = parsed.data;
+  }
+  const missing = SECRET_NAMES.filter((name) => !stored[name]);
+  if (missing.length === 0) return stored as Secrets;
+  const secrets = { ...stored } as Secrets;
+  for (const name of missing) secrets[name] = randomBytes(48).toString('base64url');
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  return secrets;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) throw new ConfigError(`Invalid configuration: ${describeIssues(parsed.error)}`);
+  const values = parsed.data;
+  const isProduction = values.NODE_ENV === 'production';
+  const dataDir = path.resolve(values.DATA_DIR);
+
+  let secrets: Secrets;
+  const given = SECRET_NAMES.filter((name) => values[name]);
+  if (given.length === SECRET_NAMES.length) {
+    secrets = { JWT_SECRET: values.JWT_SECRET ?? '', JWT_REFRESH_SECRET: values.JWT_REFRESH_SECRET ?? '', ENCRYPTION_KEY: values.ENCRYPTION_KEY ?? '' };
+  } else if (isProduction) {
+    const missing = SECRET_NAMES.filter((name) => !values[name]);
+    throw new ConfigError(`Invalid configuration: ${missing.join(', ')} required when NODE_ENV=production`);
+  } else {
+    // Given secrets win; the others come from (or are generated into) the data dir.
+    const kept = loadOrCreateSecrets(dataDir);
+    secrets = {
+      JWT_SECRET: values.JWT_SECRET ?? kept.JWT_SECRET,
+      JWT_REFRESH_SECRET: values.JWT_REFRESH_SECRET ?? kept.JWT_REFRESH_SECRET,
+      ENCRYPTION_KEY: values.ENCRYPTION_KEY ?? kept.ENCRYPTION_KEY,
+    };
+  }
+  if (secrets.JWT_SECRET === secrets.JWT_REFRESH_SECRET) {
+    throw new ConfigError('Invalid configuration: JWT_SECRET and JWT_REFRESH_SECRET must differ');
+  }
+
+  return {
+    ...values,
+    ...secrets,
+    DATA_DIR: dataDir,
+    webOrigins: values.WEB_ORIGIN.split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
+    isProduction,
+  };
+}
+
+export function parseServices(argv: string[]): Services {
+  const arg = argv.find((a) => a.startsWith('--services='));
+  if (!arg) return { api: true, worker: true, channels: true };
+  const names = arg.slice('--services='.length).split(',').map((s) => s.trim());
+  const unknown = names.filter((n) => !['api', 'worker', 'channels'].includes(n));
+  if (unknown.length > 0) throw new ConfigError(`Invalid --services: unknown ${unknown.join(', ')}`);
+  return { api: names.includes('api'), worker: names.includes('worker'), channels: names.includes('channels') };
+}

@@ -1,0 +1,17 @@
+import type { AuthEventPayload } from '@atende/shared';
+import type { AppServices } from '../../app.js';
+import { rooms } from '../../platform/realtime/rooms.js';
+
+declare module '../../platform/events/domain-events.js' {
+  interface DomainEventMap {
+    'auth.loggedIn': { companyId: number; user: AuthEventPayload['user'] };
+  }
+}
+
+/** Only that user's own sockets hear that the account was used elsewhere. */
+export function subscribeAuthEvents({ events, publisher }: AppServices): void {
+  events.on('auth.loggedIn', ({ companyId, user }) => {
+    const payload: AuthEventPayload = { action: 'update', user };
+    publisher.toRooms(companyId, [rooms.user(companyId, user.id)], 'auth', payload);
+  });
+}

@@ -1,0 +1,60 @@
+import { LoginBody } from '@atende/shared';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { AppServices } from '../../app.js';
+import { AppError } from '../../platform/http/app-error.js';
+import { bearerToken } from '../../platform/http/auth-hook.js';
+import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
+import { presentUser } from '../users/users.presenter.js';
+import { loadUserDetail } from '../users/users.repo.js';
+import { login, logout, refresh } from './auth.service.js';
+
+export const REFRESH_COOKIE = 'jrt';
+
+function setRefreshCookie(reply: FastifyReply, services: AppServices, value: string): void {
+  reply.setCookie(REFRESH_COOKIE, value, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: services.config.isProduction,
+    path: '/auth',
+    maxAge: services.config.REFRESH_TOKEN_TTL_SECONDS,
+  });
+}
+
+export function registerAuthPublicRoutes(scope: FastifyInstance, services: AppServices): void {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
+
+  app.post('/auth/login', { schema: { body: LoginBody } }, async (request, reply) => {
+    const session = await login(services, { ...request.body, ip: request.ip });
+    setRefreshCookie(reply, services, session.refreshToken);
+    return { token: session.token, user: presentUser(session.user) };
+  });
+
+  app.post('/auth/refresh_token', async (request, reply) => {
+    try {
+      const session = await refresh(services, request.cookies[REFRESH_COOKIE]);
+      setRefreshCookie(reply, services, session.refreshToken);
+      return { token: session.token, user: presentUser(session.user) };
+    } catch (error) {
+      reply.clearCookie(REFRESH_COOKIE, { path: '/auth' });
+      throw error;
+    }
+  });
+
+  // Public on purpose: logging out must work with an expired access token.
+  app.delete('/auth/logout', async (request, reply) => {
+    const token = bearerToken(request);
+    const userId = token ? await services.tokens.verifyAccess(token).then((c) => c.userId, () => null) : null;
+    await logout(services, request.cookies[REFRESH_COOKIE], userId);
+    reply.clearCookie(REFRESH_COOKIE, { path: '/auth' });
+    return reply.status(204).send();
+  });
+}
+
+export function registerAuthPrivateRoutes(scope: FastifyInstance, services: AppServices): void {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
+  app.get('/auth/me', { config: { allowExpiredCompany: true } }, async (request) => {
+    const user = await loadUserDetail(services.db, request.ctx, request.ctx.user.id);
+    if (!user) throw new AppError('ERR_SESSION_EXPIRED', 401);
+    return presentUser(user);
+  });
+}

@@ -1,0 +1,127 @@
+import { hash, verify } from '@node-rs/argon2';
+import { eq, sql } from 'drizzle-orm';
+import type { AppServices } from '../../app.js';
+import { users } from '../../platform/db/schema.js';
+import { AppError } from '../../platform/http/app-error.js';
+import { isCompanyExpired } from '../../platform/http/context.js';
+import { loadUserDetail } from '../users/users.repo.js';
+import type { UserDetail } from '../users/users.presenter.js';
+import { loadSession } from './session.repo.js';
+import {
+  consumeRefreshToken,
+  findRefreshToken,
+  issueRefreshToken,
+  revokeFamily,
+} from './refresh-tokens.repo.js';
+
+export interface SessionIssued {
+  token: string;
+  refreshToken: string;
+  user: UserDetail;
+}
+
+/** A refresh token presented again within this window is a benign race between tabs, not theft. */
+const REUSE_GRACE_MS = 10_000;
+
+// Verifying against a real hash keeps unknown-email logins as slow as wrong-password ones.
+let dummyHash: Promise<string> | null = null;
+
+export function hashPassword(password: string): Promise<string> {
+  return hash(password);
+}
+
+function expiredError(dueDate: Date, timeZone: string): AppError {
+  const date = new Intl.DateTimeFormat('pt-BR', { timeZone, day: '2-digit', month: '2-digit', year: 'numeric' }).format(dueDate);
+  return new AppError('ERR_SUBSCRIPTION_EXPIRED', undefined, {
+    message: `Opss! Sua assinatura venceu ${date}. Entre em contato com o Suporte para mais informações!`,
+    dueDate: dueDate.toISOString(),
+  });
+}
+
+export async function login(services: AppServices, input: { email: string; password: string; ip: string }): Promise<SessionIssued> {
+  if (!services.loginLimiter.attempt(input.ip, input.email)) throw new AppError('ERR_TOO_MANY_REQUESTS');
+  const { db } = services;
+  const [row] = await db
+    .select({ id: users.id, passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.email, input.email))
+    .limit(1);
+  if (!row) {
+    dummyHash ??= hashPassword('not-a-real-password');
+    await verify(await dummyHash, input.password).catch(() => false);
+    throw new AppError('ERR_INVALID_CREDENTIALS');
+  }
+  const valid = await verify(row.passwordHash, input.password).catch(() => false);
+  if (!valid) throw new AppError('ERR_INVALID_CREDENTIALS');
+
+  const ctx = await loadSession(db, row.id);
+  if (!ctx) throw new AppError('ERR_INVALID_CREDENTIALS');
+  if (!ctx.user.super && isCompanyExpired(ctx.company) && ctx.company.dueDate) throw expiredError(ctx.company.dueDate, ctx.company.timezone);
+
+  const refreshToken = await issueRefreshToken(db, ctx, ctx.user.id, services.config.REFRESH_TOKEN_TTL_SECONDS);
+  await db.update(users).set({ online: true, lastSeenAt: sql`now()` }).where(eq(users.id, ctx.user.id));
+  const token = await services.tokens.signAccess({
+    userId: ctx.user.id,
+    companyId: ctx.companyId,
+    tokenVersion: ctx.user.tokenVersion,
+  });
+  // Sessions of this user elsewhere are told (spec part 1 §4 "account used elsewhere").
+  services.events.emit('auth.loggedIn', {
+    companyId: ctx.companyId,
+    user: { id: ctx.user.id, email: ctx.user.email, companyId: ctx.companyId },
+  });
+  const user = await loadUserDetail(db, ctx, ctx.user.id);
+  if (!user) throw new AppError('ERR_INVALID_CREDENTIALS');
+  return { token, refreshToken, user };
+}
+
+export async function refresh(services: AppServices, presented: string | undefined): Promise<SessionIssued> {
+  const { db } = services;
+  if (!presented) throw new AppError('ERR_SESSION_EXPIRED', 401);
+  const stored = await findRefreshToken(db, presented);
+  if (!stored || stored.revokedAt || stored.expiresAt.getTime() <= Date.now()) {
+    throw new AppError('ERR_SESSION_EXPIRED', 401);
+  }
+  if (stored.usedAt) {
+    // A replaced token came back. Within a few seconds it is two tabs racing;
+    // later it is a copy being replayed, and the whole session family goes.
+    if (Date.now() - stored.usedAt.getTime() > REUSE_GRACE_MS) await revokeFamily(db, stored.familyId);
+    throw new AppError('ERR_SESSION_EXPIRED', 401);
+  }
+  if (!(await consumeRefreshToken(db, stored.id))) throw new AppError('ERR_SESSION_EXPIRED', 401);
+
+  const ctx = await loadSession(db, stored.userId);
+  if (!ctx) throw new AppError('ERR_SESSION_EXPIRED', 401);
+  if (!ctx.user.super && isCompanyExpired(ctx.company) && ctx.company.dueDate) throw expiredError(ctx.company.dueDate, ctx.company.timezone);
+
+  const refreshToken = await issueRefreshToken(
+    db,
+    ctx,
+    ctx.user.id,
+    services.config.REFRESH_TOKEN_TTL_SECONDS,
+    stored.familyId,
+  );
+  const token = await services.tokens.signAccess({
+    userId: ctx.user.id,
+    companyId: ctx.companyId,
+    tokenVersion: ctx.user.tokenVersion,
+  });
+  const user = await loadUserDetail(db, ctx, ctx.user.id);
+  if (!user) throw new AppError('ERR_SESSION_EXPIRED', 401);
+  return { token, refreshToken, user };
+}
+
+export async function logout(services: AppServices, presented: string | undefined, userId: number | null): Promise<void> {
+  const { db } = services;
+  if (presented) {
+    const stored = await findRefreshToken(db, presented);
+    if (stored) await revokeFamily(db, stored.familyId);
+  }
+  if (userId !== null) await db.update(users).set({ online: false }).where(eq(users.id, userId));
+}
+
+/** The refresh family of the presented cookie, so a password change can keep this session. */
+export async function currentFamily(services: AppServices, presented: string | undefined): Promise<string | undefined> {
+  if (!presented) return undefined;
+  return (await findRefreshToken(services.db, presented))?.familyId;
+}

@@ -1,0 +1,63 @@
+import type { Db } from '../../platform/db/client.js';
+import { AppError } from '../../platform/http/app-error.js';
+import type { RequestContext } from '../../platform/http/context.js';
+import { loadSession } from './session.repo.js';
+import type { TokenService } from './tokens.js';
+
+export type Authenticate = (accessToken: string) => Promise<RequestContext>;
+
+export interface SessionCache {
+  get(userId: number): RequestContext | undefined;
+  set(userId: number, ctx: RequestContext): void;
+  /** After a change to a user (profile, queues, password) or to its company. */
+  forget(userId?: number): void;
+}
+
+/**
+ * Sessions are read on every request; keeping each for a few seconds removes
+ * that statement from the hot path. A change made on this node is seen at once
+ * (forget); a change made on another node within the TTL at most.
+ */
+export function createSessionCache(ttlMs = 5_000, maxEntries = 10_000): SessionCache {
+  const entries = new Map<number, { ctx: RequestContext; expiresAt: number }>();
+  return {
+    get(userId) {
+      const entry = entries.get(userId);
+      if (!entry) return undefined;
+      if (entry.expiresAt <= Date.now()) {
+        entries.delete(userId);
+        return undefined;
+      }
+      return entry.ctx;
+    },
+    set(userId, ctx) {
+      if (entries.size >= maxEntries) entries.clear();
+      entries.set(userId, { ctx, expiresAt: Date.now() + ttlMs });
+    },
+    forget(userId) {
+      if (userId === undefined) entries.clear();
+      else entries.delete(userId);
+    },
+  };
+}
+
+/**
+ * Turns an access token into a request context. Shared by HTTP requests and
+ * socket handshakes so both apply the same checks: signature, expiry, the user
+ * still existing in the token's company, and the token version (bumped on
+ * password change) still current.
+ */
+export function createAuthenticate(db: Db, tokens: TokenService, cache: SessionCache): Authenticate {
+  return async (accessToken) => {
+    const claims = await tokens.verifyAccess(accessToken);
+    let ctx = cache.get(claims.userId);
+    if (!ctx || ctx.user.tokenVersion !== claims.tokenVersion) {
+      ctx = (await loadSession(db, claims.userId)) ?? undefined;
+      if (ctx) cache.set(claims.userId, ctx);
+    }
+    if (!ctx || ctx.companyId !== claims.companyId || ctx.user.tokenVersion !== claims.tokenVersion) {
+      throw new AppError('ERR_SESSION_EXPIRED', 401);
+    }
+    return ctx;
+  };
+}

@@ -1,0 +1,52 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { SignJWT, errors, jwtVerify } from 'jose';
+import { AppError } from '../../platform/http/app-error.js';
+
+export interface AccessClaims {
+  userId: number;
+  companyId: number;
+  tokenVersion: number;
+}
+
+export interface TokenService {
+  signAccess(claims: AccessClaims): Promise<string>;
+  /** Expired → 403 ERR_SESSION_EXPIRED (the client refreshes); anything else → 401. */
+  verifyAccess(token: string): Promise<AccessClaims>;
+}
+
+export function createTokenService(secret: string, ttlSeconds: number): TokenService {
+  const key = new TextEncoder().encode(secret);
+  return {
+    signAccess: ({ userId, companyId, tokenVersion }) =>
+      new SignJWT({ cid: companyId, tv: tokenVersion })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(String(userId))
+        .setIssuedAt()
+        .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
+        .sign(key),
+    async verifyAccess(token) {
+      try {
+        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
+        const userId = Number(payload.sub);
+        if (!Number.isInteger(userId) || typeof payload.cid !== 'number' || typeof payload.tv !== 'number') {
+          throw new AppError('ERR_SESSION_EXPIRED', 401);
+        }
+        return { userId, companyId: payload.cid, tokenVersion: payload.tv };
+      } catch (error) {
+        if (error instanceof errors.JWTExpired) throw new AppError('ERR_SESSION_EXPIRED', 403);
+        if (error instanceof AppError) throw error;
+        throw new AppError('ERR_SESSION_EXPIRED', 401);
+      }
+    },
+  };
+}
+
+/** Opaque refresh tokens: the client holds the value, the database only its hash. */
+export function newRefreshToken(): { value: string; hash: string } {
+  const value = randomBytes(32).toString('base64url');
+  return { value, hash: hashRefreshToken(value) };
+}
+
+export function hashRefreshToken(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}

@@ -1,0 +1,114 @@
+import type { CompanyBody, CompanyUpdateBody, ScheduleEntry } from '@atende/shared';
+import { eq } from 'drizzle-orm';
+import type { AppServices } from '../../app.js';
+import { companies, users } from '../../platform/db/schema.js';
+import { AppError } from '../../platform/http/app-error.js';
+import type { RequestContext } from '../../platform/http/context.js';
+import { requireAdmin, requireSuper } from '../../platform/http/guards.js';
+import { hashPassword } from '../auth/auth.service.js';
+import { findPlan } from '../plans/plans.repo.js';
+import { insertDefaultSettings, upsertSetting } from '../settings/settings.repo.js';
+import { emailTaken } from '../users/users.repo.js';
+import { findCompany, type CompanyDetail } from './companies.repo.js';
+
+export const MAIN_COMPANY_ID = 1;
+
+function companyColumns(body: CompanyUpdateBody) {
+  return {
+    name: body.name,
+    email: body.email,
+    phone: body.phone,
+    planId: body.planId,
+    status: body.status,
+    dueDate: body.dueDate === undefined ? undefined : body.dueDate === null ? null : new Date(body.dueDate),
+    recurrence: body.recurrence,
+    timezone: body.timezone,
+  };
+}
+
+export async function createCompany(services: AppServices, ctx: RequestContext, body: CompanyBody): Promise<CompanyDetail> {
+  requireSuper(ctx);
+  if (!(await findPlan(services.db, body.planId))) throw new AppError('ERR_NO_PLAN_FOUND');
+  const adminEmail = body.password ? body.email : undefined;
+  if (adminEmail && (await emailTaken(services.db, adminEmail))) throw new AppError('ERR_EMAIL_ALREADY_EXISTS');
+  const passwordHash = body.password && adminEmail ? await hashPassword(body.password) : null;
+
+  const companyId = await services.db.transaction(async (tx) => {
+    const [company] = await tx
+      .insert(companies)
+      .values({ ...companyColumns(body), name: body.name, planId: body.planId })
+      .returning({ id: companies.id });
+    if (!company) throw new AppError('ERR_INTERNAL_SERVER_ERROR');
+    const scope = { companyId: company.id };
+    await insertDefaultSettings(tx, scope, {
+      campaignsEnabled: body.campaignsEnabled === false ? 'false' : 'true',
+    });
+    if (passwordHash && adminEmail) {
+      await tx.insert(users).values({
+        companyId: company.id,
+        name: body.name,
+        email: adminEmail,
+        passwordHash,
+        profile: 'admin',
+        allTicket: 'enabled',
+      });
+    }
+    return company.id;
+  });
+  const detail = await findCompany(services.db, companyId);
+  if (!detail) throw new AppError('ERR_NO_COMPANY_FOUND');
+  return detail;
+}
+
+export async function updateCompany(services: AppServices, ctx: RequestContext, id: number, body: CompanyUpdateBody): Promise<CompanyDetail> {
+  requireSuper(ctx);
+  if (body.planId !== undefined && !(await findPlan(services.db, body.planId))) throw new AppError('ERR_NO_PLAN_FOUND');
+  await services.db.transaction(async (tx) => {
+    const updated = await tx
+      .update(companies)
+      .set({ ...companyColumns(body), updatedAt: new Date() })
+      .where(eq(companies.id, id))
+      .returning({ id: companies.id });
+    if (updated.length === 0) throw new AppError('ERR_NO_COMPANY_FOUND');
+    if (body.campaignsEnabled !== undefined) {
+      await upsertSetting(tx, { companyId: id }, 'campaignsEnabled', body.campaignsEnabled ? 'true' : 'false');
+    }
+  });
+  // Cached sessions carry the company's due date and plan.
+  services.sessions.forget();
+  const detail = await findCompany(services.db, id);
+  if (!detail) throw new AppError('ERR_NO_COMPANY_FOUND');
+  return detail;
+}
+
+export async function deleteCompany(services: AppServices, ctx: RequestContext, id: number): Promise<void> {
+  requireSuper(ctx);
+  if (id === MAIN_COMPANY_ID || id === ctx.companyId) throw new AppError('ERR_CANNOT_DELETE_MAIN_COMPANY');
+  const deleted = await services.db.delete(companies).where(eq(companies.id, id)).returning({ id: companies.id });
+  if (deleted.length === 0) throw new AppError('ERR_NO_COMPANY_FOUND');
+  services.sessions.forget();
+}
+
+/** A company reads itself; a super user reads any. Another tenant's id is "not found". */
+export function assertOwnCompanyOrSuper(ctx: RequestContext, id: number): void {
+  if (id !== ctx.companyId && !ctx.user.super) throw new AppError('ERR_NO_COMPANY_FOUND');
+}
+
+export async function updateCompanySchedules(
+  services: AppServices,
+  ctx: RequestContext,
+  id: number,
+  schedules: ScheduleEntry[],
+): Promise<CompanyDetail> {
+  assertOwnCompanyOrSuper(ctx, id);
+  requireAdmin(ctx);
+  const updated = await services.db
+    .update(companies)
+    .set({ schedules, updatedAt: new Date() })
+    .where(eq(companies.id, id))
+    .returning({ id: companies.id });
+  if (updated.length === 0) throw new AppError('ERR_NO_COMPANY_FOUND');
+  const detail = await findCompany(services.db, id);
+  if (!detail) throw new AppError('ERR_NO_COMPANY_FOUND');
+  return detail;
+}

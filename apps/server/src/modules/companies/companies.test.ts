@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, SUPER_ADMIN, type TestContext } from '../../test/test-app.js';
+
+let t: TestContext;
+let superToken: string;
+beforeAll(async () => {
+  t = await createTestContext();
+  superToken = (await t.login(SUPER_ADMIN.email, SUPER_ADMIN.password)).token;
+});
+afterAll(() => t.close());
+
+describe('companies (super users)', () => {
+  it('creates a company with default settings and a first admin who can log in', async () => {
+    const plans = (await t.request(superToken, 'GET', '/plans/all')).json();
+    const response = await t.request(superToken, 'POST', '/companies', {
+      name: 'Padaria Central',
+      email: 'dono@padaria.com',
+      password: 'secret1',
+      planId: plans[0].id,
+      dueDate: '2099-01-01',
+      recurrence: 'MENSAL',
+      campaignsEnabled: false,
+    });
+    expect(response.statusCode).toBe(201);
+    const company = response.json();
+    expect(company).toMatchObject({ name: 'Padaria Central', campaignsEnabled: false, recurrence: 'MENSAL', status: true });
+    expect(company.dueDate).toBe('2099-01-01T00:00:00.000Z');
+    const owner = await t.login('dono@padaria.com', 'secret1');
+    expect(owner.companyId).toBe(company.id);
+    const settings = (await t.request(owner.token, 'GET', '/settings')).json();
+    expect(settings).toEqual(expect.arrayContaining([{ key: 'campaignsEnabled', value: 'false' }]));
+  });
+
+  it('sends an empty or invalid due date as null', async () => {
+    const plans = (await t.request(superToken, 'GET', '/plans/all')).json();
+    const created = (await t.request(superToken, 'POST', '/companies', { name: 'No Due', planId: plans[0].id, dueDate: 'not a date' })).json();
+    expect(created.dueDate).toBeNull();
+    const updated = await t.request(superToken, 'PUT', `/companies/${created.id}`, { dueDate: '' });
+    expect(updated.json().dueDate).toBeNull();
+  });
+
+  it('lists, pages, updates and deletes; company 1 cannot be deleted', async () => {
+    const list = await t.request(superToken, 'GET', '/companies/list');
+    expect(list.statusCode).toBe(200);
+    expect(list.json().length).toBeGreaterThanOrEqual(1);
+    const page = await t.request(superToken, 'GET', '/companies?searchParam=padaria');
+    expect(page.json()).toMatchObject({ count: 1, hasMore: false });
+    const id = page.json().companies[0].id;
+    expect((await t.request(superToken, 'PUT', `/companies/${id}`, { name: 'Padaria Nova', campaignsEnabled: true })).json()).toMatchObject({
+      name: 'Padaria Nova',
+      campaignsEnabled: true,
+    });
+    expect((await t.request(superToken, 'DELETE', '/companies/1')).json().error).toBe('ERR_CANNOT_DELETE_MAIN_COMPANY');
+    expect((await t.request(superToken, 'DELETE', `/companies/${id}`)).statusCode).toBe(200);
+    expect((await t.request(superToken, 'GET', `/companies/${id}`)).statusCode).toBe(404);
+  });
+
+  it('non-super admins are refused on super routes', async () => {
+    const company = await t.factories.buildCompany();
+    const { token } = await company.admin.login();
+    for (const [method, url] of [
+      ['GET', '/companies'],
+      ['GET', '/companies/list'],
+      ['POST', '/companies'],
+      ['PUT', `/companies/${company.id}`],
+      ['DELETE', '/companies/1'],
+      ['POST', '/plans'],
+      ['PUT', '/plans/1'],
+      ['DELETE', '/plans/1'],
+    ] as const) {
+      const body = method === 'POST' ? { name: 'X Company', planId: 1 } : method === 'PUT' ? { name: 'X Company' } : undefined;
+      const response = await t.request(token, method, url, body);
+      expect(response.statusCode, `${method} ${url}`).toBe(403);
+      expect(response.json().error).toBe('ERR_NO_PERMISSION');
+    }
+  });
+
+  it('an admin reads its own plan and edits its own schedules', async () => {
+    const company = await t.factories.buildCompany({ plan: { useKanban: false } });
+    const { token } = await company.admin.login();
+    const plan = await t.request(token, 'GET', `/companies/listPlan/${company.id}`);
+    expect(plan.json()).toMatchObject({ id: company.id, plan: { useKanban: false, useCampaigns: true } });
+    const schedules = [{ weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '09:00', endTime: '17:00' }];
+    const saved = await t.request(token, 'PUT', `/companies/${company.id}/schedules`, { schedules });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json().schedules).toEqual(schedules);
+    const bad = await t.request(token, 'PUT', `/companies/${company.id}/schedules`, {
+      schedules: [{ ...schedules[0], startTime: '25:99' }],
+    });
+    expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe('plans', () => {
+  it('lists publicly, and super users create, update and delete with value in reais', async () => {
+    const publicList = await t.app.inject({ method: 'GET', url: '/plans/list' });
+    expect(publicList.statusCode).toBe(200);
+    const created = await t.request(superToken, 'POST', '/plans', { name: 'Plano Ouro', users: 5, value: 199.9, useKanban: false });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ name: 'Plano Ouro', users: 5, connections: 0, value: 199.9, useKanban: false, useCampaigns: true });
+    const id = created.json().id;
+    expect((await t.request(superToken, 'POST', '/plans', { name: 'Plano Ouro' })).json().error).toBe('ERR_PLAN_NAME_ALREADY_EXISTS');
+    expect((await t.request(superToken, 'PUT', `/plans/${id}`, { value: 250 })).json().value).toBe(250);
+    expect((await t.request(superToken, 'GET', `/plans/${id}`)).json().name).toBe('Plano Ouro');
+    expect((await t.request(superToken, 'GET', '/plans?searchParam=ouro')).json().count).toBe(1);
+    expect((await t.request(superToken, 'DELETE', `/plans/${id}`)).statusCode).toBe(200);
+    expect((await t.request(superToken, 'GET', `/plans/${id}`)).statusCode).toBe(404);
+  });
+
+  it('refuses deleting a plan in use', async () => {
+    const company = await t.factories.buildCompany();
+    const response = await t.request(superToken, 'DELETE', `/plans/${company.planId}`);
+    expect(response.statusCode).toBe(409);
+    expect(response.json().error).toBe('ERR_PLAN_IN_USE');
+  });
+});

@@ -1,0 +1,75 @@
+import { providerKindOf } from '../../channels/channel-provider.js';
+import { presentCloudApiConfig } from '../../channels/cloud-api/cloud-api.config.js';
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
+import type { WhatsappRow } from '../../platform/db/schema.js';
+import type { ConnectionDetail } from './connections.repo.js';
+
+/**
+ * What every user of the company may see of a connection (ticket screens name
+ * connections; the side menu's badge reads statuses). This is also the payload
+ * of `company-{id}-whatsapp`, which reaches the whole company.
+ */
+export function presentConnection(connection: ConnectionDetail) {
+  return {
+    id: connection.id,
+    name: connection.name,
+    status: connection.status,
+    isDefault: connection.isDefault,
+    provider: connection.provider,
+    number: connection.number,
+    retries: connection.retries,
+    companyId: connection.companyId,
+    greetingMessage: connection.greetingMessage,
+    complationMessage: connection.complationMessage,
+    outOfHoursMessage: connection.outOfHoursMessage,
+    ratingMessage: connection.ratingMessage,
+    expiresInactiveMessage: connection.expiresInactiveMessage,
+    expiresTicket: connection.expiresTicket,
+    timeUseBotQueues: connection.timeUseBotQueues,
+    maxUseBotQueues: connection.maxUseBotQueues,
+    timeToTransfer: connection.timeToTransfer,
+    transferQueueId: connection.transferQueueId,
+    promptId: connection.promptId,
+    integrationId: connection.integrationId,
+    queueIds: connection.queues.map((queue) => queue.id),
+    queues: connection.queues,
+    schedules: connection.schedules,
+    createdAt: connection.createdAt.toISOString(),
+    updatedAt: connection.updatedAt.toISOString(),
+  };
+}
+export type PresentedConnection = ReturnType<typeof presentConnection>;
+
+export interface PresentOptions {
+  /** The caller may edit connections: it sees the API token and the Cloud API settings (secrets masked). */
+  admin: boolean;
+  /** Session detail (the QR code); `GET /whatsapp?session=0` leaves it out. */
+  session: boolean;
+  secrets: SecretBox;
+}
+
+export function presentConnectionFor(connection: ConnectionDetail, options: PresentOptions) {
+  const base = presentConnection(connection);
+  if (!options.admin) return base;
+  return {
+    ...base,
+    token: connection.token ?? '',
+    cloudApi: providerKindOf(connection.provider) === 'cloud-api' ? presentCloudApiConfig(connection, options.secrets) : null,
+    ...(options.session ? { qrcode: connection.qrcode } : {}),
+  };
+}
+
+/** Payload of `company-{id}-whatsappSession` (admins only: it carries the QR code). */
+export function presentSession(connection: WhatsappRow) {
+  return {
+    id: connection.id,
+    name: connection.name,
+    status: connection.status,
+    qrcode: connection.qrcode,
+    retries: connection.retries,
+    number: connection.number,
+    provider: connection.provider,
+    isDefault: connection.isDefault,
+    updatedAt: connection.updatedAt.toISOString(),
+  };
+}

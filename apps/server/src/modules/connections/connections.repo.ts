@@ -1,0 +1,121 @@
+import { and, asc, count, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../platform/db/client.js';
+import { queues, whatsappQueues, whatsapps, type WhatsappRow } from '../../platform/db/schema.js';
+import type { TenantScope } from '../../platform/http/context.js';
+
+export interface ConnectionQueue {
+  id: number;
+  name: string;
+  color: string;
+}
+
+/** A connection with the queues its bot menu offers. */
+export interface ConnectionDetail extends WhatsappRow {
+  queues: ConnectionQueue[];
+}
+
+export async function listConnections(db: DbOrTx, scope: TenantScope): Promise<WhatsappRow[]> {
+  return db.select().from(whatsapps).where(eq(whatsapps.companyId, scope.companyId)).orderBy(asc(whatsapps.name), asc(whatsapps.id));
+}
+
+export async function findConnection(db: DbOrTx, scope: TenantScope, id: number): Promise<WhatsappRow | null> {
+  const [row] = await db
+    .select()
+    .from(whatsapps)
+    .where(and(eq(whatsapps.companyId, scope.companyId), eq(whatsapps.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function countConnections(db: DbOrTx, scope: TenantScope): Promise<number> {
+  const [row] = await db.select({ value: count() }).from(whatsapps).where(eq(whatsapps.companyId, scope.companyId));
+  return row?.value ?? 0;
+}
+
+/** The company's default connection: the one marked so, else none. */
+export async function findDefaultConnection(db: DbOrTx, scope: TenantScope): Promise<WhatsappRow | null> {
+  const [row] = await db
+    .select()
+    .from(whatsapps)
+    .where(and(eq(whatsapps.companyId, scope.companyId), eq(whatsapps.isDefault, true)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The oldest other connection, which becomes the default when the default one is deleted. */
+export async function findSuccessor(db: DbOrTx, scope: TenantScope, excludedId: number): Promise<WhatsappRow | null> {
+  const [row] = await db
+    .select()
+    .from(whatsapps)
+    .where(and(eq(whatsapps.companyId, scope.companyId), ne(whatsapps.id, excludedId)))
+    .orderBy(desc(whatsapps.isDefault), asc(whatsapps.id))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function clearDefault(db: DbOrTx, scope: TenantScope, exceptId?: number): Promise<number[]> {
+  const rows = await db
+    .update(whatsapps)
+    .set({ isDefault: false, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(whatsapps.companyId, scope.companyId),
+        eq(whatsapps.isDefault, true),
+        exceptId === undefined ? undefined : ne(whatsapps.id, exceptId),
+      ),
+    )
+    .returning({ id: whatsapps.id });
+  return rows.map((row) => row.id);
+}
+
+export async function queuesOf(db: DbOrTx, scope: TenantScope, whatsappIds: number[]): Promise<Map<number, ConnectionQueue[]>> {
+  const result = new Map<number, ConnectionQueue[]>();
+  if (whatsappIds.length === 0) return result;
+  const rows = await db
+    .select({ whatsappId: whatsappQueues.whatsappId, id: queues.id, name: queues.name, color: queues.color })
+    .from(whatsappQueues)
+    .innerJoin(queues, eq(queues.id, whatsappQueues.queueId))
+    .where(and(eq(whatsappQueues.companyId, scope.companyId), inArray(whatsappQueues.whatsappId, whatsappIds)))
+    .orderBy(sql`${queues.orderQueue} asc nulls last`, asc(queues.name));
+  for (const row of rows) {
+    const list = result.get(row.whatsappId) ?? [];
+    list.push({ id: row.id, name: row.name, color: row.color });
+    result.set(row.whatsappId, list);
+  }
+  return result;
+}
+
+export async function withQueues(db: DbOrTx, scope: TenantScope, rows: WhatsappRow[]): Promise<ConnectionDetail[]> {
+  const byConnection = await queuesOf(
+    db,
+    scope,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => ({ ...row, queues: byConnection.get(row.id) ?? [] }));
+}
+
+export async function findConnectionDetail(db: DbOrTx, scope: TenantScope, id: number): Promise<ConnectionDetail | null> {
+  const row = await findConnection(db, scope, id);
+  if (!row) return null;
+  const [detail] = await withQueues(db, scope, [row]);
+  return detail ?? null;
+}
+
+export async function replaceConnectionQueues(db: DbOrTx, scope: TenantScope, whatsappId: number, queueIds: number[] | undefined): Promise<void> {
+  if (queueIds === undefined) return;
+  await db.delete(whatsappQueues).where(and(eq(whatsappQueues.companyId, scope.companyId), eq(whatsappQueues.whatsappId, whatsappId)));
+  const unique = [...new Set(queueIds)];
+  if (unique.length > 0) {
+    await db.insert(whatsappQueues).values(unique.map((queueId) => ({ companyId: scope.companyId, whatsappId, queueId })));
+  }
+}
+
+/** Whether another connection already uses this external API token (tokens are global: the bearer alone finds its connection). */
+export async function tokenTaken(db: DbOrTx, token: string, exceptId?: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: whatsapps.id })
+    .from(whatsapps)
+    .where(and(eq(whatsapps.token, token), exceptId === undefined ? undefined : ne(whatsapps.id, exceptId)))
+    .limit(1);
+  return Boolean(row);
+}

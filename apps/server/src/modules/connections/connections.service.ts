@@ -1,0 +1,229 @@
+import { can, DEFAULT_MAX_USE_BOT_QUEUES, type ConnectionCreateBody, type ConnectionUpdateBody } from '@atende/shared';
+import { and, eq } from 'drizzle-orm';
+import type { AppServices } from '../../app.js';
+import { providerKindOf } from '../../channels/channel-provider.js';
+import { cloudApiColumns, isCloudApiConfigured, readCloudApiSettings } from '../../channels/cloud-api/cloud-api.config.js';
+import { checkCloudApiConnection } from '../../channels/cloud-api/cloud-api.session.js';
+import { hasSession, requestSessionStart } from '../../channels/session-control.js';
+import { prompts, queueIntegrations, queues, whatsapps, type WhatsappRow } from '../../platform/db/schema.js';
+import { assertIdsInTenant } from '../../platform/db/tenant.js';
+import { AppError } from '../../platform/http/app-error.js';
+import type { RequestContext } from '../../platform/http/context.js';
+import { authorize } from '../../platform/http/guards.js';
+import { presentConnectionFor } from './connections.presenter.js';
+import {
+  clearDefault,
+  countConnections,
+  findConnection,
+  findConnectionDetail,
+  findSuccessor,
+  listConnections,
+  queuesOf,
+  replaceConnectionQueues,
+  tokenTaken,
+  withQueues,
+  type ConnectionDetail,
+} from './connections.repo.js';
+
+type Body = ConnectionCreateBody | ConnectionUpdateBody;
+
+/**
+ * A per-connection Graph API address makes the server call that address with the
+ * connection's token: only super users may point it elsewhere than the server's
+ * GRAPH_API_BASE_URL (a company admin could otherwise reach internal hosts).
+ */
+function assertGraphBaseUrl(ctx: RequestContext, body: Body, current: WhatsappRow | null): void {
+  const wanted = body.cloudApi?.graphApiBaseUrl;
+  if (!wanted || ctx.user.super || wanted === current?.providerConfig.graphApiBaseUrl) return;
+  throw new AppError('ERR_NO_PERMISSION', undefined, { fields: { 'cloudApi.graphApiBaseUrl': ['Only super users may change the Graph API address'] } });
+}
+
+function validation(field: string, message: string): AppError {
+  return new AppError('ERR_VALIDATION', undefined, { message, fields: { [field]: [message] } });
+}
+
+export function isConnectionAdmin(ctx: RequestContext): boolean {
+  return can(ctx.user, 'connections-page:editOrDeleteConnection');
+}
+
+export function present(services: AppServices, ctx: RequestContext, connection: ConnectionDetail, session: boolean) {
+  return presentConnectionFor(connection, { admin: isConnectionAdmin(ctx), session, secrets: services.secrets });
+}
+
+/** Every id the dialog sends is looked up inside the company: another company's id is "not found". */
+async function assertReferences(services: AppServices, ctx: RequestContext, body: Body, integrationId: number | null | undefined): Promise<void> {
+  const queueIds = [...(body.queueIds ?? []), ...(body.transferQueueId ? [body.transferQueueId] : [])];
+  await assertIdsInTenant(services.db, ctx, queues, queueIds, 'ERR_NO_QUEUE_FOUND');
+  if (body.promptId) await assertIdsInTenant(services.db, ctx, prompts, [body.promptId], 'ERR_NOT_FOUND');
+  if (integrationId) await assertIdsInTenant(services.db, ctx, queueIntegrations, [integrationId], 'ERR_NOT_FOUND');
+}
+
+/** Spec part 2 §8: a greeting is needed when the connection offers more than one queue. */
+function assertGreeting(queueIds: number[], greeting: string): void {
+  if (new Set(queueIds).size > 1 && !greeting.trim()) throw new AppError('ERR_WAPP_GREETING_REQUIRED');
+}
+
+async function assertToken(services: AppServices, token: string | undefined, exceptId?: number): Promise<void> {
+  if (token && (await tokenTaken(services.db, token, exceptId))) throw validation('token', 'This token is already in use: choose another one');
+}
+
+/** The columns every dialog field maps to (absent fields are left out: PUT changes only what it sends). */
+function fieldColumns(body: Body, integrationId: number | null | undefined): Partial<typeof whatsapps.$inferInsert> {
+  const columns: Partial<typeof whatsapps.$inferInsert> = {};
+  const copy = <K extends keyof typeof whatsapps.$inferInsert>(key: K, value: (typeof whatsapps.$inferInsert)[K] | undefined) => {
+    if (value !== undefined) columns[key] = value;
+  };
+  copy('name', body.name);
+  copy('greetingMessage', body.greetingMessage);
+  copy('complationMessage', body.complationMessage);
+  copy('outOfHoursMessage', body.outOfHoursMessage);
+  copy('ratingMessage', body.ratingMessage);
+  copy('expiresInactiveMessage', body.expiresInactiveMessage);
+  copy('token', body.token === undefined ? undefined : body.token || null);
+  copy('expiresTicket', body.expiresTicket);
+  copy('timeUseBotQueues', body.timeUseBotQueues);
+  copy('maxUseBotQueues', body.maxUseBotQueues);
+  copy('timeToTransfer', body.timeToTransfer);
+  copy('transferQueueId', body.transferQueueId);
+  copy('promptId', body.promptId);
+  copy('integrationId', integrationId);
+  copy('schedules', body.schedules);
+  return columns;
+}
+
+function integrationOf(body: Body): number | null | undefined {
+  return body.integrationId !== undefined ? body.integrationId : body.integration;
+}
+
+export async function listCompanyConnections(services: AppServices, ctx: RequestContext, session: boolean) {
+  const rows = await withQueues(services.db, ctx, await listConnections(services.db, ctx));
+  return rows.map((row) => present(services, ctx, row, session));
+}
+
+export async function showConnection(services: AppServices, ctx: RequestContext, id: number): Promise<ConnectionDetail> {
+  const connection = await findConnectionDetail(services.db, ctx, id);
+  if (!connection) throw new AppError('ERR_NO_WAPP_FOUND');
+  return connection;
+}
+
+async function announce(services: AppServices, ctx: RequestContext, ids: number[]): Promise<void> {
+  for (const id of ids) {
+    const detail = await findConnectionDetail(services.db, ctx, id);
+    if (detail) services.events.emit('connection.saved', { companyId: ctx.companyId, connection: detail });
+  }
+}
+
+/** Brings a new or reconfigured connection's session up: QR pairing, a Graph API check, or at once for the sandbox. */
+async function startSession(services: AppServices, connection: WhatsappRow): Promise<void> {
+  const ref = { companyId: connection.companyId, whatsappId: connection.id };
+  if (hasSession(connection)) await requestSessionStart(services, ref, { reset: false });
+  else if (providerKindOf(connection.provider) === 'cloud-api') await checkCloudApiConnection(services, connection);
+}
+
+export async function createConnection(services: AppServices, ctx: RequestContext, body: ConnectionCreateBody): Promise<ConnectionDetail> {
+  authorize(ctx, 'connections-page:addConnection');
+  const limit = ctx.company.plan.connections;
+  if (limit > 0 && (await countConnections(services.db, ctx)) >= limit) throw new AppError('ERR_CONNECTION_LIMIT_REACHED');
+  const integrationId = integrationOf(body);
+  await assertReferences(services, ctx, body, integrationId);
+  assertGreeting(body.queueIds ?? [], body.greetingMessage ?? '');
+  await assertToken(services, body.token);
+  const kind = providerKindOf(body.provider);
+  assertGraphBaseUrl(ctx, body, null);
+  let provider: Partial<typeof whatsapps.$inferInsert> = {};
+  if (kind === 'cloud-api') {
+    if (!body.cloudApi) throw validation('cloudApi', 'Required');
+    provider = cloudApiColumns(body.cloudApi, null, services.secrets);
+    const settings = readCloudApiSettings({ providerConfig: provider.providerConfig ?? {}, providerSecrets: provider.providerSecrets ?? '' }, services.secrets, '');
+    if (!isCloudApiConfigured(settings)) throw validation('cloudApi', 'Phone number id, WABA id, access token, app secret and verify token are required');
+  } else if (body.cloudApi) {
+    throw validation('cloudApi', 'Only Cloud API connections take these settings');
+  }
+
+  const { id, demoted } = await services.db.transaction(async (tx) => {
+    const [first] = await tx.select({ id: whatsapps.id }).from(whatsapps).where(eq(whatsapps.companyId, ctx.companyId)).limit(1);
+    // The first connection is the default: at least one default is always needed.
+    const makeDefault = body.isDefault === true || !first;
+    const demotedIds = makeDefault ? await clearDefault(tx, ctx) : [];
+    const [row] = await tx
+      .insert(whatsapps)
+      .values({
+        companyId: ctx.companyId,
+        maxUseBotQueues: DEFAULT_MAX_USE_BOT_QUEUES,
+        ...fieldColumns(body, integrationId),
+        ...provider,
+        name: body.name,
+        provider: body.provider,
+        isDefault: makeDefault,
+        // A simulated phone needs no pairing; the others report their state as their session comes up.
+        status: kind === 'sandbox' ? 'CONNECTED' : kind === 'baileys' ? 'OPENING' : 'DISCONNECTED',
+      })
+      .returning({ id: whatsapps.id });
+    if (!row) throw new AppError('ERR_INTERNAL_SERVER_ERROR');
+    await replaceConnectionQueues(tx, ctx, row.id, body.queueIds);
+    return { id: row.id, demoted: demotedIds };
+  });
+  await announce(services, ctx, [...demoted, id]);
+  const created = await findConnection(services.db, ctx, id);
+  if (created) await startSession(services, created);
+  return showConnection(services, ctx, id);
+}
+
+export async function updateConnection(services: AppServices, ctx: RequestContext, id: number, body: ConnectionUpdateBody): Promise<ConnectionDetail> {
+  authorize(ctx, 'connections-page:editOrDeleteConnection');
+  const current = await findConnection(services.db, ctx, id);
+  if (!current) throw new AppError('ERR_NO_WAPP_FOUND');
+  const kind = providerKindOf(current.provider);
+  if (body.provider !== undefined && providerKindOf(body.provider) !== kind) throw validation('provider', 'The provider of a connection cannot change');
+  const integrationId = integrationOf(body);
+  await assertReferences(services, ctx, body, integrationId);
+  const queueIds = body.queueIds ?? ((await queuesOf(services.db, ctx, [id])).get(id) ?? []).map((queue) => queue.id);
+  assertGreeting(queueIds, body.greetingMessage ?? current.greetingMessage);
+  await assertToken(services, body.token, id);
+  // Unsetting the default would leave none: another connection must be made the default instead.
+  if (body.isDefault === false && current.isDefault) throw new AppError('ERR_NO_OTHER_WHATSAPP');
+  assertGraphBaseUrl(ctx, body, current);
+  let provider: Partial<typeof whatsapps.$inferInsert> = {};
+  if (body.cloudApi) {
+    if (kind !== 'cloud-api') throw validation('cloudApi', 'Only Cloud API connections take these settings');
+    provider = cloudApiColumns(body.cloudApi, current, services.secrets);
+  }
+
+  const demoted = await services.db.transaction(async (tx) => {
+    const demotedIds = body.isDefault === true && !current.isDefault ? await clearDefault(tx, ctx, id) : [];
+    await tx
+      .update(whatsapps)
+      .set({ ...fieldColumns(body, integrationId), ...provider, ...(body.isDefault === true ? { isDefault: true } : {}), updatedAt: new Date() })
+      .where(and(eq(whatsapps.companyId, ctx.companyId), eq(whatsapps.id, id)));
+    await replaceConnectionQueues(tx, ctx, id, body.queueIds);
+    return demotedIds;
+  });
+  await announce(services, ctx, [...demoted, id]);
+  if (body.cloudApi) {
+    const updated = await findConnection(services.db, ctx, id);
+    if (updated) await checkCloudApiConnection(services, updated);
+  }
+  return showConnection(services, ctx, id);
+}
+
+export async function deleteConnection(services: AppServices, ctx: RequestContext, id: number): Promise<void> {
+  authorize(ctx, 'connections-page:editOrDeleteConnection');
+  const connection = await findConnection(services.db, ctx, id);
+  if (!connection) throw new AppError('ERR_NO_WAPP_FOUND');
+  // A session running here logs the device out of the phone first; elsewhere its node stops it when the lease vanishes.
+  await services.channels.baileysSessions
+    .get(id)
+    ?.stop('logout')
+    .catch(() => undefined);
+  const promoted = await services.db.transaction(async (tx) => {
+    await tx.delete(whatsapps).where(and(eq(whatsapps.companyId, ctx.companyId), eq(whatsapps.id, id)));
+    if (!connection.isDefault) return null;
+    // Another connection takes over as default, so new tickets still have one.
+    const next = await findSuccessor(tx, ctx, id);
+    if (next) await tx.update(whatsapps).set({ isDefault: true, updatedAt: new Date() }).where(eq(whatsapps.id, next.id));
+    return next?.id ?? null;
+  });
+  services.events.emit('connection.deleted', { companyId: ctx.companyId, whatsappId: id });
+  if (promoted) await announce(services, ctx, [promoted]);
+  services.channels.wake();
+}

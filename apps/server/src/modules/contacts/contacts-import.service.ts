@@ -1,0 +1,151 @@
+import { ContactBody, type ContactUploadBody } from '@atende/shared';
+import { and, asc, eq } from 'drizzle-orm';
+import type { AppServices } from '../../app.js';
+import { whatsapps } from '../../platform/db/schema.js';
+import type { RequestContext } from '../../platform/http/context.js';
+import type { ContactImportResult } from './contacts.presenter.js';
+import { insertContacts, type NewContact } from './contacts.repo.js';
+
+type ErrorEntry = ContactImportResult['errorBag'][number];
+
+/** Column titles accepted for each field, compared trimmed, lowercased and without accents. */
+const COLUMNS = {
+  name: ['name', 'nome'],
+  number: ['number', 'numero', 'phone', 'telefone', 'celular'],
+  email: ['email', 'e-mail'],
+} as const;
+
+/** Beyond this many new contacts a bulk import sends no per-contact realtime event (lists reload instead). */
+const MAX_LIVE_EVENTS = 100;
+
+const DUPLICATE_MESSAGE = 'ERR_DUPLICATED_CONTACT';
+
+function normalizeTitle(title: string): string {
+  return title
+    .trim()
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '');
+}
+
+function cell(row: Record<string, unknown>, titles: readonly string[]): string {
+  for (const [title, value] of Object.entries(row)) {
+    if (value === null || value === undefined) continue;
+    if (titles.includes(normalizeTitle(title))) return String(value).trim();
+  }
+  return '';
+}
+
+/**
+ * Why a row cannot become a contact: a sentence for API clients, and per field
+ * the validation key (`validation.tooShort`, ...) the web translates.
+ */
+function rowProblem(fields: { name: string; number: string; email: string }): { message: string; fields: Record<string, string> } | null {
+  const parsed = ContactBody.safeParse(fields);
+  if (parsed.success) return null;
+  const keys: Record<string, string> = {};
+  for (const issue of parsed.error.issues) {
+    const field = String(issue.path[0]);
+    keys[field] ??= issue.message;
+  }
+  const problems: string[] = [];
+  if (keys.name) problems.push(fields.name ? 'the name must have 2 to 50 characters' : 'the name is missing');
+  if (keys.number) problems.push(fields.number ? `the number "${fields.number}" must have 8 to 50 digits` : 'the number is missing');
+  if (keys.email) problems.push(`the email "${fields.email}" is not valid`);
+  const text = problems.join('; ');
+  return { message: text.charAt(0).toUpperCase() + text.slice(1), fields: keys };
+}
+
+/**
+ * Inserts the candidates (already valid and without repeated numbers); the
+ * ones whose number exists are reported or skipped, as the caller asks.
+ */
+async function insertNew(
+  services: AppServices,
+  ctx: RequestContext,
+  candidates: NewContact[],
+  reportExisting: boolean,
+): Promise<Pick<ContactImportResult, 'newContacts'> & { existing: ErrorEntry[] }> {
+  const inserted = await insertContacts(services.db, ctx, candidates);
+  const insertedNumbers = new Set(inserted.map((row) => row.number));
+  const existing: ErrorEntry[] = reportExisting
+    ? candidates
+        .filter((c) => !insertedNumbers.has(c.number))
+        .map((c) => ({ contactName: c.name, error: { message: DUPLICATE_MESSAGE, code: 'ERR_DUPLICATED_CONTACT' } }))
+    : [];
+  if (inserted.length <= MAX_LIVE_EVENTS) {
+    for (const row of inserted) services.events.emit('contact.saved', { companyId: ctx.companyId, contact: { ...row, extraInfo: [] } });
+  }
+  return { newContacts: inserted.map((row) => ({ contactId: row.id, contactName: row.name })), existing };
+}
+
+/**
+ * `POST /contacts/upload`: spreadsheet rows become contacts. A bad row or a
+ * number the company already has is reported in `errorBag`; the rest is saved.
+ */
+export async function uploadContacts(services: AppServices, ctx: RequestContext, rows: ContactUploadBody): Promise<ContactImportResult> {
+  const errorBag: ErrorEntry[] = [];
+  const candidates: NewContact[] = [];
+  const seen = new Set<string>();
+  rows.forEach((row, index) => {
+    const fields = { name: cell(row, COLUMNS.name), number: cell(row, COLUMNS.number), email: cell(row, COLUMNS.email).toLowerCase() };
+    if (!fields.name && !fields.number && !fields.email) return;
+    const contactName = fields.name || fields.number || `#${index + 1}`;
+    const problem = rowProblem(fields);
+    if (problem) {
+      errorBag.push({ contactName, error: { ...problem, code: 'ERR_VALIDATION' } });
+      return;
+    }
+    const number = fields.number.replace(/\D/g, '');
+    if (seen.has(number)) {
+      errorBag.push({ contactName, error: { message: DUPLICATE_MESSAGE, code: 'ERR_DUPLICATED_CONTACT' } });
+      return;
+    }
+    seen.add(number);
+    candidates.push({ name: fields.name, number, email: fields.email });
+  });
+  const { newContacts, existing } = await insertNew(services, ctx, candidates, true);
+  return { newContacts, errorBag: [...errorBag, ...existing] };
+}
+
+/**
+ * `POST /contacts/import`: the address books of the company's connected
+ * connections, through providers that can list them. Numbers the company
+ * already has are merged silently (importing twice is not an error).
+ */
+export async function importContacts(services: AppServices, ctx: RequestContext): Promise<ContactImportResult> {
+  const connections = await services.db
+    .select()
+    .from(whatsapps)
+    .where(and(eq(whatsapps.companyId, ctx.companyId), eq(whatsapps.status, 'CONNECTED')))
+    .orderBy(asc(whatsapps.id));
+  const errorBag: ErrorEntry[] = [];
+  const byNumber = new Map<string, NewContact>();
+  for (const connection of connections) {
+    let entries: { number: string; name: string }[];
+    try {
+      const provider = services.channels.providerFor(connection);
+      if (!provider.listContacts) continue;
+      entries = await provider.listContacts(connection);
+    } catch {
+      errorBag.push({ contactName: connection.name, error: { message: 'The connection could not list its contacts', code: 'ERR_WAPP_NOT_INITIALIZED' } });
+      continue;
+    }
+    for (const entry of entries) {
+      const number = entry.number.replace(/\D/g, '');
+      if (number.length < 8 || number.length > 50) {
+        errorBag.push({
+          contactName: entry.name || entry.number,
+          error: { message: `The number "${entry.number}" must have 8 to 50 digits`, code: 'ERR_VALIDATION', fields: { number: number.length < 8 ? 'validation.tooShort' : 'validation.tooLong' } },
+        });
+        continue;
+      }
+      if (byNumber.has(number)) continue;
+      // Address books often hold no name, or a long one: the number stands in, the name is cut to the form's limit.
+      const name = entry.name.trim().length >= 2 ? entry.name.trim().slice(0, 50) : number;
+      byNumber.set(number, { name, number, email: '', whatsappId: connection.id });
+    }
+  }
+  const { newContacts } = await insertNew(services, ctx, [...byNumber.values()], false);
+  return { newContacts, errorBag };
+}

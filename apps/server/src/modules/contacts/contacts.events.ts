@@ -1,0 +1,21 @@
+import type { AppServices } from '../../app.js';
+import { rooms } from '../../platform/realtime/rooms.js';
+import { presentContact, type ContactDetail } from './contacts.presenter.js';
+
+declare module '../../platform/events/domain-events.js' {
+  interface DomainEventMap {
+    'contact.saved': { companyId: number; contact: ContactDetail };
+    'contact.deleted': { companyId: number; contactId: number };
+  }
+}
+
+/** Contacts are company-wide: every user of the company hears `company-{id}-contact`. */
+export function subscribeContactEvents({ events, publisher }: AppServices): void {
+  events.on('contact.saved', ({ companyId, contact }) => {
+    // The spec's clients upsert on 'update', for new contacts too.
+    publisher.toRooms(companyId, [rooms.company(companyId)], 'contact', { action: 'update', contact: presentContact(contact) });
+  });
+  events.on('contact.deleted', ({ companyId, contactId }) => {
+    publisher.toRooms(companyId, [rooms.company(companyId)], 'contact', { action: 'delete', contactId });
+  });
+}

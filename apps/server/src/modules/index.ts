@@ -1,0 +1,81 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppServices } from '../app.js';
+import { subscribeAuthEvents } from './auth/auth.events.js';
+import { registerAuthPrivateRoutes, registerAuthPublicRoutes } from './auth/auth.routes.js';
+import { registerSandboxRoutes } from '../channels/sandbox/sandbox.routes.js';
+import { registerCloudApiRoutes } from '../channels/cloud-api/cloud-api.routes.js';
+import { registerCloudApiWebhookRoutes } from '../channels/cloud-api/cloud-api.webhook.routes.js';
+import { registerTestSessionRoutes } from '../channels/test-session.routes.js';
+import { registerExternalApiRoutes } from './external-api/external-api.routes.js';
+import { registerCompanyRoutes } from './companies/companies.routes.js';
+import { subscribeContactEvents } from './contacts/contacts.events.js';
+import { registerContactRoutes } from './contacts/contacts.routes.js';
+import { subscribeConnectionEvents } from './connections/connections.events.js';
+import { registerConnectionRoutes } from './connections/connections.routes.js';
+import { registerMessageRoutes } from './messages/messages.routes.js';
+import { registerPlanPublicRoutes, registerPlanRoutes } from './plans/plans.routes.js';
+import { subscribeQuickMessageEvents } from './quick-messages/quick-messages.events.js';
+import { registerQuickMessageRoutes } from './quick-messages/quick-messages.routes.js';
+import { registerQueueRoutes } from './queues/queues.routes.js';
+import { subscribeQueueEvents } from './queues/queues.events.js';
+import { registerQueueOptionRoutes } from './queue-options/queue-options.routes.js';
+import { subscribePromptEvents } from './prompts/prompts.events.js';
+import { registerPromptRoutes } from './prompts/prompts.routes.js';
+import { subscribeIntegrationEvents } from './integrations/integrations.events.js';
+import { registerIntegrationRoutes } from './integrations/integrations.routes.js';
+import { registerAutomationJobs } from '../automation/automation-jobs.js';
+import { subscribeTagEvents } from './tags/tags.events.js';
+import { registerTagRoutes } from './tags/tags.routes.js';
+import { registerTicketNoteRoutes } from './ticket-notes/ticket-notes.routes.js';
+import { subscribeTicketEvents } from './tickets/tickets.events.js';
+import { registerTicketRoutes } from './tickets/tickets.routes.js';
+import { subscribeSettingEvents } from './settings/settings.events.js';
+import { registerSettingRoutes } from './settings/settings.routes.js';
+import { subscribeUserEvents } from './users/users.events.js';
+import { registerUserRoutes } from './users/users.routes.js';
+
+type RegisterRoutes = (scope: FastifyInstance, services: AppServices) => void | Promise<void>;
+
+/** Routes reachable without a session. */
+export const publicModules: RegisterRoutes[] = [registerAuthPublicRoutes, registerPlanPublicRoutes, registerCloudApiWebhookRoutes, registerExternalApiRoutes];
+
+/** Routes behind the auth hook: each sees `req.ctx`. */
+export const privateModules: RegisterRoutes[] = [
+  registerAuthPrivateRoutes,
+  registerUserRoutes,
+  registerCompanyRoutes,
+  registerPlanRoutes,
+  registerSettingRoutes,
+  registerQueueRoutes,
+  registerQueueOptionRoutes,
+  registerPromptRoutes,
+  registerIntegrationRoutes,
+  registerConnectionRoutes,
+  registerTicketRoutes,
+  registerMessageRoutes,
+  registerSandboxRoutes,
+  registerCloudApiRoutes,
+  // Only when NODE_ENV=test (browser tests play a WhatsApp session).
+  registerTestSessionRoutes,
+  registerContactRoutes,
+  registerTicketNoteRoutes,
+  registerTagRoutes,
+  registerQuickMessageRoutes,
+];
+
+/** Each feature turns its domain events into realtime messages. */
+export function subscribeModuleEvents(services: AppServices): void {
+  subscribeQueueEvents(services);
+  subscribePromptEvents(services);
+  subscribeIntegrationEvents(services);
+  // The automation's durable timers and webhook retries.
+  registerAutomationJobs(services);
+  subscribeAuthEvents(services);
+  subscribeUserEvents(services);
+  subscribeSettingEvents(services);
+  subscribeConnectionEvents(services);
+  subscribeTicketEvents(services);
+  subscribeContactEvents(services);
+  subscribeTagEvents(services);
+  subscribeQuickMessageEvents(services);
+}

@@ -1,0 +1,42 @@
+import type { MessageRow } from '../../platform/db/schema.js';
+import type { MediaStorage } from '../../platform/storage/media-storage.js';
+
+export interface MessageDetail extends MessageRow {
+  contact: { id: number; name: string };
+  quoted: Pick<MessageRow, 'id' | 'body' | 'fromMe' | 'mediaType' | 'isDeleted'> & { contactName: string } | null;
+}
+
+export function presentMessage(message: MessageDetail, media: MediaStorage) {
+  return {
+    id: message.id,
+    ticketId: message.ticketId,
+    contactId: message.contactId,
+    userId: message.userId,
+    body: message.isDeleted ? '' : message.body,
+    fromMe: message.fromMe,
+    source: message.source,
+    ack: message.ack,
+    read: message.read,
+    mediaType: message.mediaType,
+    mediaUrl: message.mediaPath && !message.isDeleted ? media.signedUrl(message.mediaPath) : null,
+    mediaName: message.mediaName,
+    isDeleted: message.isDeleted,
+    isEdited: message.isEdited,
+    senderName: message.senderName,
+    contact: message.contact,
+    quotedMsgId: message.quotedMsgId,
+    quotedMsg: message.quoted
+      ? {
+          id: message.quoted.id,
+          body: message.quoted.isDeleted ? '' : message.quoted.body,
+          fromMe: message.quoted.fromMe,
+          mediaType: message.quoted.mediaType,
+          isDeleted: message.quoted.isDeleted,
+          contact: { name: message.quoted.contactName },
+        }
+      : null,
+    createdAt: message.createdAt.toISOString(),
+    updatedAt: message.updatedAt.toISOString(),
+  };
+}
+export type PresentedMessage = ReturnType<typeof presentMessage>;

@@ -1,0 +1,70 @@
+import { id, SendMessageBody } from '@atende/shared';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { AppServices } from '../../app.js';
+import { AppError } from '../../platform/http/app-error.js';
+import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
+import { presentTicket } from '../tickets/tickets.presenter.js';
+import { presentMessage } from './messages.presenter.js';
+import { deleteMessage, listMessages, sendMessage, type SendInput } from './messages.service.js';
+
+const TicketParams = z.object({ ticketId: id() });
+
+/** Multipart sends: files in `medias`, text fields `body`, `sign`, `quotedMsgId`. */
+async function readMultipart(request: FastifyRequest): Promise<SendInput> {
+  const files: NonNullable<SendInput['files']> = [];
+  const fields: Record<string, string> = {};
+  for await (const part of request.parts()) {
+    if (part.type === 'file') {
+      if (part.fieldname !== 'medias') throw new AppError('ERR_VALIDATION', undefined, { message: `Unexpected file field ${part.fieldname}` });
+      const data = await part.toBuffer();
+      files.push({ data, fileName: part.filename || 'file', mimeType: part.mimetype });
+    } else if (typeof part.value === 'string') {
+      fields[part.fieldname] = part.value;
+    }
+  }
+  const parsed = SendMessageBody.pick({ body: true }).safeParse({ body: fields.body ?? '' });
+  if (!parsed.success) throw parsed.error;
+  // A media message's body is the file name in the spec's client; a caption is sent only when it differs.
+  const body = files.length > 0 && files.some((f) => f.fileName === parsed.data.body) ? '' : parsed.data.body;
+  return {
+    body,
+    files,
+    sign: fields.sign === 'true',
+    quotedMsgId: fields.quotedMsgId ? Number(fields.quotedMsgId) || null : null,
+  };
+}
+
+export function registerMessageRoutes(scope: FastifyInstance, services: AppServices): void {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
+
+  app.get(
+    '/messages/:ticketId',
+    { schema: { params: TicketParams, querystring: z.object({ pageNumber: z.coerce.number().int().min(1).max(100_000).default(1) }) } },
+    async (request) => {
+      const page = await listMessages(services, request.ctx, request.params.ticketId, request.query.pageNumber);
+      return {
+        messages: page.messages.map((m) => presentMessage(m, services.media)),
+        ticket: presentTicket(page.ticket),
+        hasMore: page.hasMore,
+      };
+    },
+  );
+
+  app.post('/messages/:ticketId', { schema: { params: TicketParams } }, async (request, reply) => {
+    let input: SendInput;
+    if (request.isMultipart()) {
+      input = await readMultipart(request);
+    } else {
+      const parsed = SendMessageBody.safeParse(request.body ?? {});
+      if (!parsed.success) throw parsed.error;
+      input = { body: parsed.data.body, sign: parsed.data.sign, quotedMsgId: parsed.data.quotedMsg?.id ?? null };
+    }
+    const sent = await sendMessage(services, request.ctx, request.params.ticketId, input);
+    return reply.status(201).send(sent.map((m) => presentMessage(m, services.media)));
+  });
+
+  app.delete('/messages/:id', { schema: { params: z.object({ id: id() }) } }, async (request) => {
+    return presentMessage(await deleteMessage(services, request.ctx, request.params.id), services.media);
+  });
+}

@@ -1,0 +1,215 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { AppServices } from '../../app.js';
+import type { OutgoingMessage } from '../../channels/channel-provider.js';
+import { messages, tickets, whatsapps, type WhatsappRow } from '../../platform/db/schema.js';
+import { AppError } from '../../platform/http/app-error.js';
+import type { RequestContext, TenantScope } from '../../platform/http/context.js';
+import type { StoredMedia } from '../../platform/storage/media-storage.js';
+import { lastMessagePreview } from '../../inbound/ingest.js';
+import { findTicketDetail } from '../tickets/tickets.repo.js';
+import { showTicket } from '../tickets/tickets.service.js';
+import type { TicketDetail } from '../tickets/tickets.presenter.js';
+import type { MessageDetail } from './messages.presenter.js';
+import { loadMessageDetails, pageConversation } from './messages.repo.js';
+
+async function connectionOf(services: AppServices, ctx: TenantScope, ticket: TicketDetail): Promise<WhatsappRow> {
+  if (ticket.whatsappId === null) throw new AppError('ERR_NO_WAPP_FOUND');
+  const [connection] = await services.db
+    .select()
+    .from(whatsapps)
+    .where(and(eq(whatsapps.companyId, ctx.companyId), eq(whatsapps.id, ticket.whatsappId)))
+    .limit(1);
+  if (!connection) throw new AppError('ERR_NO_WAPP_FOUND');
+  return connection;
+}
+
+/**
+ * A page of the conversation. Opening a ticket (its first page) marks its
+ * messages read and resets the unread count.
+ */
+export async function listMessages(services: AppServices, ctx: RequestContext, ticketId: number, pageNumber: number) {
+  let ticket = await showTicket(services, ctx, ticketId);
+  if (pageNumber === 1 && ticket.unreadMessages > 0) {
+    const unread = await services.db.transaction(async (tx) => {
+      const rows = await tx
+        .update(messages)
+        .set({ read: true })
+        .where(and(eq(messages.companyId, ctx.companyId), eq(messages.ticketId, ticketId), eq(messages.read, false)))
+        .returning({ externalId: messages.externalId });
+      await tx.update(tickets).set({ unreadMessages: 0 }).where(and(eq(tickets.companyId, ctx.companyId), eq(tickets.id, ticketId)));
+      return rows.flatMap((r) => (r.externalId ? [r.externalId] : []));
+    });
+    ticket = { ...ticket, unreadMessages: 0 };
+    services.events.emit('ticket.read', { companyId: ctx.companyId, ticket });
+    // Read receipts are a courtesy: a channel that cannot send them must not fail the page.
+    connectionOf(services, ctx, ticket)
+      .then((connection) => services.channels.providerFor(connection).markRead(connection, ticket.contact.number, unread))
+      .catch(() => undefined);
+  }
+  const page = await pageConversation(services.db, ctx, ticket, pageNumber);
+  return { ticket, messages: page.messages, hasMore: page.hasMore };
+}
+
+export interface SendInput {
+  body: string;
+  quotedMsgId?: number | null;
+  sign?: boolean;
+  files?: { data: Buffer; fileName: string; mimeType: string }[];
+}
+
+/** Sends through the ticket's channel, then stores what was sent (only open tickets accept messages). */
+export async function sendMessage(services: AppServices, ctx: RequestContext, ticketId: number, input: SendInput): Promise<MessageDetail[]> {
+  const ticket = await showTicket(services, ctx, ticketId);
+  if (ticket.status !== 'open') throw new AppError('ERR_TICKET_NOT_OPEN');
+  const files = input.files ?? [];
+  const text = input.body.trim();
+  if (!text && files.length === 0) throw new AppError('ERR_EMPTY_MESSAGE', undefined, { fields: { body: ['Required'] } });
+
+  const connection = await connectionOf(services, ctx, ticket);
+  const provider = services.channels.providerFor(connection);
+  let quotedExternalId: string | null = null;
+  if (input.quotedMsgId) {
+    const [quoted] = await services.db
+      .select({ externalId: messages.externalId, contactId: messages.contactId })
+      .from(messages)
+      .where(and(eq(messages.companyId, ctx.companyId), eq(messages.id, input.quotedMsgId)))
+      .limit(1);
+    if (!quoted || quoted.contactId !== ticket.contactId) throw new AppError('ERR_FETCH_WAPP_MSG');
+    quotedExternalId = quoted.externalId;
+  }
+  const signed = input.sign && text ? `*${ctx.user.name}:*\n${text}` : text;
+
+  const outgoing: { message: OutgoingMessage; media?: StoredMedia }[] = [];
+  for (const file of files) {
+    const media = await services.media.save(ctx, file);
+    // With files, the first one carries the caption; the body of the others is their name.
+    outgoing.push({ media, message: { to: ticket.contact.number, body: outgoing.length === 0 ? signed : '', media, quotedExternalId } });
+  }
+  if (files.length === 0) outgoing.push({ message: { to: ticket.contact.number, body: signed, quotedExternalId } });
+
+  const storedIds: number[] = [];
+  for (const { message, media } of outgoing) {
+    let sent;
+    try {
+      sent = await provider.send(connection, message);
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      throw new AppError('ERR_SENDING_WAPP_MSG');
+    }
+    const id = await services.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(messages)
+        .values({
+          companyId: ctx.companyId,
+          ticketId,
+          contactId: ticket.contactId,
+          whatsappId: connection.id,
+          userId: ctx.user.id,
+          externalId: sent.externalId,
+          body: message.body || media?.name || '',
+          fromMe: true,
+          source: 'agent',
+          ack: sent.ack,
+          read: true,
+          mediaType: media?.mediaType ?? null,
+          mediaPath: media?.path ?? null,
+          mediaName: media?.name ?? null,
+          quotedMsgId: input.quotedMsgId ?? null,
+        })
+        .returning({ id: messages.id });
+      await tx
+        .update(tickets)
+        .set({ lastMessage: lastMessagePreview({ body: message.body, media }), updatedAt: new Date() })
+        .where(and(eq(tickets.companyId, ctx.companyId), eq(tickets.id, ticketId)));
+      return row?.id;
+    });
+    if (id === undefined) throw new AppError('ERR_CREATING_MESSAGE');
+    storedIds.push(id);
+  }
+
+  const stored = await loadMessageDetails(services.db, ctx, storedIds);
+  const updated = (await findTicketDetail(services.db, ctx, ticketId)) ?? ticket;
+  for (const message of stored) services.events.emit('message.created', { companyId: ctx.companyId, ticket: updated, message });
+  return stored;
+}
+
+/** Only one's own side of the conversation can be deleted (spec part 1 §5), for everyone. */
+export async function deleteMessage(services: AppServices, ctx: RequestContext, messageId: number): Promise<MessageDetail> {
+  const [message] = await loadMessageDetails(services.db, ctx, [messageId]);
+  if (!message) throw new AppError('ERR_NO_MESSAGE_FOUND');
+  const ticket = await showTicket(services, ctx, message.ticketId);
+  const own = message.fromMe && (message.userId === ctx.user.id || ctx.user.profile === 'admin');
+  if (!own) throw new AppError('ERR_NO_PERMISSION');
+  if (message.isDeleted) return message;
+  if (message.externalId && ticket.whatsappId !== null) {
+    const connection = await connectionOf(services, ctx, ticket);
+    try {
+      await services.channels.providerFor(connection).deleteMessage(connection, ticket.contact.number, message.externalId);
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      throw new AppError('ERR_DELETE_WAPP_MSG');
+    }
+  }
+  await services.db
+    .update(messages)
+    .set({ isDeleted: true, updatedAt: sql`now()` })
+    .where(and(eq(messages.companyId, ctx.companyId), eq(messages.id, messageId)));
+  const [updated] = await loadMessageDetails(services.db, ctx, [messageId]);
+  if (!updated) throw new AppError('ERR_NO_MESSAGE_FOUND');
+  services.events.emit('message.updated', { companyId: ctx.companyId, ticket, message: updated });
+  return updated;
+}
+
+export interface AutomaticMessage {
+  body: string;
+  media?: StoredMedia | null;
+  /** Decision 9: 'bot' for chatbot, integration and AI answers; 'system' for automatic notices. */
+  source: 'bot' | 'system';
+  /** The agent an automatic message speaks for (the greeting on accept). */
+  userId?: number | null;
+}
+
+/**
+ * Sends a message the product writes by itself into a ticket of any status (the
+ * rating request goes to a closed one) through the ticket's channel, and stores
+ * it marked with its source so it is shown but never counted as an agent reply.
+ */
+export async function sendAutomaticMessage(services: AppServices, scope: TenantScope, ticketId: number, input: AutomaticMessage): Promise<MessageDetail> {
+  const ticket = await findTicketDetail(services.db, scope, ticketId);
+  if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND');
+  const connection = await connectionOf(services, scope, ticket);
+  const media = input.media ?? undefined;
+  const sent = await services.channels.providerFor(connection).send(connection, { to: ticket.contact.number, body: input.body, media });
+  const id = await services.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(messages)
+      .values({
+        companyId: scope.companyId,
+        ticketId,
+        contactId: ticket.contactId,
+        whatsappId: connection.id,
+        userId: input.userId ?? null,
+        externalId: sent.externalId,
+        body: input.body || media?.name || '',
+        fromMe: true,
+        source: input.source,
+        ack: sent.ack,
+        read: true,
+        mediaType: media?.mediaType ?? null,
+        mediaPath: media?.path ?? null,
+        mediaName: media?.name ?? null,
+      })
+      .returning({ id: messages.id });
+    await tx
+      .update(tickets)
+      .set({ lastMessage: lastMessagePreview({ body: input.body, media }), updatedAt: new Date() })
+      .where(and(eq(tickets.companyId, scope.companyId), eq(tickets.id, ticketId)));
+    return row?.id;
+  });
+  if (id === undefined) throw new AppError('ERR_CREATING_MESSAGE');
+  const [stored] = await loadMessageDetails(services.db, scope, [id]);
+  if (!stored) throw new AppError('ERR_CREATING_MESSAGE');
+  const updated = (await findTicketDetail(services.db, scope, ticketId)) ?? ticket;
+  services.events.emit('message.created', { companyId: scope.companyId, ticket: updated, message: stored });
+  return stored;
+}

@@ -1,0 +1,59 @@
+import { PAGE_SIZE, type PlanBody, type PlanUpdateBody } from '@atende/shared';
+import { asc, count, eq, ilike } from 'drizzle-orm';
+import type { DbOrTx } from '../../platform/db/client.js';
+import { companies, plans, type PlanRow } from '../../platform/db/schema.js';
+import { likeContains } from '../../platform/db/search.js';
+
+/** Plans are platform data (not tenant data): only super users change them. */
+export async function listPlans(db: DbOrTx): Promise<PlanRow[]> {
+  return db.select().from(plans).orderBy(asc(plans.name));
+}
+
+export async function pagePlans(db: DbOrTx, query: { searchParam: string; pageNumber: number }) {
+  const term = query.searchParam.trim();
+  const where = term ? ilike(plans.name, likeContains(term)) : undefined;
+  const offset = (query.pageNumber - 1) * PAGE_SIZE;
+  const rows = await db.select().from(plans).where(where).orderBy(asc(plans.name)).limit(PAGE_SIZE).offset(offset);
+  const [total] = await db.select({ value: count() }).from(plans).where(where);
+  const totalCount = total?.value ?? 0;
+  return { plans: rows, count: totalCount, hasMore: offset + rows.length < totalCount };
+}
+
+export async function findPlan(db: DbOrTx, id: number): Promise<PlanRow | null> {
+  const [row] = await db.select().from(plans).where(eq(plans.id, id)).limit(1);
+  return row ?? null;
+}
+
+export async function findPlanByName(db: DbOrTx, name: string): Promise<PlanRow | null> {
+  const [row] = await db.select().from(plans).where(eq(plans.name, name)).limit(1);
+  return row ?? null;
+}
+
+function toColumns(body: PlanUpdateBody) {
+  const { value, ...rest } = body;
+  return { ...rest, ...(value !== undefined ? { valueCents: Math.round(value * 100) } : {}) };
+}
+
+export async function insertPlan(db: DbOrTx, body: PlanBody): Promise<PlanRow> {
+  const [row] = await db.insert(plans).values(toColumns(body) as PlanBody & { name: string }).returning();
+  if (!row) throw new Error('insert returned nothing');
+  return row;
+}
+
+export async function updatePlan(db: DbOrTx, id: number, body: PlanUpdateBody): Promise<PlanRow | null> {
+  const [row] = await db
+    .update(plans)
+    .set({ ...toColumns(body), updatedAt: new Date() })
+    .where(eq(plans.id, id))
+    .returning();
+  return row ?? null;
+}
+
+export async function planInUse(db: DbOrTx, id: number): Promise<boolean> {
+  const [row] = await db.select({ id: companies.id }).from(companies).where(eq(companies.planId, id)).limit(1);
+  return row !== undefined;
+}
+
+export async function deletePlan(db: DbOrTx, id: number): Promise<boolean> {
+  return (await db.delete(plans).where(eq(plans.id, id)).returning({ id: plans.id })).length === 1;
+}

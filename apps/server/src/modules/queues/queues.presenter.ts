@@ -1,0 +1,20 @@
+import type { QueueRow } from '../../platform/db/schema.js';
+
+export function presentQueue(queue: QueueRow) {
+  return {
+    id: queue.id,
+    name: queue.name,
+    color: queue.color,
+    orderQueue: queue.orderQueue,
+    greetingMessage: queue.greetingMessage,
+    outOfHoursMessage: queue.outOfHoursMessage,
+    ratingMessage: queue.ratingMessage,
+    integrationId: queue.integrationId,
+    promptId: queue.promptId,
+    schedules: queue.schedules,
+    companyId: queue.companyId,
+    createdAt: queue.createdAt.toISOString(),
+    updatedAt: queue.updatedAt.toISOString(),
+  };
+}
+export type PresentedQueue = ReturnType<typeof presentQueue>;

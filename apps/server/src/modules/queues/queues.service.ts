@@ -1,0 +1,97 @@
+import { DEFAULT_SCHEDULES, type QueueBody, type QueueUpdateBody } from '@atende/shared';
+import type { AppServices } from '../../app.js';
+import { prompts, queueIntegrations, type QueueRow } from '../../platform/db/schema.js';
+import { assertIdsInTenant } from '../../platform/db/tenant.js';
+import { AppError } from '../../platform/http/app-error.js';
+import type { RequestContext } from '../../platform/http/context.js';
+import { requireAdmin, requireFeature } from '../../platform/http/guards.js';
+import { colorTaken, countQueues, deleteQueueRow, findQueue, insertQueue, updateQueueRow, type QueueValues } from './queues.repo.js';
+
+function isUniqueViolation(error: unknown): boolean {
+  return [error, (error as { cause?: unknown }).cause].some((e) => (e as { code?: string } | undefined)?.code === '23505');
+}
+
+export async function showQueue(services: AppServices, ctx: RequestContext, id: number): Promise<QueueRow> {
+  const queue = await findQueue(services.db, ctx, id);
+  if (!queue) throw new AppError('ERR_NO_QUEUE_FOUND');
+  return queue;
+}
+
+/** A queue may name an integration or a prompt only of its own company, and only when the plan has the feature. */
+async function assertBots(services: AppServices, ctx: RequestContext, body: { integrationId?: number | null; promptId?: number | null }): Promise<void> {
+  if (body.integrationId) {
+    requireFeature(ctx, 'useIntegrations');
+    await assertIdsInTenant(services.db, ctx, queueIntegrations, [body.integrationId], 'ERR_NO_INTEGRATION_FOUND');
+  }
+  if (body.promptId) {
+    requireFeature(ctx, 'useOpenAi');
+    await assertIdsInTenant(services.db, ctx, prompts, [body.promptId], 'ERR_NO_PROMPT_FOUND');
+  }
+}
+
+/**
+ * Queue modal (spec part 2 §2.3, §5): admins only; colour unique per company
+ * (ERR_QUEUE_COLOR_ALREADY_EXISTS); the plan's queue limit (0 = none). A new
+ * queue starts with the spec's default hours (§9).
+ */
+export async function createQueue(services: AppServices, ctx: RequestContext, body: QueueBody): Promise<QueueRow> {
+  requireAdmin(ctx);
+  const limit = ctx.company.plan.queues;
+  if (limit > 0 && (await countQueues(services.db, ctx)) >= limit) throw new AppError('ERR_QUEUE_LIMIT_REACHED');
+  if (await colorTaken(services.db, ctx, body.color)) throw new AppError('ERR_QUEUE_COLOR_ALREADY_EXISTS');
+  await assertBots(services, ctx, body);
+  let queue: QueueRow | null;
+  try {
+    queue = await insertQueue(services.db, ctx, {
+      name: body.name,
+      color: body.color,
+      orderQueue: body.orderQueue ?? null,
+      greetingMessage: body.greetingMessage,
+      outOfHoursMessage: body.outOfHoursMessage,
+      ratingMessage: body.ratingMessage,
+      integrationId: body.integrationId ?? null,
+      promptId: body.promptId ?? null,
+      schedules: body.schedules ?? DEFAULT_SCHEDULES,
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError('ERR_QUEUE_COLOR_ALREADY_EXISTS');
+    throw error;
+  }
+  if (!queue) throw new AppError('ERR_INTERNAL_SERVER_ERROR');
+  services.events.emit('queue.saved', { companyId: ctx.companyId, action: 'create', queue });
+  return queue;
+}
+
+export async function updateQueue(services: AppServices, ctx: RequestContext, id: number, body: QueueUpdateBody): Promise<QueueRow> {
+  requireAdmin(ctx);
+  const current = await showQueue(services, ctx, id);
+  if (body.color !== undefined && (await colorTaken(services.db, ctx, body.color, id))) throw new AppError('ERR_QUEUE_COLOR_ALREADY_EXISTS');
+  // Only a change is checked: a queue keeps a bot it already had after the plan lost the feature.
+  await assertBots(services, ctx, {
+    integrationId: body.integrationId !== current.integrationId ? body.integrationId : undefined,
+    promptId: body.promptId !== current.promptId ? body.promptId : undefined,
+  });
+  const values: Partial<QueueValues> = {};
+  for (const key of ['name', 'color', 'orderQueue', 'greetingMessage', 'outOfHoursMessage', 'ratingMessage', 'integrationId', 'promptId', 'schedules'] as const) {
+    if (body[key] !== undefined) (values as Record<string, unknown>)[key] = body[key];
+  }
+  try {
+    await updateQueueRow(services.db, ctx, id, values);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError('ERR_QUEUE_COLOR_ALREADY_EXISTS');
+    throw error;
+  }
+  const queue = await showQueue(services, ctx, id);
+  services.events.emit('queue.saved', { companyId: ctx.companyId, action: 'update', queue });
+  return queue;
+}
+
+/** Tickets of the queue keep going without it (they wait without a queue); users lose it from their queues. */
+export async function deleteQueue(services: AppServices, ctx: RequestContext, id: number): Promise<void> {
+  requireAdmin(ctx);
+  await showQueue(services, ctx, id);
+  await deleteQueueRow(services.db, ctx, id);
+  // Sessions carry the users' queue ids.
+  services.sessions.forget();
+  services.events.emit('queue.deleted', { companyId: ctx.companyId, queueId: id });
+}

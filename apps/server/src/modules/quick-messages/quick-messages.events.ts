@@ -1,0 +1,33 @@
+import type { AppServices } from '../../app.js';
+import { rooms } from '../../platform/realtime/rooms.js';
+import { presentQuickMessage, type QuickMessageRow } from './quick-messages.presenter.js';
+
+declare module '../../platform/events/domain-events.js' {
+  interface DomainEventMap {
+    'quickMessage.saved': { companyId: number; action: 'create' | 'update'; quickMessage: QuickMessageRow; previous?: QuickMessageRow };
+    'quickMessage.deleted': { companyId: number; quickMessage: QuickMessageRow };
+  }
+}
+
+/**
+ * Who hears about a quick message: the whole company when it is `geral`,
+ * otherwise only its owner and the admins (the same people who may see it).
+ */
+function audience(quickMessage: QuickMessageRow): string[] {
+  const { companyId } = quickMessage;
+  if (quickMessage.geral) return [rooms.company(companyId)];
+  return [rooms.admins(companyId), ...(quickMessage.userId !== null ? [rooms.user(companyId, quickMessage.userId)] : [])];
+}
+
+export function subscribeQuickMessageEvents({ events, publisher, media }: AppServices): void {
+  events.on('quickMessage.saved', ({ companyId, action, quickMessage, previous }) => {
+    // No longer for everyone: the others drop it first; owner and admins get the update right after.
+    if (previous?.geral && !quickMessage.geral) {
+      publisher.toRooms(companyId, [rooms.company(companyId)], 'quickMessage', { action: 'delete', quickMessageId: quickMessage.id });
+    }
+    publisher.toRooms(companyId, audience(quickMessage), 'quickMessage', { action, quickMessage: presentQuickMessage(quickMessage, media) });
+  });
+  events.on('quickMessage.deleted', ({ companyId, quickMessage }) => {
+    publisher.toRooms(companyId, audience(quickMessage), 'quickMessage', { action: 'delete', quickMessageId: quickMessage.id });
+  });
+}

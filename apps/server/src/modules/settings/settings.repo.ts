@@ -1,0 +1,39 @@
+import { DEFAULT_SETTINGS } from '@atende/shared';
+import { and, asc, eq } from 'drizzle-orm';
+import type { DbOrTx } from '../../platform/db/client.js';
+import { settings } from '../../platform/db/schema.js';
+import type { TenantScope } from '../../platform/http/context.js';
+
+export async function listSettings(db: DbOrTx, scope: TenantScope) {
+  return db
+    .select({ key: settings.key, value: settings.value })
+    .from(settings)
+    .where(eq(settings.companyId, scope.companyId))
+    .orderBy(asc(settings.key));
+}
+
+export async function findSetting(db: DbOrTx, scope: TenantScope, key: string) {
+  const [row] = await db
+    .select({ key: settings.key, value: settings.value })
+    .from(settings)
+    .where(and(eq(settings.companyId, scope.companyId), eq(settings.key, key)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function upsertSetting(db: DbOrTx, scope: TenantScope, key: string, value: string) {
+  const [row] = await db
+    .insert(settings)
+    .values({ companyId: scope.companyId, key, value })
+    .onConflictDoUpdate({ target: [settings.companyId, settings.key], set: { value, updatedAt: new Date() } })
+    .returning({ key: settings.key, value: settings.value });
+  return row;
+}
+
+/** A new company starts with the spec's defaults; existing values are never overwritten. */
+export async function insertDefaultSettings(db: DbOrTx, scope: TenantScope, overrides: Record<string, string> = {}) {
+  await db
+    .insert(settings)
+    .values(DEFAULT_SETTINGS.map(({ key, value }) => ({ companyId: scope.companyId, key, value: overrides[key] ?? value })))
+    .onConflictDoNothing();
+}

@@ -1,0 +1,43 @@
+import { isAllowedSettingValue, isSettingKey, SETTING_DEFINITIONS, SettingUpdateBody } from '@atende/shared';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { AppServices } from '../../app.js';
+import { AppError } from '../../platform/http/app-error.js';
+import { requireAdmin } from '../../platform/http/guards.js';
+import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
+import { findSetting, listSettings, upsertSetting } from './settings.repo.js';
+
+const KeyParams = z.object({ key: z.string().max(100) });
+
+export function registerSettingRoutes(scope: FastifyInstance, services: AppServices): void {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
+
+  app.get('/settings', { schema: { querystring: z.object({ key: z.string().max(100).optional() }) } }, async (request) => {
+    const all = await listSettings(services.db, request.ctx);
+    return request.query.key ? all.filter((s) => s.key === request.query.key) : all;
+  });
+
+  app.get('/settings/:key', { schema: { params: KeyParams } }, async (request) => {
+    const setting = await findSetting(services.db, request.ctx, request.params.key);
+    if (!setting) throw new AppError('ERR_NO_SETTING_FOUND');
+    return setting;
+  });
+
+  app.put('/settings/:key', { schema: { params: KeyParams, body: SettingUpdateBody } }, async (request) => {
+    requireAdmin(request.ctx);
+    const { key } = request.params;
+    if (!isSettingKey(key)) throw new AppError('ERR_NO_SETTING_FOUND');
+    const { value } = request.body;
+    if (!isAllowedSettingValue(key, value)) {
+      const allowed = SETTING_DEFINITIONS[key].values;
+      throw new AppError('ERR_VALIDATION', undefined, {
+        message: `Invalid value for ${key}`,
+        fields: { value: [allowed ? `Must be one of: ${allowed.join(', ')}` : 'Too Long!'] },
+      });
+    }
+    const setting = await upsertSetting(services.db, request.ctx, key, value);
+    if (!setting) throw new AppError('ERR_INTERNAL_SERVER_ERROR');
+    services.events.emit('setting.updated', { companyId: request.ctx.companyId, setting });
+    return setting;
+  });
+}

@@ -1,0 +1,20 @@
+import type { AppServices } from '../../app.js';
+import { rooms } from '../../platform/realtime/rooms.js';
+import { presentTag, type TagDetail } from './tags.presenter.js';
+
+declare module '../../platform/events/domain-events.js' {
+  interface DomainEventMap {
+    'tag.saved': { companyId: number; action: 'create' | 'update'; tag: TagDetail };
+    'tag.deleted': { companyId: number; tagId: number };
+  }
+}
+
+/** Tags are shared by the whole company: `company-{id}-tag` to the company room. */
+export function subscribeTagEvents({ events, publisher }: AppServices): void {
+  events.on('tag.saved', ({ companyId, action, tag }) => {
+    publisher.toRooms(companyId, [rooms.company(companyId)], 'tag', { action, tag: presentTag(tag) });
+  });
+  events.on('tag.deleted', ({ companyId, tagId }) => {
+    publisher.toRooms(companyId, [rooms.company(companyId)], 'tag', { action: 'delete', tagId });
+  });
+}

@@ -1,0 +1,25 @@
+import type { TagRow } from '../../platform/db/schema.js';
+
+export interface TagDetail extends TagRow {
+  ticketsCount: number;
+}
+
+/** The tags page's shape (part 2 §3: id, name, color, kanban, userId, ticketsCount). */
+export function presentTag(tag: TagDetail) {
+  return {
+    id: tag.id,
+    name: tag.name,
+    color: tag.color,
+    kanban: tag.kanban,
+    userId: tag.userId,
+    ticketsCount: tag.ticketsCount,
+    createdAt: tag.createdAt.toISOString(),
+    updatedAt: tag.updatedAt.toISOString(),
+  };
+}
+export type PresentedTag = ReturnType<typeof presentTag>;
+
+/** Pickers and the ticket's tag bar (`GET /tags/list`). */
+export function presentTagSummary(tag: Pick<TagRow, 'id' | 'name' | 'color' | 'kanban'>) {
+  return { id: tag.id, name: tag.name, color: tag.color, kanban: tag.kanban };
+}

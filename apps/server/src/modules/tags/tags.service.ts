@@ -1,0 +1,82 @@
+import type { TagBody, TagSyncBody, TagUpdateBody } from '@atende/shared';
+import type { AppServices } from '../../app.js';
+import { tags } from '../../platform/db/schema.js';
+import { assertIdsInTenant } from '../../platform/db/tenant.js';
+import { AppError } from '../../platform/http/app-error.js';
+import type { RequestContext } from '../../platform/http/context.js';
+import { findTicketDetail } from '../tickets/tickets.repo.js';
+import type { TicketDetail } from '../tickets/tickets.presenter.js';
+import { showTicket } from '../tickets/tickets.service.js';
+import type { TagDetail } from './tags.presenter.js';
+import { deleteTagRow, findTag, insertTag, replaceTicketTags, tagNameTaken, updateTagRow } from './tags.repo.js';
+
+/** The schema's default colour, for a tag saved without one. */
+const DEFAULT_TAG_COLOR = tags.color.default as string;
+
+function isUniqueViolation(error: unknown): boolean {
+  return [error, (error as { cause?: unknown }).cause].some((e) => (e as { code?: string } | undefined)?.code === '23505');
+}
+
+/** The kanban toggle is the admins' (spec part 2 §6); turning it off or leaving it is anyone's. */
+function assertMaySetKanban(ctx: RequestContext, kanban: number | undefined, current = 0): void {
+  if (kanban !== undefined && kanban !== current && ctx.user.profile !== 'admin') throw new AppError('ERR_NO_PERMISSION');
+}
+
+export async function showTag(services: AppServices, ctx: RequestContext, id: number): Promise<TagDetail> {
+  const tag = await findTag(services.db, ctx, id);
+  if (!tag) throw new AppError('ERR_NO_TAG_FOUND');
+  return tag;
+}
+
+/**
+ * Tag names are unique in a company whatever their case ("VIP" and "vip" would
+ * look the same on a ticket). `userId` is accepted for compatibility: the
+ * creator is the caller.
+ */
+export async function createTag(services: AppServices, ctx: RequestContext, body: TagBody): Promise<TagDetail> {
+  assertMaySetKanban(ctx, body.kanban);
+  if (await tagNameTaken(services.db, ctx, body.name)) throw new AppError('ERR_TAG_NAME_ALREADY_EXISTS');
+  const id = await insertTag(services.db, ctx, {
+    name: body.name,
+    color: body.color || DEFAULT_TAG_COLOR,
+    kanban: body.kanban ?? 0,
+    userId: ctx.user.id,
+  });
+  if (id === null) throw new AppError('ERR_TAG_NAME_ALREADY_EXISTS');
+  const tag = await showTag(services, ctx, id);
+  services.events.emit('tag.saved', { companyId: ctx.companyId, action: 'create', tag });
+  return tag;
+}
+
+export async function updateTag(services: AppServices, ctx: RequestContext, id: number, body: TagUpdateBody): Promise<TagDetail> {
+  const current = await showTag(services, ctx, id);
+  assertMaySetKanban(ctx, body.kanban, current.kanban);
+  if (body.name !== undefined && (await tagNameTaken(services.db, ctx, body.name, id))) throw new AppError('ERR_TAG_NAME_ALREADY_EXISTS');
+  try {
+    await updateTagRow(services.db, ctx, id, { name: body.name, color: body.color || undefined, kanban: body.kanban });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError('ERR_TAG_NAME_ALREADY_EXISTS');
+    throw error;
+  }
+  const tag = await showTag(services, ctx, id);
+  services.events.emit('tag.saved', { companyId: ctx.companyId, action: 'update', tag });
+  return tag;
+}
+
+export async function deleteTag(services: AppServices, ctx: RequestContext, id: number): Promise<void> {
+  await showTag(services, ctx, id);
+  await deleteTagRow(services.db, ctx, id);
+  services.events.emit('tag.deleted', { companyId: ctx.companyId, tagId: id });
+}
+
+/** Replaces a ticket's tags (the conversation's tag bar); lists showing the ticket are told. */
+export async function syncTicketTags(services: AppServices, ctx: RequestContext, body: TagSyncBody): Promise<TicketDetail> {
+  await showTicket(services, ctx, body.ticketId);
+  const tagIds = body.tags.map((tag) => tag.id);
+  await assertIdsInTenant(services.db, ctx, tags, tagIds, 'ERR_NO_TAG_FOUND');
+  await services.db.transaction((tx) => replaceTicketTags(tx, ctx, body.ticketId, tagIds));
+  const ticket = await findTicketDetail(services.db, ctx, body.ticketId);
+  if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND');
+  services.events.emit('ticket.updated', { companyId: ctx.companyId, ticket });
+  return ticket;
+}

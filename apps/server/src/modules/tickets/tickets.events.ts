@@ -1,0 +1,53 @@
+import type { AppServices } from '../../app.js';
+import { rooms } from '../../platform/realtime/rooms.js';
+import { presentMessage } from '../messages/messages.presenter.js';
+import type { MessageDetail } from '../messages/messages.presenter.js';
+import { presentTicket, type TicketDetail } from './tickets.presenter.js';
+
+declare module '../../platform/events/domain-events.js' {
+  interface DomainEventMap {
+    /** `previous` lets the users who could see the ticket before a transfer drop it. */
+    'ticket.updated': { companyId: number; ticket: TicketDetail; previous?: TicketDetail };
+    'ticket.deleted': { companyId: number; ticket: TicketDetail };
+    'ticket.read': { companyId: number; ticket: TicketDetail };
+    'message.created': { companyId: number; ticket: TicketDetail; message: MessageDetail };
+    'message.updated': { companyId: number; ticket: TicketDetail; message: MessageDetail };
+  }
+}
+
+/**
+ * The rooms whose users may see a ticket (tickets.repo canSeeTicket): admins,
+ * the assignee, the queue's users (or everyone when it has no queue), users
+ * with allTicket while it is pending, and whoever has it open.
+ */
+export function ticketRooms(ticket: Pick<TicketDetail, 'id' | 'companyId' | 'userId' | 'queueId' | 'status'>): string[] {
+  const { companyId } = ticket;
+  const list = [rooms.admins(companyId), rooms.chatBox(companyId, ticket.id)];
+  list.push(ticket.queueId === null ? rooms.company(companyId) : rooms.queue(companyId, ticket.queueId));
+  if (ticket.userId !== null) list.push(rooms.user(companyId, ticket.userId));
+  if (ticket.status === 'pending') list.push(rooms.allTicket(companyId));
+  return list;
+}
+
+export function subscribeTicketEvents({ events, publisher, media }: AppServices): void {
+  events.on('ticket.updated', ({ companyId, ticket, previous }) => {
+    const audience = new Set([...ticketRooms(ticket), ...(previous ? ticketRooms(previous) : [])]);
+    publisher.toRooms(companyId, [...audience], 'ticket', { action: 'update', ticket: presentTicket(ticket) });
+  });
+  events.on('ticket.deleted', ({ companyId, ticket }) => {
+    publisher.toRooms(companyId, ticketRooms(ticket), 'ticket', { action: 'delete', ticketId: ticket.id });
+  });
+  events.on('ticket.read', ({ companyId, ticket }) => {
+    publisher.toRooms(companyId, ticketRooms(ticket), 'ticket', { action: 'updateUnread', ticketId: ticket.id });
+  });
+  for (const name of ['message.created', 'message.updated'] as const) {
+    events.on(name, ({ companyId, ticket, message }) => {
+      publisher.toRooms(companyId, ticketRooms(ticket), 'appMessage', {
+        action: name === 'message.created' ? 'create' : 'update',
+        message: presentMessage(message, media),
+        ticket: presentTicket(ticket),
+        contact: ticket.contact,
+      });
+    });
+  }
+}

@@ -1,0 +1,39 @@
+import type { TicketRow } from '../../platform/db/schema.js';
+
+export interface TicketDetail extends TicketRow {
+  contact: { id: number; name: string; number: string; profilePicUrl: string; isGroup: boolean; email: string };
+  user: { id: number; name: string } | null;
+  queue: { id: number; name: string; color: string } | null;
+  whatsapp: { id: number; name: string; status: string; provider: string } | null;
+  tags: { id: number; name: string; color: string }[];
+}
+
+export function presentTicket(ticket: TicketDetail) {
+  return {
+    id: ticket.id,
+    uuid: ticket.uuid,
+    status: ticket.status,
+    userId: ticket.userId,
+    user: ticket.user,
+    queueId: ticket.queueId,
+    queue: ticket.queue,
+    whatsappId: ticket.whatsappId,
+    whatsapp: ticket.whatsapp,
+    contactId: ticket.contactId,
+    contact: ticket.contact,
+    isGroup: ticket.isGroup,
+    chatbot: ticket.chatbot,
+    unreadMessages: ticket.unreadMessages,
+    lastMessage: ticket.lastMessage,
+    useIntegration: ticket.useIntegration,
+    promptId: ticket.promptId,
+    integrationId: ticket.integrationId,
+    tags: ticket.tags,
+    companyId: ticket.companyId,
+    /** The protocol number shown to customers ({{protocol}}): the ticket id. */
+    code: String(ticket.id),
+    createdAt: ticket.createdAt.toISOString(),
+    updatedAt: ticket.updatedAt.toISOString(),
+  };
+}
+export type PresentedTicket = ReturnType<typeof presentTicket>;

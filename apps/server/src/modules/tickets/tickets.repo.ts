@@ -1,0 +1,196 @@
+import { PAGE_SIZE, type TicketStatus } from '@atende/shared';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../platform/db/client.js';
+import { contacts, queues, tags, ticketTags, tickets, users, whatsapps } from '../../platform/db/schema.js';
+import type { RequestContext, TenantScope } from '../../platform/http/context.js';
+import { likeContains, phoneSearchDigits } from '../../platform/db/search.js';
+import type { TicketDetail } from './tickets.presenter.js';
+
+interface TagJson {
+  id: number;
+  name: string;
+  color: string;
+}
+
+/** Tickets with contact, user, queue, connection and tags in one statement (tags aggregated per ticket). */
+function prepareTicketDetails(db: DbOrTx) {
+  return db
+    .select({
+      ticket: tickets,
+      contact: {
+        id: contacts.id,
+        name: contacts.name,
+        number: contacts.number,
+        profilePicUrl: contacts.profilePicUrl,
+        isGroup: contacts.isGroup,
+        email: contacts.email,
+      },
+      userName: users.name,
+      queueName: queues.name,
+      queueColor: queues.color,
+      whatsappName: whatsapps.name,
+      whatsappStatus: whatsapps.status,
+      whatsappProvider: whatsapps.provider,
+      tags: sql<TagJson[]>`coalesce((
+        select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color) order by tg.name)
+        from ${ticketTags} tt join ${tags} tg on tg.id = tt.tag_id
+        where tt.ticket_id = ${tickets.id}
+      ), '[]'::json)`,
+    })
+    .from(tickets)
+    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+    .leftJoin(users, eq(users.id, tickets.userId))
+    .leftJoin(queues, eq(queues.id, tickets.queueId))
+    .leftJoin(whatsapps, eq(whatsapps.id, tickets.whatsappId))
+    .where(and(eq(tickets.companyId, sql.placeholder('companyId')), sql`${tickets.id} = any(${sql.placeholder('ids')}::int[])`))
+    .prepare('ticket_details');
+}
+
+// A statement planned once per connection: planning this join costs more than running it.
+const preparedDetails = new WeakMap<DbOrTx, ReturnType<typeof prepareTicketDetails>>();
+
+/** Loads tickets with their relations, in the order of `ids`. */
+export async function loadTicketDetails(db: DbOrTx, scope: TenantScope, ids: number[]): Promise<TicketDetail[]> {
+  if (ids.length === 0) return [];
+  let statement = preparedDetails.get(db);
+  if (!statement) {
+    statement = prepareTicketDetails(db);
+    preparedDetails.set(db, statement);
+  }
+  const rows = await statement.execute({ companyId: scope.companyId, ids: `{${ids.join(',')}}` });
+
+  const byId = new Map(
+    rows.map((row): [number, TicketDetail] => [
+      row.ticket.id,
+      {
+        ...row.ticket,
+        contact: row.contact,
+        user: row.ticket.userId !== null && row.userName !== null ? { id: row.ticket.userId, name: row.userName } : null,
+        queue:
+          row.ticket.queueId !== null && row.queueName !== null
+            ? { id: row.ticket.queueId, name: row.queueName, color: row.queueColor ?? '' }
+            : null,
+        whatsapp:
+          row.ticket.whatsappId !== null && row.whatsappName !== null
+            ? { id: row.ticket.whatsappId, name: row.whatsappName, status: row.whatsappStatus ?? '', provider: row.whatsappProvider ?? '' }
+            : null,
+        tags: typeof row.tags === 'string' ? (JSON.parse(row.tags) as TagJson[]) : row.tags,
+      },
+    ]),
+  );
+  // Keep the caller's order (the list's sort).
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+export async function findTicketDetail(db: DbOrTx, scope: TenantScope, id: number): Promise<TicketDetail | null> {
+  const [ticket] = await loadTicketDetails(db, scope, [id]);
+  return ticket ?? null;
+}
+
+export async function findTicketIdByUuid(db: DbOrTx, scope: TenantScope, uuid: string): Promise<number | null> {
+  const [row] = await db
+    .select({ id: tickets.id })
+    .from(tickets)
+    .where(and(eq(tickets.companyId, scope.companyId), eq(tickets.uuid, uuid)))
+    .limit(1);
+  return row?.id ?? null;
+}
+
+export async function findActiveTicket(db: DbOrTx, scope: TenantScope, contactId: number, whatsappId: number | null) {
+  const [row] = await db
+    .select()
+    .from(tickets)
+    .where(
+      and(
+        eq(tickets.companyId, scope.companyId),
+        eq(tickets.contactId, contactId),
+        whatsappId === null ? sql`${tickets.whatsappId} is null` : eq(tickets.whatsappId, whatsappId),
+        inArray(tickets.status, ['open', 'pending']),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * Who may open a ticket (spec part 1 §6): admins any; a user the tickets assigned
+ * to it, tickets without a queue, and tickets of its own queues.
+ */
+export function canSeeTicket(ctx: RequestContext, ticket: { userId: number | null; queueId: number | null; status: string }): boolean {
+  if (ctx.user.profile === 'admin') return true;
+  if (ticket.userId === ctx.user.id || ticket.queueId === null) return true;
+  if (ctx.user.queueIds.includes(ticket.queueId)) return true;
+  return ctx.user.allTicket === 'enabled' && ticket.status === 'pending';
+}
+
+export interface TicketListFilters {
+  searchParam: string;
+  pageNumber: number;
+  status?: TicketStatus;
+  showAll: boolean;
+  queueIds?: number[];
+  tags?: number[];
+  users?: number[];
+  withUnreadMessages: boolean;
+  date?: string;
+  updatedAt?: string;
+}
+
+const intArray = (values: number[]) => sql`${`{${values.join(',')}}`}::int[]`;
+
+/**
+ * The ticket lists. Without showAll (or for non-admins, who never get it) a user
+ * sees its own tickets and the pending ones, of the selected queues (limited to
+ * its own queues) or without a queue; allTicket adds every pending ticket.
+ * Unread tickets come first, then the most recently updated.
+ */
+export async function listTickets(db: DbOrTx, ctx: RequestContext, filters: TicketListFilters) {
+  const conditions: SQL[] = [sql`t.company_id = ${ctx.companyId}`];
+  if (filters.status) conditions.push(sql`t.status = ${filters.status}`);
+
+  const isAdmin = ctx.user.profile === 'admin';
+  const seesAll = isAdmin && filters.showAll;
+  if (!seesAll) {
+    const selected = filters.queueIds ?? ctx.user.queueIds;
+    const allowed = isAdmin ? selected : selected.filter((id) => ctx.user.queueIds.includes(id));
+    const scope = sql`(t.user_id = ${ctx.user.id} or t.status = 'pending') and (t.queue_id is null or t.queue_id = any(${intArray(allowed)}))`;
+    conditions.push(ctx.user.allTicket === 'enabled' ? sql`((${scope}) or t.status = 'pending')` : sql`(${scope})`);
+  } else if (filters.queueIds) {
+    conditions.push(sql`(t.queue_id is null or t.queue_id = any(${intArray(filters.queueIds)}))`);
+  }
+  if (filters.users?.length) conditions.push(sql`t.user_id = any(${intArray(filters.users)})`);
+  if (filters.tags?.length) {
+    conditions.push(sql`exists (select 1 from ticket_tags tt where tt.ticket_id = t.id and tt.tag_id = any(${intArray(filters.tags)}))`);
+  }
+  if (filters.withUnreadMessages) conditions.push(sql`t.unread_messages > 0`);
+  if (filters.date) conditions.push(sql`(t.created_at at time zone ${ctx.company.timezone})::date = ${filters.date}::date`);
+  if (filters.updatedAt) conditions.push(sql`(t.updated_at at time zone ${ctx.company.timezone})::date = ${filters.updatedAt}::date`);
+
+  const term = filters.searchParam.trim().toLowerCase();
+  if (term) {
+    const like = likeContains(term);
+    const digits = phoneSearchDigits(term);
+    // Each branch is its own indexed lookup (trigrams on contacts, full-text on messages).
+    conditions.push(sql`(
+      t.contact_id in (
+        select ct.id from contacts ct
+        where ct.company_id = ${ctx.companyId}
+          and (lower(ct.name) like ${like} ${digits ? sql`or ct.number like ${likeContains(digits)}` : sql``})
+      )
+      or t.id in (
+        select m.ticket_id from messages m
+        where m.company_id = ${ctx.companyId} and m.body_tsv @@ plainto_tsquery('simple', ${term})
+      )
+    )`);
+  }
+
+  const offset = (filters.pageNumber - 1) * PAGE_SIZE;
+  const result = (await db.execute(sql`
+    select t.id from tickets t
+    where ${sql.join(conditions, sql` and `)}
+    order by (t.unread_messages > 0) desc, t.updated_at desc, t.id desc
+    limit ${PAGE_SIZE + 1} offset ${offset}`)) as unknown as { rows: { id: number }[] };
+  const ids = result.rows.map((r) => Number(r.id));
+  const hasMore = ids.length > PAGE_SIZE;
+  return { tickets: await loadTicketDetails(db, ctx, ids.slice(0, PAGE_SIZE)), hasMore };
+}

@@ -1,0 +1,42 @@
+import { CreateTicketBody, IdParams, TicketListQuery, UpdateTicketBody } from '@atende/shared';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { AppServices } from '../../app.js';
+import { AppError } from '../../platform/http/app-error.js';
+import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
+import { presentTicket } from './tickets.presenter.js';
+import { findTicketIdByUuid, listTickets } from './tickets.repo.js';
+import { createTicket, deleteTicket, showTicket, updateTicket } from './tickets.service.js';
+
+export function registerTicketRoutes(scope: FastifyInstance, services: AppServices): void {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
+
+  app.get('/tickets', { schema: { querystring: TicketListQuery } }, async (request) => {
+    const page = await listTickets(services.db, request.ctx, request.query);
+    return { tickets: page.tickets.map(presentTicket), hasMore: page.hasMore };
+  });
+
+  app.get('/tickets/u/:uuid', { schema: { params: z.object({ uuid: z.string().max(64) }) } }, async (request) => {
+    const id = await findTicketIdByUuid(services.db, request.ctx, request.params.uuid);
+    if (id === null) throw new AppError('ERR_NO_TICKET_FOUND');
+    return presentTicket(await showTicket(services, request.ctx, id));
+  });
+
+  app.get('/tickets/:id', { schema: { params: IdParams } }, async (request) => {
+    return presentTicket(await showTicket(services, request.ctx, request.params.id));
+  });
+
+  app.post('/tickets', { schema: { body: CreateTicketBody } }, async (request, reply) => {
+    const ticket = await createTicket(services, request.ctx, request.body);
+    return reply.status(201).send(presentTicket(ticket));
+  });
+
+  app.put('/tickets/:id', { schema: { params: IdParams, body: UpdateTicketBody } }, async (request) => {
+    return presentTicket(await updateTicket(services, request.ctx, request.params.id, request.body));
+  });
+
+  app.delete('/tickets/:id', { schema: { params: IdParams } }, async (request) => {
+    await deleteTicket(services, request.ctx, request.params.id);
+    return { message: 'ticket deleted' };
+  });
+}

@@ -1,0 +1,21 @@
+import type { AppServices } from '../../app.js';
+import { rooms } from '../../platform/realtime/rooms.js';
+import { presentUser, type UserDetail } from './users.presenter.js';
+
+declare module '../../platform/events/domain-events.js' {
+  interface DomainEventMap {
+    'user.saved': { companyId: number; action: 'create' | 'update'; user: UserDetail };
+    'user.deleted': { companyId: number; userId: number };
+  }
+}
+
+export function subscribeUserEvents({ events, publisher, sessions }: AppServices): void {
+  events.on('user.saved', ({ companyId, action, user }) => {
+    sessions.forget(user.id);
+    publisher.toRooms(companyId, [rooms.company(companyId)], 'user', { action, user: presentUser(user) });
+  });
+  events.on('user.deleted', ({ companyId, userId }) => {
+    sessions.forget(userId);
+    publisher.toRooms(companyId, [rooms.company(companyId)], 'user', { action: 'delete', userId });
+  });
+}

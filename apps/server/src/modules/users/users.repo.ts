@@ -1,0 +1,180 @@
+import { PAGE_SIZE } from '@atende/shared';
+import { and, asc, count, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import { likeContains } from '../../platform/db/search.js';
+import type { DbOrTx } from '../../platform/db/client.js';
+import { companies, plans, queues, settings, userQueues, users, whatsapps } from '../../platform/db/schema.js';
+import type { RequestContext, TenantScope } from '../../platform/http/context.js';
+import type { UserDetail } from './users.presenter.js';
+
+const userColumns = {
+  id: users.id,
+  companyId: users.companyId,
+  name: users.name,
+  email: users.email,
+  profile: users.profile,
+  super: users.super,
+  allTicket: users.allTicket,
+  language: users.language,
+  online: users.online,
+  whatsappId: users.whatsappId,
+  whatsappName: whatsapps.name,
+  createdAt: users.createdAt,
+  updatedAt: users.updatedAt,
+};
+
+
+function selectUsers(db: DbOrTx) {
+  return db.select(userColumns).from(users).leftJoin(whatsapps, eq(whatsapps.id, users.whatsappId));
+}
+
+type UserBaseRow = Awaited<ReturnType<typeof selectUsers>>[number];
+
+async function queuesByUser(db: DbOrTx, scope: TenantScope, userIds: number[]) {
+  const byUser = new Map<number, { id: number; name: string; color: string }[]>();
+  if (userIds.length === 0) return byUser;
+  const rows = await db
+    .select({ userId: userQueues.userId, id: queues.id, name: queues.name, color: queues.color })
+    .from(userQueues)
+    .innerJoin(queues, eq(queues.id, userQueues.queueId))
+    .where(and(eq(userQueues.companyId, scope.companyId), inArray(userQueues.userId, userIds)))
+    .orderBy(asc(queues.orderQueue), asc(queues.name));
+  for (const { userId, ...queue } of rows) {
+    const list = byUser.get(userId) ?? [];
+    list.push(queue);
+    byUser.set(userId, list);
+  }
+  return byUser;
+}
+
+function toDetail(row: UserBaseRow, userQueueList: UserDetail['queues']): UserDetail {
+  const { whatsappName, ...rest } = row;
+  return {
+    ...rest,
+    whatsapp: row.whatsappId !== null && whatsappName !== null ? { id: row.whatsappId, name: whatsappName } : null,
+    queues: userQueueList,
+  };
+}
+
+
+export async function findUser(db: DbOrTx, scope: TenantScope, userId: number): Promise<UserDetail | null> {
+  const [row] = await selectUsers(db)
+    .where(and(eq(users.companyId, scope.companyId), eq(users.id, userId)))
+    .limit(1);
+  if (!row) return null;
+  const userQueueList = (await queuesByUser(db, scope, [row.id])).get(row.id) ?? [];
+  return toDetail(row, userQueueList);
+}
+
+/** The user with company, plan and settings: the shape login and /auth/me answer. */
+export async function loadUserDetail(db: DbOrTx, scope: TenantScope, userId: number): Promise<UserDetail | null> {
+  const user = await findUser(db, scope, userId);
+  if (!user) return null;
+  const [company] = await db
+    .select({ company: companies, plan: plans })
+    .from(companies)
+    .innerJoin(plans, eq(plans.id, companies.planId))
+    .where(eq(companies.id, scope.companyId))
+    .limit(1);
+  if (!company) return null;
+  const companySettings = await db
+    .select({ key: settings.key, value: settings.value })
+    .from(settings)
+    .where(eq(settings.companyId, scope.companyId))
+    .orderBy(asc(settings.key));
+  const { plan } = company;
+  return {
+    ...user,
+    company: {
+      id: company.company.id,
+      name: company.company.name,
+      dueDate: company.company.dueDate,
+      status: company.company.status,
+      timezone: company.company.timezone,
+      settings: companySettings,
+      plan: {
+        id: plan.id,
+        name: plan.name,
+        users: plan.users,
+        connections: plan.connections,
+        queues: plan.queues,
+        valueCents: plan.valueCents,
+        useCampaigns: plan.useCampaigns,
+        useKanban: plan.useKanban,
+        useOpenAi: plan.useOpenAi,
+        useIntegrations: plan.useIntegrations,
+        useSchedules: plan.useSchedules,
+        useInternalChat: plan.useInternalChat,
+        useExternalApi: plan.useExternalApi,
+      },
+    },
+  };
+}
+
+
+export async function listUsers(db: DbOrTx, scope: TenantScope, query: { searchParam: string; pageNumber: number }) {
+  const term = query.searchParam.trim().toLowerCase();
+  const where = and(
+    eq(users.companyId, scope.companyId),
+    term ? or(ilike(users.name, likeContains(term)), ilike(users.email, likeContains(term))) : undefined,
+  );
+  const offset = (query.pageNumber - 1) * PAGE_SIZE;
+  const [rows, [total]] = await Promise.all([
+    selectUsers(db).where(where).orderBy(asc(users.name), asc(users.id)).limit(PAGE_SIZE).offset(offset),
+    db.select({ value: count() }).from(users).where(where),
+  ]);
+  const queueMap = await queuesByUser(
+    db,
+    scope,
+    rows.map((r) => r.id),
+  );
+  const totalCount = total?.value ?? 0;
+  return {
+    users: rows.map((row) => toDetail(row, queueMap.get(row.id) ?? [])),
+    count: totalCount,
+    hasMore: offset + rows.length < totalCount,
+  };
+}
+
+export async function listAllUsers(db: DbOrTx, scope: TenantScope) {
+  const rows = await selectUsers(db).where(eq(users.companyId, scope.companyId)).orderBy(asc(users.name));
+  const queueMap = await queuesByUser(
+    db,
+    scope,
+    rows.map((r) => r.id),
+  );
+  return rows.map((row) => toDetail(row, queueMap.get(row.id) ?? []));
+}
+
+export async function countUsers(db: DbOrTx, scope: TenantScope): Promise<number> {
+  const [row] = await db.select({ value: count() }).from(users).where(eq(users.companyId, scope.companyId));
+  return row?.value ?? 0;
+}
+
+export async function emailTaken(db: DbOrTx, email: string, exceptUserId?: number): Promise<boolean> {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
+  return row !== undefined && row.id !== exceptUserId;
+}
+
+export async function replaceUserQueues(db: DbOrTx, scope: TenantScope, userId: number, queueIds: number[]): Promise<void> {
+  await db.delete(userQueues).where(and(eq(userQueues.companyId, scope.companyId), eq(userQueues.userId, userId)));
+  if (queueIds.length > 0) {
+    await db.insert(userQueues).values(queueIds.map((queueId) => ({ companyId: scope.companyId, userId, queueId })));
+  }
+}
+
+export async function markUserOnline(db: DbOrTx, ctx: RequestContext): Promise<void> {
+  await db
+    .update(users)
+    .set({ online: true, lastSeenAt: sql`now()` })
+    .where(and(eq(users.companyId, ctx.companyId), eq(users.id, ctx.user.id)));
+}
+
+export async function markUserOffline(db: DbOrTx, ctx: RequestContext): Promise<void> {
+  await db
+    .update(users)
+    .set({ online: false })
+    .where(and(eq(users.companyId, ctx.companyId), eq(users.id, ctx.user.id)));
+}
+
+/** Kept for modules that import it from here; the helper lives in platform/db/search.ts. */
+export { likeContains };

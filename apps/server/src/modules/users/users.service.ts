@@ -1,0 +1,156 @@
+import type { UserCreateBody, UserUpdateBody } from '@atende/shared';
+import { can } from '@atende/shared';
+import { and, eq, sql } from 'drizzle-orm';
+import type { AppServices } from '../../app.js';
+import { queues, settings, users, whatsapps } from '../../platform/db/schema.js';
+import { assertIdsInTenant } from '../../platform/db/tenant.js';
+import { AppError } from '../../platform/http/app-error.js';
+import type { RequestContext } from '../../platform/http/context.js';
+import { requireAdmin } from '../../platform/http/guards.js';
+import { hashPassword } from '../auth/auth.service.js';
+import { revokeUserTokens } from '../auth/refresh-tokens.repo.js';
+import type { UserDetail } from './users.presenter.js';
+import { countUsers, emailTaken, findUser, replaceUserQueues } from './users.repo.js';
+
+async function userCreationEnabled(services: AppServices, ctx: RequestContext): Promise<boolean> {
+  const [row] = await services.db
+    .select({ value: settings.value })
+    .from(settings)
+    .where(and(eq(settings.companyId, ctx.companyId), eq(settings.key, 'userCreation')))
+    .limit(1);
+  return row?.value !== 'disabled';
+}
+
+async function assertReferences(services: AppServices, ctx: RequestContext, body: { queueIds?: number[]; whatsappId?: number | null }) {
+  if (body.queueIds) await assertIdsInTenant(services.db, ctx, queues, body.queueIds, 'ERR_NO_QUEUE_FOUND');
+  if (body.whatsappId != null) await assertIdsInTenant(services.db, ctx, whatsapps, [body.whatsappId], 'ERR_NO_WAPP_FOUND');
+}
+
+export async function createUser(services: AppServices, ctx: RequestContext, body: UserCreateBody): Promise<UserDetail> {
+  requireAdmin(ctx);
+  if (body.super && !ctx.user.super) throw new AppError('ERR_NO_PERMISSION');
+  if (!ctx.user.super && !(await userCreationEnabled(services, ctx))) throw new AppError('ERR_USER_CREATION_DISABLED');
+  // Plan limits: 0 means "no limit" (a new plan defaults to 0 and must not lock its company out).
+  const limit = ctx.company.plan.users;
+  if (limit > 0 && (await countUsers(services.db, ctx)) >= limit) throw new AppError('ERR_USER_LIMIT_REACHED');
+  if (await emailTaken(services.db, body.email)) throw new AppError('ERR_EMAIL_ALREADY_EXISTS');
+  await assertReferences(services, ctx, body);
+
+  const passwordHash = await hashPassword(body.password);
+  const userId = await services.db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(users)
+      .values({
+        companyId: ctx.companyId,
+        name: body.name,
+        email: body.email,
+        passwordHash,
+        profile: body.profile,
+        allTicket: body.allTicket,
+        super: body.super ?? false,
+        language: body.language ?? null,
+        whatsappId: body.whatsappId ?? null,
+      })
+      .returning({ id: users.id });
+    if (!created) throw new AppError('ERR_INTERNAL_SERVER_ERROR');
+    await replaceUserQueues(tx, ctx, created.id, body.queueIds);
+    return created.id;
+  });
+  const user = await findUser(services.db, ctx, userId);
+  if (!user) throw new AppError('ERR_NO_USER_FOUND');
+  services.events.emit('user.saved', { companyId: ctx.companyId, action: 'create', user });
+  return user;
+}
+
+function sameIds(a: readonly number[], b: readonly number[]): boolean {
+  const left = [...new Set(a)].sort((x, y) => x - y);
+  const right = [...new Set(b)].sort((x, y) => x - y);
+  return left.length === right.length && left.every((v, i) => v === right[i]);
+}
+
+/**
+ * Anyone may edit their own name, email, password and language; changing a
+ * profile needs user-modal:editProfile, queues user-modal:editQueues, and other
+ * users' records need admin. A field resent unchanged is not a change.
+ */
+function assertMayUpdate(ctx: RequestContext, target: UserDetail, body: UserUpdateBody): void {
+  const self = ctx.user.id === target.id;
+  if (!self) requireAdmin(ctx);
+  if (body.profile !== undefined && body.profile !== target.profile && !can(ctx.user, 'user-modal:editProfile')) {
+    throw new AppError('ERR_NO_PERMISSION');
+  }
+  if (body.queueIds !== undefined && !sameIds(body.queueIds, target.queues.map((q) => q.id)) && !can(ctx.user, 'user-modal:editQueues')) {
+    throw new AppError('ERR_NO_PERMISSION');
+  }
+  const adminOnly =
+    (body.allTicket !== undefined && body.allTicket !== target.allTicket) ||
+    (body.whatsappId !== undefined && body.whatsappId !== target.whatsappId);
+  if (adminOnly) requireAdmin(ctx);
+  if (body.super !== undefined && body.super !== target.super && !ctx.user.super) throw new AppError('ERR_NO_PERMISSION');
+}
+
+export async function updateUser(
+  services: AppServices,
+  ctx: RequestContext,
+  userId: number,
+  body: UserUpdateBody,
+  currentFamilyId: string | undefined,
+): Promise<UserDetail> {
+  const target = await findUser(services.db, ctx, userId);
+  if (!target) throw new AppError('ERR_NO_USER_FOUND');
+  assertMayUpdate(ctx, target, body);
+  if (body.email && body.email !== target.email && (await emailTaken(services.db, body.email, userId))) {
+    throw new AppError('ERR_EMAIL_ALREADY_EXISTS');
+  }
+  await assertReferences(services, ctx, body);
+
+  const passwordHash = body.password ? await hashPassword(body.password) : undefined;
+  const self = ctx.user.id === userId;
+  await services.db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({
+        name: body.name,
+        email: body.email,
+        profile: body.profile,
+        allTicket: body.allTicket,
+        whatsappId: body.whatsappId,
+        super: body.super,
+        language: body.language,
+        ...(passwordHash
+          ? {
+              passwordHash,
+              // Someone else changed this password: every session of the user ends now.
+              ...(self ? {} : { tokenVersion: sql`${users.tokenVersion} + 1` }),
+            }
+          : {}),
+        updatedAt: new Date(),
+      })
+      .where(and(eq(users.companyId, ctx.companyId), eq(users.id, userId)));
+    if (body.queueIds) await replaceUserQueues(tx, ctx, userId, body.queueIds);
+    // A password change ends the user's other sessions; one's own current session stays.
+    if (passwordHash) await revokeUserTokens(tx, ctx, userId, self ? currentFamilyId : undefined);
+  });
+  const user = await findUser(services.db, ctx, userId);
+  if (!user) throw new AppError('ERR_NO_USER_FOUND');
+  services.events.emit('user.saved', { companyId: ctx.companyId, action: 'update', user });
+  return user;
+}
+
+export async function deleteUser(services: AppServices, ctx: RequestContext, userId: number): Promise<void> {
+  requireAdmin(ctx);
+  if (userId === ctx.user.id) throw new AppError('ERR_CANNOT_DELETE_SELF');
+  const deleted = await services.db
+    .delete(users)
+    .where(and(eq(users.companyId, ctx.companyId), eq(users.id, userId)))
+    .returning({ id: users.id });
+  if (deleted.length === 0) throw new AppError('ERR_NO_USER_FOUND');
+  services.events.emit('user.deleted', { companyId: ctx.companyId, userId });
+}
+
+export async function setLanguage(services: AppServices, ctx: RequestContext, language: string): Promise<void> {
+  await services.db
+    .update(users)
+    .set({ language, updatedAt: new Date() })
+    .where(and(eq(users.companyId, ctx.companyId), eq(users.id, ctx.user.id)));
+}

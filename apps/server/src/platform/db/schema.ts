@@ -1,0 +1,640 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  real,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+const companyId = () =>
+  integer('company_id')
+    .notNull()
+    .references(() => companies.id, { onDelete: 'cascade' });
+
+export interface ScheduleRow {
+  weekday: string;
+  weekdayEn: string;
+  startTime: string;
+  endTime: string;
+}
+
+export const plans = pgTable('plans', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  name: text('name').notNull().unique(),
+  users: integer('users').notNull().default(0),
+  connections: integer('connections').notNull().default(0),
+  queues: integer('queues').notNull().default(0),
+  /** Integer cents (DECISIONS.md §10). */
+  valueCents: integer('value_cents').notNull().default(0),
+  useCampaigns: boolean('use_campaigns').notNull().default(true),
+  useKanban: boolean('use_kanban').notNull().default(true),
+  useOpenAi: boolean('use_open_ai').notNull().default(true),
+  useIntegrations: boolean('use_integrations').notNull().default(true),
+  useSchedules: boolean('use_schedules').notNull().default(true),
+  useInternalChat: boolean('use_internal_chat').notNull().default(true),
+  useExternalApi: boolean('use_external_api').notNull().default(true),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const companies = pgTable(
+  'companies',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    name: text('name').notNull(),
+    email: text('email').notNull().default(''),
+    phone: text('phone').notNull().default(''),
+    planId: integer('plan_id')
+      .notNull()
+      .references(() => plans.id, { onDelete: 'restrict' }),
+    status: boolean('status').notNull().default(true),
+    dueDate: timestamp('due_date', { withTimezone: true, mode: 'date' }),
+    recurrence: text('recurrence').notNull().default('MENSAL'),
+    schedules: jsonb('schedules').$type<ScheduleRow[]>().notNull().default([]),
+    timezone: text('timezone').notNull().default('America/Sao_Paulo'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('companies_plan_id_idx').on(t.planId), index('companies_name_idx').on(t.name)],
+);
+
+export const whatsapps = pgTable(
+  'whatsapps',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    name: text('name').notNull(),
+    status: text('status').notNull().default('DISCONNECTED'),
+    isDefault: boolean('is_default').notNull().default(false),
+    provider: text('provider').notNull().default('beta'),
+    /** Bearer token of the external send API (spec part 2 §2.14); unique when set. */
+    token: text('token'),
+    /** The connected phone's number, once known. */
+    number: text('number').notNull().default(''),
+    qrcode: text('qrcode').notNull().default(''),
+    retries: integer('retries').notNull().default(0),
+    greetingMessage: text('greeting_message').notNull().default(''),
+    complationMessage: text('complation_message').notNull().default(''),
+    outOfHoursMessage: text('out_of_hours_message').notNull().default(''),
+    ratingMessage: text('rating_message').notNull().default(''),
+    expiresInactiveMessage: text('expires_inactive_message').notNull().default(''),
+    /** Close open tickets after this many minutes without a message; 0 = never. */
+    expiresTicket: integer('expires_ticket').notNull().default(0),
+    /** Minutes before the queue menu may be sent again; 0 = no wait. */
+    timeUseBotQueues: integer('time_use_bot_queues').notNull().default(0),
+    /** How many times the queue menu is sent to one ticket (spec default 3); 0 = no limit. */
+    maxUseBotQueues: integer('max_use_bot_queues').notNull().default(3),
+    /** Minutes a pending ticket without a queue waits before moving to transferQueueId; 0 = never. */
+    timeToTransfer: integer('time_to_transfer').notNull().default(0),
+    transferQueueId: integer('transfer_queue_id').references(() => queues.id, { onDelete: 'set null' }),
+    promptId: integer('prompt_id').references(() => prompts.id, { onDelete: 'set null' }),
+    integrationId: integer('integration_id').references(() => queueIntegrations.id, { onDelete: 'set null' }),
+    schedules: jsonb('schedules').$type<ScheduleRow[]>().notNull().default([]),
+    /** Provider settings that are not secret (cloud-api: phoneNumberId, wabaId, verifyToken, graphApiBaseUrl). */
+    providerConfig: jsonb('provider_config').$type<Record<string, string>>().notNull().default({}),
+    /** Provider secrets (cloud-api: accessToken, appSecret) as one JSON object sealed by the secret box. */
+    providerSecrets: text('provider_secrets').notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('whatsapps_company_id_idx').on(t.companyId, t.name),
+    uniqueIndex('whatsapps_token_uq').on(t.token).where(sql`${t.token} is not null and ${t.token} <> ''`),
+    index('whatsapps_transfer_queue_id_idx').on(t.transferQueueId),
+    index('whatsapps_prompt_id_idx').on(t.promptId),
+    index('whatsapps_integration_id_idx').on(t.integrationId),
+    // The Cloud API webhook finds its connection by phone number id.
+    index('whatsapps_cloud_phone_number_id_idx').on(sql`(${t.providerConfig} ->> 'phoneNumberId')`),
+  ],
+);
+
+/** Queues offered by a connection's bot menu (spec part 2 §2.2 queueIds). */
+export const whatsappQueues = pgTable(
+  'whatsapp_queues',
+  {
+    companyId: companyId(),
+    whatsappId: integer('whatsapp_id')
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: 'cascade' }),
+    queueId: integer('queue_id')
+      .notNull()
+      .references(() => queues.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.whatsappId, t.queueId] }), index('whatsapp_queues_company_id_queue_id_idx').on(t.companyId, t.queueId)],
+);
+
+/**
+ * Baileys auth state as key/value rows per connection (`creds`, `pre-key-1`,
+ * `session-...`): a key change rewrites one row, never the whole state.
+ */
+export const baileysAuthKeys = pgTable(
+  'baileys_auth_keys',
+  {
+    companyId: companyId(),
+    whatsappId: integer('whatsapp_id')
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    value: text('value').notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.whatsappId, t.key] }), index('baileys_auth_keys_company_id_idx').on(t.companyId, t.whatsappId)],
+);
+
+/**
+ * Which node runs each connection's session: a lease renewed by its holder and
+ * taken over by another node once it expires (ARCHITECTURE.md §3.9).
+ */
+export const channelLeases = pgTable(
+  'channel_leases',
+  {
+    whatsappId: integer('whatsapp_id')
+      .primaryKey()
+      .references(() => whatsapps.id, { onDelete: 'cascade' }),
+    companyId: companyId(),
+    nodeId: text('node_id').notNull(),
+    leaseUntil: timestamp('lease_until', { withTimezone: true, mode: 'date' }).notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('channel_leases_company_id_idx').on(t.companyId), index('channel_leases_lease_until_idx').on(t.leaseUntil)],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    profile: text('profile', { enum: ['admin', 'user'] }).notNull().default('user'),
+    super: boolean('super').notNull().default(false),
+    allTicket: text('all_ticket', { enum: ['enabled', 'desabled'] }).notNull().default('desabled'),
+    tokenVersion: integer('token_version').notNull().default(0),
+    language: text('language'),
+    online: boolean('online').notNull().default(false),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }),
+    whatsappId: integer('whatsapp_id').references(() => whatsapps.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('users_email_uq').on(t.email),
+    index('users_company_id_name_idx').on(t.companyId, t.name),
+    index('users_company_id_whatsapp_id_idx').on(t.companyId, t.whatsappId),
+    check('users_profile_ck', sql`${t.profile} in ('admin', 'user')`),
+    check('users_all_ticket_ck', sql`${t.allTicket} in ('enabled', 'desabled')`),
+  ],
+);
+
+export const settings = pgTable(
+  'settings',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    key: text('key').notNull(),
+    value: text('value').notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('settings_company_id_key_uq').on(t.companyId, t.key)],
+);
+
+export const queues = pgTable(
+  'queues',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    name: text('name').notNull(),
+    color: text('color').notNull(),
+    orderQueue: integer('order_queue'),
+    greetingMessage: text('greeting_message').notNull().default(''),
+    outOfHoursMessage: text('out_of_hours_message').notNull().default(''),
+    ratingMessage: text('rating_message').notNull().default(''),
+    schedules: jsonb('schedules').$type<ScheduleRow[]>().notNull().default([]),
+    promptId: integer('prompt_id').references((): AnyPgColumn => prompts.id, { onDelete: 'set null' }),
+    integrationId: integer('integration_id').references(() => queueIntegrations.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('queues_company_id_color_uq').on(t.companyId, t.color),
+    index('queues_company_id_order_idx').on(t.companyId, t.orderQueue),
+    index('queues_prompt_id_idx').on(t.promptId),
+    index('queues_integration_id_idx').on(t.integrationId),
+  ],
+);
+
+/** A queue's chatbot option tree (spec part 2 §2.3): roots have no parent. */
+export const queueOptions = pgTable(
+  'queue_options',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    queueId: integer('queue_id')
+      .notNull()
+      .references(() => queues.id, { onDelete: 'cascade' }),
+    parentId: integer('parent_id').references((): AnyPgColumn => queueOptions.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    message: text('message').notNull().default(''),
+    /** The number the customer types to choose it. */
+    option: text('option').notNull(),
+    mediaPath: text('media_path'),
+    mediaName: text('media_name'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('queue_options_company_id_queue_parent_idx').on(t.companyId, t.queueId, t.parentId, t.option),
+    index('queue_options_parent_id_idx').on(t.parentId),
+  ],
+);
+
+/** AI prompts (spec part 2 §2.12). The API key is sealed by the secret box. */
+export const prompts = pgTable(
+  'prompts',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    name: text('name').notNull(),
+    prompt: text('prompt').notNull(),
+    model: text('model').notNull().default('gpt-3.5-turbo-1106'),
+    maxTokens: integer('max_tokens').notNull().default(100),
+    temperature: real('temperature').notNull().default(1),
+    maxMessages: integer('max_messages').notNull().default(10),
+    apiKeySealed: text('api_key_sealed').notNull(),
+    queueId: integer('queue_id').references(() => queues.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('prompts_company_id_name_idx').on(t.companyId, t.name), index('prompts_queue_id_idx').on(t.queueId)],
+);
+
+/** Third-party bots (spec part 2 §2.13): dialogflow, n8n, webhook, typebot. */
+export const queueIntegrations = pgTable(
+  'queue_integrations',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    type: text('type', { enum: ['dialogflow', 'n8n', 'webhook', 'typebot'] }).notNull(),
+    name: text('name').notNull(),
+    projectName: text('project_name').notNull().default(''),
+    /** Dialogflow service-account JSON, sealed by the secret box. */
+    jsonContentSealed: text('json_content_sealed').notNull().default(''),
+    language: text('language').notNull().default('pt-BR'),
+    urlN8N: text('url_n8n').notNull().default(''),
+    typebotSlug: text('typebot_slug').notNull().default(''),
+    typebotExpires: integer('typebot_expires').notNull().default(1),
+    typebotDelayMessage: integer('typebot_delay_message').notNull().default(1000),
+    typebotKeywordFinish: text('typebot_keyword_finish').notNull().default(''),
+    typebotKeywordRestart: text('typebot_keyword_restart').notNull().default(''),
+    typebotUnknownMessage: text('typebot_unknown_message').notNull().default(''),
+    typebotRestartMessage: text('typebot_restart_message').notNull().default(''),
+    /** Signs outgoing webhook calls (HMAC header), sealed by the secret box. */
+    signingSecretSealed: text('signing_secret_sealed').notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('queue_integrations_company_id_name_idx').on(t.companyId, t.name),
+    check('queue_integrations_type_ck', sql`${t.type} in ('dialogflow', 'n8n', 'webhook', 'typebot')`),
+  ],
+);
+
+export const userQueues = pgTable(
+  'user_queues',
+  {
+    companyId: companyId(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    queueId: integer('queue_id')
+      .notNull()
+      .references(() => queues.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.queueId] }),
+    index('user_queues_company_id_queue_id_idx').on(t.companyId, t.queueId),
+  ],
+);
+
+/**
+ * Rotating refresh tokens. Only a hash is stored. Each login starts a family; a
+ * refresh replaces the token inside its family, and presenting a replaced token
+ * (a stolen copy being reused) revokes the whole family.
+ */
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    familyId: text('family_id').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('refresh_tokens_token_hash_uq').on(t.tokenHash),
+    index('refresh_tokens_company_id_user_id_idx').on(t.companyId, t.userId),
+    index('refresh_tokens_family_id_idx').on(t.familyId),
+  ],
+);
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+export const contacts = pgTable(
+  'contacts',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    name: text('name').notNull(),
+    number: text('number').notNull(),
+    email: text('email').notNull().default(''),
+    profilePicUrl: text('profile_pic_url').notNull().default(''),
+    isGroup: boolean('is_group').notNull().default(false),
+    /** The connection the contact first wrote through. */
+    whatsappId: integer('whatsapp_id').references(() => whatsapps.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('contacts_company_id_number_uq').on(t.companyId, t.number),
+    index('contacts_company_id_name_idx').on(t.companyId, sql`lower(${t.name})`),
+    // Substring search by name or number (contacts page, ticket search) through trigrams.
+    index('contacts_name_trgm_idx').using('gin', sql`lower(${t.name}) gin_trgm_ops`),
+    index('contacts_number_trgm_idx').using('gin', sql`${t.number} gin_trgm_ops`),
+    index('contacts_email_trgm_idx').using('gin', sql`lower(${t.email}) gin_trgm_ops`),
+    index('contacts_company_id_created_at_idx').on(t.companyId, t.createdAt),
+    index('contacts_whatsapp_id_idx').on(t.whatsappId),
+  ],
+);
+
+export const contactExtraInfo = pgTable(
+  'contact_extra_info',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    contactId: integer('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    value: text('value').notNull().default(''),
+  },
+  (t) => [index('contact_extra_info_company_id_contact_id_idx').on(t.companyId, t.contactId)],
+);
+
+export const tickets = pgTable(
+  'tickets',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    uuid: text('uuid').notNull().default(sql`gen_random_uuid()::text`),
+    companyId: companyId(),
+    contactId: integer('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    whatsappId: integer('whatsapp_id').references(() => whatsapps.id, { onDelete: 'set null' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    queueId: integer('queue_id').references(() => queues.id, { onDelete: 'set null' }),
+    status: text('status', { enum: ['open', 'pending', 'closed'] }).notNull().default('pending'),
+    isGroup: boolean('is_group').notNull().default(false),
+    chatbot: boolean('chatbot').notNull().default(false),
+    unreadMessages: integer('unread_messages').notNull().default(0),
+    lastMessage: text('last_message').notNull().default(''),
+    useIntegration: boolean('use_integration').notNull().default(false),
+    promptId: integer('prompt_id').references(() => prompts.id, { onDelete: 'set null' }),
+    integrationId: integer('integration_id').references(() => queueIntegrations.id, { onDelete: 'set null' }),
+    /** Where the customer is in its queue's option tree (null: at the queue menu or not in the bot). */
+    queueOptionId: integer('queue_option_id').references(() => queueOptions.id, { onDelete: 'set null' }),
+    /** How many times the queue menu was sent, and when last (maxUseBotQueues, timeUseBotQueues). */
+    amountUsedBotQueues: integer('amount_used_bot_queues').notNull().default(0),
+    lastBotMenuAt: timestamp('last_bot_menu_at', { withTimezone: true, mode: 'date' }),
+    /** The rest of the automation's state for this ticket (typebot session, invalid-answer counts, out-of-hours notice). */
+    botState: jsonb('bot_state').$type<Record<string, unknown>>().notNull().default({}),
+    /** A closed ticket waiting for its 1–3 rating: 'awaiting', then 'reprompted' after one wrong answer. */
+    ratingState: text('rating_state'),
+    lastCustomerMessageAt: timestamp('last_customer_message_at', { withTimezone: true, mode: 'date' }),
+    closedAt: timestamp('closed_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('tickets_uuid_uq').on(t.uuid),
+    // Decision 3: at most one open or pending ticket per contact per connection.
+    uniqueIndex('tickets_one_active_uq')
+      .on(t.companyId, t.contactId, t.whatsappId)
+      .where(sql`${t.status} in ('open', 'pending')`),
+    // The lists' order (unread first, then most recently updated) read straight off the index.
+    index('tickets_list_order_idx').on(t.companyId, t.status, sql`(${t.unreadMessages} > 0)`, t.updatedAt, t.id),
+    index('tickets_company_id_updated_at_idx').on(t.companyId, t.updatedAt),
+    index('tickets_company_id_user_id_status_idx').on(t.companyId, t.userId, t.status),
+    index('tickets_company_id_queue_id_status_idx').on(t.companyId, t.queueId, t.status),
+    index('tickets_company_id_contact_id_idx').on(t.companyId, t.contactId),
+    index('tickets_whatsapp_id_idx').on(t.whatsappId),
+    index('tickets_user_id_idx').on(t.userId),
+    index('tickets_queue_id_idx').on(t.queueId),
+    index('tickets_contact_id_idx').on(t.contactId),
+    index('tickets_prompt_id_idx').on(t.promptId),
+    index('tickets_integration_id_idx').on(t.integrationId),
+    index('tickets_queue_option_id_idx').on(t.queueOptionId),
+    // The rating reply finds the contact's closed ticket still waiting for it.
+    index('tickets_awaiting_rating_idx').on(t.companyId, t.contactId, t.whatsappId).where(sql`${t.ratingState} is not null`),
+    check('tickets_status_ck', sql`${t.status} in ('open', 'pending', 'closed')`),
+  ],
+);
+
+export const messages = pgTable(
+  'messages',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    ticketId: integer('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    contactId: integer('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    whatsappId: integer('whatsapp_id').references(() => whatsapps.id, { onDelete: 'set null' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The channel's message id, unique per connection (decision 4). */
+    externalId: text('external_id'),
+    body: text('body').notNull().default(''),
+    fromMe: boolean('from_me').notNull().default(false),
+    /** Who produced it: customer, agent, phone (typed on the phone itself), bot or system (decision 9). */
+    source: text('source', { enum: ['customer', 'agent', 'phone', 'bot', 'system'] }).notNull().default('customer'),
+    ack: integer('ack').notNull().default(0),
+    read: boolean('read').notNull().default(false),
+    mediaType: text('media_type'),
+    mediaPath: text('media_path'),
+    mediaName: text('media_name'),
+    quotedMsgId: bigint('quoted_msg_id', { mode: 'number' }),
+    senderName: text('sender_name'),
+    isDeleted: boolean('is_deleted').notNull().default(false),
+    isEdited: boolean('is_edited').notNull().default(false),
+    bodyTsv: tsvector('body_tsv').generatedAlwaysAs(sql`to_tsvector('simple', coalesce(body, ''))`),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('messages_external_id_uq')
+      .on(t.companyId, t.whatsappId, t.externalId)
+      .where(sql`${t.externalId} is not null`),
+    index('messages_ticket_id_created_at_idx').on(t.ticketId, t.createdAt, t.id),
+    index('messages_company_id_contact_history_idx').on(t.companyId, t.contactId, t.whatsappId, t.createdAt, t.id),
+    index('messages_company_id_ticket_id_idx').on(t.companyId, t.ticketId),
+    index('messages_contact_id_idx').on(t.contactId),
+    index('messages_whatsapp_id_idx').on(t.whatsappId),
+    index('messages_user_id_idx').on(t.userId),
+    index('messages_quoted_msg_id_idx').on(t.quotedMsgId),
+    index('messages_body_tsv_idx').using('gin', t.bodyTsv),
+  ],
+);
+
+export const tags = pgTable(
+  'tags',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    name: text('name').notNull(),
+    color: text('color').notNull().default('#A4CCCC'),
+    kanban: integer('kanban').notNull().default(0),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('tags_company_id_name_uq').on(t.companyId, t.name), index('tags_user_id_idx').on(t.userId)],
+);
+
+export const ticketTags = pgTable(
+  'ticket_tags',
+  {
+    companyId: companyId(),
+    ticketId: integer('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    tagId: integer('tag_id')
+      .notNull()
+      .references(() => tags.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.ticketId, t.tagId] }), index('ticket_tags_company_id_tag_id_idx').on(t.companyId, t.tagId)],
+);
+
+export const ticketNotes = pgTable(
+  'ticket_notes',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    ticketId: integer('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    contactId: integer('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    note: text('note').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('ticket_notes_company_id_contact_id_idx').on(t.companyId, t.contactId, t.createdAt),
+    index('ticket_notes_ticket_id_idx').on(t.ticketId),
+    index('ticket_notes_user_id_idx').on(t.userId),
+  ],
+);
+
+export const quickMessages = pgTable(
+  'quick_messages',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    shortcode: text('shortcode').notNull(),
+    message: text('message').notNull().default(''),
+    geral: boolean('geral').notNull().default(false),
+    status: boolean('status').notNull().default(true),
+    mediaPath: text('media_path'),
+    mediaName: text('media_name'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('quick_messages_company_id_shortcode_idx').on(t.companyId, t.shortcode),
+    index('quick_messages_user_id_idx').on(t.userId),
+  ],
+);
+
+/** A customer's 1–3 rating of a closed ticket (spec part 1 §9). */
+export const userRatings = pgTable(
+  'user_ratings',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    ticketId: integer('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    rate: integer('rate').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('user_ratings_ticket_id_uq').on(t.ticketId),
+    index('user_ratings_company_id_created_at_idx').on(t.companyId, t.createdAt),
+    index('user_ratings_user_id_idx').on(t.userId),
+    check('user_ratings_rate_ck', sql`${t.rate} between 1 and 3`),
+  ],
+);
+
+/** What the product sent through a sandbox connection: the simulated customer's phone. */
+export const sandboxOutbox = pgTable(
+  'sandbox_outbox',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    whatsappId: integer('whatsapp_id')
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: 'cascade' }),
+    number: text('number').notNull(),
+    externalId: text('external_id').notNull(),
+    body: text('body').notNull().default(''),
+    mediaType: text('media_type'),
+    mediaPath: text('media_path'),
+    mediaName: text('media_name'),
+    quotedExternalId: text('quoted_external_id'),
+    deleted: boolean('deleted').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sandbox_outbox_company_id_whatsapp_number_idx').on(t.companyId, t.whatsappId, t.number, t.createdAt)],
+);
+
+export type PlanRow = typeof plans.$inferSelect;
+export type CompanyRow = typeof companies.$inferSelect;
+export type UserRow = typeof users.$inferSelect;
+export type QueueRow = typeof queues.$inferSelect;
+export type SettingRow = typeof settings.$inferSelect;
+export type ContactRow = typeof contacts.$inferSelect;
+export type TicketRow = typeof tickets.$inferSelect;
+export type MessageRow = typeof messages.$inferSelect;
+export type TagRow = typeof tags.$inferSelect;
+export type WhatsappRow = typeof whatsapps.$inferSelect;
+export type QueueOptionRow = typeof queueOptions.$inferSelect;
+export type PromptRow = typeof prompts.$inferSelect;
+export type QueueIntegrationRow = typeof queueIntegrations.$inferSelect;

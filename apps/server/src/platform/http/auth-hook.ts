@@ -1,0 +1,30 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Authenticate } from '../../modules/auth/authenticate.js';
+import { AppError } from './app-error.js';
+import { isCompanyExpired } from './context.js';
+
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const [scheme, token] = header.split(' ');
+  return scheme?.toLowerCase() === 'bearer' && token ? token : null;
+}
+
+/**
+ * Installs authentication on one encapsulated scope: every route registered
+ * inside it has `req.ctx`. A company whose due date passed gets 402 on data
+ * routes (super users excepted), so an expired tenant cannot keep working
+ * through the API after the login screen refused it.
+ */
+export function requireSession(scope: FastifyInstance, authenticate: Authenticate): void {
+  scope.decorateRequest('ctx', null as never);
+  scope.addHook('onRequest', async (request) => {
+    const token = bearerToken(request);
+    if (!token) throw new AppError('ERR_SESSION_EXPIRED', 401);
+    const ctx = await authenticate(token);
+    if (!ctx.user.super && !request.routeOptions.config.allowExpiredCompany && isCompanyExpired(ctx.company)) {
+      throw new AppError('ERR_SUBSCRIPTION_EXPIRED', undefined, { dueDate: ctx.company.dueDate?.toISOString() });
+    }
+    request.ctx = ctx;
+  });
+}

@@ -1,0 +1,52 @@
+import type { AllTicket, PlanFlags, Profile } from '@atende/shared';
+
+/** The signed-in user as every request and socket sees it. */
+export interface SessionUser {
+  id: number;
+  companyId: number;
+  name: string;
+  email: string;
+  profile: Profile;
+  super: boolean;
+  allTicket: AllTicket;
+  tokenVersion: number;
+  queueIds: number[];
+}
+
+export interface CompanyAccess {
+  id: number;
+  name: string;
+  dueDate: Date | null;
+  status: boolean;
+  timezone: string;
+  plan: PlanFlags & { id: number; users: number; connections: number; queues: number };
+}
+
+/**
+ * A tenant scope: the only thing a repository needs to start a query. Every
+ * repository function takes it first, so a query without a company does not compile.
+ */
+export interface TenantScope {
+  readonly companyId: number;
+}
+
+/** Resolved once per request (and once per socket) by the auth hook. */
+export interface RequestContext extends TenantScope {
+  readonly user: SessionUser;
+  readonly company: CompanyAccess;
+}
+
+export function isCompanyExpired(company: Pick<CompanyAccess, 'dueDate'>, now = new Date()): boolean {
+  return company.dueDate !== null && company.dueDate.getTime() <= now.getTime();
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the auth hook on every private route; absent on public ones. */
+    ctx: RequestContext;
+  }
+  interface FastifyContextConfig {
+    /** A private route that stays reachable when the company's subscription expired. */
+    allowExpiredCompany?: boolean;
+  }
+}

@@ -1,0 +1,24 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Serves the built web app on the API's port. API routes and screen routes share
+ * paths (GET /tickets is both), so a browser navigation, which asks for HTML, gets
+ * the app shell, and an API call, which asks for JSON, reaches the route.
+ */
+export async function registerWebApp(app: FastifyInstance, distDir: string): Promise<boolean> {
+  const indexFile = path.join(distDir, 'index.html');
+  if (!existsSync(indexFile)) return false;
+  await app.register(fastifyStatic, { root: distDir, wildcard: false, index: false, maxAge: '1h', immutable: false });
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return;
+    const accept = request.headers.accept ?? '';
+    if (!accept.includes('text/html')) return;
+    const url = request.url.split('?')[0] ?? '/';
+    if (url.startsWith('/socket.io') || path.extname(url) !== '') return;
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+  return true;
+}

@@ -1,0 +1,168 @@
+import PgBoss from 'pg-boss';
+import type { Database } from '../db/client.js';
+
+/** pg-boss tables live apart from ours so drizzle migrations never see them. */
+const SCHEMA = 'pgboss';
+
+export interface JobQueueOptions {
+  /**
+   * pg-boss queue policy. 'short' keeps at most one queued job per singletonKey
+   * (e.g. one pending timer per ticket); 'standard' (default) ignores the key
+   * unless throttled.
+   */
+  policy?: 'standard' | 'short' | 'singleton' | 'stately';
+  retryLimit?: number;
+  /** Seconds before the first retry. */
+  retryDelay?: number;
+  retryBackoff?: boolean;
+  expireInSeconds?: number;
+}
+
+export interface JobDefinition<T extends object> {
+  /** Queue name: letters, digits, '-', '_', '.', '/' (pg-boss rule). */
+  name: string;
+  /**
+   * Jobs carry ids and the company id only (STYLE.md): the handler reloads its
+   * records and returns early when they are gone. A throw makes pg-boss retry.
+   */
+  handler(data: T, job: { id: string }): Promise<void>;
+  options?: JobQueueOptions;
+}
+
+/** Identity helper so `defineJob<{ ticketId: number }>({...})` types the handler and every `send`. */
+export function defineJob<T extends object>(def: JobDefinition<T>): JobDefinition<T> {
+  return def;
+}
+
+export interface SendJobOptions {
+  /** A Date, or a number of seconds from now (pg-boss semantics). */
+  startAfter?: Date | number;
+  /** Deduplication key; effective on queues whose policy is not 'standard'. */
+  singletonKey?: string;
+}
+
+export interface JobsLogger {
+  info(o: object | string, m?: string): void;
+  error(o: object | string, m?: string): void;
+}
+
+export interface Jobs {
+  /** Call before start(); registering after start() also works on a worker node. */
+  register<T extends object>(def: JobDefinition<T>): void;
+  /** `work: true` on the node running the `worker` service; api-only nodes only send. */
+  start(options: { work: boolean }): Promise<void>;
+  send<T extends object>(def: JobDefinition<T>, data: T, options?: SendJobOptions): Promise<string | null>;
+  stop(): Promise<void>;
+}
+
+export interface JobsTuning {
+  /** Worker polling interval; pg-boss accepts 0.5 s at least. Tests lower it. */
+  pollingIntervalSeconds?: number;
+}
+
+// A registry stores handlers of different payload types; each one is only ever
+// called with the data sent through its own definition, which `send` enforces.
+type StoredJob = JobDefinition<object>;
+
+export function createJobs(database: Database, logger: JobsLogger, tuning: JobsTuning = {}): Jobs {
+  const definitions = new Map<string, StoredJob>();
+  const readyQueues = new Set<string>();
+  let boss: PgBoss | null = null;
+  let working = false;
+
+  function connectionOptions(): PgBoss.ConstructorOptions {
+    // PGlite has one connection and no wire protocol: pg-boss runs through our
+    // executor. PostgreSQL gets pg-boss's own small pool so a busy worker never
+    // starves the request pool.
+    if (database.kind === 'postgres' && database.url) {
+      return { connectionString: database.url, schema: SCHEMA, max: 5 };
+    }
+    return { db: database.sql as PgBoss.Db, schema: SCHEMA };
+  }
+
+  // pg-boss's createQueue takes locks that deadlock when two run at once on
+  // PostgreSQL (registrations made while the app is built, concurrent first
+  // sends): queue setup goes one at a time.
+  let queueSetup: Promise<void> = Promise.resolve();
+
+  function ensureQueue(instance: PgBoss, def: StoredJob): Promise<void> {
+    if (readyQueues.has(def.name)) return Promise.resolve();
+    const next = queueSetup.then(async () => {
+      if (readyQueues.has(def.name)) return;
+      // create_queue is idempotent (ON CONFLICT DO NOTHING), so every node may call it.
+      await instance.createQueue(def.name, { name: def.name, ...def.options });
+      readyQueues.add(def.name);
+    });
+    // A failed setup must not block the queues after it.
+    queueSetup = next.catch(() => undefined);
+    return next;
+  }
+
+  async function work(instance: PgBoss, def: StoredJob): Promise<void> {
+    await ensureQueue(instance, def);
+    await instance.work<object>(
+      def.name,
+      { batchSize: 1, pollingIntervalSeconds: tuning.pollingIntervalSeconds ?? 2 },
+      async ([job]) => {
+        if (!job) return;
+        try {
+          await def.handler(job.data, { id: job.id });
+        } catch (error) {
+          logger.error({ err: error, job: def.name, jobId: job.id }, 'job failed');
+          throw error;
+        }
+      },
+    );
+  }
+
+  return {
+    register(def) {
+      if (definitions.has(def.name)) throw new Error(`Job ${def.name} is registered twice`);
+      const stored = def as unknown as StoredJob;
+      definitions.set(def.name, stored);
+      if (boss && working) {
+        void work(boss, stored).catch((error: unknown) => logger.error({ err: error, job: def.name }, 'job worker failed to start'));
+      }
+    },
+
+    async start({ work: shouldWork }) {
+      if (boss) return;
+      const instance = new PgBoss({
+        ...connectionOptions(),
+        // Maintenance and cron belong to the worker service; api-only nodes just insert jobs.
+        supervise: shouldWork,
+        schedule: shouldWork,
+      });
+      instance.on('error', (error) => logger.error({ err: error }, 'pg-boss error'));
+      await instance.start();
+      boss = instance;
+      working = shouldWork;
+      for (const def of definitions.values()) {
+        if (shouldWork) await work(instance, def);
+        else await ensureQueue(instance, def);
+      }
+      logger.info({ jobs: [...definitions.keys()], work: shouldWork }, 'jobs started');
+    },
+
+    async send(def, data, options = {}) {
+      if (!boss) throw new Error('Jobs are not started');
+      await ensureQueue(boss, def as unknown as StoredJob);
+      // The policy belongs to the queue (set in ensureQueue); the rest are per-job defaults.
+      const { policy: _policy, ...jobDefaults } = def.options ?? {};
+      const sendOptions: PgBoss.SendOptions = { ...jobDefaults };
+      if (options.startAfter !== undefined) sendOptions.startAfter = options.startAfter;
+      if (options.singletonKey !== undefined) sendOptions.singletonKey = options.singletonKey;
+      return boss.send(def.name, data, sendOptions);
+    },
+
+    async stop() {
+      const instance = boss;
+      if (!instance) return;
+      boss = null;
+      working = false;
+      readyQueues.clear();
+      // graceful: running handlers finish; our PGlite executor is not pg-boss's to close.
+      await instance.stop({ graceful: true, wait: true, timeout: 10_000 });
+    },
+  };
+}

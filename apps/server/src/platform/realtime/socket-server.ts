@@ -1,0 +1,281 @@
+import type { Server as HttpServer } from 'node:http';
+import { createAdapter } from '@socket.io/redis-streams-adapter';
+import { CLIENT_EVENTS, TICKET_STATUSES, type TicketStatus } from '@atende/shared';
+import { Server, type Socket } from 'socket.io';
+import type { Authenticate } from '../../modules/auth/authenticate.js';
+import { AppError } from '../http/app-error.js';
+import type { RequestContext } from '../http/context.js';
+import type { RealtimeTransport } from './publisher.js';
+import { connectRedisStreams, type RedisStreamsConnection } from './redis-streams-client.js';
+import { rooms } from './rooms.js';
+
+export interface JoinAuthorizer {
+  (ctx: RequestContext, id: number): Promise<boolean>;
+}
+
+export interface SocketServerLogger {
+  info(o: object | string, m?: string): void;
+  warn(o: object | string, m?: string): void;
+  error(o: object | string, m?: string): void;
+}
+
+export interface SocketServerOptions {
+  authenticate: Authenticate;
+  /** Set: fan out through the Redis streams adapter (several nodes, cross-node recovery). */
+  redisUrl?: string;
+  /** Redis stream key; tests give each run its own. */
+  streamName?: string;
+  logger: SocketServerLogger;
+  /** Called on connect and on each `userStatus` emit: mark the user online + lastSeenAt. */
+  onUserStatus(ctx: RequestContext): Promise<void>;
+  /** Called when the user's last socket on this node disconnects. */
+  onUserOffline?(ctx: RequestContext): Promise<void>;
+}
+
+export interface SocketServer {
+  transport: RealtimeTransport;
+  /** Features register who may join a ticket room, e.g. tickets.registerChatBoxAuthorizer. */
+  setChatBoxAuthorizer(authorizer: JoinAuthorizer): void;
+  close(): Promise<void>;
+}
+
+interface SocketData {
+  ctx: RequestContext;
+}
+
+type AtendeSocket = Socket<Record<string, never>, Record<string, never>, Record<string, never>, SocketData>;
+
+/** What a client gets back when it passes an acknowledgement callback. */
+type JoinAck = { ok: true } | { ok: false; error: 'ERR_NO_PERMISSION' | 'ERR_VALIDATION' };
+
+const DEFAULT_STREAM = 'atende:socket.io';
+// Spec part 1 §9: ping interval and timeout 18 s.
+const PING_MS = 18_000;
+
+/** Every room we emit to is one of ours: company-prefixed, or the platform-wide one. */
+function isKnownRoom(room: string): boolean {
+  return room === rooms.everyone() || /^company:\d+(:|$)/.test(room);
+}
+
+function handshakeToken(socket: AtendeSocket): string | null {
+  // The spec puts the token in the query; socket.io-client's `auth` is accepted too.
+  const fromQuery = socket.handshake.query.token;
+  const fromAuth: unknown = socket.handshake.auth?.token;
+  const token = typeof fromQuery === 'string' ? fromQuery : Array.isArray(fromQuery) ? fromQuery[0] : fromAuth;
+  return typeof token === 'string' && token.length > 0 ? token : null;
+}
+
+function positiveInt(value: unknown): number | null {
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : null;
+}
+
+function ticketStatus(value: unknown): TicketStatus | null {
+  return TICKET_STATUSES.find((status) => status === value) ?? null;
+}
+
+/** The client may pass an acknowledgement callback as the last argument. */
+function ackOf(args: unknown[]): (answer: JoinAck) => void {
+  const last = args.at(-1);
+  return typeof last === 'function' ? (answer) => (last as (answer: JoinAck) => void)(answer) : () => undefined;
+}
+
+function authError(error: unknown, logger: SocketServerLogger): Error {
+  const failure = new Error('ERR_SESSION_EXPIRED') as Error & { data?: { status: number } };
+  if (error instanceof AppError) {
+    // 403 = expired access token (the client refreshes and reconnects); 401 = invalid.
+    failure.message = error.code;
+    failure.data = { status: error.statusCode };
+    return failure;
+  }
+  // Not the token's fault (e.g. the database is down): do not log the user out.
+  logger.error({ err: error }, 'socket authentication failed');
+  failure.message = 'ERR_INTERNAL_SERVER_ERROR';
+  failure.data = { status: 500 };
+  return failure;
+}
+
+/**
+ * The rooms that follow from who the user is (not from what it asked to join).
+ * Runs on every connect, recovery included: a recovered socket gets its old
+ * rooms back, while the freshly loaded ctx may have lost a queue or the admin profile.
+ */
+function syncMembership(socket: AtendeSocket, ctx: RequestContext): void {
+  const { companyId, user } = ctx;
+  const wanted = new Set([rooms.company(companyId), rooms.user(companyId, user.id), rooms.everyone()]);
+  if (user.profile === 'admin') wanted.add(rooms.admins(companyId));
+  if (user.allTicket === 'enabled') wanted.add(rooms.allTicket(companyId));
+  for (const queueId of user.queueIds) wanted.add(rooms.queue(companyId, queueId));
+
+  const derived = [rooms.admins(companyId), rooms.allTicket(companyId)];
+  const queuePrefix = rooms.queue(companyId, 0).replace(/0$/, '');
+  for (const room of socket.rooms) {
+    const isDerived = derived.includes(room) || room.startsWith(queuePrefix);
+    if (isDerived && !wanted.has(room)) void socket.leave(room);
+  }
+  void socket.join([...wanted]);
+}
+
+export async function createSocketServer(httpServer: HttpServer, options: SocketServerOptions): Promise<SocketServer> {
+  const { logger } = options;
+  let chatBoxAuthorizer: JoinAuthorizer | null = null;
+  let redis: RedisStreamsConnection | null = null;
+
+  if (options.redisUrl) {
+    redis = await connectRedisStreams(options.redisUrl, (error) => logger.error({ err: error }, 'redis (socket.io adapter) error'));
+  }
+
+  const io = new Server<Record<string, never>, Record<string, never>, Record<string, never>, SocketData>(httpServer, {
+    path: '/socket.io',
+    serveClient: false,
+    transports: ['websocket'],
+    pingInterval: PING_MS,
+    pingTimeout: PING_MS,
+    maxHttpBufferSize: 1_000_000,
+    // Same origin by default; the web app is served by this process.
+    cors: undefined,
+    connectionStateRecovery: {
+      maxDisconnectionDuration: 2 * 60 * 1000,
+      // A recovered socket is re-authenticated: its token may have been revoked meanwhile.
+      skipMiddlewares: false,
+    },
+    ...(redis ? { adapter: createAdapter(redis.client, { streamName: options.streamName ?? DEFAULT_STREAM }) } : {}),
+  });
+
+  // Sockets per user on this node, so "offline" fires only when the last tab closes.
+  const socketsPerUser = new Map<string, number>();
+  const pending = new Set<Promise<void>>();
+
+  /** Runs a callback without letting its failure reach Socket.IO; close() waits for it. */
+  function track(what: string, ctx: RequestContext, run: () => Promise<void>): void {
+    const promise = run()
+      .catch((error: unknown) => logger.error({ err: error, companyId: ctx.companyId, userId: ctx.user.id }, what))
+      .finally(() => pending.delete(promise));
+    pending.add(promise);
+  }
+
+  io.use((socket, next) => {
+    const token = handshakeToken(socket);
+    if (!token) {
+      next(authError(new AppError('ERR_SESSION_EXPIRED', 401), logger));
+      return;
+    }
+    options.authenticate(token).then(
+      (ctx) => {
+        socket.data.ctx = ctx;
+        next();
+      },
+      (error: unknown) => next(authError(error, logger)),
+    );
+  });
+
+  io.on('connection', (socket) => {
+    const { ctx } = socket.data;
+    const { companyId } = ctx;
+    const userKey = `${companyId}:${ctx.user.id}`;
+
+    syncMembership(socket, ctx);
+
+    socketsPerUser.set(userKey, (socketsPerUser.get(userKey) ?? 0) + 1);
+    track('userStatus failed', ctx, () => options.onUserStatus(ctx));
+
+    socket.on('disconnect', () => {
+      const left = (socketsPerUser.get(userKey) ?? 1) - 1;
+      if (left > 0) {
+        socketsPerUser.set(userKey, left);
+        return;
+      }
+      socketsPerUser.delete(userKey);
+      const onUserOffline = options.onUserOffline;
+      if (onUserOffline) track('userOffline failed', ctx, () => onUserOffline(ctx));
+    });
+
+    socket.on(CLIENT_EVENTS.userStatus, () => {
+      track('userStatus failed', ctx, () => options.onUserStatus(ctx));
+    });
+
+    // Any user of the company hears its notifications.
+    socket.on(CLIENT_EVENTS.joinNotification, (...args: unknown[]) => {
+      void socket.join(rooms.notification(companyId));
+      ackOf(args)({ ok: true });
+    });
+    socket.on(CLIENT_EVENTS.leaveNotification, (...args: unknown[]) => {
+      void socket.leave(rooms.notification(companyId));
+      ackOf(args)({ ok: true });
+    });
+
+    socket.on(CLIENT_EVENTS.joinTickets, (status: unknown, ...rest: unknown[]) => {
+      const ack = ackOf([status, ...rest]);
+      const valid = ticketStatus(status);
+      if (!valid) return ack({ ok: false, error: 'ERR_VALIDATION' });
+      void socket.join(rooms.tickets(companyId, valid));
+      ack({ ok: true });
+    });
+    socket.on(CLIENT_EVENTS.leaveTickets, (status: unknown, ...rest: unknown[]) => {
+      const ack = ackOf([status, ...rest]);
+      const valid = ticketStatus(status);
+      if (!valid) return ack({ ok: false, error: 'ERR_VALIDATION' });
+      void socket.leave(rooms.tickets(companyId, valid));
+      ack({ ok: true });
+    });
+
+    socket.on(CLIENT_EVENTS.joinChatBox, (ticketId: unknown, ...rest: unknown[]) => {
+      const ack = ackOf([ticketId, ...rest]);
+      const id = positiveInt(ticketId);
+      if (id === null) return ack({ ok: false, error: 'ERR_VALIDATION' });
+      // Without a registered authorizer nobody may join: refusing is the safe default.
+      const authorizer = chatBoxAuthorizer;
+      if (!authorizer) return ack({ ok: false, error: 'ERR_NO_PERMISSION' });
+      authorizer(ctx, id).then(
+        (allowed) => {
+          if (!allowed) return ack({ ok: false, error: 'ERR_NO_PERMISSION' });
+          // The socket may have gone while we asked the database.
+          if (socket.connected) void socket.join(rooms.chatBox(companyId, id));
+          ack({ ok: true });
+        },
+        (error: unknown) => {
+          logger.error({ err: error, companyId, userId: ctx.user.id, ticketId: id }, 'joinChatBox authorization failed');
+          ack({ ok: false, error: 'ERR_NO_PERMISSION' });
+        },
+      );
+    });
+    socket.on(CLIENT_EVENTS.leaveChatBox, (ticketId: unknown, ...rest: unknown[]) => {
+      const ack = ackOf([ticketId, ...rest]);
+      const id = positiveInt(ticketId);
+      if (id === null) return ack({ ok: false, error: 'ERR_VALIDATION' });
+      void socket.leave(rooms.chatBox(companyId, id));
+      ack({ ok: true });
+    });
+  });
+
+  const transport: RealtimeTransport = {
+    emit(roomsToReach, event, payload) {
+      // io.to([]) would broadcast to every socket: an empty target must reach nobody.
+      if (roomsToReach.length === 0) return;
+      const unknown = roomsToReach.filter((room) => !isKnownRoom(room));
+      if (unknown.length > 0) {
+        logger.error({ event, rooms: unknown }, 'refused to emit to rooms outside the company naming');
+        return;
+      }
+      io.to(roomsToReach).emit(event, payload);
+    },
+  };
+
+  let closed = false;
+  return {
+    transport,
+    setChatBoxAuthorizer(authorizer) {
+      chatBoxAuthorizer = authorizer;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      // Not io.close(): it would also close the HTTP server, which Fastify owns and closes itself.
+      io.local.disconnectSockets(true);
+      await io.of('/').adapter.close();
+      io.engine.close();
+      await Promise.allSettled([...pending]);
+      await redis?.close();
+    },
+  };
+}

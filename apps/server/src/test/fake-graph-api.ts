@@ -1,0 +1,164 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakeTemplate {
+  name: string;
+  language: string;
+  status: string;
+  category: string;
+  components: { type: string; text?: string }[];
+}
+
+export interface SentRecord {
+  phoneNumberId: string;
+  body: Record<string, unknown>;
+}
+
+export interface FakeGraphApi {
+  /** e.g. http://127.0.0.1:1234/v21.0 */
+  baseUrl: string;
+  phoneNumberId: string;
+  wabaId: string;
+  accessToken: string;
+  templates: FakeTemplate[];
+  /** Messages and read receipts posted to /{phone-number-id}/messages, in order. */
+  sent: SentRecord[];
+  uploads: { id: string; mimeType: string; size: number }[];
+  /** Media a customer "sent": downloadable by id. */
+  addMedia(data: Buffer, mimeType: string): string;
+  /** The next `times` requests whose path contains `pathPart` answer 500. */
+  failNext(pathPart: string, times: number): void;
+  /** Requests seen, as "METHOD path". */
+  requests: string[];
+  close(): Promise<void>;
+}
+
+function graphError(response: ServerResponse, status: number, code: number, message: string): void {
+  response.writeHead(status, { 'content-type': 'application/json' });
+  response.end(JSON.stringify({ error: { message, type: 'OAuthException', code, fbtrace_id: randomBytes(6).toString('hex') } }));
+}
+
+function json(response: ServerResponse, body: unknown): void {
+  response.writeHead(200, { 'content-type': 'application/json' });
+  response.end(JSON.stringify(body));
+}
+
+async function readBody(request: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * A local stand-in for the Graph API endpoints the Cloud API channel uses, after
+ * Meta's public WhatsApp Cloud API reference: send messages and read receipts
+ * (`POST /{phone-number-id}/messages`), upload media (`POST /{phone-number-id}/media`),
+ * media URL and download (`GET /{media-id}`, then the returned URL with the same
+ * bearer), message templates (`GET /{waba-id}/message_templates`, paged) and the
+ * phone number (`GET /{phone-number-id}`). Every call needs the bearer token.
+ */
+export async function startFakeGraphApi(options: { outsideWindow?: Set<string> } = {}): Promise<FakeGraphApi> {
+  const phoneNumberId = String(100_000_000_000 + Math.floor(Math.random() * 1e9));
+  const wabaId = String(200_000_000_000 + Math.floor(Math.random() * 1e9));
+  const accessToken = `EAAG${randomBytes(24).toString('hex')}`;
+  const media = new Map<string, { data: Buffer; mimeType: string }>();
+  const failures: { pathPart: string; remaining: number }[] = [];
+  let counter = 0;
+
+  const state: Omit<FakeGraphApi, 'baseUrl' | 'close'> = {
+    phoneNumberId,
+    wabaId,
+    accessToken,
+    templates: [],
+    sent: [],
+    uploads: [],
+    requests: [],
+    addMedia(data, mimeType) {
+      const id = String(300_000_000_000 + ++counter);
+      media.set(id, { data, mimeType });
+      return id;
+    },
+    failNext(pathPart, times) {
+      failures.push({ pathPart, remaining: times });
+    },
+  };
+
+  let base = '';
+  const server = createServer((request, response) => {
+    void (async () => {
+      const url = new URL(request.url ?? '/', 'http://localhost');
+      state.requests.push(`${request.method} ${url.pathname}`);
+      if (request.headers.authorization !== `Bearer ${accessToken}`) return graphError(response, 401, 190, 'Invalid OAuth access token.');
+      const failure = failures.find((f) => f.remaining > 0 && url.pathname.includes(f.pathPart));
+      if (failure) {
+        failure.remaining -= 1;
+        return graphError(response, 500, 2, 'An unexpected error has occurred. Please retry your request later.');
+      }
+      const parts = url.pathname.replace(/^\/v[\d.]+\//, '').split('/').filter(Boolean);
+
+      if (parts[0] === 'download' && parts[1]) {
+        const file = media.get(parts[1]);
+        if (!file) return graphError(response, 404, 100, 'Unknown media');
+        response.writeHead(200, { 'content-type': file.mimeType });
+        return response.end(file.data);
+      }
+      if (parts[0] === phoneNumberId && parts[1] === 'messages' && request.method === 'POST') {
+        const body = JSON.parse((await readBody(request)).toString('utf8')) as Record<string, unknown>;
+        if (body.messaging_product !== 'whatsapp') return graphError(response, 400, 100, 'Invalid parameter');
+        state.sent.push({ phoneNumberId, body });
+        if (body.status === 'read') return json(response, { success: true });
+        const to = String(body.to ?? '');
+        if (body.type !== 'template' && options.outsideWindow?.has(to)) {
+          return graphError(response, 400, 131047, 'Re-engagement message');
+        }
+        return json(response, { messaging_product: 'whatsapp', contacts: [{ input: to, wa_id: to }], messages: [{ id: `wamid.FAKE${++counter}` }] });
+      }
+      if (parts[0] === phoneNumberId && parts[1] === 'media' && request.method === 'POST') {
+        const raw = await readBody(request);
+        const form = await new Response(new Uint8Array(raw), { headers: { 'content-type': request.headers['content-type'] ?? '' } }).formData();
+        const file = form.get('file');
+        if (form.get('messaging_product') !== 'whatsapp' || !(file instanceof Blob)) return graphError(response, 400, 100, 'Invalid parameter');
+        const id = state.addMedia(Buffer.from(await file.arrayBuffer()), file.type);
+        state.uploads.push({ id, mimeType: file.type, size: file.size });
+        return json(response, { id });
+      }
+      if (parts[0] === phoneNumberId && parts.length === 1 && request.method === 'GET') {
+        return json(response, { display_phone_number: '+55 11 4000-0000', verified_name: 'Atende Test', id: phoneNumberId });
+      }
+      if (parts[0] === wabaId && parts[1] === 'message_templates' && request.method === 'GET') {
+        const limit = Number(url.searchParams.get('limit') ?? 25);
+        const after = Number(url.searchParams.get('after') ?? 0);
+        const page = state.templates.slice(after, after + limit);
+        const next = after + limit < state.templates.length ? `${base}/${wabaId}/message_templates?limit=${limit}&after=${after + limit}` : undefined;
+        return json(response, { data: page, paging: { cursors: { before: String(after), after: String(after + page.length) }, ...(next ? { next } : {}) } });
+      }
+      if (parts.length === 1 && parts[0] && media.has(parts[0]) && request.method === 'GET') {
+        const file = media.get(parts[0]);
+        if (!file) return graphError(response, 404, 100, 'Unknown media');
+        return json(response, {
+          messaging_product: 'whatsapp',
+          url: `${base}/download/${parts[0]}`,
+          mime_type: file.mimeType,
+          sha256: createHash('sha256').update(file.data).digest('hex'),
+          file_size: file.data.length,
+          id: parts[0],
+        });
+      }
+      return graphError(response, 404, 100, `Unsupported request: ${request.method} ${url.pathname}`);
+    })().catch(() => {
+      if (!response.headersSent) graphError(response, 500, 1, 'fake failed');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  base = `http://127.0.0.1:${port}/v21.0`;
+  return Object.assign(state, {
+    baseUrl: base,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  });
+}

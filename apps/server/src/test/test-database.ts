@@ -1,0 +1,38 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase, type Database } from '../platform/db/client.js';
+
+export const usePostgres = process.env.TEST_DATABASE === 'postgres';
+const adminUrl = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/**
+ * A database of its own for one test file: in-memory PGlite by default, a
+ * throwaway PostgreSQL database under `npm run test:pg`. Migrations applied.
+ */
+export async function openTestDatabase(): Promise<Database & { name?: string }> {
+  if (!usePostgres) {
+    const database = await openDatabase({});
+    await database.migrate();
+    return database;
+  }
+  const name = `atende_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString(), poolSize: 5 });
+  await database.migrate();
+  return {
+    ...database,
+    name,
+    async close() {
+      await database.close();
+      const cleanup = new pg.Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}

@@ -1,0 +1,102 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createHttpClient, type HttpClient } from './http-client';
+import { clearSessionStorage, STORAGE } from './storage-keys';
+import type { SessionUser } from './types';
+
+interface SessionState {
+  api: HttpClient;
+  user: SessionUser | null;
+  /** True until the stored token has been checked with the server. */
+  loading: boolean;
+  /** Where a signed-in user on a public route goes: /tickets right after login, else / (spec). */
+  landing: string;
+  signIn(email: string, password: string): Promise<SessionUser>;
+  signOut(): Promise<void>;
+  setUser(user: SessionUser): void;
+  /** Ends the session locally (after a 401, a failed refresh, an account used elsewhere). */
+  endSession(): void;
+}
+
+const SessionContext = createContext<SessionState | null>(null);
+
+export function SessionProvider({ children, onSessionEnd }: { children: ReactNode; onSessionEnd(): void }) {
+  const [user, setUser] = useState<SessionUser | null>(null);
+  const [loading, setLoading] = useState(() => Boolean(localStorage.getItem(STORAGE.token)));
+  const [landing, setLanding] = useState('/');
+
+  const endSession = useCallback(() => {
+    clearSessionStorage();
+    setUser(null);
+    onSessionEnd();
+  }, [onSessionEnd]);
+
+  const api = useMemo(
+    () =>
+      createHttpClient({
+        getToken: () => localStorage.getItem(STORAGE.token),
+        setToken: (token) => localStorage.setItem(STORAGE.token, token),
+        onSessionEnd: endSession,
+      }),
+    [endSession],
+  );
+
+  useEffect(() => {
+    if (!localStorage.getItem(STORAGE.token)) return;
+    let cancelled = false;
+    api
+      .get<SessionUser>('/auth/me')
+      .then((me) => {
+        if (!cancelled) setUser(me);
+      })
+      .catch(() => {
+        // 401 and failed refreshes already ended the session; anything else (server down) leaves it for a retry.
+      })
+      .finally(() => {
+        if (!cancelled) setLoading(false);
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [api]);
+
+  const signIn = useCallback(
+    async (email: string, password: string) => {
+      const session = await api.post<{ token: string; user: SessionUser }>('/auth/login', { email, password });
+      localStorage.setItem(STORAGE.token, session.token);
+      localStorage.setItem(STORAGE.companyId, String(session.user.companyId));
+      localStorage.setItem(STORAGE.userId, String(session.user.id));
+      // Campaign routes exist only when the company enables them (spec part 2 §2.1).
+      const campaigns = session.user.company?.settings.find((s) => s.key === 'campaignsEnabled')?.value === 'true';
+      if (campaigns) localStorage.setItem(STORAGE.campaignsFlag, 'true');
+      else localStorage.removeItem(STORAGE.campaignsFlag);
+      // One update: the public-route guard sends the new session to /tickets.
+      setLanding('/tickets');
+      setUser(session.user);
+      return session.user;
+    },
+    [api],
+  );
+
+  const signOut = useCallback(async () => {
+    await api.delete('/auth/logout').catch(() => undefined);
+    clearSessionStorage();
+    setLanding('/');
+    setUser(null);
+  }, [api]);
+
+  const value = useMemo(
+    () => ({ api, user, loading, landing, signIn, signOut, setUser, endSession }),
+    [api, user, loading, landing, signIn, signOut, endSession],
+  );
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): SessionState {
+  const value = useContext(SessionContext);
+  if (!value) throw new Error('useSession outside SessionProvider');
+  return value;
+}
+
+export function useApi(): HttpClient {
+  return useSession().api;
+}

@@ -1,0 +1,44 @@
+import { Box, Drawer, Toolbar, useMediaQuery, useTheme } from '@mui/material';
+import { Suspense, useState } from 'react';
+import { Outlet } from 'react-router';
+import { useSession } from '../../api/session';
+import { PageLoading } from '../../components/page-loading';
+import { SideMenu } from './side-menu';
+import { TopBar } from './top-bar';
+
+export const DRAWER_WIDTH = 240;
+const COLLAPSED_WIDTH = 64;
+
+export function AppLayout() {
+  const { user } = useSession();
+  const theme = useTheme();
+  const desktop = useMediaQuery(theme.breakpoints.up('md'));
+  // The menu's initial state comes from the company setting (spec part 1 §2).
+  const [open, setOpen] = useState(() => user?.company?.settings.find((s) => s.key === 'sideMenu')?.value !== 'disabled');
+  const [mobileOpen, setMobileOpen] = useState(false);
+  if (!user) return null;
+
+  const width = open ? DRAWER_WIDTH : COLLAPSED_WIDTH;
+  return (
+    <Box sx={{ display: 'flex', minHeight: '100vh' }}>
+      <TopBar onToggleMenu={() => (desktop ? setOpen((v) => !v) : setMobileOpen((v) => !v))} />
+      {desktop ? (
+        <Drawer variant="permanent" sx={{ width, flexShrink: 0, '& .MuiDrawer-paper': { width, boxSizing: 'border-box', overflowX: 'hidden' } }}>
+          <Toolbar variant="dense" />
+          <SideMenu user={user} collapsed={!open} />
+        </Drawer>
+      ) : (
+        <Drawer variant="temporary" open={mobileOpen} onClose={() => setMobileOpen(false)} sx={{ '& .MuiDrawer-paper': { width: DRAWER_WIDTH } }}>
+          <Toolbar variant="dense" />
+          <SideMenu user={user} collapsed={false} onNavigate={() => setMobileOpen(false)} />
+        </Drawer>
+      )}
+      <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: { xs: 1, sm: 2 } }}>
+        <Toolbar variant="dense" />
+        <Suspense fallback={<PageLoading />}>
+          <Outlet />
+        </Suspense>
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,82 @@
+import { PLAN_FEATURES } from '@atende/shared';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SessionProvider } from '../../api/session';
+import type { SessionUser } from '../../api/types';
+import { setupI18n } from '../../i18n';
+import { SideMenu } from './side-menu';
+
+beforeAll(() => {
+  localStorage.setItem('i18nextLng', 'en');
+  setupI18n();
+});
+
+function userWith(overrides: Partial<SessionUser> & { plan?: Partial<Record<(typeof PLAN_FEATURES)[number], boolean>> } = {}): SessionUser {
+  const plan = Object.fromEntries(PLAN_FEATURES.map((f) => [f, true])) as Record<(typeof PLAN_FEATURES)[number], boolean>;
+  return {
+    id: 1,
+    name: 'Ana',
+    email: 'ana@example.com',
+    profile: 'user',
+    super: false,
+    allTicket: 'desabled',
+    language: 'en',
+    whatsappId: null,
+    companyId: 1,
+    queues: [],
+    ...overrides,
+    company: { id: 1, name: 'Acme', dueDate: null, status: true, settings: [], plan: { ...plan, ...overrides.plan, id: 1, name: 'P', users: 0, connections: 0, queues: 0, value: 0 } },
+  };
+}
+
+function renderMenu(user: SessionUser) {
+  return render(
+    <QueryClientProvider client={new QueryClient()}>
+      <SessionProvider onSessionEnd={() => undefined}>
+        <MemoryRouter>
+          <SideMenu user={user} collapsed={false} />
+        </MemoryRouter>
+      </SessionProvider>
+    </QueryClientProvider>,
+  );
+}
+
+describe('side menu gating', () => {
+  it('a plain user sees the main items only: no dashboard, no admin group', () => {
+    renderMenu(userWith());
+    expect(screen.getByTestId('menu-tickets')).toBeTruthy();
+    expect(screen.queryByTestId('menu-dashboard')).toBeNull();
+    expect(screen.queryByTestId('menu-group-admin')).toBeNull();
+    expect(screen.queryByTestId('menu-connections')).toBeNull();
+  });
+
+  it('an admin sees the admin group, with plan-gated items following the plan', () => {
+    renderMenu(userWith({ profile: 'admin', plan: { useOpenAi: false, useExternalApi: false } }));
+    expect(screen.getByTestId('menu-dashboard')).toBeTruthy();
+    expect(screen.getByTestId('menu-group-admin')).toBeTruthy();
+    expect(screen.getByTestId('menu-connections')).toBeTruthy();
+    expect(screen.queryByTestId('menu-prompts')).toBeNull();
+    expect(screen.queryByTestId('menu-messagesApi')).toBeNull();
+    expect(screen.getByTestId('menu-queueIntegration')).toBeTruthy();
+    expect(screen.queryByTestId('menu-announcements')).toBeNull();
+  });
+
+  it('plan flags hide kanban, schedules and internal chat; the super flag shows announcements', () => {
+    renderMenu(userWith({ profile: 'admin', super: true, plan: { useKanban: false, useSchedules: false, useInternalChat: false } }));
+    expect(screen.queryByTestId('menu-kanban')).toBeNull();
+    expect(screen.queryByTestId('menu-schedules')).toBeNull();
+    expect(screen.queryByTestId('menu-chats')).toBeNull();
+    expect(screen.getByTestId('menu-announcements')).toBeTruthy();
+  });
+
+  it('campaigns show with the plan flag, or with the local cshow flag', () => {
+    const { unmount } = renderMenu(userWith({ profile: 'admin', plan: { useCampaigns: false } }));
+    expect(screen.queryByTestId('menu-group-campaigns')).toBeNull();
+    unmount();
+    localStorage.setItem('cshow', 'true');
+    renderMenu(userWith({ profile: 'admin', plan: { useCampaigns: false } }));
+    expect(screen.getByTestId('menu-group-campaigns')).toBeTruthy();
+  });
+});

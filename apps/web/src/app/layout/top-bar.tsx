@@ -1,0 +1,148 @@
+import { LANGUAGES, type Language } from '@atende/shared';
+import AccountCircle from '@mui/icons-material/AccountCircle';
+import Brightness4 from '@mui/icons-material/Brightness4';
+import Brightness7 from '@mui/icons-material/Brightness7';
+import Campaign from '@mui/icons-material/Campaign';
+import ChatIcon from '@mui/icons-material/Chat';
+import MenuIcon from '@mui/icons-material/Menu';
+import Notifications from '@mui/icons-material/Notifications';
+import Refresh from '@mui/icons-material/Refresh';
+import Translate from '@mui/icons-material/Translate';
+import VolumeUp from '@mui/icons-material/VolumeUp';
+import { AppBar, Box, IconButton, Menu, MenuItem, Popover, Slider, Toolbar, Tooltip, Typography } from '@mui/material';
+import { useState, type MouseEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useApi, useSession } from '../../api/session';
+import { STORAGE } from '../../api/storage-keys';
+import { toastError } from '../../components/toast';
+import { UserModal } from '../../features/profile/user-modal';
+import { changeLanguage, formatDate } from '../../i18n';
+import { useThemeMode } from '../theme';
+
+type Panel = 'language' | 'volume' | 'notifications' | 'announcements' | 'chats' | 'profile';
+
+export function TopBar({ onToggleMenu }: { onToggleMenu(): void }) {
+  const { t, i18n } = useTranslation();
+  const { user, signOut } = useSession();
+  const api = useApi();
+  const { mode, toggle } = useThemeMode();
+  const [panel, setPanel] = useState<{ name: Panel; anchor: HTMLElement } | null>(null);
+  const [profileOpen, setProfileOpen] = useState(false);
+  const [volume, setVolume] = useState(() => Number(localStorage.getItem(STORAGE.volume) ?? '1'));
+  if (!user) return null;
+
+  const open = (name: Panel) => (event: MouseEvent<HTMLElement>) => setPanel({ name, anchor: event.currentTarget });
+  const close = () => setPanel(null);
+  const pickLanguage = (language: Language) => {
+    close();
+    changeLanguage(language);
+    api.post(`/users/set-language/${language}`).catch(toastError);
+  };
+  const empty = (key: string) => (
+    <Typography sx={{ p: 2 }} color="text.secondary">
+      {t(key)}
+    </Typography>
+  );
+  const dueDate = user.profile === 'admin' && user.company?.dueDate ? ` ${t('topBar.dueDate', { date: formatDate(user.company.dueDate) })}` : '';
+
+  return (
+    <AppBar position="fixed" sx={{ zIndex: (theme) => theme.zIndex.drawer + 1 }}>
+      <Toolbar variant="dense" sx={{ gap: 0.5 }}>
+        <IconButton color="inherit" edge="start" onClick={onToggleMenu} aria-label={t('menu.expand')}>
+          <MenuIcon />
+        </IconButton>
+        <Typography variant="body1" noWrap sx={{ flexGrow: 1, minWidth: 0 }} data-testid="greeting">
+          {t('topBar.greeting', { name: user.name, company: user.company?.name ?? '' })}
+          {dueDate}
+        </Typography>
+        <Tooltip title={t('topBar.language')}>
+          <IconButton color="inherit" onClick={open('language')} aria-label={t('topBar.language')} data-testid="language-button">
+            <Translate />
+          </IconButton>
+        </Tooltip>
+        <Tooltip title={mode === 'dark' ? t('topBar.lightMode') : t('topBar.darkMode')}>
+          <IconButton color="inherit" onClick={toggle} aria-label={mode === 'dark' ? t('topBar.lightMode') : t('topBar.darkMode')} data-testid="theme-toggle">
+            {mode === 'dark' ? <Brightness7 /> : <Brightness4 />}
+          </IconButton>
+        </Tooltip>
+        <Box sx={{ display: { xs: 'none', sm: 'flex' } }}>
+          <Tooltip title={t('topBar.volume')}>
+            <IconButton color="inherit" onClick={open('volume')} aria-label={t('topBar.volume')}>
+              <VolumeUp />
+            </IconButton>
+          </Tooltip>
+          <Tooltip title={t('topBar.refresh')}>
+            <IconButton color="inherit" onClick={() => window.location.reload()} aria-label={t('topBar.refresh')}>
+              <Refresh />
+            </IconButton>
+          </Tooltip>
+          <IconButton color="inherit" onClick={open('notifications')} aria-label={t('topBar.notifications')}>
+            <Notifications />
+          </IconButton>
+          <IconButton color="inherit" onClick={open('announcements')} aria-label={t('topBar.announcements')}>
+            <Campaign />
+          </IconButton>
+          <IconButton color="inherit" onClick={open('chats')} aria-label={t('topBar.chats')}>
+            <ChatIcon />
+          </IconButton>
+        </Box>
+        <IconButton color="inherit" onClick={open('profile')} aria-label={t('topBar.profile')} data-testid="profile-button">
+          <AccountCircle />
+        </IconButton>
+      </Toolbar>
+
+      <Menu anchorEl={panel?.anchor} open={panel?.name === 'language'} onClose={close}>
+        {LANGUAGES.map((language) => (
+          <MenuItem key={language} selected={i18n.language === language} onClick={() => pickLanguage(language)} data-testid={`language-${language}`}>
+            {t(`languages.${language}`)}
+          </MenuItem>
+        ))}
+      </Menu>
+      <Popover anchorEl={panel?.anchor} open={panel?.name === 'volume'} onClose={close} anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}>
+        <Box sx={{ width: 180, px: 3, py: 2 }}>
+          <Slider
+            aria-label={t('topBar.volume')}
+            value={volume}
+            min={0}
+            max={1}
+            step={0.1}
+            onChange={(_, value) => {
+              const next = Array.isArray(value) ? (value[0] ?? 0) : value;
+              setVolume(next);
+              localStorage.setItem(STORAGE.volume, String(next));
+            }}
+          />
+        </Box>
+      </Popover>
+      <Popover anchorEl={panel?.anchor} open={panel?.name === 'notifications'} onClose={close}>
+        {empty('topBar.noNotifications')}
+      </Popover>
+      <Popover anchorEl={panel?.anchor} open={panel?.name === 'announcements'} onClose={close}>
+        {empty('topBar.noAnnouncements')}
+      </Popover>
+      <Popover anchorEl={panel?.anchor} open={panel?.name === 'chats'} onClose={close}>
+        {empty('topBar.noChats')}
+      </Popover>
+      <Menu anchorEl={panel?.anchor} open={panel?.name === 'profile'} onClose={close}>
+        <MenuItem
+          onClick={() => {
+            close();
+            setProfileOpen(true);
+          }}
+        >
+          {t('topBar.profile')}
+        </MenuItem>
+        <MenuItem
+          data-testid="logout"
+          onClick={() => {
+            close();
+            void signOut();
+          }}
+        >
+          {t('topBar.logout')}
+        </MenuItem>
+      </Menu>
+      {profileOpen ? <UserModal userId={user.id} onClose={() => setProfileOpen(false)} /> : null}
+    </AppBar>
+  );
+}

@@ -1,0 +1,101 @@
+import { lazy, Suspense, type ReactNode } from 'react';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { useSession } from '../api/session';
+import { STORAGE } from '../api/storage-keys';
+import { PageLoading } from '../components/page-loading';
+import { PlaceholderPage } from '../features/placeholder/placeholder-page';
+import { AppLayout } from './layout/app-layout';
+
+const LoginPage = lazy(() => import('../features/login/login-page'));
+const TodoListPage = lazy(() => import('../features/todolist/todo-list-page'));
+const TicketsPage = lazy(() => import('../features/tickets/tickets-page'));
+const ContactsPage = lazy(() => import('../features/contacts/contacts-page'));
+const QuickMessagesPage = lazy(() => import('../features/quick-messages/quick-messages-page'));
+const ConnectionsPage = lazy(() => import('../features/connections/connections-page'));
+const QueuesPage = lazy(() => import('../features/queues/queues-page'));
+const PromptsPage = lazy(() => import('../features/prompts/prompts-page'));
+const IntegrationsPage = lazy(() => import('../features/integrations/integrations-page'));
+const SettingsPage = lazy(() => import('../features/settings/settings-page'));
+const MessagesApiPage = lazy(() => import('../features/messages-api/messages-api-page'));
+const SandboxPhonePage = lazy(() => import('../features/sandbox/sandbox-phone-page'));
+
+/** Areas already built; the rest of PRIVATE shows its title. */
+const BUILT: Record<string, ReactNode> = {
+  '/tickets/:ticketId?': <TicketsPage />,
+  '/contacts': <ContactsPage />,
+  '/quick-messages': <QuickMessagesPage />,
+  '/connections': <ConnectionsPage />,
+  '/queues': <QueuesPage />,
+  '/prompts': <PromptsPage />,
+  '/queue-integration': <IntegrationsPage />,
+  '/settings': <SettingsPage />,
+  '/messages-api': <MessagesApiPage />,
+};
+
+/** Private routes of spec part 2 §2.1; areas not built yet show their title. */
+const PRIVATE: [path: string, titleKey: string][] = [
+  ['/', 'pages.dashboard'],
+  ['/tickets/:ticketId?', 'pages.tickets'],
+  ['/connections', 'pages.connections'],
+  ['/quick-messages', 'pages.quickMessages'],
+  ['/schedules', 'pages.schedules'],
+  ['/tags', 'pages.tags'],
+  ['/contacts', 'pages.contacts'],
+  ['/helps', 'pages.helps'],
+  ['/users', 'pages.users'],
+  ['/files', 'pages.files'],
+  ['/prompts', 'pages.prompts'],
+  ['/queue-integration', 'pages.queueIntegration'],
+  ['/messages-api', 'pages.messagesApi'],
+  ['/settings', 'pages.settings'],
+  ['/kanban', 'pages.kanban'],
+  ['/financeiro', 'pages.financeiro'],
+  ['/queues', 'pages.queues'],
+  ['/announcements', 'pages.announcements'],
+  ['/subscription', 'pages.subscription'],
+  ['/chats/:id?', 'pages.chats'],
+];
+
+/** Exist only when the local cshow flag was set at login (spec part 2 §2.1). */
+const CAMPAIGNS: [path: string, titleKey: string][] = [
+  ['/contact-lists', 'pages.contactLists'],
+  ['/contact-lists/:contactListId/contacts', 'pages.contactListItems'],
+  ['/campaign/:campaignId/report', 'pages.campaignReport'],
+  ['/campaigns', 'pages.campaigns'],
+  ['/campaigns-config', 'pages.campaignsConfig'],
+];
+
+function RequireSession({ children }: { children: ReactNode }) {
+  const { user, loading } = useSession();
+  const location = useLocation();
+  if (loading) return <PageLoading />;
+  if (!user) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  return children;
+}
+
+function PublicOnly({ children }: { children: ReactNode }) {
+  const { user, loading, landing } = useSession();
+  if (loading) return <PageLoading />;
+  if (user) return <Navigate to={landing} replace />;
+  return <Suspense fallback={<PageLoading />}>{children}</Suspense>;
+}
+
+export function AppRoutes() {
+  const campaigns = localStorage.getItem(STORAGE.campaignsFlag) === 'true' ? CAMPAIGNS : [];
+  return (
+    <Routes>
+      <Route path="/login" element={<PublicOnly><LoginPage /></PublicOnly>} />
+      <Route path="/signup" element={<PublicOnly><PlaceholderPage titleKey="pages.signup" /></PublicOnly>} />
+      <Route path="/forgetpsw" element={<PublicOnly><PlaceholderPage titleKey="pages.forgetpsw" /></PublicOnly>} />
+      <Route element={<RequireSession><AppLayout /></RequireSession>}>
+        {[...PRIVATE, ...campaigns].map(([path, titleKey]) => (
+          <Route key={path} path={path} element={BUILT[path] ?? <PlaceholderPage titleKey={titleKey} />} />
+        ))}
+        <Route path="/todolist" element={<TodoListPage />} />
+        {/* The simulated customer's phone of a sandbox connection (not in the spec's menu: opened from connections and tickets). */}
+        <Route path="/phone/:whatsappId?" element={<SandboxPhonePage />} />
+        <Route path="*" element={<PlaceholderPage titleKey="pages.notFound" />} />
+      </Route>
+    </Routes>
+  );
+}

@@ -1,0 +1,75 @@
+import { requiredText } from '@atende/shared';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, TextField } from '@mui/material';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import type { Connection } from '../../api/desk-types';
+import type { HttpClient } from '../../api/http-client';
+import { useSession } from '../../api/session';
+import { toastError, toastSuccess } from '../../components/toast';
+import { applyConnectionEvent, connectionsKey, refreshConnectionAlert } from './connections-queries';
+
+/** Spec part 2 §5: a connection's name is required, 2 to 50 characters. */
+const SandboxConnectionForm = z.object({ name: requiredText(2, 50) });
+type FormValues = z.input<typeof SandboxConnectionForm>;
+
+/** A simulated phone needs no pairing: `POST /whatsapp {provider: 'sandbox'}` answers it CONNECTED. */
+export async function createSandboxConnection(
+  api: HttpClient,
+  queryClient: QueryClient,
+  name: string,
+): Promise<Connection> {
+  const created = await api.post<Connection>('/whatsapp', { name, provider: 'sandbox' });
+  queryClient.setQueryData<Connection[]>(connectionsKey, (list) => applyConnectionEvent(list ?? [], { action: 'update', whatsapp: created }));
+  refreshConnectionAlert(queryClient);
+  return created;
+}
+
+export function AddSandboxConnectionDialog({ onClose, onCreated }: { onClose(): void; onCreated?(connection: Connection): void }) {
+  const { t } = useTranslation();
+  const { api } = useSession();
+  const queryClient = useQueryClient();
+  const form = useForm<FormValues>({ resolver: zodResolver(SandboxConnectionForm), defaultValues: { name: t('connections.sandboxDialog.defaultName') } });
+  const { errors, isSubmitting } = form.formState;
+
+  const submit = form.handleSubmit(async ({ name }) => {
+    try {
+      const created = await createSandboxConnection(api, queryClient, name);
+      toastSuccess(t('connections.saved'));
+      onCreated?.(created);
+      onClose();
+    } catch (error) {
+      toastError(error);
+    }
+  });
+
+  return (
+    <Dialog open onClose={isSubmitting ? undefined : onClose} fullWidth maxWidth="xs" data-testid="sandbox-connection-dialog">
+      <form onSubmit={submit} noValidate>
+        <DialogTitle>{t('connections.sandboxDialog.title')}</DialogTitle>
+        <DialogContent>
+          <DialogContentText sx={{ mb: 2 }}>{t('connections.sandboxDialog.text')}</DialogContentText>
+          <TextField
+            label={t('connections.sandboxDialog.name')}
+            {...form.register('name')}
+            error={Boolean(errors.name)}
+            helperText={errors.name?.message ? t(errors.name.message) : undefined}
+            autoFocus
+            fullWidth
+            slotProps={{ htmlInput: { maxLength: 50, 'data-testid': 'sandbox-connection-name' } }}
+          />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose} disabled={isSubmitting}>
+            {t('common.cancel')}
+          </Button>
+          <Button type="submit" variant="contained" disabled={isSubmitting} data-testid="sandbox-connection-save">
+            {isSubmitting ? <CircularProgress size={22} aria-label={t('common.loading')} /> : t('common.save')}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

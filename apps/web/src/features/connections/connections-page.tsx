@@ -1,0 +1,270 @@
+import { can } from '@atende/shared';
+import AddCircleOutlined from '@mui/icons-material/AddCircleOutlined';
+import CropFree from '@mui/icons-material/CropFree';
+import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import EditOutlined from '@mui/icons-material/EditOutlined';
+import PhoneIphone from '@mui/icons-material/PhoneIphone';
+import Star from '@mui/icons-material/Star';
+import {
+  Box,
+  Button,
+  Chip,
+  CircularProgress,
+  IconButton,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { useSession } from '../../api/session';
+import { ConfirmationDialog } from '../../components/confirmation-dialog';
+import { toastError, toastSuccess } from '../../components/toast';
+import { formatDateTime } from '../../i18n';
+import { AddSandboxConnectionDialog } from './add-sandbox-connection-dialog';
+import { ConnectionDialog } from './connection-dialog';
+import { sessionButtonsFor, STATUS_COLOR, type SessionButton } from './connection-status';
+import {
+  applyConnectionEvent,
+  applySessionEvent,
+  connectionsKey,
+  isSandbox,
+  refreshConnectionAlert,
+  useConnectionEvents,
+  useConnections,
+  type ConnectionDetail,
+  type ConnectionSession,
+} from './connections-queries';
+import { QrCodeDialog } from './qr-code-dialog';
+
+type SessionAction = Exclude<SessionButton, 'qrcode' | 'connecting'>;
+/** Spec part 2 §7: retry POST, new QR code PUT, disconnect DELETE on `/whatsappsession/:id`. */
+const SESSION_METHODS: Record<SessionAction, 'POST' | 'PUT' | 'DELETE'> = { retry: 'POST', newQr: 'PUT', disconnect: 'DELETE' };
+
+/**
+ * Connections page (spec part 2 §2.2): the table with each connection's
+ * status and session buttons, live from `company-{id}-whatsapp` and
+ * `-whatsappSession`; add, edit and delete gated by the `connections-page:*`
+ * rules; the QR dialog; and test (sandbox) connections with their phone.
+ */
+export default function ConnectionsPage() {
+  const { t, i18n } = useTranslation();
+  const { api, user } = useSession();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const connections = useConnections();
+  const [addingSandbox, setAddingSandbox] = useState(false);
+  const [editing, setEditing] = useState<number | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<ConnectionDetail | null>(null);
+  const [disconnecting, setDisconnecting] = useState<ConnectionDetail | null>(null);
+  const [qrFor, setQrFor] = useState<ConnectionDetail | null>(null);
+  const [busy, setBusy] = useState<number | null>(null);
+  useConnectionEvents();
+
+  const mayAdd = user ? can(user, 'connections-page:addConnection') : false;
+  const mayEdit = user ? can(user, 'connections-page:editOrDeleteConnection') : false;
+  const maySession = user ? can(user, 'connections-page:actionButtons') : false;
+  // The simulated phone's routes are for admins, like the session buttons.
+  const mayUsePhone = maySession;
+  const list = connections.data ?? [];
+  const showActions = mayEdit || (mayUsePhone && list.some(isSandbox));
+  const closeQr = useCallback(() => setQrFor(null), []);
+
+  const remove = async (connection: ConnectionDetail) => {
+    try {
+      await api.delete(`/whatsapp/${connection.id}`);
+      queryClient.setQueryData<ConnectionDetail[]>(connectionsKey, (current) => (current ? applyConnectionEvent(current, { action: 'delete', whatsappId: connection.id }) : current));
+      // Another connection may have become the default.
+      void queryClient.invalidateQueries({ queryKey: connectionsKey });
+      refreshConnectionAlert(queryClient);
+      toastSuccess(t('connections.deleted'));
+    } catch (error) {
+      toastError(error);
+    }
+  };
+
+  const runSession = async (connection: ConnectionDetail, action: SessionAction) => {
+    setBusy(connection.id);
+    try {
+      const { session } = await api.request<{ message: string; session: ConnectionSession }>(SESSION_METHODS[action], `/whatsappsession/${connection.id}`);
+      queryClient.setQueryData<ConnectionDetail[]>(connectionsKey, (current) => (current ? applySessionEvent(current, session) : current));
+      refreshConnectionAlert(queryClient);
+    } catch (error) {
+      toastError(error);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const label = (group: 'statuses' | 'providers', value: string) => (i18n.exists(`connections.${group}.${value}`) ? t(`connections.${group}.${value}`) : value);
+
+  const sessionButton = (connection: ConnectionDetail, button: SessionButton) => {
+    const common = { size: 'small' as const, disabled: busy === connection.id, sx: { whiteSpace: 'nowrap' } };
+    switch (button) {
+      case 'qrcode':
+        return (
+          <Button key={button} {...common} variant="contained" startIcon={<CropFree />} onClick={() => setQrFor(connection)} data-testid="connection-qr">
+            {t('connections.session.qrcode')}
+          </Button>
+        );
+      case 'retry':
+        return (
+          <Button key={button} {...common} variant="outlined" onClick={() => void runSession(connection, 'retry')} data-testid="connection-retry">
+            {t('connections.session.retry')}
+          </Button>
+        );
+      case 'newQr':
+        return (
+          <Button key={button} {...common} variant="contained" onClick={() => void runSession(connection, 'newQr')} data-testid="connection-new-qr">
+            {t('connections.session.newQr')}
+          </Button>
+        );
+      case 'disconnect':
+        return (
+          <Button key={button} {...common} variant="outlined" color="error" onClick={() => setDisconnecting(connection)} data-testid="connection-disconnect">
+            {t('connections.session.disconnect')}
+          </Button>
+        );
+      case 'connecting':
+        return (
+          <Button key={button} {...common} variant="outlined" disabled startIcon={<CircularProgress size={14} color="inherit" />} data-testid="connection-connecting">
+            {t('connections.session.connecting')}
+          </Button>
+        );
+    }
+  };
+
+  return (
+    <Stack spacing={2}>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }}>
+        <Typography variant="h5" component="h1" sx={{ flexGrow: 1 }}>
+          {t('connections.title')}
+        </Typography>
+        {mayAdd ? (
+          <>
+            <Button variant="outlined" startIcon={<PhoneIphone />} onClick={() => setAddingSandbox(true)} data-testid="connection-add-sandbox">
+              {t('connections.addSandbox')}
+            </Button>
+            <Button variant="contained" startIcon={<AddCircleOutlined />} onClick={() => setEditing('new')} data-testid="connection-add">
+              {t('connections.add')}
+            </Button>
+          </>
+        ) : null}
+      </Stack>
+
+      <Paper variant="outlined">
+        <TableContainer>
+          <Table size="small">
+            <TableHead>
+              <TableRow>
+                <TableCell>{t('connections.columns.name')}</TableCell>
+                <TableCell>{t('connections.columns.status')}</TableCell>
+                {maySession ? <TableCell>{t('connections.columns.session')}</TableCell> : null}
+                <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('connections.columns.provider')}</TableCell>
+                <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{t('connections.columns.updatedAt')}</TableCell>
+                <TableCell align="center">{t('connections.columns.isDefault')}</TableCell>
+                {showActions ? <TableCell align="right">{t('connections.columns.actions')}</TableCell> : null}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {list.map((connection) => (
+                <TableRow key={connection.id} hover data-testid="connection-row" data-connection-id={connection.id} data-status={connection.status}>
+                  <TableCell sx={{ wordBreak: 'break-word' }}>{connection.name}</TableCell>
+                  <TableCell>
+                    <Chip size="small" color={STATUS_COLOR[connection.status] ?? 'default'} label={label('statuses', connection.status)} data-testid="connection-status" />
+                  </TableCell>
+                  {maySession ? (
+                    <TableCell>
+                      <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }} data-testid="connection-session">
+                        {sessionButtonsFor(connection.status).map((button) => sessionButton(connection, button))}
+                      </Stack>
+                    </TableCell>
+                  ) : null}
+                  <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{label('providers', connection.provider)}</TableCell>
+                  <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }} data-testid="connection-updated-at">
+                    {formatDateTime(connection.updatedAt)}
+                  </TableCell>
+                  <TableCell align="center">
+                    {connection.isDefault ? (
+                      <Tooltip title={t('connections.isDefault')}>
+                        <Star color="warning" fontSize="small" aria-label={t('connections.isDefault')} data-testid="connection-default" />
+                      </Tooltip>
+                    ) : null}
+                  </TableCell>
+                  {showActions ? (
+                    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                      {mayUsePhone && isSandbox(connection) ? (
+                        <Tooltip title={t('connections.openPhone')}>
+                          <IconButton size="small" aria-label={t('connections.openPhone')} onClick={() => void navigate(`/phone/${connection.id}`)} data-testid="connection-open-phone">
+                            <PhoneIphone fontSize="small" />
+                          </IconButton>
+                        </Tooltip>
+                      ) : null}
+                      {mayEdit ? (
+                        <>
+                          <Tooltip title={t('common.edit')}>
+                            <IconButton size="small" aria-label={t('common.edit')} onClick={() => setEditing(connection.id)} data-testid="connection-edit">
+                              <EditOutlined fontSize="small" />
+                            </IconButton>
+                          </Tooltip>
+                          <Tooltip title={t('common.delete')}>
+                            <IconButton size="small" aria-label={t('common.delete')} onClick={() => setDeleting(connection)} data-testid="connection-delete">
+                              <DeleteOutlined fontSize="small" />
+                            </IconButton>
+                          </Tooltip>
+                        </>
+                      ) : null}
+                    </TableCell>
+                  ) : null}
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+        {connections.isPending ? (
+          <Box role="status" aria-label={t('common.loading')} sx={{ display: 'flex', justifyContent: 'center', p: 2 }}>
+            <CircularProgress size={28} />
+          </Box>
+        ) : null}
+        {!connections.isPending && list.length === 0 ? (
+          <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }} data-testid="connections-empty">
+            {t('connections.empty')}
+          </Typography>
+        ) : null}
+      </Paper>
+
+      {addingSandbox ? <AddSandboxConnectionDialog onClose={() => setAddingSandbox(false)} /> : null}
+      {editing !== null ? <ConnectionDialog connectionId={editing === 'new' ? null : editing} onClose={() => setEditing(null)} /> : null}
+      {qrFor ? <QrCodeDialog connection={qrFor} onClose={closeQr} /> : null}
+      <ConfirmationDialog
+        open={deleting !== null}
+        title={t('connections.deleteTitle', { name: deleting?.name ?? '' })}
+        onClose={() => setDeleting(null)}
+        onConfirm={() => {
+          if (deleting) void remove(deleting);
+        }}
+      >
+        {t('connections.deleteMessage')}
+      </ConfirmationDialog>
+      <ConfirmationDialog
+        open={disconnecting !== null}
+        title={t('connections.session.disconnectTitle', { name: disconnecting?.name ?? '' })}
+        onClose={() => setDisconnecting(null)}
+        onConfirm={() => {
+          if (disconnecting) void runSession(disconnecting, 'disconnect');
+        }}
+      >
+        {t('connections.session.disconnectMessage')}
+      </ConfirmationDialog>
+    </Stack>
+  );
+}

@@ -1,0 +1,183 @@
+import { ContactBody } from '@atende/shared';
+import { zodResolver } from '@hookform/resolvers/zod';
+import AddCircleOutlined from '@mui/icons-material/AddCircleOutlined';
+import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import { Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, Stack, TextField, Tooltip, Typography } from '@mui/material';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { useFieldArray, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import type { Contact } from '../../api/desk-types';
+import { useSession } from '../../api/session';
+import { toastError, toastSuccess } from '../../components/toast';
+import { cacheSavedContact, contactKeys } from './contacts-queries';
+
+export interface ContactModalProps {
+  open: boolean;
+  /** Edit this contact; absent: add a new one. */
+  contactId?: number | null;
+  /** Prefilled fields when adding (the new-ticket dialog passes the typed name). */
+  initialValues?: { name?: string; number?: string; email?: string };
+  onClose(): void;
+  onSaved?(contact: Contact): void;
+}
+
+type ContactFormInput = z.input<typeof ContactBody>;
+type ContactFormOutput = z.output<typeof ContactBody>;
+
+const EMPTY: ContactFormInput = { name: '', number: '', email: '', extraInfo: [] };
+
+/** Contact modal (spec part 1 §2, §5): add or edit a contact; name 2–50, number 8–50, email valid. */
+export function ContactModal({ open, contactId, initialValues, onClose, onSaved }: ContactModalProps) {
+  const { t } = useTranslation();
+  const { api } = useSession();
+  const queryClient = useQueryClient();
+  const editing = typeof contactId === 'number' && contactId > 0;
+  const contact = useQuery({
+    queryKey: contactKeys.detail(contactId ?? 0),
+    queryFn: () => api.get<Contact>(`/contacts/${contactId}`),
+    enabled: open && editing,
+    // Always the stored version: someone may have changed it since the list loaded.
+    staleTime: 0,
+  });
+  const form = useForm<ContactFormInput, unknown, ContactFormOutput>({ resolver: zodResolver(ContactBody), defaultValues: EMPTY });
+  const extraInfo = useFieldArray({ control: form.control, name: 'extraInfo' });
+  const { reset } = form;
+  const loadError = contact.error;
+  useEffect(() => {
+    if (loadError) toastError(loadError);
+  }, [loadError]);
+  const { errors, isSubmitting } = form.formState;
+
+  // Fill the form once per opening (from the stored contact, or the caller's values), so a live
+  // update of the same contact does not wipe what the user is typing; empty it when it closes.
+  // Wait for the stored version, not a cached one that is being refreshed.
+  const loaded = editing && !contact.isFetching ? contact.data : undefined;
+  const initialName = initialValues?.name;
+  const initialNumber = initialValues?.number;
+  const initialEmail = initialValues?.email;
+  const filled = useRef(false);
+  useEffect(() => {
+    if (!open) {
+      filled.current = false;
+      reset(EMPTY);
+      return;
+    }
+    if (filled.current) return;
+    if (loaded) {
+      reset({
+        name: loaded.name,
+        number: loaded.number,
+        email: loaded.email ?? '',
+        extraInfo: loaded.extraInfo.map(({ id, name, value }) => ({ id, name, value })),
+      });
+      filled.current = true;
+    } else if (!editing) {
+      reset({ ...EMPTY, name: initialName ?? '', number: initialNumber ?? '', email: initialEmail ?? '' });
+      filled.current = true;
+    }
+  }, [open, loaded, editing, initialName, initialNumber, initialEmail, reset]);
+
+  const message = (key?: string) => (key ? t(key) : undefined);
+
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      const body = { ...values, extraInfo: values.extraInfo ?? [] };
+      const saved = editing ? await api.put<Contact>(`/contacts/${contactId}`, body) : await api.post<Contact>('/contacts', body);
+      cacheSavedContact(queryClient, saved);
+      toastSuccess(t('contacts.modal.saved'));
+      onSaved?.(saved);
+      onClose();
+    } catch (error) {
+      toastError(error);
+    }
+  });
+
+  const loading = editing && !loaded && !contact.isError;
+  return (
+    <Dialog open={open} onClose={isSubmitting ? undefined : onClose} fullWidth maxWidth="sm" data-testid="contact-modal">
+      <form onSubmit={submit} noValidate>
+        <DialogTitle>{editing ? t('contacts.modal.editTitle') : t('contacts.modal.addTitle')}</DialogTitle>
+        <DialogContent dividers>
+          {loading ? (
+            <Box sx={{ display: 'flex', justifyContent: 'center', py: 4 }}>
+              <CircularProgress aria-label={t('common.loading')} />
+            </Box>
+          ) : (
+            <Stack spacing={2}>
+              <Typography variant="subtitle2">{t('contacts.modal.mainInfo')}</Typography>
+              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+                <TextField
+                  label={t('contacts.modal.name')}
+                  {...form.register('name')}
+                  error={Boolean(errors.name)}
+                  helperText={message(errors.name?.message)}
+                  autoFocus
+                  fullWidth
+                  slotProps={{ htmlInput: { 'data-testid': 'contact-name', maxLength: 50 } }}
+                />
+                <TextField
+                  label={t('contacts.modal.number')}
+                  {...form.register('number')}
+                  error={Boolean(errors.number)}
+                  helperText={message(errors.number?.message) ?? t('contacts.modal.numberHint')}
+                  fullWidth
+                  slotProps={{ htmlInput: { 'data-testid': 'contact-number', inputMode: 'tel', maxLength: 60 } }}
+                />
+              </Stack>
+              <TextField
+                label={t('contacts.modal.email')}
+                type="email"
+                {...form.register('email')}
+                error={Boolean(errors.email)}
+                helperText={message(errors.email?.message)}
+                fullWidth
+                slotProps={{ htmlInput: { 'data-testid': 'contact-email' } }}
+              />
+              <Typography variant="subtitle2">{t('contacts.modal.extraInfo')}</Typography>
+              {extraInfo.fields.map((field, index) => (
+                <Stack key={field.id} direction="row" spacing={1} sx={{ alignItems: 'flex-start' }} data-testid="contact-extra-row">
+                  <TextField
+                    size="small"
+                    label={t('contacts.modal.extraName')}
+                    {...form.register(`extraInfo.${index}.name`)}
+                    error={Boolean(errors.extraInfo?.[index]?.name)}
+                    helperText={message(errors.extraInfo?.[index]?.name?.message)}
+                    sx={{ flex: 1 }}
+                  />
+                  <TextField
+                    size="small"
+                    label={t('contacts.modal.extraValue')}
+                    {...form.register(`extraInfo.${index}.value`)}
+                    error={Boolean(errors.extraInfo?.[index]?.value)}
+                    helperText={message(errors.extraInfo?.[index]?.value?.message)}
+                    sx={{ flex: 1 }}
+                  />
+                  <Tooltip title={t('contacts.modal.removeExtra')}>
+                    <IconButton aria-label={t('contacts.modal.removeExtra')} onClick={() => extraInfo.remove(index)}>
+                      <DeleteOutlined />
+                    </IconButton>
+                  </Tooltip>
+                </Stack>
+              ))}
+              <Box>
+                <Button startIcon={<AddCircleOutlined />} onClick={() => extraInfo.append({ name: '', value: '' })} data-testid="contact-extra-add">
+                  {t('contacts.modal.addExtra')}
+                </Button>
+              </Box>
+            </Stack>
+          )}
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose} disabled={isSubmitting}>
+            {t('common.cancel')}
+          </Button>
+          <Button type="submit" variant="contained" disabled={isSubmitting || loading || contact.isError} data-testid="contact-save">
+            {isSubmitting ? <CircularProgress size={22} aria-label={t('common.loading')} /> : t('common.save')}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,273 @@
+import { can } from '@atende/shared';
+import AddCircleOutlined from '@mui/icons-material/AddCircleOutlined';
+import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import Download from '@mui/icons-material/Download';
+import Edit from '@mui/icons-material/Edit';
+import FileUpload from '@mui/icons-material/FileUpload';
+import Search from '@mui/icons-material/Search';
+import WhatsApp from '@mui/icons-material/WhatsApp';
+import {
+  Avatar,
+  Box,
+  Button,
+  CircularProgress,
+  IconButton,
+  InputAdornment,
+  Menu,
+  MenuItem,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  TextField,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type UIEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Contact } from '../../api/desk-types';
+import { useSession } from '../../api/session';
+import { ConfirmationDialog } from '../../components/confirmation-dialog';
+import { toastError, toastSuccess } from '../../components/toast';
+import { useDebouncedValue } from '../../components/use-debounced-value';
+import { ContactImportDialog, type ImportSource } from './contact-import-dialog';
+import { ContactModal } from './contact-modal';
+import { contactsCsv, CONTACTS_CSV_NAME, type ExportedContact } from './contacts-export';
+import { cacheRemovedContact, useContactEvents, useContactPages } from './contacts-queries';
+import { downloadTextFile } from './csv-writer';
+import { useStartTicket } from './start-ticket';
+
+/** Spec part 1 §4: the next page loads within 100 px of the bottom. */
+const SCROLL_THRESHOLD_PX = 100;
+
+type ModalState = { open: false } | { open: true; contactId: number | null };
+
+/** Contacts page (spec part 1 §2): search, import, add, export, and the list with its actions. */
+export default function ContactsPage() {
+  const { t } = useTranslation();
+  const { api, user } = useSession();
+  const queryClient = useQueryClient();
+  const [search, setSearch] = useState('');
+  const searchParam = useDebouncedValue(search.trim().toLowerCase());
+  const pages = useContactPages(searchParam);
+  const [modal, setModal] = useState<ModalState>({ open: false });
+  const [deleting, setDeleting] = useState<Contact | null>(null);
+  const [importMenu, setImportMenu] = useState<HTMLElement | null>(null);
+  const [importSource, setImportSource] = useState<ImportSource | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const startTicket = useStartTicket();
+  useContactEvents();
+
+  const contacts = pages.data?.pages.flatMap((page) => page.contacts) ?? [];
+  const count = pages.data?.pages[0]?.count ?? 0;
+  const mayDelete = user ? can(user, 'contacts-page:deleteContact') : false;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = pages;
+
+  const onScroll = (event: UIEvent<HTMLElement>) => {
+    const element = event.currentTarget;
+    if (element.scrollHeight - element.scrollTop - element.clientHeight > SCROLL_THRESHOLD_PX) return;
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  };
+
+  const removeContact = async (contact: Contact) => {
+    try {
+      await api.delete(`/contacts/${contact.id}`);
+      cacheRemovedContact(queryClient, contact.id);
+      toastSuccess(t('contacts.deleted'));
+    } catch (error) {
+      toastError(error);
+    }
+  };
+
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      const all = await api.get<ExportedContact[]>('/contacts/list');
+      downloadTextFile(CONTACTS_CSV_NAME, contactsCsv(all), 'text/csv;charset=utf-8');
+      toastSuccess(t('contacts.exported'));
+    } catch (error) {
+      toastError(error);
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  return (
+    <Stack spacing={2} sx={{ height: { md: 'calc(100vh - 96px)' } }}>
+      <Stack direction={{ xs: 'column', md: 'row' }} spacing={1} sx={{ alignItems: { md: 'center' } }}>
+        <Box sx={{ flexGrow: 1 }}>
+          <Typography variant="h5" component="h1">
+            {t('contacts.title')}
+          </Typography>
+          <Typography variant="body2" color="text.secondary" data-testid="contacts-count">
+            {t('contacts.total', { count })}
+          </Typography>
+        </Box>
+        <TextField
+          size="small"
+          placeholder={t('contacts.search')}
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+          slotProps={{
+            htmlInput: { 'data-testid': 'contacts-search', 'aria-label': t('common.search') },
+            input: {
+              startAdornment: (
+                <InputAdornment position="start">
+                  <Search fontSize="small" />
+                </InputAdornment>
+              ),
+            },
+          }}
+          sx={{ minWidth: { md: 260 } }}
+        />
+        <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
+          <Button variant="outlined" startIcon={<FileUpload />} onClick={(event) => setImportMenu(event.currentTarget)} data-testid="contacts-import">
+            {t('contacts.import')}
+          </Button>
+          <Button variant="outlined" startIcon={exporting ? <CircularProgress size={16} /> : <Download />} disabled={exporting} onClick={() => void exportCsv()} data-testid="contacts-export">
+            {t('contacts.export')}
+          </Button>
+          <Button variant="contained" startIcon={<AddCircleOutlined />} onClick={() => setModal({ open: true, contactId: null })} data-testid="contacts-add">
+            {t('contacts.add')}
+          </Button>
+        </Stack>
+      </Stack>
+      <Menu anchorEl={importMenu} open={importMenu !== null} onClose={() => setImportMenu(null)}>
+        <MenuItem
+          data-testid="contacts-import-sheet"
+          onClick={() => {
+            setImportMenu(null);
+            setImportSource('sheet');
+          }}
+        >
+          {t('contacts.importMenu.spreadsheet')}
+        </MenuItem>
+        <MenuItem
+          data-testid="contacts-import-phone"
+          onClick={() => {
+            setImportMenu(null);
+            setImportSource('phone');
+          }}
+        >
+          {t('contacts.importMenu.phone')}
+        </MenuItem>
+      </Menu>
+
+      <Paper variant="outlined" sx={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
+        <TableContainer onScroll={onScroll} sx={{ flex: 1, maxHeight: { xs: 'calc(100vh - 260px)', md: 'none' }, overflowY: 'auto' }} data-testid="contacts-scroll">
+          <Table stickyHeader size="small">
+            <TableHead>
+              <TableRow>
+                <TableCell padding="checkbox" sx={{ pl: 2, display: { xs: 'none', sm: 'table-cell' } }}>
+                  <Box component="span" sx={visuallyHidden}>
+                    {t('contacts.columns.avatar')}
+                  </Box>
+                </TableCell>
+                <TableCell>{t('contacts.columns.name')}</TableCell>
+                <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('contacts.columns.number')}</TableCell>
+                <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('contacts.columns.email')}</TableCell>
+                <TableCell align="right">{t('contacts.columns.actions')}</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {contacts.map((contact) => (
+                <TableRow key={contact.id} hover data-testid="contact-row" data-contact-id={contact.id}>
+                  <TableCell padding="checkbox" sx={{ pl: 2, display: { xs: 'none', sm: 'table-cell' } }}>
+                    <Avatar src={contact.profilePicUrl || undefined} alt="" sx={{ width: 32, height: 32 }}>
+                      {contact.name.slice(0, 1).toUpperCase()}
+                    </Avatar>
+                  </TableCell>
+                  <TableCell sx={{ wordBreak: 'break-word' }}>
+                    {contact.name}
+                    {/* Narrow screens: the number goes under the name instead of in its own column. */}
+                    <Typography variant="caption" color="text.secondary" sx={{ display: { xs: 'block', sm: 'none' } }}>
+                      {contact.number}
+                    </Typography>
+                  </TableCell>
+                  <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{contact.number}</TableCell>
+                  <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' }, wordBreak: 'break-all' }}>{contact.email}</TableCell>
+                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    <Tooltip title={t('contacts.startTicket')}>
+                      <span>
+                        <IconButton
+                          size="small"
+                          aria-label={t('contacts.startTicket')}
+                          disabled={startTicket.busyContactId !== null}
+                          onClick={() => void startTicket.start(contact)}
+                          data-testid="contact-start-ticket"
+                        >
+                          {startTicket.busyContactId === contact.id ? <CircularProgress size={18} /> : <WhatsApp fontSize="small" />}
+                        </IconButton>
+                      </span>
+                    </Tooltip>
+                    <Tooltip title={t('common.edit')}>
+                      <IconButton size="small" aria-label={t('common.edit')} onClick={() => setModal({ open: true, contactId: contact.id })} data-testid="contact-edit">
+                        <Edit fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                    {mayDelete ? (
+                      <Tooltip title={t('common.delete')}>
+                        <IconButton size="small" aria-label={t('common.delete')} onClick={() => setDeleting(contact)} data-testid="contact-delete">
+                          <DeleteOutlined fontSize="small" />
+                        </IconButton>
+                      </Tooltip>
+                    ) : null}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+          {pages.isPending || isFetchingNextPage ? (
+            <Box role="status" aria-label={t('common.loading')} sx={{ display: 'flex', justifyContent: 'center', p: 2 }}>
+              <CircularProgress size={28} />
+            </Box>
+          ) : null}
+          {!pages.isPending && contacts.length === 0 ? (
+            <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }} data-testid="contacts-empty">
+              {pages.isError ? t('common.empty') : t('contacts.empty')}
+            </Typography>
+          ) : null}
+          {hasNextPage && !isFetchingNextPage ? (
+            // For screens tall enough that the list never scrolls, and for keyboard users.
+            <Box sx={{ display: 'flex', justifyContent: 'center', p: 1 }}>
+              <Button size="small" onClick={() => void fetchNextPage()}>
+                {t('common.loadMore')}
+              </Button>
+            </Box>
+          ) : null}
+        </TableContainer>
+      </Paper>
+
+      <ContactModal open={modal.open} contactId={modal.open ? modal.contactId : null} onClose={() => setModal({ open: false })} />
+      <ConfirmationDialog
+        open={deleting !== null}
+        title={t('contacts.deleteTitle', { name: deleting?.name ?? '' })}
+        onClose={() => setDeleting(null)}
+        onConfirm={() => {
+          if (deleting) void removeContact(deleting);
+        }}
+      >
+        {t('contacts.deleteMessage')}
+      </ConfirmationDialog>
+      {importSource ? <ContactImportDialog source={importSource} onClose={() => setImportSource(null)} /> : null}
+      {startTicket.dialog}
+    </Stack>
+  );
+}
+
+const visuallyHidden = {
+  border: 0,
+  clip: 'rect(0 0 0 0)',
+  height: 1,
+  margin: -1,
+  overflow: 'hidden',
+  padding: 0,
+  position: 'absolute',
+  whiteSpace: 'nowrap',
+  width: 1,
+} as const;

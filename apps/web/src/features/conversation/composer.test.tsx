@@ -1,0 +1,111 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Message, QuickMessage, Ticket } from '../../api/desk-types';
+import { setupI18n } from '../../i18n';
+import { Composer } from './composer';
+import type * as SendModule from './use-send-message';
+
+const send = vi.fn(async () => []);
+const quickMessages: QuickMessage[] = [
+  { id: 1, shortcode: 'bomdia', message: 'Bom dia! Em que posso ajudar?', geral: true, status: true, userId: null, isMedia: false, mediaPath: null, mediaName: null, mediaUrl: null },
+];
+
+vi.mock('./use-send-message', async (original) => ({ ...(await original<typeof SendModule>()), useSendMessage: () => send }));
+vi.mock('../../api/session', () => ({ useSession: () => ({ api: { get: async () => quickMessages } }) }));
+
+beforeAll(() => {
+  localStorage.setItem('i18nextLng', 'en');
+  setupI18n();
+});
+beforeEach(() => send.mockClear());
+
+const ticket = (status: Ticket['status']) => ({ id: 5, uuid: 'u-5', status }) as Ticket;
+const quoted = { id: 42, body: 'Qual o prazo?', fromMe: false, mediaType: null, isDeleted: false, contact: { id: 1, name: 'Maria' } } as Message;
+
+function renderComposer(status: Ticket['status'] = 'open', options: { quoted?: Message | null; onClearQuoted?: () => void } = {}) {
+  return render(
+    <QueryClientProvider client={new QueryClient()}>
+      <Composer ticket={ticket(status)} quoted={options.quoted ?? null} onClearQuoted={options.onClearQuoted ?? (() => undefined)} />
+    </QueryClientProvider>,
+  );
+}
+
+describe('composer', () => {
+  it('sends with Enter, adds a line with Shift+Enter, and clears the input', async () => {
+    const user = userEvent.setup();
+    renderComposer();
+    const input = screen.getByTestId('composer-input');
+    await user.type(input, 'Olá{Shift>}{Enter}{/Shift}tudo bem?');
+    expect(send).not.toHaveBeenCalled();
+    expect(input).toHaveProperty('value', 'Olá\ntudo bem?');
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(send).toHaveBeenCalledWith({ body: 'Olá\ntudo bem?', files: [], quotedMsgId: null, sign: true }));
+    expect(input).toHaveProperty('value', '');
+  });
+
+  it('does not send empty or whitespace-only text', async () => {
+    const user = userEvent.setup();
+    renderComposer();
+    await user.type(screen.getByTestId('composer-input'), '   {Enter}');
+    expect(send).not.toHaveBeenCalled();
+    expect(screen.getByTestId('composer-send')).toHaveProperty('disabled', true);
+  });
+
+  it('keeps the sign option (on by default) in local storage', async () => {
+    const user = userEvent.setup();
+    const { unmount } = renderComposer();
+    const sign = screen.getByTestId('composer-sign');
+    expect(sign).toHaveProperty('checked', true);
+    await user.click(sign);
+    expect(localStorage.getItem('signOption')).toBe('false');
+    await user.type(screen.getByTestId('composer-input'), 'Oi{Enter}');
+    await waitFor(() => expect(send).toHaveBeenCalledWith(expect.objectContaining({ sign: false })));
+    unmount();
+    renderComposer();
+    expect(screen.getByTestId('composer-sign')).toHaveProperty('checked', false);
+  });
+
+  it('sends the quoted message and clears it afterwards', async () => {
+    const user = userEvent.setup();
+    const onClearQuoted = vi.fn();
+    renderComposer('open', { quoted, onClearQuoted });
+    expect(screen.getByTestId('quoted-preview').textContent).toContain('Qual o prazo?');
+    await user.type(screen.getByTestId('composer-input'), 'Amanhã{Enter}');
+    await waitFor(() => expect(send).toHaveBeenCalledWith(expect.objectContaining({ quotedMsgId: 42 })));
+    expect(onClearQuoted).toHaveBeenCalled();
+  });
+
+  it('offers quick answers after "/" and two characters, and fills the input with the chosen one', async () => {
+    const user = userEvent.setup();
+    renderComposer();
+    const input = screen.getByTestId('composer-input');
+    await user.type(input, '/b');
+    expect(screen.queryByTestId('quick-answer-option')).toBeNull();
+    await user.type(input, 'o');
+    const option = await screen.findByTestId('quick-answer-option');
+    expect(option.textContent).toBe('bomdia - Bom dia! Em que posso ajud...');
+    await user.keyboard('{Enter}');
+    expect(input).toHaveProperty('value', 'Bom dia! Em que posso ajudar?');
+    expect(send).not.toHaveBeenCalled();
+  });
+
+  it('attaches several files, lets one be removed, and sends the rest', async () => {
+    const user = userEvent.setup();
+    renderComposer();
+    const files = [new File(['a'], 'a.pdf', { type: 'application/pdf' }), new File(['b'], 'b.png', { type: 'image/png' })];
+    await user.upload(screen.getByTestId('composer-attach'), files);
+    expect(screen.getAllByTestId('composer-file')).toHaveLength(2);
+    await user.click(screen.getByLabelText('Remove a.pdf'));
+    expect(screen.getAllByTestId('composer-file')).toHaveLength(1);
+    await user.click(screen.getByTestId('composer-send'));
+    await waitFor(() => expect(send).toHaveBeenCalledWith(expect.objectContaining({ body: '', files: [files[1]] })));
+  });
+
+  it('is replaced by a hint when the ticket is not open', () => {
+    renderComposer('pending');
+    expect(screen.queryByTestId('composer-input')).toBeNull();
+    expect(screen.getByTestId('composer-disabled').textContent).toBe('Accept the ticket to reply.');
+  });
+});

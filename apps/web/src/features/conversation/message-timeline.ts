@@ -1,0 +1,81 @@
+import type { InfiniteData } from '@tanstack/react-query';
+import type { Message, MessagePage } from '../../api/desk-types';
+
+/** Oldest first; equal times keep the server's order by id. */
+function byCreatedAt(a: Message, b: Message): number {
+  const diff = new Date(a.createdAt).getTime() - new Date(b.createdAt).getTime();
+  return diff !== 0 ? diff : a.id - b.id;
+}
+
+/**
+ * The pages as one conversation (spec part 1 §4): merged by id, ordered by
+ * creation. Pages are fetched by offset, so a message that arrived meanwhile
+ * shifts the next page and the same message can come twice: the newest copy
+ * (the first page holding it) wins.
+ */
+export function mergeMessages(pages: readonly { messages: readonly Message[] }[]): Message[] {
+  const byId = new Map<number, Message>();
+  for (const page of pages) {
+    for (const message of page.messages) if (!byId.has(message.id)) byId.set(message.id, message);
+  }
+  return [...byId.values()].sort(byCreatedAt);
+}
+
+export type MessagesCache = InfiniteData<MessagePage, number>;
+
+/**
+ * A created message into the cache (live event or the answer to our own send):
+ * a message already there is replaced, so whichever of the two arrives second
+ * does not duplicate it.
+ */
+export function upsertMessage(cache: MessagesCache | undefined, message: Message): MessagesCache | undefined {
+  if (!cache || cache.pages.length === 0) return cache;
+  const replaced = replaceMessage(cache, message);
+  if (replaced !== cache) return replaced;
+  const [first, ...rest] = cache.pages;
+  return { ...cache, pages: [{ ...first!, messages: [...first!.messages, message] }, ...rest] };
+}
+
+/** An updated message (ack, edit, deletion) replaces its copies; unknown messages are ignored. */
+export function replaceMessage(cache: MessagesCache | undefined, message: Message): MessagesCache | undefined {
+  if (!cache) return cache;
+  let found = false;
+  const pages = cache.pages.map((page) => {
+    if (!page.messages.some((m) => m.id === message.id)) return page;
+    found = true;
+    return { ...page, messages: page.messages.map((m) => (m.id === message.id ? message : m)) };
+  });
+  return found ? { ...cache, pages } : cache;
+}
+
+export type TimelineItem =
+  | { kind: 'day'; key: string; date: string }
+  | { kind: 'ended'; key: string; date: string }
+  | { kind: 'started'; key: string; date: string }
+  | { kind: 'message'; key: string; message: Message };
+
+function dayOf(value: string): string {
+  const date = new Date(value);
+  return `${date.getFullYear()}-${date.getMonth()}-${date.getDate()}`;
+}
+
+/**
+ * What the list shows between messages (spec part 1 §2): a day separator when the
+ * local day changes, and when the ticket changes the end of the previous
+ * conversation (at its last message) and the start of the next one.
+ */
+export function buildTimeline(messages: readonly Message[]): TimelineItem[] {
+  const items: TimelineItem[] = [];
+  let previous: Message | undefined;
+  for (const message of messages) {
+    const ticketChanged = previous !== undefined && previous.ticketId !== message.ticketId;
+    if (ticketChanged) items.push({ kind: 'ended', key: `ended-${previous!.id}`, date: previous!.createdAt });
+    if (!previous || dayOf(previous.createdAt) !== dayOf(message.createdAt)) {
+      items.push({ kind: 'day', key: `day-${message.id}`, date: message.createdAt });
+    }
+    if (ticketChanged) items.push({ kind: 'started', key: `started-${message.id}`, date: message.createdAt });
+    items.push({ kind: 'message', key: `message-${message.id}`, message });
+    previous = message;
+  }
+  return items;
+}

@@ -1,0 +1,149 @@
+import { Autocomplete, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Stack, TextField } from '@mui/material';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Connection, QueueSummary, Ticket, UserSummary } from '../../api/desk-types';
+import { useSession } from '../../api/session';
+import { SEARCH_DEBOUNCE_MS, useDebouncedValue } from '../../components/use-debounced-value';
+import type { TransferInput } from '../tickets/ticket-actions';
+
+/** Spec part 1 §2, §9: user search starts at 3 characters; the first load waits 500 ms. */
+export const USER_SEARCH_MIN_CHARS = 3;
+
+/** The term sent to GET /users: nothing until 3 characters are typed. */
+export function userSearchTerm(typed: string): string {
+  const term = typed.trim();
+  return term.length >= USER_SEARCH_MIN_CHARS ? term : '';
+}
+
+export interface TransferDialogProps {
+  ticket: Ticket;
+  onClose(): void;
+  onTransfer(input: TransferInput): Promise<unknown>;
+}
+
+export function TransferDialog({ ticket, onClose, onTransfer }: TransferDialogProps) {
+  const { t } = useTranslation();
+  const { api } = useSession();
+  const [typed, setTyped] = useState('');
+  const [user, setUser] = useState<UserSummary | null>(null);
+  const [queueId, setQueueId] = useState<number | ''>('');
+  const [whatsappId, setWhatsappId] = useState<number | ''>(ticket.whatsappId ?? '');
+  const [ready, setReady] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+  const term = useDebouncedValue(userSearchTerm(typed));
+
+  useEffect(() => {
+    const timer = setTimeout(() => setReady(true), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, []);
+
+  const users = useQuery({
+    queryKey: ['users', 'search', term],
+    queryFn: () => api.get<{ users: UserSummary[] }>('/users', { searchParam: term, pageNumber: 1 }),
+    enabled: ready,
+    placeholderData: keepPreviousData,
+  });
+  const queues = useQuery({ queryKey: ['queues'], queryFn: () => api.get<QueueSummary[]>('/queue') });
+  const connections = useQuery({ queryKey: ['connections'], queryFn: () => api.get<Connection[]>('/whatsapp') });
+
+  // A chosen user offers that user's queues; without a user, any queue of the company.
+  const queueOptions = user?.queues && user.queues.length > 0 ? user.queues : (queues.data ?? []);
+  const validQueue = typeof queueId === 'number' && queueOptions.some((q) => q.id === queueId);
+  const canSubmit = validQueue && typeof whatsappId === 'number' && !submitting;
+
+  const submit = async () => {
+    if (!canSubmit) return;
+    setSubmitting(true);
+    await onTransfer({ userId: user?.id ?? null, queueId: typeof queueId === 'number' ? queueId : null, whatsappId: typeof whatsappId === 'number' ? whatsappId : null });
+    setSubmitting(false);
+    onClose();
+  };
+
+  return (
+    <Dialog open onClose={onClose} fullWidth maxWidth="xs" slotProps={{ paper: { 'data-testid': 'transfer-dialog' } as object }}>
+      <form
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+      >
+        <DialogTitle>{t('conversation.transfer.title')}</DialogTitle>
+        <DialogContent>
+          <Stack spacing={2} sx={{ pt: 1 }}>
+            <Autocomplete
+              options={users.data?.users ?? []}
+              value={user}
+              onChange={(_, value) => {
+                setUser(value);
+                setQueueId('');
+              }}
+              inputValue={typed}
+              onInputChange={(_, value) => setTyped(value)}
+              getOptionLabel={(option) => option.name}
+              isOptionEqualToValue={(a, b) => a.id === b.id}
+              filterOptions={(options) => options}
+              loading={!ready || users.isFetching}
+              noOptionsText={t('conversation.transfer.noOptions')}
+              renderInput={(params) => (
+                <TextField
+                  {...params}
+                  label={t('conversation.transfer.user')}
+                  helperText={t('conversation.transfer.userHint')}
+                  slotProps={{
+                    ...params.slotProps,
+                    htmlInput: { ...params.slotProps.htmlInput, 'data-testid': 'transfer-user' },
+                    input: {
+                      ...params.slotProps.input,
+                      endAdornment: (
+                        <>
+                          {users.isFetching ? <CircularProgress size={18} /> : null}
+                          {params.slotProps.input.endAdornment}
+                        </>
+                      ),
+                    },
+                  }}
+                />
+              )}
+            />
+            <TextField
+              select
+              required
+              label={t('conversation.transfer.queue')}
+              value={validQueue ? queueId : ''}
+              onChange={(event) => setQueueId(Number(event.target.value))}
+              slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'transfer-queue' } as object } }}
+            >
+              {queueOptions.map((queue) => (
+                <MenuItem key={queue.id} value={queue.id} data-testid="transfer-queue-option">
+                  {queue.name}
+                </MenuItem>
+              ))}
+            </TextField>
+            <TextField
+              select
+              required
+              label={t('conversation.transfer.connection')}
+              value={connections.data?.some((c) => c.id === whatsappId) ? whatsappId : ''}
+              onChange={(event) => setWhatsappId(Number(event.target.value))}
+              slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'transfer-connection' } as object } }}
+            >
+              {(connections.data ?? []).map((connection) => (
+                <MenuItem key={connection.id} value={connection.id} data-testid="transfer-connection-option">
+                  {connection.name}
+                </MenuItem>
+              ))}
+            </TextField>
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose}>{t('common.cancel')}</Button>
+          <Button type="submit" variant="contained" disabled={!canSubmit} data-testid="transfer-submit">
+            {t('conversation.transfer.submit')}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,104 @@
+import { DUE_DATE_WARNING_DAYS, LANGUAGES, LoginBody } from '@atende/shared';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Box, Button, Link, MenuItem, Paper, Stack, TextField, Typography } from '@mui/material';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
+import { ApiError } from '../../api/http-client';
+import { useSession } from '../../api/session';
+import { toastError, toastInfo } from '../../components/toast';
+import { changeLanguage, formatDate } from '../../i18n';
+
+const DAY = 86_400_000;
+
+/** Whole days until the due date, rounded (spec part 1 §2). */
+function daysUntil(dueDate: string): number {
+  return Math.round((new Date(dueDate).getTime() - Date.now()) / DAY);
+}
+
+export default function LoginPage() {
+  const { t, i18n } = useTranslation();
+  const { signIn } = useSession();
+  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm({ resolver: zodResolver(LoginBody), defaultValues: { email: '', password: '' } });
+  const message = (key?: string) => (key ? t(key) : undefined);
+
+  const submit = form.handleSubmit(async (values) => {
+    setFailure(null);
+    try {
+      const user = await signIn(values.email, values.password);
+      const dueDate = user.company?.dueDate;
+      if (dueDate) {
+        const days = daysUntil(dueDate);
+        if (days < DUE_DATE_WARNING_DAYS) toastInfo(days <= 0 ? t('login.dueToday') : t('login.dueSoon', { count: days }));
+      }
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'ERR_SUBSCRIPTION_EXPIRED') {
+        const dueDate = typeof error.data.dueDate === 'string' ? formatDate(error.data.dueDate) : '';
+        setFailure(t('login.expired', { date: dueDate }));
+      } else if (error instanceof ApiError) {
+        toastError(error);
+      } else {
+        setFailure(t('login.serverDown'));
+      }
+    }
+  });
+
+  return (
+    <Box sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', p: 2 }}>
+      <Paper sx={{ p: { xs: 3, sm: 4 }, width: '100%', maxWidth: 400 }} elevation={3}>
+        <Stack component="form" spacing={2} onSubmit={submit} noValidate>
+          <Typography variant="h4" component="h1" color="primary" sx={{ textAlign: 'center', fontWeight: 700 }}>
+            {t('app.name')}
+          </Typography>
+          <Typography variant="h6" component="h2" sx={{ textAlign: 'center' }}>
+            {t('login.title')}
+          </Typography>
+          {failure ? (
+            <Alert severity="error" data-testid="login-error">
+              {failure}
+            </Alert>
+          ) : null}
+          <TextField
+            label={t('login.email')}
+            type="email"
+            autoComplete="email"
+            autoFocus
+            {...form.register('email')}
+            error={Boolean(form.formState.errors.email)}
+            helperText={message(form.formState.errors.email?.message)}
+            slotProps={{ htmlInput: { 'data-testid': 'login-email' } }}
+          />
+          <TextField
+            label={t('login.password')}
+            type="password"
+            autoComplete="current-password"
+            {...form.register('password')}
+            error={Boolean(form.formState.errors.password)}
+            helperText={message(form.formState.errors.password?.message)}
+            slotProps={{ htmlInput: { 'data-testid': 'login-password' } }}
+          />
+          <Button type="submit" variant="contained" size="large" disabled={form.formState.isSubmitting} data-testid="login-submit">
+            {t('login.submit')}
+          </Button>
+          <TextField select size="small" label={t('login.language')} value={i18n.language.slice(0, 2)} onChange={(e) => changeLanguage(e.target.value as (typeof LANGUAGES)[number])} data-testid="login-language">
+            {LANGUAGES.map((language) => (
+              <MenuItem key={language} value={language}>
+                {t(`languages.${language}`)}
+              </MenuItem>
+            ))}
+          </TextField>
+          <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
+            <Link component={RouterLink} to="/forgetpsw" variant="body2">
+              {t('login.forgot')}
+            </Link>
+            <Link component={RouterLink} to="/signup" variant="body2">
+              {t('login.signup')}
+            </Link>
+          </Stack>
+        </Stack>
+      </Paper>
+    </Box>
+  );
+}

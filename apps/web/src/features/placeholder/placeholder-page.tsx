@@ -1,0 +1,15 @@
+import { Paper, Typography } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+
+/** Areas whose issue has not landed yet show their title. */
+export function PlaceholderPage({ titleKey }: { titleKey: string }) {
+  const { t } = useTranslation();
+  return (
+    <Paper sx={{ p: 3 }} variant="outlined">
+      <Typography variant="h5" component="h1" gutterBottom>
+        {t(titleKey)}
+      </Typography>
+      <Typography color="text.secondary">{t('placeholder.soon')}</Typography>
+    </Paper>
+  );
+}

@@ -1,0 +1,216 @@
+import { QueueBody, type QueueUpdateBody } from '@atende/shared';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Box, Button, Chip, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Stack, Tab, Tabs, TextField, Tooltip, Typography } from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Controller, useForm, useWatch } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import { useSession } from '../../api/session';
+import { toastError, toastSuccess } from '../../components/toast';
+import { useIntegrationOptions } from '../integrations/integrations-queries';
+import { usePrompts } from '../prompts/prompts-queries';
+import { useScheduleType } from '../settings/settings-queries';
+import { schedulesPayload, validateWeek, weekRows, type WeekdayHours } from '../settings/weekly-hours';
+import { WeeklyHoursEditor } from '../settings/weekly-hours-editor';
+import { freeQueueColor } from './queue-colors';
+import { QueueColorField } from './queue-color-field';
+import { QueueOptionsEditor } from './queue-options-editor';
+import { cacheQueueEvent, type Queue } from './queues-queries';
+
+type FormInput = z.input<typeof QueueBody>;
+type FormOutput = z.output<typeof QueueBody>;
+type TabKey = 'data' | 'hours' | 'options';
+
+/** The variables every automatic text may use (spec part 1 §9). */
+const MESSAGE_VARIABLES = ['firstName', 'name', 'ms', 'protocol', 'hora'] as const;
+
+function MessageVariables() {
+  const { t } = useTranslation();
+  return (
+    <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}>
+      <Typography variant="caption" color="text.secondary">
+        {t('queues.modal.variables')}
+      </Typography>
+      {MESSAGE_VARIABLES.map((name) => (
+        <Tooltip key={name} title={t(`queues.variables.${name}`)}>
+          <Chip size="small" variant="outlined" label={`{{${name}}}`} sx={{ fontFamily: 'monospace' }} />
+        </Tooltip>
+      ))}
+    </Stack>
+  );
+}
+
+/**
+ * The queue modal (spec part 2 §2.3): queue data; attendance hours only when the
+ * setting scheduleType is `queue`; the chatbot option tree once the queue exists.
+ * The integration and prompt pickers appear only when the plan allows them, and
+ * a hidden picker leaves the stored value alone. Mounted while open (closing resets it).
+ */
+export function QueueModal({ queue, otherColors, onClose }: { queue: Queue | null; otherColors: string[]; onClose(): void }) {
+  const { t } = useTranslation();
+  const { api, user } = useSession();
+  const queryClient = useQueryClient();
+  const plan = user?.company?.plan;
+  const useIntegrations = Boolean(plan?.useIntegrations);
+  const useOpenAi = Boolean(plan?.useOpenAi);
+  const integrations = useIntegrationOptions(useIntegrations);
+  const prompts = usePrompts(useOpenAi);
+  const hoursTab = useScheduleType() === 'queue';
+  const [tab, setTab] = useState<TabKey>('data');
+  const [hours, setHours] = useState<WeekdayHours[]>(() => weekRows(queue?.schedules));
+  const [showHourErrors, setShowHourErrors] = useState(false);
+
+  const form = useForm<FormInput, unknown, FormOutput>({
+    resolver: zodResolver(QueueBody),
+    defaultValues: {
+      name: queue?.name ?? '',
+      color: queue?.color ?? freeQueueColor(otherColors),
+      orderQueue: queue?.orderQueue ?? '',
+      greetingMessage: queue?.greetingMessage ?? '',
+      outOfHoursMessage: queue?.outOfHoursMessage ?? '',
+      ratingMessage: queue?.ratingMessage ?? '',
+      integrationId: queue?.integrationId ?? '',
+      promptId: queue?.promptId ?? '',
+    },
+  });
+  const { errors, isSubmitting } = form.formState;
+  const message = (key?: string) => (key ? t(key) : undefined);
+  const color = useWatch({ control: form.control, name: 'color' });
+  const shownTab: TabKey = tab === 'hours' && !hoursTab ? 'data' : tab;
+
+  const submit = form.handleSubmit(
+    async (values) => {
+      if (hoursTab && Object.keys(validateWeek(hours)).length > 0) {
+        setShowHourErrors(true);
+        setTab('hours');
+        toastError(new Error(t('queues.modal.hoursInvalid')));
+        return;
+      }
+      const body: QueueUpdateBody = { ...values };
+      if (!useIntegrations) delete body.integrationId;
+      if (!useOpenAi) delete body.promptId;
+      if (hoursTab) body.schedules = schedulesPayload(hours);
+      try {
+        const saved = queue ? await api.put<Queue>(`/queue/${queue.id}`, body) : await api.post<Queue>('/queue', body);
+        cacheQueueEvent(queryClient, { action: queue ? 'update' : 'create', queue: saved });
+        toastSuccess(t('queues.saved'));
+        onClose();
+      } catch (error) {
+        toastError(error);
+      }
+    },
+    () => setTab('data'),
+  );
+
+  const idSelect = (name: 'integrationId' | 'promptId', label: string, items: { id: number; name: string }[], loading: boolean) => (
+    <Controller
+      control={form.control}
+      name={name}
+      render={({ field }) => (
+        <TextField
+          select
+          label={label}
+          value={field.value ?? ''}
+          onChange={(event) => field.onChange(event.target.value === '' ? '' : Number(event.target.value))}
+          onBlur={field.onBlur}
+          fullWidth
+          slotProps={{ htmlInput: { 'data-testid': `queue-${name}` } }}
+          helperText={loading ? t('common.loading') : undefined}
+        >
+          <MenuItem value="">
+            <em>{t('queues.modal.none')}</em>
+          </MenuItem>
+          {items.map((item) => (
+            <MenuItem key={item.id} value={item.id}>
+              {item.name}
+            </MenuItem>
+          ))}
+        </TextField>
+      )}
+    />
+  );
+
+  return (
+    <Dialog open onClose={isSubmitting ? undefined : onClose} fullWidth maxWidth="md" data-testid="queue-modal">
+      <form onSubmit={submit} noValidate>
+        <DialogTitle>{queue ? t('queues.modal.editTitle') : t('queues.modal.addTitle')}</DialogTitle>
+        <Tabs value={shownTab} onChange={(_, value: TabKey) => setTab(value)} variant="scrollable" allowScrollButtonsMobile sx={{ px: 2, borderBottom: 1, borderColor: 'divider' }}>
+          <Tab value="data" label={t('queues.modal.tabs.data')} data-testid="queue-tab-data" />
+          {hoursTab ? <Tab value="hours" label={t('queues.modal.tabs.hours')} data-testid="queue-tab-hours" /> : null}
+          <Tab value="options" label={t('queues.modal.tabs.options')} data-testid="queue-tab-options" />
+        </Tabs>
+        <DialogContent sx={{ minHeight: 320 }}>
+          <Box hidden={shownTab !== 'data'}>
+            <Stack spacing={2} sx={{ pt: 1 }}>
+              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+                <TextField
+                  label={t('queues.modal.name')}
+                  {...form.register('name')}
+                  error={Boolean(errors.name)}
+                  helperText={message(errors.name?.message)}
+                  required
+                  autoFocus
+                  fullWidth
+                  slotProps={{ htmlInput: { maxLength: 50, 'data-testid': 'queue-name' } }}
+                />
+                <QueueColorField
+                  value={color ?? ''}
+                  onPick={(picked) => form.setValue('color', picked, { shouldDirty: true, shouldValidate: true })}
+                  error={Boolean(errors.color)}
+                  helperText={message(errors.color?.message)}
+                  inputProps={form.register('color')}
+                />
+                <TextField
+                  label={t('queues.modal.orderQueue')}
+                  type="number"
+                  {...form.register('orderQueue')}
+                  error={Boolean(errors.orderQueue)}
+                  helperText={message(errors.orderQueue?.message) ?? t('queues.modal.orderQueueHint')}
+                  sx={{ minWidth: { sm: 160 } }}
+                  slotProps={{ htmlInput: { min: 0, step: 1, 'data-testid': 'queue-order' } }}
+                />
+              </Stack>
+              {useIntegrations || useOpenAi ? (
+                <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+                  {useIntegrations ? idSelect('integrationId', t('queues.modal.integration'), integrations.data ?? [], integrations.isPending) : null}
+                  {useOpenAi ? idSelect('promptId', t('queues.modal.prompt'), prompts.data ?? [], prompts.isPending) : null}
+                </Stack>
+              ) : null}
+              {(['greetingMessage', 'outOfHoursMessage', 'ratingMessage'] as const).map((field) => (
+                <TextField
+                  key={field}
+                  label={t(`queues.modal.${field}`)}
+                  {...form.register(field)}
+                  error={Boolean(errors[field])}
+                  helperText={message(errors[field]?.message)}
+                  multiline
+                  minRows={2}
+                  maxRows={8}
+                  slotProps={{ htmlInput: { maxLength: 4096, 'data-testid': `queue-${field}` } }}
+                />
+              ))}
+              <MessageVariables />
+            </Stack>
+          </Box>
+          {hoursTab ? (
+            <Box hidden={shownTab !== 'hours'} sx={{ pt: 1 }}>
+              <WeeklyHoursEditor rows={hours} onChange={setHours} showErrors={showHourErrors} testIdPrefix="queue" />
+            </Box>
+          ) : null}
+          {shownTab === 'options' ? (
+            <Box sx={{ pt: 1 }}>{queue ? <QueueOptionsEditor queueId={queue.id} /> : <Alert severity="info">{t('queues.modal.saveFirst')}</Alert>}</Box>
+          ) : null}
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose} disabled={isSubmitting} data-testid="queue-cancel">
+            {t('common.cancel')}
+          </Button>
+          <Button type="submit" variant="contained" disabled={isSubmitting} data-testid="queue-save">
+            {isSubmitting ? <CircularProgress size={22} aria-label={t('common.loading')} /> : t('common.save')}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,156 @@
+import { can } from '@atende/shared';
+import AddCircleOutlined from '@mui/icons-material/AddCircleOutlined';
+import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import Edit from '@mui/icons-material/Edit';
+import {
+  Alert,
+  Box,
+  Button,
+  CircularProgress,
+  IconButton,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSession } from '../../api/session';
+import { ConfirmationDialog } from '../../components/confirmation-dialog';
+import { toastError, toastSuccess } from '../../components/toast';
+import { useSettingEvents } from '../settings/settings-queries';
+import { isCssHexColor } from './queue-colors';
+import { QueueModal } from './queue-modal';
+import { cacheQueueEvent, useQueueEvents, useQueues, type Queue } from './queues-queries';
+
+type ModalState = { open: false } | { open: true; queue: Queue | null };
+
+/** Queues page (spec part 2 §2.3): the company's queues, live, with the modal and its option tree editor. */
+export default function QueuesPage() {
+  const { t } = useTranslation();
+  const { api, user } = useSession();
+  const queryClient = useQueryClient();
+  const admin = user ? can(user, 'drawer-admin-items:view') : false;
+  const queues = useQueues();
+  const [modal, setModal] = useState<ModalState>({ open: false });
+  const [deleting, setDeleting] = useState<Queue | null>(null);
+  useQueueEvents();
+  // The attendance-hours tab follows scheduleType, which another admin may change meanwhile.
+  useSettingEvents();
+
+  const list = queues.data ?? [];
+
+  const remove = async (queue: Queue) => {
+    try {
+      await api.delete(`/queue/${queue.id}`);
+      cacheQueueEvent(queryClient, { action: 'delete', queueId: queue.id });
+      toastSuccess(t('queues.deleted'));
+    } catch (error) {
+      toastError(error);
+    }
+  };
+
+  if (!admin) return <Alert severity="warning">{t('queues.adminOnly')}</Alert>;
+
+  return (
+    <Stack spacing={2}>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }}>
+        <Typography variant="h5" component="h1" sx={{ flexGrow: 1 }}>
+          {t('queues.title')}
+        </Typography>
+        <Button variant="contained" startIcon={<AddCircleOutlined />} onClick={() => setModal({ open: true, queue: null })} data-testid="queue-add">
+          {t('queues.add')}
+        </Button>
+      </Stack>
+
+      <Paper variant="outlined">
+        <TableContainer>
+          <Table size="small">
+            <TableHead>
+              <TableRow>
+                <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('queues.columns.id')}</TableCell>
+                <TableCell>{t('queues.columns.name')}</TableCell>
+                <TableCell>{t('queues.columns.color')}</TableCell>
+                <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('queues.columns.orderQueue')}</TableCell>
+                <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{t('queues.columns.greeting')}</TableCell>
+                <TableCell align="right">{t('queues.columns.actions')}</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {list.map((queue) => (
+                <TableRow key={queue.id} hover data-testid="queue-row" data-queue-id={queue.id} data-queue-name={queue.name}>
+                  <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{queue.id}</TableCell>
+                  <TableCell sx={{ wordBreak: 'break-word', fontWeight: 500 }}>{queue.name}</TableCell>
+                  <TableCell>
+                    <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                      <Box
+                        sx={{ width: 20, height: 20, borderRadius: 1, flexShrink: 0, bgcolor: isCssHexColor(queue.color) ? queue.color : 'transparent', border: 1, borderColor: 'divider' }}
+                        aria-hidden
+                      />
+                      <Typography variant="caption" sx={{ display: { xs: 'none', sm: 'inline' } }}>
+                        {queue.color}
+                      </Typography>
+                    </Stack>
+                  </TableCell>
+                  <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{queue.orderQueue ?? ''}</TableCell>
+                  <TableCell sx={{ display: { xs: 'none', md: 'table-cell' }, maxWidth: 360 }}>
+                    <Typography variant="body2" sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+                      {queue.greetingMessage}
+                    </Typography>
+                  </TableCell>
+                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    <Tooltip title={t('common.edit')}>
+                      <IconButton size="small" aria-label={t('common.edit')} onClick={() => setModal({ open: true, queue })} data-testid="queue-edit">
+                        <Edit fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                    <Tooltip title={t('common.delete')}>
+                      <IconButton size="small" aria-label={t('common.delete')} onClick={() => setDeleting(queue)} data-testid="queue-delete">
+                        <DeleteOutlined fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+          {queues.isPending ? (
+            <Box role="status" sx={{ display: 'flex', justifyContent: 'center', p: 2 }}>
+              <CircularProgress size={28} aria-label={t('common.loading')} />
+            </Box>
+          ) : null}
+          {!queues.isPending && list.length === 0 ? (
+            <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }} data-testid="queues-empty">
+              {t('queues.empty')}
+            </Typography>
+          ) : null}
+        </TableContainer>
+      </Paper>
+
+      {modal.open ? (
+        <QueueModal
+          queue={modal.queue}
+          otherColors={list.filter((queue) => queue.id !== modal.queue?.id).map((queue) => queue.color)}
+          onClose={() => setModal({ open: false })}
+        />
+      ) : null}
+      <ConfirmationDialog
+        open={deleting !== null}
+        title={t('queues.deleteTitle', { name: deleting?.name ?? '' })}
+        onClose={() => setDeleting(null)}
+        onConfirm={() => {
+          if (deleting) void remove(deleting);
+        }}
+      >
+        {t('queues.deleteMessage')}
+      </ConfirmationDialog>
+    </Stack>
+  );
+}

@@ -1,0 +1,82 @@
+import { companyEvent, type ScheduleEntry } from '@atende/shared';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useSession } from '../../api/session';
+import { useSocket } from '../../realtime/socket';
+import type { QueueOption } from './option-tree';
+
+/** A queue as `GET /queue` answers it. */
+export interface Queue {
+  id: number;
+  name: string;
+  color: string;
+  orderQueue: number | null;
+  greetingMessage: string;
+  outOfHoursMessage: string;
+  ratingMessage: string;
+  integrationId: number | null;
+  promptId: number | null;
+  schedules: ScheduleEntry[];
+  companyId: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The same key the queue pickers (tickets, transfer) read, so one cache serves them all. */
+export const queuesKey = ['queues'] as const;
+export const queueOptionsKey = (queueId: number) => ['queue-options', queueId] as const;
+
+export function useQueues() {
+  const { api } = useSession();
+  return useQuery({ queryKey: queuesKey, queryFn: () => api.get<Queue[]>('/queue') });
+}
+
+/** The server's order: orderQueue first (queues without one last), then name. */
+export function byQueueOrder(a: Queue, b: Queue): number {
+  if (a.orderQueue !== b.orderQueue) {
+    if (a.orderQueue === null) return 1;
+    if (b.orderQueue === null) return -1;
+    return a.orderQueue - b.orderQueue;
+  }
+  return a.name.localeCompare(b.name) || a.id - b.id;
+}
+
+export type QueueEvent = { action: 'create' | 'update'; queue: Queue } | { action: 'delete'; queueId: number };
+
+/** Live create/update upsert a queue in its place; delete removes it (spec part 2 §4). */
+export function applyQueueEvent(list: readonly Queue[], event: QueueEvent): Queue[] {
+  if (event.action === 'delete') return list.filter((queue) => queue.id !== Number(event.queueId));
+  return [...list.filter((queue) => queue.id !== event.queue.id), event.queue].sort(byQueueOrder);
+}
+
+export function cacheQueueEvent(queryClient: QueryClient, event: QueueEvent): void {
+  queryClient.setQueryData<Queue[]>(queuesKey, (list) => (list ? applyQueueEvent(list, event) : list));
+  if (event.action === 'delete') queryClient.removeQueries({ queryKey: queueOptionsKey(Number(event.queueId)) });
+}
+
+/** `company-{id}-queue` (spec part 2 §7). */
+export function useQueueEvents(): void {
+  const socket = useSocket();
+  const queryClient = useQueryClient();
+  const { user } = useSession();
+  const companyId = user?.companyId;
+  useEffect(() => {
+    if (!socket || !companyId) return;
+    const event = companyEvent(companyId, 'queue');
+    const handler = (payload: QueueEvent) => cacheQueueEvent(queryClient, payload);
+    socket.on(event, handler);
+    return () => {
+      socket.off(event, handler);
+    };
+  }, [socket, companyId, queryClient]);
+}
+
+/** The whole option tree of a queue (`parentId=-1`: the roots, each with its subtree). */
+export function useQueueOptions(queueId: number | null) {
+  const { api } = useSession();
+  return useQuery({
+    queryKey: queueOptionsKey(queueId ?? 0),
+    queryFn: () => api.get<QueueOption[]>('/queue-options', { queueId, parentId: -1 }),
+    enabled: queueId !== null,
+  });
+}

@@ -1,0 +1,92 @@
+import { companyEvent } from '@atende/shared';
+import { useInfiniteQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import type { QuickMessage } from '../../api/desk-types';
+import { useSession } from '../../api/session';
+import { useSocket } from '../../realtime/socket';
+
+export interface QuickMessagePage {
+  records: QuickMessage[];
+  hasMore: boolean;
+}
+
+type QuickMessagePages = InfiniteData<QuickMessagePage, number>;
+
+export const quickMessageKeys = {
+  all: ['quick-messages'] as const,
+  lists: ['quick-messages', 'page'] as const,
+  /** The composer's suggestions (`GET /quick-messages/list`, owned by the conversation screen). */
+  usable: ['quick-messages', 'list'] as const,
+  list: (search: string) => ['quick-messages', 'page', search] as const,
+};
+
+/** Spec part 2 §7: `GET /quick-messages` (searchParam, pageNumber) answers records and hasMore. */
+export function useQuickMessagePages(search: string) {
+  const { api } = useSession();
+  return useInfiniteQuery({
+    queryKey: quickMessageKeys.list(search),
+    queryFn: ({ pageParam }) => api.get<QuickMessagePage>('/quick-messages', { searchParam: search, pageNumber: pageParam }),
+    initialPageParam: 1,
+    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
+  });
+}
+
+function matchesSearch(record: QuickMessage, search: string): boolean {
+  return !search || record.shortcode.toLowerCase().includes(search) || record.message.toLowerCase().includes(search);
+}
+
+/** Live create/update (spec part 2 §4): replace in place, or add on top of a list whose search it matches. */
+export function upsertQuickMessage(data: QuickMessagePages, record: QuickMessage, search: string): QuickMessagePages {
+  const listed = data.pages.some((page) => page.records.some((r) => r.id === record.id));
+  if (listed) return { ...data, pages: data.pages.map((page) => ({ ...page, records: page.records.map((r) => (r.id === record.id ? record : r)) })) };
+  if (!matchesSearch(record, search) || data.pages.length === 0) return data;
+  const [first, ...rest] = data.pages as [QuickMessagePage, ...QuickMessagePage[]];
+  return { ...data, pages: [{ ...first, records: [record, ...first.records] }, ...rest] };
+}
+
+export function removeQuickMessage(data: QuickMessagePages, id: number): QuickMessagePages {
+  return { ...data, pages: data.pages.map((page) => ({ ...page, records: page.records.filter((r) => r.id !== id) })) };
+}
+
+export function cacheSavedQuickMessage(queryClient: QueryClient, record: QuickMessage): void {
+  void queryClient.invalidateQueries({ queryKey: quickMessageKeys.usable });
+  for (const [key, data] of queryClient.getQueriesData<QuickMessagePages>({ queryKey: quickMessageKeys.lists })) {
+    if (data) queryClient.setQueryData(key, upsertQuickMessage(data, record, typeof key[2] === 'string' ? key[2] : ''));
+  }
+}
+
+export function cacheRemovedQuickMessage(queryClient: QueryClient, id: number): void {
+  void queryClient.invalidateQueries({ queryKey: quickMessageKeys.usable });
+  queryClient.setQueriesData<QuickMessagePages>({ queryKey: quickMessageKeys.lists }, (data) => (data ? removeQuickMessage(data, id) : data));
+}
+
+interface QuickMessageEvent {
+  action: 'create' | 'update' | 'delete';
+  record?: QuickMessage;
+  quickMessage?: QuickMessage;
+  id?: number | string;
+  quickMessageId?: number | string;
+}
+
+/** `company-{id}-quickMessage` (spec part 2 §7: create, update, delete). */
+export function useQuickMessageEvents(): void {
+  const socket = useSocket();
+  const queryClient = useQueryClient();
+  const { user } = useSession();
+  const companyId = user?.companyId;
+  useEffect(() => {
+    if (!socket || !companyId) return;
+    const event = companyEvent(companyId, 'quickMessage');
+    const handler = (payload: QuickMessageEvent) => {
+      const record = payload.record ?? payload.quickMessage;
+      if (payload.action === 'delete') {
+        const id = Number(payload.id ?? payload.quickMessageId ?? record?.id);
+        if (Number.isInteger(id)) cacheRemovedQuickMessage(queryClient, id);
+      } else if (record) cacheSavedQuickMessage(queryClient, record);
+    };
+    socket.on(event, handler);
+    return () => {
+      socket.off(event, handler);
+    };
+  }, [socket, companyId, queryClient]);
+}

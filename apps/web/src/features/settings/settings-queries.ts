@@ -1,0 +1,57 @@
+import { companyEvent, SETTING_DEFINITIONS, type SettingKey } from '@atende/shared';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useSession } from '../../api/session';
+import { useSocket } from '../../realtime/socket';
+
+export interface Setting {
+  key: string;
+  value: string;
+}
+
+export const settingsKey = ['settings'] as const;
+
+/** The company's settings (`GET /settings`), kept live by `company-{id}-settings`. */
+export function useSettings() {
+  const { api } = useSession();
+  return useQuery({ queryKey: settingsKey, queryFn: () => api.get<Setting[]>('/settings') });
+}
+
+/** A setting's value, or its default when the company has none stored. */
+export function settingValue(list: readonly Setting[] | undefined, key: SettingKey): string {
+  return list?.find((setting) => setting.key === key)?.value ?? SETTING_DEFINITIONS[key].default;
+}
+
+/** The current `scheduleType` (disabled | queue | company) that decides which hours editor exists. */
+export function useScheduleType(): string {
+  const settings = useSettings();
+  const { user } = useSession();
+  return settingValue(settings.data ?? user?.company?.settings, 'scheduleType');
+}
+
+export function replaceSetting(list: readonly Setting[], setting: Setting): Setting[] {
+  return list.some((s) => s.key === setting.key) ? list.map((s) => (s.key === setting.key ? setting : s)) : [...list, setting];
+}
+
+export function cacheSetting(queryClient: QueryClient, setting: Setting): void {
+  queryClient.setQueryData<Setting[]>(settingsKey, (list) => (list ? replaceSetting(list, setting) : list));
+}
+
+/** Another admin's change shows up at once (`company-{id}-settings`, `{action:'update', setting}`). */
+export function useSettingEvents(): void {
+  const socket = useSocket();
+  const queryClient = useQueryClient();
+  const { user } = useSession();
+  const companyId = user?.companyId;
+  useEffect(() => {
+    if (!socket || !companyId) return;
+    const event = companyEvent(companyId, 'settings');
+    const handler = (payload: { action: string; setting?: Setting }) => {
+      if (payload.setting) cacheSetting(queryClient, payload.setting);
+    };
+    socket.on(event, handler);
+    return () => {
+      socket.off(event, handler);
+    };
+  }, [socket, companyId, queryClient]);
+}

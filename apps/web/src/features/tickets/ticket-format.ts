@@ -1,0 +1,36 @@
+/** Spec part 1 §9: the list shows HH:mm for a ticket updated today, dd/MM/yyyy otherwise. */
+export function formatTicketTime(updatedAt: string, now: Date = new Date()): string {
+  const date = new Date(updatedAt);
+  if (Number.isNaN(date.getTime())) return '';
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const sameDay = date.getFullYear() === now.getFullYear() && date.getMonth() === now.getMonth() && date.getDate() === now.getDate();
+  if (sameDay) return `${pad(date.getHours())}:${pad(date.getMinutes())}`;
+  return `${pad(date.getDate())}/${pad(date.getMonth() + 1)}/${date.getFullYear()}`;
+}
+
+/** Spec part 1 §9: under 600 px a contact name over 10 characters is shortened. */
+export const NARROW_NAME_LENGTH = 10;
+
+export function shortenName(name: string, narrow: boolean): string {
+  // Array.from counts emoji and accented letters as one character each.
+  const chars = Array.from(name);
+  if (!narrow || chars.length <= NARROW_NAME_LENGTH) return name;
+  return `${chars.slice(0, NARROW_NAME_LENGTH).join('')}…`;
+}
+
+export type LastMessageKind = 'text' | 'location' | 'call' | 'vcard';
+
+/**
+ * The server stores a media kind as the last message when a message has no text
+ * (inbound lastMessagePreview), and a shared location arrives as a maps link:
+ * the list shows a word for those instead of the raw value.
+ */
+export function lastMessageKind(lastMessage: string | null | undefined): LastMessageKind {
+  const value = (lastMessage ?? '').trim();
+  if (value === 'locationMessage' || /^https:\/\/(www\.)?maps\./i.test(value) || /^https:\/\/(www\.)?google\.[a-z.]+\/maps/i.test(value)) {
+    return 'location';
+  }
+  if (value === 'call_log') return 'call';
+  if (value === 'vcard' || value === 'contactMessage') return 'vcard';
+  return 'text';
+}

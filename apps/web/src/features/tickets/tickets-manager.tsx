@@ -1,0 +1,186 @@
+import { can } from '@atende/shared';
+import AddIcon from '@mui/icons-material/Add';
+import CheckBoxOutlinedIcon from '@mui/icons-material/CheckBoxOutlined';
+import MoveToInboxOutlinedIcon from '@mui/icons-material/MoveToInboxOutlined';
+import SearchIcon from '@mui/icons-material/Search';
+import { Box, Button, Divider, FormControlLabel, InputAdornment, Paper, Switch, Tab, Tabs, TextField, useMediaQuery } from '@mui/material';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Tag, Ticket, UserSummary } from '../../api/desk-types';
+import { useSession } from '../../api/session';
+import { useDebouncedValue } from '../../components/use-debounced-value';
+import { NewTicketDialog } from './new-ticket-dialog';
+import { QueueFilter, TagFilter, UserFilter } from './ticket-filters';
+import type { TicketListParams } from './ticket-list-cache';
+import { TicketList } from './ticket-list';
+import { TicketPeekDialog } from './ticket-peek-dialog';
+import { useSelectableQueues } from './use-selectable-queues';
+import { useTicketList } from './use-ticket-list';
+
+type ManagerTab = 'open' | 'closed' | 'search';
+type OpenSubTab = 'open' | 'pending';
+
+function CountBadge({ count, testId }: { count: number; testId: string }) {
+  return (
+    <Box
+      component="span"
+      data-testid={testId}
+      sx={{ minWidth: 20, height: 20, px: 0.75, borderRadius: 10, bgcolor: 'primary.main', color: 'primary.contrastText', fontSize: 12, lineHeight: '20px', textAlign: 'center' }}
+    >
+      {count}
+    </Box>
+  );
+}
+
+/**
+ * The tickets manager (spec part 1 §2): open (assigned / pending), closed and
+ * search tabs over live, paged lists.
+ */
+export function TicketsManager({ selectedUuid }: { selectedUuid: string | undefined }) {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  // Spec part 1 §9: a narrow screen is under 600 px.
+  const narrow = useMediaQuery('(max-width:599.95px)');
+  const mayShowAll = user ? can(user, 'tickets-manager:showall') : false;
+  const isAdmin = user?.profile === 'admin';
+
+  const [tab, setTab] = useState<ManagerTab>('open');
+  const [subTab, setSubTab] = useState<OpenSubTab>('open');
+  const [showAll, setShowAll] = useState(false);
+  // Unticked queues are remembered rather than ticked ones, so every queue starts (and arrives) selected.
+  const [unticked, setUnticked] = useState<number[]>([]);
+  const [searchText, setSearchText] = useState('');
+  const [tags, setTags] = useState<Tag[]>([]);
+  const [users, setUsers] = useState<UserSummary[]>([]);
+  const [peeking, setPeeking] = useState<Ticket | null>(null);
+  const [creating, setCreating] = useState(false);
+
+  const { queues, loading: queuesLoading } = useSelectableQueues();
+  const queueIds = useMemo(() => queues.map((q) => q.id).filter((id) => !unticked.includes(id)), [queues, unticked]);
+  const searchParam = useDebouncedValue(searchText.trim());
+
+  const base = { showAll: mayShowAll && showAll, queueIds };
+  const openParams: TicketListParams = { ...base, status: 'open' };
+  const pendingParams: TicketListParams = { ...base, status: 'pending' };
+  const closedParams: TicketListParams = { ...base, status: 'closed' };
+  const searchParams: TicketListParams = { ...base, searchParam, tags: tags.map((tag) => tag.id), users: users.map((u) => u.id) };
+
+  const ready = !queuesLoading;
+  const openList = useTicketList(openParams, ready && tab === 'open');
+  const pendingList = useTicketList(pendingParams, ready && tab === 'open');
+  const closedList = useTicketList(closedParams, ready && tab === 'closed');
+  const searchList = useTicketList(searchParams, ready && tab === 'search');
+
+  const list = tab === 'closed' ? closedList : tab === 'search' ? searchList : subTab === 'pending' ? pendingList : openList;
+  const emptyText = tab === 'search' ? t('tickets.list.emptySearch') : t('tickets.list.empty');
+
+  const onSearchChange = (value: string) => {
+    setSearchText(value);
+    // Spec part 1 §2: emptying the search returns to the open tab.
+    if (!value.trim()) setTab('open');
+  };
+
+  return (
+    <Paper variant="outlined" sx={{ display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0, overflow: 'hidden' }} data-testid="tickets-manager">
+      <Tabs value={tab} onChange={(_, value: ManagerTab) => setTab(value)} variant="fullWidth" sx={{ minHeight: 56 }}>
+        <Tab value="open" icon={<MoveToInboxOutlinedIcon />} label={t('tickets.tabs.open')} data-testid="tab-open" sx={{ minHeight: 56, py: 0.5 }} />
+        <Tab value="closed" icon={<CheckBoxOutlinedIcon />} label={t('tickets.tabs.closed')} data-testid="tab-closed" sx={{ minHeight: 56, py: 0.5 }} />
+        <Tab value="search" icon={<SearchIcon />} label={t('tickets.tabs.search')} data-testid="tab-search" sx={{ minHeight: 56, py: 0.5 }} />
+      </Tabs>
+      <Divider />
+      {tab === 'search' ? (
+        <Box sx={{ p: 1, display: 'flex', flexDirection: 'column', gap: 1 }}>
+          <TextField
+            size="small"
+            fullWidth
+            autoFocus
+            placeholder={t('tickets.search.placeholder')}
+            value={searchText}
+            onChange={(event) => onSearchChange(event.target.value)}
+            slotProps={{
+              htmlInput: { 'data-testid': 'search-input', 'aria-label': t('tickets.search.placeholder'), maxLength: 200 },
+              input: {
+                startAdornment: (
+                  <InputAdornment position="start">
+                    <SearchIcon fontSize="small" />
+                  </InputAdornment>
+                ),
+              },
+            }}
+          />
+          <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
+            <TagFilter selected={tags} onChange={setTags} />
+            {isAdmin ? <UserFilter selected={users} onChange={setUsers} /> : null}
+          </Box>
+        </Box>
+      ) : (
+        <Box sx={{ p: 1, display: 'flex', alignItems: 'center', gap: 1 }}>
+          <Button variant="contained" size="small" startIcon={<AddIcon />} onClick={() => setCreating(true)} data-testid="new-ticket" sx={{ flexShrink: 0 }}>
+            {t('tickets.options.newTicket')}
+          </Button>
+          {mayShowAll ? (
+            <FormControlLabel
+              sx={{ mr: 0, flexShrink: 0 }}
+              control={<Switch size="small" checked={showAll} onChange={(event) => setShowAll(event.target.checked)} slotProps={{ input: { 'data-testid': 'show-all' } as object }} />}
+              label={t('tickets.options.showAll')}
+            />
+          ) : null}
+          <Box sx={{ flex: 1 }} />
+          {/* Nothing to filter without queues: tickets without a queue are always listed. */}
+          {queues.length > 0 ? (
+            <QueueFilter
+              queues={queues}
+              selected={queueIds}
+              onChange={(ids) => setUnticked(queues.map((q) => q.id).filter((id) => !ids.includes(id)))}
+            />
+          ) : null}
+        </Box>
+      )}
+      <Divider />
+      {tab === 'open' ? (
+        <>
+          <Tabs value={subTab} onChange={(_, value: OpenSubTab) => setSubTab(value)} variant="fullWidth" sx={{ minHeight: 40 }}>
+            <Tab
+              value="open"
+              data-testid="subtab-open"
+              sx={{ minHeight: 40, py: 0 }}
+              label={
+                <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+                  {t('tickets.subtabs.open')}
+                  <CountBadge count={openList.tickets.length} testId="count-open" />
+                </Box>
+              }
+            />
+            <Tab
+              value="pending"
+              data-testid="subtab-pending"
+              sx={{ minHeight: 40, py: 0 }}
+              label={
+                <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+                  {t('tickets.subtabs.pending')}
+                  <CountBadge count={pendingList.tickets.length} testId="count-pending" />
+                </Box>
+              }
+            />
+          </Tabs>
+          <Divider />
+        </>
+      ) : null}
+      <Box sx={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
+        <TicketList
+          // A fresh scroll position for each list.
+          key={tab === 'open' ? `open-${subTab}` : tab}
+          list={list}
+          selectedUuid={selectedUuid}
+          narrow={narrow}
+          canPeek={isAdmin}
+          onPeek={setPeeking}
+          emptyText={emptyText}
+          emptyHint={tab === 'open' ? t('tickets.list.emptyHint') : undefined}
+        />
+      </Box>
+      <TicketPeekDialog ticket={peeking} onClose={() => setPeeking(null)} />
+      <NewTicketDialog open={creating} onClose={() => setCreating(false)} />
+    </Paper>
+  );
+}

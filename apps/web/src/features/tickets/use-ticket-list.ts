@@ -1,0 +1,37 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { useApi, useSession } from '../../api/session';
+import type { TicketPage } from '../../api/desk-types';
+import { flattenTickets, ticketListKey, type TicketListParams, type TicketViewer } from './ticket-list-cache';
+
+/** One ticket list, page by page (spec part 1 §4: pagination by page number). */
+export function useTicketList(params: TicketListParams, enabled = true) {
+  const api = useApi();
+  const query = useInfiniteQuery({
+    queryKey: ticketListKey(params),
+    queryFn: ({ pageParam }) =>
+      api.get<TicketPage>('/tickets', {
+        status: params.status,
+        searchParam: params.searchParam,
+        showAll: params.showAll,
+        queueIds: params.queueIds,
+        tags: params.tags?.length ? params.tags : undefined,
+        users: params.users?.length ? params.users : undefined,
+        pageNumber: pageParam,
+      }),
+    initialPageParam: 1,
+    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
+    enabled,
+  });
+  const tickets = useMemo(() => flattenTickets(query.data), [query.data]);
+  return { ...query, tickets };
+}
+
+/** The signed-in user as the list rules see it. */
+export function useTicketViewer(): TicketViewer | null {
+  const { user } = useSession();
+  return useMemo(
+    () => (user ? { id: user.id, profile: user.profile, allTicket: user.allTicket, queueIds: user.queues.map((q) => q.id) } : null),
+    [user],
+  );
+}

@@ -1,0 +1,130 @@
+import { CLIENT_EVENTS, companyEvent, TICKET_STATUSES } from '@atende/shared';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import type { Socket } from 'socket.io-client';
+import type { Message, Ticket } from '../../api/desk-types';
+import { useSession } from '../../api/session';
+import { useSocket } from '../../realtime/socket';
+import { playNotificationSound } from './notification-sound';
+import {
+  applyContactUpdate,
+  applyTicketUpdate,
+  isTicketListData,
+  removeContactTickets,
+  removeTicket,
+  resetUnread,
+  shouldNotify,
+  TICKET_LIST_KEY,
+  ticketListParamsOf,
+  type TicketListData,
+  type TicketListParams,
+} from './ticket-list-cache';
+import { useTicketViewer } from './use-ticket-list';
+
+type TicketEvent = { action: 'update'; ticket: Ticket } | { action: 'delete'; ticketId: number } | { action: 'updateUnread'; ticketId: number };
+interface AppMessageEvent {
+  action: 'create' | 'update' | 'delete';
+  message?: Pick<Message, 'id' | 'fromMe'>;
+  ticket?: Ticket;
+}
+type ContactEvent =
+  | { action: 'update'; contact: { id: number; name: string; number: string; email?: string; profilePicUrl?: string } }
+  | { action: 'delete'; contactId: number };
+
+/**
+ * Runs `change` on every cached ticket list: the cache is the only copy of the
+ * lists. A list being refetched (after an action invalidated it) may answer with
+ * what the server read before this event, so the change is applied again on
+ * top of that answer; every change here can be applied twice.
+ */
+function updateLists(queryClient: QueryClient, change: (data: TicketListData, params: TicketListParams) => TicketListData): void {
+  const cache = queryClient.getQueryCache();
+  for (const query of cache.findAll({ queryKey: [TICKET_LIST_KEY] })) {
+    const params = ticketListParamsOf(query.queryKey);
+    if (!params) continue;
+    const apply = () => queryClient.setQueryData(query.queryKey, (data: unknown) => (isTicketListData(data) ? change(data, params) : data));
+    apply();
+    if (query.state.fetchStatus !== 'fetching') continue;
+    const unsubscribe = cache.subscribe((event) => {
+      if (event.query !== query) return;
+      if (event.type === 'removed') {
+        unsubscribe();
+        return;
+      }
+      if (event.type !== 'updated') return;
+      const { action } = event;
+      // setQueryData (other events) reports a manual success: only the server's answer counts.
+      if (action.type === 'success' && !action.manual) {
+        unsubscribe();
+        apply();
+      } else if (action.type === 'error') unsubscribe();
+    });
+  }
+}
+
+/**
+ * Live ticket lists (spec part 1 §4): joins the ticket and notification rooms
+ * while the tickets screen is shown, and folds ticket, message and contact
+ * events into the cached lists. A customer's message on a ticket other than the
+ * open one plays the notification sound.
+ */
+export function useTicketsRealtime(openTicketUuid: string | undefined): void {
+  const socket = useSocket();
+  const queryClient = useQueryClient();
+  const { user } = useSession();
+  const viewer = useTicketViewer();
+  const companyId = user?.companyId;
+  // Read by the handlers without re-joining the rooms each time the open ticket changes.
+  const openUuid = useRef(openTicketUuid);
+  useEffect(() => {
+    openUuid.current = openTicketUuid;
+  }, [openTicketUuid]);
+
+  const previousSocket = useRef<Socket | null>(null);
+
+  useEffect(() => {
+    if (!socket || !companyId || !viewer) return;
+    // A replaced socket is a new session: whatever was sent in between never reached us.
+    if (previousSocket.current && previousSocket.current !== socket) void queryClient.invalidateQueries({ queryKey: [TICKET_LIST_KEY] });
+    previousSocket.current = socket;
+    for (const status of TICKET_STATUSES) socket.emit(CLIENT_EVENTS.joinTickets, status);
+    socket.emit(CLIENT_EVENTS.joinNotification);
+
+    const onTicket = (event: TicketEvent) => {
+      if (event.action === 'update') updateLists(queryClient, (data, params) => applyTicketUpdate(data, event.ticket, params, viewer));
+      else if (event.action === 'delete') updateLists(queryClient, (data) => removeTicket(data, event.ticketId));
+      else if (event.action === 'updateUnread') updateLists(queryClient, (data) => resetUnread(data, event.ticketId));
+    };
+    const onAppMessage = (event: AppMessageEvent) => {
+      const ticket = event.ticket;
+      if (!ticket || event.action === 'delete') return;
+      updateLists(queryClient, (data, params) => applyTicketUpdate(data, ticket, params, viewer));
+      if (event.action === 'create' && event.message && shouldNotify(event.message, ticket, viewer, openUuid.current)) playNotificationSound();
+    };
+    const onContact = (event: ContactEvent) => {
+      if (event.action === 'update') updateLists(queryClient, (data) => applyContactUpdate(data, event.contact));
+      else if (event.action === 'delete') updateLists(queryClient, (data) => removeContactTickets(data, event.contactId));
+    };
+
+    // Events sent while the connection was down are lost unless the server recovered the session.
+    const onReconnect = () => {
+      if (!socket.recovered) void queryClient.invalidateQueries({ queryKey: [TICKET_LIST_KEY] });
+    };
+
+    const ticketChannel = companyEvent(companyId, 'ticket');
+    const messageChannel = companyEvent(companyId, 'appMessage');
+    const contactChannel = companyEvent(companyId, 'contact');
+    socket.on(ticketChannel, onTicket);
+    socket.on(messageChannel, onAppMessage);
+    socket.on(contactChannel, onContact);
+    socket.on('connect', onReconnect);
+    return () => {
+      socket.off('connect', onReconnect);
+      socket.off(ticketChannel, onTicket);
+      socket.off(messageChannel, onAppMessage);
+      socket.off(contactChannel, onContact);
+      for (const status of TICKET_STATUSES) socket.emit(CLIENT_EVENTS.leaveTickets, status);
+      socket.emit(CLIENT_EVENTS.leaveNotification);
+    };
+  }, [socket, companyId, viewer, queryClient]);
+}

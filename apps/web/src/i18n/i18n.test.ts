@@ -1,0 +1,37 @@
+import { ERROR_CODES, MENU_ITEMS, VALIDATION_MESSAGES } from '@atende/shared';
+import { describe, expect, it } from 'vitest';
+import { en } from './en';
+import { es } from './es';
+import { pt } from './pt';
+
+function keys(value: unknown, prefix = ''): string[] {
+  if (typeof value === 'string') return [prefix];
+  return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => keys(v, prefix ? `${prefix}.${k}` : k));
+}
+
+describe('catalogues', () => {
+  it('pt, en and es have exactly the same keys, none empty', () => {
+    const ptKeys = keys(pt).sort();
+    expect(keys(en).sort()).toEqual(ptKeys);
+    expect(keys(es).sort()).toEqual(ptKeys);
+    for (const catalogue of [pt, en, es]) {
+      for (const key of ptKeys) {
+        const value = key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], catalogue);
+        expect(typeof value === 'string' && value.trim().length > 0, key).toBe(true);
+      }
+    }
+  });
+
+  it('translate every error code, every menu item and every validation message', () => {
+    for (const catalogue of [pt, en, es]) {
+      for (const code of ERROR_CODES) expect(catalogue.errors, code).toHaveProperty(code);
+      for (const item of MENU_ITEMS) expect(catalogue.menu, item.key).toHaveProperty(item.key);
+      for (const key of Object.keys(VALIDATION_MESSAGES)) expect(catalogue.validation, key).toHaveProperty(key.replace('validation.', ''));
+    }
+  });
+
+  it('keeps the spec’s Portuguese strings verbatim', () => {
+    expect(pt.session.usedElsewhere).toBe('Sua conta foi acessada em outro computador.');
+    expect(pt.login.expired).toBe('Opss! Sua assinatura venceu {{date}}. Entre em contato com o Suporte para mais informações!');
+  });
+});

@@ -1,0 +1,141 @@
+import { CLIENT_EVENTS, companyEvent, USER_STATUS_INTERVAL_MS, type AuthEventPayload, type RealtimeEntity } from '@atende/shared';
+import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { io, type Socket } from 'socket.io-client';
+import { useSession } from '../api/session';
+import { STORAGE } from '../api/storage-keys';
+import { toastError } from '../components/toast';
+
+const SocketContext = createContext<Socket | null>(null);
+
+const JOIN_EVENTS = new Set<string>([CLIENT_EVENTS.joinChatBox, CLIENT_EVENTS.joinNotification, CLIENT_EVENTS.joinTickets]);
+const LEAVES: Record<string, string> = {
+  [CLIENT_EVENTS.leaveChatBox]: CLIENT_EVENTS.joinChatBox,
+  [CLIENT_EVENTS.leaveNotification]: CLIENT_EVENTS.joinNotification,
+  [CLIENT_EVENTS.leaveTickets]: CLIENT_EVENTS.joinTickets,
+};
+
+function tokenExpired(token: string | null): boolean {
+  const payload = token?.split('.')[1];
+  if (!payload) return true;
+  try {
+    const { exp } = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { exp?: number };
+    return typeof exp !== 'number' || exp * 1000 <= Date.now();
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Joins are remembered so that a reconnect without recovery (the server lost our
+ * rooms) sends them again (spec part 1 §4). They are counted too: two screens may
+ * join the same room (the ticket list and the top bar both join notifications),
+ * and one leaving must not take the room from the other.
+ */
+export function trackJoins(socket: Socket): void {
+  const joins = new Map<string, { args: unknown[]; count: number }>();
+  const emit = socket.emit.bind(socket);
+  socket.emit = ((event: string, ...args: unknown[]) => {
+    const key = (name: string) => `${name}:${String(args[0] ?? '')}`;
+    if (JOIN_EVENTS.has(event)) {
+      const current = joins.get(key(event));
+      // Acknowledgement callbacks are not replayed after a reconnect.
+      joins.set(key(event), { args: [event, ...args.filter((arg) => typeof arg !== 'function')], count: (current?.count ?? 0) + 1 });
+    }
+    const joinOf = LEAVES[event];
+    if (joinOf) {
+      const current = joins.get(key(joinOf));
+      if (current && current.count > 1) {
+        current.count -= 1;
+        return socket;
+      }
+      joins.delete(key(joinOf));
+    }
+    return emit(event, ...args);
+  }) as Socket['emit'];
+  socket.on('connect', () => {
+    if (socket.recovered) return;
+    for (const { args } of joins.values()) {
+      const [event, ...rest] = args as [string, ...unknown[]];
+      emit(event, ...rest);
+    }
+  });
+}
+
+/** One socket per (company, user), replaced when either changes. */
+export function SocketProvider({ children }: { children: ReactNode }) {
+  const { user, api, endSession } = useSession();
+  const { t } = useTranslation();
+  const [socket, setSocket] = useState<Socket | null>(null);
+  const companyId = user?.companyId;
+  const userId = user?.id;
+
+  useEffect(() => {
+    if (!companyId || !userId) return;
+    const next = io({ transports: ['websocket'], query: { token: localStorage.getItem(STORAGE.token) ?? '' } });
+    trackJoins(next);
+    next.on('connect_error', (error: Error & { data?: { status?: number } }) => {
+      if (error.message !== 'ERR_SESSION_EXPIRED') return;
+      if (error.data?.status === 403) {
+        // Expired access token: refresh, then reconnect with the new one.
+        api
+          .refresh()
+          .then((token) => {
+            next.io.opts.query = { token };
+            next.connect();
+          })
+          .catch(() => endSession());
+      } else endSession();
+    });
+    next.on('disconnect', (reason) => {
+      if (reason === 'transport close' || reason === 'transport error' || reason === 'ping timeout') {
+        if (tokenExpired(localStorage.getItem(STORAGE.token))) window.location.reload();
+      }
+    });
+    next.on(companyEvent(companyId, 'auth'), (event: AuthEventPayload) => {
+      if (event.user.id !== userId) return;
+      toastError(new Error(t('session.usedElsewhere')));
+      localStorage.clear();
+      setTimeout(() => window.location.reload(), 1000);
+    });
+    const heartbeat = setInterval(() => next.emit(CLIENT_EVENTS.userStatus), USER_STATUS_INTERVAL_MS);
+    // Consumers get the socket once it is connected; their joins then go out at once.
+    next.on('connect', () => setSocket(next));
+    return () => {
+      clearInterval(heartbeat);
+      next.removeAllListeners();
+      next.close();
+      setSocket(null);
+    };
+  }, [companyId, userId, api, endSession, t]);
+
+  return <SocketContext.Provider value={socket}>{children}</SocketContext.Provider>;
+}
+
+export function useSocket(): Socket | null {
+  return useContext(SocketContext);
+}
+
+/**
+ * Listens to `company-{companyId}-{entity}` while the component is mounted and
+ * a socket is connected. The handler may change on every render: the listener
+ * calls the latest one without re-subscribing.
+ */
+export function useCompanyEvent<T>(entity: RealtimeEntity, handler: (payload: T) => void): void {
+  const socket = useSocket();
+  const { user } = useSession();
+  const companyId = user?.companyId;
+  const latest = useRef(handler);
+  useEffect(() => {
+    latest.current = handler;
+  });
+  useEffect(() => {
+    if (!socket || !companyId) return;
+    const event = companyEvent(companyId, entity);
+    const listener = (payload: T) => latest.current(payload);
+    socket.on(event, listener);
+    return () => {
+      socket.off(event, listener);
+    };
+  }, [socket, companyId, entity]);
+}

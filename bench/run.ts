@@ -1,0 +1,280 @@
+/**
+ * `npm run bench`: seeds a fresh PostgreSQL database, starts the production
+ * build, and measures the hot paths (issue 7). Results are printed as a table and
+ * written to bench/results/.
+ *
+ *   npm run bench                                   full run: 50k tickets, 500k messages, 20 s per figure
+ *   npm run bench -- --tickets 5000 --messages 50000 --seconds 2 --warmup 1 --sockets 50   (CI smoke run)
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { io, type Socket } from 'socket.io-client';
+import { startCpuWatch } from './cpu.js';
+import { runLoad, summarize, type LoadResult } from './load.js';
+import { BENCH_ADMIN, seedBench } from './seed.js';
+
+const root = path.resolve(import.meta.dirname, '..');
+const { values: args } = parseArgs({
+  options: {
+    tickets: { type: 'string', default: '50000' },
+    messages: { type: 'string', default: '500000' },
+    seconds: { type: 'string', default: '20' },
+    warmup: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '20' },
+    sockets: { type: 'string', default: '500' },
+    rate: { type: 'string', default: '100' },
+    'admin-url': { type: 'string', default: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
+    /** Where results go; the CI smoke run writes elsewhere so it never replaces the committed figures. */
+    'out-dir': { type: 'string', default: path.resolve(import.meta.dirname, 'results') },
+  },
+});
+const seconds = Number(args.seconds);
+const warmup = Number(args.warmup);
+
+// Count every SQL statement this process sends (the ingest figure), BEGIN/COMMIT included.
+let statements = 0;
+const originalQuery = pg.Client.prototype.query;
+pg.Client.prototype.query = function countedQuery(this: pg.Client, ...rest: unknown[]) {
+  statements += 1;
+  return (originalQuery as (...a: unknown[]) => unknown).apply(this, rest);
+} as typeof pg.Client.prototype.query;
+
+async function freshDatabase(): Promise<string> {
+  const name = 'atende_bench';
+  const admin = new pg.Client({ connectionString: args['admin-url'] });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(args['admin-url']);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+function startServer(databaseUrl: string): Promise<{ child: ChildProcess; url: string }> {
+  const bundle = path.join(root, 'apps/server/dist/main.js');
+  if (!existsSync(bundle)) throw new Error('Build first: npm run build');
+  const child = spawn(process.execPath, [bundle], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      DATABASE_URL: databaseUrl,
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      JWT_REFRESH_SECRET: randomBytes(32).toString('hex'),
+      ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      ADMIN_PASSWORD: 'Admin123!',
+      DATA_DIR: path.join(root, 'data-bench'),
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /running: (http:\/\/[\d.:]+)/.exec(output);
+      if (match?.[1]) resolve({ child, url: match[1] });
+    });
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
+  });
+}
+
+async function login(url: string, email: string, password: string): Promise<string> {
+  const response = await fetch(`${url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  if (!response.ok) throw new Error(`login ${email}: ${response.status}`);
+  return ((await response.json()) as { token: string }).token;
+}
+
+async function connectSockets(url: string, tokens: string[], count: number): Promise<Socket[]> {
+  const sockets: Socket[] = [];
+  for (let i = 0; i < count; i++) {
+    const socket = io(url, { transports: ['websocket'], query: { token: tokens[i % tokens.length] }, reconnection: false, forceNew: true });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', () => resolve());
+      socket.once('connect_error', reject);
+    });
+    sockets.push(socket);
+  }
+  return sockets;
+}
+
+interface Row extends Partial<LoadResult> {
+  name: string;
+  otherCpuPercent: number;
+  disturbed: boolean;
+  extra?: Record<string, number>;
+}
+
+async function measure(name: string, ownPids: number[], work: () => Promise<Omit<Row, 'name' | 'otherCpuPercent' | 'disturbed'>>): Promise<Row> {
+  const stop = startCpuWatch(ownPids);
+  const result = await work();
+  return { name, ...result, ...stop() };
+}
+
+async function main() {
+  const databaseUrl = await freshDatabase();
+  const { openDatabase } = await import('../apps/server/src/platform/db/client.js');
+  const database = await openDatabase({ url: databaseUrl, poolSize: 24 });
+  await database.migrate();
+  const seedStarted = performance.now();
+  const seed = await seedBench(database, { tickets: Number(args.tickets), messages: Number(args.messages) });
+  const seedSeconds = (performance.now() - seedStarted) / 1000;
+  console.log(`seeded ${seed.tickets} tickets and ${seed.messages} messages in ${seedSeconds.toFixed(1)} s`);
+
+  const server = await startServer(databaseUrl);
+  const ownPids = [process.pid, server.child.pid ?? 0];
+  const rows: Row[] = [];
+  try {
+    const token = await login(server.url, BENCH_ADMIN.email, BENCH_ADMIN.password);
+    const load = (pathAndQuery: string) => () =>
+      runLoad({ url: `${server.url}${pathAndQuery}`, token, connections: Number(args.connections), warmupSeconds: warmup, seconds });
+    rows.push(await measure('ticket list (open, showAll)', ownPids, load('/tickets?status=open&showAll=true&pageNumber=1')));
+    rows.push(await measure('ticket search (full-text)', ownPids, load('/tickets?searchParam=brastemp&status=open&showAll=true')));
+    rows.push(await measure('history, 100-message ticket', ownPids, load(`/messages/${seed.heavyTicketId}`)));
+    rows.push(await measure('history, 10-message ticket', ownPids, load(`/messages/${seed.lightTicketId}`)));
+
+    // Ingest runs in this process through the real pipeline, with agents' sockets on the server under test.
+    const agentTokens = await Promise.all(Array.from({ length: 10 }, (_, i) => login(server.url, `bench-agent-${i + 1}@atende.local`, BENCH_ADMIN.password)));
+    const { buildApp } = await import('../apps/server/src/app.js');
+    const { testConfig } = await import('../apps/server/src/test/test-app.js');
+    const { ingestMessage } = await import('../apps/server/src/inbound/ingest.js');
+    const app = await buildApp({ config: testConfig(), database, realtime: false, serveWeb: false });
+    const agentSockets = await connectSockets(server.url, agentTokens, 50);
+    // The common path needs a known contact with an open or pending ticket.
+    const active = await database.sql.executeSql(
+      `select c.number from tickets t join contacts c on c.id = t.contact_id where t.company_id = $1 and t.status in ('open', 'pending') order by t.id limit 5000`,
+      [seed.companyId],
+    );
+    const activeNumbers = active.rows.map((r) => String(r.number));
+    let sequence = 0;
+    const ingestAt = (concurrency: number) => async () => {
+      const latencies: number[] = [];
+      let errors = 0;
+      let running = true;
+      const before = statements;
+      let existingPath = 0;
+      // At concurrency 1 statements can be attributed to each path exactly.
+      const perPath = { existing: 0, existingCount: 0, created: 0, createdCount: 0 };
+      const started = performance.now();
+      const loops = Array.from({ length: concurrency }, async () => {
+        while (running) {
+          sequence += 1;
+          // Half to existing tickets (the seeded contacts), half from new contacts.
+          const existing = sequence % 2 === 0;
+          const from = existing ? (activeNumbers[sequence % activeNumbers.length] ?? '') : `55${String(21_900_000_000 + sequence)}`;
+          const t0 = performance.now();
+          const s0 = statements;
+          try {
+            await ingestMessage(app.services, { companyId: seed.companyId, whatsappId: seed.connectionId, externalId: `bench-in-${sequence}`, from, body: `mensagem de teste ${sequence} sobre o pedido` });
+            latencies.push(performance.now() - t0);
+            if (existing) existingPath += 1;
+            if (concurrency === 1) {
+              if (existing) {
+                perPath.existing += statements - s0;
+                perPath.existingCount += 1;
+              } else {
+                perPath.created += statements - s0;
+                perPath.createdCount += 1;
+              }
+            }
+          } catch {
+            errors += 1;
+          }
+        }
+      });
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+      running = false;
+      await Promise.all(loops);
+      const elapsed = (performance.now() - started) / 1000;
+      const summary = summarize(latencies, errors, elapsed);
+      const ratio = (n: number, d: number) => Math.round((n / Math.max(1, d)) * 10) / 10;
+      return {
+        ...summary,
+        extra: {
+          sqlPerMessage: ratio(statements - before, latencies.length),
+          ...(concurrency === 1
+            ? { sqlCommonPath: ratio(perPath.existing, perPath.existingCount), sqlNewContact: ratio(perPath.created, perPath.createdCount) }
+            : {}),
+          existingPath,
+        },
+      };
+    };
+    rows.push(await measure('inbound ingest, concurrency 1', ownPids, ingestAt(1)));
+    rows.push(await measure('inbound ingest, concurrency 20', ownPids, ingestAt(20)));
+    for (const socket of agentSockets) socket.close();
+
+    // Fan-out: N sockets of one company; messages ingested on the server under test at a fixed rate.
+    const fanoutSockets = await connectSockets(server.url, [token, ...agentTokens], Number(args.sockets));
+    rows.push(
+      await measure(`realtime fan-out, ${fanoutSockets.length} sockets`, ownPids, async () => {
+        const delays: number[] = [];
+        for (const socket of fanoutSockets) {
+          socket.on(`company-${seed.companyId}-appMessage`, (event: { message?: { body?: string } }) => {
+            const stamp = /t=(\d+(?:\.\d+)?)/.exec(event.message?.body ?? '');
+            if (stamp?.[1]) delays.push(performance.timeOrigin + performance.now() - Number(stamp[1]));
+          });
+        }
+        const rate = Number(args.rate);
+        const sends: Promise<unknown>[] = [];
+        const started = performance.now();
+        let sent = 0;
+        while (performance.now() - started < seconds * 1000) {
+          sent += 1;
+          sends.push(
+            fetch(`${server.url}/sandbox/${seed.connectionId}/inbound`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+              body: JSON.stringify({ from: `55${String(11_900_000_000 + (sent % 1000))}`, body: `fan-out t=${performance.timeOrigin + performance.now()}` }),
+            }),
+          );
+          await new Promise((resolve) => setTimeout(resolve, 1000 / rate));
+        }
+        await Promise.all(sends);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        const summary = summarize(delays, 0, seconds);
+        return { p50: summary.p50, p90: summary.p90, p99: summary.p99, requests: sent, errors: 0, rps: Math.round(sent / seconds), extra: { deliveries: delays.length } };
+      }),
+    );
+    for (const socket of fanoutSockets) socket.close();
+    await app.close();
+  } finally {
+    server.child.kill('SIGTERM');
+    await database.close();
+  }
+
+  const table = rows.map((r) => ({
+    figure: r.name,
+    'req/s': r.rps,
+    p50: r.p50,
+    p90: r.p90,
+    p99: r.p99,
+    errors: r.errors,
+    ...(r.extra ?? {}),
+    'other CPU %': r.otherCpuPercent,
+    disturbed: r.disturbed ? 'YES' : '',
+  }));
+  console.table(table);
+  const result = {
+    date: new Date().toISOString(),
+    machine: { cpus: cpus().length, model: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version },
+    settings: { tickets: Number(args.tickets), messages: Number(args.messages), seconds, warmup, connections: Number(args.connections), sockets: Number(args.sockets), rate: Number(args.rate) },
+    seedSeconds: Math.round(seedSeconds * 10) / 10,
+    rows,
+  };
+  const outDir = path.resolve(args['out-dir']);
+  mkdirSync(outDir, { recursive: true });
+  const file = path.join(outDir, `${result.date.replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(path.join(outDir, 'latest.json'), `${JSON.stringify(result, null, 2)}\n`);
+  console.log(`results written to ${path.relative(root, file)}`);
+  process.exit(0);
+}
+
+await main();

@@ -1,0 +1,134 @@
+import { ADMIN, apiLogin, expect, login, test } from './fixtures';
+
+test.describe('app shell', () => {
+  test('logs in, lands on /tickets, switches language and theme, keeps both after reload, logs out', async ({ page }) => {
+    await page.addInitScript(() => {
+      if (!localStorage.getItem('i18nextLng')) localStorage.setItem('i18nextLng', 'en');
+    });
+    await login(page);
+    await expect(page.getByTestId('greeting')).toContainText('Hello Admin');
+    await expect(page.getByTestId('menu-tickets')).toHaveText('Tickets');
+
+    await page.getByTestId('language-button').click();
+    await page.getByTestId('language-pt').click();
+    await expect(page.getByTestId('menu-tickets')).toHaveText('Atendimentos');
+    await expect(page.getByTestId('greeting')).toContainText('Olá Admin');
+
+    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const before = await background();
+    await page.getByTestId('theme-toggle').click();
+    await expect.poll(background).not.toBe(before);
+    const toggled = await background();
+
+    await page.reload();
+    await expect(page.getByTestId('menu-tickets')).toHaveText('Atendimentos');
+    expect(await background()).toBe(toggled);
+
+    await page.getByTestId('profile-button').click();
+    await page.getByTestId('logout').click();
+    await expect(page).toHaveURL(/\/login$/);
+    await page.goto('/tickets');
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test('a user without the admin profile does not see the admin group', async ({ page, baseURL }) => {
+    const token = await apiLogin(baseURL ?? '');
+    const email = `agent-${Date.now()}@example.com`;
+    const created = await fetch(`${baseURL}/users`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ name: 'Agent E2E', email, password: 'Agent123', profile: 'user' }),
+    });
+    expect(created.status).toBe(201);
+    await login(page, email, 'Agent123');
+    await expect(page.getByTestId('menu-tickets')).toBeVisible();
+    await expect(page.getByTestId('menu-group-admin')).toHaveCount(0);
+    await expect(page.getByTestId('menu-dashboard')).toHaveCount(0);
+  });
+
+  test.describe('with expected HTTP errors', () => {
+    test.use({ expectedHttpErrors: [401, 402, 'net::ERR_CONNECTION_REFUSED', 'net::ERR_FAILED'] });
+
+  test('an expired session sends the user to /login', async ({ page }) => {
+    await login(page);
+    await page.evaluate(() => localStorage.setItem('token', 'expired.invalid.token'));
+    await page.reload();
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test('an unreachable server shows a clear message, not a blank page', async ({ page }) => {
+    await page.route('**/auth/login', (route) => route.abort('connectionrefused'));
+    await page.goto('/login');
+    await page.getByTestId('login-email').fill(ADMIN.email);
+    await page.getByTestId('login-password').fill(ADMIN.password);
+    await page.getByTestId('login-submit').click();
+    await expect(page.getByTestId('login-error')).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test('a company whose subscription ended cannot log in and is told when it ended', async ({ page, baseURL }) => {
+    const token = await apiLogin(baseURL ?? '');
+    const email = `owner-${Date.now()}@example.com`;
+    const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+    const plans = (await (await fetch(`${baseURL}/plans/list`)).json()) as { id: number }[];
+    const created = await fetch(`${baseURL}/companies`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ name: 'Expired Co', email, password: 'Owner123', planId: plans[0]?.id, dueDate: '2020-01-15T12:00:00Z' }),
+    });
+    expect(created.status).toBe(201);
+    await page.goto('/login');
+    await page.getByTestId('login-email').fill(email);
+    await page.getByTestId('login-password').fill('Owner123');
+    await page.getByTestId('login-submit').click();
+    await expect(page.getByTestId('login-error')).toContainText('15/01/2020');
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test('a wrong password shows a clear message and stays on the login page', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByTestId('login-email').fill(ADMIN.email);
+    await page.getByTestId('login-password').fill('wrong-password');
+    await page.getByTestId('login-submit').click();
+    await expect(page.locator('#notistack-snackbar')).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/);
+  });
+  });
+
+  test('the local task list adds, edits and deletes, ignoring blanks', async ({ page }) => {
+    await login(page);
+    await page.goto('/todolist');
+    await page.getByTestId('todo-input').fill('   ');
+    await page.getByTestId('todo-submit').click();
+    await expect(page.getByTestId('todo-item')).toHaveCount(0);
+    await page.getByTestId('todo-input').fill('Ligar para a Maria');
+    await page.getByTestId('todo-submit').click();
+    await expect(page.getByTestId('todo-item')).toHaveCount(1);
+    await expect(page.getByText('Ligar para a Maria')).toBeVisible();
+    await page.reload();
+    await expect(page.getByText('Ligar para a Maria')).toBeVisible();
+
+    await page.getByTestId('todo-edit').click();
+    await page.getByTestId('todo-input').fill('Ligar para a Maria amanhã');
+    await page.getByTestId('todo-submit').click();
+    await expect(page.getByTestId('todo-item')).toHaveCount(1);
+    await expect(page.getByText('Ligar para a Maria amanhã')).toBeVisible();
+
+    await page.getByTestId('todo-delete').click();
+    await expect(page.getByTestId('todo-item')).toHaveCount(0);
+    await page.reload();
+    await expect(page.getByTestId('todo-item')).toHaveCount(0);
+  });
+
+  for (const width of [375, 1440]) {
+    test(`screenshots of login and the shell at ${width} px`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto('/login');
+      await expect(page.getByTestId('login-submit')).toBeVisible();
+      await page.screenshot({ path: `e2e/artifacts/login-${width}.png`, fullPage: true });
+      await login(page);
+      await expect(page.getByTestId('greeting')).toBeVisible();
+      await page.screenshot({ path: `e2e/artifacts/shell-${width}.png`, fullPage: true });
+    });
+  }
+});

@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { ScheduleEntry } from './schemas.js';
+import { id, requiredText } from './validation.js';
+
+/**
+ * Connections (spec part 2 §2.2, §3 Connection, §7): the payloads of
+ * `POST /whatsapp` and `PUT /whatsapp/:id`, the session statuses, and the
+ * Cloud API settings. One schema serves the server and the connection dialog.
+ */
+
+/** 'beta' (the spec's default) and 'baileys' are the same provider: WhatsApp Web by QR code. */
+export const CONNECTION_PROVIDERS = ['beta', 'baileys', 'cloud-api', 'sandbox'] as const;
+export type ConnectionProvider = (typeof CONNECTION_PROVIDERS)[number];
+
+/** Spec part 2 §4 and decision 5. */
+export const CONNECTION_STATUSES = ['OPENING', 'qrcode', 'PAIRING', 'CONNECTED', 'TIMEOUT', 'DISCONNECTED'] as const;
+export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
+
+/** Spec part 2 §9: the QR dialog draws the code at 256 px. */
+export const CONNECTION_QR_SIZE = 256;
+/** Spec part 2 §9. */
+export const DEFAULT_MAX_USE_BOT_QUEUES = 3;
+/** External API bearer tokens must be hard to guess: at least this many characters. */
+export const CONNECTION_TOKEN_MIN_LENGTH = 16;
+/** The Cloud API's customer-service window (hours since the customer's last message). */
+export const CUSTOMER_WINDOW_HOURS = 24;
+
+const messageText = () => z.string().max(4096, 'validation.tooLong');
+/** Minutes (or counts) the connection dialog sets; 0 = off. A year at most. */
+const minutes = () => z.coerce.number({ error: 'validation.invalidNumber' }).int('validation.invalidNumber').min(0, 'validation.invalidNumber').max(525_600, 'validation.invalidNumber');
+/** A foreign id the dialog may clear: null, '' and 0 all mean none. */
+const optionalRef = () =>
+  z.preprocess((value) => (value === '' || value === 0 || value === '0' ? null : value), z.union([id(), z.null()])).optional();
+
+const token = () =>
+  z
+    .string()
+    .trim()
+    .max(200, 'validation.tooLong')
+    .refine((value) => value === '' || value.length >= CONNECTION_TOKEN_MIN_LENGTH, 'validation.tooShort')
+    .refine((value) => /^[\x21-\x7e]*$/.test(value), 'validation.invalidValue');
+
+/**
+ * Cloud API settings of a connection. The access token and the app secret are
+ * write-only: an empty or absent value on update keeps the stored one.
+ */
+export const CloudApiConfigBody = z.strictObject({
+  phoneNumberId: z.string().trim().regex(/^\d{1,32}$/, 'validation.invalidNumber'),
+  wabaId: z.string().trim().regex(/^\d{1,32}$/, 'validation.invalidNumber'),
+  accessToken: z.string().trim().max(1000, 'validation.tooLong').optional(),
+  appSecret: z.string().trim().max(200, 'validation.tooLong').optional(),
+  verifyToken: z.string().trim().min(8, 'validation.tooShort').max(200, 'validation.tooLong'),
+  /** Absent or empty: the server's GRAPH_API_BASE_URL. */
+  graphApiBaseUrl: z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'validation.invalidValue' })]).optional(),
+});
+export type CloudApiConfigBody = z.infer<typeof CloudApiConfigBody>;
+
+const connectionFields = {
+  name: requiredText(2, 50),
+  isDefault: z.boolean().optional(),
+  greetingMessage: messageText().optional(),
+  complationMessage: messageText().optional(),
+  outOfHoursMessage: messageText().optional(),
+  ratingMessage: messageText().optional(),
+  expiresInactiveMessage: messageText().optional(),
+  /** External API bearer (spec part 2 §2.14); empty = the external API is off for this connection. */
+  token: token().optional(),
+  provider: z.enum(CONNECTION_PROVIDERS, { error: 'validation.invalidValue' }),
+  expiresTicket: minutes().optional(),
+  timeUseBotQueues: minutes().optional(),
+  maxUseBotQueues: minutes().optional(),
+  timeToTransfer: minutes().optional(),
+  transferQueueId: optionalRef(),
+  promptId: optionalRef(),
+  integrationId: optionalRef(),
+  /** The spec's name for integrationId; accepted as an alias. */
+  integration: optionalRef(),
+  queueIds: z.array(id()).max(100).optional(),
+  schedules: z.array(ScheduleEntry).max(7).optional(),
+  cloudApi: CloudApiConfigBody.optional(),
+};
+
+export const ConnectionCreateBody = z.strictObject({
+  ...connectionFields,
+  provider: connectionFields.provider.default('beta'),
+});
+export type ConnectionCreateBody = z.infer<typeof ConnectionCreateBody>;
+
+/** PUT: only the fields sent change. The provider of an existing connection cannot change. */
+export const ConnectionUpdateBody = z.strictObject({
+  ...connectionFields,
+  name: connectionFields.name.optional(),
+  provider: connectionFields.provider.optional(),
+});
+export type ConnectionUpdateBody = z.infer<typeof ConnectionUpdateBody>;
+
+/** `GET /whatsapp?session=0`: without session detail (QR code). */
+export const ConnectionListQuery = z.object({
+  session: z.string().max(10).optional(),
+  companyId: z.string().max(20).optional(),
+});
+
+/** `POST /messages/:ticketId/template`: a Cloud API message template and its body parameters ({{1}}, {{2}}, ...). */
+export const TemplateSendBody = z.strictObject({
+  name: z.string().trim().min(1, 'validation.required').max(512, 'validation.tooLong'),
+  language: z.string().trim().min(2, 'validation.required').max(15, 'validation.tooLong'),
+  parameters: z.array(z.string().max(1024, 'validation.tooLong')).max(20).default([]),
+});
+export type TemplateSendBody = z.infer<typeof TemplateSendBody>;
+
+/** External API (spec part 2 §7): JSON `{number, body}`; multipart adds `medias`. */
+export const ExternalSendBody = z.strictObject({
+  number: z
+    .string({ error: 'validation.required' })
+    .trim()
+    .transform((value) => value.replace(/\D/g, ''))
+    .pipe(z.string().min(1, 'validation.required').min(8, 'validation.tooShort').max(15, 'validation.tooLong')),
+  body: z.string().max(4096, 'validation.tooLong').default(''),
+});
+export type ExternalSendBody = z.infer<typeof ExternalSendBody>;

@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { email, id, requiredText } from './validation.js';
+
+/**
+ * Payloads of the service desk's side resources (spec part 1 §5, §7; part 2 §5):
+ * contacts, ticket notes, tags and quick messages. One schema serves the server
+ * and the web forms.
+ */
+
+/** Digits only, 8 to 50 of them once formatting is stripped. */
+export const contactNumber = () =>
+  z
+    .string({ error: 'validation.required' })
+    .trim()
+    .transform((value) => value.replace(/\D/g, ''))
+    .pipe(z.string().min(1, 'validation.required').min(8, 'validation.tooShort').max(50, 'validation.tooLong'));
+
+const emailOrEmpty = () => z.union([z.literal(''), email()]);
+
+export const ExtraInfoEntry = z.strictObject({
+  id: id().optional(),
+  name: requiredText(1, 100),
+  value: z.string().trim().max(500, 'validation.tooLong').default(''),
+});
+
+/** Contact modal and drawer form: name 2–50, number 8–50, email valid. */
+export const ContactBody = z.strictObject({
+  name: requiredText(2, 50),
+  number: contactNumber(),
+  email: emailOrEmpty().optional().default(''),
+  extraInfo: z.array(ExtraInfoEntry).max(50).optional(),
+});
+export type ContactBody = z.infer<typeof ContactBody>;
+/**
+ * PUT: only the fields sent change (no defaults here: an absent email must not
+ * wipe the stored one); `extraInfo`, when sent, replaces the whole list.
+ */
+export const ContactUpdateBody = z.strictObject({
+  name: requiredText(2, 50).optional(),
+  number: contactNumber().optional(),
+  email: emailOrEmpty().optional(),
+  extraInfo: z.array(ExtraInfoEntry).max(50).optional(),
+});
+export type ContactUpdateBody = z.infer<typeof ContactUpdateBody>;
+
+/** A calendar day (yyyy-MM-dd); a full ISO timestamp is cut to its day; '' means absent. */
+const day = () =>
+  z
+    .string()
+    .trim()
+    .regex(/^(\d{4}-\d{2}-\d{2})([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/, 'validation.invalidDate')
+    .transform((value) => value.slice(0, 10))
+    .optional()
+    .or(z.literal('').transform(() => undefined));
+
+export const ContactListQuery = z.object({
+  searchParam: z.string().max(200, 'validation.tooLong').optional().default(''),
+  pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
+  /** Contacts created on this day, or between dateStart and dateEnd (inclusive), in the company's time zone. */
+  date: day(),
+  dateStart: day(),
+  dateEnd: day(),
+});
+export type ContactListQuery = z.infer<typeof ContactListQuery>;
+
+/**
+ * One spreadsheet row as the web reads it from an .xlsx (spec: "array of
+ * spreadsheet rows"). Column names are matched loosely (name/nome, number/numero).
+ */
+export const ContactUploadRow = z.record(z.string().max(100), z.union([z.string().max(500), z.number(), z.boolean(), z.null()]));
+export const CONTACT_UPLOAD_MAX_ROWS = 10_000;
+export const ContactUploadBody = z.array(ContactUploadRow).max(CONTACT_UPLOAD_MAX_ROWS, 'validation.tooLong');
+export type ContactUploadBody = z.infer<typeof ContactUploadBody>;
+
+/** Internal note (spec part 1 §5): required, at least 2 characters. */
+export const TicketNoteBody = z.strictObject({
+  note: requiredText(2, 5000),
+  ticketId: id(),
+  contactId: id(),
+});
+export type TicketNoteBody = z.infer<typeof TicketNoteBody>;
+export const TicketNoteListQuery = z.object({ ticketId: id().optional(), contactId: id() });
+export type TicketNoteListQuery = z.infer<typeof TicketNoteListQuery>;
+
+/** Tag (spec part 2 §5): name at least 3 characters. */
+export const TagBody = z.strictObject({
+  name: requiredText(3, 100),
+  color: z.string().trim().max(20, 'validation.tooLong').optional(),
+  kanban: z.coerce.number().int().min(0).max(1).optional(),
+  userId: id().nullable().optional(),
+});
+export type TagBody = z.infer<typeof TagBody>;
+export const TagUpdateBody = TagBody.partial();
+export type TagUpdateBody = z.infer<typeof TagUpdateBody>;
+export const TagListQuery = z.object({
+  searchParam: z.string().max(200, 'validation.tooLong').optional().default(''),
+  pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
+  /** Accepted for compatibility: the session decides the company. */
+  companyId: z.string().max(20).optional(),
+});
+export type TagListQuery = z.infer<typeof TagListQuery>;
+export const TagSyncBody = z.strictObject({
+  ticketId: id(),
+  tags: z.array(z.object({ id: id() }).loose()).max(100),
+});
+export type TagSyncBody = z.infer<typeof TagSyncBody>;
+
+/** Quick message (spec part 2 §2.5, §5): shortcode required. */
+export const QuickMessageBody = z.strictObject({
+  shortcode: requiredText(1, 100),
+  message: z.string().max(4096, 'validation.tooLong').optional().default(''),
+  geral: z.boolean().optional(),
+  status: z.boolean().optional(),
+  /** Accepted for compatibility: the session decides both. */
+  companyId: z.unknown().optional(),
+  userId: z.unknown().optional(),
+});
+export type QuickMessageBody = z.infer<typeof QuickMessageBody>;
+/** PUT: only the fields sent change. */
+export const QuickMessageUpdateBody = z.strictObject({
+  shortcode: requiredText(1, 100).optional(),
+  message: z.string().max(4096, 'validation.tooLong').optional(),
+  geral: z.boolean().optional(),
+  status: z.boolean().optional(),
+  companyId: z.unknown().optional(),
+  userId: z.unknown().optional(),
+});
+export type QuickMessageUpdateBody = z.infer<typeof QuickMessageUpdateBody>;
+export const QuickMessageListQuery = z.object({
+  searchParam: z.string().max(200, 'validation.tooLong').optional().default(''),
+  pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
+  userId: z.string().max(20).optional(),
+  companyId: z.string().max(20).optional(),
+});
+export type QuickMessageListQuery = z.infer<typeof QuickMessageListQuery>;

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { ALL_TICKET_VALUES, LANGUAGES, PROFILES, RECURRENCES, WEEKDAYS } from './constants.js';
+import { PLAN_FEATURES } from './plans.js';
+import { email, id, requiredText, time } from './validation.js';
+
+export const LoginBody = z.strictObject({
+  email: email(),
+  password: z.string({ error: 'validation.required' }).min(1, 'validation.required').max(128, 'validation.tooLong'),
+});
+export type LoginBody = z.infer<typeof LoginBody>;
+
+const password = () => z.string().min(5, 'validation.tooShort').max(50, 'validation.tooLong');
+
+const userFields = {
+  name: requiredText(2, 50),
+  email: email(),
+  profile: z.enum(PROFILES, { error: 'validation.invalidValue' }),
+  allTicket: z.enum(ALL_TICKET_VALUES, { error: 'validation.invalidValue' }),
+  whatsappId: id().nullable(),
+  queueIds: z.array(id()).max(500),
+  super: z.boolean(),
+  language: z.enum(LANGUAGES, { error: 'validation.invalidValue' }),
+};
+
+/** User form (spec part 1 §5): name 2–50, email valid, password 5–50 (optional on edit). */
+export const UserCreateBody = z.strictObject({
+  ...userFields,
+  password: password(),
+  profile: userFields.profile.default('user'),
+  allTicket: userFields.allTicket.default('desabled'),
+  whatsappId: userFields.whatsappId.optional(),
+  queueIds: userFields.queueIds.default([]),
+  super: userFields.super.optional(),
+  language: userFields.language.optional(),
+});
+export type UserCreateBody = z.infer<typeof UserCreateBody>;
+
+export const UserUpdateBody = z.strictObject({
+  name: userFields.name.optional(),
+  email: userFields.email.optional(),
+  /** An empty password means "keep the current one" (the user modal sends it so). */
+  password: z.union([z.literal(''), password()]).optional(),
+  profile: userFields.profile.optional(),
+  allTicket: userFields.allTicket.optional(),
+  whatsappId: userFields.whatsappId.optional(),
+  queueIds: userFields.queueIds.optional(),
+  super: userFields.super.optional(),
+  language: userFields.language.optional(),
+});
+export type UserUpdateBody = z.infer<typeof UserUpdateBody>;
+
+const planFlagShape = Object.fromEntries(PLAN_FEATURES.map((flag) => [flag, z.boolean().default(true)])) as {
+  [K in (typeof PLAN_FEATURES)[number]]: z.ZodDefault<z.ZodBoolean>;
+};
+
+const limit = () => z.coerce.number().int('validation.invalidNumber').min(0, 'validation.invalidNumber').max(100_000, 'validation.invalidNumber');
+
+/** Plan (spec part 2 §3): flags default true, numbers default 0; value in reais. */
+export const PlanBody = z.strictObject({
+  name: requiredText(1, 100),
+  users: limit().default(0),
+  connections: limit().default(0),
+  queues: limit().default(0),
+  value: z.coerce.number('validation.invalidNumber').min(0, 'validation.invalidNumber').max(10_000_000, 'validation.invalidNumber').default(0),
+  ...planFlagShape,
+});
+export type PlanBody = z.infer<typeof PlanBody>;
+export const PlanUpdateBody = PlanBody.partial();
+export type PlanUpdateBody = z.infer<typeof PlanUpdateBody>;
+
+export const ScheduleEntry = z.strictObject({
+  weekday: z.string().max(20),
+  weekdayEn: z.enum(WEEKDAYS.map((w) => w.weekdayEn) as [string, ...string[]]),
+  startTime: z.union([z.literal(''), time()]),
+  endTime: z.union([z.literal(''), time()]),
+});
+export type ScheduleEntry = z.infer<typeof ScheduleEntry>;
+export const SchedulesBody = z.strictObject({ schedules: z.array(ScheduleEntry).max(7) });
+
+/** A dueDate that is empty or invalid is sent as null (spec part 2 §5). */
+const dueDate = () =>
+  z.preprocess((value) => {
+    if (value === '' || value === undefined || value === null) return null;
+    const date = new Date(value as string);
+    return Number.isNaN(date.getTime()) ? null : date.toISOString();
+  }, z.string().nullable());
+
+export const CompanyBody = z.strictObject({
+  name: requiredText(2, 100),
+  email: z.union([z.literal(''), email()]).optional(),
+  phone: z.string().max(30, 'validation.tooLong').optional(),
+  planId: id(),
+  status: z.union([z.boolean(), z.enum(['t', 'f', 'true', 'false'])]).transform((v) => v === true || v === 't' || v === 'true').optional(),
+  dueDate: dueDate().optional(),
+  recurrence: z.enum(RECURRENCES, { error: 'validation.invalidValue' }).optional(),
+  campaignsEnabled: z.union([z.boolean(), z.enum(['true', 'false'])]).transform((v) => v === true || v === 'true').optional(),
+  timezone: z.string().max(64).optional(),
+  /** With `email`, creates the company's first admin user. */
+  password: z.string().min(5, 'validation.tooShort').max(50, 'validation.tooLong').optional(),
+});
+export type CompanyBody = z.infer<typeof CompanyBody>;
+export const CompanyUpdateBody = CompanyBody.partial();
+export type CompanyUpdateBody = z.infer<typeof CompanyUpdateBody>;
+
+export const SettingUpdateBody = z.strictObject({
+  key: z.string().max(100).optional(),
+  value: z.string({ error: 'validation.required' }).max(500, 'validation.tooLong'),
+});

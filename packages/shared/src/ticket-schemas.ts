@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { TICKET_STATUSES } from './realtime.js';
+import { id } from './validation.js';
+
+/** Id lists arrive as a JSON array string ('[1,2]'), a comma list or repeated parameters. */
+const idList = () =>
+  z.preprocess((value) => {
+    if (value === undefined || value === '' || value === null) return undefined;
+    if (Array.isArray(value)) return value;
+    if (typeof value === 'string') {
+      const text = value.trim();
+      if (text.startsWith('[')) {
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          return value;
+        }
+      }
+      return text.split(',').map((part) => part.trim()).filter(Boolean);
+    }
+    return value;
+  }, z.array(id()).max(500).optional());
+
+const flag = () =>
+  z
+    .union([z.boolean(), z.enum(['true', 'false', ''])])
+    .optional()
+    .transform((v) => v === true || v === 'true');
+
+const day = () =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'validation.invalidDate')
+    .optional()
+    .or(z.literal('').transform(() => undefined));
+
+export const TicketListQuery = z.object({
+  searchParam: z.string().max(200, 'validation.tooLong').optional().default(''),
+  pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
+  status: z
+    .enum(TICKET_STATUSES)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  showAll: flag(),
+  withUnreadMessages: flag(),
+  queueIds: idList(),
+  tags: idList(),
+  users: idList(),
+  date: day(),
+  updatedAt: day(),
+});
+export type TicketListQuery = z.infer<typeof TicketListQuery>;
+
+const optionalId = () => z.union([id(), z.null(), z.literal('').transform(() => null)]).optional();
+
+export const CreateTicketBody = z.strictObject({
+  contactId: id(),
+  queueId: optionalId(),
+  whatsappId: optionalId(),
+  /** Accepted for compatibility: a new ticket always belongs to its creator. */
+  userId: optionalId(),
+  status: z.enum(['open', 'pending']).optional(),
+});
+export type CreateTicketBody = z.infer<typeof CreateTicketBody>;
+
+export const UpdateTicketBody = z.strictObject({
+  status: z.enum(TICKET_STATUSES).optional(),
+  userId: optionalId(),
+  queueId: optionalId(),
+  whatsappId: optionalId(),
+  useIntegration: z.boolean().optional(),
+  promptId: optionalId(),
+  integrationId: optionalId(),
+});
+export type UpdateTicketBody = z.infer<typeof UpdateTicketBody>;
+
+export const MESSAGE_MAX_LENGTH = 4096;
+
+export const SendMessageBody = z.strictObject({
+  body: z.string().max(MESSAGE_MAX_LENGTH, 'validation.tooLong').default(''),
+  quotedMsg: z.object({ id: id() }).passthrough().nullable().optional(),
+  read: z.boolean().optional(),
+  fromMe: z.boolean().optional(),
+  mediaUrl: z.string().max(2000).optional(),
+  /** Prefix the agent's name in bold (the composer's sign switch). */
+  sign: z.boolean().optional(),
+});
+export type SendMessageBody = z.infer<typeof SendMessageBody>;
+
+export const SandboxInboundBody = z.strictObject({
+  from: z.string().trim().regex(/^\+?\d{8,15}$/, 'validation.invalidNumber'),
+  name: z.string().trim().max(100, 'validation.tooLong').optional(),
+  body: z.string().max(MESSAGE_MAX_LENGTH, 'validation.tooLong').default(''),
+  id: z.string().trim().min(1).max(200).optional(),
+  quotedId: z.string().trim().max(200).optional(),
+  /** What kind of message the simulated phone sends: plain text (or a file), a missed call, a location, a contact card. */
+  type: z.enum(['text', 'call', 'location', 'vcard']).default('text'),
+});
+export type SandboxInboundBody = z.infer<typeof SandboxInboundBody>;
+
+export const SandboxMessageRef = z.strictObject({ id: z.string().trim().min(1).max(200) });
+export const SandboxEditBody = SandboxMessageRef.extend({ body: z.string().trim().min(1, 'validation.required').max(MESSAGE_MAX_LENGTH, 'validation.tooLong') });
+export const SandboxReadBody = z.strictObject({ number: z.string().trim().regex(/^\+?\d{8,15}$/, 'validation.invalidNumber') });

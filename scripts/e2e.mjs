@@ -1,0 +1,46 @@
+// `npm run test:e2e`: builds what is missing, starts the real server on a free
+// port with a fresh embedded database, and runs the Playwright browser tests.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+if (!existsSync(path.join(root, 'apps/web/dist/index.html')) || !existsSync(path.join(root, 'apps/server/dist/main.js'))) {
+  const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const port = String(20_000 + Math.floor(Math.random() * 20_000));
+const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
+  cwd: root,
+  env: { ...process.env, PORT: port, HOST: '127.0.0.1', DATA_DIR: mkdtempSync(path.join(tmpdir(), 'atende-e2e-')), ADMIN_PASSWORD: 'Admin123!', NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '' },
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
+const baseUrl = `http://127.0.0.1:${port}`;
+
+async function waitForHealth() {
+  for (let i = 0; i < 120; i++) {
+    try {
+      if ((await fetch(`${baseUrl}/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error('server did not become healthy');
+}
+
+let code = 1;
+try {
+  await waitForHealth();
+  const run = spawnSync('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', ...process.argv.slice(2)], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, E2E_BASE_URL: baseUrl, E2E_ADMIN_PASSWORD: 'Admin123!' },
+  });
+  code = run.status ?? 1;
+} finally {
+  server.kill('SIGTERM');
+}
+process.exit(code);
