@@ -28,20 +28,46 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '20' },
     sockets: { type: 'string', default: '500' },
     rate: { type: 'string', default: '100' },
+    /** A comma-separated subset of list,search,history,ingest,fanout (default: all). */
+    only: { type: 'string', default: 'list,search,history,ingest,fanout' },
     'admin-url': { type: 'string', default: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
     /** Where results go; the CI smoke run writes elsewhere so it never replaces the committed figures. */
     'out-dir': { type: 'string', default: path.resolve(import.meta.dirname, 'results') },
   },
 });
 const seconds = Number(args.seconds);
+const only = new Set(args.only.split(',').map((part) => part.trim()));
 const warmup = Number(args.warmup);
 
 // Count every SQL statement this process sends (the ingest figure), BEGIN/COMMIT included.
 let statements = 0;
 const originalQuery = pg.Client.prototype.query;
+// BENCH_TRACE=1 also prints where the database time of each statement kind went.
+const trace = process.env.BENCH_TRACE === '1' ? new Map<string, { count: number; ms: number }>() : null;
 pg.Client.prototype.query = function countedQuery(this: pg.Client, ...rest: unknown[]) {
   statements += 1;
-  return (originalQuery as (...a: unknown[]) => unknown).apply(this, rest);
+  if (!trace) return (originalQuery as (...a: unknown[]) => unknown).apply(this, rest);
+  const first = rest[0] as string | { text?: string };
+  const text = (typeof first === 'string' ? first : (first.text ?? '')).replace(/\s+/g, ' ').slice(0, 120);
+  const started = performance.now();
+  const done = () => {
+    const entry = trace.get(text) ?? { count: 0, ms: 0 };
+    entry.count += 1;
+    entry.ms += performance.now() - started;
+    trace.set(text, entry);
+  };
+  // The pool calls with a callback; drizzle's transactions use the promise.
+  const last = rest.at(-1);
+  if (typeof last === 'function') {
+    rest[rest.length - 1] = (...results: unknown[]) => {
+      done();
+      (last as (...a: unknown[]) => void)(...results);
+    };
+    return (originalQuery as (...a: unknown[]) => unknown).apply(this, rest);
+  }
+  const result = (originalQuery as (...a: unknown[]) => unknown).apply(this, rest);
+  if (result instanceof Promise) void result.then(done, done);
+  return result;
 } as typeof pg.Client.prototype.query;
 
 async function freshDatabase(): Promise<string> {
@@ -135,10 +161,12 @@ async function main() {
     const token = await login(server.url, BENCH_ADMIN.email, BENCH_ADMIN.password);
     const load = (pathAndQuery: string) => () =>
       runLoad({ url: `${server.url}${pathAndQuery}`, token, connections: Number(args.connections), warmupSeconds: warmup, seconds });
-    rows.push(await measure('ticket list (open, showAll)', ownPids, load('/tickets?status=open&showAll=true&pageNumber=1')));
-    rows.push(await measure('ticket search (full-text)', ownPids, load('/tickets?searchParam=brastemp&status=open&showAll=true')));
-    rows.push(await measure('history, 100-message ticket', ownPids, load(`/messages/${seed.heavyTicketId}`)));
-    rows.push(await measure('history, 10-message ticket', ownPids, load(`/messages/${seed.lightTicketId}`)));
+    if (only.has('list')) rows.push(await measure('ticket list (open, showAll)', ownPids, load('/tickets?status=open&showAll=true&pageNumber=1')));
+    if (only.has('search')) rows.push(await measure('ticket search (full-text)', ownPids, load('/tickets?searchParam=brastemp&status=open&showAll=true')));
+    if (only.has('history')) {
+      rows.push(await measure('history, 100-message ticket', ownPids, load(`/messages/${seed.heavyTicketId}`)));
+      rows.push(await measure('history, 10-message ticket', ownPids, load(`/messages/${seed.lightTicketId}`)));
+    }
 
     // Ingest runs in this process through the real pipeline, with agents' sockets on the server under test.
     const agentTokens = await Promise.all(Array.from({ length: 10 }, (_, i) => login(server.url, `bench-agent-${i + 1}@atende.local`, BENCH_ADMIN.password)));
@@ -206,13 +234,15 @@ async function main() {
         },
       };
     };
-    rows.push(await measure('inbound ingest, concurrency 1', ownPids, ingestAt(1)));
-    rows.push(await measure('inbound ingest, concurrency 20', ownPids, ingestAt(20)));
+    if (only.has('ingest')) {
+      rows.push(await measure('inbound ingest, concurrency 1', ownPids, ingestAt(1)));
+      rows.push(await measure('inbound ingest, concurrency 20', ownPids, ingestAt(20)));
+    }
     for (const socket of agentSockets) socket.close();
 
     // Fan-out: N sockets of one company; messages ingested on the server under test at a fixed rate.
-    const fanoutSockets = await connectSockets(server.url, [token, ...agentTokens], Number(args.sockets));
-    rows.push(
+    const fanoutSockets = only.has('fanout') ? await connectSockets(server.url, [token, ...agentTokens], Number(args.sockets)) : [];
+    if (only.has('fanout')) rows.push(
       await measure(`realtime fan-out, ${fanoutSockets.length} sockets`, ownPids, async () => {
         const delays: number[] = [];
         for (const socket of fanoutSockets) {
@@ -261,6 +291,10 @@ async function main() {
     disturbed: r.disturbed ? 'YES' : '',
   }));
   console.table(table);
+  if (trace) {
+    const top = [...trace.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, 25);
+    for (const [text, entry] of top) console.log(`${entry.ms.toFixed(0).padStart(7)} ms ${String(entry.count).padStart(7)}× ${text}`);
+  }
   const result = {
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, model: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version },
