@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { Ticket } from '../../api/desk-types';
 import { useTicketActions } from './ticket-actions';
+import { FormattedText } from '../conversation/format-message';
 import { formatTicketTime, lastMessageKind, shortenName } from './ticket-format';
 
 interface TicketListItemProps {
@@ -26,7 +27,9 @@ const STRIP_FALLBACK = 'grey.400';
 function LastMessage({ value }: { value: string }) {
   const { t } = useTranslation();
   const kind = lastMessageKind(value);
-  const text = kind === 'location' ? t('tickets.item.location') : kind === 'call' ? t('tickets.item.call') : kind === 'vcard' ? t('tickets.item.vcard') : value;
+  // A text preview keeps WhatsApp's formatting (the agent's signature is *bold*), on one line.
+  const text =
+    kind === 'location' ? t('tickets.item.location') : kind === 'call' ? t('tickets.item.call') : kind === 'vcard' ? t('tickets.item.vcard') : <FormattedText text={value.replace(/\s+/g, ' ')} />;
   return (
     <Typography variant="body2" color="text.secondary" noWrap sx={{ flex: 1, minWidth: 0, fontStyle: kind === 'text' ? 'normal' : 'italic' }}>
       {text}
