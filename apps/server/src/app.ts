@@ -129,6 +129,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     jobs: options.jobs ?? null,
   };
   app.decorate('services', services);
+  if (config.REDIS_URL) {
+    const { connectBaileysRelay } = await import('./channels/baileys/baileys-relay.js');
+    const relay = await connectBaileysRelay(config.REDIS_URL, (error) => app.log.error({ err: error }, 'redis (channel relay) error'));
+    services.channels.setRelay(relay);
+    app.addHook('onClose', () => relay.close());
+  }
 
   await app.register(fastifyCookie);
   await app.register(fastifyMultipart, { limits: { fileSize: MAX_MEDIA_BYTES, files: 10, fields: 20, fieldSize: 64 * 1024 } });

@@ -43,3 +43,4 @@ export async function leaseHolder(db: DbOrTx, whatsappId: number): Promise<strin
     .limit(1);
   return row?.nodeId ?? null;
 }
+

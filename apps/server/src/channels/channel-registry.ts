@@ -3,7 +3,8 @@ import type { AppServices } from '../app.js';
 import type { Db } from '../platform/db/client.js';
 import type { WhatsappRow } from '../platform/db/schema.js';
 import { AppError } from '../platform/http/app-error.js';
-import { createBaileysProvider } from './baileys/baileys.provider.js';
+import { createBaileysProvider, type BaileysLocalProvider } from './baileys/baileys.provider.js';
+import type { BaileysRelay } from './baileys/baileys-relay.js';
 import type { BaileysSessionHub } from './baileys/baileys-session.js';
 import { providerKindOf, type ChannelProvider, type ProviderKind } from './channel-provider.js';
 import { createCloudApiJobs, type CloudApiJobs } from './cloud-api/cloud-api.jobs.js';
@@ -25,6 +26,10 @@ export interface ChannelRegistry {
   cloudApi(): CloudApiChannel;
   /** Baileys sessions running in this process (the session supervisor fills it). */
   readonly baileysSessions: BaileysSessionHub;
+  /** Cross-node calls to Baileys sessions (set when REDIS_URL is: more than one node is possible). */
+  setRelay(relay: BaileysRelay): void;
+  /** Answers relayed calls for the sessions this node's supervisor (`nodeId`) holds. */
+  serveRelay(nodeId: string): Promise<void>;
   /** Asks this process's session supervisor, if it runs one, to apply session changes now. */
   wake(): void;
   onWake(listener: () => void): void;
@@ -39,7 +44,8 @@ export function createChannelRegistry(db: Db): ChannelRegistry {
   const sandbox = createSandboxProvider(db);
   const baileysSessions: BaileysSessionHub = new Map();
   const wakeListeners: (() => void)[] = [];
-  let baileys: ChannelProvider | null = null;
+  let baileys: BaileysLocalProvider | null = null;
+  let relay: BaileysRelay | null = null;
   let cloud: CloudApiChannel | null = null;
   let logger = pino({ level: 'silent' });
 
@@ -66,7 +72,7 @@ export function createChannelRegistry(db: Db): ChannelRegistry {
     attach(services) {
       if (baileys) return;
       logger = pino({ level: services.config.LOG_LEVEL }).child({ module: 'channels' });
-      baileys = createBaileysProvider(services, baileysSessions);
+      baileys = createBaileysProvider(services, baileysSessions, () => relay);
       const provider = createCloudApiProvider(services);
       const jobs = createCloudApiJobs(services, provider, logger);
       cloud = { provider, jobs };
@@ -74,6 +80,12 @@ export function createChannelRegistry(db: Db): ChannelRegistry {
       services.jobs?.register(jobs.media);
     },
     cloudApi: () => attached(cloud),
+    setRelay(value) {
+      relay = value;
+    },
+    async serveRelay(nodeId) {
+      await relay?.serve(nodeId, (call) => attached(baileys).serveRelayCall(call));
+    },
     baileysSessions,
     wake() {
       for (const listener of wakeListeners) listener();

@@ -32,5 +32,12 @@ export function createChannelsService(services: AppServices, options: ChannelsSe
     },
   });
   services.channels.onWake(() => supervisor.wake());
-  return supervisor;
+  // Other nodes' API calls on the sessions this node holds (agents' sends, reads, deletes).
+  return {
+    ...supervisor,
+    async start() {
+      await services.channels.serveRelay(nodeId);
+      await supervisor.start();
+    },
+  };
 }

@@ -2,56 +2,105 @@ import { jidDecode, type WASocket } from 'baileys';
 import type { AppServices } from '../../app.js';
 import type { WhatsappRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
-import type { ChannelProvider } from '../channel-provider.js';
+import { findConnection } from '../../modules/connections/connections.repo.js';
+import type { ChannelProvider, SentMessage } from '../channel-provider.js';
+import { leaseHolder } from '../channel-leases.repo.js';
 import { contentFor, jidFor, quotedMessage } from './baileys-outbound.js';
+import type { BaileysRelay, RelayCall, RelayResult } from './baileys-relay.js';
 import type { BaileysSessionHub } from './baileys-session.js';
 
 /**
- * Sends through the connection's open session in this process. The session runs
- * on the node holding its lease; a request reaching another node answers
- * ERR_WAPP_NOT_INITIALIZED (see docs/operations.md: run `api` and `channels`
- * together).
+ * Sends through the connection's open session. The session runs in the process
+ * holding its lease; on any other node the call goes to that process over the
+ * relay (Redis, present whenever there is more than one node) and its answer or
+ * error comes back. Without a relay or a live holder: ERR_WAPP_NOT_INITIALIZED.
  */
-export function createBaileysProvider(services: AppServices, hub: BaileysSessionHub): ChannelProvider {
-  function socketOf(connection: WhatsappRow): WASocket {
-    const socket = hub.get(connection.id)?.openSocket();
+export function createBaileysProvider(services: AppServices, hub: BaileysSessionHub, relay: () => BaileysRelay | null): BaileysLocalProvider {
+  const local = createLocalOperations(services, hub);
+
+  async function run(connection: WhatsappRow, call: RelayCall): Promise<RelayResult> {
+    if (hub.get(connection.id)?.openSocket()) return local.run(connection, call);
+    const target = relay();
+    const holder = target ? await leaseHolder(services.db, connection.id) : null;
+    if (!target || !holder) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+    return target.request(holder, call);
+  }
+  const ref = (connection: WhatsappRow) => ({ companyId: connection.companyId, whatsappId: connection.id });
+
+  return {
+    kind: 'baileys',
+    serveRelayCall: (call) => local.serve(call),
+    async send(connection, message) {
+      return (await run(connection, { ...ref(connection), op: 'send', message })) as SentMessage;
+    },
+    async deleteMessage(connection, to, externalId) {
+      await run(connection, { ...ref(connection), op: 'delete', to, externalId });
+    },
+    async markRead(connection, to, externalIds) {
+      if (externalIds.length === 0) return;
+      await run(connection, { ...ref(connection), op: 'markRead', to, externalIds });
+    },
+    async checkNumber(connection, number) {
+      return (await run(connection, { ...ref(connection), op: 'checkNumber', number })) as { exists: boolean; number: string };
+    },
+  };
+}
+
+export interface BaileysLocalProvider extends ChannelProvider {
+  /** A call relayed from another node: run here, on this process's session only. */
+  serveRelayCall(call: RelayCall): Promise<RelayResult>;
+}
+
+/** The operations on a session open in this process. */
+function createLocalOperations(services: AppServices, hub: BaileysSessionHub) {
+  function socketOf(whatsappId: number): WASocket {
+    const socket = hub.get(whatsappId)?.openSocket();
     if (!socket) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
     return socket;
   }
 
-  return {
-    kind: 'baileys',
-    async send(connection, message) {
-      const socket = socketOf(connection);
-      const jid = await jidFor(services, connection, message.to);
-      const content = await contentFor(services, message);
-      const quoted = await quotedMessage(services, connection, jid, message.quotedExternalId);
-      const sent = await socket.sendMessage(jid, content, quoted ? { quoted } : {});
-      if (!sent?.key.id) throw new AppError('ERR_SENDING_WAPP_MSG');
-      return { externalId: sent.key.id, ack: 1 };
-    },
-    async deleteMessage(connection, to, externalId) {
-      const socket = socketOf(connection);
-      const jid = await jidFor(services, connection, to);
-      await socket.sendMessage(jid, { delete: { remoteJid: jid, fromMe: true, id: externalId } });
-    },
-    async markRead(connection, to, externalIds) {
-      if (externalIds.length === 0) return;
-      const socket = socketOf(connection);
-      const jid = await jidFor(services, connection, to);
-      await socket.readMessages(externalIds.map((id) => ({ remoteJid: jid, id, fromMe: false })));
-    },
-    async checkNumber(connection, number) {
-      const socket = socketOf(connection);
-      const digits = number.replace(/\D/g, '');
-      let results: { jid: string; exists: boolean }[] | undefined;
-      try {
-        results = await socket.onWhatsApp(digits);
-      } catch {
-        throw new AppError('ERR_WAPP_CHECK_CONTACT');
+  async function run(connection: Pick<WhatsappRow, 'id' | 'companyId'>, call: RelayCall): Promise<RelayResult> {
+    const socket = socketOf(connection.id);
+    switch (call.op) {
+      case 'send': {
+        const jid = await jidFor(services, connection, call.message.to);
+        const content = await contentFor(services, call.message);
+        const quoted = await quotedMessage(services, connection, jid, call.message.quotedExternalId);
+        const sent = await socket.sendMessage(jid, content, quoted ? { quoted } : {});
+        if (!sent?.key.id) throw new AppError('ERR_SENDING_WAPP_MSG');
+        return { externalId: sent.key.id, ack: 1 };
       }
-      const found = results?.find((result) => result.exists);
-      return { exists: Boolean(found), number: jidDecode(found?.jid)?.user ?? digits };
+      case 'delete': {
+        const jid = await jidFor(services, connection, call.to);
+        await socket.sendMessage(jid, { delete: { remoteJid: jid, fromMe: true, id: call.externalId } });
+        return null;
+      }
+      case 'markRead': {
+        const jid = await jidFor(services, connection, call.to);
+        await socket.readMessages(call.externalIds.map((id) => ({ remoteJid: jid, id, fromMe: false })));
+        return null;
+      }
+      case 'checkNumber': {
+        const digits = call.number.replace(/\D/g, '');
+        let results: { jid: string; exists: boolean }[] | undefined;
+        try {
+          results = await socket.onWhatsApp(digits);
+        } catch {
+          throw new AppError('ERR_WAPP_CHECK_CONTACT');
+        }
+        const found = results?.find((result) => result.exists);
+        return { exists: Boolean(found), number: jidDecode(found?.jid)?.user ?? digits };
+      }
+    }
+  }
+
+  return {
+    run,
+    /** The connection is named by the caller's company and id: it is only used when it exists in that company. */
+    async serve(call: RelayCall): Promise<RelayResult> {
+      const connection = await findConnection(services.db, { companyId: call.companyId }, call.whatsappId);
+      if (!connection) throw new AppError('ERR_NO_WAPP_FOUND');
+      return run(connection, call);
     },
   };
 }
