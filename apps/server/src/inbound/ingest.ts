@@ -81,12 +81,10 @@ export async function ingestMessage(services: AppServices, input: InboundMessage
       if (!contact) throw new Error('contact upsert returned nothing');
 
       let ticketCreated = false;
-      let ticket: Pick<TicketRow, 'id' | 'status' | 'isGroup' | 'chatbot' | 'useIntegration' | 'promptId' | 'queueId'> | null = await findActiveTicket(
-        tx,
-        scope,
-        contact.id,
-        input.whatsappId,
-      );
+      // A contact created just now has no ticket yet.
+      let ticket: Pick<TicketRow, 'id' | 'status' | 'isGroup' | 'chatbot' | 'useIntegration' | 'promptId' | 'queueId'> | null = contactCreated
+        ? null
+        : await findActiveTicket(tx, scope, contact.id, input.whatsappId);
       const fromMe = input.fromMe ?? false;
       let rating: { decision: RatingDecision } | null = null;
       if (!ticket && !fromMe && !contactCreated) {
