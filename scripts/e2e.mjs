@@ -14,7 +14,20 @@ if (!existsSync(path.join(root, 'apps/web/dist/index.html')) || !existsSync(path
 const port = String(20_000 + Math.floor(Math.random() * 20_000));
 const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
   cwd: root,
-  env: { ...process.env, PORT: port, HOST: '127.0.0.1', DATA_DIR: mkdtempSync(path.join(tmpdir(), 'atende-e2e-')), ADMIN_PASSWORD: 'Admin123!', NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '' },
+  env: {
+    ...process.env,
+    PORT: port,
+    HOST: '127.0.0.1',
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'atende-e2e-')),
+    ADMIN_PASSWORD: 'Admin123!',
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    // Every browser test logs in; the login limiter (tested on the server) would refuse a whole suite.
+    LOGIN_LIMIT_PER_IP: '10000',
+    LOGIN_LIMIT_PER_EMAIL: '10000',
+  },
   stdio: ['ignore', 'inherit', 'inherit'],
 });
 const baseUrl = `http://127.0.0.1:${port}`;
