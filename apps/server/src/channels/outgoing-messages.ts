@@ -6,8 +6,10 @@ import { loadMessageDetails } from '../modules/messages/messages.repo.js';
 import { findTicketDetail } from '../modules/tickets/tickets.repo.js';
 import { messages, tickets } from '../platform/db/schema.js';
 import type { TenantScope } from '../platform/http/context.js';
-import type { StoredMedia } from '../platform/storage/media-storage.js';
-import type { SentMessage } from './channel-provider.js';
+import type { StoredMedia, UploadedFile } from '../platform/storage/media-storage.js';
+import { AppError } from '../platform/http/app-error.js';
+import type { ChannelProvider, OutgoingMessage, SentMessage } from './channel-provider.js';
+import type { WhatsappRow } from '../platform/db/schema.js';
 
 export interface SentRecord {
   ticketId: number;
@@ -59,4 +61,39 @@ export async function storeSentMessage(services: AppServices, scope: TenantScope
   if (!message || !ticket) throw new Error('stored message not found');
   services.events.emit('message.created', { companyId: scope.companyId, ticket, message });
   return message;
+}
+
+export interface OutgoingItem {
+  message: OutgoingMessage;
+  media?: StoredMedia;
+}
+
+/**
+ * What one send becomes: each file saved to the company's storage and sent as
+ * its own message, the first one carrying the text as its caption; without
+ * files, one text message.
+ */
+export async function outgoingItems(
+  services: Pick<AppServices, 'media'>,
+  scope: TenantScope,
+  files: UploadedFile[],
+  base: { to: string; body: string; quotedExternalId?: string | null },
+): Promise<OutgoingItem[]> {
+  const items: OutgoingItem[] = [];
+  for (const file of files) {
+    const media = await services.media.save(scope, file);
+    items.push({ media, message: { ...base, body: items.length === 0 ? base.body : '', media } });
+  }
+  if (items.length === 0) items.push({ message: base });
+  return items;
+}
+
+/** Sends one message; a provider failure that is not a business error becomes ERR_SENDING_WAPP_MSG. */
+export async function sendThrough(provider: ChannelProvider, connection: WhatsappRow, message: OutgoingMessage): Promise<SentMessage> {
+  try {
+    return await provider.send(connection, message);
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError('ERR_SENDING_WAPP_MSG');
+  }
 }

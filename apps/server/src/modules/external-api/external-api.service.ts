@@ -1,12 +1,10 @@
 import type { ExternalSendBody } from '@atende/shared';
 import { and, eq, ne } from 'drizzle-orm';
 import type { AppServices } from '../../app.js';
-import type { OutgoingMessage } from '../../channels/channel-provider.js';
-import { storeSentMessage } from '../../channels/outgoing-messages.js';
+import { outgoingItems, sendThrough, storeSentMessage } from '../../channels/outgoing-messages.js';
 import { companies, contacts, plans, tickets, whatsapps, type WhatsappRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
 import { isCompanyExpired, type TenantScope } from '../../platform/http/context.js';
-import type { StoredMedia } from '../../platform/storage/media-storage.js';
 import { findActiveTicket, findTicketDetail } from '../tickets/tickets.repo.js';
 
 export interface ExternalSendInput extends ExternalSendBody {
@@ -84,22 +82,10 @@ export async function sendExternalMessage(services: AppServices, connection: Wha
   const contactId = await findOrCreateContact(services, connection, number);
   const ticket = await findOrCreateTicket(services, scope, contactId, connection.id);
 
-  const outgoing: { message: OutgoingMessage; media?: StoredMedia }[] = [];
-  for (const file of input.files) {
-    const media = await services.media.save(scope, file);
-    outgoing.push({ media, message: { to: number, body: outgoing.length === 0 ? body : '', media } });
-  }
-  if (outgoing.length === 0) outgoing.push({ message: { to: number, body } });
-
+  const outgoing = await outgoingItems(services, scope, input.files, { to: number, body });
   const messageIds: number[] = [];
   for (const { message, media } of outgoing) {
-    let sent;
-    try {
-      sent = await provider.send(connection, message);
-    } catch (error) {
-      if (error instanceof AppError) throw error;
-      throw new AppError('ERR_SENDING_WAPP_MSG');
-    }
+    const sent = await sendThrough(provider, connection, message);
     const stored = await storeSentMessage(services, scope, {
       ticketId: ticket.id,
       contactId,

@@ -1,11 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { AppServices } from '../../app.js';
-import type { OutgoingMessage } from '../../channels/channel-provider.js';
 import { messages, tickets, whatsapps, type WhatsappRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext, TenantScope } from '../../platform/http/context.js';
 import type { StoredMedia } from '../../platform/storage/media-storage.js';
 import { lastMessagePreview } from '../../inbound/ingest.js';
+import { outgoingItems, sendThrough } from '../../channels/outgoing-messages.js';
 import { findTicketDetail } from '../tickets/tickets.repo.js';
 import { showTicket } from '../tickets/tickets.service.js';
 import type { TicketDetail } from '../tickets/tickets.presenter.js';
@@ -79,23 +79,11 @@ export async function sendMessage(services: AppServices, ctx: RequestContext, ti
   }
   const signed = input.sign && text ? `*${ctx.user.name}:*\n${text}` : text;
 
-  const outgoing: { message: OutgoingMessage; media?: StoredMedia }[] = [];
-  for (const file of files) {
-    const media = await services.media.save(ctx, file);
-    // With files, the first one carries the caption; the body of the others is their name.
-    outgoing.push({ media, message: { to: ticket.contact.number, body: outgoing.length === 0 ? signed : '', media, quotedExternalId } });
-  }
-  if (files.length === 0) outgoing.push({ message: { to: ticket.contact.number, body: signed, quotedExternalId } });
-
+  // With files, the first one carries the caption; the body of the others is their name.
+  const outgoing = await outgoingItems(services, ctx, files, { to: ticket.contact.number, body: signed, quotedExternalId });
   const storedIds: number[] = [];
   for (const { message, media } of outgoing) {
-    let sent;
-    try {
-      sent = await provider.send(connection, message);
-    } catch (error) {
-      if (error instanceof AppError) throw error;
-      throw new AppError('ERR_SENDING_WAPP_MSG');
-    }
+    const sent = await sendThrough(provider, connection, message);
     const id = await services.db.transaction(async (tx) => {
       const [row] = await tx
         .insert(messages)

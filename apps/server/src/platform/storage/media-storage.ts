@@ -45,8 +45,15 @@ export interface StoredMedia {
   size: number;
 }
 
+/** A file received in a request, before it is stored. */
+export interface UploadedFile {
+  data: Buffer;
+  fileName: string;
+  mimeType: string;
+}
+
 export interface MediaStorage {
-  save(scope: TenantScope, file: { data: Buffer; fileName: string; mimeType: string }): Promise<StoredMedia>;
+  save(scope: TenantScope, file: UploadedFile): Promise<StoredMedia>;
   /** A URL that works for a day: handed only to users allowed to see the message. */
   signedUrl(relativePath: string): string;
   /** Resolves a signed request to a file, or throws 404. */
