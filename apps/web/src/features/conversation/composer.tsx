@@ -2,16 +2,20 @@ import AttachFile from '@mui/icons-material/AttachFile';
 import Close from '@mui/icons-material/Close';
 import MicNoneOutlined from '@mui/icons-material/MicNoneOutlined';
 import Send from '@mui/icons-material/Send';
-import { Box, Chip, FormControlLabel, IconButton, Stack, Switch, TextField, Typography } from '@mui/material';
+import TextSnippetOutlined from '@mui/icons-material/TextSnippetOutlined';
+import { Alert, Box, Button, Chip, FormControlLabel, IconButton, Stack, Switch, TextField, Tooltip, Typography } from '@mui/material';
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Message, QuickMessage, Ticket } from '../../api/desk-types';
+import { ApiError } from '../../api/http-client';
 import { STORAGE } from '../../api/storage-keys';
 import { toastError } from '../../components/toast';
 import { RecordingBar, useAudioRecorder } from './audio-recorder';
+import { useCustomerWindow } from './cloud-api';
 import { EmojiButton } from './emoji-button';
 import { QuotedBlock } from './message-bubble';
 import { QuickAnswerList, useQuickAnswers } from './quick-answer-list';
+import { TemplatePickerDialog } from './template-picker-dialog';
 import { useSendMessage } from './use-send-message';
 
 /** Spec part 1 §9: the input grows to at most 5 rows. */
@@ -45,6 +49,10 @@ function OpenComposer({ ticket, quoted, onClearQuoted }: ComposerProps) {
   const { t } = useTranslation();
   const send = useSendMessage(ticket.id);
   const recorder = useAudioRecorder();
+  // Cloud API: outside the customer's 24-hour window only templates may be sent.
+  const customerWindow = useCustomerWindow(ticket);
+  const windowClosed = !customerWindow.open;
+  const [pickingTemplate, setPickingTemplate] = useState(false);
   const [text, setText] = useState('');
   const [files, setFiles] = useState<File[]>([]);
   const [sign, setSign] = useState(storedSign);
@@ -52,7 +60,7 @@ function OpenComposer({ ticket, quoted, onClearQuoted }: ComposerProps) {
   const [activeOption, setActiveOption] = useState(0);
   const input = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
-  const quickAnswers = useQuickAnswers(text);
+  const quickAnswers = useQuickAnswers(windowClosed ? '' : text);
   const active = Math.min(activeOption, Math.max(quickAnswers.length - 1, 0));
 
   const deliver = async (body: string, attachments: File[]) => {
@@ -63,6 +71,8 @@ function OpenComposer({ ticket, quoted, onClearQuoted }: ComposerProps) {
       onClearQuoted();
       return true;
     } catch (error) {
+      // The window closed meanwhile (the page only learns of it from the server).
+      if (error instanceof ApiError && error.code === 'ERR_OUTSIDE_CUSTOMER_WINDOW') void customerWindow.refresh();
       toastError(error);
       return false;
     } finally {
@@ -72,7 +82,7 @@ function OpenComposer({ ticket, quoted, onClearQuoted }: ComposerProps) {
   };
 
   const submit = async () => {
-    if (sending) return;
+    if (sending || windowClosed) return;
     const [body, attachments] = [text, files];
     if (!body.trim() && attachments.length === 0) return;
     // Cleared at once so typing can go on; restored if the send fails.
@@ -142,8 +152,23 @@ function OpenComposer({ ticket, quoted, onClearQuoted }: ComposerProps) {
   };
 
   const recording = recorder.state !== 'idle';
+  const openTemplates = () => setPickingTemplate(true);
   return (
-    <Box sx={{ borderTop: 1, borderColor: 'divider', bgcolor: 'background.paper', px: 1, py: 0.75 }}>
+    <Box sx={{ borderTop: 1, borderColor: 'divider', bgcolor: 'background.paper', px: 1, py: 0.75 }} data-window={customerWindow.enabled ? (windowClosed ? 'closed' : 'open') : undefined}>
+      {windowClosed ? (
+        <Alert
+          severity="info"
+          sx={{ mb: 0.75 }}
+          data-testid="composer-window-closed"
+          action={
+            <Button color="inherit" size="small" onClick={openTemplates} data-testid="composer-window-template">
+              {t('conversation.window.sendTemplate')}
+            </Button>
+          }
+        >
+          {t('conversation.window.closed')}
+        </Alert>
+      ) : null}
       {quoted ? (
         <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start', mb: 0.5 }} data-testid="quoted-preview">
           <Box sx={{ flex: 1, minWidth: 0 }}>
@@ -173,8 +198,15 @@ function OpenComposer({ ticket, quoted, onClearQuoted }: ComposerProps) {
           <RecordingBar state={recorder.state} seconds={recorder.seconds} onCancel={() => void recorder.cancel()} onSend={() => void finishRecording()} />
         ) : (
           <>
-            <EmojiButton onPick={insertEmoji} />
-            <IconButton aria-label={t('conversation.composer.attach')} onClick={() => fileInput.current?.click()}>
+            <EmojiButton onPick={insertEmoji} disabled={windowClosed} />
+            {customerWindow.enabled ? (
+              <Tooltip title={t('conversation.templates.open')}>
+                <IconButton aria-label={t('conversation.templates.open')} onClick={openTemplates} data-testid="composer-templates">
+                  <TextSnippetOutlined />
+                </IconButton>
+              </Tooltip>
+            ) : null}
+            <IconButton aria-label={t('conversation.composer.attach')} onClick={() => fileInput.current?.click()} disabled={windowClosed}>
               <AttachFile />
             </IconButton>
             <input
@@ -199,7 +231,8 @@ function OpenComposer({ ticket, quoted, onClearQuoted }: ComposerProps) {
                   setActiveOption(0);
                 }}
                 onKeyDown={onKeyDown}
-                placeholder={t('conversation.composer.placeholder')}
+                disabled={windowClosed}
+                placeholder={t(windowClosed ? 'conversation.window.closedPlaceholder' : 'conversation.composer.placeholder')}
                 multiline
                 minRows={1}
                 maxRows={COMPOSER_MAX_ROWS}
@@ -209,7 +242,7 @@ function OpenComposer({ ticket, quoted, onClearQuoted }: ComposerProps) {
                 slotProps={{
                   htmlInput: {
                     'data-testid': 'composer-input',
-                    'aria-label': t('conversation.composer.placeholder'),
+                    'aria-label': t(windowClosed ? 'conversation.window.closedPlaceholder' : 'conversation.composer.placeholder'),
                     'aria-autocomplete': 'list',
                     'aria-controls': quickAnswers.length > 0 ? 'quick-answers' : undefined,
                   },
@@ -231,15 +264,16 @@ function OpenComposer({ ticket, quoted, onClearQuoted }: ComposerProps) {
               }
               label={<Typography variant="caption" sx={{ display: { xs: 'none', sm: 'inline' } }}>{t('conversation.composer.sign')}</Typography>}
             />
-            <IconButton color="primary" onClick={() => void submit()} disabled={sending || (!text.trim() && files.length === 0)} aria-label={t('conversation.composer.send')} data-testid="composer-send">
+            <IconButton color="primary" onClick={() => void submit()} disabled={sending || windowClosed || (!text.trim() && files.length === 0)} aria-label={t('conversation.composer.send')} data-testid="composer-send">
               <Send />
             </IconButton>
-            <IconButton onClick={() => void recorder.start()} disabled={sending} aria-label={t('conversation.composer.record')} data-testid="composer-record">
+            <IconButton onClick={() => void recorder.start()} disabled={sending || windowClosed} aria-label={t('conversation.composer.record')} data-testid="composer-record">
               <MicNoneOutlined />
             </IconButton>
           </>
         )}
       </Stack>
+      {pickingTemplate ? <TemplatePickerDialog ticketId={ticket.id} whatsappId={ticket.whatsappId} onClose={() => setPickingTemplate(false)} /> : null}
     </Box>
   );
 }

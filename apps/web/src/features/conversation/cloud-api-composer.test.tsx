@@ -1,0 +1,128 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Ticket } from '../../api/desk-types';
+import { ApiError } from '../../api/http-client';
+import { setupI18n } from '../../i18n';
+import type { CustomerWindowState, MessageTemplate } from './cloud-api';
+import { Composer } from './composer';
+
+const server = vi.hoisted(() => ({
+  window: { required: true, open: true, expiresAt: null } as CustomerWindowState,
+  templates: [] as MessageTemplate[],
+  get: vi.fn(),
+  post: vi.fn(),
+}));
+vi.mock('../../api/session', () => ({ useSession: () => ({ api: { get: server.get, post: server.post } }) }));
+const toasts = vi.hoisted(() => ({ error: vi.fn() }));
+vi.mock('../../components/toast', () => ({ toastError: toasts.error, toastSuccess: vi.fn() }));
+
+beforeAll(() => {
+  localStorage.setItem('i18nextLng', 'en');
+  setupI18n();
+});
+beforeEach(() => {
+  server.get.mockReset();
+  server.post.mockReset();
+  toasts.error.mockReset();
+  server.get.mockImplementation(async (url: string) => {
+    if (url === '/messages/5/window') return server.window;
+    if (url === '/whatsapp/7/templates') return { templates: server.templates };
+    if (url === '/quick-messages/list') return [];
+    throw new Error(`unexpected GET ${url}`);
+  });
+  server.post.mockResolvedValue([]);
+  server.templates = [
+    { name: 'pedido_pronto', language: 'pt_BR', status: 'APPROVED', category: 'UTILITY', body: 'Olá {{1}}, seu pedido {{2}} está pronto.', parameters: 2 },
+    { name: 'promo', language: 'pt_BR', status: 'PENDING', category: 'MARKETING', body: 'Promoção!', parameters: 0 },
+  ];
+});
+afterEach(() => vi.useRealTimers());
+
+function ticket(provider: string): Ticket {
+  return { id: 5, uuid: 'u-5', status: 'open', companyId: 1, whatsappId: 7, whatsapp: { id: 7, name: 'Oficial', status: 'CONNECTED', provider } } as Ticket;
+}
+
+function renderComposer(provider = 'cloud-api') {
+  return render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <Composer ticket={ticket(provider)} quoted={null} onClearQuoted={() => undefined} />
+    </QueryClientProvider>,
+  );
+}
+
+describe('composer on a Cloud API connection', () => {
+  it('with the window closed: says why, disables free-form input, and sends a template with its parameters', async () => {
+    server.window = { required: true, open: false, expiresAt: null };
+    const user = userEvent.setup();
+    renderComposer();
+    expect((await screen.findByTestId('composer-window-closed')).textContent).toContain('More than 24 hours have passed');
+    const input = screen.getByTestId('composer-input');
+    expect(input).toHaveProperty('disabled', true);
+    expect(input.getAttribute('placeholder')).toBe('24-hour window closed: send a message template');
+    expect(screen.getByTestId('composer-send')).toHaveProperty('disabled', true);
+    expect(screen.getByTestId('composer-record')).toHaveProperty('disabled', true);
+
+    await user.click(screen.getByTestId('composer-window-template'));
+    const dialog = await screen.findByTestId('template-dialog');
+    const options = await within(dialog).findAllByTestId('template-option');
+    expect(options.map((option) => option.getAttribute('data-template'))).toEqual(['pedido_pronto', 'promo']);
+    // A template still in review is listed but cannot be chosen.
+    expect(options[1]!.getAttribute('aria-disabled')).toBe('true');
+
+    await user.click(options[0]!);
+    await user.click(within(dialog).getByTestId('template-send'));
+    expect(within(dialog).getAllByText('Required')).toHaveLength(2);
+    expect(server.post).not.toHaveBeenCalled();
+
+    const [first, second] = within(dialog).getAllByTestId('template-parameter');
+    await user.type(first!, 'Maria');
+    expect(within(dialog).getByTestId('template-preview').textContent).toBe('Olá Maria, seu pedido {{2}} está pronto.');
+    await user.type(second!, '#42');
+    await user.click(within(dialog).getByTestId('template-send'));
+    await waitFor(() => expect(server.post).toHaveBeenCalledWith('/messages/5/template', { name: 'pedido_pronto', language: 'pt_BR', parameters: ['Maria', '#42'] }));
+    await waitFor(() => expect(screen.queryByTestId('template-dialog')).toBeNull());
+  }, 20_000);
+
+  it('with the window open: free-form messages as usual, and templates at hand', async () => {
+    server.window = { required: true, open: true, expiresAt: new Date(Date.now() + 3_600_000).toISOString() };
+    renderComposer();
+    expect(await screen.findByTestId('composer-templates')).toBeTruthy();
+    await waitFor(() => expect(server.get).toHaveBeenCalledWith('/messages/5/window'));
+    expect(screen.queryByTestId('composer-window-closed')).toBeNull();
+    expect(screen.getByTestId('composer-input')).toHaveProperty('disabled', false);
+  });
+
+  it('closes the window on screen when it expires', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    server.window = { required: true, open: true, expiresAt: new Date(Date.now() + 60_000).toISOString() };
+    renderComposer();
+    await waitFor(() => expect(screen.getByTestId('composer-input').closest('[data-window]')?.getAttribute('data-window')).toBe('open'));
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(61_000);
+    });
+    expect(screen.getByTestId('composer-window-closed')).toBeTruthy();
+    expect(screen.getByTestId('composer-input')).toHaveProperty('disabled', true);
+  });
+
+  it('reloads the window when a send is refused for being outside it', async () => {
+    server.window = { required: true, open: true, expiresAt: new Date(Date.now() + 3_600_000).toISOString() };
+    server.post.mockRejectedValue(new ApiError(400, 'ERR_OUTSIDE_CUSTOMER_WINDOW', 'ERR_OUTSIDE_CUSTOMER_WINDOW'));
+    const user = userEvent.setup();
+    renderComposer();
+    await screen.findByTestId('composer-templates');
+    server.window = { required: true, open: false, expiresAt: null };
+    await user.type(screen.getByTestId('composer-input'), 'Oi{Enter}');
+    expect(await screen.findByTestId('composer-window-closed')).toBeTruthy();
+    expect(toasts.error).toHaveBeenCalled();
+  });
+
+  it('shows neither templates nor a window for other providers', async () => {
+    renderComposer('beta');
+    expect(await screen.findByTestId('composer-input')).toHaveProperty('disabled', false);
+    expect(screen.queryByTestId('composer-templates')).toBeNull();
+    expect(screen.queryByTestId('composer-window-closed')).toBeNull();
+    expect(server.get).not.toHaveBeenCalledWith('/messages/5/window');
+  });
+});
