@@ -2,8 +2,8 @@ import { can, type PlanFeature } from '@atende/shared';
 import i18next from 'i18next';
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
-import { useSession } from '../../api/session';
-import { toastError } from '../../components/toast';
+import { useSession } from '../api/session';
+import { toastError } from './toast';
 
 /** Spec part 2 §9: the redirect after a refused page waits 1 second. */
 export const PLAN_REDIRECT_MS = 1000;

@@ -1,6 +1,6 @@
 import { IntegrationBody } from '@atende/shared';
 import { describe, expect, it } from 'vitest';
-import { generatedSecret, integrationFormDefaults, integrationPayload, integrationSections, secretError } from './integration-form';
+import { generatedSecret, integrationFormDefaults, integrationPayload, integrationSections, maskedSecret, secretError } from './integration-form';
 
 describe('integration form', () => {
   it('starts with the Typebot defaults (delay 1000 ms, expiry 1 min) and Portuguese', () => {
@@ -44,5 +44,11 @@ describe('integration form', () => {
     expect(generatedSecret(sent, { type: 'n8n', signingSecret: 'f'.repeat(48) })).toBe('f'.repeat(48));
     expect(generatedSecret(sent, { type: 'n8n', signingSecret: 'fff••••ffff' })).toBeNull();
     expect(generatedSecret({ ...sent, signingSecret: '0123456789abcdef' }, { type: 'n8n', signingSecret: '012••••cdef' })).toBeNull();
+  });
+
+  it('keeps only the masked form of a secret shown once, as the server shows it', () => {
+    expect(maskedSecret('')).toBe('');
+    expect(maskedSecret('12345678')).toBe('••••');
+    expect(maskedSecret('abcdefghijklmnop')).toBe('abc••••mnop');
   });
 });

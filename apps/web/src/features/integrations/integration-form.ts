@@ -100,3 +100,9 @@ export function generatedSecret(sent: IntegrationPayload, answer: Pick<Integrati
   // A masked answer ('abc••••wxyz') means the server did not generate one.
   return answer.signingSecret && !answer.signingSecret.includes('•') ? answer.signingSecret : null;
 }
+
+/** The server's mask ('abc••••wxyz'): what the list keeps of a secret shown once in full. */
+export function maskedSecret(secret: string): string {
+  if (!secret) return '';
+  return secret.length <= 8 ? '••••' : `${secret.slice(0, 3)}••••${secret.slice(-4)}`;
+}

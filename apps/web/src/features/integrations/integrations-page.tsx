@@ -1,6 +1,178 @@
-import { PlaceholderPage } from '../placeholder/placeholder-page';
+import AddCircleOutlined from '@mui/icons-material/AddCircleOutlined';
+import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import Edit from '@mui/icons-material/Edit';
+import Search from '@mui/icons-material/Search';
+import {
+  Box,
+  Button,
+  CircularProgress,
+  IconButton,
+  InputAdornment,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  TextField,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type UIEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSession } from '../../api/session';
+import { ConfirmationDialog } from '../../components/confirmation-dialog';
+import { toastError, toastSuccess } from '../../components/toast';
+import { useDebouncedValue } from '../../components/use-debounced-value';
+import { usePlanGate } from '../../components/use-plan-gate';
+import { IntegrationDialog } from './integration-dialog';
+import type { Integration } from './integration-form';
+import { IntegrationLogo } from './integration-logo';
+import { IntegrationSecretDialog } from './integration-secret-dialog';
+import { cacheRemovedIntegration, useIntegrationEvents, useIntegrationPages } from './integrations-queries';
 
-/** Being built (issue in progress). */
+/** Spec part 2 §9: the next page loads within 100 px of the bottom. */
+const SCROLL_THRESHOLD_PX = 100;
+
+type DialogState = { open: false } | { open: true; integration: Integration | null };
+
+/**
+ * Integrations page (spec part 2 §2.13): title with count, search, type logo,
+ * id and name, infinite scroll, add/edit dialog and delete with confirmation.
+ * Without the plan's useIntegrations the company is told so and sent to /.
+ */
 export default function IntegrationsPage() {
-  return <PlaceholderPage titleKey="pages.queueIntegration" />;
+  const { t } = useTranslation();
+  const { api } = useSession();
+  const queryClient = useQueryClient();
+  const allowed = usePlanGate('useIntegrations');
+  const [search, setSearch] = useState('');
+  const searchParam = useDebouncedValue(search.trim().toLowerCase());
+  const pages = useIntegrationPages(searchParam, allowed);
+  const [dialog, setDialog] = useState<DialogState>({ open: false });
+  const [deleting, setDeleting] = useState<Integration | null>(null);
+  const [secret, setSecret] = useState<string | null>(null);
+  useIntegrationEvents();
+
+  if (!allowed) return null;
+
+  const records = pages.data?.pages.flatMap((page) => page.queueIntegrations) ?? [];
+  const count = pages.data?.pages[0]?.count ?? 0;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = pages;
+
+  const onScroll = (event: UIEvent<HTMLElement>) => {
+    const element = event.currentTarget;
+    if (element.scrollHeight - element.scrollTop - element.clientHeight > SCROLL_THRESHOLD_PX) return;
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  };
+
+  const remove = async (integration: Integration) => {
+    try {
+      await api.delete(`/queueIntegration/${integration.id}`);
+      cacheRemovedIntegration(queryClient, integration.id);
+      toastSuccess(t('integrations.deleted'));
+    } catch (error) {
+      toastError(error);
+    }
+  };
+
+  return (
+    <Stack spacing={2} sx={{ height: { md: 'calc(100vh - 96px)' } }}>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }}>
+        <Typography variant="h5" component="h1" sx={{ flexGrow: 1 }} data-testid="integrations-title">
+          {t('integrations.title')} ({count})
+        </Typography>
+        <TextField
+          size="small"
+          placeholder={t('integrations.search')}
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+          slotProps={{
+            htmlInput: { 'data-testid': 'integration-search', 'aria-label': t('common.search') },
+            input: {
+              startAdornment: (
+                <InputAdornment position="start">
+                  <Search fontSize="small" />
+                </InputAdornment>
+              ),
+            },
+          }}
+        />
+        <Button variant="contained" startIcon={<AddCircleOutlined />} onClick={() => setDialog({ open: true, integration: null })} data-testid="integration-add">
+          {t('integrations.add')}
+        </Button>
+      </Stack>
+
+      <Paper variant="outlined" sx={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
+        <TableContainer onScroll={onScroll} sx={{ flex: 1, maxHeight: { xs: 'calc(100vh - 220px)', md: 'none' }, overflowY: 'auto' }}>
+          <Table stickyHeader size="small">
+            <TableHead>
+              <TableRow>
+                <TableCell sx={{ width: 64 }}>{t('integrations.columns.type')}</TableCell>
+                <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' }, width: 80 }}>{t('integrations.columns.id')}</TableCell>
+                <TableCell>{t('integrations.columns.name')}</TableCell>
+                <TableCell align="right">{t('integrations.columns.actions')}</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {records.map((integration) => (
+                <TableRow key={integration.id} hover data-testid="integration-row" data-integration-id={integration.id} data-integration-type={integration.type}>
+                  <TableCell>
+                    <IntegrationLogo type={integration.type} />
+                  </TableCell>
+                  <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{integration.id}</TableCell>
+                  <TableCell sx={{ wordBreak: 'break-word', fontWeight: 500 }}>{integration.name}</TableCell>
+                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    <Tooltip title={t('common.edit')}>
+                      <IconButton size="small" aria-label={t('common.edit')} onClick={() => setDialog({ open: true, integration })} data-testid="integration-edit">
+                        <Edit fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                    <Tooltip title={t('common.delete')}>
+                      <IconButton size="small" aria-label={t('common.delete')} onClick={() => setDeleting(integration)} data-testid="integration-delete">
+                        <DeleteOutlined fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+          {pages.isPending || isFetchingNextPage ? (
+            <Box role="status" aria-label={t('common.loading')} sx={{ display: 'flex', justifyContent: 'center', p: 2 }}>
+              <CircularProgress size={28} />
+            </Box>
+          ) : null}
+          {!pages.isPending && records.length === 0 ? (
+            <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }} data-testid="integrations-empty">
+              {t('integrations.empty')}
+            </Typography>
+          ) : null}
+          {hasNextPage && !isFetchingNextPage ? (
+            <Box sx={{ display: 'flex', justifyContent: 'center', p: 1 }}>
+              <Button size="small" onClick={() => void fetchNextPage()}>
+                {t('common.loadMore')}
+              </Button>
+            </Box>
+          ) : null}
+        </TableContainer>
+      </Paper>
+
+      {dialog.open ? <IntegrationDialog integration={dialog.integration} onClose={() => setDialog({ open: false })} onSecret={setSecret} /> : null}
+      {secret ? <IntegrationSecretDialog secret={secret} onClose={() => setSecret(null)} /> : null}
+      <ConfirmationDialog
+        open={deleting !== null}
+        title={t('integrations.deleteTitle', { name: deleting?.name ?? '' })}
+        onClose={() => setDeleting(null)}
+        onConfirm={() => {
+          if (deleting) void remove(deleting);
+        }}
+      >
+        {t('integrations.deleteMessage')}
+      </ConfirmationDialog>
+    </Stack>
+  );
 }

@@ -1,6 +1,6 @@
 import { PromptBody } from '@atende/shared';
 import { describe, expect, it } from 'vitest';
-import { hasSector, MODEL_LABELS, promptFormDefaults, type Prompt } from './prompt-form';
+import { hasSector, MODEL_LABELS, promptFormDefaults, PromptFormSchema, type Prompt } from './prompt-form';
 
 const stored: Prompt = {
   id: 3,
@@ -54,5 +54,25 @@ describe('prompt form', () => {
     expect(PromptBody.safeParse({ ...base, temperature: '0.3' }).success).toBe(true);
     expect(PromptBody.safeParse({ ...base, temperature: 1.1 }).success).toBe(false);
     expect(PromptBody.safeParse({ ...base, temperature: -0.1 }).success).toBe(false);
+  });
+
+  it('names a missing sector with the sector-required message, whatever the empty value', () => {
+    const base = { ...promptFormDefaults(stored) };
+    for (const queueId of ['', 0, undefined]) {
+      const result = PromptFormSchema.safeParse({ ...base, queueId });
+      expect(result.success).toBe(false);
+      expect(result.error?.issues.find((issue) => issue.path[0] === 'queueId')?.message).toBe('prompts.sectorRequired');
+    }
+    expect(PromptFormSchema.parse({ ...base, queueId: 2 }).queueId).toBe(2);
+  });
+
+  it('keeps the name between 5 and 100 characters and the prompt at 50 or more', () => {
+    const base = { ...promptFormDefaults(stored) };
+    expect(PromptFormSchema.safeParse({ ...base, name: 'Abcd' }).success).toBe(false);
+    expect(PromptFormSchema.safeParse({ ...base, name: 'Abcde' }).success).toBe(true);
+    expect(PromptFormSchema.safeParse({ ...base, name: 'a'.repeat(101) }).success).toBe(false);
+    expect(PromptFormSchema.safeParse({ ...base, prompt: 'p'.repeat(49) }).success).toBe(false);
+    expect(PromptFormSchema.safeParse({ ...base, model: 'gpt-4' }).success).toBe(false);
+    expect(PromptFormSchema.safeParse({ ...base, apiKey: '  ' }).success).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
-import { PROMPT_DEFAULTS, type PromptModel } from '@atende/shared';
+import { PROMPT_DEFAULTS, PromptBody, type PromptModel } from '@atende/shared';
+import { z } from 'zod';
 
 /** A prompt as `/prompt` answers it (the API key masked). */
 export interface Prompt {
@@ -72,3 +73,11 @@ export function promptFormDefaults(prompt: Prompt | null): PromptFormValues {
 export function hasSector(values: Pick<PromptFormValues, 'queueId'>): boolean {
   return values.queueId !== '' && Number(values.queueId) > 0;
 }
+
+/**
+ * The dialog's schema: the shared one, except that a missing queue reads as the
+ * sector-required message (spec part 2 §5, §8) instead of a generic number error.
+ */
+export const PromptFormSchema = PromptBody.extend({
+  queueId: z.coerce.number({ error: 'prompts.sectorRequired' }).int('prompts.sectorRequired').positive('prompts.sectorRequired'),
+});

@@ -1,6 +1,133 @@
-import { PlaceholderPage } from '../placeholder/placeholder-page';
+import AddCircleOutlined from '@mui/icons-material/AddCircleOutlined';
+import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import Edit from '@mui/icons-material/Edit';
+import {
+  Box,
+  Button,
+  CircularProgress,
+  IconButton,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSession } from '../../api/session';
+import { ConfirmationDialog } from '../../components/confirmation-dialog';
+import { toastError, toastInfo } from '../../components/toast';
+import { PromptDialog } from './prompt-dialog';
+import type { Prompt } from './prompt-form';
+import { cachePromptEvent, usePromptEvents, usePrompts } from './prompts-queries';
+import { usePlanGate } from '../../components/use-plan-gate';
 
-/** Being built (issue in progress). */
+type DialogState = { open: false } | { open: true; prompt: Prompt | null };
+
+/**
+ * AI prompts page (spec part 2 §2.12): name, queue and max tokens, add/edit
+ * dialog, delete with confirmation. Without the plan's useOpenAi the company is
+ * told so and sent to / (nothing is requested).
+ */
 export default function PromptsPage() {
-  return <PlaceholderPage titleKey="pages.prompts" />;
+  const { t } = useTranslation();
+  const { api } = useSession();
+  const queryClient = useQueryClient();
+  const allowed = usePlanGate('useOpenAi');
+  const prompts = usePrompts(allowed);
+  const [dialog, setDialog] = useState<DialogState>({ open: false });
+  const [deleting, setDeleting] = useState<Prompt | null>(null);
+  usePromptEvents();
+
+  if (!allowed) return null;
+
+  const list = prompts.data ?? [];
+
+  const remove = async (prompt: Prompt) => {
+    try {
+      await api.delete(`/prompt/${prompt.id}`);
+      cachePromptEvent(queryClient, { action: 'delete', promptId: prompt.id });
+      // Spec part 2 §7: the delete answers a message shown as an info toast.
+      toastInfo(t('prompts.deleted'));
+    } catch (error) {
+      toastError(error);
+    }
+  };
+
+  return (
+    <Stack spacing={2}>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }}>
+        <Typography variant="h5" component="h1" sx={{ flexGrow: 1 }}>
+          {t('prompts.title')}
+        </Typography>
+        <Button variant="contained" startIcon={<AddCircleOutlined />} onClick={() => setDialog({ open: true, prompt: null })} data-testid="prompt-add">
+          {t('prompts.add')}
+        </Button>
+      </Stack>
+
+      <Paper variant="outlined">
+        <TableContainer>
+          <Table size="small">
+            <TableHead>
+              <TableRow>
+                <TableCell>{t('prompts.columns.name')}</TableCell>
+                <TableCell>{t('prompts.columns.queue')}</TableCell>
+                <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('prompts.columns.maxTokens')}</TableCell>
+                <TableCell align="right">{t('prompts.columns.actions')}</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {list.map((prompt) => (
+                <TableRow key={prompt.id} hover data-testid="prompt-row" data-prompt-id={prompt.id}>
+                  <TableCell sx={{ wordBreak: 'break-word', fontWeight: 500 }}>{prompt.name}</TableCell>
+                  <TableCell sx={{ wordBreak: 'break-word' }}>{prompt.queue?.name ?? ''}</TableCell>
+                  <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{prompt.maxTokens}</TableCell>
+                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    <Tooltip title={t('common.edit')}>
+                      <IconButton size="small" aria-label={t('common.edit')} onClick={() => setDialog({ open: true, prompt })} data-testid="prompt-edit">
+                        <Edit fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                    <Tooltip title={t('common.delete')}>
+                      <IconButton size="small" aria-label={t('common.delete')} onClick={() => setDeleting(prompt)} data-testid="prompt-delete">
+                        <DeleteOutlined fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+          {prompts.isPending ? (
+            <Box role="status" sx={{ display: 'flex', justifyContent: 'center', p: 2 }}>
+              <CircularProgress size={28} aria-label={t('common.loading')} />
+            </Box>
+          ) : null}
+          {!prompts.isPending && list.length === 0 ? (
+            <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }} data-testid="prompts-empty">
+              {t('prompts.empty')}
+            </Typography>
+          ) : null}
+        </TableContainer>
+      </Paper>
+
+      {dialog.open ? <PromptDialog prompt={dialog.prompt} onClose={() => setDialog({ open: false })} /> : null}
+      <ConfirmationDialog
+        open={deleting !== null}
+        title={t('prompts.deleteTitle', { name: deleting?.name ?? '' })}
+        onClose={() => setDeleting(null)}
+        onConfirm={() => {
+          if (deleting) void remove(deleting);
+        }}
+      >
+        {t('prompts.deleteMessage')}
+      </ConfirmationDialog>
+    </Stack>
+  );
 }

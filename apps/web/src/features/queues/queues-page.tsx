@@ -65,7 +65,14 @@ export default function QueuesPage() {
         <Typography variant="h5" component="h1" sx={{ flexGrow: 1 }}>
           {t('queues.title')}
         </Typography>
-        <Button variant="contained" startIcon={<AddCircleOutlined />} onClick={() => setModal({ open: true, queue: null })} data-testid="queue-add">
+        {/* The proposed colour must avoid the loaded queues' colours: wait for the list. */}
+        <Button
+          variant="contained"
+          startIcon={<AddCircleOutlined />}
+          disabled={queues.isPending}
+          onClick={() => setModal({ open: true, queue: null })}
+          data-testid="queue-add"
+        >
           {t('queues.add')}
         </Button>
       </Stack>
