@@ -1,6 +1,6 @@
 import { companyEvent, SETTING_DEFINITIONS, type SettingKey } from '@atende/shared';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useSession } from '../../api/session';
 import { useSocket } from '../../realtime/socket';
 
@@ -54,4 +54,33 @@ export function useSettingEvents(): void {
       socket.off(event, handler);
     };
   }, [socket, companyId, queryClient]);
+}
+
+/**
+ * Saves one setting (`PUT /settings/:key`) and puts the answer in the cache.
+ * `pending` holds, per key, the value whose request is running: the field shows
+ * it and stays disabled until the server answers. Rejects as the request does.
+ */
+export function useSaveSetting() {
+  const { api } = useSession();
+  const queryClient = useQueryClient();
+  const [pending, setPending] = useState<Partial<Record<SettingKey, string>>>({});
+  const save = useCallback(
+    async (key: SettingKey, value: string): Promise<Setting> => {
+      setPending((current) => ({ ...current, [key]: value }));
+      try {
+        const setting = await api.put<Setting>(`/settings/${key}`, { key, value });
+        cacheSetting(queryClient, setting);
+        return setting;
+      } finally {
+        setPending((current) => {
+          const next = { ...current };
+          delete next[key];
+          return next;
+        });
+      }
+    },
+    [api, queryClient],
+  );
+  return { pending, save };
 }

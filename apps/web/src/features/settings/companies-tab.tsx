@@ -1,0 +1,162 @@
+import AddCircleOutlined from '@mui/icons-material/AddCircleOutlined';
+import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import Edit from '@mui/icons-material/Edit';
+import {
+  Alert,
+  Box,
+  Button,
+  CircularProgress,
+  IconButton,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import { alpha, type Theme } from '@mui/material/styles';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSession } from '../../api/session';
+import { ConfirmationDialog } from '../../components/confirmation-dialog';
+import { toastError, toastSuccess } from '../../components/toast';
+import { formatDate } from '../../i18n';
+import { uncacheCompany, useCompanies, type Company } from './companies-queries';
+import { CompanyDialog } from './company-dialog';
+import { dueColour, type DueColour } from './company-form';
+
+type DialogState = { open: false } | { open: true; company: Company | null };
+
+/** Background of a row by how close its due date is; tinted so the text stays readable in both themes. */
+const ROW_TINT: Record<DueColour, (theme: Theme) => string> = {
+  yellow: (theme) => alpha('#fdd835', theme.palette.mode === 'dark' ? 0.25 : 0.35),
+  orange: (theme) => alpha(theme.palette.warning.main, 0.3),
+  red: (theme) => alpha(theme.palette.error.main, theme.palette.mode === 'dark' ? 0.3 : 0.25),
+};
+
+/** The Companies tab (super users, spec part 2 §2.15): every company, rows coloured by due date; add, edit (with renewal), delete. */
+export function CompaniesTab() {
+  const { t } = useTranslation();
+  const { api, user } = useSession();
+  const queryClient = useQueryClient();
+  const companies = useCompanies();
+  const [dialog, setDialog] = useState<DialogState>({ open: false });
+  const [deleting, setDeleting] = useState<Company | null>(null);
+  const list = companies.data ?? [];
+  const now = new Date();
+  const yesNo = (value: boolean) => (value ? t('common.yes') : t('common.no'));
+
+  const remove = async (company: Company) => {
+    try {
+      await api.delete(`/companies/${company.id}`);
+      uncacheCompany(queryClient, company.id);
+      toastSuccess(t('settings.companies.deleted'));
+    } catch (error) {
+      toastError(error);
+    }
+  };
+
+  return (
+    <Stack spacing={2}>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }}>
+        <Typography variant="caption" color="text.secondary" sx={{ flexGrow: 1 }}>
+          {t('settings.companies.colourLegend')}
+        </Typography>
+        <Button variant="contained" startIcon={<AddCircleOutlined />} onClick={() => setDialog({ open: true, company: null })} sx={{ flexShrink: 0, whiteSpace: 'nowrap' }} data-testid="company-add">
+          {t('settings.companies.add')}
+        </Button>
+      </Stack>
+      {companies.isError ? <Alert severity="error">{t('settings.companies.loadError')}</Alert> : null}
+      <Paper variant="outlined">
+        <TableContainer>
+          <Table size="small">
+            <TableHead>
+              <TableRow>
+                <TableCell>{t('settings.companies.columns.name')}</TableCell>
+                <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{t('settings.companies.columns.email')}</TableCell>
+                <TableCell sx={{ display: { xs: 'none', lg: 'table-cell' } }}>{t('settings.companies.columns.phone')}</TableCell>
+                <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('settings.companies.columns.plan')}</TableCell>
+                <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('settings.companies.columns.status')}</TableCell>
+                <TableCell sx={{ display: { xs: 'none', lg: 'table-cell' } }}>{t('settings.companies.columns.campaigns')}</TableCell>
+                <TableCell>{t('settings.companies.columns.dueDate')}</TableCell>
+                <TableCell sx={{ display: { xs: 'none', lg: 'table-cell' } }}>{t('settings.companies.columns.recurrence')}</TableCell>
+                <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{t('settings.companies.columns.createdAt')}</TableCell>
+                <TableCell align="right">{t('settings.companies.columns.actions')}</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {list.map((company) => {
+                const colour = dueColour(company.dueDate, now);
+                return (
+                  <TableRow
+                    key={company.id}
+                    hover
+                    data-testid="company-row"
+                    data-company-id={company.id}
+                    data-company-name={company.name}
+                    data-due-colour={colour ?? ''}
+                    sx={colour ? { bgcolor: ROW_TINT[colour] } : undefined}
+                  >
+                    <TableCell sx={{ fontWeight: 500, wordBreak: 'break-word' }}>{company.name}</TableCell>
+                    <TableCell sx={{ display: { xs: 'none', md: 'table-cell' }, wordBreak: 'break-all' }}>{company.email}</TableCell>
+                    <TableCell sx={{ display: { xs: 'none', lg: 'table-cell' } }}>{company.phone}</TableCell>
+                    <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{company.plan.name}</TableCell>
+                    <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{yesNo(company.status)}</TableCell>
+                    <TableCell sx={{ display: { xs: 'none', lg: 'table-cell' } }}>{yesNo(company.campaignsEnabled)}</TableCell>
+                    <TableCell sx={{ whiteSpace: 'nowrap' }} data-testid="company-due-date">
+                      {company.dueDate ? formatDate(company.dueDate) : '—'}
+                    </TableCell>
+                    <TableCell sx={{ display: { xs: 'none', lg: 'table-cell' } }}>{t(`settings.companies.recurrences.${company.recurrence}`, { defaultValue: company.recurrence })}</TableCell>
+                    <TableCell sx={{ display: { xs: 'none', md: 'table-cell' }, whiteSpace: 'nowrap' }}>{formatDate(company.createdAt)}</TableCell>
+                    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                      <Tooltip title={t('common.edit')}>
+                        <IconButton size="small" aria-label={t('common.edit')} onClick={() => setDialog({ open: true, company })} data-testid="company-edit">
+                          <Edit fontSize="small" />
+                        </IconButton>
+                      </Tooltip>
+                      {/* Nobody deletes the company they are signed in to (the server refuses it too, as it refuses the main company). */}
+                      {company.id === user?.companyId ? null : (
+                        <Tooltip title={t('common.delete')}>
+                          <IconButton size="small" aria-label={t('common.delete')} onClick={() => setDeleting(company)} data-testid="company-delete">
+                            <DeleteOutlined fontSize="small" />
+                          </IconButton>
+                        </Tooltip>
+                      )}
+                    </TableCell>
+                  </TableRow>
+                );
+              })}
+            </TableBody>
+          </Table>
+          {companies.isPending ? (
+            <Box role="status" sx={{ display: 'flex', justifyContent: 'center', p: 2 }}>
+              <CircularProgress size={28} aria-label={t('common.loading')} />
+            </Box>
+          ) : null}
+          {companies.isSuccess && list.length === 0 ? (
+            <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }}>
+              {t('settings.companies.empty')}
+            </Typography>
+          ) : null}
+        </TableContainer>
+      </Paper>
+
+      {dialog.open ? <CompanyDialog company={dialog.company} onClose={() => setDialog({ open: false })} /> : null}
+      <ConfirmationDialog
+        open={deleting !== null}
+        title={t('settings.companies.deleteTitle', { name: deleting?.name ?? '' })}
+        onClose={() => setDeleting(null)}
+        onConfirm={() => {
+          if (deleting) void remove(deleting);
+        }}
+      >
+        {t('settings.companies.deleteMessage')}
+      </ConfirmationDialog>
+    </Stack>
+  );
+}

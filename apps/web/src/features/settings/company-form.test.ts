@@ -1,0 +1,180 @@
+import { describe, expect, it } from 'vitest';
+import type { Company } from './companies-queries';
+import {
+  companyFormDefaults,
+  CompanyFormSchema,
+  companyPayload,
+  daysUntilDue,
+  dueColour,
+  dueDatePayload,
+  parseDateInput,
+  recurrenceChoices,
+  renewDueDate,
+  toDateInput,
+} from './company-form';
+import { formatReais, planFormDefaults, sortPlans } from './plan-form';
+import type { Plan } from './plans-queries';
+
+/** Noon of a local date, `days` away from 10 June 2025 (local time, whatever the test machine's zone). */
+const june10 = new Date(2025, 5, 10, 9, 30);
+const inDays = (days: number, hour = 12) => new Date(2025, 5, 10 + days, hour).toISOString();
+
+describe('company row colour by due date (spec part 2 §9)', () => {
+  it('counts calendar days, not 24-hour spans', () => {
+    expect(daysUntilDue(inDays(0, 23), june10)).toBe(0);
+    expect(daysUntilDue(inDays(1, 0), june10)).toBe(1);
+    expect(daysUntilDue(inDays(-1, 23), june10)).toBe(-1);
+    // Across a month end.
+    expect(daysUntilDue(new Date(2025, 6, 1, 8).toISOString(), new Date(2025, 5, 30, 20))).toBe(1);
+  });
+
+  it('is yellow at exactly 5 days, orange from -3 to 4, red at exactly -4, none otherwise', () => {
+    const colours = Object.fromEntries([-6, -5, -4, -3, -2, 0, 1, 4, 5, 6, 30].map((d) => [d, dueColour(inDays(d), june10)]));
+    expect(colours).toEqual({
+      '-6': null,
+      '-5': null,
+      '-4': 'red',
+      '-3': 'orange',
+      '-2': 'orange',
+      '0': 'orange',
+      '1': 'orange',
+      '4': 'orange',
+      '5': 'yellow',
+      '6': null,
+      '30': null,
+    });
+    expect(dueColour(null, june10)).toBeNull();
+    expect(dueColour('not a date', june10)).toBeNull();
+  });
+});
+
+describe('company renewal (spec part 2 §4)', () => {
+  it('moves the due date forward by the recurrence', () => {
+    expect(renewDueDate('2025-06-10', 'MENSAL', june10)).toBe('2025-07-10');
+    expect(renewDueDate('2025-06-10', 'BIMESTRAL', june10)).toBe('2025-08-10');
+    expect(renewDueDate('2025-06-10', 'TRIMESTRAL', june10)).toBe('2025-09-10');
+    expect(renewDueDate('2025-06-10', 'SEMESTRAL', june10)).toBe('2025-12-10');
+    expect(renewDueDate('2025-06-10', 'ANUAL', june10)).toBe('2026-06-10');
+    expect(renewDueDate('2025-11-15', 'SEMESTRAL', june10)).toBe('2026-05-15');
+  });
+
+  it('ends on the last day of a shorter month, and starts from today without a due date', () => {
+    expect(renewDueDate('2025-01-31', 'MENSAL', june10)).toBe('2025-02-28');
+    expect(renewDueDate('2024-01-31', 'MENSAL', june10)).toBe('2024-02-29');
+    expect(renewDueDate('2025-08-31', 'MENSAL', june10)).toBe('2025-09-30');
+    expect(renewDueDate('', 'MENSAL', june10)).toBe('2025-07-10');
+    expect(renewDueDate('2025-02-30', 'MENSAL', june10)).toBe('2025-07-10');
+  });
+});
+
+describe('company due date in the form', () => {
+  it('reads and writes the date input in local time', () => {
+    expect(toDateInput(new Date(2025, 0, 5, 23, 59))).toBe('2025-01-05');
+    expect(toDateInput(null)).toBe('');
+    expect(toDateInput('garbage')).toBe('');
+    expect(parseDateInput('2025-02-29')).toBeNull();
+    expect(parseDateInput('2025-2-3')).toBeNull();
+    expect(parseDateInput('2024-02-29')).toEqual({ year: 2024, month: 2, day: 29 });
+  });
+
+  it('sends null when empty or invalid, keeps an unchanged date as stored, keeps the time of day of a moved one', () => {
+    const stored = new Date(2025, 5, 10, 14, 45, 12, 0).toISOString();
+    expect(dueDatePayload('', stored)).toBeNull();
+    expect(dueDatePayload('2025-13-01', stored)).toBeNull();
+    expect(dueDatePayload('2025-06-10', stored)).toBe(stored);
+    expect(dueDatePayload('2025-07-10', stored)).toBe(new Date(2025, 6, 10, 14, 45, 12, 0).toISOString());
+    // No stored moment: active through the whole chosen day.
+    expect(dueDatePayload('2025-07-10', null)).toBe(new Date(2025, 6, 10, 23, 59, 59, 999).toISOString());
+  });
+});
+
+describe('company form', () => {
+  const plan = { id: 3, name: 'Pro' } as Plan;
+  const company: Company = {
+    id: 9,
+    name: 'Acme',
+    email: 'a@acme.test',
+    phone: '',
+    planId: 3,
+    plan,
+    status: true,
+    dueDate: new Date(2025, 5, 10, 12).toISOString(),
+    recurrence: 'MENSAL',
+    schedules: [],
+    timezone: 'America/Sao_Paulo',
+    campaignsEnabled: false,
+    createdAt: '',
+    updatedAt: '',
+  };
+
+  it('offers only MENSAL, plus the recurrence a company already has', () => {
+    expect(recurrenceChoices()).toEqual(['MENSAL']);
+    expect(recurrenceChoices('MENSAL')).toEqual(['MENSAL']);
+    expect(recurrenceChoices('ANUAL')).toEqual(['MENSAL', 'ANUAL']);
+    expect(recurrenceChoices('WEEKLY')).toEqual(['MENSAL']);
+  });
+
+  it('requires a name and a plan; a first-admin password needs 5 characters and the email', () => {
+    const empty = CompanyFormSchema.safeParse(companyFormDefaults(null));
+    expect(empty.success).toBe(false);
+    // The form shows each field's first message.
+    const issues: Record<string, string> = {};
+    for (const issue of empty.error?.issues ?? []) issues[issue.path.join('.')] ??= issue.message;
+    expect(issues).toEqual({ name: 'validation.required', planId: 'validation.required' });
+
+    const noEmail = CompanyFormSchema.safeParse({ ...companyFormDefaults(null), name: 'Nova', planId: 3, password: 'abcdef' });
+    expect(noEmail.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['email', 'validation.required']]);
+    const short = CompanyFormSchema.safeParse({ ...companyFormDefaults(null), name: 'Nova', planId: 3, email: 'n@n.test', password: 'abc' });
+    expect(short.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['password', 'validation.tooShort']]);
+  });
+
+  it('builds the add body with the first admin, and the edit body without a password', () => {
+    const added = CompanyFormSchema.parse({ ...companyFormDefaults(null), name: ' Nova ', planId: 3, email: 'N@N.test', password: 'abcdef', dueDate: '' });
+    expect(companyPayload(added, null)).toEqual({
+      name: 'Nova',
+      email: 'n@n.test',
+      phone: '',
+      planId: 3,
+      status: true,
+      campaignsEnabled: true,
+      recurrence: 'MENSAL',
+      dueDate: null,
+      password: 'abcdef',
+    });
+
+    const defaults = companyFormDefaults(company);
+    expect(defaults).toMatchObject({ name: 'Acme', planId: 3, campaignsEnabled: false, dueDate: '2025-06-10', password: '' });
+    const edited = CompanyFormSchema.parse({ ...defaults, dueDate: renewDueDate(String(defaults.dueDate), 'MENSAL', june10) });
+    const body = companyPayload(edited, company);
+    expect(body).not.toHaveProperty('password');
+    expect(body.dueDate).toBe(new Date(2025, 6, 10, 12).toISOString());
+    expect(body.campaignsEnabled).toBe(false);
+  });
+});
+
+describe('plan form', () => {
+  it('starts a new plan with every feature on and limits at 0 (spec part 2 §3)', () => {
+    expect(planFormDefaults(null)).toEqual({
+      name: '',
+      value: 0,
+      users: 0,
+      connections: 0,
+      queues: 0,
+      useCampaigns: true,
+      useKanban: true,
+      useOpenAi: true,
+      useIntegrations: true,
+      useSchedules: true,
+      useInternalChat: true,
+      useExternalApi: true,
+    });
+    const plan = { ...planFormDefaults(null), id: 1, name: 'Basic', users: 5, value: 49.9, useKanban: false, createdAt: '', updatedAt: '' } as Plan;
+    expect(planFormDefaults(plan)).toMatchObject({ name: 'Basic', users: 5, value: 49.9, useKanban: false, useOpenAi: true });
+  });
+
+  it('lists plans by name and shows prices in reais', () => {
+    const plans = [{ id: 2, name: 'Pro' }, { id: 1, name: 'Basic' }, { id: 3, name: 'Basic' }] as Plan[];
+    expect(sortPlans(plans).map((p) => p.id)).toEqual([1, 3, 2]);
+    expect(formatReais(1234.5).replace(/\s/g, ' ')).toBe('R$ 1.234,50');
+  });
+});

@@ -1,0 +1,140 @@
+import { PLAN_FEATURES, PLAN_LIMITS } from '@atende/shared';
+import AddCircleOutlined from '@mui/icons-material/AddCircleOutlined';
+import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import Edit from '@mui/icons-material/Edit';
+import {
+  Alert,
+  Box,
+  Button,
+  Chip,
+  CircularProgress,
+  IconButton,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSession } from '../../api/session';
+import { ConfirmationDialog } from '../../components/confirmation-dialog';
+import { toastError, toastSuccess } from '../../components/toast';
+import { PlanDialog } from './plan-dialog';
+import { formatReais, sortPlans } from './plan-form';
+import { plansKey, usePlans, type Plan } from './plans-queries';
+
+type DialogState = { open: false } | { open: true; plan: Plan | null };
+
+/** The Plans tab (super users, spec part 2 §2.15): the plans with their limits, price and features; add, edit, delete. */
+export function PlansTab() {
+  const { t } = useTranslation();
+  const { api } = useSession();
+  const queryClient = useQueryClient();
+  const plans = usePlans();
+  const [dialog, setDialog] = useState<DialogState>({ open: false });
+  const [deleting, setDeleting] = useState<Plan | null>(null);
+  const list = sortPlans(plans.data ?? []);
+
+  const remove = async (plan: Plan) => {
+    try {
+      await api.delete(`/plans/${plan.id}`);
+      queryClient.setQueryData<Plan[]>(plansKey, (current) => (current ? current.filter((p) => p.id !== plan.id) : current));
+      toastSuccess(t('settings.plans.deleted'));
+    } catch (error) {
+      toastError(error);
+    }
+  };
+
+  return (
+    <Stack spacing={2}>
+      <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>
+        <Button variant="contained" startIcon={<AddCircleOutlined />} onClick={() => setDialog({ open: true, plan: null })} data-testid="plan-add">
+          {t('settings.plans.add')}
+        </Button>
+      </Stack>
+      {plans.isError ? <Alert severity="error">{t('settings.plans.loadError')}</Alert> : null}
+      <Paper variant="outlined">
+        <TableContainer>
+          <Table size="small">
+            <TableHead>
+              <TableRow>
+                <TableCell>{t('settings.plans.columns.name')}</TableCell>
+                {PLAN_LIMITS.map((limit) => (
+                  <TableCell key={limit} align="right" sx={{ display: { xs: 'none', sm: 'table-cell' } }}>
+                    {t(`settings.plans.columns.${limit}`)}
+                  </TableCell>
+                ))}
+                <TableCell align="right">{t('settings.plans.columns.value')}</TableCell>
+                <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{t('settings.plans.columns.features')}</TableCell>
+                <TableCell align="right">{t('settings.plans.columns.actions')}</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {list.map((plan) => (
+                <TableRow key={plan.id} hover data-testid="plan-row" data-plan-id={plan.id} data-plan-name={plan.name}>
+                  <TableCell sx={{ fontWeight: 500, wordBreak: 'break-word' }}>{plan.name}</TableCell>
+                  {PLAN_LIMITS.map((limit) => (
+                    <TableCell key={limit} align="right" sx={{ display: { xs: 'none', sm: 'table-cell' } }}>
+                      {plan[limit]}
+                    </TableCell>
+                  ))}
+                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    {formatReais(plan.value)}
+                  </TableCell>
+                  <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>
+                    <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 0.5 }}>
+                      {PLAN_FEATURES.filter((feature) => plan[feature]).map((feature) => (
+                        <Chip key={feature} size="small" label={t(`settings.plans.features.${feature}`)} />
+                      ))}
+                    </Stack>
+                  </TableCell>
+                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    <Tooltip title={t('common.edit')}>
+                      <IconButton size="small" aria-label={t('common.edit')} onClick={() => setDialog({ open: true, plan })} data-testid="plan-edit">
+                        <Edit fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                    <Tooltip title={t('common.delete')}>
+                      <IconButton size="small" aria-label={t('common.delete')} onClick={() => setDeleting(plan)} data-testid="plan-delete">
+                        <DeleteOutlined fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+          {plans.isPending ? (
+            <Box role="status" sx={{ display: 'flex', justifyContent: 'center', p: 2 }}>
+              <CircularProgress size={28} aria-label={t('common.loading')} />
+            </Box>
+          ) : null}
+          {plans.isSuccess && list.length === 0 ? (
+            <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }}>
+              {t('settings.plans.empty')}
+            </Typography>
+          ) : null}
+        </TableContainer>
+      </Paper>
+
+      {dialog.open ? <PlanDialog plan={dialog.plan} onClose={() => setDialog({ open: false })} /> : null}
+      <ConfirmationDialog
+        open={deleting !== null}
+        title={t('settings.plans.deleteTitle', { name: deleting?.name ?? '' })}
+        onClose={() => setDeleting(null)}
+        onConfirm={() => {
+          if (deleting) void remove(deleting);
+        }}
+      >
+        {t('settings.plans.deleteMessage')}
+      </ConfirmationDialog>
+    </Stack>
+  );
+}

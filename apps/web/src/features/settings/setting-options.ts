@@ -1,0 +1,44 @@
+import { SETTING_DEFINITIONS, SETTING_MAX_LENGTH, type SettingKey } from '@atende/shared';
+import { settingValue, type Setting } from './settings-queries';
+
+/**
+ * The company options of the Options tab, in the spec's order (part 1 §9,
+ * part 2 §5): each is a choice among its allowed values. campaignsEnabled is a
+ * setting too, but the spec makes it a field of the company (Companies tab).
+ */
+export const CHOICE_SETTINGS = [
+  'userRating',
+  'scheduleType',
+  'call',
+  'CheckMsgIsGroup',
+  'chatBotType',
+  'sendGreetingAccepted',
+  'sendMsgTransfTicket',
+  'sendGreetingMessageOneQueues',
+  'userCreation',
+  'sideMenu',
+] as const satisfies readonly SettingKey[];
+export type ChoiceSetting = (typeof CHOICE_SETTINGS)[number];
+
+/** Free-text options (the billing integration's token). */
+export const TEXT_SETTINGS = ['asaas'] as const satisfies readonly SettingKey[];
+export type TextSetting = (typeof TEXT_SETTINGS)[number];
+
+/** The values a choice offers, as the server accepts them (`PUT /settings/:key`). */
+export function settingChoices(key: ChoiceSetting): readonly string[] {
+  return SETTING_DEFINITIONS[key].values;
+}
+
+/**
+ * What a field shows: the value being saved while its request runs (so the
+ * choice does not jump back meanwhile), else the stored one, else the default.
+ */
+export function shownSettingValue(list: readonly Setting[] | undefined, key: SettingKey, pending: Partial<Record<SettingKey, string>>): string {
+  return pending[key] ?? settingValue(list, key);
+}
+
+/** A free-text value is trimmed and capped as the server caps it; `null` when too long. */
+export function textSettingValue(input: string): string | null {
+  const value = input.trim();
+  return value.length > SETTING_MAX_LENGTH ? null : value;
+}

@@ -1,0 +1,149 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SessionProvider } from '../../api/session';
+import { setupI18n } from '../../i18n';
+import SettingsPage from './settings-page';
+
+const toasts = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn() }));
+vi.mock('../../components/toast', () => ({ toastSuccess: toasts.success, toastError: toasts.error }));
+
+interface Call {
+  method: string;
+  url: string;
+  body: unknown;
+}
+
+/** A fake API: the signed-in user, the company's settings and its stored hours; PUTs answer as the server does unless `refuse` names the key. */
+function fakeApi({ isSuper = false, scheduleType = 'disabled', refuse }: { isSuper?: boolean; scheduleType?: string; refuse?: string } = {}) {
+  const calls: Call[] = [];
+  const settings = [
+    { key: 'call', value: 'enabled' },
+    { key: 'scheduleType', value: scheduleType },
+    { key: 'userRating', value: 'disabled' },
+  ];
+  const company = { id: 1, name: 'Empresa 1', schedules: [] as unknown[], updatedAt: '2025-01-01T00:00:00.000Z' };
+  const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit = {}) => {
+      const method = init.method ?? 'GET';
+      const body = init.body ? JSON.parse(String(init.body)) : undefined;
+      calls.push({ method, url, body });
+      if (url === '/auth/me') return json(200, { id: 1, name: 'Admin', profile: 'admin', super: isSuper, companyId: 1, queues: [], company: { id: 1, settings } });
+      if (url === '/settings') return json(200, settings);
+      const setting = /^\/settings\/(\w+)$/.exec(url);
+      if (setting && method === 'PUT') {
+        if (setting[1] === refuse) return json(400, { error: 'ERR_VALIDATION' });
+        return json(200, { key: setting[1], value: (body as { value: string }).value });
+      }
+      if (url === '/companies/1' && method === 'GET') return json(200, company);
+      if (url === '/companies/1/schedules' && method === 'PUT') {
+        return json(200, { ...company, schedules: (body as { schedules: unknown[] }).schedules, updatedAt: '2025-01-02T00:00:00.000Z' });
+      }
+      return json(404, { error: 'ERR_NOT_FOUND' });
+    }),
+  );
+  return calls;
+}
+
+function renderPage(path = '/settings') {
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <SessionProvider onSessionEnd={() => undefined}>
+        <MemoryRouter initialEntries={[path]}>
+          <SettingsPage />
+        </MemoryRouter>
+      </SessionProvider>
+    </QueryClientProvider>,
+  );
+}
+
+async function choose(key: string, option: string) {
+  await userEvent.click(within(await screen.findByTestId(`setting-${key}`)).getByRole('combobox'));
+  await userEvent.click(await screen.findByRole('option', { name: option }));
+}
+
+beforeAll(() => {
+  localStorage.setItem('i18nextLng', 'en');
+  setupI18n();
+});
+beforeEach(() => {
+  localStorage.setItem('token', 'test-token');
+  toasts.success.mockClear();
+  toasts.error.mockClear();
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('settings page', () => {
+  it('shows each option with its stored value or its default', async () => {
+    fakeApi();
+    renderPage();
+    expect(await screen.findByTestId('setting-call')).toHaveProperty('dataset.value', 'enabled');
+    expect(screen.getByTestId('setting-userRating').dataset.value).toBe('disabled');
+    // Not stored: the default (enabled = the menu starts open).
+    expect(screen.getByTestId('setting-sideMenu').dataset.value).toBe('enabled');
+    expect(screen.getByTestId('setting-chatBotType').dataset.value).toBe('text');
+    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Options']);
+  });
+
+  it('saves an option the moment it changes and says so', async () => {
+    const calls = fakeApi();
+    renderPage();
+    await choose('call', 'Disabled');
+    await waitFor(() => expect(toasts.success).toHaveBeenCalledWith('Setting saved successfully!'));
+    expect(calls.filter((c) => c.method === 'PUT')).toEqual([{ method: 'PUT', url: '/settings/call', body: { key: 'call', value: 'disabled' } }]);
+    expect(screen.getByTestId('setting-call').dataset.value).toBe('disabled');
+  });
+
+  it('returns a refused option to its stored value and shows the error', async () => {
+    fakeApi({ refuse: 'userRating' });
+    renderPage();
+    await choose('userRating', 'Enabled');
+    await waitFor(() => expect(toasts.error).toHaveBeenCalledWith(expect.objectContaining({ code: 'ERR_VALIDATION' })));
+    expect(toasts.success).not.toHaveBeenCalled();
+    expect(screen.getByTestId('setting-userRating').dataset.value).toBe('disabled');
+  });
+
+  it('offers the Schedules tab once scheduleType is company', async () => {
+    fakeApi();
+    renderPage();
+    await choose('scheduleType', 'Company');
+    expect(await screen.findByTestId('settings-tab-schedules')).toBeTruthy();
+  });
+
+  it('refuses half-typed hours, then saves the week Monday to Sunday', async () => {
+    const calls = fakeApi({ scheduleType: 'company' });
+    renderPage('/settings?tab=schedules');
+    expect(await screen.findByTestId('company-hours-not-configured')).toBeTruthy();
+    const start = screen.getByTestId('company-monday-start');
+    await userEvent.clear(start);
+    await userEvent.type(start, '9');
+    await userEvent.click(screen.getByTestId('company-hours-save'));
+    await waitFor(() => expect(toasts.error).toHaveBeenCalledWith(new Error('Fix the highlighted hours.')));
+    expect(screen.getByText('Use the format HH:mm')).toBeTruthy();
+    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+
+    await userEvent.clear(start);
+    await userEvent.type(start, '0930');
+    await userEvent.click(screen.getByTestId('company-hours-save'));
+    await waitFor(() => expect(toasts.success).toHaveBeenCalledWith('Hours saved successfully!'));
+    const put = calls.find((c) => c.method === 'PUT');
+    expect(put?.url).toBe('/companies/1/schedules');
+    const { schedules } = put?.body as { schedules: { weekdayEn: string; startTime: string; endTime: string }[] };
+    expect(schedules.map((s) => s.weekdayEn)).toEqual(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']);
+    expect(schedules[0]).toEqual({ weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '09:30', endTime: '18:00' });
+    // Saved: the form restarts from the stored hours, which are now configured.
+    await waitFor(() => expect(screen.queryByTestId('company-hours-not-configured')).toBeNull());
+    expect(screen.getByTestId('company-monday-start')).toHaveProperty('value', '09:30');
+  });
+
+  it('shows Companies and Plans to super users only', async () => {
+    fakeApi({ isSuper: true });
+    renderPage();
+    expect(await screen.findByTestId('settings-tab-companies')).toBeTruthy();
+    expect(screen.getByTestId('settings-tab-plans')).toBeTruthy();
+  });
+});
