@@ -2,11 +2,33 @@ import { LANGUAGES, type Language } from '@atende/shared';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { STORAGE } from '../api/storage-keys';
-import { en } from './en';
-import { es } from './es';
-import { pt } from './pt';
+import type { Messages } from './pt';
 
-export const resources = { pt: { translation: pt }, en: { translation: en }, es: { translation: es } } as const;
+/**
+ * The catalogues load on demand (each language is a separate chunk, the feature
+ * texts one chunk they share), so the first visit's JavaScript carries none:
+ * Portuguese (the fallback) and the language in use are loaded before the first
+ * render, another one when the user picks it.
+ */
+const loaders: Record<Language, () => Promise<Messages>> = {
+  pt: () => import('./pt').then((m) => m.pt),
+  en: () => import('./en').then((m) => m.en),
+  es: () => import('./es').then((m) => m.es),
+};
+const loaded = new Map<Language, Messages>();
+
+/** Makes a catalogue available (tests register all three up front). */
+export function registerCatalogue(language: Language, catalogue: Messages): void {
+  loaded.set(language, catalogue);
+  if (i18next.isInitialized) i18next.addResourceBundle(language, 'translation', catalogue, true, true);
+}
+
+/** Loads Portuguese (the fallback) and `language`, if not loaded yet. */
+export async function loadLanguage(language: Language): Promise<void> {
+  const missing = [...new Set<Language>(['pt', language])].filter((l) => !loaded.has(l));
+  const catalogues = await Promise.all(missing.map((l) => loaders[l]()));
+  missing.forEach((l, i) => registerCatalogue(l, catalogues[i] as Messages));
+}
 
 function supported(value: string | null | undefined): Language | null {
   const code = value?.slice(0, 2).toLowerCase();
@@ -21,7 +43,7 @@ export function initialLanguage(): Language {
 export function setupI18n() {
   if (!i18next.isInitialized) {
     void i18next.use(initReactI18next).init({
-      resources,
+      resources: Object.fromEntries([...loaded].map(([language, catalogue]) => [language, { translation: catalogue }])),
       lng: initialLanguage(),
       // A missing translation shows Portuguese (DECISIONS.md §1).
       fallbackLng: 'pt',
@@ -35,7 +57,7 @@ export function setupI18n() {
 export function changeLanguage(language: Language): void {
   localStorage.setItem(STORAGE.language, language);
   document.documentElement.lang = language;
-  void i18next.changeLanguage(language);
+  void loadLanguage(language).then(() => i18next.changeLanguage(language));
 }
 
 /** DD/MM/yyyy (spec part 1 §1). */

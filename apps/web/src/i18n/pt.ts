@@ -8,6 +8,7 @@ import { queuesTexts } from '../features/queues/queues.i18n';
 import { promptsTexts } from '../features/prompts/prompts.i18n';
 import { integrationsTexts } from '../features/integrations/integrations.i18n';
 import { settingsTexts } from '../features/settings/settings.i18n';
+import { messagesApiTexts } from '../features/messages-api/messages-api.i18n';
 import type { Catalogue } from './catalogue';
 
 /** Portuguese: the source catalogue. Strings the spec gives in Portuguese are verbatim. */
@@ -153,6 +154,7 @@ export const pt = {
   prompts: promptsTexts.pt,
   integrations: integrationsTexts.pt,
   settings: settingsTexts.pt,
+  messagesApi: messagesApiTexts.pt,
   errors: {
     ERR_INTERNAL_SERVER_ERROR: 'Ocorreu um erro inesperado. Tente novamente mais tarde.',
     ERR_NO_OTHER_WHATSAPP: 'Deve haver pelo menos uma conexão padrão.',
