@@ -32,6 +32,8 @@ export interface TestOptions {
   env?: Record<string, string>;
   realtime?: boolean;
   listen?: boolean;
+  /** Serve the web app (from `WEB_DIST_DIR`). */
+  serveWeb?: boolean;
 }
 
 export function testConfig(env: Record<string, string> = {}): Config {
@@ -50,7 +52,7 @@ export async function createTestContext(options: TestOptions = {}): Promise<Test
   const database = await openTestDatabase();
   const config = testConfig(options.env);
   await seedFirstStart(database.db, { adminEmail: SUPER_ADMIN.email, adminPassword: SUPER_ADMIN.password });
-  const app = await buildApp({ config, database, realtime: options.realtime ?? false, serveWeb: false });
+  const app = await buildApp({ config, database, realtime: options.realtime ?? false, serveWeb: options.serveWeb ?? false });
   if (options.listen) await app.listen({ port: 0, host: '127.0.0.1' });
   else await app.ready();
 

@@ -6,7 +6,9 @@ import type { FastifyInstance } from 'fastify';
 /**
  * Serves the built web app on the API's port. API routes and screen routes share
  * paths (GET /tickets is both), so a browser navigation, which asks for HTML, gets
- * the app shell, and an API call, which asks for JSON, reaches the route.
+ * the app shell, and an API call, which asks for JSON, reaches the route. Every
+ * answer says it varies by `Accept`: otherwise the browser would answer the app's
+ * `fetch('/settings')` with the page it cached for the navigation to /settings.
  */
 export async function registerWebApp(app: FastifyInstance, distDir: string): Promise<boolean> {
   const indexFile = path.join(distDir, 'index.html');
@@ -18,7 +20,12 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
     if (!accept.includes('text/html')) return;
     const url = request.url.split('?')[0] ?? '/';
     if (url.startsWith('/socket.io') || path.extname(url) !== '') return;
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    const vary = reply.getHeader('vary');
+    if (!vary) reply.header('vary', 'Accept');
+    else if (!/\baccept\b/i.test(String(vary))) reply.header('vary', `${String(vary)}, Accept`);
   });
   return true;
 }
