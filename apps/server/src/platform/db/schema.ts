@@ -380,9 +380,11 @@ export const contacts = pgTable(
     uniqueIndex('contacts_company_id_number_uq').on(t.companyId, t.number),
     index('contacts_company_id_name_idx').on(t.companyId, sql`lower(${t.name})`),
     // Substring search by name or number (contacts page, ticket search) through trigrams.
-    index('contacts_name_trgm_idx').using('gin', sql`lower(${t.name}) gin_trgm_ops`),
-    index('contacts_number_trgm_idx').using('gin', sql`${t.number} gin_trgm_ops`),
-    index('contacts_email_trgm_idx').using('gin', sql`lower(${t.email}) gin_trgm_ops`),
+    // Searched on every keystroke and written only when a contact arrives: no pending list (fastupdate)
+    // for searches to scan until the next vacuum.
+    index('contacts_name_trgm_idx').using('gin', sql`lower(${t.name}) gin_trgm_ops`).with({ fastupdate: false }),
+    index('contacts_number_trgm_idx').using('gin', sql`${t.number} gin_trgm_ops`).with({ fastupdate: false }),
+    index('contacts_email_trgm_idx').using('gin', sql`lower(${t.email}) gin_trgm_ops`).with({ fastupdate: false }),
     index('contacts_company_id_created_at_idx').on(t.companyId, t.createdAt),
     index('contacts_whatsapp_id_idx').on(t.whatsappId),
   ],
