@@ -74,7 +74,7 @@ export const es: Messages = {
     profile: 'Perfil',
     logout: 'Salir',
   },
-  common: { yes: 'Sí', no: 'No', cancel: 'Cancelar', save: 'Guardar', close: 'Cerrar', delete: 'Eliminar', edit: 'Editar', add: 'Agregar', search: 'Buscar', loading: 'Cargando...', empty: 'Nada por aquí.', loadMore: 'Cargar más' },
+  common: { yes: 'Sí', no: 'No', cancel: 'Cancelar', save: 'Guardar', close: 'Cerrar', delete: 'Eliminar', edit: 'Editar', add: 'Agregar', search: 'Buscar', loading: 'Cargando...', empty: 'Nada por aquí.', loadMore: 'Cargar más', loadError: 'No se pudo cargar. Actualice la página para intentarlo de nuevo.' },
   languages: { pt: 'Português', en: 'English', es: 'Español' },
   todo: {
     title: 'Tareas',

@@ -75,7 +75,7 @@ export const pt = {
     profile: 'Perfil',
     logout: 'Sair',
   },
-  common: { yes: 'Sim', no: 'Não', cancel: 'Cancelar', save: 'Salvar', close: 'Fechar', delete: 'Excluir', edit: 'Editar', add: 'Adicionar', search: 'Pesquisar', loading: 'Carregando...', empty: 'Nada por aqui.', loadMore: 'Carregar mais' },
+  common: { yes: 'Sim', no: 'Não', cancel: 'Cancelar', save: 'Salvar', close: 'Fechar', delete: 'Excluir', edit: 'Editar', add: 'Adicionar', search: 'Pesquisar', loading: 'Carregando...', empty: 'Nada por aqui.', loadMore: 'Carregar mais', loadError: 'Não foi possível carregar. Atualize a página para tentar de novo.' },
   languages: { pt: 'Português', en: 'English', es: 'Español' },
   todo: {
     title: 'Tarefas',

@@ -1,8 +1,6 @@
 import { can } from '@atende/shared';
 import AddCircleOutlined from '@mui/icons-material/AddCircleOutlined';
 import CropFree from '@mui/icons-material/CropFree';
-import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
-import EditOutlined from '@mui/icons-material/EditOutlined';
 import PhoneIphone from '@mui/icons-material/PhoneIphone';
 import Star from '@mui/icons-material/Star';
 import {
@@ -28,6 +26,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useSession } from '../../api/session';
 import { ConfirmationDialog } from '../../components/confirmation-dialog';
+import { DeleteButton, EditButton } from '../../components/row-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { formatDateTime } from '../../i18n';
 import { AddSandboxConnectionDialog } from './add-sandbox-connection-dialog';
@@ -211,16 +210,8 @@ export default function ConnectionsPage() {
                       ) : null}
                       {mayEdit ? (
                         <>
-                          <Tooltip title={t('common.edit')}>
-                            <IconButton size="small" aria-label={t('common.edit')} onClick={() => setEditing(connection.id)} data-testid="connection-edit">
-                              <EditOutlined fontSize="small" />
-                            </IconButton>
-                          </Tooltip>
-                          <Tooltip title={t('common.delete')}>
-                            <IconButton size="small" aria-label={t('common.delete')} onClick={() => setDeleting(connection)} data-testid="connection-delete">
-                              <DeleteOutlined fontSize="small" />
-                            </IconButton>
-                          </Tooltip>
+                          <EditButton onClick={() => setEditing(connection.id)} testId="connection-edit" />
+                          <DeleteButton onClick={() => setDeleting(connection)} testId="connection-delete" />
                         </>
                       ) : null}
                     </TableCell>

@@ -1,8 +1,6 @@
 import { can } from '@atende/shared';
 import AddCircleOutlined from '@mui/icons-material/AddCircleOutlined';
-import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import Download from '@mui/icons-material/Download';
-import Edit from '@mui/icons-material/Edit';
 import FileUpload from '@mui/icons-material/FileUpload';
 import Search from '@mui/icons-material/Search';
 import WhatsApp from '@mui/icons-material/WhatsApp';
@@ -33,6 +31,7 @@ import { useTranslation } from 'react-i18next';
 import type { Contact } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { ConfirmationDialog } from '../../components/confirmation-dialog';
+import { DeleteButton, EditButton } from '../../components/row-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { ContactImportDialog, type ImportSource } from './contact-import-dialog';
@@ -205,17 +204,9 @@ export default function ContactsPage() {
                         </IconButton>
                       </span>
                     </Tooltip>
-                    <Tooltip title={t('common.edit')}>
-                      <IconButton size="small" aria-label={t('common.edit')} onClick={() => setModal({ open: true, contactId: contact.id })} data-testid="contact-edit">
-                        <Edit fontSize="small" />
-                      </IconButton>
-                    </Tooltip>
+                    <EditButton onClick={() => setModal({ open: true, contactId: contact.id })} testId="contact-edit" />
                     {mayDelete ? (
-                      <Tooltip title={t('common.delete')}>
-                        <IconButton size="small" aria-label={t('common.delete')} onClick={() => setDeleting(contact)} data-testid="contact-delete">
-                          <DeleteOutlined fontSize="small" />
-                        </IconButton>
-                      </Tooltip>
+                      <DeleteButton onClick={() => setDeleting(contact)} testId="contact-delete" />
                     ) : null}
                   </TableCell>
                 </TableRow>

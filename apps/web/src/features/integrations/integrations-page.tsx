@@ -1,12 +1,9 @@
 import AddCircleOutlined from '@mui/icons-material/AddCircleOutlined';
-import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
-import Edit from '@mui/icons-material/Edit';
 import Search from '@mui/icons-material/Search';
 import {
   Box,
   Button,
   CircularProgress,
-  IconButton,
   InputAdornment,
   Paper,
   Stack,
@@ -17,7 +14,6 @@ import {
   TableHead,
   TableRow,
   TextField,
-  Tooltip,
   Typography,
 } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
@@ -25,6 +21,7 @@ import { useState, type UIEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { ConfirmationDialog } from '../../components/confirmation-dialog';
+import { DeleteButton, EditButton } from '../../components/row-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { usePlanGate } from '../../components/use-plan-gate';
@@ -126,16 +123,8 @@ export default function IntegrationsPage() {
                   <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{integration.id}</TableCell>
                   <TableCell sx={{ wordBreak: 'break-word', fontWeight: 500 }}>{integration.name}</TableCell>
                   <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    <Tooltip title={t('common.edit')}>
-                      <IconButton size="small" aria-label={t('common.edit')} onClick={() => setDialog({ open: true, integration })} data-testid="integration-edit">
-                        <Edit fontSize="small" />
-                      </IconButton>
-                    </Tooltip>
-                    <Tooltip title={t('common.delete')}>
-                      <IconButton size="small" aria-label={t('common.delete')} onClick={() => setDeleting(integration)} data-testid="integration-delete">
-                        <DeleteOutlined fontSize="small" />
-                      </IconButton>
-                    </Tooltip>
+                    <EditButton onClick={() => setDialog({ open: true, integration })} testId="integration-edit" />
+                    <DeleteButton onClick={() => setDeleting(integration)} testId="integration-delete" />
                   </TableCell>
                 </TableRow>
               ))}

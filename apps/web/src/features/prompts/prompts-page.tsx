@@ -1,11 +1,6 @@
 import AddCircleOutlined from '@mui/icons-material/AddCircleOutlined';
-import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
-import Edit from '@mui/icons-material/Edit';
 import {
-  Box,
   Button,
-  CircularProgress,
-  IconButton,
   Paper,
   Stack,
   Table,
@@ -14,7 +9,6 @@ import {
   TableContainer,
   TableHead,
   TableRow,
-  Tooltip,
   Typography,
 } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
@@ -22,6 +16,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { ConfirmationDialog } from '../../components/confirmation-dialog';
+import { DeleteButton, EditButton } from '../../components/row-actions';
+import { TableStatus } from '../../components/table-status';
 import { toastError, toastInfo } from '../../components/toast';
 import { PromptDialog } from './prompt-dialog';
 import type { Prompt } from './prompt-form';
@@ -89,31 +85,14 @@ export default function PromptsPage() {
                   <TableCell sx={{ wordBreak: 'break-word' }}>{prompt.queue?.name ?? ''}</TableCell>
                   <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{prompt.maxTokens}</TableCell>
                   <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    <Tooltip title={t('common.edit')}>
-                      <IconButton size="small" aria-label={t('common.edit')} onClick={() => setDialog({ open: true, prompt })} data-testid="prompt-edit">
-                        <Edit fontSize="small" />
-                      </IconButton>
-                    </Tooltip>
-                    <Tooltip title={t('common.delete')}>
-                      <IconButton size="small" aria-label={t('common.delete')} onClick={() => setDeleting(prompt)} data-testid="prompt-delete">
-                        <DeleteOutlined fontSize="small" />
-                      </IconButton>
-                    </Tooltip>
+                    <EditButton onClick={() => setDialog({ open: true, prompt })} testId="prompt-edit" />
+                    <DeleteButton onClick={() => setDeleting(prompt)} testId="prompt-delete" />
                   </TableCell>
                 </TableRow>
               ))}
             </TableBody>
           </Table>
-          {prompts.isPending ? (
-            <Box role="status" sx={{ display: 'flex', justifyContent: 'center', p: 2 }}>
-              <CircularProgress size={28} aria-label={t('common.loading')} />
-            </Box>
-          ) : null}
-          {!prompts.isPending && list.length === 0 ? (
-            <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }} data-testid="prompts-empty">
-              {t('prompts.empty')}
-            </Typography>
-          ) : null}
+          <TableStatus loading={prompts.isPending} failed={prompts.isError} empty={list.length === 0} emptyText={t('prompts.empty')} emptyTestId="prompts-empty" />
         </TableContainer>
       </Paper>
 

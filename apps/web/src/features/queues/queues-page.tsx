@@ -1,13 +1,9 @@
 import { can } from '@atende/shared';
 import AddCircleOutlined from '@mui/icons-material/AddCircleOutlined';
-import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
-import Edit from '@mui/icons-material/Edit';
 import {
   Alert,
   Box,
   Button,
-  CircularProgress,
-  IconButton,
   Paper,
   Stack,
   Table,
@@ -16,7 +12,6 @@ import {
   TableContainer,
   TableHead,
   TableRow,
-  Tooltip,
   Typography,
 } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
@@ -24,6 +19,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { ConfirmationDialog } from '../../components/confirmation-dialog';
+import { DeleteButton, EditButton } from '../../components/row-actions';
+import { TableStatus } from '../../components/table-status';
 import { toastError, toastSuccess } from '../../components/toast';
 import { useSettingEvents } from '../settings/settings-queries';
 import { isCssHexColor } from './queue-colors';
@@ -113,31 +110,14 @@ export default function QueuesPage() {
                     </Typography>
                   </TableCell>
                   <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    <Tooltip title={t('common.edit')}>
-                      <IconButton size="small" aria-label={t('common.edit')} onClick={() => setModal({ open: true, queue })} data-testid="queue-edit">
-                        <Edit fontSize="small" />
-                      </IconButton>
-                    </Tooltip>
-                    <Tooltip title={t('common.delete')}>
-                      <IconButton size="small" aria-label={t('common.delete')} onClick={() => setDeleting(queue)} data-testid="queue-delete">
-                        <DeleteOutlined fontSize="small" />
-                      </IconButton>
-                    </Tooltip>
+                    <EditButton onClick={() => setModal({ open: true, queue })} testId="queue-edit" />
+                    <DeleteButton onClick={() => setDeleting(queue)} testId="queue-delete" />
                   </TableCell>
                 </TableRow>
               ))}
             </TableBody>
           </Table>
-          {queues.isPending ? (
-            <Box role="status" sx={{ display: 'flex', justifyContent: 'center', p: 2 }}>
-              <CircularProgress size={28} aria-label={t('common.loading')} />
-            </Box>
-          ) : null}
-          {!queues.isPending && list.length === 0 ? (
-            <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }} data-testid="queues-empty">
-              {t('queues.empty')}
-            </Typography>
-          ) : null}
+          <TableStatus loading={queues.isPending} failed={queues.isError} empty={list.length === 0} emptyText={t('queues.empty')} emptyTestId="queues-empty" />
         </TableContainer>
       </Paper>
 

@@ -1,14 +1,11 @@
 import AddCircleOutlined from '@mui/icons-material/AddCircleOutlined';
 import AttachFile from '@mui/icons-material/AttachFile';
-import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
-import Edit from '@mui/icons-material/Edit';
 import Search from '@mui/icons-material/Search';
 import {
   Box,
   Button,
   Chip,
   CircularProgress,
-  IconButton,
   InputAdornment,
   Link,
   Paper,
@@ -20,7 +17,6 @@ import {
   TableHead,
   TableRow,
   TextField,
-  Tooltip,
   Typography,
 } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
@@ -29,6 +25,7 @@ import { useTranslation } from 'react-i18next';
 import type { QuickMessage } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { ConfirmationDialog } from '../../components/confirmation-dialog';
+import { DeleteButton, EditButton } from '../../components/row-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { QuickMessageDialog } from './quick-message-dialog';
@@ -139,16 +136,8 @@ export default function QuickMessagesPage() {
                     ) : null}
                   </TableCell>
                   <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    <Tooltip title={t('common.edit')}>
-                      <IconButton size="small" aria-label={t('common.edit')} onClick={() => setDialog({ open: true, record })} data-testid="quick-message-edit">
-                        <Edit fontSize="small" />
-                      </IconButton>
-                    </Tooltip>
-                    <Tooltip title={t('common.delete')}>
-                      <IconButton size="small" aria-label={t('common.delete')} onClick={() => setDeleting(record)} data-testid="quick-message-delete">
-                        <DeleteOutlined fontSize="small" />
-                      </IconButton>
-                    </Tooltip>
+                    <EditButton onClick={() => setDialog({ open: true, record })} testId="quick-message-edit" />
+                    <DeleteButton onClick={() => setDeleting(record)} testId="quick-message-delete" />
                   </TableCell>
                 </TableRow>
               ))}

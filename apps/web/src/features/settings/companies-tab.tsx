@@ -1,12 +1,7 @@
 import AddCircleOutlined from '@mui/icons-material/AddCircleOutlined';
-import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
-import Edit from '@mui/icons-material/Edit';
 import {
   Alert,
-  Box,
   Button,
-  CircularProgress,
-  IconButton,
   Paper,
   Stack,
   Table,
@@ -15,7 +10,6 @@ import {
   TableContainer,
   TableHead,
   TableRow,
-  Tooltip,
   Typography,
 } from '@mui/material';
 import { alpha, type Theme } from '@mui/material/styles';
@@ -24,6 +18,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { ConfirmationDialog } from '../../components/confirmation-dialog';
+import { DeleteButton, EditButton } from '../../components/row-actions';
+import { TableStatus } from '../../components/table-status';
 import { toastError, toastSuccess } from '../../components/toast';
 import { formatDate } from '../../i18n';
 import { uncacheCompany, useCompanies, type Company } from './companies-queries';
@@ -114,18 +110,10 @@ export function CompaniesTab() {
                     <TableCell sx={{ display: { xs: 'none', lg: 'table-cell' } }}>{t(`settings.companies.recurrences.${company.recurrence}`, { defaultValue: company.recurrence })}</TableCell>
                     <TableCell sx={{ display: { xs: 'none', md: 'table-cell' }, whiteSpace: 'nowrap' }}>{formatDate(company.createdAt)}</TableCell>
                     <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                      <Tooltip title={t('common.edit')}>
-                        <IconButton size="small" aria-label={t('common.edit')} onClick={() => setDialog({ open: true, company })} data-testid="company-edit">
-                          <Edit fontSize="small" />
-                        </IconButton>
-                      </Tooltip>
+                      <EditButton onClick={() => setDialog({ open: true, company })} testId="company-edit" />
                       {/* Nobody deletes the company they are signed in to (the server refuses it too, as it refuses the main company). */}
                       {company.id === user?.companyId ? null : (
-                        <Tooltip title={t('common.delete')}>
-                          <IconButton size="small" aria-label={t('common.delete')} onClick={() => setDeleting(company)} data-testid="company-delete">
-                            <DeleteOutlined fontSize="small" />
-                          </IconButton>
-                        </Tooltip>
+                        <DeleteButton onClick={() => setDeleting(company)} testId="company-delete" />
                       )}
                     </TableCell>
                   </TableRow>
@@ -133,16 +121,7 @@ export function CompaniesTab() {
               })}
             </TableBody>
           </Table>
-          {companies.isPending ? (
-            <Box role="status" sx={{ display: 'flex', justifyContent: 'center', p: 2 }}>
-              <CircularProgress size={28} aria-label={t('common.loading')} />
-            </Box>
-          ) : null}
-          {companies.isSuccess && list.length === 0 ? (
-            <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }}>
-              {t('settings.companies.empty')}
-            </Typography>
-          ) : null}
+          <TableStatus loading={companies.isPending} failed={companies.isError} empty={list.length === 0} emptyText={t('settings.companies.empty')} />
         </TableContainer>
       </Paper>
 

@@ -1,14 +1,9 @@
 import { PLAN_FEATURES, PLAN_LIMITS } from '@atende/shared';
 import AddCircleOutlined from '@mui/icons-material/AddCircleOutlined';
-import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
-import Edit from '@mui/icons-material/Edit';
 import {
   Alert,
-  Box,
   Button,
   Chip,
-  CircularProgress,
-  IconButton,
   Paper,
   Stack,
   Table,
@@ -17,14 +12,14 @@ import {
   TableContainer,
   TableHead,
   TableRow,
-  Tooltip,
-  Typography,
 } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { ConfirmationDialog } from '../../components/confirmation-dialog';
+import { DeleteButton, EditButton } from '../../components/row-actions';
+import { TableStatus } from '../../components/table-status';
 import { toastError, toastSuccess } from '../../components/toast';
 import { PlanDialog } from './plan-dialog';
 import { formatReais, sortPlans } from './plan-form';
@@ -96,31 +91,14 @@ export function PlansTab() {
                     </Stack>
                   </TableCell>
                   <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    <Tooltip title={t('common.edit')}>
-                      <IconButton size="small" aria-label={t('common.edit')} onClick={() => setDialog({ open: true, plan })} data-testid="plan-edit">
-                        <Edit fontSize="small" />
-                      </IconButton>
-                    </Tooltip>
-                    <Tooltip title={t('common.delete')}>
-                      <IconButton size="small" aria-label={t('common.delete')} onClick={() => setDeleting(plan)} data-testid="plan-delete">
-                        <DeleteOutlined fontSize="small" />
-                      </IconButton>
-                    </Tooltip>
+                    <EditButton onClick={() => setDialog({ open: true, plan })} testId="plan-edit" />
+                    <DeleteButton onClick={() => setDeleting(plan)} testId="plan-delete" />
                   </TableCell>
                 </TableRow>
               ))}
             </TableBody>
           </Table>
-          {plans.isPending ? (
-            <Box role="status" sx={{ display: 'flex', justifyContent: 'center', p: 2 }}>
-              <CircularProgress size={28} aria-label={t('common.loading')} />
-            </Box>
-          ) : null}
-          {plans.isSuccess && list.length === 0 ? (
-            <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }}>
-              {t('settings.plans.empty')}
-            </Typography>
-          ) : null}
+          <TableStatus loading={plans.isPending} failed={plans.isError} empty={list.length === 0} emptyText={t('settings.plans.empty')} />
         </TableContainer>
       </Paper>
 
