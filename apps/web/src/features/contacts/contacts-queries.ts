@@ -1,9 +1,7 @@
-import { companyEvent } from '@atende/shared';
 import { useInfiniteQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import type { Contact, ContactPage } from '../../api/desk-types';
 import { useSession } from '../../api/session';
-import { useSocket } from '../../realtime/socket';
+import { useCompanyEvent } from '../../realtime/socket';
 
 export const contactKeys = {
   all: ['contacts'] as const,
@@ -74,20 +72,9 @@ type ContactEvent = { action: 'create' | 'update'; contact: Contact } | { action
 
 /** `company-{id}-contact` keeps every cached contact list and detail live. */
 export function useContactEvents(): void {
-  const socket = useSocket();
   const queryClient = useQueryClient();
-  const { user } = useSession();
-  const companyId = user?.companyId;
-  useEffect(() => {
-    if (!socket || !companyId) return;
-    const event = companyEvent(companyId, 'contact');
-    const handler = (payload: ContactEvent) => {
-      if (payload.action === 'delete') cacheRemovedContact(queryClient, Number(payload.contactId));
-      else if (payload.contact) cacheSavedContact(queryClient, payload.contact);
-    };
-    socket.on(event, handler);
-    return () => {
-      socket.off(event, handler);
-    };
-  }, [socket, companyId, queryClient]);
+  useCompanyEvent<ContactEvent>('contact', (payload) => {
+    if (payload.action === 'delete') cacheRemovedContact(queryClient, Number(payload.contactId));
+    else if (payload.contact) cacheSavedContact(queryClient, payload.contact);
+  });
 }

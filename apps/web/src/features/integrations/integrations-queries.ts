@@ -1,8 +1,7 @@
-import { companyEvent, PAGE_SIZE } from '@atende/shared';
+import { PAGE_SIZE } from '@atende/shared';
 import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { useSession } from '../../api/session';
-import { useSocket } from '../../realtime/socket';
+import { useCompanyEvent } from '../../realtime/socket';
 import type { Integration } from './integration-form';
 
 export interface IntegrationPage {
@@ -99,20 +98,9 @@ type IntegrationEvent = { action: 'create' | 'update'; queueIntegration: Integra
 
 /** `company-{id}-queueIntegration` (admins). */
 export function useIntegrationEvents(): void {
-  const socket = useSocket();
   const queryClient = useQueryClient();
-  const { user } = useSession();
-  const companyId = user?.companyId;
-  useEffect(() => {
-    if (!socket || !companyId) return;
-    const event = companyEvent(companyId, 'queueIntegration');
-    const handler = (payload: IntegrationEvent) => {
-      if (payload.action === 'delete') cacheRemovedIntegration(queryClient, Number(payload.integrationId));
-      else cacheSavedIntegration(queryClient, payload.queueIntegration);
-    };
-    socket.on(event, handler);
-    return () => {
-      socket.off(event, handler);
-    };
-  }, [socket, companyId, queryClient]);
+  useCompanyEvent<IntegrationEvent>('queueIntegration', (payload) => {
+    if (payload.action === 'delete') cacheRemovedIntegration(queryClient, Number(payload.integrationId));
+    else cacheSavedIntegration(queryClient, payload.queueIntegration);
+  });
 }

@@ -1,8 +1,6 @@
-import { companyEvent } from '@atende/shared';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { useSession } from '../../api/session';
-import { useSocket } from '../../realtime/socket';
+import { useCompanyEvent } from '../../realtime/socket';
 import type { Prompt } from './prompt-form';
 
 export const promptsKey = ['prompts'] as const;
@@ -33,17 +31,8 @@ export function cachePromptEvent(queryClient: QueryClient, event: PromptEvent): 
 
 /** `company-{id}-prompt` (admins). */
 export function usePromptEvents(): void {
-  const socket = useSocket();
   const queryClient = useQueryClient();
-  const { user } = useSession();
-  const companyId = user?.companyId;
-  useEffect(() => {
-    if (!socket || !companyId) return;
-    const event = companyEvent(companyId, 'prompt');
-    const handler = (payload: PromptEvent) => cachePromptEvent(queryClient, payload);
-    socket.on(event, handler);
-    return () => {
-      socket.off(event, handler);
-    };
-  }, [socket, companyId, queryClient]);
+  useCompanyEvent<PromptEvent>('prompt', (payload) => cachePromptEvent(queryClient, payload));
+  // The table shows each prompt's queue name: a renamed queue refreshes it.
+  useCompanyEvent('queue', () => void queryClient.invalidateQueries({ queryKey: promptsKey }));
 }

@@ -1,8 +1,7 @@
-import { companyEvent, type ScheduleEntry } from '@atende/shared';
+import { type ScheduleEntry } from '@atende/shared';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { useSession } from '../../api/session';
-import { useSocket } from '../../realtime/socket';
+import { useCompanyEvent } from '../../realtime/socket';
 import type { QueueOption } from './option-tree';
 
 /** A queue as `GET /queue` answers it. */
@@ -56,19 +55,8 @@ export function cacheQueueEvent(queryClient: QueryClient, event: QueueEvent): vo
 
 /** `company-{id}-queue` (spec part 2 §7). */
 export function useQueueEvents(): void {
-  const socket = useSocket();
   const queryClient = useQueryClient();
-  const { user } = useSession();
-  const companyId = user?.companyId;
-  useEffect(() => {
-    if (!socket || !companyId) return;
-    const event = companyEvent(companyId, 'queue');
-    const handler = (payload: QueueEvent) => cacheQueueEvent(queryClient, payload);
-    socket.on(event, handler);
-    return () => {
-      socket.off(event, handler);
-    };
-  }, [socket, companyId, queryClient]);
+  useCompanyEvent<QueueEvent>('queue', (payload) => cacheQueueEvent(queryClient, payload));
 }
 
 /** The whole option tree of a queue (`parentId=-1`: the roots, each with its subtree). */

@@ -1,9 +1,7 @@
-import { companyEvent } from '@atende/shared';
 import { useInfiniteQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import type { QuickMessage } from '../../api/desk-types';
 import { useSession } from '../../api/session';
-import { useSocket } from '../../realtime/socket';
+import { useCompanyEvent } from '../../realtime/socket';
 
 export interface QuickMessagePage {
   records: QuickMessage[];
@@ -70,23 +68,12 @@ interface QuickMessageEvent {
 
 /** `company-{id}-quickMessage` (spec part 2 §7: create, update, delete). */
 export function useQuickMessageEvents(): void {
-  const socket = useSocket();
   const queryClient = useQueryClient();
-  const { user } = useSession();
-  const companyId = user?.companyId;
-  useEffect(() => {
-    if (!socket || !companyId) return;
-    const event = companyEvent(companyId, 'quickMessage');
-    const handler = (payload: QuickMessageEvent) => {
-      const record = payload.record ?? payload.quickMessage;
-      if (payload.action === 'delete') {
-        const id = Number(payload.id ?? payload.quickMessageId ?? record?.id);
-        if (Number.isInteger(id)) cacheRemovedQuickMessage(queryClient, id);
-      } else if (record) cacheSavedQuickMessage(queryClient, record);
-    };
-    socket.on(event, handler);
-    return () => {
-      socket.off(event, handler);
-    };
-  }, [socket, companyId, queryClient]);
+  useCompanyEvent<QuickMessageEvent>('quickMessage', (payload) => {
+    const record = payload.record ?? payload.quickMessage;
+    if (payload.action === 'delete') {
+      const id = Number(payload.id ?? payload.quickMessageId ?? record?.id);
+      if (Number.isInteger(id)) cacheRemovedQuickMessage(queryClient, id);
+    } else if (record) cacheSavedQuickMessage(queryClient, record);
+  });
 }

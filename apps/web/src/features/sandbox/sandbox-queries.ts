@@ -1,8 +1,6 @@
-import { companyEvent } from '@atende/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { useSession } from '../../api/session';
-import { useSocket } from '../../realtime/socket';
+import { useCompanyEvent } from '../../realtime/socket';
 
 /** One message on the customer's phone (`GET /sandbox/:whatsappId/conversation`), both sides in order. */
 export interface PhoneEntry {
@@ -45,20 +43,10 @@ interface AppMessageEvent {
  * this connection refreshes the phone at once instead of at the next poll.
  */
 export function useConversationRefreshOnMessages(whatsappId: number | null): void {
-  const socket = useSocket();
   const queryClient = useQueryClient();
-  const { user } = useSession();
-  const companyId = user?.companyId;
-  useEffect(() => {
-    if (!socket || !companyId || whatsappId === null) return;
-    const event = companyEvent(companyId, 'appMessage');
-    // The provider writes the outbox before the message event goes out, so one refetch sees the reply.
-    const handler = (payload: AppMessageEvent) => {
-      if (payload.ticket?.whatsappId === whatsappId) void queryClient.invalidateQueries({ queryKey: sandboxKeys.connection(whatsappId) });
-    };
-    socket.on(event, handler);
-    return () => {
-      socket.off(event, handler);
-    };
-  }, [socket, companyId, whatsappId, queryClient]);
+  // The provider writes the outbox before the message event goes out, so one refetch sees the reply.
+  useCompanyEvent<AppMessageEvent>('appMessage', (payload) => {
+    if (whatsappId === null) return;
+    if (payload.ticket?.whatsappId === whatsappId) void queryClient.invalidateQueries({ queryKey: sandboxKeys.connection(whatsappId) });
+  });
 }

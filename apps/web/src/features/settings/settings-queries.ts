@@ -1,8 +1,8 @@
-import { companyEvent, SETTING_DEFINITIONS, type SettingKey } from '@atende/shared';
+import { SETTING_DEFINITIONS, type SettingKey } from '@atende/shared';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useSession } from '../../api/session';
-import { useSocket } from '../../realtime/socket';
+import { useCompanyEvent } from '../../realtime/socket';
 
 export interface Setting {
   key: string;
@@ -39,21 +39,10 @@ export function cacheSetting(queryClient: QueryClient, setting: Setting): void {
 
 /** Another admin's change shows up at once (`company-{id}-settings`, `{action:'update', setting}`). */
 export function useSettingEvents(): void {
-  const socket = useSocket();
   const queryClient = useQueryClient();
-  const { user } = useSession();
-  const companyId = user?.companyId;
-  useEffect(() => {
-    if (!socket || !companyId) return;
-    const event = companyEvent(companyId, 'settings');
-    const handler = (payload: { action: string; setting?: Setting }) => {
-      if (payload.setting) cacheSetting(queryClient, payload.setting);
-    };
-    socket.on(event, handler);
-    return () => {
-      socket.off(event, handler);
-    };
-  }, [socket, companyId, queryClient]);
+  useCompanyEvent<{ action: string; setting?: Setting }>('settings', (payload) => {
+    if (payload.setting) cacheSetting(queryClient, payload.setting);
+  });
 }
 
 /**
