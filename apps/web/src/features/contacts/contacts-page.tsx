@@ -2,7 +2,6 @@ import { can } from '@atende/shared';
 import AddCircleOutlined from '@mui/icons-material/AddCircleOutlined';
 import Download from '@mui/icons-material/Download';
 import FileUpload from '@mui/icons-material/FileUpload';
-import Search from '@mui/icons-material/Search';
 import WhatsApp from '@mui/icons-material/WhatsApp';
 import {
   Avatar,
@@ -10,7 +9,6 @@ import {
   Button,
   CircularProgress,
   IconButton,
-  InputAdornment,
   Menu,
   MenuItem,
   Paper,
@@ -21,16 +19,16 @@ import {
   TableContainer,
   TableHead,
   TableRow,
-  TextField,
   Tooltip,
   Typography,
 } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type UIEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Contact } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { ConfirmationDialog } from '../../components/confirmation-dialog';
+import { InfiniteListFooter, loadMoreOnScroll, SearchField } from '../../components/list-page-parts';
 import { DeleteButton, EditButton } from '../../components/row-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { useDebouncedValue } from '../../components/use-debounced-value';
@@ -40,9 +38,6 @@ import { contactsCsv, CONTACTS_CSV_NAME, type ExportedContact } from './contacts
 import { cacheRemovedContact, useContactEvents, useContactPages } from './contacts-queries';
 import { downloadTextFile } from './csv-writer';
 import { useStartTicket } from './start-ticket';
-
-/** Spec part 1 §4: the next page loads within 100 px of the bottom. */
-const SCROLL_THRESHOLD_PX = 100;
 
 type ModalState = { open: false } | { open: true; contactId: number | null };
 
@@ -65,13 +60,7 @@ export default function ContactsPage() {
   const contacts = pages.data?.pages.flatMap((page) => page.contacts) ?? [];
   const count = pages.data?.pages[0]?.count ?? 0;
   const mayDelete = user ? can(user, 'contacts-page:deleteContact') : false;
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = pages;
-
-  const onScroll = (event: UIEvent<HTMLElement>) => {
-    const element = event.currentTarget;
-    if (element.scrollHeight - element.scrollTop - element.clientHeight > SCROLL_THRESHOLD_PX) return;
-    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
-  };
+  const onScroll = loadMoreOnScroll(pages);
 
   const removeContact = async (contact: Contact) => {
     try {
@@ -107,23 +96,7 @@ export default function ContactsPage() {
             {t('contacts.total', { count })}
           </Typography>
         </Box>
-        <TextField
-          size="small"
-          placeholder={t('contacts.search')}
-          value={search}
-          onChange={(event) => setSearch(event.target.value)}
-          slotProps={{
-            htmlInput: { 'data-testid': 'contacts-search', 'aria-label': t('common.search') },
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <Search fontSize="small" />
-                </InputAdornment>
-              ),
-            },
-          }}
-          sx={{ minWidth: { md: 260 } }}
-        />
+        <SearchField value={search} onChange={setSearch} placeholder={t('contacts.search')} testId="contacts-search" minWidth={260} />
         <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
           <Button variant="outlined" startIcon={<FileUpload />} onClick={(event) => setImportMenu(event.currentTarget)} data-testid="contacts-import">
             {t('contacts.import')}
@@ -213,24 +186,7 @@ export default function ContactsPage() {
               ))}
             </TableBody>
           </Table>
-          {pages.isPending || isFetchingNextPage ? (
-            <Box role="status" aria-label={t('common.loading')} sx={{ display: 'flex', justifyContent: 'center', p: 2 }}>
-              <CircularProgress size={28} />
-            </Box>
-          ) : null}
-          {!pages.isPending && contacts.length === 0 ? (
-            <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }} data-testid="contacts-empty">
-              {pages.isError ? t('common.empty') : t('contacts.empty')}
-            </Typography>
-          ) : null}
-          {hasNextPage && !isFetchingNextPage ? (
-            // For screens tall enough that the list never scrolls, and for keyboard users.
-            <Box sx={{ display: 'flex', justifyContent: 'center', p: 1 }}>
-              <Button size="small" onClick={() => void fetchNextPage()}>
-                {t('common.loadMore')}
-              </Button>
-            </Box>
-          ) : null}
+          <InfiniteListFooter pages={pages} empty={contacts.length === 0} emptyText={t('contacts.empty')} emptyTestId="contacts-empty" />
         </TableContainer>
       </Paper>
 

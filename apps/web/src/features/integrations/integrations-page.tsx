@@ -1,10 +1,6 @@
 import AddCircleOutlined from '@mui/icons-material/AddCircleOutlined';
-import Search from '@mui/icons-material/Search';
 import {
-  Box,
   Button,
-  CircularProgress,
-  InputAdornment,
   Paper,
   Stack,
   Table,
@@ -13,14 +9,14 @@ import {
   TableContainer,
   TableHead,
   TableRow,
-  TextField,
   Typography,
 } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type UIEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { ConfirmationDialog } from '../../components/confirmation-dialog';
+import { InfiniteListFooter, loadMoreOnScroll, SearchField } from '../../components/list-page-parts';
 import { DeleteButton, EditButton } from '../../components/row-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { useDebouncedValue } from '../../components/use-debounced-value';
@@ -30,9 +26,6 @@ import type { Integration } from './integration-form';
 import { IntegrationLogo } from './integration-logo';
 import { IntegrationSecretDialog } from './integration-secret-dialog';
 import { cacheRemovedIntegration, useIntegrationEvents, useIntegrationPages } from './integrations-queries';
-
-/** Spec part 2 §9: the next page loads within 100 px of the bottom. */
-const SCROLL_THRESHOLD_PX = 100;
 
 type DialogState = { open: false } | { open: true; integration: Integration | null };
 
@@ -58,13 +51,7 @@ export default function IntegrationsPage() {
 
   const records = pages.data?.pages.flatMap((page) => page.queueIntegrations) ?? [];
   const count = pages.data?.pages[0]?.count ?? 0;
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = pages;
-
-  const onScroll = (event: UIEvent<HTMLElement>) => {
-    const element = event.currentTarget;
-    if (element.scrollHeight - element.scrollTop - element.clientHeight > SCROLL_THRESHOLD_PX) return;
-    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
-  };
+  const onScroll = loadMoreOnScroll(pages);
 
   const remove = async (integration: Integration) => {
     try {
@@ -82,22 +69,7 @@ export default function IntegrationsPage() {
         <Typography variant="h5" component="h1" sx={{ flexGrow: 1 }} data-testid="integrations-title">
           {t('integrations.title')} ({count})
         </Typography>
-        <TextField
-          size="small"
-          placeholder={t('integrations.search')}
-          value={search}
-          onChange={(event) => setSearch(event.target.value)}
-          slotProps={{
-            htmlInput: { 'data-testid': 'integration-search', 'aria-label': t('common.search') },
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <Search fontSize="small" />
-                </InputAdornment>
-              ),
-            },
-          }}
-        />
+        <SearchField value={search} onChange={setSearch} placeholder={t('integrations.search')} testId="integration-search" />
         <Button variant="contained" startIcon={<AddCircleOutlined />} onClick={() => setDialog({ open: true, integration: null })} data-testid="integration-add">
           {t('integrations.add')}
         </Button>
@@ -130,23 +102,7 @@ export default function IntegrationsPage() {
               ))}
             </TableBody>
           </Table>
-          {pages.isPending || isFetchingNextPage ? (
-            <Box role="status" aria-label={t('common.loading')} sx={{ display: 'flex', justifyContent: 'center', p: 2 }}>
-              <CircularProgress size={28} />
-            </Box>
-          ) : null}
-          {!pages.isPending && records.length === 0 ? (
-            <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }} data-testid="integrations-empty">
-              {t('integrations.empty')}
-            </Typography>
-          ) : null}
-          {hasNextPage && !isFetchingNextPage ? (
-            <Box sx={{ display: 'flex', justifyContent: 'center', p: 1 }}>
-              <Button size="small" onClick={() => void fetchNextPage()}>
-                {t('common.loadMore')}
-              </Button>
-            </Box>
-          ) : null}
+          <InfiniteListFooter pages={pages} empty={records.length === 0} emptyText={t('integrations.empty')} emptyTestId="integrations-empty" />
         </TableContainer>
       </Paper>
 

@@ -1,12 +1,8 @@
 import AddCircleOutlined from '@mui/icons-material/AddCircleOutlined';
 import AttachFile from '@mui/icons-material/AttachFile';
-import Search from '@mui/icons-material/Search';
 import {
-  Box,
   Button,
   Chip,
-  CircularProgress,
-  InputAdornment,
   Link,
   Paper,
   Stack,
@@ -16,23 +12,20 @@ import {
   TableContainer,
   TableHead,
   TableRow,
-  TextField,
   Typography,
 } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type UIEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { QuickMessage } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { ConfirmationDialog } from '../../components/confirmation-dialog';
+import { InfiniteListFooter, loadMoreOnScroll, SearchField } from '../../components/list-page-parts';
 import { DeleteButton, EditButton } from '../../components/row-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { QuickMessageDialog } from './quick-message-dialog';
 import { cacheRemovedQuickMessage, useQuickMessageEvents, useQuickMessagePages } from './quick-messages-queries';
-
-/** Spec part 2 §9: the next page loads within 100 px of the bottom. */
-const SCROLL_THRESHOLD_PX = 100;
 
 type DialogState = { open: false } | { open: true; record: QuickMessage | null };
 
@@ -49,13 +42,7 @@ export default function QuickMessagesPage() {
   useQuickMessageEvents();
 
   const records = pages.data?.pages.flatMap((page) => page.records) ?? [];
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = pages;
-
-  const onScroll = (event: UIEvent<HTMLElement>) => {
-    const element = event.currentTarget;
-    if (element.scrollHeight - element.scrollTop - element.clientHeight > SCROLL_THRESHOLD_PX) return;
-    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
-  };
+  const onScroll = loadMoreOnScroll(pages);
 
   const remove = async (record: QuickMessage) => {
     try {
@@ -73,22 +60,7 @@ export default function QuickMessagesPage() {
         <Typography variant="h5" component="h1" sx={{ flexGrow: 1 }}>
           {t('quickMessages.title')}
         </Typography>
-        <TextField
-          size="small"
-          placeholder={t('quickMessages.search')}
-          value={search}
-          onChange={(event) => setSearch(event.target.value)}
-          slotProps={{
-            htmlInput: { 'data-testid': 'quick-message-search', 'aria-label': t('common.search') },
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <Search fontSize="small" />
-                </InputAdornment>
-              ),
-            },
-          }}
-        />
+        <SearchField value={search} onChange={setSearch} placeholder={t('quickMessages.search')} testId="quick-message-search" />
         <Button variant="contained" startIcon={<AddCircleOutlined />} onClick={() => setDialog({ open: true, record: null })} data-testid="quick-message-add">
           {t('quickMessages.add')}
         </Button>
@@ -143,23 +115,7 @@ export default function QuickMessagesPage() {
               ))}
             </TableBody>
           </Table>
-          {pages.isPending || isFetchingNextPage ? (
-            <Box role="status" aria-label={t('common.loading')} sx={{ display: 'flex', justifyContent: 'center', p: 2 }}>
-              <CircularProgress size={28} />
-            </Box>
-          ) : null}
-          {!pages.isPending && records.length === 0 ? (
-            <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }} data-testid="quick-messages-empty">
-              {t('quickMessages.empty')}
-            </Typography>
-          ) : null}
-          {hasNextPage && !isFetchingNextPage ? (
-            <Box sx={{ display: 'flex', justifyContent: 'center', p: 1 }}>
-              <Button size="small" onClick={() => void fetchNextPage()}>
-                {t('common.loadMore')}
-              </Button>
-            </Box>
-          ) : null}
+          <InfiniteListFooter pages={pages} empty={records.length === 0} emptyText={t('quickMessages.empty')} emptyTestId="quick-messages-empty" />
         </TableContainer>
       </Paper>
 

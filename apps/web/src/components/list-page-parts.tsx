@@ -1,0 +1,87 @@
+import Search from '@mui/icons-material/Search';
+import { Box, Button, InputAdornment, TextField } from '@mui/material';
+import type { UIEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { TableStatus } from './table-status';
+
+/** Spec part 1 §4 and part 2 §9: the next page loads within 100 px of the bottom. */
+export const SCROLL_THRESHOLD_PX = 100;
+
+interface Pages {
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage(): Promise<unknown>;
+}
+
+interface PagesState extends Pages {
+  isPending: boolean;
+  isError: boolean;
+}
+
+/** The scroll handler of an infinite list: asks for the next page near the bottom, once at a time. */
+export function loadMoreOnScroll(pages: Pages) {
+  return (event: UIEvent<HTMLElement>) => {
+    const element = event.currentTarget;
+    if (element.scrollHeight - element.scrollTop - element.clientHeight > SCROLL_THRESHOLD_PX) return;
+    if (pages.hasNextPage && !pages.isFetchingNextPage) void pages.fetchNextPage();
+  };
+}
+
+interface SearchFieldProps {
+  value: string;
+  onChange(value: string): void;
+  placeholder: string;
+  testId: string;
+  minWidth?: number;
+}
+
+/** A list page's search box (magnifier, accessible name "Pesquisar"). */
+export function SearchField({ value, onChange, placeholder, testId, minWidth }: SearchFieldProps) {
+  const { t } = useTranslation();
+  return (
+    <TextField
+      size="small"
+      placeholder={placeholder}
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+      slotProps={{
+        htmlInput: { 'data-testid': testId, 'aria-label': t('common.search') },
+        input: {
+          startAdornment: (
+            <InputAdornment position="start">
+              <Search fontSize="small" />
+            </InputAdornment>
+          ),
+        },
+      }}
+      sx={minWidth ? { minWidth: { md: minWidth } } : undefined}
+    />
+  );
+}
+
+interface InfiniteListFooterProps {
+  pages: PagesState;
+  empty: boolean;
+  emptyText: string;
+  emptyTestId?: string;
+}
+
+/**
+ * Under an infinite list: the loading, error or empty state, and a "load more"
+ * button for screens tall enough that the list never scrolls, and for keyboard users.
+ */
+export function InfiniteListFooter({ pages, empty, emptyText, emptyTestId }: InfiniteListFooterProps) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <TableStatus loading={pages.isPending || pages.isFetchingNextPage} failed={pages.isError} empty={empty} emptyText={emptyText} emptyTestId={emptyTestId} />
+      {pages.hasNextPage && !pages.isFetchingNextPage ? (
+        <Box sx={{ display: 'flex', justifyContent: 'center', p: 1 }}>
+          <Button size="small" onClick={() => void pages.fetchNextPage()}>
+            {t('common.loadMore')}
+          </Button>
+        </Box>
+      ) : null}
+    </>
+  );
+}
