@@ -44,3 +44,31 @@ export function ConfirmationDialog({
     </Dialog>
   );
 }
+
+/** The confirmation about one item (a row to delete, a connection to disconnect): open while `item` is set, which `onConfirm` receives. */
+export function ItemConfirmationDialog<T>({
+  item,
+  title,
+  children,
+  onConfirm,
+  onClose,
+}: {
+  item: T | null;
+  title: string;
+  children?: ReactNode;
+  onConfirm(item: T): void;
+  onClose(): void;
+}) {
+  return (
+    <ConfirmationDialog
+      open={item !== null}
+      title={title}
+      onClose={onClose}
+      onConfirm={() => {
+        if (item !== null) onConfirm(item);
+      }}
+    >
+      {children}
+    </ConfirmationDialog>
+  );
+}

@@ -25,7 +25,7 @@ import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useSession } from '../../api/session';
-import { ConfirmationDialog } from '../../components/confirmation-dialog';
+import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
 import { DeleteButton, EditButton } from '../../components/row-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { formatDateTime } from '../../i18n';
@@ -236,26 +236,22 @@ export default function ConnectionsPage() {
       {addingSandbox ? <AddSandboxConnectionDialog onClose={() => setAddingSandbox(false)} /> : null}
       {editing !== null ? <ConnectionDialog connectionId={editing === 'new' ? null : editing} onClose={() => setEditing(null)} /> : null}
       {qrFor ? <QrCodeDialog connection={qrFor} onClose={closeQr} /> : null}
-      <ConfirmationDialog
-        open={deleting !== null}
+      <ItemConfirmationDialog
+        item={deleting}
         title={t('connections.deleteTitle', { name: deleting?.name ?? '' })}
         onClose={() => setDeleting(null)}
-        onConfirm={() => {
-          if (deleting) void remove(deleting);
-        }}
+        onConfirm={(target) => void remove(target)}
       >
         {t('connections.deleteMessage')}
-      </ConfirmationDialog>
-      <ConfirmationDialog
-        open={disconnecting !== null}
+      </ItemConfirmationDialog>
+      <ItemConfirmationDialog
+        item={disconnecting}
         title={t('connections.session.disconnectTitle', { name: disconnecting?.name ?? '' })}
         onClose={() => setDisconnecting(null)}
-        onConfirm={() => {
-          if (disconnecting) void runSession(disconnecting, 'disconnect');
-        }}
+        onConfirm={(target) => void runSession(target, 'disconnect')}
       >
         {t('connections.session.disconnectMessage')}
-      </ConfirmationDialog>
+      </ItemConfirmationDialog>
     </Stack>
   );
 }

@@ -27,7 +27,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Contact } from '../../api/desk-types';
 import { useSession } from '../../api/session';
-import { ConfirmationDialog } from '../../components/confirmation-dialog';
+import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
 import { InfiniteListFooter, loadMoreOnScroll, SearchField } from '../../components/list-page-parts';
 import { DeleteButton, EditButton } from '../../components/row-actions';
 import { toastError, toastSuccess } from '../../components/toast';
@@ -191,16 +191,14 @@ export default function ContactsPage() {
       </Paper>
 
       <ContactModal open={modal.open} contactId={modal.open ? modal.contactId : null} onClose={() => setModal({ open: false })} />
-      <ConfirmationDialog
-        open={deleting !== null}
+      <ItemConfirmationDialog
+        item={deleting}
         title={t('contacts.deleteTitle', { name: deleting?.name ?? '' })}
         onClose={() => setDeleting(null)}
-        onConfirm={() => {
-          if (deleting) void removeContact(deleting);
-        }}
+        onConfirm={(target) => void removeContact(target)}
       >
         {t('contacts.deleteMessage')}
-      </ConfirmationDialog>
+      </ItemConfirmationDialog>
       {importSource ? <ContactImportDialog source={importSource} onClose={() => setImportSource(null)} /> : null}
       {startTicket.dialog}
     </Stack>

@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import type { Ticket, TicketNote } from '../../api/desk-types';
 import { useSession } from '../../api/session';
-import { ConfirmationDialog } from '../../components/confirmation-dialog';
+import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
 import { toastError, toastSuccess } from '../../components/toast';
 import { formatDateTime } from '../../i18n';
 
@@ -101,7 +101,7 @@ export function ContactNotes({ ticket }: { ticket: Ticket }) {
           </ListItem>
         ))}
       </List>
-      <ConfirmationDialog open={toDelete !== null} title={t('conversation.drawer.noteDeleteConfirm')} onClose={() => setToDelete(null)} onConfirm={() => toDelete && void remove(toDelete)} />
+      <ItemConfirmationDialog item={toDelete} title={t('conversation.drawer.noteDeleteConfirm')} onClose={() => setToDelete(null)} onConfirm={(target) => void remove(target)} />
     </Box>
   );
 }

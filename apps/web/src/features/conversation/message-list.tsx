@@ -4,7 +4,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import { useTranslation } from 'react-i18next';
 import type { Message } from '../../api/desk-types';
 import { useSession } from '../../api/session';
-import { ConfirmationDialog } from '../../components/confirmation-dialog';
+import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
 import { toastError } from '../../components/toast';
 import { formatDate, formatDateTime } from '../../i18n';
 import { storeMessages, useMessages } from './conversation-queries';
@@ -164,9 +164,9 @@ export function MessageList({ ticketId, isGroup, readOnly = false, onReply }: Me
         ),
       )}
       </Box>
-      <ConfirmationDialog open={toDelete !== null} title={t('conversation.message.deleteConfirm')} onClose={() => setToDelete(null)} onConfirm={() => toDelete && void confirmDelete(toDelete)}>
+      <ItemConfirmationDialog item={toDelete} title={t('conversation.message.deleteConfirm')} onClose={() => setToDelete(null)} onConfirm={(target) => void confirmDelete(target)}>
         {t('conversation.message.deleteWarning')}
-      </ConfirmationDialog>
+      </ItemConfirmationDialog>
     </Box>
   );
 }

@@ -15,7 +15,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
-import { ConfirmationDialog } from '../../components/confirmation-dialog';
+import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
 import { InfiniteListFooter, loadMoreOnScroll, SearchField } from '../../components/list-page-parts';
 import { DeleteButton, EditButton } from '../../components/row-actions';
 import { toastError, toastSuccess } from '../../components/toast';
@@ -108,16 +108,14 @@ export default function IntegrationsPage() {
 
       {dialog.open ? <IntegrationDialog integration={dialog.integration} onClose={() => setDialog({ open: false })} onSecret={setSecret} /> : null}
       {secret ? <IntegrationSecretDialog secret={secret} onClose={() => setSecret(null)} /> : null}
-      <ConfirmationDialog
-        open={deleting !== null}
+      <ItemConfirmationDialog
+        item={deleting}
         title={t('integrations.deleteTitle', { name: deleting?.name ?? '' })}
         onClose={() => setDeleting(null)}
-        onConfirm={() => {
-          if (deleting) void remove(deleting);
-        }}
+        onConfirm={(target) => void remove(target)}
       >
         {t('integrations.deleteMessage')}
-      </ConfirmationDialog>
+      </ItemConfirmationDialog>
     </Stack>
   );
 }

@@ -15,7 +15,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
-import { ConfirmationDialog } from '../../components/confirmation-dialog';
+import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
 import { DeleteButton, EditButton } from '../../components/row-actions';
 import { TableStatus } from '../../components/table-status';
 import { toastError, toastInfo } from '../../components/toast';
@@ -97,16 +97,14 @@ export default function PromptsPage() {
       </Paper>
 
       {dialog.open ? <PromptDialog prompt={dialog.prompt} onClose={() => setDialog({ open: false })} /> : null}
-      <ConfirmationDialog
-        open={deleting !== null}
+      <ItemConfirmationDialog
+        item={deleting}
         title={t('prompts.deleteTitle', { name: deleting?.name ?? '' })}
         onClose={() => setDeleting(null)}
-        onConfirm={() => {
-          if (deleting) void remove(deleting);
-        }}
+        onConfirm={(target) => void remove(target)}
       >
         {t('prompts.deleteMessage')}
-      </ConfirmationDialog>
+      </ItemConfirmationDialog>
     </Stack>
   );
 }

@@ -9,7 +9,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
-import { ConfirmationDialog } from '../../components/confirmation-dialog';
+import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
 import { toastError, toastSuccess } from '../../components/toast';
 import { flattenOptionTree, removeOption, replaceOption, subtreeSize, type QueueOption } from './option-tree';
 import { QueueOptionDialog, type OptionEditing } from './queue-option-dialog';
@@ -204,16 +204,14 @@ export function QueueOptionsEditor({ queueId }: { queueId: number }) {
         }}
       />
       {editing ? <QueueOptionDialog queueId={queueId} tree={tree} editing={editing} onClose={() => setEditing(null)} /> : null}
-      <ConfirmationDialog
-        open={deleting !== null}
+      <ItemConfirmationDialog
+        item={deleting}
         title={t('queues.options.deleteTitle', { title: deleting?.title ?? '' })}
         onClose={() => setDeleting(null)}
-        onConfirm={() => {
-          if (deleting) void remove(deleting);
-        }}
+        onConfirm={(target) => void remove(target)}
       >
         {t('queues.options.deleteMessage', { total: deleting ? subtreeSize(deleting) : 1 })}
-      </ConfirmationDialog>
+      </ItemConfirmationDialog>
     </Stack>
   );
 }

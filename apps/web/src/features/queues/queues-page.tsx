@@ -18,7 +18,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
-import { ConfirmationDialog } from '../../components/confirmation-dialog';
+import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
 import { DeleteButton, EditButton } from '../../components/row-actions';
 import { TableStatus } from '../../components/table-status';
 import { toastError, toastSuccess } from '../../components/toast';
@@ -128,16 +128,14 @@ export default function QueuesPage() {
           onClose={() => setModal({ open: false })}
         />
       ) : null}
-      <ConfirmationDialog
-        open={deleting !== null}
+      <ItemConfirmationDialog
+        item={deleting}
         title={t('queues.deleteTitle', { name: deleting?.name ?? '' })}
         onClose={() => setDeleting(null)}
-        onConfirm={() => {
-          if (deleting) void remove(deleting);
-        }}
+        onConfirm={(target) => void remove(target)}
       >
         {t('queues.deleteMessage')}
-      </ConfirmationDialog>
+      </ItemConfirmationDialog>
     </Stack>
   );
 }

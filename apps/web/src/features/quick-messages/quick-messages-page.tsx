@@ -19,7 +19,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { QuickMessage } from '../../api/desk-types';
 import { useSession } from '../../api/session';
-import { ConfirmationDialog } from '../../components/confirmation-dialog';
+import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
 import { InfiniteListFooter, loadMoreOnScroll, SearchField } from '../../components/list-page-parts';
 import { DeleteButton, EditButton } from '../../components/row-actions';
 import { toastError, toastSuccess } from '../../components/toast';
@@ -120,16 +120,14 @@ export default function QuickMessagesPage() {
       </Paper>
 
       {dialog.open ? <QuickMessageDialog record={dialog.record} onClose={() => setDialog({ open: false })} /> : null}
-      <ConfirmationDialog
-        open={deleting !== null}
+      <ItemConfirmationDialog
+        item={deleting}
         title={t('quickMessages.deleteTitle', { shortcode: deleting?.shortcode ?? '' })}
         onClose={() => setDeleting(null)}
-        onConfirm={() => {
-          if (deleting) void remove(deleting);
-        }}
+        onConfirm={(target) => void remove(target)}
       >
         {t('quickMessages.deleteMessage')}
-      </ConfirmationDialog>
+      </ItemConfirmationDialog>
     </Stack>
   );
 }

@@ -17,7 +17,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
-import { ConfirmationDialog } from '../../components/confirmation-dialog';
+import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
 import { DeleteButton, EditButton } from '../../components/row-actions';
 import { TableStatus } from '../../components/table-status';
 import { toastError, toastSuccess } from '../../components/toast';
@@ -103,16 +103,14 @@ export function PlansTab() {
       </Paper>
 
       {dialog.open ? <PlanDialog plan={dialog.plan} onClose={() => setDialog({ open: false })} /> : null}
-      <ConfirmationDialog
-        open={deleting !== null}
+      <ItemConfirmationDialog
+        item={deleting}
         title={t('settings.plans.deleteTitle', { name: deleting?.name ?? '' })}
         onClose={() => setDeleting(null)}
-        onConfirm={() => {
-          if (deleting) void remove(deleting);
-        }}
+        onConfirm={(target) => void remove(target)}
       >
         {t('settings.plans.deleteMessage')}
-      </ConfirmationDialog>
+      </ItemConfirmationDialog>
     </Stack>
   );
 }
