@@ -1,5 +1,5 @@
 import { SETTING_DEFINITIONS, type SettingKey } from '@atende/shared';
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../platform/db/client.js';
 import {
   companies,
@@ -28,12 +28,14 @@ export interface AutomationTicket {
   connection: WhatsappRow | null;
   company: { timezone: string; schedules: ScheduleRow[]; useOpenAi: boolean; useIntegrations: boolean };
   settings: CompanySettings;
+  /** How many queues the connection's bot offers (0: no menu, nothing more to read). */
+  connectionQueueCount: number;
 }
 
-export async function loadSettings(db: DbOrTx, scope: TenantScope): Promise<CompanySettings> {
-  const rows = await db.select({ key: settings.key, value: settings.value }).from(settings).where(eq(settings.companyId, scope.companyId));
+/** The company's settings, every key present: what is not stored has its default. */
+function withDefaults(stored: Record<string, string>): CompanySettings {
   const values = Object.fromEntries(Object.entries(SETTING_DEFINITIONS).map(([key, def]) => [key, def.default])) as CompanySettings;
-  for (const row of rows) if (Object.hasOwn(values, row.key)) values[row.key as SettingKey] = row.value;
+  for (const [key, value] of Object.entries(stored)) if (Object.hasOwn(values, key)) values[key as SettingKey] = value;
   return values;
 }
 
@@ -52,6 +54,13 @@ export async function loadSetting(db: DbOrTx, scope: TenantScope, key: SettingKe
  * other on the state the first one left.
  */
 export async function loadAutomationTicket(db: DbOrTx, scope: TenantScope, ticketId: number, lock = false): Promise<AutomationTicket | null> {
+  const [found] = await loadAutomationTickets(db, scope, [ticketId], lock);
+  return found ?? null;
+}
+
+/** Several tickets at once, in id order; locked rows are taken in that order too, so two lockers never wait on each other in a circle. */
+export async function loadAutomationTickets(db: DbOrTx, scope: TenantScope, ticketIds: number[], lock = false): Promise<AutomationTicket[]> {
+  if (ticketIds.length === 0) return [];
   const query = db
     .select({
       ticket: tickets,
@@ -63,23 +72,26 @@ export async function loadAutomationTicket(db: DbOrTx, scope: TenantScope, ticke
       schedules: companies.schedules,
       useOpenAi: plans.useOpenAi,
       useIntegrations: plans.useIntegrations,
+      // Read with the ticket: the automation decides on them for every message.
+      settings: sql<Record<string, string>>`(select coalesce(jsonb_object_agg(s.key, s.value), '{}'::jsonb) from ${settings} s where s.company_id = ${tickets.companyId})`,
+      connectionQueueCount: sql<number>`(select count(*)::int from ${whatsappQueues} wq where wq.whatsapp_id = ${tickets.whatsappId})`,
     })
     .from(tickets)
     .innerJoin(contacts, eq(contacts.id, tickets.contactId))
     .innerJoin(companies, eq(companies.id, tickets.companyId))
     .innerJoin(plans, eq(plans.id, companies.planId))
     .leftJoin(whatsapps, eq(whatsapps.id, tickets.whatsappId))
-    .where(and(eq(tickets.companyId, scope.companyId), eq(tickets.id, ticketId)))
-    .limit(1);
-  const [row] = lock ? await query.for('update', { of: tickets }) : await query;
-  if (!row) return null;
-  return {
+    .where(and(eq(tickets.companyId, scope.companyId), ticketIds.length === 1 ? eq(tickets.id, ticketIds[0] ?? 0) : inArray(tickets.id, ticketIds)))
+    .orderBy(asc(tickets.id));
+  const rows = lock ? await query.for('update', { of: tickets }) : await query;
+  return rows.map((row) => ({
     ticket: row.ticket,
     contact: { name: row.contactName, number: row.contactNumber, isGroup: row.contactIsGroup },
     connection: row.connection,
     company: { timezone: row.timezone, schedules: row.schedules, useOpenAi: row.useOpenAi, useIntegrations: row.useIntegrations },
-    settings: await loadSettings(db, scope),
-  };
+    settings: withDefaults(row.settings),
+    connectionQueueCount: Number(row.connectionQueueCount),
+  }));
 }
 
 /** The queues a connection's bot offers, in the menu's order (orderQueue, then name). */

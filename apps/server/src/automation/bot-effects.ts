@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { AppServices } from '../app.js';
 import { sendAutomaticMessage } from '../modules/messages/messages.service.js';
 import { findTicketDetail } from '../modules/tickets/tickets.repo.js';
@@ -48,12 +48,13 @@ export interface BotEffects {
 
 export const noEffects = (): BotEffects => ({ replies: [], change: {} });
 
-export async function applyTicketChange(db: DbOrTx, scope: TenantScope, ticketId: number, change: TicketChange): Promise<void> {
+/** Writes one change to one ticket, or the same change to several. */
+export async function applyTicketChange(db: DbOrTx, scope: TenantScope, ticketId: number | number[], change: TicketChange): Promise<void> {
   if (Object.keys(change).length === 0) return;
   await db
     .update(tickets)
     .set({ ...change, updatedAt: new Date() })
-    .where(and(eq(tickets.companyId, scope.companyId), eq(tickets.id, ticketId)));
+    .where(and(eq(tickets.companyId, scope.companyId), Array.isArray(ticketId) ? inArray(tickets.id, ticketId) : eq(tickets.id, ticketId)));
 }
 
 /** Columns whose change moves the ticket between agents' lists (tickets.events ticketRooms). */

@@ -45,7 +45,8 @@ export class Chatbot {
 
   private queues(): Promise<QueueRow[]> {
     const { connection } = this;
-    return connection ? connectionQueues(this.turn.db, this.turn.scope, connection.id) : Promise.resolve([]);
+    if (!connection || this.turn.at.connectionQueueCount === 0) return Promise.resolve([]);
+    return connectionQueues(this.turn.db, this.turn.scope, connection.id);
   }
 
   /** A new pending ticket without a queue (or one the menu may be offered to again). */

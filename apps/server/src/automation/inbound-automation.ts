@@ -1,9 +1,9 @@
 import type { AppServices } from '../app.js';
 import { sendAutomaticMessage } from '../modules/messages/messages.service.js';
-import { findQueueRow, loadAutomationTicket, loadSetting } from './automation.repo.js';
+import { findQueueRow, loadAutomationTickets, loadSetting } from './automation.repo.js';
 import { automationRuntime } from './automation-runtime.js';
 import { AUTOMATION_TEXTS } from './automation-texts.js';
-import { applyTicketChange, deliverEffects, type BotEffects } from './bot-effects.js';
+import { applyTicketChange, deliverEffects, type BotEffects, type TicketChange } from './bot-effects.js';
 import { BotTurn } from './bot-turn.js';
 import { Chatbot } from './chatbot.js';
 import { runFollowUp } from './follow-up.js';
@@ -59,21 +59,65 @@ export function needsAutomation(hints: TicketHints): boolean {
  * and the agents see it whatever happens here.
  */
 export async function runInboundAutomation(services: AppServices, inbound: InboundTurn): Promise<void> {
+  const [finishTurn] = await decideInboundAutomation(services, [inbound]);
+  await finishTurn?.();
+}
+
+/**
+ * The decisions for messages of distinct tickets of one company, taken in one
+ * transaction that holds all their rows: a burst of new conversations costs one
+ * transaction, not one each. Answers, per message, the work left once it has
+ * committed (replies, follow-ups), to be run in each chat's order. When the
+ * shared transaction fails, each message is decided on its own instead.
+ */
+export async function decideInboundAutomation(services: AppServices, inbounds: InboundTurn[]): Promise<(() => Promise<void>)[]> {
   const runtime = automationRuntime(services);
-  const scope = { companyId: inbound.companyId };
+  const [first] = inbounds;
+  if (!first) return [];
+  const scope = { companyId: first.companyId };
   try {
     const decided = await services.db.transaction(async (tx) => {
-      const at = await loadAutomationTicket(tx, scope, inbound.ticketId, true);
-      if (!at || at.ticket.status !== 'pending' || at.ticket.isGroup || at.contact.isGroup) return null;
-      const turn = new BotTurn(tx, scope, at, runtime.now(), inbound.body.trim());
-      await decide(services, turn);
-      await applyTicketChange(tx, scope, at.ticket.id, turn.finalChange());
-      return { before: at.ticket, effects: turn.effects };
+      const loaded = await loadAutomationTickets(
+        tx,
+        scope,
+        inbounds.map((inbound) => inbound.ticketId),
+        true,
+      );
+      const byId = new Map(loaded.map((at) => [at.ticket.id, at]));
+      // Tickets given the same change (a bot starting on many new conversations) are written together.
+      const changes = new Map<string, { change: TicketChange; ticketIds: number[] }>();
+      const decisions = [];
+      for (const inbound of inbounds) {
+        const at = byId.get(inbound.ticketId);
+        if (!at || at.ticket.status !== 'pending' || at.ticket.isGroup || at.contact.isGroup) {
+          decisions.push(null);
+          continue;
+        }
+        const turn = new BotTurn(tx, scope, at, runtime.now(), inbound.body.trim());
+        await decide(services, turn);
+        const change = turn.finalChange();
+        const key = JSON.stringify(change);
+        const same = changes.get(key) ?? { change, ticketIds: [] };
+        same.ticketIds.push(at.ticket.id);
+        changes.set(key, same);
+        decisions.push({ before: at.ticket, effects: turn.effects });
+      }
+      for (const { change, ticketIds } of changes.values()) await applyTicketChange(tx, scope, ticketIds, change);
+      return decisions;
     });
-    if (!decided) return;
-    await finish(services, decided.before, decided.effects, inbound);
+    return decided.map((decision, index) => async () => {
+      const inbound = inbounds[index];
+      if (!decision || !inbound) return;
+      try {
+        await finish(services, decision.before, decision.effects, inbound);
+      } catch (error) {
+        runtime.logger.error({ err: error, ticketId: inbound.ticketId }, 'automation failed for an inbound message');
+      }
+    });
   } catch (error) {
-    runtime.logger.error({ err: error, ticketId: inbound.ticketId }, 'automation failed for an inbound message');
+    if (inbounds.length > 1) return inbounds.map((inbound) => () => runInboundAutomation(services, inbound));
+    runtime.logger.error({ err: error, ticketId: first.ticketId }, 'automation failed for an inbound message');
+    return [async () => undefined];
   }
 }
 

@@ -19,7 +19,11 @@ export type DbOrTx = Db | Tx;
 
 /** Plain SQL executor used by pg-boss and the few raw queries. */
 export interface SqlExecutor {
-  executeSql(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+  /**
+   * `name` makes it a prepared statement on PostgreSQL: planned once per pooled
+   * connection, for a hot statement whose planning costs more than its run.
+   */
+  executeSql(text: string, values?: unknown[], options?: { name?: string }): Promise<{ rows: Record<string, unknown>[] }>;
 }
 
 export interface Database {
@@ -92,8 +96,8 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     db,
     url,
     sql: {
-      async executeSql(text, values) {
-        const result = await pool.query(text, values as unknown[] | undefined);
+      async executeSql(text, values, options) {
+        const result = await pool.query({ text, values: values as unknown[] | undefined, ...(options?.name ? { name: options.name } : {}) });
         return { rows: result.rows as Record<string, unknown>[] };
       },
     },

@@ -1,0 +1,184 @@
+import type { TicketHints } from '../automation/inbound-automation.js';
+import type { SqlExecutor } from '../platform/db/client.js';
+import type { InboundMessage } from './inbound-message.js';
+
+/** One inbound message on its way into a batch: the chat's number and the list preview already worked out. */
+export interface BatchItem {
+  input: InboundMessage;
+  number: string;
+  preview: string;
+}
+
+export type BatchOutcome =
+  | { kind: 'stored'; ticketId: number; messageId: number; ticketCreated: boolean; hints: TicketHints }
+  | { kind: 'duplicate' }
+  /** A known contact without an open or pending ticket, or a contact another writer created meanwhile: the full path decides. */
+  | { kind: 'missed' };
+
+/** Messages of one chat share a key: their follow-ups run one after the other. */
+export function chatKey(item: Pick<BatchItem, 'input' | 'number'>): string {
+  return `${item.input.companyId}:${item.input.whatsappId}:${item.number}`;
+}
+
+interface BatchRow {
+  ord: number;
+  ticket_id: number | null;
+  message_id: number | string | null;
+  ticket_created: boolean;
+  status: string;
+  is_group: boolean;
+  chatbot: boolean;
+  use_integration: boolean;
+  prompt_id: number | null;
+  queue_id: number | null;
+  bot_started: boolean | null;
+  schedule_type: string | null;
+  menu_wait: number | null;
+}
+
+/** The statement behind `storeBatch` ($1: the batch as a JSON array of rows). */
+const STORE_BATCH = `
+  with input as (
+    select * from jsonb_to_recordset($1::jsonb) as i(
+      ord int, company_id int, whatsapp_id int, number text, contact_name text, is_group boolean, external_id text,
+      body text, from_me boolean, media_type text, media_path text, media_name text, quoted_external_id text,
+      sender_name text, created_at timestamptz, preview text)
+  ), known as (
+    select c.id, c.company_id, c.number from contacts c
+    where (c.company_id, c.number) in (select company_id, number from input)
+  ), new_contacts as (
+    insert into contacts (company_id, name, number, is_group, whatsapp_id)
+    select distinct on (i.company_id, i.number) i.company_id, coalesce(nullif(btrim(i.contact_name), ''), i.number), i.number, i.is_group, i.whatsapp_id
+    from input i
+    where not exists (select 1 from known k where k.company_id = i.company_id and k.number = i.number)
+    order by i.company_id, i.number, i.ord
+    on conflict (company_id, number) do nothing
+    returning id, company_id, number, is_group
+  ), active as (
+    select tk.id, tk.contact_id, tk.whatsapp_id, tk.status, tk.is_group, tk.chatbot, tk.use_integration, tk.prompt_id, tk.queue_id,
+      (tk.bot_state ->> 'started') = 'true' as bot_started
+    from tickets tk join known k on k.id = tk.contact_id and k.company_id = tk.company_id
+    where tk.status in ('open', 'pending') and (tk.company_id, tk.whatsapp_id, k.number) in (select company_id, whatsapp_id, number from input)
+    for update of tk
+  ), chats as (
+    select i.company_id, i.whatsapp_id, i.number, count(*) filter (where not i.from_me)::int as unread,
+      (array_agg(i.preview order by i.ord desc))[1] as last_message,
+      max(coalesce(i.created_at, now())) filter (where not i.from_me) as last_customer_at
+    from input i group by i.company_id, i.whatsapp_id, i.number
+  ), new_tickets as (
+    -- A new contact's ticket starts with this batch's messages already counted: it cannot be updated in the same statement.
+    insert into tickets (company_id, contact_id, whatsapp_id, status, is_group, unread_messages, last_message, last_customer_message_at)
+    select nc.company_id, nc.id, ch.whatsapp_id, 'pending', nc.is_group, ch.unread, ch.last_message, ch.last_customer_at
+    from new_contacts nc join chats ch on ch.company_id = nc.company_id and ch.number = nc.number
+    returning id, contact_id, whatsapp_id
+  ), targets as (
+    select i.*, coalesce(k.id, nc.id) as contact_id, coalesce(a.id, nt.id) as ticket_id, nt.id is not null as on_new_ticket,
+      -- The chat's first message of the batch is the one that opened the ticket.
+      nt.id is not null and i.ord = min(i.ord) over (partition by i.company_id, i.whatsapp_id, i.number) as ticket_created,
+      coalesce(a.status, 'pending') as status, coalesce(a.is_group, nc.is_group, false) as ticket_is_group,
+      coalesce(a.chatbot, false) as chatbot, coalesce(a.use_integration, false) as use_integration,
+      a.prompt_id, a.queue_id, coalesce(a.bot_started, false) as bot_started
+    from input i
+    left join known k on k.company_id = i.company_id and k.number = i.number
+    left join new_contacts nc on nc.company_id = i.company_id and nc.number = i.number
+    left join active a on a.contact_id = k.id and a.whatsapp_id = i.whatsapp_id
+    left join new_tickets nt on nt.contact_id = nc.id and nt.whatsapp_id = i.whatsapp_id
+  ), numbered as (
+    -- Ids drawn in arrival order (the sorted subquery is not flattened), so a chat's messages read in order.
+    select o.*, nextval(pg_get_serial_sequence('messages', 'id')) as message_id
+    from (select * from targets where ticket_id is not null order by ord) o
+  ), stored as (
+    insert into messages (id, company_id, ticket_id, contact_id, whatsapp_id, external_id, body, from_me, source, ack, read,
+      media_type, media_path, media_name, quoted_msg_id, sender_name, created_at)
+    overriding system value
+    select n.message_id, n.company_id, n.ticket_id, n.contact_id, n.whatsapp_id, n.external_id, n.body, n.from_me,
+      case when n.from_me then 'phone' else 'customer' end, case when n.from_me then 1 else 0 end, n.from_me,
+      n.media_type, n.media_path, n.media_name,
+      (select q.id from messages q where q.company_id = n.company_id and q.whatsapp_id = n.whatsapp_id and q.external_id = n.quoted_external_id),
+      n.sender_name, coalesce(n.created_at, now())
+    from numbered n order by n.message_id
+    on conflict (company_id, whatsapp_id, external_id) where external_id is not null do nothing
+    returning id
+  ), ticket_updates as (
+    update tickets tk set last_message = u.last_message, unread_messages = tk.unread_messages + u.unread, updated_at = now(),
+      last_customer_message_at = coalesce(u.last_customer_at, tk.last_customer_message_at)
+    from (
+      select n.ticket_id, count(*) filter (where not n.from_me)::int as unread,
+        (array_agg(n.preview order by n.ord desc))[1] as last_message,
+        max(coalesce(n.created_at, now())) filter (where not n.from_me) as last_customer_at
+      from numbered n join stored s on s.id = n.message_id
+      where not n.on_new_ticket
+      group by n.ticket_id
+    ) u
+    where tk.id = u.ticket_id
+    returning tk.id
+  )
+  select t.ord, t.ticket_id, s.id as message_id, t.ticket_created, t.status, t.ticket_is_group as is_group, t.chatbot,
+    t.use_integration, t.prompt_id, t.queue_id, t.bot_started,
+    -- Whether business hours are in use, so a waiting ticket costs the automation nothing when they are not.
+    (select st.value from settings st where st.company_id = t.company_id and st.key = 'scheduleType') as schedule_type,
+    (select w.time_use_bot_queues from whatsapps w where w.id = t.whatsapp_id) as menu_wait
+  from targets t
+  left join numbered n on n.ord = t.ord
+  left join stored s on s.id = n.message_id`;
+
+/**
+ * Stores a batch of inbound messages in one statement (group commit): the
+ * contacts not known yet are created with a pending ticket each, the others'
+ * open or pending tickets are locked (`for update`, which orders a chat's
+ * messages against any other writer), the messages go in with ids in arrival
+ * order, and each ticket's last message, unread count and customer-window time
+ * move once for all its messages of the batch. A message whose external id is
+ * already stored inserts nothing. The caller keeps two messages with one
+ * external id out of the same batch (the second is a duplicate).
+ *
+ * A known contact without an active ticket is left to the full path, which
+ * knows about ratings and locks the chat while it creates the ticket.
+ */
+export async function storeBatch(executor: SqlExecutor, items: BatchItem[]): Promise<BatchOutcome[]> {
+  const rows = items.map(({ input, number, preview }, ord) => ({
+    ord,
+    company_id: input.companyId,
+    whatsapp_id: input.whatsappId,
+    number,
+    contact_name: input.contactName ?? null,
+    is_group: input.isGroup ?? false,
+    external_id: input.externalId ?? null,
+    body: input.body,
+    from_me: input.fromMe ?? false,
+    media_type: input.specialType ?? input.media?.mediaType ?? null,
+    media_path: input.media?.path ?? null,
+    media_name: input.media?.name ?? null,
+    quoted_external_id: input.quotedExternalId ?? null,
+    sender_name: input.senderName ?? null,
+    created_at: input.timestamp?.toISOString() ?? null,
+    preview,
+  }));
+  const result = (await executor.executeSql(STORE_BATCH, [JSON.stringify(rows)], { name: 'ingest_store_batch' })) as unknown as { rows: BatchRow[] };
+
+  const outcomes: BatchOutcome[] = items.map(() => ({ kind: 'missed' }));
+  for (const row of result.rows) {
+    if (row.ticket_id === null) continue;
+    outcomes[row.ord] =
+      row.message_id === null
+        ? { kind: 'duplicate' }
+        : {
+            kind: 'stored',
+            ticketId: Number(row.ticket_id),
+            messageId: Number(row.message_id),
+            ticketCreated: row.ticket_created,
+            hints: {
+              status: row.status,
+              isGroup: row.is_group,
+              chatbot: row.chatbot,
+              useIntegration: row.use_integration,
+              promptId: row.prompt_id === null ? null : Number(row.prompt_id),
+              queueId: row.queue_id === null ? null : Number(row.queue_id),
+              scheduleType: row.schedule_type,
+              botStarted: row.bot_started === true,
+              menuWait: Number(row.menu_wait ?? 0),
+            },
+          };
+  }
+  return outcomes;
+}

@@ -1,0 +1,182 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { AppServices } from '../app.js';
+import { contacts, messages, tickets, type TicketRow } from '../platform/db/schema.js';
+import type { TenantScope } from '../platform/http/context.js';
+import { findActiveTicket } from '../modules/tickets/tickets.repo.js';
+import { answerRejectedCall, needsAutomation, runInboundAutomation, type InboundTurn, type TicketHints } from '../automation/inbound-automation.js';
+import { answerRatingReply, decideRating, findAwaitingRating, recordRatingReply, type RatingDecision } from '../automation/rating.js';
+import type { BatchItem, BatchOutcome } from './ingest-batch.js';
+import type { InboundMessage } from './inbound-message.js';
+
+class DuplicateMessage extends Error {}
+
+/** What storing one message led to, for the work that follows the commit. */
+export type StoredInbound = Extract<BatchOutcome, { kind: 'stored' }> & { rating?: { decision: RatingDecision } };
+
+/**
+ * The full path for a message the batch left alone: a known contact without an
+ * active ticket (a rating reply, or a new conversation), or a contact created by
+ * another writer meanwhile. The chat is locked by an advisory lock while its
+ * ticket is found or created.
+ */
+export async function storeSlowly(services: AppServices, { input, number, preview }: BatchItem): Promise<StoredInbound | 'duplicate'> {
+  const scope: TenantScope = { companyId: input.companyId };
+  try {
+    return await services.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`chat:${input.companyId}:${input.whatsappId}:${number}`}, 0))`);
+      let [contact] = await tx
+        .select({ id: contacts.id })
+        .from(contacts)
+        .where(and(eq(contacts.companyId, input.companyId), eq(contacts.number, number)))
+        .limit(1);
+      const contactCreated = !contact;
+      if (!contact) {
+        [contact] = await tx
+          .insert(contacts)
+          .values({
+            companyId: input.companyId,
+            name: input.contactName?.trim() || number,
+            number,
+            isGroup: input.isGroup ?? false,
+            whatsappId: input.whatsappId,
+          })
+          .returning({ id: contacts.id });
+      }
+      if (!contact) throw new Error('contact upsert returned nothing');
+
+      let ticketCreated = false;
+      // A contact created just now has no ticket yet.
+      let ticket: Pick<TicketRow, 'id' | 'status' | 'isGroup' | 'chatbot' | 'useIntegration' | 'promptId' | 'queueId'> | null = contactCreated
+        ? null
+        : await findActiveTicket(tx, scope, contact.id, input.whatsappId);
+      const fromMe = input.fromMe ?? false;
+      let rating: { decision: RatingDecision } | null = null;
+      if (!ticket && !fromMe && !contactCreated) {
+        // A closed ticket waiting for its rating takes the reply (decision 6): it stays closed.
+        const awaiting = await findAwaitingRating(tx, scope, contact.id, input.whatsappId);
+        if (awaiting) {
+          const decision = decideRating(input.body, awaiting.ratingState);
+          await recordRatingReply(tx, scope, awaiting, decision);
+          if (decision.kind !== 'release') {
+            rating = { decision };
+            ticket = { id: awaiting.id, status: 'closed', isGroup: false, chatbot: false, useIntegration: false, promptId: null, queueId: null };
+          }
+        }
+      }
+      if (!ticket) {
+        const [created] = await tx
+          .insert(tickets)
+          .values({
+            companyId: input.companyId,
+            contactId: contact.id,
+            whatsappId: input.whatsappId,
+            status: 'pending',
+            isGroup: input.isGroup ?? false,
+          })
+          .returning();
+        ticket = created ?? null;
+        ticketCreated = true;
+      }
+      if (!ticket) throw new Error('ticket insert returned nothing');
+
+      let quotedMsgId: number | null = null;
+      if (input.quotedExternalId) {
+        const [quoted] = await tx
+          .select({ id: messages.id })
+          .from(messages)
+          .where(
+            and(
+              eq(messages.companyId, input.companyId),
+              eq(messages.whatsappId, input.whatsappId),
+              eq(messages.externalId, input.quotedExternalId),
+            ),
+          )
+          .limit(1);
+        quotedMsgId = quoted?.id ?? null;
+      }
+
+      const [message] = await tx
+        .insert(messages)
+        .values({
+          companyId: input.companyId,
+          ticketId: ticket.id,
+          contactId: contact.id,
+          whatsappId: input.whatsappId,
+          externalId: input.externalId ?? null,
+          body: input.body,
+          fromMe,
+          source: fromMe ? 'phone' : 'customer',
+          ack: fromMe ? 1 : 0,
+          read: fromMe,
+          mediaType: input.specialType ?? input.media?.mediaType ?? null,
+          mediaPath: input.media?.path ?? null,
+          mediaName: input.media?.name ?? null,
+          quotedMsgId,
+          senderName: input.senderName ?? null,
+          ...(input.timestamp ? { createdAt: input.timestamp } : {}),
+        })
+        .onConflictDoNothing()
+        .returning({ id: messages.id });
+      if (!message) throw new DuplicateMessage();
+
+      await tx
+        .update(tickets)
+        .set({
+          lastMessage: preview,
+          // A rating reply lands in a closed ticket: nothing for the agents to read.
+          unreadMessages: fromMe || rating ? tickets.unreadMessages : sql`${tickets.unreadMessages} + 1`,
+          // The Cloud API's 24-hour customer-service window counts from the customer's last message.
+          ...(fromMe ? {} : { lastCustomerMessageAt: input.timestamp ?? new Date() }),
+          ...(rating ? {} : { updatedAt: new Date() }),
+        })
+        .where(eq(tickets.id, ticket.id));
+      const hints: TicketHints = {
+        status: ticket.status,
+        isGroup: ticket.isGroup,
+        chatbot: ticket.chatbot,
+        useIntegration: ticket.useIntegration,
+        promptId: ticket.promptId,
+        queueId: ticket.queueId,
+        // Not read on this rarer path (the batch left the message alone): let the automation look.
+        scheduleType: 'unknown',
+        botStarted: false,
+        menuWait: 0,
+      };
+      return { kind: 'stored' as const, ticketId: ticket.id, messageId: message.id, ticketCreated, hints, ...(rating ? { rating } : {}) };
+    });
+  } catch (error) {
+    if (error instanceof DuplicateMessage) return 'duplicate';
+    throw error;
+  }
+}
+
+/** The work that follows a stored message: the rating's answer, a refused call's notice, or the automation's turn. */
+export async function afterCommit(services: AppServices, { input }: BatchItem, stored: StoredInbound): Promise<void> {
+  if (input.fromMe) return;
+  if (stored.rating) await answerRatingReply(services, { companyId: input.companyId }, stored.ticketId, stored.rating.decision);
+  else if (input.specialType === 'call_log') await answerRejectedCall(services, input.companyId, stored.ticketId);
+  else {
+    const turn = automationTurn(input, stored);
+    if (turn) await runInboundAutomation(services, turn);
+  }
+}
+
+/**
+ * The automation's turn for a stored customer message, or null when it has none:
+ * a new ticket always gets one (groups excepted); a known ticket only when its
+ * row says it may need it.
+ */
+export function automationTurn(input: InboundMessage, stored: StoredInbound): InboundTurn | null {
+  if (input.fromMe || stored.rating || input.specialType === 'call_log') return null;
+  if (stored.ticketCreated ? input.isGroup || stored.hints.isGroup : !needsAutomation(stored.hints)) return null;
+  return {
+    companyId: input.companyId,
+    ticketId: stored.ticketId,
+    messageId: stored.messageId,
+    ticketCreated: stored.ticketCreated,
+    body: input.body,
+    mediaType: input.specialType ?? input.media?.mediaType ?? null,
+    mediaPath: input.media?.path ?? null,
+    mediaName: input.media?.name ?? null,
+  };
+}

@@ -1,0 +1,151 @@
+import { and, asc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contacts, messages, tickets } from '../platform/db/schema.js';
+import { createAutomationHarness, linkQueues, type AutomationHarness } from '../test/automation-harness.js';
+import type { InboundMessage } from './inbound-message.js';
+import { ingestMessage } from './ingest.js';
+
+let h: AutomationHarness;
+let seq = 0;
+const nextNumber = () => `5531970000${String(++seq).padStart(3, '0')}`;
+
+beforeAll(async () => {
+  h = await createAutomationHarness();
+});
+afterAll(() => h.close());
+
+async function setup() {
+  const company = await h.factories.buildCompany();
+  const whatsapp = await h.desk.buildConnection(company.id);
+  const inbound = (from: string, body: string, extra: Partial<InboundMessage> = {}): InboundMessage => ({
+    companyId: company.id,
+    whatsappId: whatsapp.id,
+    from,
+    body,
+    externalId: `in-${++seq}`,
+    ...extra,
+  });
+  return { company, whatsapp, inbound };
+}
+
+/** A chat's stored messages, in the order the conversation shows them. */
+async function chatBodies(ticketId: number) {
+  const rows = await h.database.db.select().from(messages).where(eq(messages.ticketId, ticketId)).orderBy(asc(messages.createdAt), asc(messages.id));
+  return rows.map((row) => row.body);
+}
+
+async function ticketsOf(companyId: number, number: string) {
+  return h.database.db
+    .select({ ticket: tickets })
+    .from(tickets)
+    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+    .where(and(eq(tickets.companyId, companyId), eq(contacts.number, number)));
+}
+
+describe('ingest under a burst (messages stored in batches)', () => {
+  it('gives each new chat one contact and one pending ticket, counted, previewed and ordered as the messages arrived', async () => {
+    const { company, whatsapp, inbound } = await setup();
+    const contact = await h.desk.buildTicketContact(company.id);
+    const open = await h.desk.buildTicket(company.id, { contactId: contact.id, whatsappId: whatsapp.id, status: 'open', unreadMessages: 2 });
+    const created: string[] = [];
+    h.app.services.events.on('message.created', ({ companyId, message }) => {
+      if (companyId === company.id) created.push(message.body);
+    });
+
+    const chats = Array.from({ length: 12 }, () => nextNumber());
+    // Interleaved: a chat's three messages are spread through the burst, with the known contact's among them.
+    const burst = [0, 1, 2].flatMap((round) => [
+      ...chats.map((number) => inbound(number, `${number} #${round}`)),
+      inbound(contact.number, `known #${round}`),
+    ]);
+    const results = await Promise.all(burst.map((message) => ingestMessage(h.app.services, message)));
+
+    expect(results.every((r) => !r.duplicate && r.messageId !== null)).toBe(true);
+    for (const number of chats) {
+      const rows = await ticketsOf(company.id, number);
+      expect(rows).toHaveLength(1);
+      const ticket = rows[0]!.ticket;
+      expect(ticket).toMatchObject({ status: 'pending', unreadMessages: 3, lastMessage: `${number} #2` });
+      expect(await chatBodies(ticket.id)).toEqual([`${number} #0`, `${number} #1`, `${number} #2`]);
+      const mine = results.filter((_, i) => burst[i]!.from === number);
+      expect(mine.map((r) => r.ticketCreated)).toEqual([true, false, false]);
+      expect(created.filter((body) => body.startsWith(number))).toEqual([`${number} #0`, `${number} #1`, `${number} #2`]);
+    }
+    const [known] = await h.database.db.select().from(tickets).where(eq(tickets.id, open.id));
+    expect(known).toMatchObject({ status: 'open', unreadMessages: 5, lastMessage: 'known #2' });
+    expect(await chatBodies(open.id)).toEqual(['known #0', 'known #1', 'known #2']);
+    expect(created).toHaveLength(burst.length);
+  });
+
+  it('stores a redelivered id once, whether it comes again in the same burst or later', async () => {
+    const { company, inbound } = await setup();
+    const number = nextNumber();
+    const first = inbound(number, 'pedido 1');
+    const results = await Promise.all([first, { ...first }, inbound(number, 'pedido 2')].map((m) => ingestMessage(h.app.services, m)));
+    expect(results.map((r) => r.duplicate)).toEqual([false, true, false]);
+    const again = await ingestMessage(h.app.services, { ...first });
+    expect(again.duplicate).toBe(true);
+    const [row] = await ticketsOf(company.id, number);
+    expect(row?.ticket).toMatchObject({ unreadMessages: 2, lastMessage: 'pedido 2' });
+    expect(await chatBodies(row!.ticket.id)).toEqual(['pedido 1', 'pedido 2']);
+  });
+
+  it('opens a new pending ticket for a known contact whose ticket is closed, without reopening it', async () => {
+    const { company, whatsapp, inbound } = await setup();
+    const contact = await h.desk.buildTicketContact(company.id);
+    const closed = await h.desk.buildTicket(company.id, { contactId: contact.id, whatsappId: whatsapp.id, status: 'closed' });
+    const results = await Promise.all(['voltei', 'tudo bem?'].map((body) => ingestMessage(h.app.services, inbound(contact.number, body))));
+    expect(results.map((r) => r.ticketCreated)).toEqual([true, false]);
+    expect(results[0]?.ticketId).toBe(results[1]?.ticketId);
+    expect(results[0]?.ticketId).not.toBe(closed.id);
+    const rows = await ticketsOf(company.id, contact.number);
+    expect(rows.map((r) => r.ticket.status).sort()).toEqual(['closed', 'pending']);
+    expect(rows.find((r) => r.ticket.status === 'pending')?.ticket).toMatchObject({ unreadMessages: 2, lastMessage: 'tudo bem?' });
+  });
+
+  it('starts the bot once on each of many new conversations arriving together', async () => {
+    const { company, whatsapp, inbound } = await setup();
+    const token = (await company.admin.login()).token;
+    const queueIds: number[] = [];
+    for (const name of ['Financeiro', 'Comercial']) {
+      const response = await h.request(token, 'POST', '/queue', { name, color: `#01${String(++seq).padStart(4, '0')}` });
+      queueIds.push(response.json<{ id: number }>().id);
+    }
+    await linkQueues(h.database, company.id, whatsapp.id, queueIds);
+    const numbers = Array.from({ length: 8 }, () => nextNumber());
+    const results = await Promise.all(numbers.map((number) => ingestMessage(h.app.services, inbound(number, 'Bom dia'))));
+    for (const result of results) {
+      expect(result.ticketCreated).toBe(true);
+      const [ticket] = await h.database.db.select().from(tickets).where(eq(tickets.id, result.ticketId!));
+      expect(ticket).toMatchObject({ amountUsedBotQueues: 1, botState: { started: true } });
+      const replies = await h.database.db
+        .select({ body: messages.body })
+        .from(messages)
+        .where(and(eq(messages.ticketId, result.ticketId!), eq(messages.fromMe, true)));
+      expect(replies).toHaveLength(1);
+      expect(replies[0]?.body).toContain('*1* - Comercial');
+    }
+  });
+
+  it("runs the bot on a new chat's messages in their order: the menu goes out once and the second message answers it", async () => {
+    const { company, whatsapp, inbound } = await setup();
+    const token = (await company.admin.login()).token;
+    const queueIds: number[] = [];
+    for (const name of ['Vendas', 'Suporte']) {
+      const response = await h.request(token, 'POST', '/queue', { name, color: `#00${String(++seq).padStart(4, '0')}` });
+      expect(response.statusCode).toBe(201);
+      queueIds.push(response.json<{ id: number }>().id);
+    }
+    await linkQueues(h.database, company.id, whatsapp.id, queueIds);
+    const number = nextNumber();
+    const [hello] = await Promise.all(['Oi', '2'].map((body) => ingestMessage(h.app.services, inbound(number, body))));
+    const [ticket] = await h.database.db.select().from(tickets).where(eq(tickets.id, hello!.ticketId!));
+    // The menu lists the queues by name: 1 Suporte, 2 Vendas.
+    expect(ticket?.queueId).toBe(queueIds[0]);
+    const replies = await h.database.db
+      .select({ body: messages.body })
+      .from(messages)
+      .where(and(eq(messages.ticketId, hello!.ticketId!), eq(messages.fromMe, true)));
+    expect(replies.filter((r) => r.body.includes('Vendas'))).toHaveLength(1);
+  });
+});
