@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
 import { startCpuWatch } from './cpu.js';
+import { sendAtRate, startFanoutClients, wallClock } from './fanout.js';
 import { runLoad, summarize, type LoadResult } from './load.js';
 import { BENCH_ADMIN, seedBench } from './seed.js';
 
@@ -28,6 +29,8 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '20' },
     sockets: { type: 'string', default: '500' },
     rate: { type: 'string', default: '100' },
+    /** Processes the fan-out sockets are split over (the server and the sender keep the rest of the CPU). */
+    'fanout-procs': { type: 'string', default: '2' },
     /** A comma-separated subset of list,search,history,ingest,fanout (default: all). */
     only: { type: 'string', default: 'list,search,history,ingest,fanout' },
     'admin-url': { type: 'string', default: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
@@ -240,39 +243,42 @@ async function main() {
     }
     for (const socket of agentSockets) socket.close();
 
-    // Fan-out: N sockets of one company; messages ingested on the server under test at a fixed rate.
-    const fanoutSockets = only.has('fanout') ? await connectSockets(server.url, [token, ...agentTokens], Number(args.sockets)) : [];
-    if (only.has('fanout')) rows.push(
-      await measure(`realtime fan-out, ${fanoutSockets.length} sockets`, ownPids, async () => {
-        const delays: number[] = [];
-        for (const socket of fanoutSockets) {
-          socket.on(`company-${seed.companyId}-appMessage`, (event: { message?: { body?: string } }) => {
-            const stamp = /t=(\d+(?:\.\d+)?)/.exec(event.message?.body ?? '');
-            if (stamp?.[1]) delays.push(performance.timeOrigin + performance.now() - Number(stamp[1]));
+    // Fan-out: N sockets of one company, in their own processes; messages ingested on the server under test at a fixed rate.
+    if (only.has('fanout')) {
+      const sockets = Number(args.sockets);
+      const allTokens = [token, ...agentTokens];
+      const clients = await startFanoutClients({
+        url: server.url,
+        tokens: Array.from({ length: sockets }, (_, i) => allTokens[i % allTokens.length] ?? token),
+        procs: Number(args['fanout-procs']),
+        event: `company-${seed.companyId}-appMessage`,
+      });
+      rows.push(
+        await measure(`realtime fan-out, ${sockets} sockets`, [...ownPids, ...clients.pids], async () => {
+          const sends = await sendAtRate({
+            url: `${server.url}/sandbox/${seed.connectionId}/inbound`,
+            token,
+            rate: Number(args.rate),
+            seconds,
+            body: (i) => ({ from: `55${String(11_900_000_000 + (i % 1000))}`, body: `fan-out t=${wallClock()}` }),
           });
-        }
-        const rate = Number(args.rate);
-        const sends: Promise<unknown>[] = [];
-        const started = performance.now();
-        let sent = 0;
-        while (performance.now() - started < seconds * 1000) {
-          sent += 1;
-          sends.push(
-            fetch(`${server.url}/sandbox/${seed.connectionId}/inbound`, {
-              method: 'POST',
-              headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-              body: JSON.stringify({ from: `55${String(11_900_000_000 + (sent % 1000))}`, body: `fan-out t=${performance.timeOrigin + performance.now()}` }),
-            }),
-          );
-          await new Promise((resolve) => setTimeout(resolve, 1000 / rate));
-        }
-        await Promise.all(sends);
-        await new Promise((resolve) => setTimeout(resolve, 1000));
-        const summary = summarize(delays, 0, seconds);
-        return { p50: summary.p50, p90: summary.p90, p99: summary.p99, requests: sent, errors: 0, rps: Math.round(sent / seconds), extra: { deliveries: delays.length } };
-      }),
-    );
-    for (const socket of fanoutSockets) socket.close();
+          // Events still on their way when the last answer came.
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+          const delays = await clients.stop();
+          const summary = summarize(delays, sends.errors, seconds);
+          return {
+            p50: summary.p50,
+            p90: summary.p90,
+            p99: summary.p99,
+            requests: sends.sent,
+            errors: sends.errors,
+            rps: sends.rps,
+            // Every accepted message reaches every socket once.
+            extra: { deliveries: delays.length, expectedDeliveries: (sends.sent - sends.errors) * sockets, maxSendLagMs: sends.maxLagMs },
+          };
+        }),
+      );
+    }
     await app.close();
   } finally {
     server.child.kill('SIGTERM');
@@ -298,7 +304,7 @@ async function main() {
   const result = {
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, model: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version },
-    settings: { tickets: Number(args.tickets), messages: Number(args.messages), seconds, warmup, connections: Number(args.connections), sockets: Number(args.sockets), rate: Number(args.rate) },
+    settings: { tickets: Number(args.tickets), messages: Number(args.messages), seconds, warmup, connections: Number(args.connections), sockets: Number(args.sockets), rate: Number(args.rate), fanoutProcs: Number(args['fanout-procs']) },
     seedSeconds: Math.round(seedSeconds * 10) / 10,
     rows,
   };
