@@ -14,8 +14,12 @@ export interface TokenService {
   verifyAccess(token: string): Promise<AccessClaims>;
 }
 
+/** Tokens already verified, kept until they expire: the signature check then runs once per token, not once per request. */
+const VERIFIED_TOKENS_MAX = 10_000;
+
 export function createTokenService(secret: string, ttlSeconds: number): TokenService {
   const key = new TextEncoder().encode(secret);
+  const verified = new Map<string, { claims: AccessClaims; expiresAt: number }>();
   return {
     signAccess: ({ userId, companyId, tokenVersion }) =>
       new SignJWT({ cid: companyId, tv: tokenVersion })
@@ -25,13 +29,22 @@ export function createTokenService(secret: string, ttlSeconds: number): TokenSer
         .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
         .sign(key),
     async verifyAccess(token) {
+      const known = verified.get(token);
+      if (known) {
+        if (known.expiresAt > Date.now()) return known.claims;
+        verified.delete(token);
+        throw new AppError('ERR_SESSION_EXPIRED', 403);
+      }
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
         const userId = Number(payload.sub);
-        if (!Number.isInteger(userId) || typeof payload.cid !== 'number' || typeof payload.tv !== 'number') {
+        if (!Number.isInteger(userId) || typeof payload.cid !== 'number' || typeof payload.tv !== 'number' || typeof payload.exp !== 'number') {
           throw new AppError('ERR_SESSION_EXPIRED', 401);
         }
-        return { userId, companyId: payload.cid, tokenVersion: payload.tv };
+        const claims = { userId, companyId: payload.cid, tokenVersion: payload.tv };
+        if (verified.size >= VERIFIED_TOKENS_MAX) verified.clear();
+        verified.set(token, { claims, expiresAt: payload.exp * 1000 });
+        return claims;
       } catch (error) {
         if (error instanceof errors.JWTExpired) throw new AppError('ERR_SESSION_EXPIRED', 403);
         if (error instanceof AppError) throw error;
