@@ -30,7 +30,7 @@ const { values: args } = parseArgs({
     sockets: { type: 'string', default: '500' },
     rate: { type: 'string', default: '100' },
     /** Processes the fan-out sockets are split over (the server and the sender keep the rest of the CPU). */
-    'fanout-procs': { type: 'string', default: '2' },
+    'fanout-procs': { type: 'string', default: '1' },
     /** A comma-separated subset of list,search,history,ingest,fanout (default: all). */
     only: { type: 'string', default: 'list,search,history,ingest,fanout' },
     'admin-url': { type: 'string', default: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
