@@ -42,6 +42,8 @@ async function exitOf(child: ChildProcess): Promise<void> {
 
 export interface FanoutClients {
   pids: number[];
+  /** Forgets the events received so far (the warm-up's). */
+  reset(): void;
   /** Stops every client and returns the delays (ms) of all events they received. */
   stop(): Promise<number[]>;
 }
@@ -71,6 +73,9 @@ export async function startFanoutClients(options: { url: string; tokens: string[
   }
   return {
     pids: children.map((child) => child.pid ?? 0),
+    reset() {
+      for (const child of children) child.send({ type: 'reset' } satisfies FanoutCommand);
+    },
     async stop() {
       const reports = await Promise.all(
         children.map(async (child) => {

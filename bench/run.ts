@@ -253,15 +253,23 @@ async function main() {
         procs: Number(args['fanout-procs']),
         event: `company-${seed.companyId}-appMessage`,
       });
+      const rate = Number(args.rate);
+      const send = (duration: number, conversations: number) =>
+        sendAtRate({
+          url: `${server.url}/sandbox/${seed.connectionId}/inbound`,
+          token,
+          rate,
+          seconds: duration,
+          body: (i) => ({ from: `55${String(11_900_000_000 + (i % conversations))}`, body: `fan-out t=${wallClock()}` }),
+        });
+      // The warm-up opens the conversations (each new one a pending ticket every socket sees); the measure writes into them.
+      const conversations = Math.max(1, Math.floor(rate * warmup));
+      await send(warmup, conversations);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      clients.reset();
       rows.push(
         await measure(`realtime fan-out, ${sockets} sockets`, [...ownPids, ...clients.pids], async () => {
-          const sends = await sendAtRate({
-            url: `${server.url}/sandbox/${seed.connectionId}/inbound`,
-            token,
-            rate: Number(args.rate),
-            seconds,
-            body: (i) => ({ from: `55${String(11_900_000_000 + (i % 1000))}`, body: `fan-out t=${wallClock()}` }),
-          });
+          const sends = await send(seconds, conversations);
           // Events still on their way when the last answer came.
           await new Promise((resolve) => setTimeout(resolve, 1000));
           const delays = await clients.stop();
