@@ -35,18 +35,21 @@ export interface TicketHints {
   botStarted: boolean;
   /** The connection's timeUseBotQueues: with 0 a stopped menu is never offered again. */
   menuWait: number;
+  /** The connection offers no bot at all: no queues, no integration, no prompt. */
+  connectionIdle: boolean;
 }
 
 /**
  * Whether a customer's message may need the automation at all. Tickets with an
  * agent (open) never do; nor does a pending ticket whose bot is done (in a queue,
- * or stopped with no menu to offer again) when business hours are not used.
+ * or stopped with no menu to offer again) or that has no bot to meet (its
+ * connection offers none) when business hours are not used.
  */
 export function needsAutomation(hints: TicketHints): boolean {
   if (hints.status !== 'pending' || hints.isGroup) return false;
   if (hints.chatbot || hints.useIntegration || hints.promptId !== null) return true;
   // Without a queue the bot may still start, or offer its menu again after the wait.
-  if (hints.queueId === null && (!hints.botStarted || hints.menuWait > 0)) return true;
+  if (hints.queueId === null && !hints.connectionIdle && (!hints.botStarted || hints.menuWait > 0)) return true;
   return hints.scheduleType !== null && hints.scheduleType !== 'disabled';
 }
 

@@ -34,6 +34,7 @@ interface BatchRow {
   bot_started: boolean | null;
   schedule_type: string | null;
   menu_wait: number | null;
+  connection_idle: boolean | null;
 }
 
 /** The statement behind `storeBatch` ($1: the batch as a JSON array of rows). */
@@ -117,7 +118,9 @@ const STORE_BATCH = `
     t.use_integration, t.prompt_id, t.queue_id, t.bot_started,
     -- Whether business hours are in use, so a waiting ticket costs the automation nothing when they are not.
     (select st.value from settings st where st.company_id = t.company_id and st.key = 'scheduleType') as schedule_type,
-    (select w.time_use_bot_queues from whatsapps w where w.id = t.whatsapp_id) as menu_wait
+    (select w.time_use_bot_queues from whatsapps w where w.id = t.whatsapp_id) as menu_wait,
+  (select w.integration_id is null and w.prompt_id is null and not exists (select 1 from whatsapp_queues wq where wq.whatsapp_id = w.id)
+    from whatsapps w where w.id = t.whatsapp_id) as connection_idle
   from targets t
   left join numbered n on n.ord = t.ord
   left join stored s on s.id = n.message_id`;
@@ -177,6 +180,7 @@ export async function storeBatch(executor: SqlExecutor, items: BatchItem[]): Pro
               scheduleType: row.schedule_type,
               botStarted: row.bot_started === true,
               menuWait: Number(row.menu_wait ?? 0),
+              connectionIdle: row.connection_idle === true,
             },
           };
   }

@@ -141,6 +141,7 @@ export async function storeSlowly(services: AppServices, { input, number, previe
         scheduleType: 'unknown',
         botStarted: false,
         menuWait: 0,
+        connectionIdle: false,
       };
       return { kind: 'stored' as const, ticketId: ticket.id, messageId: message.id, ticketCreated, hints, ...(rating ? { rating } : {}) };
     });
@@ -163,12 +164,13 @@ export async function afterCommit(services: AppServices, { input }: BatchItem, s
 
 /**
  * The automation's turn for a stored customer message, or null when it has none:
- * a new ticket always gets one (groups excepted); a known ticket only when its
- * row says it may need it.
+ * only when the ticket's row says the bot may have something to do (a new ticket
+ * of a connection with a bot does; a group chat never).
  */
 export function automationTurn(input: InboundMessage, stored: StoredInbound): InboundTurn | null {
   if (input.fromMe || stored.rating || input.specialType === 'call_log') return null;
-  if (stored.ticketCreated ? input.isGroup || stored.hints.isGroup : !needsAutomation(stored.hints)) return null;
+  if (stored.ticketCreated && input.isGroup) return null;
+  if (!needsAutomation(stored.hints)) return null;
   return {
     companyId: input.companyId,
     ticketId: stored.ticketId,

@@ -127,6 +127,29 @@ describe('ingest under a burst (messages stored in batches)', () => {
     }
   });
 
+  it('leaves a new conversation alone on a connection without a bot, and meets the bot once the connection has queues', async () => {
+    const { company, whatsapp, inbound } = await setup();
+    const number = nextNumber();
+    const first = await ingestMessage(h.app.services, inbound(number, 'Oi'));
+    const ticketRow = async () => (await h.database.db.select().from(tickets).where(eq(tickets.id, first.ticketId!)))[0];
+    expect(await ticketRow()).toMatchObject({ status: 'pending', botState: {}, amountUsedBotQueues: 0 });
+
+    const token = (await company.admin.login()).token;
+    const queueIds: number[] = [];
+    for (const name of ['Compras', 'Trocas']) {
+      const response = await h.request(token, 'POST', '/queue', { name, color: `#02${String(++seq).padStart(4, '0')}` });
+      queueIds.push(response.json<{ id: number }>().id);
+    }
+    await linkQueues(h.database, company.id, whatsapp.id, queueIds);
+    await ingestMessage(h.app.services, inbound(number, 'Tem alguém aí?'));
+    expect(await ticketRow()).toMatchObject({ amountUsedBotQueues: 1, botState: { started: true } });
+    const replies = await h.database.db
+      .select({ body: messages.body })
+      .from(messages)
+      .where(and(eq(messages.ticketId, first.ticketId!), eq(messages.fromMe, true)));
+    expect(replies.map((r) => r.body)).toEqual([expect.stringContaining('*1* - Compras')]);
+  });
+
   it("runs the bot on a new chat's messages in their order: the menu goes out once and the second message answers it", async () => {
     const { company, whatsapp, inbound } = await setup();
     const token = (await company.admin.login()).token;
