@@ -14,8 +14,8 @@
 import WebSocket from 'ws';
 import { wallClock } from './fanout.js';
 
-/** Parent → client: connect and listen, forget the warm-up's events, then stop and report. */
-export type FanoutCommand = { type: 'start'; url: string; tokens: string[]; event: string } | { type: 'reset' } | { type: 'stop' };
+/** Parent → client: connect and listen; hand over the delays so far (and keep listening); stop and report. */
+export type FanoutCommand = { type: 'start'; url: string; tokens: string[]; event: string } | { type: 'take' } | { type: 'stop' };
 /** Client → parent: all sockets connected, then the delays (ms) of every event received. */
 export type FanoutReport = { type: 'ready' } | { type: 'delays'; delays: number[] };
 
@@ -72,8 +72,8 @@ process.on('message', (command: FanoutCommand) => {
         process.exit(1);
       },
     );
-  } else if (command.type === 'reset') {
-    delays.length = 0;
+  } else if (command.type === 'take') {
+    report({ type: 'delays', delays: delays.splice(0) });
   } else {
     for (const socket of sockets) socket.close();
     report({ type: 'delays', delays }, () => process.disconnect());

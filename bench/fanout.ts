@@ -42,9 +42,9 @@ async function exitOf(child: ChildProcess): Promise<void> {
 
 export interface FanoutClients {
   pids: number[];
-  /** Forgets the events received so far (the warm-up's). */
-  reset(): void;
-  /** Stops every client and returns the delays (ms) of all events they received. */
+  /** The delays (ms) of the events received since the start or the last take; the clients keep listening. */
+  take(): Promise<number[]>;
+  /** Stops every client and returns the delays (ms) of the events received since the last take. */
   stop(): Promise<number[]>;
 }
 
@@ -73,8 +73,16 @@ export async function startFanoutClients(options: { url: string; tokens: string[
   }
   return {
     pids: children.map((child) => child.pid ?? 0),
-    reset() {
-      for (const child of children) child.send({ type: 'reset' } satisfies FanoutCommand);
+    async take() {
+      const reports = await Promise.all(
+        children.map(async (child) => {
+          const report = nextReport(child);
+          child.send({ type: 'take' } satisfies FanoutCommand);
+          const result = await report;
+          return result.type === 'delays' ? result.delays : [];
+        }),
+      );
+      return reports.flat();
     },
     async stop() {
       const reports = await Promise.all(

@@ -13,7 +13,6 @@ import { cpus, totalmem } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { io, type Socket } from 'socket.io-client';
 import { startCpuWatch } from './cpu.js';
 import { sendAtRate, startFanoutClients, wallClock } from './fanout.js';
 import { runLoad, summarize, type LoadResult } from './load.js';
@@ -39,6 +38,7 @@ const { values: args } = parseArgs({
   },
 });
 const seconds = Number(args.seconds);
+const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const only = new Set(args.only.split(',').map((part) => part.trim()));
 const warmup = Number(args.warmup);
 
@@ -101,6 +101,8 @@ function startServer(databaseUrl: string): Promise<{ child: ChildProcess; url: s
       ENCRYPTION_KEY: randomBytes(32).toString('hex'),
       ADMIN_PASSWORD: 'Admin123!',
       DATA_DIR: path.join(root, 'data-bench'),
+      // Events published by the ingest running in the bench process reach the server's sockets through Redis.
+      REDIS_URL: redisUrl,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -119,19 +121,6 @@ async function login(url: string, email: string, password: string): Promise<stri
   const response = await fetch(`${url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
   if (!response.ok) throw new Error(`login ${email}: ${response.status}`);
   return ((await response.json()) as { token: string }).token;
-}
-
-async function connectSockets(url: string, tokens: string[], count: number): Promise<Socket[]> {
-  const sockets: Socket[] = [];
-  for (let i = 0; i < count; i++) {
-    const socket = io(url, { transports: ['websocket'], query: { token: tokens[i % tokens.length] }, reconnection: false, forceNew: true });
-    await new Promise<void>((resolve, reject) => {
-      socket.once('connect', () => resolve());
-      socket.once('connect_error', reject);
-    });
-    sockets.push(socket);
-  }
-  return sockets;
 }
 
 interface Row extends Partial<LoadResult> {
@@ -176,8 +165,17 @@ async function main() {
     const { buildApp } = await import('../apps/server/src/app.js');
     const { testConfig } = await import('../apps/server/src/test/test-app.js');
     const { ingestMessage } = await import('../apps/server/src/inbound/ingest.js');
-    const app = await buildApp({ config: testConfig(), database, realtime: false, serveWeb: false });
-    const agentSockets = await connectSockets(server.url, agentTokens, 50);
+    // Its Socket.IO server has no clients: it publishes through the Redis adapter to the server's sockets.
+    const app = await buildApp({ config: testConfig({ REDIS_URL: redisUrl }), database, realtime: true, serveWeb: false });
+    // 50 agents' sockets (in their own process, as the fan-out's) receive the events of the messages ingested.
+    const agentSockets = only.has('ingest')
+      ? await startFanoutClients({
+          url: server.url,
+          tokens: Array.from({ length: 50 }, (_, i) => agentTokens[i % agentTokens.length] ?? token),
+          procs: 1,
+          event: `company-${seed.companyId}-appMessage`,
+        })
+      : null;
     // The common path needs a known contact with an open or pending ticket.
     const active = await database.sql.executeSql(
       `select c.number from tickets t join contacts c on c.id = t.contact_id where t.company_id = $1 and t.status in ('open', 'pending') order by t.id limit 5000`,
@@ -190,6 +188,7 @@ async function main() {
       let errors = 0;
       let running = true;
       const before = statements;
+      await agentSockets?.take();
       let existingPath = 0;
       // At concurrency 1 statements can be attributed to each path exactly.
       const perPath = { existing: 0, existingCount: 0, created: 0, createdCount: 0 };
@@ -203,7 +202,7 @@ async function main() {
           const t0 = performance.now();
           const s0 = statements;
           try {
-            await ingestMessage(app.services, { companyId: seed.companyId, whatsappId: seed.connectionId, externalId: `bench-in-${sequence}`, from, body: `mensagem de teste ${sequence} sobre o pedido` });
+            await ingestMessage(app.services, { companyId: seed.companyId, whatsappId: seed.connectionId, externalId: `bench-in-${sequence}`, from, body: `mensagem de teste ${sequence} sobre o pedido t=${wallClock()}` });
             latencies.push(performance.now() - t0);
             if (existing) existingPath += 1;
             if (concurrency === 1) {
@@ -225,6 +224,9 @@ async function main() {
       await Promise.all(loops);
       const elapsed = (performance.now() - started) / 1000;
       const summary = summarize(latencies, errors, elapsed);
+      // The last messages' events are still on their way through Redis.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const agentDelays = (await agentSockets?.take()) ?? [];
       const ratio = (n: number, d: number) => Math.round((n / Math.max(1, d)) * 10) / 10;
       return {
         ...summary,
@@ -234,14 +236,17 @@ async function main() {
             ? { sqlCommonPath: ratio(perPath.existing, perPath.existingCount), sqlNewContact: ratio(perPath.created, perPath.createdCount) }
             : {}),
           existingPath,
+          // appMessage events the agents' sockets received, and their delay from the call to ingest (p99, ms).
+          agentEvents: agentDelays.length,
+          agentEventP99: summarize(agentDelays, 0, elapsed).p99,
         },
       };
     };
     if (only.has('ingest')) {
-      rows.push(await measure('inbound ingest, concurrency 1', ownPids, ingestAt(1)));
-      rows.push(await measure('inbound ingest, concurrency 20', ownPids, ingestAt(20)));
+      rows.push(await measure('inbound ingest, concurrency 1', [...ownPids, ...(agentSockets?.pids ?? [])], ingestAt(1)));
+      rows.push(await measure('inbound ingest, concurrency 20', [...ownPids, ...(agentSockets?.pids ?? [])], ingestAt(20)));
     }
-    for (const socket of agentSockets) socket.close();
+    await agentSockets?.stop();
 
     // Fan-out: N sockets of one company, in their own processes; messages ingested on the server under test at a fixed rate.
     if (only.has('fanout')) {
@@ -266,7 +271,7 @@ async function main() {
       const conversations = Math.max(1, Math.floor(rate * warmup));
       await send(warmup, conversations);
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      clients.reset();
+      await clients.take();
       rows.push(
         await measure(`realtime fan-out, ${sockets} sockets`, [...ownPids, ...clients.pids], async () => {
           const sends = await send(seconds, conversations);
