@@ -113,15 +113,18 @@ const STORE_BATCH = `
     ) u
     where tk.id = u.ticket_id
     returning tk.id
+  ), connections as (
+    -- What the automation's shortcut needs, read once per connection of the batch.
+    select w.id, w.company_id, w.time_use_bot_queues as menu_wait,
+      w.integration_id is null and w.prompt_id is null and not exists (select 1 from whatsapp_queues wq where wq.whatsapp_id = w.id) as idle,
+      -- Whether business hours are in use, so a waiting ticket costs the automation nothing when they are not.
+      (select st.value from settings st where st.company_id = w.company_id and st.key = 'scheduleType') as schedule_type
+    from whatsapps w where w.id in (select whatsapp_id from input)
   )
   select t.ord, t.ticket_id, s.id as message_id, t.ticket_created, t.status, t.ticket_is_group as is_group, t.chatbot,
-    t.use_integration, t.prompt_id, t.queue_id, t.bot_started,
-    -- Whether business hours are in use, so a waiting ticket costs the automation nothing when they are not.
-    (select st.value from settings st where st.company_id = t.company_id and st.key = 'scheduleType') as schedule_type,
-    (select w.time_use_bot_queues from whatsapps w where w.id = t.whatsapp_id) as menu_wait,
-  (select w.integration_id is null and w.prompt_id is null and not exists (select 1 from whatsapp_queues wq where wq.whatsapp_id = w.id)
-    from whatsapps w where w.id = t.whatsapp_id) as connection_idle
+    t.use_integration, t.prompt_id, t.queue_id, t.bot_started, w.schedule_type, w.menu_wait, w.idle as connection_idle
   from targets t
+  left join connections w on w.id = t.whatsapp_id and w.company_id = t.company_id
   left join numbered n on n.ord = t.ord
   left join stored s on s.id = n.message_id`;
 

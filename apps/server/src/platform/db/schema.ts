@@ -450,13 +450,15 @@ export const tickets = pgTable(
     index('tickets_company_id_user_id_status_idx').on(t.companyId, t.userId, t.status),
     index('tickets_company_id_queue_id_status_idx').on(t.companyId, t.queueId, t.status),
     index('tickets_company_id_contact_id_idx').on(t.companyId, t.contactId),
+    // Foreign keys that are null on most rows (a pending ticket has no user, most have no prompt): the index
+    // skips those rows, so writing a ticket does not write an entry for each. The delete's lookup still uses it.
     index('tickets_whatsapp_id_idx').on(t.whatsappId),
-    index('tickets_user_id_idx').on(t.userId),
-    index('tickets_queue_id_idx').on(t.queueId),
+    index('tickets_user_id_idx').on(t.userId).where(sql`${t.userId} is not null`),
+    index('tickets_queue_id_idx').on(t.queueId).where(sql`${t.queueId} is not null`),
     index('tickets_contact_id_idx').on(t.contactId),
-    index('tickets_prompt_id_idx').on(t.promptId),
-    index('tickets_integration_id_idx').on(t.integrationId),
-    index('tickets_queue_option_id_idx').on(t.queueOptionId),
+    index('tickets_prompt_id_idx').on(t.promptId).where(sql`${t.promptId} is not null`),
+    index('tickets_integration_id_idx').on(t.integrationId).where(sql`${t.integrationId} is not null`),
+    index('tickets_queue_option_id_idx').on(t.queueOptionId).where(sql`${t.queueOptionId} is not null`),
     // The rating reply finds the contact's closed ticket still waiting for it.
     index('tickets_awaiting_rating_idx').on(t.companyId, t.contactId, t.whatsappId).where(sql`${t.ratingState} is not null`),
     check('tickets_status_ck', sql`${t.status} in ('open', 'pending', 'closed')`),
@@ -502,10 +504,11 @@ export const messages = pgTable(
     index('messages_ticket_id_created_at_idx').on(t.ticketId, t.createdAt, t.id),
     index('messages_company_id_contact_history_idx').on(t.companyId, t.contactId, t.whatsappId, t.createdAt, t.id),
     index('messages_company_id_ticket_id_idx').on(t.companyId, t.ticketId),
+    // An inbound message has no user and quotes nothing: those indexes skip it (see tickets).
     index('messages_contact_id_idx').on(t.contactId),
     index('messages_whatsapp_id_idx').on(t.whatsappId),
-    index('messages_user_id_idx').on(t.userId),
-    index('messages_quoted_msg_id_idx').on(t.quotedMsgId),
+    index('messages_user_id_idx').on(t.userId).where(sql`${t.userId} is not null`),
+    index('messages_quoted_msg_id_idx').on(t.quotedMsgId).where(sql`${t.quotedMsgId} is not null`),
     index('messages_body_tsv_idx').using('gin', t.bodyTsv),
   ],
 );
