@@ -71,32 +71,20 @@ export async function startFanoutClients(options: { url: string; tokens: string[
     for (const child of children) child.kill();
     throw error;
   }
-  return {
-    pids: children.map((child) => child.pid ?? 0),
-    async take() {
-      const reports = await Promise.all(
-        children.map(async (child) => {
-          const report = nextReport(child);
-          child.send({ type: 'take' } satisfies FanoutCommand);
-          const result = await report;
-          return result.type === 'delays' ? result.delays : [];
-        }),
-      );
-      return reports.flat();
-    },
-    async stop() {
-      const reports = await Promise.all(
-        children.map(async (child) => {
-          const report = nextReport(child);
-          child.send({ type: 'stop' } satisfies FanoutCommand);
-          const result = await report;
-          await exitOf(child);
-          return result.type === 'delays' ? result.delays : [];
-        }),
-      );
-      return reports.flat();
-    },
+  /** Sends `command` to every client and gathers the delays they report. */
+  const collect = async (command: 'take' | 'stop') => {
+    const reports = await Promise.all(
+      children.map(async (child) => {
+        const report = nextReport(child);
+        child.send({ type: command } satisfies FanoutCommand);
+        const result = await report;
+        if (command === 'stop') await exitOf(child);
+        return result.type === 'delays' ? result.delays : [];
+      }),
+    );
+    return reports.flat();
   };
+  return { pids: children.map((child) => child.pid ?? 0), take: () => collect('take'), stop: () => collect('stop') };
 }
 
 /** One POST of a JSON body; resolves with the failure (status or network error), or null on a 2xx answer. */

@@ -48,7 +48,15 @@ export class IngestQueue {
   }
 
   private async drain(): Promise<void> {
-    while (this.waiting.length > 0) await this.storeNext(this.waiting.splice(0, MAX_BATCH));
+    while (this.waiting.length > 0) {
+      const batch = this.waiting.splice(0, MAX_BATCH);
+      try {
+        await this.storeNext(batch);
+      } catch (error) {
+        // Whatever went wrong, no caller waits forever and the queue goes on (settled promises ignore this).
+        for (const entry of batch) entry.reject(error);
+      }
+    }
     this.busy = false;
   }
 

@@ -25,7 +25,19 @@ async function setup() {
     externalId: `in-${++seq}`,
     ...extra,
   });
-  return { company, whatsapp, inbound };
+  /** Queues created through the API and offered by the connection's bot; answers their ids in the order given. */
+  const offerQueues = async (names: string[]) => {
+    const token = (await company.admin.login()).token;
+    const queueIds: number[] = [];
+    for (const name of names) {
+      const response = await h.request(token, 'POST', '/queue', { name, color: `#${String(++seq).padStart(6, '0')}` });
+      expect(response.statusCode).toBe(201);
+      queueIds.push(response.json<{ id: number }>().id);
+    }
+    await linkQueues(h.database, company.id, whatsapp.id, queueIds);
+    return queueIds;
+  };
+  return { company, whatsapp, inbound, offerQueues };
 }
 
 /** A chat's stored messages, in the order the conversation shows them. */
@@ -104,14 +116,8 @@ describe('ingest under a burst (messages stored in batches)', () => {
   });
 
   it('starts the bot once on each of many new conversations arriving together', async () => {
-    const { company, whatsapp, inbound } = await setup();
-    const token = (await company.admin.login()).token;
-    const queueIds: number[] = [];
-    for (const name of ['Financeiro', 'Comercial']) {
-      const response = await h.request(token, 'POST', '/queue', { name, color: `#01${String(++seq).padStart(4, '0')}` });
-      queueIds.push(response.json<{ id: number }>().id);
-    }
-    await linkQueues(h.database, company.id, whatsapp.id, queueIds);
+    const { inbound, offerQueues } = await setup();
+    await offerQueues(['Financeiro', 'Comercial']);
     const numbers = Array.from({ length: 8 }, () => nextNumber());
     const results = await Promise.all(numbers.map((number) => ingestMessage(h.app.services, inbound(number, 'Bom dia'))));
     for (const result of results) {
@@ -128,19 +134,13 @@ describe('ingest under a burst (messages stored in batches)', () => {
   });
 
   it('leaves a new conversation alone on a connection without a bot, and meets the bot once the connection has queues', async () => {
-    const { company, whatsapp, inbound } = await setup();
+    const { inbound, offerQueues } = await setup();
     const number = nextNumber();
     const first = await ingestMessage(h.app.services, inbound(number, 'Oi'));
     const ticketRow = async () => (await h.database.db.select().from(tickets).where(eq(tickets.id, first.ticketId!)))[0];
     expect(await ticketRow()).toMatchObject({ status: 'pending', botState: {}, amountUsedBotQueues: 0 });
 
-    const token = (await company.admin.login()).token;
-    const queueIds: number[] = [];
-    for (const name of ['Compras', 'Trocas']) {
-      const response = await h.request(token, 'POST', '/queue', { name, color: `#02${String(++seq).padStart(4, '0')}` });
-      queueIds.push(response.json<{ id: number }>().id);
-    }
-    await linkQueues(h.database, company.id, whatsapp.id, queueIds);
+    await offerQueues(['Compras', 'Trocas']);
     await ingestMessage(h.app.services, inbound(number, 'Tem alguém aí?'));
     expect(await ticketRow()).toMatchObject({ amountUsedBotQueues: 1, botState: { started: true } });
     const replies = await h.database.db
@@ -151,15 +151,8 @@ describe('ingest under a burst (messages stored in batches)', () => {
   });
 
   it("runs the bot on a new chat's messages in their order: the menu goes out once and the second message answers it", async () => {
-    const { company, whatsapp, inbound } = await setup();
-    const token = (await company.admin.login()).token;
-    const queueIds: number[] = [];
-    for (const name of ['Vendas', 'Suporte']) {
-      const response = await h.request(token, 'POST', '/queue', { name, color: `#00${String(++seq).padStart(4, '0')}` });
-      expect(response.statusCode).toBe(201);
-      queueIds.push(response.json<{ id: number }>().id);
-    }
-    await linkQueues(h.database, company.id, whatsapp.id, queueIds);
+    const { inbound, offerQueues } = await setup();
+    const queueIds = await offerQueues(['Vendas', 'Suporte']);
     const number = nextNumber();
     const [hello] = await Promise.all(['Oi', '2'].map((body) => ingestMessage(h.app.services, inbound(number, body))));
     const [ticket] = await h.database.db.select().from(tickets).where(eq(tickets.id, hello!.ticketId!));
