@@ -177,6 +177,16 @@ describe('tenant isolation', () => {
     expect(toAdmin).toEqual([{ event: 'company-1-whatsapp', payload: { action: 'delete', whatsappId: 3 } }]);
   });
 
+  it('delivers a burst published in one tick (one write per socket) whole and in order', async () => {
+    const admin = await connected('token-a1');
+    const received = recorder(admin);
+    // Large enough for the burst to fill the socket's buffer several times over.
+    const padding = 'x'.repeat(4000);
+    for (let i = 0; i < 300; i++) publisher.toRooms(COMPANY_A, [rooms.admins(COMPANY_A)], 'appMessage', { action: 'create', i, padding });
+    for (let waited = 0; received.length < 300 && waited < 5000; waited += 50) await sleep(50);
+    expect(received.map((r) => (r.payload as { i: number }).i)).toEqual(Array.from({ length: 300 }, (_, i) => i));
+  });
+
   it('puts a user in the rooms of its queues, and in allTicket when enabled', async () => {
     const withQueues = await connected('token-queues');
     const plain = await connected('token-a2');

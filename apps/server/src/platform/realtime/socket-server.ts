@@ -1,4 +1,5 @@
 import type { Server as HttpServer } from 'node:http';
+import type { Socket as NetSocket } from 'node:net';
 import { createAdapter } from '@socket.io/redis-streams-adapter';
 import { CLIENT_EVENTS, TICKET_STATUSES, type TicketStatus } from '@atende/shared';
 import { Server, type Socket } from 'socket.io';
@@ -55,6 +56,35 @@ const PING_MS = 18_000;
 /** Every room we emit to is one of ours: company-prefixed, or the platform-wide one. */
 function isKnownRoom(room: string): boolean {
   return room === rooms.everyone() || /^company:\d+(:|$)/.test(room);
+}
+
+/**
+ * Sends what a socket is given within one tick in one system call. A batch of
+ * inbound messages is published in one loop, and each event would otherwise be
+ * its own write to every agent's socket: with many agents, those writes are most
+ * of the server's work. The TCP socket is corked at its first write of a tick and
+ * uncorked once the tick's code has run, which adds no waiting. Reaches into the
+ * websocket transport's connection (`ws` keeps it as `_socket`); where that is not
+ * found, writes go out one by one as before.
+ */
+function coalesceWrites(socket: AtendeSocket): void {
+  const transport = socket.conn.transport as unknown as { socket?: { _socket?: NetSocket } };
+  const tcp = transport.socket?._socket;
+  if (!tcp || typeof tcp.cork !== 'function') return;
+  const write = tcp.write.bind(tcp) as (...args: unknown[]) => boolean;
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    tcp.uncork();
+  };
+  tcp.write = ((...args: unknown[]) => {
+    if (!corked) {
+      corked = true;
+      tcp.cork();
+      process.nextTick(uncork);
+    }
+    return write(...args);
+  }) as NetSocket['write'];
 }
 
 function handshakeToken(socket: AtendeSocket): string | null {
@@ -170,6 +200,7 @@ export async function createSocketServer(httpServer: HttpServer, options: Socket
   });
 
   io.on('connection', (socket) => {
+    coalesceWrites(socket);
     const { ctx } = socket.data;
     const { companyId } = ctx;
     const userKey = `${companyId}:${ctx.user.id}`;
