@@ -1,8 +1,45 @@
+import AddCircleOutlined from '@mui/icons-material/AddCircleOutlined';
 import Search from '@mui/icons-material/Search';
-import { Box, Button, InputAdornment, TextField } from '@mui/material';
-import type { UIEvent } from 'react';
+import { Box, Button, InputAdornment, Stack, TextField, Typography, type SxProps, type Theme } from '@mui/material';
+import type { ReactNode, UIEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TableStatus } from './table-status';
+
+interface ListPageHeaderProps {
+  title: ReactNode;
+  titleTestId?: string;
+  /** The page's controls after the title: search field, add buttons. */
+  children?: ReactNode;
+}
+
+/** A list page's header row: its title (the page's h1), then its controls; stacked on phones. */
+export function ListPageHeader({ title, titleTestId, children }: ListPageHeaderProps) {
+  return (
+    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }}>
+      <Typography variant="h5" component="h1" sx={{ flexGrow: 1 }} data-testid={titleTestId}>
+        {title}
+      </Typography>
+      {children}
+    </Stack>
+  );
+}
+
+interface AddButtonProps {
+  label: string;
+  onClick(): void;
+  testId: string;
+  disabled?: boolean;
+  sx?: SxProps<Theme>;
+}
+
+/** A list's main "add" button (filled, with the plus icon). */
+export function AddButton({ label, onClick, testId, disabled, sx }: AddButtonProps) {
+  return (
+    <Button variant="contained" startIcon={<AddCircleOutlined />} disabled={disabled} onClick={onClick} sx={sx} data-testid={testId}>
+      {label}
+    </Button>
+  );
+}
 
 /** Spec part 1 §4 and part 2 §9: the next page loads within 100 px of the bottom. */
 export const SCROLL_THRESHOLD_PX = 100;

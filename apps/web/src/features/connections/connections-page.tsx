@@ -1,5 +1,4 @@
 import { can } from '@atende/shared';
-import AddCircleOutlined from '@mui/icons-material/AddCircleOutlined';
 import CropFree from '@mui/icons-material/CropFree';
 import PhoneIphone from '@mui/icons-material/PhoneIphone';
 import Star from '@mui/icons-material/Star';
@@ -26,6 +25,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useSession } from '../../api/session';
 import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
+import { AddButton, ListPageHeader } from '../../components/list-page-parts';
 import { DeleteButton, EditButton } from '../../components/row-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { formatDateTime } from '../../i18n';
@@ -144,21 +144,16 @@ export default function ConnectionsPage() {
 
   return (
     <Stack spacing={2}>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }}>
-        <Typography variant="h5" component="h1" sx={{ flexGrow: 1 }}>
-          {t('connections.title')}
-        </Typography>
+      <ListPageHeader title={t('connections.title')}>
         {mayAdd ? (
           <>
             <Button variant="outlined" startIcon={<PhoneIphone />} onClick={() => setAddingSandbox(true)} data-testid="connection-add-sandbox">
               {t('connections.addSandbox')}
             </Button>
-            <Button variant="contained" startIcon={<AddCircleOutlined />} onClick={() => setEditing('new')} data-testid="connection-add">
-              {t('connections.add')}
-            </Button>
+            <AddButton label={t('connections.add')} onClick={() => setEditing('new')} testId="connection-add" />
           </>
         ) : null}
-      </Stack>
+      </ListPageHeader>
 
       <Paper variant="outlined">
         <TableContainer>

@@ -1,5 +1,4 @@
 import { can } from '@atende/shared';
-import AddCircleOutlined from '@mui/icons-material/AddCircleOutlined';
 import Download from '@mui/icons-material/Download';
 import FileUpload from '@mui/icons-material/FileUpload';
 import WhatsApp from '@mui/icons-material/WhatsApp';
@@ -28,7 +27,7 @@ import { useTranslation } from 'react-i18next';
 import type { Contact } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
-import { InfiniteListFooter, loadMoreOnScroll, SearchField } from '../../components/list-page-parts';
+import { AddButton, InfiniteListFooter, loadMoreOnScroll, SearchField } from '../../components/list-page-parts';
 import { DeleteButton, EditButton } from '../../components/row-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { useDebouncedValue } from '../../components/use-debounced-value';
@@ -104,9 +103,7 @@ export default function ContactsPage() {
           <Button variant="outlined" startIcon={exporting ? <CircularProgress size={16} /> : <Download />} disabled={exporting} onClick={() => void exportCsv()} data-testid="contacts-export">
             {t('contacts.export')}
           </Button>
-          <Button variant="contained" startIcon={<AddCircleOutlined />} onClick={() => setModal({ open: true, contactId: null })} data-testid="contacts-add">
-            {t('contacts.add')}
-          </Button>
+          <AddButton label={t('contacts.add')} onClick={() => setModal({ open: true, contactId: null })} testId="contacts-add" />
         </Stack>
       </Stack>
       <Menu anchorEl={importMenu} open={importMenu !== null} onClose={() => setImportMenu(null)}>

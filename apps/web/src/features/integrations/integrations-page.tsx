@@ -1,6 +1,4 @@
-import AddCircleOutlined from '@mui/icons-material/AddCircleOutlined';
 import {
-  Button,
   Paper,
   Stack,
   Table,
@@ -9,14 +7,13 @@ import {
   TableContainer,
   TableHead,
   TableRow,
-  Typography,
 } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
-import { InfiniteListFooter, loadMoreOnScroll, SearchField } from '../../components/list-page-parts';
+import { AddButton, InfiniteListFooter, ListPageHeader, loadMoreOnScroll, SearchField } from '../../components/list-page-parts';
 import { DeleteButton, EditButton } from '../../components/row-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { useDebouncedValue } from '../../components/use-debounced-value';
@@ -65,15 +62,10 @@ export default function IntegrationsPage() {
 
   return (
     <Stack spacing={2} sx={{ height: { md: 'calc(100vh - 96px)' } }}>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }}>
-        <Typography variant="h5" component="h1" sx={{ flexGrow: 1 }} data-testid="integrations-title">
-          {t('integrations.title')} ({count})
-        </Typography>
+      <ListPageHeader title={`${t('integrations.title')} (${count})`} titleTestId="integrations-title">
         <SearchField value={search} onChange={setSearch} placeholder={t('integrations.search')} testId="integration-search" />
-        <Button variant="contained" startIcon={<AddCircleOutlined />} onClick={() => setDialog({ open: true, integration: null })} data-testid="integration-add">
-          {t('integrations.add')}
-        </Button>
-      </Stack>
+        <AddButton label={t('integrations.add')} onClick={() => setDialog({ open: true, integration: null })} testId="integration-add" />
+      </ListPageHeader>
 
       <Paper variant="outlined" sx={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
         <TableContainer onScroll={onScroll} sx={{ flex: 1, maxHeight: { xs: 'calc(100vh - 220px)', md: 'none' }, overflowY: 'auto' }}>

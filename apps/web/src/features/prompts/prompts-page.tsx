@@ -1,6 +1,4 @@
-import AddCircleOutlined from '@mui/icons-material/AddCircleOutlined';
 import {
-  Button,
   Paper,
   Stack,
   Table,
@@ -9,13 +7,13 @@ import {
   TableContainer,
   TableHead,
   TableRow,
-  Typography,
 } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
+import { AddButton, ListPageHeader } from '../../components/list-page-parts';
 import { DeleteButton, EditButton } from '../../components/row-actions';
 import { TableStatus } from '../../components/table-status';
 import { toastError, toastInfo } from '../../components/toast';
@@ -58,14 +56,9 @@ export default function PromptsPage() {
 
   return (
     <Stack spacing={2}>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }}>
-        <Typography variant="h5" component="h1" sx={{ flexGrow: 1 }}>
-          {t('prompts.title')}
-        </Typography>
-        <Button variant="contained" startIcon={<AddCircleOutlined />} onClick={() => setDialog({ open: true, prompt: null })} data-testid="prompt-add">
-          {t('prompts.add')}
-        </Button>
-      </Stack>
+      <ListPageHeader title={t('prompts.title')}>
+        <AddButton label={t('prompts.add')} onClick={() => setDialog({ open: true, prompt: null })} testId="prompt-add" />
+      </ListPageHeader>
 
       <Paper variant="outlined">
         <TableContainer>

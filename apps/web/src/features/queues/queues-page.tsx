@@ -1,9 +1,7 @@
 import { can } from '@atende/shared';
-import AddCircleOutlined from '@mui/icons-material/AddCircleOutlined';
 import {
   Alert,
   Box,
-  Button,
   Paper,
   Stack,
   Table,
@@ -19,6 +17,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
+import { AddButton, ListPageHeader } from '../../components/list-page-parts';
 import { DeleteButton, EditButton } from '../../components/row-actions';
 import { TableStatus } from '../../components/table-status';
 import { toastError, toastSuccess } from '../../components/toast';
@@ -58,21 +57,10 @@ export default function QueuesPage() {
 
   return (
     <Stack spacing={2}>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }}>
-        <Typography variant="h5" component="h1" sx={{ flexGrow: 1 }}>
-          {t('queues.title')}
-        </Typography>
+      <ListPageHeader title={t('queues.title')}>
         {/* The proposed colour must avoid the loaded queues' colours: wait for the list. */}
-        <Button
-          variant="contained"
-          startIcon={<AddCircleOutlined />}
-          disabled={queues.isPending}
-          onClick={() => setModal({ open: true, queue: null })}
-          data-testid="queue-add"
-        >
-          {t('queues.add')}
-        </Button>
-      </Stack>
+        <AddButton label={t('queues.add')} disabled={queues.isPending} onClick={() => setModal({ open: true, queue: null })} testId="queue-add" />
+      </ListPageHeader>
 
       <Paper variant="outlined">
         <TableContainer>

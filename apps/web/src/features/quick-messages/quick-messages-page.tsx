@@ -1,7 +1,5 @@
-import AddCircleOutlined from '@mui/icons-material/AddCircleOutlined';
 import AttachFile from '@mui/icons-material/AttachFile';
 import {
-  Button,
   Chip,
   Link,
   Paper,
@@ -20,7 +18,7 @@ import { useTranslation } from 'react-i18next';
 import type { QuickMessage } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
-import { InfiniteListFooter, loadMoreOnScroll, SearchField } from '../../components/list-page-parts';
+import { AddButton, InfiniteListFooter, ListPageHeader, loadMoreOnScroll, SearchField } from '../../components/list-page-parts';
 import { DeleteButton, EditButton } from '../../components/row-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { useDebouncedValue } from '../../components/use-debounced-value';
@@ -56,15 +54,10 @@ export default function QuickMessagesPage() {
 
   return (
     <Stack spacing={2} sx={{ height: { md: 'calc(100vh - 96px)' } }}>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }}>
-        <Typography variant="h5" component="h1" sx={{ flexGrow: 1 }}>
-          {t('quickMessages.title')}
-        </Typography>
+      <ListPageHeader title={t('quickMessages.title')}>
         <SearchField value={search} onChange={setSearch} placeholder={t('quickMessages.search')} testId="quick-message-search" />
-        <Button variant="contained" startIcon={<AddCircleOutlined />} onClick={() => setDialog({ open: true, record: null })} data-testid="quick-message-add">
-          {t('quickMessages.add')}
-        </Button>
-      </Stack>
+        <AddButton label={t('quickMessages.add')} onClick={() => setDialog({ open: true, record: null })} testId="quick-message-add" />
+      </ListPageHeader>
 
       <Paper variant="outlined" sx={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
         <TableContainer onScroll={onScroll} sx={{ flex: 1, maxHeight: { xs: 'calc(100vh - 220px)', md: 'none' }, overflowY: 'auto' }}>

@@ -1,7 +1,5 @@
-import AddCircleOutlined from '@mui/icons-material/AddCircleOutlined';
 import {
   Alert,
-  Button,
   Paper,
   Stack,
   Table,
@@ -18,6 +16,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
+import { AddButton } from '../../components/list-page-parts';
 import { DeleteButton, EditButton } from '../../components/row-actions';
 import { TableStatus } from '../../components/table-status';
 import { toastError, toastSuccess } from '../../components/toast';
@@ -63,9 +62,12 @@ export function CompaniesTab() {
         <Typography variant="caption" color="text.secondary" sx={{ flexGrow: 1 }}>
           {t('settings.companies.colourLegend')}
         </Typography>
-        <Button variant="contained" startIcon={<AddCircleOutlined />} onClick={() => setDialog({ open: true, company: null })} sx={{ flexShrink: 0, whiteSpace: 'nowrap' }} data-testid="company-add">
-          {t('settings.companies.add')}
-        </Button>
+        <AddButton
+          label={t('settings.companies.add')}
+          onClick={() => setDialog({ open: true, company: null })}
+          sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}
+          testId="company-add"
+        />
       </Stack>
       {companies.isError ? <Alert severity="error">{t('settings.companies.loadError')}</Alert> : null}
       <Paper variant="outlined">

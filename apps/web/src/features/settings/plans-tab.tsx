@@ -1,8 +1,6 @@
 import { PLAN_FEATURES, PLAN_LIMITS } from '@atende/shared';
-import AddCircleOutlined from '@mui/icons-material/AddCircleOutlined';
 import {
   Alert,
-  Button,
   Chip,
   Paper,
   Stack,
@@ -18,6 +16,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
+import { AddButton } from '../../components/list-page-parts';
 import { DeleteButton, EditButton } from '../../components/row-actions';
 import { TableStatus } from '../../components/table-status';
 import { toastError, toastSuccess } from '../../components/toast';
@@ -50,9 +49,7 @@ export function PlansTab() {
   return (
     <Stack spacing={2}>
       <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>
-        <Button variant="contained" startIcon={<AddCircleOutlined />} onClick={() => setDialog({ open: true, plan: null })} data-testid="plan-add">
-          {t('settings.plans.add')}
-        </Button>
+        <AddButton label={t('settings.plans.add')} onClick={() => setDialog({ open: true, plan: null })} testId="plan-add" />
       </Stack>
       {plans.isError ? <Alert severity="error">{t('settings.plans.loadError')}</Alert> : null}
       <Paper variant="outlined">
