@@ -81,7 +81,7 @@ export async function loadAutomationTickets(db: DbOrTx, scope: TenantScope, tick
     .innerJoin(companies, eq(companies.id, tickets.companyId))
     .innerJoin(plans, eq(plans.id, companies.planId))
     .leftJoin(whatsapps, eq(whatsapps.id, tickets.whatsappId))
-    .where(and(eq(tickets.companyId, scope.companyId), ticketIds.length === 1 ? eq(tickets.id, ticketIds[0] ?? 0) : inArray(tickets.id, ticketIds)))
+    .where(and(eq(tickets.companyId, scope.companyId), inArray(tickets.id, ticketIds)))
     .orderBy(asc(tickets.id));
   const rows = lock ? await query.for('update', { of: tickets }) : await query;
   return rows.map((row) => ({
