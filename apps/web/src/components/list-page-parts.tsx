@@ -1,6 +1,21 @@
 import AddCircleOutlined from '@mui/icons-material/AddCircleOutlined';
 import Search from '@mui/icons-material/Search';
-import { Box, Button, InputAdornment, Stack, TextField, Typography, type SxProps, type Theme } from '@mui/material';
+import {
+  Box,
+  Button,
+  InputAdornment,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableContainer,
+  TableHead,
+  TableRow,
+  TextField,
+  Typography,
+  type SxProps,
+  type Theme,
+} from '@mui/material';
 import type { ReactNode, UIEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TableStatus } from './table-status';
@@ -120,5 +135,50 @@ export function InfiniteListFooter({ pages, empty, emptyText, emptyTestId }: Inf
         </Box>
       ) : null}
     </>
+  );
+}
+
+/** An infinite list's page: on desktop it takes the window's height, and its ListTable scrolls inside. */
+export function InfiniteListPage({ children }: { children: ReactNode }) {
+  return (
+    <Stack spacing={2} sx={{ height: { md: 'calc(100vh - 96px)' } }}>
+      {children}
+    </Stack>
+  );
+}
+
+interface ListTableProps {
+  /** The header row's cells. */
+  head: ReactNode;
+  /** The body rows. */
+  children: ReactNode;
+  /** Under the rows: the TableStatus, or an InfiniteListFooter. */
+  footer?: ReactNode;
+  /** An infinite list (loadMoreOnScroll): the table fills its InfiniteListPage and scrolls under a sticky header. */
+  onScroll?(event: UIEvent<HTMLElement>): void;
+  /** Phones, where the page itself scrolls: the scrolling table is the window's height less this (the bars and the page's header). */
+  phoneOffsetPx?: number;
+  scrollTestId?: string;
+}
+
+/** A list page's table in its outlined paper: small rows, the header row, the body and what goes under it. */
+export function ListTable({ head, children, footer, onScroll, phoneOffsetPx = 220, scrollTestId }: ListTableProps) {
+  const scrolls = onScroll !== undefined;
+  return (
+    <Paper variant="outlined" sx={scrolls ? { flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' } : undefined}>
+      <TableContainer
+        onScroll={onScroll}
+        sx={scrolls ? { flex: 1, maxHeight: { xs: `calc(100vh - ${phoneOffsetPx}px)`, md: 'none' }, overflowY: 'auto' } : undefined}
+        data-testid={scrollTestId}
+      >
+        <Table stickyHeader={scrolls} size="small">
+          <TableHead>
+            <TableRow>{head}</TableRow>
+          </TableHead>
+          <TableBody>{children}</TableBody>
+        </Table>
+        {footer}
+      </TableContainer>
+    </Paper>
   );
 }

@@ -8,13 +8,8 @@ import {
   Chip,
   CircularProgress,
   IconButton,
-  Paper,
   Stack,
-  Table,
-  TableBody,
   TableCell,
-  TableContainer,
-  TableHead,
   TableRow,
   Tooltip,
   Typography,
@@ -25,7 +20,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useSession } from '../../api/session';
 import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
-import { AddButton, ListPageHeader } from '../../components/list-page-parts';
+import { AddButton, ListPageHeader, ListTable } from '../../components/list-page-parts';
 import { DeleteButton, EditButton } from '../../components/row-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { formatDateTime } from '../../i18n';
@@ -155,78 +150,77 @@ export default function ConnectionsPage() {
         ) : null}
       </ListPageHeader>
 
-      <Paper variant="outlined">
-        <TableContainer>
-          <Table size="small">
-            <TableHead>
-              <TableRow>
-                <TableCell>{t('connections.columns.name')}</TableCell>
-                <TableCell>{t('connections.columns.status')}</TableCell>
-                {maySession ? <TableCell>{t('connections.columns.session')}</TableCell> : null}
-                <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('connections.columns.provider')}</TableCell>
-                <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{t('connections.columns.updatedAt')}</TableCell>
-                <TableCell align="center">{t('connections.columns.isDefault')}</TableCell>
-                {showActions ? <TableCell align="right">{t('connections.columns.actions')}</TableCell> : null}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {list.map((connection) => (
-                <TableRow key={connection.id} hover data-testid="connection-row" data-connection-id={connection.id} data-status={connection.status}>
-                  <TableCell sx={{ wordBreak: 'break-word' }}>{connection.name}</TableCell>
-                  <TableCell>
-                    <Chip size="small" color={STATUS_COLOR[connection.status] ?? 'default'} label={label('statuses', connection.status)} data-testid="connection-status" />
-                  </TableCell>
-                  {maySession ? (
-                    <TableCell>
-                      <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }} data-testid="connection-session">
-                        {sessionButtonsFor(connection.status).map((button) => sessionButton(connection, button))}
-                      </Stack>
-                    </TableCell>
-                  ) : null}
-                  <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{label('providers', connection.provider)}</TableCell>
-                  <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }} data-testid="connection-updated-at">
-                    {formatDateTime(connection.updatedAt)}
-                  </TableCell>
-                  <TableCell align="center">
-                    {connection.isDefault ? (
-                      <Tooltip title={t('connections.isDefault')}>
-                        <Star color="warning" fontSize="small" aria-label={t('connections.isDefault')} data-testid="connection-default" />
-                      </Tooltip>
-                    ) : null}
-                  </TableCell>
-                  {showActions ? (
-                    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                      {mayUsePhone && isSandbox(connection) ? (
-                        <Tooltip title={t('connections.openPhone')}>
-                          <IconButton size="small" aria-label={t('connections.openPhone')} onClick={() => void navigate(`/phone/${connection.id}`)} data-testid="connection-open-phone">
-                            <PhoneIphone fontSize="small" />
-                          </IconButton>
-                        </Tooltip>
-                      ) : null}
-                      {mayEdit ? (
-                        <>
-                          <EditButton onClick={() => setEditing(connection.id)} testId="connection-edit" />
-                          <DeleteButton onClick={() => setDeleting(connection)} testId="connection-delete" />
-                        </>
-                      ) : null}
-                    </TableCell>
-                  ) : null}
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
-        {connections.isPending ? (
-          <Box role="status" aria-label={t('common.loading')} sx={{ display: 'flex', justifyContent: 'center', p: 2 }}>
-            <CircularProgress size={28} />
-          </Box>
-        ) : null}
-        {!connections.isPending && list.length === 0 ? (
-          <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }} data-testid="connections-empty">
-            {t('connections.empty')}
-          </Typography>
-        ) : null}
-      </Paper>
+      <ListTable
+        head={
+          <>
+            <TableCell>{t('connections.columns.name')}</TableCell>
+            <TableCell>{t('connections.columns.status')}</TableCell>
+            {maySession ? <TableCell>{t('connections.columns.session')}</TableCell> : null}
+            <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('connections.columns.provider')}</TableCell>
+            <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{t('connections.columns.updatedAt')}</TableCell>
+            <TableCell align="center">{t('connections.columns.isDefault')}</TableCell>
+            {showActions ? <TableCell align="right">{t('connections.columns.actions')}</TableCell> : null}
+          </>
+        }
+        footer={
+          <>
+            {connections.isPending ? (
+              <Box role="status" aria-label={t('common.loading')} sx={{ display: 'flex', justifyContent: 'center', p: 2 }}>
+                <CircularProgress size={28} />
+              </Box>
+            ) : null}
+            {!connections.isPending && list.length === 0 ? (
+              <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }} data-testid="connections-empty">
+                {t('connections.empty')}
+              </Typography>
+            ) : null}
+          </>
+        }
+      >
+        {list.map((connection) => (
+          <TableRow key={connection.id} hover data-testid="connection-row" data-connection-id={connection.id} data-status={connection.status}>
+            <TableCell sx={{ wordBreak: 'break-word' }}>{connection.name}</TableCell>
+            <TableCell>
+              <Chip size="small" color={STATUS_COLOR[connection.status] ?? 'default'} label={label('statuses', connection.status)} data-testid="connection-status" />
+            </TableCell>
+            {maySession ? (
+              <TableCell>
+                <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }} data-testid="connection-session">
+                  {sessionButtonsFor(connection.status).map((button) => sessionButton(connection, button))}
+                </Stack>
+              </TableCell>
+            ) : null}
+            <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{label('providers', connection.provider)}</TableCell>
+            <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }} data-testid="connection-updated-at">
+              {formatDateTime(connection.updatedAt)}
+            </TableCell>
+            <TableCell align="center">
+              {connection.isDefault ? (
+                <Tooltip title={t('connections.isDefault')}>
+                  <Star color="warning" fontSize="small" aria-label={t('connections.isDefault')} data-testid="connection-default" />
+                </Tooltip>
+              ) : null}
+            </TableCell>
+            {showActions ? (
+              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                {mayUsePhone && isSandbox(connection) ? (
+                  <Tooltip title={t('connections.openPhone')}>
+                    <IconButton size="small" aria-label={t('connections.openPhone')} onClick={() => void navigate(`/phone/${connection.id}`)} data-testid="connection-open-phone">
+                      <PhoneIphone fontSize="small" />
+                    </IconButton>
+                  </Tooltip>
+                ) : null}
+                {mayEdit ? (
+                  <>
+                    <EditButton onClick={() => setEditing(connection.id)} testId="connection-edit" />
+                    <DeleteButton onClick={() => setDeleting(connection)} testId="connection-delete" />
+                  </>
+                ) : null}
+              </TableCell>
+            ) : null}
+          </TableRow>
+        ))}
+      </ListTable>
 
       {addingSandbox ? <AddSandboxConnectionDialog onClose={() => setAddingSandbox(false)} /> : null}
       {editing !== null ? <ConnectionDialog connectionId={editing === 'new' ? null : editing} onClose={() => setEditing(null)} /> : null}

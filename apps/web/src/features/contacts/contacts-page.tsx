@@ -10,13 +10,8 @@ import {
   IconButton,
   Menu,
   MenuItem,
-  Paper,
   Stack,
-  Table,
-  TableBody,
   TableCell,
-  TableContainer,
-  TableHead,
   TableRow,
   Tooltip,
   Typography,
@@ -27,7 +22,7 @@ import { useTranslation } from 'react-i18next';
 import type { Contact } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
-import { AddButton, InfiniteListFooter, loadMoreOnScroll, SearchField } from '../../components/list-page-parts';
+import { AddButton, InfiniteListFooter, InfiniteListPage, ListTable, loadMoreOnScroll, SearchField } from '../../components/list-page-parts';
 import { DeleteButton, EditButton } from '../../components/row-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { useDebouncedValue } from '../../components/use-debounced-value';
@@ -85,7 +80,7 @@ export default function ContactsPage() {
   };
 
   return (
-    <Stack spacing={2} sx={{ height: { md: 'calc(100vh - 96px)' } }}>
+    <InfiniteListPage>
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={1} sx={{ alignItems: { md: 'center' } }}>
         <Box sx={{ flexGrow: 1 }}>
           <Typography variant="h5" component="h1">
@@ -127,65 +122,63 @@ export default function ContactsPage() {
         </MenuItem>
       </Menu>
 
-      <Paper variant="outlined" sx={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
-        <TableContainer onScroll={onScroll} sx={{ flex: 1, maxHeight: { xs: 'calc(100vh - 260px)', md: 'none' }, overflowY: 'auto' }} data-testid="contacts-scroll">
-          <Table stickyHeader size="small">
-            <TableHead>
-              <TableRow>
-                <TableCell padding="checkbox" sx={{ pl: 2, display: { xs: 'none', sm: 'table-cell' } }}>
-                  <Box component="span" sx={visuallyHidden}>
-                    {t('contacts.columns.avatar')}
-                  </Box>
-                </TableCell>
-                <TableCell>{t('contacts.columns.name')}</TableCell>
-                <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('contacts.columns.number')}</TableCell>
-                <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('contacts.columns.email')}</TableCell>
-                <TableCell align="right">{t('contacts.columns.actions')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {contacts.map((contact) => (
-                <TableRow key={contact.id} hover data-testid="contact-row" data-contact-id={contact.id}>
-                  <TableCell padding="checkbox" sx={{ pl: 2, display: { xs: 'none', sm: 'table-cell' } }}>
-                    <Avatar src={contact.profilePicUrl || undefined} alt="" sx={{ width: 32, height: 32 }}>
-                      {contact.name.slice(0, 1).toUpperCase()}
-                    </Avatar>
-                  </TableCell>
-                  <TableCell sx={{ wordBreak: 'break-word' }}>
-                    {contact.name}
-                    {/* Narrow screens: the number goes under the name instead of in its own column. */}
-                    <Typography variant="caption" color="text.secondary" sx={{ display: { xs: 'block', sm: 'none' } }}>
-                      {contact.number}
-                    </Typography>
-                  </TableCell>
-                  <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{contact.number}</TableCell>
-                  <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' }, wordBreak: 'break-all' }}>{contact.email}</TableCell>
-                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    <Tooltip title={t('contacts.startTicket')}>
-                      <span>
-                        <IconButton
-                          size="small"
-                          aria-label={t('contacts.startTicket')}
-                          disabled={startTicket.busyContactId !== null}
-                          onClick={() => void startTicket.start(contact)}
-                          data-testid="contact-start-ticket"
-                        >
-                          {startTicket.busyContactId === contact.id ? <CircularProgress size={18} /> : <WhatsApp fontSize="small" />}
-                        </IconButton>
-                      </span>
-                    </Tooltip>
-                    <EditButton onClick={() => setModal({ open: true, contactId: contact.id })} testId="contact-edit" />
-                    {mayDelete ? (
-                      <DeleteButton onClick={() => setDeleting(contact)} testId="contact-delete" />
-                    ) : null}
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-          <InfiniteListFooter pages={pages} empty={contacts.length === 0} emptyText={t('contacts.empty')} emptyTestId="contacts-empty" />
-        </TableContainer>
-      </Paper>
+      <ListTable
+        onScroll={onScroll}
+        phoneOffsetPx={260}
+        scrollTestId="contacts-scroll"
+        head={
+          <>
+            <TableCell padding="checkbox" sx={{ pl: 2, display: { xs: 'none', sm: 'table-cell' } }}>
+              <Box component="span" sx={visuallyHidden}>
+                {t('contacts.columns.avatar')}
+              </Box>
+            </TableCell>
+            <TableCell>{t('contacts.columns.name')}</TableCell>
+            <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('contacts.columns.number')}</TableCell>
+            <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('contacts.columns.email')}</TableCell>
+            <TableCell align="right">{t('contacts.columns.actions')}</TableCell>
+          </>
+        }
+        footer={<InfiniteListFooter pages={pages} empty={contacts.length === 0} emptyText={t('contacts.empty')} emptyTestId="contacts-empty" />}
+      >
+        {contacts.map((contact) => (
+          <TableRow key={contact.id} hover data-testid="contact-row" data-contact-id={contact.id}>
+            <TableCell padding="checkbox" sx={{ pl: 2, display: { xs: 'none', sm: 'table-cell' } }}>
+              <Avatar src={contact.profilePicUrl || undefined} alt="" sx={{ width: 32, height: 32 }}>
+                {contact.name.slice(0, 1).toUpperCase()}
+              </Avatar>
+            </TableCell>
+            <TableCell sx={{ wordBreak: 'break-word' }}>
+              {contact.name}
+              {/* Narrow screens: the number goes under the name instead of in its own column. */}
+              <Typography variant="caption" color="text.secondary" sx={{ display: { xs: 'block', sm: 'none' } }}>
+                {contact.number}
+              </Typography>
+            </TableCell>
+            <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{contact.number}</TableCell>
+            <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' }, wordBreak: 'break-all' }}>{contact.email}</TableCell>
+            <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+              <Tooltip title={t('contacts.startTicket')}>
+                <span>
+                  <IconButton
+                    size="small"
+                    aria-label={t('contacts.startTicket')}
+                    disabled={startTicket.busyContactId !== null}
+                    onClick={() => void startTicket.start(contact)}
+                    data-testid="contact-start-ticket"
+                  >
+                    {startTicket.busyContactId === contact.id ? <CircularProgress size={18} /> : <WhatsApp fontSize="small" />}
+                  </IconButton>
+                </span>
+              </Tooltip>
+              <EditButton onClick={() => setModal({ open: true, contactId: contact.id })} testId="contact-edit" />
+              {mayDelete ? (
+                <DeleteButton onClick={() => setDeleting(contact)} testId="contact-delete" />
+              ) : null}
+            </TableCell>
+          </TableRow>
+        ))}
+      </ListTable>
 
       <ContactModal open={modal.open} contactId={modal.open ? modal.contactId : null} onClose={() => setModal({ open: false })} />
       <ItemConfirmationDialog
@@ -198,7 +191,7 @@ export default function ContactsPage() {
       </ItemConfirmationDialog>
       {importSource ? <ContactImportDialog source={importSource} onClose={() => setImportSource(null)} /> : null}
       {startTicket.dialog}
-    </Stack>
+    </InfiniteListPage>
   );
 }
 

@@ -1,19 +1,10 @@
-import {
-  Paper,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-} from '@mui/material';
+import { TableCell, TableRow } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
-import { AddButton, InfiniteListFooter, ListPageHeader, loadMoreOnScroll, SearchField } from '../../components/list-page-parts';
+import { AddButton, InfiniteListFooter, InfiniteListPage, ListPageHeader, ListTable, loadMoreOnScroll, SearchField } from '../../components/list-page-parts';
 import { DeleteButton, EditButton } from '../../components/row-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { useDebouncedValue } from '../../components/use-debounced-value';
@@ -61,42 +52,38 @@ export default function IntegrationsPage() {
   };
 
   return (
-    <Stack spacing={2} sx={{ height: { md: 'calc(100vh - 96px)' } }}>
+    <InfiniteListPage>
       <ListPageHeader title={`${t('integrations.title')} (${count})`} titleTestId="integrations-title">
         <SearchField value={search} onChange={setSearch} placeholder={t('integrations.search')} testId="integration-search" />
         <AddButton label={t('integrations.add')} onClick={() => setDialog({ open: true, integration: null })} testId="integration-add" />
       </ListPageHeader>
 
-      <Paper variant="outlined" sx={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
-        <TableContainer onScroll={onScroll} sx={{ flex: 1, maxHeight: { xs: 'calc(100vh - 220px)', md: 'none' }, overflowY: 'auto' }}>
-          <Table stickyHeader size="small">
-            <TableHead>
-              <TableRow>
-                <TableCell sx={{ width: 64 }}>{t('integrations.columns.type')}</TableCell>
-                <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' }, width: 80 }}>{t('integrations.columns.id')}</TableCell>
-                <TableCell>{t('integrations.columns.name')}</TableCell>
-                <TableCell align="right">{t('integrations.columns.actions')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {records.map((integration) => (
-                <TableRow key={integration.id} hover data-testid="integration-row" data-integration-id={integration.id} data-integration-type={integration.type}>
-                  <TableCell>
-                    <IntegrationLogo type={integration.type} />
-                  </TableCell>
-                  <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{integration.id}</TableCell>
-                  <TableCell sx={{ wordBreak: 'break-word', fontWeight: 500 }}>{integration.name}</TableCell>
-                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    <EditButton onClick={() => setDialog({ open: true, integration })} testId="integration-edit" />
-                    <DeleteButton onClick={() => setDeleting(integration)} testId="integration-delete" />
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-          <InfiniteListFooter pages={pages} empty={records.length === 0} emptyText={t('integrations.empty')} emptyTestId="integrations-empty" />
-        </TableContainer>
-      </Paper>
+      <ListTable
+        onScroll={onScroll}
+        head={
+          <>
+            <TableCell sx={{ width: 64 }}>{t('integrations.columns.type')}</TableCell>
+            <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' }, width: 80 }}>{t('integrations.columns.id')}</TableCell>
+            <TableCell>{t('integrations.columns.name')}</TableCell>
+            <TableCell align="right">{t('integrations.columns.actions')}</TableCell>
+          </>
+        }
+        footer={<InfiniteListFooter pages={pages} empty={records.length === 0} emptyText={t('integrations.empty')} emptyTestId="integrations-empty" />}
+      >
+        {records.map((integration) => (
+          <TableRow key={integration.id} hover data-testid="integration-row" data-integration-id={integration.id} data-integration-type={integration.type}>
+            <TableCell>
+              <IntegrationLogo type={integration.type} />
+            </TableCell>
+            <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{integration.id}</TableCell>
+            <TableCell sx={{ wordBreak: 'break-word', fontWeight: 500 }}>{integration.name}</TableCell>
+            <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+              <EditButton onClick={() => setDialog({ open: true, integration })} testId="integration-edit" />
+              <DeleteButton onClick={() => setDeleting(integration)} testId="integration-delete" />
+            </TableCell>
+          </TableRow>
+        ))}
+      </ListTable>
 
       {dialog.open ? <IntegrationDialog integration={dialog.integration} onClose={() => setDialog({ open: false })} onSecret={setSecret} /> : null}
       {secret ? <IntegrationSecretDialog secret={secret} onClose={() => setSecret(null)} /> : null}
@@ -108,6 +95,6 @@ export default function IntegrationsPage() {
       >
         {t('integrations.deleteMessage')}
       </ItemConfirmationDialog>
-    </Stack>
+    </InfiniteListPage>
   );
 }

@@ -1,19 +1,10 @@
-import {
-  Paper,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-} from '@mui/material';
+import { Stack, TableCell, TableRow } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
-import { AddButton, ListPageHeader } from '../../components/list-page-parts';
+import { AddButton, ListPageHeader, ListTable } from '../../components/list-page-parts';
 import { DeleteButton, EditButton } from '../../components/row-actions';
 import { TableStatus } from '../../components/table-status';
 import { toastError, toastInfo } from '../../components/toast';
@@ -60,34 +51,29 @@ export default function PromptsPage() {
         <AddButton label={t('prompts.add')} onClick={() => setDialog({ open: true, prompt: null })} testId="prompt-add" />
       </ListPageHeader>
 
-      <Paper variant="outlined">
-        <TableContainer>
-          <Table size="small">
-            <TableHead>
-              <TableRow>
-                <TableCell>{t('prompts.columns.name')}</TableCell>
-                <TableCell>{t('prompts.columns.queue')}</TableCell>
-                <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('prompts.columns.maxTokens')}</TableCell>
-                <TableCell align="right">{t('prompts.columns.actions')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {list.map((prompt) => (
-                <TableRow key={prompt.id} hover data-testid="prompt-row" data-prompt-id={prompt.id}>
-                  <TableCell sx={{ wordBreak: 'break-word', fontWeight: 500 }}>{prompt.name}</TableCell>
-                  <TableCell sx={{ wordBreak: 'break-word' }}>{prompt.queue?.name ?? ''}</TableCell>
-                  <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{prompt.maxTokens}</TableCell>
-                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    <EditButton onClick={() => setDialog({ open: true, prompt })} testId="prompt-edit" />
-                    <DeleteButton onClick={() => setDeleting(prompt)} testId="prompt-delete" />
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-          <TableStatus loading={prompts.isPending} failed={prompts.isError} empty={list.length === 0} emptyText={t('prompts.empty')} emptyTestId="prompts-empty" />
-        </TableContainer>
-      </Paper>
+      <ListTable
+        head={
+          <>
+            <TableCell>{t('prompts.columns.name')}</TableCell>
+            <TableCell>{t('prompts.columns.queue')}</TableCell>
+            <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('prompts.columns.maxTokens')}</TableCell>
+            <TableCell align="right">{t('prompts.columns.actions')}</TableCell>
+          </>
+        }
+        footer={<TableStatus loading={prompts.isPending} failed={prompts.isError} empty={list.length === 0} emptyText={t('prompts.empty')} emptyTestId="prompts-empty" />}
+      >
+        {list.map((prompt) => (
+          <TableRow key={prompt.id} hover data-testid="prompt-row" data-prompt-id={prompt.id}>
+            <TableCell sx={{ wordBreak: 'break-word', fontWeight: 500 }}>{prompt.name}</TableCell>
+            <TableCell sx={{ wordBreak: 'break-word' }}>{prompt.queue?.name ?? ''}</TableCell>
+            <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{prompt.maxTokens}</TableCell>
+            <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+              <EditButton onClick={() => setDialog({ open: true, prompt })} testId="prompt-edit" />
+              <DeleteButton onClick={() => setDeleting(prompt)} testId="prompt-delete" />
+            </TableCell>
+          </TableRow>
+        ))}
+      </ListTable>
 
       {dialog.open ? <PromptDialog prompt={dialog.prompt} onClose={() => setDialog({ open: false })} /> : null}
       <ItemConfirmationDialog

@@ -1,23 +1,11 @@
 import { can } from '@atende/shared';
-import {
-  Alert,
-  Box,
-  Paper,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Alert, Box, Stack, TableCell, TableRow, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
-import { AddButton, ListPageHeader } from '../../components/list-page-parts';
+import { AddButton, ListPageHeader, ListTable } from '../../components/list-page-parts';
 import { DeleteButton, EditButton } from '../../components/row-actions';
 import { TableStatus } from '../../components/table-status';
 import { toastError, toastSuccess } from '../../components/toast';
@@ -62,52 +50,47 @@ export default function QueuesPage() {
         <AddButton label={t('queues.add')} disabled={queues.isPending} onClick={() => setModal({ open: true, queue: null })} testId="queue-add" />
       </ListPageHeader>
 
-      <Paper variant="outlined">
-        <TableContainer>
-          <Table size="small">
-            <TableHead>
-              <TableRow>
-                <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('queues.columns.id')}</TableCell>
-                <TableCell>{t('queues.columns.name')}</TableCell>
-                <TableCell>{t('queues.columns.color')}</TableCell>
-                <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('queues.columns.orderQueue')}</TableCell>
-                <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{t('queues.columns.greeting')}</TableCell>
-                <TableCell align="right">{t('queues.columns.actions')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {list.map((queue) => (
-                <TableRow key={queue.id} hover data-testid="queue-row" data-queue-id={queue.id} data-queue-name={queue.name}>
-                  <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{queue.id}</TableCell>
-                  <TableCell sx={{ wordBreak: 'break-word', fontWeight: 500 }}>{queue.name}</TableCell>
-                  <TableCell>
-                    <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-                      <Box
-                        sx={{ width: 20, height: 20, borderRadius: 1, flexShrink: 0, bgcolor: isCssHexColor(queue.color) ? queue.color : 'transparent', border: 1, borderColor: 'divider' }}
-                        aria-hidden
-                      />
-                      <Typography variant="caption" sx={{ display: { xs: 'none', sm: 'inline' } }}>
-                        {queue.color}
-                      </Typography>
-                    </Stack>
-                  </TableCell>
-                  <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{queue.orderQueue ?? ''}</TableCell>
-                  <TableCell sx={{ display: { xs: 'none', md: 'table-cell' }, maxWidth: 360 }}>
-                    <Typography variant="body2" sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
-                      {queue.greetingMessage}
-                    </Typography>
-                  </TableCell>
-                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    <EditButton onClick={() => setModal({ open: true, queue })} testId="queue-edit" />
-                    <DeleteButton onClick={() => setDeleting(queue)} testId="queue-delete" />
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-          <TableStatus loading={queues.isPending} failed={queues.isError} empty={list.length === 0} emptyText={t('queues.empty')} emptyTestId="queues-empty" />
-        </TableContainer>
-      </Paper>
+      <ListTable
+        head={
+          <>
+            <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('queues.columns.id')}</TableCell>
+            <TableCell>{t('queues.columns.name')}</TableCell>
+            <TableCell>{t('queues.columns.color')}</TableCell>
+            <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('queues.columns.orderQueue')}</TableCell>
+            <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{t('queues.columns.greeting')}</TableCell>
+            <TableCell align="right">{t('queues.columns.actions')}</TableCell>
+          </>
+        }
+        footer={<TableStatus loading={queues.isPending} failed={queues.isError} empty={list.length === 0} emptyText={t('queues.empty')} emptyTestId="queues-empty" />}
+      >
+        {list.map((queue) => (
+          <TableRow key={queue.id} hover data-testid="queue-row" data-queue-id={queue.id} data-queue-name={queue.name}>
+            <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{queue.id}</TableCell>
+            <TableCell sx={{ wordBreak: 'break-word', fontWeight: 500 }}>{queue.name}</TableCell>
+            <TableCell>
+              <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                <Box
+                  sx={{ width: 20, height: 20, borderRadius: 1, flexShrink: 0, bgcolor: isCssHexColor(queue.color) ? queue.color : 'transparent', border: 1, borderColor: 'divider' }}
+                  aria-hidden
+                />
+                <Typography variant="caption" sx={{ display: { xs: 'none', sm: 'inline' } }}>
+                  {queue.color}
+                </Typography>
+              </Stack>
+            </TableCell>
+            <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{queue.orderQueue ?? ''}</TableCell>
+            <TableCell sx={{ display: { xs: 'none', md: 'table-cell' }, maxWidth: 360 }}>
+              <Typography variant="body2" sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+                {queue.greetingMessage}
+              </Typography>
+            </TableCell>
+            <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+              <EditButton onClick={() => setModal({ open: true, queue })} testId="queue-edit" />
+              <DeleteButton onClick={() => setDeleting(queue)} testId="queue-delete" />
+            </TableCell>
+          </TableRow>
+        ))}
+      </ListTable>
 
       {modal.open ? (
         <QueueModal

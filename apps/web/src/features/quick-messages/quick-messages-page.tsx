@@ -1,24 +1,12 @@
 import AttachFile from '@mui/icons-material/AttachFile';
-import {
-  Chip,
-  Link,
-  Paper,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Chip, Link, Stack, TableCell, TableRow, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { QuickMessage } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
-import { AddButton, InfiniteListFooter, ListPageHeader, loadMoreOnScroll, SearchField } from '../../components/list-page-parts';
+import { AddButton, InfiniteListFooter, InfiniteListPage, ListPageHeader, ListTable, loadMoreOnScroll, SearchField } from '../../components/list-page-parts';
 import { DeleteButton, EditButton } from '../../components/row-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { useDebouncedValue } from '../../components/use-debounced-value';
@@ -53,64 +41,60 @@ export default function QuickMessagesPage() {
   };
 
   return (
-    <Stack spacing={2} sx={{ height: { md: 'calc(100vh - 96px)' } }}>
+    <InfiniteListPage>
       <ListPageHeader title={t('quickMessages.title')}>
         <SearchField value={search} onChange={setSearch} placeholder={t('quickMessages.search')} testId="quick-message-search" />
         <AddButton label={t('quickMessages.add')} onClick={() => setDialog({ open: true, record: null })} testId="quick-message-add" />
       </ListPageHeader>
 
-      <Paper variant="outlined" sx={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
-        <TableContainer onScroll={onScroll} sx={{ flex: 1, maxHeight: { xs: 'calc(100vh - 220px)', md: 'none' }, overflowY: 'auto' }}>
-          <Table stickyHeader size="small">
-            <TableHead>
-              <TableRow>
-                <TableCell>{t('quickMessages.columns.shortcode')}</TableCell>
-                <TableCell>{t('quickMessages.columns.attachment')}</TableCell>
-                <TableCell align="right">{t('quickMessages.columns.actions')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {records.map((record) => (
-                <TableRow key={record.id} hover data-testid="quick-message-row" data-quick-message-id={record.id}>
-                  <TableCell sx={{ wordBreak: 'break-word' }}>
-                    <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
-                      <Typography variant="body2" component="span" sx={{ fontWeight: 500 }}>
-                        /{record.shortcode}
-                      </Typography>
-                      {record.geral ? <Chip size="small" label={t('quickMessages.shared')} /> : null}
-                      {record.status === false ? <Chip size="small" variant="outlined" label={t('quickMessages.inactive')} /> : null}
-                    </Stack>
-                    {record.message ? (
-                      <Typography variant="caption" color="text.secondary" sx={{ display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden' }}>
-                        {record.message}
-                      </Typography>
-                    ) : null}
-                  </TableCell>
-                  <TableCell sx={{ wordBreak: 'break-all' }}>
-                    {record.mediaName ? (
-                      <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
-                        <AttachFile fontSize="small" color="action" />
-                        {record.mediaUrl ? (
-                          <Link href={record.mediaUrl} target="_blank" rel="noopener noreferrer">
-                            {record.mediaName}
-                          </Link>
-                        ) : (
-                          <span>{record.mediaName}</span>
-                        )}
-                      </Stack>
-                    ) : null}
-                  </TableCell>
-                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    <EditButton onClick={() => setDialog({ open: true, record })} testId="quick-message-edit" />
-                    <DeleteButton onClick={() => setDeleting(record)} testId="quick-message-delete" />
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-          <InfiniteListFooter pages={pages} empty={records.length === 0} emptyText={t('quickMessages.empty')} emptyTestId="quick-messages-empty" />
-        </TableContainer>
-      </Paper>
+      <ListTable
+        onScroll={onScroll}
+        head={
+          <>
+            <TableCell>{t('quickMessages.columns.shortcode')}</TableCell>
+            <TableCell>{t('quickMessages.columns.attachment')}</TableCell>
+            <TableCell align="right">{t('quickMessages.columns.actions')}</TableCell>
+          </>
+        }
+        footer={<InfiniteListFooter pages={pages} empty={records.length === 0} emptyText={t('quickMessages.empty')} emptyTestId="quick-messages-empty" />}
+      >
+        {records.map((record) => (
+          <TableRow key={record.id} hover data-testid="quick-message-row" data-quick-message-id={record.id}>
+            <TableCell sx={{ wordBreak: 'break-word' }}>
+              <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+                <Typography variant="body2" component="span" sx={{ fontWeight: 500 }}>
+                  /{record.shortcode}
+                </Typography>
+                {record.geral ? <Chip size="small" label={t('quickMessages.shared')} /> : null}
+                {record.status === false ? <Chip size="small" variant="outlined" label={t('quickMessages.inactive')} /> : null}
+              </Stack>
+              {record.message ? (
+                <Typography variant="caption" color="text.secondary" sx={{ display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden' }}>
+                  {record.message}
+                </Typography>
+              ) : null}
+            </TableCell>
+            <TableCell sx={{ wordBreak: 'break-all' }}>
+              {record.mediaName ? (
+                <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+                  <AttachFile fontSize="small" color="action" />
+                  {record.mediaUrl ? (
+                    <Link href={record.mediaUrl} target="_blank" rel="noopener noreferrer">
+                      {record.mediaName}
+                    </Link>
+                  ) : (
+                    <span>{record.mediaName}</span>
+                  )}
+                </Stack>
+              ) : null}
+            </TableCell>
+            <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+              <EditButton onClick={() => setDialog({ open: true, record })} testId="quick-message-edit" />
+              <DeleteButton onClick={() => setDeleting(record)} testId="quick-message-delete" />
+            </TableCell>
+          </TableRow>
+        ))}
+      </ListTable>
 
       {dialog.open ? <QuickMessageDialog record={dialog.record} onClose={() => setDialog({ open: false })} /> : null}
       <ItemConfirmationDialog
@@ -121,6 +105,6 @@ export default function QuickMessagesPage() {
       >
         {t('quickMessages.deleteMessage')}
       </ItemConfirmationDialog>
-    </Stack>
+    </InfiniteListPage>
   );
 }

@@ -1,22 +1,11 @@
-import {
-  Alert,
-  Paper,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Alert, Stack, TableCell, TableRow, Typography } from '@mui/material';
 import { alpha, type Theme } from '@mui/material/styles';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
-import { AddButton } from '../../components/list-page-parts';
+import { AddButton, ListTable } from '../../components/list-page-parts';
 import { DeleteButton, EditButton } from '../../components/row-actions';
 import { TableStatus } from '../../components/table-status';
 import { toastError, toastSuccess } from '../../components/toast';
@@ -70,62 +59,57 @@ export function CompaniesTab() {
         />
       </Stack>
       {companies.isError ? <Alert severity="error">{t('settings.companies.loadError')}</Alert> : null}
-      <Paper variant="outlined">
-        <TableContainer>
-          <Table size="small">
-            <TableHead>
-              <TableRow>
-                <TableCell>{t('settings.companies.columns.name')}</TableCell>
-                <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{t('settings.companies.columns.email')}</TableCell>
-                <TableCell sx={{ display: { xs: 'none', lg: 'table-cell' } }}>{t('settings.companies.columns.phone')}</TableCell>
-                <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('settings.companies.columns.plan')}</TableCell>
-                <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('settings.companies.columns.status')}</TableCell>
-                <TableCell sx={{ display: { xs: 'none', lg: 'table-cell' } }}>{t('settings.companies.columns.campaigns')}</TableCell>
-                <TableCell>{t('settings.companies.columns.dueDate')}</TableCell>
-                <TableCell sx={{ display: { xs: 'none', lg: 'table-cell' } }}>{t('settings.companies.columns.recurrence')}</TableCell>
-                <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{t('settings.companies.columns.createdAt')}</TableCell>
-                <TableCell align="right">{t('settings.companies.columns.actions')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {list.map((company) => {
-                const colour = dueColour(company.dueDate, now);
-                return (
-                  <TableRow
-                    key={company.id}
-                    hover
-                    data-testid="company-row"
-                    data-company-id={company.id}
-                    data-company-name={company.name}
-                    data-due-colour={colour ?? ''}
-                    sx={colour ? { bgcolor: ROW_TINT[colour] } : undefined}
-                  >
-                    <TableCell sx={{ fontWeight: 500, wordBreak: 'break-word' }}>{company.name}</TableCell>
-                    <TableCell sx={{ display: { xs: 'none', md: 'table-cell' }, wordBreak: 'break-all' }}>{company.email}</TableCell>
-                    <TableCell sx={{ display: { xs: 'none', lg: 'table-cell' } }}>{company.phone}</TableCell>
-                    <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{company.plan.name}</TableCell>
-                    <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{yesNo(company.status)}</TableCell>
-                    <TableCell sx={{ display: { xs: 'none', lg: 'table-cell' } }}>{yesNo(company.campaignsEnabled)}</TableCell>
-                    <TableCell sx={{ whiteSpace: 'nowrap' }} data-testid="company-due-date">
-                      {company.dueDate ? formatDate(company.dueDate) : '—'}
-                    </TableCell>
-                    <TableCell sx={{ display: { xs: 'none', lg: 'table-cell' } }}>{t(`settings.companies.recurrences.${company.recurrence}`, { defaultValue: company.recurrence })}</TableCell>
-                    <TableCell sx={{ display: { xs: 'none', md: 'table-cell' }, whiteSpace: 'nowrap' }}>{formatDate(company.createdAt)}</TableCell>
-                    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                      <EditButton onClick={() => setDialog({ open: true, company })} testId="company-edit" />
-                      {/* Nobody deletes the company they are signed in to (the server refuses it too, as it refuses the main company). */}
-                      {company.id === user?.companyId ? null : (
-                        <DeleteButton onClick={() => setDeleting(company)} testId="company-delete" />
-                      )}
-                    </TableCell>
-                  </TableRow>
-                );
-              })}
-            </TableBody>
-          </Table>
-          <TableStatus loading={companies.isPending} failed={companies.isError} empty={list.length === 0} emptyText={t('settings.companies.empty')} />
-        </TableContainer>
-      </Paper>
+      <ListTable
+        head={
+          <>
+            <TableCell>{t('settings.companies.columns.name')}</TableCell>
+            <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{t('settings.companies.columns.email')}</TableCell>
+            <TableCell sx={{ display: { xs: 'none', lg: 'table-cell' } }}>{t('settings.companies.columns.phone')}</TableCell>
+            <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('settings.companies.columns.plan')}</TableCell>
+            <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('settings.companies.columns.status')}</TableCell>
+            <TableCell sx={{ display: { xs: 'none', lg: 'table-cell' } }}>{t('settings.companies.columns.campaigns')}</TableCell>
+            <TableCell>{t('settings.companies.columns.dueDate')}</TableCell>
+            <TableCell sx={{ display: { xs: 'none', lg: 'table-cell' } }}>{t('settings.companies.columns.recurrence')}</TableCell>
+            <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{t('settings.companies.columns.createdAt')}</TableCell>
+            <TableCell align="right">{t('settings.companies.columns.actions')}</TableCell>
+          </>
+        }
+        footer={<TableStatus loading={companies.isPending} failed={companies.isError} empty={list.length === 0} emptyText={t('settings.companies.empty')} />}
+      >
+        {list.map((company) => {
+          const colour = dueColour(company.dueDate, now);
+          return (
+            <TableRow
+              key={company.id}
+              hover
+              data-testid="company-row"
+              data-company-id={company.id}
+              data-company-name={company.name}
+              data-due-colour={colour ?? ''}
+              sx={colour ? { bgcolor: ROW_TINT[colour] } : undefined}
+            >
+              <TableCell sx={{ fontWeight: 500, wordBreak: 'break-word' }}>{company.name}</TableCell>
+              <TableCell sx={{ display: { xs: 'none', md: 'table-cell' }, wordBreak: 'break-all' }}>{company.email}</TableCell>
+              <TableCell sx={{ display: { xs: 'none', lg: 'table-cell' } }}>{company.phone}</TableCell>
+              <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{company.plan.name}</TableCell>
+              <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{yesNo(company.status)}</TableCell>
+              <TableCell sx={{ display: { xs: 'none', lg: 'table-cell' } }}>{yesNo(company.campaignsEnabled)}</TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }} data-testid="company-due-date">
+                {company.dueDate ? formatDate(company.dueDate) : '—'}
+              </TableCell>
+              <TableCell sx={{ display: { xs: 'none', lg: 'table-cell' } }}>{t(`settings.companies.recurrences.${company.recurrence}`, { defaultValue: company.recurrence })}</TableCell>
+              <TableCell sx={{ display: { xs: 'none', md: 'table-cell' }, whiteSpace: 'nowrap' }}>{formatDate(company.createdAt)}</TableCell>
+              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                <EditButton onClick={() => setDialog({ open: true, company })} testId="company-edit" />
+                {/* Nobody deletes the company they are signed in to (the server refuses it too, as it refuses the main company). */}
+                {company.id === user?.companyId ? null : (
+                  <DeleteButton onClick={() => setDeleting(company)} testId="company-delete" />
+                )}
+              </TableCell>
+            </TableRow>
+          );
+        })}
+      </ListTable>
 
       {dialog.open ? <CompanyDialog company={dialog.company} onClose={() => setDialog({ open: false })} /> : null}
       <ItemConfirmationDialog

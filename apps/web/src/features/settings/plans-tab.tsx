@@ -1,22 +1,11 @@
 import { PLAN_FEATURES, PLAN_LIMITS } from '@atende/shared';
-import {
-  Alert,
-  Chip,
-  Paper,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-} from '@mui/material';
+import { Alert, Chip, Stack, TableCell, TableRow } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
-import { AddButton } from '../../components/list-page-parts';
+import { AddButton, ListTable } from '../../components/list-page-parts';
 import { DeleteButton, EditButton } from '../../components/row-actions';
 import { TableStatus } from '../../components/table-status';
 import { toastError, toastSuccess } from '../../components/toast';
@@ -52,52 +41,47 @@ export function PlansTab() {
         <AddButton label={t('settings.plans.add')} onClick={() => setDialog({ open: true, plan: null })} testId="plan-add" />
       </Stack>
       {plans.isError ? <Alert severity="error">{t('settings.plans.loadError')}</Alert> : null}
-      <Paper variant="outlined">
-        <TableContainer>
-          <Table size="small">
-            <TableHead>
-              <TableRow>
-                <TableCell>{t('settings.plans.columns.name')}</TableCell>
-                {PLAN_LIMITS.map((limit) => (
-                  <TableCell key={limit} align="right" sx={{ display: { xs: 'none', sm: 'table-cell' } }}>
-                    {t(`settings.plans.columns.${limit}`)}
-                  </TableCell>
+      <ListTable
+        head={
+          <>
+            <TableCell>{t('settings.plans.columns.name')}</TableCell>
+            {PLAN_LIMITS.map((limit) => (
+              <TableCell key={limit} align="right" sx={{ display: { xs: 'none', sm: 'table-cell' } }}>
+                {t(`settings.plans.columns.${limit}`)}
+              </TableCell>
+            ))}
+            <TableCell align="right">{t('settings.plans.columns.value')}</TableCell>
+            <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{t('settings.plans.columns.features')}</TableCell>
+            <TableCell align="right">{t('settings.plans.columns.actions')}</TableCell>
+          </>
+        }
+        footer={<TableStatus loading={plans.isPending} failed={plans.isError} empty={list.length === 0} emptyText={t('settings.plans.empty')} />}
+      >
+        {list.map((plan) => (
+          <TableRow key={plan.id} hover data-testid="plan-row" data-plan-id={plan.id} data-plan-name={plan.name}>
+            <TableCell sx={{ fontWeight: 500, wordBreak: 'break-word' }}>{plan.name}</TableCell>
+            {PLAN_LIMITS.map((limit) => (
+              <TableCell key={limit} align="right" sx={{ display: { xs: 'none', sm: 'table-cell' } }}>
+                {plan[limit]}
+              </TableCell>
+            ))}
+            <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+              {formatReais(plan.value)}
+            </TableCell>
+            <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>
+              <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 0.5 }}>
+                {PLAN_FEATURES.filter((feature) => plan[feature]).map((feature) => (
+                  <Chip key={feature} size="small" label={t(`settings.plans.features.${feature}`)} />
                 ))}
-                <TableCell align="right">{t('settings.plans.columns.value')}</TableCell>
-                <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{t('settings.plans.columns.features')}</TableCell>
-                <TableCell align="right">{t('settings.plans.columns.actions')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {list.map((plan) => (
-                <TableRow key={plan.id} hover data-testid="plan-row" data-plan-id={plan.id} data-plan-name={plan.name}>
-                  <TableCell sx={{ fontWeight: 500, wordBreak: 'break-word' }}>{plan.name}</TableCell>
-                  {PLAN_LIMITS.map((limit) => (
-                    <TableCell key={limit} align="right" sx={{ display: { xs: 'none', sm: 'table-cell' } }}>
-                      {plan[limit]}
-                    </TableCell>
-                  ))}
-                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    {formatReais(plan.value)}
-                  </TableCell>
-                  <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>
-                    <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 0.5 }}>
-                      {PLAN_FEATURES.filter((feature) => plan[feature]).map((feature) => (
-                        <Chip key={feature} size="small" label={t(`settings.plans.features.${feature}`)} />
-                      ))}
-                    </Stack>
-                  </TableCell>
-                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    <EditButton onClick={() => setDialog({ open: true, plan })} testId="plan-edit" />
-                    <DeleteButton onClick={() => setDeleting(plan)} testId="plan-delete" />
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-          <TableStatus loading={plans.isPending} failed={plans.isError} empty={list.length === 0} emptyText={t('settings.plans.empty')} />
-        </TableContainer>
-      </Paper>
+              </Stack>
+            </TableCell>
+            <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+              <EditButton onClick={() => setDialog({ open: true, plan })} testId="plan-edit" />
+              <DeleteButton onClick={() => setDeleting(plan)} testId="plan-delete" />
+            </TableCell>
+          </TableRow>
+        ))}
+      </ListTable>
 
       {dialog.open ? <PlanDialog plan={dialog.plan} onClose={() => setDialog({ open: false })} /> : null}
       <ItemConfirmationDialog
