@@ -28,16 +28,20 @@ const detailIds = (await client.query('select id from tickets where company_id =
 const queues = `'{${(queueIds as number[] | null)?.join(',') ?? ''}}'::int[]`;
 const order = 'order by (t.unread_messages > 0) desc, t.updated_at desc, t.id desc';
 
+/** The ticket search of tickets.repo.ts (open tab, showAll) with its values inlined. */
+function searchQuery(term: string): string {
+  const byName = `select ct.id from contacts ct where ct.company_id = ${companyId} and (lower(ct.name) like '%${term}%')`;
+  const bySaid = `select m.ticket_id from messages m where m.company_id = ${companyId} and to_tsvector('simple', m.body) @@ plainto_tsquery('simple', '${term}')`;
+  return `select t.id from tickets t where t.company_id = ${companyId} and t.status = 'open' and (t.contact_id in (${byName}) or t.id in (${bySaid})) ${order} limit 21`;
+}
+
 const queries: [title: string, sql: string][] = [
   ['ticket list (open tab, showAll)', `select t.id from tickets t where t.company_id = ${companyId} and t.status = 'open' ${order} limit 21 offset 0`],
   [
     "ticket list (agent view: own or pending, own queues)",
     `select t.id from tickets t where t.company_id = ${companyId} and t.status = 'pending' and ((t.user_id = ${agentId} or t.status = 'pending') and (t.queue_id is null or t.queue_id = any(${queues}))) ${order} limit 21 offset 0`,
   ],
-  [
-    'ticket search (name/number trigrams, message full-text)',
-    `select t.id from tickets t where t.company_id = ${companyId} and t.status = 'open' and (t.contact_id in (select ct.id from contacts ct where ct.company_id = ${companyId} and (lower(ct.name) like '%brastemp%')) or t.id in (select m.ticket_id from messages m where m.company_id = ${companyId} and m.body_tsv @@ plainto_tsquery('simple', 'brastemp'))) ${order} limit 21`,
-  ],
+  ['ticket search (name/number trigrams, message full-text)', searchQuery('brastemp')],
   [
     'ticket details (20 tickets)',
     `select t.*, c.name, u.name, q.name, w.name, (select json_agg(json_build_object('id', tg.id, 'name', tg.name)) from ticket_tags tt join tags tg on tg.id = tt.tag_id where tt.ticket_id = t.id) from tickets t join contacts c on c.id = t.contact_id left join users u on u.id = t.user_id left join queues q on q.id = t.queue_id left join whatsapps w on w.id = t.whatsapp_id where t.company_id = ${companyId} and t.id = any('{${detailIds.join(',')}}'::int[])`,

@@ -211,9 +211,11 @@ export async function seedBench(database: Database, options: SeedOptions) {
     messageRows,
   );
   });
+  // A database that has lived 90 days has been vacuumed: its visibility map lets
+  // index-only scans (the ticket word index) skip the table.
   const analyzed = performance.now();
-  await db.execute(sql`analyze`);
-  phases.analyze = Math.round(performance.now() - analyzed);
+  await db.execute(sql`vacuum analyze`);
+  phases.vacuum = Math.round(performance.now() - analyzed);
   return { companyId, adminId: admin.id, connectionId: connection.id, heavyTicketId: ticketBase + 1, lightTicketId: ticketBase + options.tickets, tickets: ticketRows.length, messages: messageRows.length };
 }
 

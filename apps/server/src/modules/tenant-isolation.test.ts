@@ -122,7 +122,12 @@ describe('tenant isolation of the service desk’s side resources', () => {
     await sd.buildQuickMessage(b.id, b.admin.id, { shortcode: 'hidden', geral: true });
     // B's sandbox phone talked to a number A does not know.
     const bConnection = await sd.buildConnection(b.id);
-    await t.request((await b.admin.login()).token, 'POST', `/sandbox/${bConnection.id}/inbound`, { from: '5511944440001', body: 'Oi B' });
+    const bToken = (await b.admin.login()).token;
+    await t.request(bToken, 'POST', `/sandbox/${bConnection.id}/inbound`, { from: '5511944440001', body: 'Oi B, senha zimbabwe' });
+    // What B's customer said is found by B's search only.
+    const ticketSearch = '/tickets?searchParam=zimbabwe&showAll=true';
+    expect((await t.request(bToken, 'GET', ticketSearch)).json().tickets).toHaveLength(1);
+    expect((await t.request(aToken, 'GET', ticketSearch)).json().tickets).toEqual([]);
 
     const contacts = (await t.request(aToken, 'GET', '/contacts?searchParam=hidden')).json();
     expect(contacts).toMatchObject({ contacts: [], count: 0, hasMore: false });

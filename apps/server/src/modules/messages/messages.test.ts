@@ -104,6 +104,23 @@ describe('sandbox inbound → ticket', () => {
     expect(injection.json().tickets).toEqual([]);
   });
 
+  it('a search finds the words of any message of a ticket, the agent\'s and edited ones included', async () => {
+    const search = async (words: string) =>
+      ((await t.request(adminToken, 'GET', `/tickets?searchParam=${encodeURIComponent(words)}&showAll=true`)).json().tickets as { id: number }[]).map((x) => x.id);
+    const { ticketId } = (await inbound({ from: '5511999990009', body: 'Comprei um fogão Consul', id: 'words-1' })).json();
+    await t.request(adminToken, 'PUT', `/tickets/${ticketId}`, { status: 'open' });
+    await t.request(adminToken, 'POST', `/messages/${ticketId}`, { body: 'Vou abrir a garantia-estendida' });
+    // Case and order do not matter; every word must be in one message.
+    expect(await search('CONSUL fogão')).toEqual([ticketId]);
+    expect(await search('garantia-estendida')).toEqual([ticketId]);
+    expect(await search('consul garantia')).toEqual([]);
+    // The customer's edit is searched by its new words.
+    await t.request(adminToken, 'POST', `/sandbox/${sandboxId}/edit`, { id: 'words-1', body: 'Comprei um fogão Electrolux' });
+    expect(await search('electrolux')).toEqual([ticketId]);
+    expect(await search('consul')).toEqual([]);
+    expect(await search('...')).toEqual([]);
+  });
+
   it('orders unread tickets first', async () => {
     const { ticketId: read } = (await inbound({ from: '5511999990007', body: 'lido' })).json();
     await t.request(adminToken, 'GET', `/messages/${read}`);

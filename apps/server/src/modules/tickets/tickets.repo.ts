@@ -170,7 +170,9 @@ export async function listTickets(db: DbOrTx, ctx: RequestContext, filters: Tick
   if (term) {
     const like = likeContains(term);
     const digits = phoneSearchDigits(term);
-    // Each branch is its own indexed lookup (trigrams on contacts, full-text on messages).
+    // Each branch is its own indexed lookup: trigrams on contacts, full-text on messages
+    // (the expression of messages_body_fts_idx; a ticket matches when one of its
+    // messages holds every word).
     conditions.push(sql`(
       t.contact_id in (
         select ct.id from contacts ct
@@ -179,7 +181,7 @@ export async function listTickets(db: DbOrTx, ctx: RequestContext, filters: Tick
       )
       or t.id in (
         select m.ticket_id from messages m
-        where m.company_id = ${ctx.companyId} and m.body_tsv @@ plainto_tsquery('simple', ${term})
+        where m.company_id = ${ctx.companyId} and to_tsvector('simple', m.body) @@ plainto_tsquery('simple', ${term})
       )
     )`);
   }

@@ -3,7 +3,6 @@ import {
   bigint,
   boolean,
   check,
-  customType,
   index,
   integer,
   jsonb,
@@ -359,8 +358,6 @@ export const refreshTokens = pgTable(
   ],
 );
 
-const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
-
 export const contacts = pgTable(
   'contacts',
   {
@@ -493,7 +490,6 @@ export const messages = pgTable(
     senderName: text('sender_name'),
     isDeleted: boolean('is_deleted').notNull().default(false),
     isEdited: boolean('is_edited').notNull().default(false),
-    bodyTsv: tsvector('body_tsv').generatedAlwaysAs(sql`to_tsvector('simple', coalesce(body, ''))`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -509,7 +505,10 @@ export const messages = pgTable(
     index('messages_whatsapp_id_idx').on(t.whatsappId),
     index('messages_user_id_idx').on(t.userId).where(sql`${t.userId} is not null`),
     index('messages_quoted_msg_id_idx').on(t.quotedMsgId).where(sql`${t.quotedMsgId} is not null`),
-    index('messages_body_tsv_idx').using('gin', t.bodyTsv),
+    // Full-text search indexes an expression rather than a stored column: the words
+    // live only in the index, which keeps message rows (and the pages a search and
+    // a history read visit) about half as big.
+    index('messages_body_fts_idx').using('gin', sql`to_tsvector('simple', ${t.body})`),
   ],
 );
 
