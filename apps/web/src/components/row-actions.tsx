@@ -1,6 +1,7 @@
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import Edit from '@mui/icons-material/Edit';
-import { IconButton, Tooltip } from '@mui/material';
+import { IconButton, TableCell, Tooltip } from '@mui/material';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 interface RowActionProps {
@@ -9,7 +10,7 @@ interface RowActionProps {
 }
 
 /** A table row's edit button (pencil, tooltip and accessible name "Editar"). */
-export function EditButton({ onClick, testId }: RowActionProps) {
+function EditButton({ onClick, testId }: RowActionProps) {
   const { t } = useTranslation();
   return (
     <Tooltip title={t('common.edit')}>
@@ -21,7 +22,7 @@ export function EditButton({ onClick, testId }: RowActionProps) {
 }
 
 /** A table row's delete button; the page asks for confirmation. */
-export function DeleteButton({ onClick, testId }: RowActionProps) {
+function DeleteButton({ onClick, testId }: RowActionProps) {
   const { t } = useTranslation();
   return (
     <Tooltip title={t('common.delete')}>
@@ -29,5 +30,27 @@ export function DeleteButton({ onClick, testId }: RowActionProps) {
         <DeleteOutlined fontSize="small" />
       </IconButton>
     </Tooltip>
+  );
+}
+
+interface RowActionsCellProps {
+  /** The buttons' test ids are `${testIdPrefix}-edit` and `${testIdPrefix}-delete`. */
+  testIdPrefix: string;
+  /** Without it, no edit button (the user may not edit the row). */
+  onEdit?(): void;
+  /** Without it, no delete button. */
+  onDelete?(): void;
+  /** The row's own buttons, before edit and delete. */
+  children?: ReactNode;
+}
+
+/** A table row's last cell: its edit and delete buttons, on one line at the right. */
+export function RowActionsCell({ testIdPrefix, onEdit, onDelete, children }: RowActionsCellProps) {
+  return (
+    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+      {children}
+      {onEdit ? <EditButton onClick={onEdit} testId={`${testIdPrefix}-edit`} /> : null}
+      {onDelete ? <DeleteButton onClick={onDelete} testId={`${testIdPrefix}-delete`} /> : null}
+    </TableCell>
   );
 }

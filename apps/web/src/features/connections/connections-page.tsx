@@ -21,7 +21,7 @@ import { useNavigate } from 'react-router';
 import { useSession } from '../../api/session';
 import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
 import { AddButton, ListPageHeader, ListTable } from '../../components/list-page-parts';
-import { DeleteButton, EditButton } from '../../components/row-actions';
+import { RowActionsCell } from '../../components/row-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { formatDateTime } from '../../i18n';
 import { AddSandboxConnectionDialog } from './add-sandbox-connection-dialog';
@@ -202,7 +202,11 @@ export default function ConnectionsPage() {
               ) : null}
             </TableCell>
             {showActions ? (
-              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+              <RowActionsCell
+                testIdPrefix="connection"
+                onEdit={mayEdit ? () => setEditing(connection.id) : undefined}
+                onDelete={mayEdit ? () => setDeleting(connection) : undefined}
+              >
                 {mayUsePhone && isSandbox(connection) ? (
                   <Tooltip title={t('connections.openPhone')}>
                     <IconButton size="small" aria-label={t('connections.openPhone')} onClick={() => void navigate(`/phone/${connection.id}`)} data-testid="connection-open-phone">
@@ -210,13 +214,7 @@ export default function ConnectionsPage() {
                     </IconButton>
                   </Tooltip>
                 ) : null}
-                {mayEdit ? (
-                  <>
-                    <EditButton onClick={() => setEditing(connection.id)} testId="connection-edit" />
-                    <DeleteButton onClick={() => setDeleting(connection)} testId="connection-delete" />
-                  </>
-                ) : null}
-              </TableCell>
+              </RowActionsCell>
             ) : null}
           </TableRow>
         ))}

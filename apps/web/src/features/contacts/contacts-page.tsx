@@ -23,7 +23,7 @@ import type { Contact } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
 import { AddButton, InfiniteListFooter, InfiniteListPage, ListTable, loadMoreOnScroll, SearchField } from '../../components/list-page-parts';
-import { DeleteButton, EditButton } from '../../components/row-actions';
+import { RowActionsCell } from '../../components/row-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { ContactImportDialog, type ImportSource } from './contact-import-dialog';
@@ -157,7 +157,11 @@ export default function ContactsPage() {
             </TableCell>
             <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{contact.number}</TableCell>
             <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' }, wordBreak: 'break-all' }}>{contact.email}</TableCell>
-            <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+            <RowActionsCell
+              testIdPrefix="contact"
+              onEdit={() => setModal({ open: true, contactId: contact.id })}
+              onDelete={mayDelete ? () => setDeleting(contact) : undefined}
+            >
               <Tooltip title={t('contacts.startTicket')}>
                 <span>
                   <IconButton
@@ -171,11 +175,7 @@ export default function ContactsPage() {
                   </IconButton>
                 </span>
               </Tooltip>
-              <EditButton onClick={() => setModal({ open: true, contactId: contact.id })} testId="contact-edit" />
-              {mayDelete ? (
-                <DeleteButton onClick={() => setDeleting(contact)} testId="contact-delete" />
-              ) : null}
-            </TableCell>
+            </RowActionsCell>
           </TableRow>
         ))}
       </ListTable>

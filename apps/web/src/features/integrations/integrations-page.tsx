@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
 import { AddButton, InfiniteListFooter, InfiniteListPage, ListPageHeader, ListTable, loadMoreOnScroll, SearchField } from '../../components/list-page-parts';
-import { DeleteButton, EditButton } from '../../components/row-actions';
+import { RowActionsCell } from '../../components/row-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { usePlanGate } from '../../components/use-plan-gate';
@@ -77,10 +77,7 @@ export default function IntegrationsPage() {
             </TableCell>
             <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{integration.id}</TableCell>
             <TableCell sx={{ wordBreak: 'break-word', fontWeight: 500 }}>{integration.name}</TableCell>
-            <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-              <EditButton onClick={() => setDialog({ open: true, integration })} testId="integration-edit" />
-              <DeleteButton onClick={() => setDeleting(integration)} testId="integration-delete" />
-            </TableCell>
+            <RowActionsCell testIdPrefix="integration" onEdit={() => setDialog({ open: true, integration })} onDelete={() => setDeleting(integration)} />
           </TableRow>
         ))}
       </ListTable>

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
 import { AddButton, ListPageHeader, ListTable } from '../../components/list-page-parts';
-import { DeleteButton, EditButton } from '../../components/row-actions';
+import { RowActionsCell } from '../../components/row-actions';
 import { TableStatus } from '../../components/table-status';
 import { toastError, toastInfo } from '../../components/toast';
 import { PromptDialog } from './prompt-dialog';
@@ -67,10 +67,7 @@ export default function PromptsPage() {
             <TableCell sx={{ wordBreak: 'break-word', fontWeight: 500 }}>{prompt.name}</TableCell>
             <TableCell sx={{ wordBreak: 'break-word' }}>{prompt.queue?.name ?? ''}</TableCell>
             <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{prompt.maxTokens}</TableCell>
-            <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-              <EditButton onClick={() => setDialog({ open: true, prompt })} testId="prompt-edit" />
-              <DeleteButton onClick={() => setDeleting(prompt)} testId="prompt-delete" />
-            </TableCell>
+            <RowActionsCell testIdPrefix="prompt" onEdit={() => setDialog({ open: true, prompt })} onDelete={() => setDeleting(prompt)} />
           </TableRow>
         ))}
       </ListTable>

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
 import { AddButton, ListPageHeader, ListTable } from '../../components/list-page-parts';
-import { DeleteButton, EditButton } from '../../components/row-actions';
+import { RowActionsCell } from '../../components/row-actions';
 import { TableStatus } from '../../components/table-status';
 import { toastError, toastSuccess } from '../../components/toast';
 import { useSettingEvents } from '../settings/settings-queries';
@@ -84,10 +84,7 @@ export default function QueuesPage() {
                 {queue.greetingMessage}
               </Typography>
             </TableCell>
-            <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-              <EditButton onClick={() => setModal({ open: true, queue })} testId="queue-edit" />
-              <DeleteButton onClick={() => setDeleting(queue)} testId="queue-delete" />
-            </TableCell>
+            <RowActionsCell testIdPrefix="queue" onEdit={() => setModal({ open: true, queue })} onDelete={() => setDeleting(queue)} />
           </TableRow>
         ))}
       </ListTable>

@@ -7,7 +7,7 @@ import type { QuickMessage } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
 import { AddButton, InfiniteListFooter, InfiniteListPage, ListPageHeader, ListTable, loadMoreOnScroll, SearchField } from '../../components/list-page-parts';
-import { DeleteButton, EditButton } from '../../components/row-actions';
+import { RowActionsCell } from '../../components/row-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { QuickMessageDialog } from './quick-message-dialog';
@@ -88,10 +88,7 @@ export default function QuickMessagesPage() {
                 </Stack>
               ) : null}
             </TableCell>
-            <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-              <EditButton onClick={() => setDialog({ open: true, record })} testId="quick-message-edit" />
-              <DeleteButton onClick={() => setDeleting(record)} testId="quick-message-delete" />
-            </TableCell>
+            <RowActionsCell testIdPrefix="quick-message" onEdit={() => setDialog({ open: true, record })} onDelete={() => setDeleting(record)} />
           </TableRow>
         ))}
       </ListTable>

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
 import { AddButton, ListTable } from '../../components/list-page-parts';
-import { DeleteButton, EditButton } from '../../components/row-actions';
+import { RowActionsCell } from '../../components/row-actions';
 import { TableStatus } from '../../components/table-status';
 import { toastError, toastSuccess } from '../../components/toast';
 import { formatDate } from '../../i18n';
@@ -99,13 +99,12 @@ export function CompaniesTab() {
               </TableCell>
               <TableCell sx={{ display: { xs: 'none', lg: 'table-cell' } }}>{t(`settings.companies.recurrences.${company.recurrence}`, { defaultValue: company.recurrence })}</TableCell>
               <TableCell sx={{ display: { xs: 'none', md: 'table-cell' }, whiteSpace: 'nowrap' }}>{formatDate(company.createdAt)}</TableCell>
-              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                <EditButton onClick={() => setDialog({ open: true, company })} testId="company-edit" />
-                {/* Nobody deletes the company they are signed in to (the server refuses it too, as it refuses the main company). */}
-                {company.id === user?.companyId ? null : (
-                  <DeleteButton onClick={() => setDeleting(company)} testId="company-delete" />
-                )}
-              </TableCell>
+              <RowActionsCell
+                testIdPrefix="company"
+                onEdit={() => setDialog({ open: true, company })}
+                // Nobody deletes the company they are signed in to (the server refuses it too, as it refuses the main company).
+                onDelete={company.id === user?.companyId ? undefined : () => setDeleting(company)}
+              />
             </TableRow>
           );
         })}

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
 import { AddButton, ListTable } from '../../components/list-page-parts';
-import { DeleteButton, EditButton } from '../../components/row-actions';
+import { RowActionsCell } from '../../components/row-actions';
 import { TableStatus } from '../../components/table-status';
 import { toastError, toastSuccess } from '../../components/toast';
 import { PlanDialog } from './plan-dialog';
@@ -75,10 +75,7 @@ export function PlansTab() {
                 ))}
               </Stack>
             </TableCell>
-            <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-              <EditButton onClick={() => setDialog({ open: true, plan })} testId="plan-edit" />
-              <DeleteButton onClick={() => setDeleting(plan)} testId="plan-delete" />
-            </TableCell>
+            <RowActionsCell testIdPrefix="plan" onEdit={() => setDialog({ open: true, plan })} onDelete={() => setDeleting(plan)} />
           </TableRow>
         ))}
       </ListTable>
