@@ -23,6 +23,7 @@ import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
 import { AddButton, ListPageHeader, ListTable } from '../../components/list-page-parts';
 import { RowActionsCell } from '../../components/row-actions';
 import { toastError, toastSuccess } from '../../components/toast';
+import { useDeleteConfirmation } from '../../components/use-delete-confirmation';
 import { formatDateTime } from '../../i18n';
 import { AddSandboxConnectionDialog } from './add-sandbox-connection-dialog';
 import { ConnectionDialog } from './connection-dialog';
@@ -58,7 +59,18 @@ export default function ConnectionsPage() {
   const connections = useConnections();
   const [addingSandbox, setAddingSandbox] = useState(false);
   const [editing, setEditing] = useState<number | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<ConnectionDetail | null>(null);
+  const deletion = useDeleteConfirmation<ConnectionDetail>({
+    path: (connection) => `/whatsapp/${connection.id}`,
+    onDeleted: (connection) => {
+      queryClient.setQueryData<ConnectionDetail[]>(connectionsKey, (current) => (current ? applyConnectionEvent(current, { action: 'delete', whatsappId: connection.id }) : current));
+      // Another connection may have become the default.
+      void queryClient.invalidateQueries({ queryKey: connectionsKey });
+      refreshConnectionAlert(queryClient);
+      toastSuccess(t('connections.deleted'));
+    },
+    title: (connection) => t('connections.deleteTitle', { name: connection?.name ?? '' }),
+    message: t('connections.deleteMessage'),
+  });
   const [disconnecting, setDisconnecting] = useState<ConnectionDetail | null>(null);
   const [qrFor, setQrFor] = useState<ConnectionDetail | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
@@ -72,19 +84,6 @@ export default function ConnectionsPage() {
   const list = connections.data ?? [];
   const showActions = mayEdit || (mayUsePhone && list.some(isSandbox));
   const closeQr = useCallback(() => setQrFor(null), []);
-
-  const remove = async (connection: ConnectionDetail) => {
-    try {
-      await api.delete(`/whatsapp/${connection.id}`);
-      queryClient.setQueryData<ConnectionDetail[]>(connectionsKey, (current) => (current ? applyConnectionEvent(current, { action: 'delete', whatsappId: connection.id }) : current));
-      // Another connection may have become the default.
-      void queryClient.invalidateQueries({ queryKey: connectionsKey });
-      refreshConnectionAlert(queryClient);
-      toastSuccess(t('connections.deleted'));
-    } catch (error) {
-      toastError(error);
-    }
-  };
 
   const runSession = async (connection: ConnectionDetail, action: SessionAction) => {
     setBusy(connection.id);
@@ -205,7 +204,7 @@ export default function ConnectionsPage() {
               <RowActionsCell
                 testIdPrefix="connection"
                 onEdit={mayEdit ? () => setEditing(connection.id) : undefined}
-                onDelete={mayEdit ? () => setDeleting(connection) : undefined}
+                onDelete={mayEdit ? () => deletion.ask(connection) : undefined}
               >
                 {mayUsePhone && isSandbox(connection) ? (
                   <Tooltip title={t('connections.openPhone')}>
@@ -223,14 +222,7 @@ export default function ConnectionsPage() {
       {addingSandbox ? <AddSandboxConnectionDialog onClose={() => setAddingSandbox(false)} /> : null}
       {editing !== null ? <ConnectionDialog connectionId={editing === 'new' ? null : editing} onClose={() => setEditing(null)} /> : null}
       {qrFor ? <QrCodeDialog connection={qrFor} onClose={closeQr} /> : null}
-      <ItemConfirmationDialog
-        item={deleting}
-        title={t('connections.deleteTitle', { name: deleting?.name ?? '' })}
-        onClose={() => setDeleting(null)}
-        onConfirm={(target) => void remove(target)}
-      >
-        {t('connections.deleteMessage')}
-      </ItemConfirmationDialog>
+      {deletion.dialog}
       <ItemConfirmationDialog
         item={disconnecting}
         title={t('connections.session.disconnectTitle', { name: disconnecting?.name ?? '' })}

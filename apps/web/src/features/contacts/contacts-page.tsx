@@ -21,11 +21,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Contact } from '../../api/desk-types';
 import { useSession } from '../../api/session';
-import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
 import { AddButton, InfiniteListFooter, InfiniteListPage, ListTable, loadMoreOnScroll, SearchField } from '../../components/list-page-parts';
 import { RowActionsCell } from '../../components/row-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { useDebouncedValue } from '../../components/use-debounced-value';
+import { useDeleteConfirmation } from '../../components/use-delete-confirmation';
 import { ContactImportDialog, type ImportSource } from './contact-import-dialog';
 import { ContactModal } from './contact-modal';
 import { contactsCsv, CONTACTS_CSV_NAME, type ExportedContact } from './contacts-export';
@@ -44,7 +44,15 @@ export default function ContactsPage() {
   const searchParam = useDebouncedValue(search.trim().toLowerCase());
   const pages = useContactPages(searchParam);
   const [modal, setModal] = useState<ModalState>({ open: false });
-  const [deleting, setDeleting] = useState<Contact | null>(null);
+  const deletion = useDeleteConfirmation<Contact>({
+    path: (contact) => `/contacts/${contact.id}`,
+    onDeleted: (contact) => {
+      cacheRemovedContact(queryClient, contact.id);
+      toastSuccess(t('contacts.deleted'));
+    },
+    title: (contact) => t('contacts.deleteTitle', { name: contact?.name ?? '' }),
+    message: t('contacts.deleteMessage'),
+  });
   const [importMenu, setImportMenu] = useState<HTMLElement | null>(null);
   const [importSource, setImportSource] = useState<ImportSource | null>(null);
   const [exporting, setExporting] = useState(false);
@@ -55,16 +63,6 @@ export default function ContactsPage() {
   const count = pages.data?.pages[0]?.count ?? 0;
   const mayDelete = user ? can(user, 'contacts-page:deleteContact') : false;
   const onScroll = loadMoreOnScroll(pages);
-
-  const removeContact = async (contact: Contact) => {
-    try {
-      await api.delete(`/contacts/${contact.id}`);
-      cacheRemovedContact(queryClient, contact.id);
-      toastSuccess(t('contacts.deleted'));
-    } catch (error) {
-      toastError(error);
-    }
-  };
 
   const exportCsv = async () => {
     setExporting(true);
@@ -160,7 +158,7 @@ export default function ContactsPage() {
             <RowActionsCell
               testIdPrefix="contact"
               onEdit={() => setModal({ open: true, contactId: contact.id })}
-              onDelete={mayDelete ? () => setDeleting(contact) : undefined}
+              onDelete={mayDelete ? () => deletion.ask(contact) : undefined}
             >
               <Tooltip title={t('contacts.startTicket')}>
                 <span>
@@ -181,14 +179,7 @@ export default function ContactsPage() {
       </ListTable>
 
       <ContactModal open={modal.open} contactId={modal.open ? modal.contactId : null} onClose={() => setModal({ open: false })} />
-      <ItemConfirmationDialog
-        item={deleting}
-        title={t('contacts.deleteTitle', { name: deleting?.name ?? '' })}
-        onClose={() => setDeleting(null)}
-        onConfirm={(target) => void removeContact(target)}
-      >
-        {t('contacts.deleteMessage')}
-      </ItemConfirmationDialog>
+      {deletion.dialog}
       {importSource ? <ContactImportDialog source={importSource} onClose={() => setImportSource(null)} /> : null}
       {startTicket.dialog}
     </InfiniteListPage>

@@ -3,14 +3,13 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import DeleteOutline from '@mui/icons-material/DeleteOutlineOutlined';
 import { Box, Button, CircularProgress, IconButton, List, ListItem, ListItemText, Stack, TextField, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import type { Ticket, TicketNote } from '../../api/desk-types';
 import { useSession } from '../../api/session';
-import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
 import { toastError, toastSuccess } from '../../components/toast';
+import { useDeleteConfirmation } from '../../components/use-delete-confirmation';
 import { formatDateTime } from '../../i18n';
 
 /** Note (spec part 1 §5): required, at least 2 characters. */
@@ -27,7 +26,14 @@ export function ContactNotes({ ticket }: { ticket: Ticket }) {
     queryKey: key,
     queryFn: () => api.get<TicketNote[]>('/ticket-notes/list', { ticketId: ticket.id, contactId: ticket.contactId }),
   });
-  const [toDelete, setToDelete] = useState<TicketNote | null>(null);
+  const deletion = useDeleteConfirmation<TicketNote>({
+    path: (note) => `/ticket-notes/${note.id}`,
+    onDeleted: (note) => {
+      toastSuccess(t('conversation.drawer.noteDeleted'));
+      queryClient.setQueryData<TicketNote[]>(key, (current) => current?.filter((n) => n.id !== note.id));
+    },
+    title: () => t('conversation.drawer.noteDeleteConfirm'),
+  });
   const form = useForm<NoteFormValues, unknown, z.output<typeof NoteForm>>({ resolver: zodResolver(NoteForm), defaultValues: { note: '' } });
   const error = form.formState.errors.note?.message;
 
@@ -41,16 +47,6 @@ export function ContactNotes({ ticket }: { ticket: Ticket }) {
       toastError(err);
     }
   });
-
-  const remove = async (note: TicketNote) => {
-    try {
-      await api.delete(`/ticket-notes/${note.id}`);
-      toastSuccess(t('conversation.drawer.noteDeleted'));
-      queryClient.setQueryData<TicketNote[]>(key, (current) => current?.filter((n) => n.id !== note.id));
-    } catch (err) {
-      toastError(err);
-    }
-  };
 
   return (
     <Box data-testid="contact-notes">
@@ -88,7 +84,7 @@ export function ContactNotes({ ticket }: { ticket: Ticket }) {
             divider
             data-testid="note-item"
             secondaryAction={
-              <IconButton edge="end" aria-label={t('conversation.drawer.deleteNote')} onClick={() => setToDelete(note)} data-testid="note-delete">
+              <IconButton edge="end" aria-label={t('conversation.drawer.deleteNote')} onClick={() => deletion.ask(note)} data-testid="note-delete">
                 <DeleteOutline />
               </IconButton>
             }
@@ -101,7 +97,7 @@ export function ContactNotes({ ticket }: { ticket: Ticket }) {
           </ListItem>
         ))}
       </List>
-      <ItemConfirmationDialog item={toDelete} title={t('conversation.drawer.noteDeleteConfirm')} onClose={() => setToDelete(null)} onConfirm={(target) => void remove(target)} />
+      {deletion.dialog}
     </Box>
   );
 }

@@ -2,12 +2,11 @@ import { TableCell, TableRow } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../api/session';
-import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
 import { AddButton, InfiniteListFooter, InfiniteListPage, ListPageHeader, ListTable, loadMoreOnScroll, SearchField } from '../../components/list-page-parts';
 import { RowActionsCell } from '../../components/row-actions';
-import { toastError, toastSuccess } from '../../components/toast';
+import { toastSuccess } from '../../components/toast';
 import { useDebouncedValue } from '../../components/use-debounced-value';
+import { useDeleteConfirmation } from '../../components/use-delete-confirmation';
 import { usePlanGate } from '../../components/use-plan-gate';
 import { IntegrationDialog } from './integration-dialog';
 import type { Integration } from './integration-form';
@@ -24,14 +23,21 @@ type DialogState = { open: false } | { open: true; integration: Integration | nu
  */
 export default function IntegrationsPage() {
   const { t } = useTranslation();
-  const { api } = useSession();
   const queryClient = useQueryClient();
   const allowed = usePlanGate('useIntegrations');
   const [search, setSearch] = useState('');
   const searchParam = useDebouncedValue(search.trim().toLowerCase());
   const pages = useIntegrationPages(searchParam, allowed);
   const [dialog, setDialog] = useState<DialogState>({ open: false });
-  const [deleting, setDeleting] = useState<Integration | null>(null);
+  const deletion = useDeleteConfirmation<Integration>({
+    path: (integration) => `/queueIntegration/${integration.id}`,
+    onDeleted: (integration) => {
+      cacheRemovedIntegration(queryClient, integration.id);
+      toastSuccess(t('integrations.deleted'));
+    },
+    title: (integration) => t('integrations.deleteTitle', { name: integration?.name ?? '' }),
+    message: t('integrations.deleteMessage'),
+  });
   const [secret, setSecret] = useState<string | null>(null);
   useIntegrationEvents();
 
@@ -40,16 +46,6 @@ export default function IntegrationsPage() {
   const records = pages.data?.pages.flatMap((page) => page.queueIntegrations) ?? [];
   const count = pages.data?.pages[0]?.count ?? 0;
   const onScroll = loadMoreOnScroll(pages);
-
-  const remove = async (integration: Integration) => {
-    try {
-      await api.delete(`/queueIntegration/${integration.id}`);
-      cacheRemovedIntegration(queryClient, integration.id);
-      toastSuccess(t('integrations.deleted'));
-    } catch (error) {
-      toastError(error);
-    }
-  };
 
   return (
     <InfiniteListPage>
@@ -77,21 +73,14 @@ export default function IntegrationsPage() {
             </TableCell>
             <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{integration.id}</TableCell>
             <TableCell sx={{ wordBreak: 'break-word', fontWeight: 500 }}>{integration.name}</TableCell>
-            <RowActionsCell testIdPrefix="integration" onEdit={() => setDialog({ open: true, integration })} onDelete={() => setDeleting(integration)} />
+            <RowActionsCell testIdPrefix="integration" onEdit={() => setDialog({ open: true, integration })} onDelete={() => deletion.ask(integration)} />
           </TableRow>
         ))}
       </ListTable>
 
       {dialog.open ? <IntegrationDialog integration={dialog.integration} onClose={() => setDialog({ open: false })} onSecret={setSecret} /> : null}
       {secret ? <IntegrationSecretDialog secret={secret} onClose={() => setSecret(null)} /> : null}
-      <ItemConfirmationDialog
-        item={deleting}
-        title={t('integrations.deleteTitle', { name: deleting?.name ?? '' })}
-        onClose={() => setDeleting(null)}
-        onConfirm={(target) => void remove(target)}
-      >
-        {t('integrations.deleteMessage')}
-      </ItemConfirmationDialog>
+      {deletion.dialog}
     </InfiniteListPage>
   );
 }

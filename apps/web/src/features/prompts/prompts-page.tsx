@@ -2,12 +2,11 @@ import { Stack, TableCell, TableRow } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../api/session';
-import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
 import { AddButton, ListPageHeader, ListTable } from '../../components/list-page-parts';
 import { RowActionsCell } from '../../components/row-actions';
 import { TableStatus } from '../../components/table-status';
-import { toastError, toastInfo } from '../../components/toast';
+import { toastInfo } from '../../components/toast';
+import { useDeleteConfirmation } from '../../components/use-delete-confirmation';
 import { PromptDialog } from './prompt-dialog';
 import type { Prompt } from './prompt-form';
 import { cachePromptEvent, usePromptEvents, usePrompts } from './prompts-queries';
@@ -22,28 +21,25 @@ type DialogState = { open: false } | { open: true; prompt: Prompt | null };
  */
 export default function PromptsPage() {
   const { t } = useTranslation();
-  const { api } = useSession();
   const queryClient = useQueryClient();
   const allowed = usePlanGate('useOpenAi');
   const prompts = usePrompts(allowed);
   const [dialog, setDialog] = useState<DialogState>({ open: false });
-  const [deleting, setDeleting] = useState<Prompt | null>(null);
+  const deletion = useDeleteConfirmation<Prompt>({
+    path: (prompt) => `/prompt/${prompt.id}`,
+    onDeleted: (prompt) => {
+      cachePromptEvent(queryClient, { action: 'delete', promptId: prompt.id });
+      // Spec part 2 §7: the delete answers a message shown as an info toast.
+      toastInfo(t('prompts.deleted'));
+    },
+    title: (prompt) => t('prompts.deleteTitle', { name: prompt?.name ?? '' }),
+    message: t('prompts.deleteMessage'),
+  });
   usePromptEvents();
 
   if (!allowed) return null;
 
   const list = prompts.data ?? [];
-
-  const remove = async (prompt: Prompt) => {
-    try {
-      await api.delete(`/prompt/${prompt.id}`);
-      cachePromptEvent(queryClient, { action: 'delete', promptId: prompt.id });
-      // Spec part 2 §7: the delete answers a message shown as an info toast.
-      toastInfo(t('prompts.deleted'));
-    } catch (error) {
-      toastError(error);
-    }
-  };
 
   return (
     <Stack spacing={2}>
@@ -67,20 +63,13 @@ export default function PromptsPage() {
             <TableCell sx={{ wordBreak: 'break-word', fontWeight: 500 }}>{prompt.name}</TableCell>
             <TableCell sx={{ wordBreak: 'break-word' }}>{prompt.queue?.name ?? ''}</TableCell>
             <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{prompt.maxTokens}</TableCell>
-            <RowActionsCell testIdPrefix="prompt" onEdit={() => setDialog({ open: true, prompt })} onDelete={() => setDeleting(prompt)} />
+            <RowActionsCell testIdPrefix="prompt" onEdit={() => setDialog({ open: true, prompt })} onDelete={() => deletion.ask(prompt)} />
           </TableRow>
         ))}
       </ListTable>
 
       {dialog.open ? <PromptDialog prompt={dialog.prompt} onClose={() => setDialog({ open: false })} /> : null}
-      <ItemConfirmationDialog
-        item={deleting}
-        title={t('prompts.deleteTitle', { name: deleting?.name ?? '' })}
-        onClose={() => setDeleting(null)}
-        onConfirm={(target) => void remove(target)}
-      >
-        {t('prompts.deleteMessage')}
-      </ItemConfirmationDialog>
+      {deletion.dialog}
     </Stack>
   );
 }

@@ -4,11 +4,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
-import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
 import { AddButton, ListPageHeader, ListTable } from '../../components/list-page-parts';
 import { RowActionsCell } from '../../components/row-actions';
 import { TableStatus } from '../../components/table-status';
-import { toastError, toastSuccess } from '../../components/toast';
+import { toastSuccess } from '../../components/toast';
+import { useDeleteConfirmation } from '../../components/use-delete-confirmation';
 import { useSettingEvents } from '../settings/settings-queries';
 import { isCssHexColor } from './queue-colors';
 import { QueueModal } from './queue-modal';
@@ -19,27 +19,25 @@ type ModalState = { open: false } | { open: true; queue: Queue | null };
 /** Queues page (spec part 2 §2.3): the company's queues, live, with the modal and its option tree editor. */
 export default function QueuesPage() {
   const { t } = useTranslation();
-  const { api, user } = useSession();
+  const { user } = useSession();
   const queryClient = useQueryClient();
   const admin = user ? can(user, 'drawer-admin-items:view') : false;
   const queues = useQueues();
   const [modal, setModal] = useState<ModalState>({ open: false });
-  const [deleting, setDeleting] = useState<Queue | null>(null);
+  const deletion = useDeleteConfirmation<Queue>({
+    path: (queue) => `/queue/${queue.id}`,
+    onDeleted: (queue) => {
+      cacheQueueEvent(queryClient, { action: 'delete', queueId: queue.id });
+      toastSuccess(t('queues.deleted'));
+    },
+    title: (queue) => t('queues.deleteTitle', { name: queue?.name ?? '' }),
+    message: t('queues.deleteMessage'),
+  });
   useQueueEvents();
   // The attendance-hours tab follows scheduleType, which another admin may change meanwhile.
   useSettingEvents();
 
   const list = queues.data ?? [];
-
-  const remove = async (queue: Queue) => {
-    try {
-      await api.delete(`/queue/${queue.id}`);
-      cacheQueueEvent(queryClient, { action: 'delete', queueId: queue.id });
-      toastSuccess(t('queues.deleted'));
-    } catch (error) {
-      toastError(error);
-    }
-  };
 
   if (!admin) return <Alert severity="warning">{t('queues.adminOnly')}</Alert>;
 
@@ -84,7 +82,7 @@ export default function QueuesPage() {
                 {queue.greetingMessage}
               </Typography>
             </TableCell>
-            <RowActionsCell testIdPrefix="queue" onEdit={() => setModal({ open: true, queue })} onDelete={() => setDeleting(queue)} />
+            <RowActionsCell testIdPrefix="queue" onEdit={() => setModal({ open: true, queue })} onDelete={() => deletion.ask(queue)} />
           </TableRow>
         ))}
       </ListTable>
@@ -96,14 +94,7 @@ export default function QueuesPage() {
           onClose={() => setModal({ open: false })}
         />
       ) : null}
-      <ItemConfirmationDialog
-        item={deleting}
-        title={t('queues.deleteTitle', { name: deleting?.name ?? '' })}
-        onClose={() => setDeleting(null)}
-        onConfirm={(target) => void remove(target)}
-      >
-        {t('queues.deleteMessage')}
-      </ItemConfirmationDialog>
+      {deletion.dialog}
     </Stack>
   );
 }

@@ -4,12 +4,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { QuickMessage } from '../../api/desk-types';
-import { useSession } from '../../api/session';
-import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
 import { AddButton, InfiniteListFooter, InfiniteListPage, ListPageHeader, ListTable, loadMoreOnScroll, SearchField } from '../../components/list-page-parts';
 import { RowActionsCell } from '../../components/row-actions';
-import { toastError, toastSuccess } from '../../components/toast';
+import { toastSuccess } from '../../components/toast';
 import { useDebouncedValue } from '../../components/use-debounced-value';
+import { useDeleteConfirmation } from '../../components/use-delete-confirmation';
 import { QuickMessageDialog } from './quick-message-dialog';
 import { cacheRemovedQuickMessage, useQuickMessageEvents, useQuickMessagePages } from './quick-messages-queries';
 
@@ -18,27 +17,24 @@ type DialogState = { open: false } | { open: true; record: QuickMessage | null }
 /** Quick messages page (spec part 2 §2.5): search, table with shortcode and attachment, add/edit/delete. */
 export default function QuickMessagesPage() {
   const { t } = useTranslation();
-  const { api } = useSession();
   const queryClient = useQueryClient();
   const [search, setSearch] = useState('');
   const searchParam = useDebouncedValue(search.trim().toLowerCase());
   const pages = useQuickMessagePages(searchParam);
   const [dialog, setDialog] = useState<DialogState>({ open: false });
-  const [deleting, setDeleting] = useState<QuickMessage | null>(null);
+  const deletion = useDeleteConfirmation<QuickMessage>({
+    path: (record) => `/quick-messages/${record.id}`,
+    onDeleted: (record) => {
+      cacheRemovedQuickMessage(queryClient, record.id);
+      toastSuccess(t('quickMessages.deleted'));
+    },
+    title: (record) => t('quickMessages.deleteTitle', { shortcode: record?.shortcode ?? '' }),
+    message: t('quickMessages.deleteMessage'),
+  });
   useQuickMessageEvents();
 
   const records = pages.data?.pages.flatMap((page) => page.records) ?? [];
   const onScroll = loadMoreOnScroll(pages);
-
-  const remove = async (record: QuickMessage) => {
-    try {
-      await api.delete(`/quick-messages/${record.id}`);
-      cacheRemovedQuickMessage(queryClient, record.id);
-      toastSuccess(t('quickMessages.deleted'));
-    } catch (error) {
-      toastError(error);
-    }
-  };
 
   return (
     <InfiniteListPage>
@@ -88,20 +84,13 @@ export default function QuickMessagesPage() {
                 </Stack>
               ) : null}
             </TableCell>
-            <RowActionsCell testIdPrefix="quick-message" onEdit={() => setDialog({ open: true, record })} onDelete={() => setDeleting(record)} />
+            <RowActionsCell testIdPrefix="quick-message" onEdit={() => setDialog({ open: true, record })} onDelete={() => deletion.ask(record)} />
           </TableRow>
         ))}
       </ListTable>
 
       {dialog.open ? <QuickMessageDialog record={dialog.record} onClose={() => setDialog({ open: false })} /> : null}
-      <ItemConfirmationDialog
-        item={deleting}
-        title={t('quickMessages.deleteTitle', { shortcode: deleting?.shortcode ?? '' })}
-        onClose={() => setDeleting(null)}
-        onConfirm={(target) => void remove(target)}
-      >
-        {t('quickMessages.deleteMessage')}
-      </ItemConfirmationDialog>
+      {deletion.dialog}
     </InfiniteListPage>
   );
 }

@@ -4,11 +4,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
-import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
 import { AddButton, ListTable } from '../../components/list-page-parts';
 import { RowActionsCell } from '../../components/row-actions';
 import { TableStatus } from '../../components/table-status';
-import { toastError, toastSuccess } from '../../components/toast';
+import { toastSuccess } from '../../components/toast';
+import { useDeleteConfirmation } from '../../components/use-delete-confirmation';
 import { formatDate } from '../../i18n';
 import { uncacheCompany, useCompanies, type Company } from './companies-queries';
 import { CompanyDialog } from './company-dialog';
@@ -26,24 +26,22 @@ const ROW_TINT: Record<DueColour, (theme: Theme) => string> = {
 /** The Companies tab (super users, spec part 2 §2.15): every company, rows coloured by due date; add, edit (with renewal), delete. */
 export function CompaniesTab() {
   const { t } = useTranslation();
-  const { api, user } = useSession();
+  const { user } = useSession();
   const queryClient = useQueryClient();
   const companies = useCompanies();
   const [dialog, setDialog] = useState<DialogState>({ open: false });
-  const [deleting, setDeleting] = useState<Company | null>(null);
+  const deletion = useDeleteConfirmation<Company>({
+    path: (company) => `/companies/${company.id}`,
+    onDeleted: (company) => {
+      uncacheCompany(queryClient, company.id);
+      toastSuccess(t('settings.companies.deleted'));
+    },
+    title: (company) => t('settings.companies.deleteTitle', { name: company?.name ?? '' }),
+    message: t('settings.companies.deleteMessage'),
+  });
   const list = companies.data ?? [];
   const now = new Date();
   const yesNo = (value: boolean) => (value ? t('common.yes') : t('common.no'));
-
-  const remove = async (company: Company) => {
-    try {
-      await api.delete(`/companies/${company.id}`);
-      uncacheCompany(queryClient, company.id);
-      toastSuccess(t('settings.companies.deleted'));
-    } catch (error) {
-      toastError(error);
-    }
-  };
 
   return (
     <Stack spacing={2}>
@@ -103,7 +101,7 @@ export function CompaniesTab() {
                 testIdPrefix="company"
                 onEdit={() => setDialog({ open: true, company })}
                 // Nobody deletes the company they are signed in to (the server refuses it too, as it refuses the main company).
-                onDelete={company.id === user?.companyId ? undefined : () => setDeleting(company)}
+                onDelete={company.id === user?.companyId ? undefined : () => deletion.ask(company)}
               />
             </TableRow>
           );
@@ -111,14 +109,7 @@ export function CompaniesTab() {
       </ListTable>
 
       {dialog.open ? <CompanyDialog company={dialog.company} onClose={() => setDialog({ open: false })} /> : null}
-      <ItemConfirmationDialog
-        item={deleting}
-        title={t('settings.companies.deleteTitle', { name: deleting?.name ?? '' })}
-        onClose={() => setDeleting(null)}
-        onConfirm={(target) => void remove(target)}
-      >
-        {t('settings.companies.deleteMessage')}
-      </ItemConfirmationDialog>
+      {deletion.dialog}
     </Stack>
   );
 }

@@ -3,12 +3,11 @@ import { Alert, Chip, Stack, TableCell, TableRow } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../api/session';
-import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
 import { AddButton, ListTable } from '../../components/list-page-parts';
 import { RowActionsCell } from '../../components/row-actions';
 import { TableStatus } from '../../components/table-status';
-import { toastError, toastSuccess } from '../../components/toast';
+import { toastSuccess } from '../../components/toast';
+import { useDeleteConfirmation } from '../../components/use-delete-confirmation';
 import { PlanDialog } from './plan-dialog';
 import { formatReais, sortPlans } from './plan-form';
 import { plansKey, usePlans, type Plan } from './plans-queries';
@@ -18,22 +17,19 @@ type DialogState = { open: false } | { open: true; plan: Plan | null };
 /** The Plans tab (super users, spec part 2 §2.15): the plans with their limits, price and features; add, edit, delete. */
 export function PlansTab() {
   const { t } = useTranslation();
-  const { api } = useSession();
   const queryClient = useQueryClient();
   const plans = usePlans();
   const [dialog, setDialog] = useState<DialogState>({ open: false });
-  const [deleting, setDeleting] = useState<Plan | null>(null);
-  const list = sortPlans(plans.data ?? []);
-
-  const remove = async (plan: Plan) => {
-    try {
-      await api.delete(`/plans/${plan.id}`);
+  const deletion = useDeleteConfirmation<Plan>({
+    path: (plan) => `/plans/${plan.id}`,
+    onDeleted: (plan) => {
       queryClient.setQueryData<Plan[]>(plansKey, (current) => (current ? current.filter((p) => p.id !== plan.id) : current));
       toastSuccess(t('settings.plans.deleted'));
-    } catch (error) {
-      toastError(error);
-    }
-  };
+    },
+    title: (plan) => t('settings.plans.deleteTitle', { name: plan?.name ?? '' }),
+    message: t('settings.plans.deleteMessage'),
+  });
+  const list = sortPlans(plans.data ?? []);
 
   return (
     <Stack spacing={2}>
@@ -75,20 +71,13 @@ export function PlansTab() {
                 ))}
               </Stack>
             </TableCell>
-            <RowActionsCell testIdPrefix="plan" onEdit={() => setDialog({ open: true, plan })} onDelete={() => setDeleting(plan)} />
+            <RowActionsCell testIdPrefix="plan" onEdit={() => setDialog({ open: true, plan })} onDelete={() => deletion.ask(plan)} />
           </TableRow>
         ))}
       </ListTable>
 
       {dialog.open ? <PlanDialog plan={dialog.plan} onClose={() => setDialog({ open: false })} /> : null}
-      <ItemConfirmationDialog
-        item={deleting}
-        title={t('settings.plans.deleteTitle', { name: deleting?.name ?? '' })}
-        onClose={() => setDeleting(null)}
-        onConfirm={(target) => void remove(target)}
-      >
-        {t('settings.plans.deleteMessage')}
-      </ItemConfirmationDialog>
+      {deletion.dialog}
     </Stack>
   );
 }
