@@ -24,6 +24,7 @@ import { AddButton, ListPageHeader, ListTable } from '../../components/list-page
 import { RowActionsCell } from '../../components/row-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { useDeleteConfirmation } from '../../components/use-delete-confirmation';
+import { useEditDialog } from '../../components/use-edit-dialog';
 import { formatDateTime } from '../../i18n';
 import { AddSandboxConnectionDialog } from './add-sandbox-connection-dialog';
 import { ConnectionDialog } from './connection-dialog';
@@ -58,7 +59,7 @@ export default function ConnectionsPage() {
   const navigate = useNavigate();
   const connections = useConnections();
   const [addingSandbox, setAddingSandbox] = useState(false);
-  const [editing, setEditing] = useState<number | 'new' | null>(null);
+  const editor = useEditDialog<number>();
   const deletion = useDeleteConfirmation<ConnectionDetail>({
     path: (connection) => `/whatsapp/${connection.id}`,
     onDeleted: (connection) => {
@@ -144,7 +145,7 @@ export default function ConnectionsPage() {
             <Button variant="outlined" startIcon={<PhoneIphone />} onClick={() => setAddingSandbox(true)} data-testid="connection-add-sandbox">
               {t('connections.addSandbox')}
             </Button>
-            <AddButton label={t('connections.add')} onClick={() => setEditing('new')} testId="connection-add" />
+            <AddButton label={t('connections.add')} onClick={editor.add} testId="connection-add" />
           </>
         ) : null}
       </ListPageHeader>
@@ -203,7 +204,7 @@ export default function ConnectionsPage() {
             {showActions ? (
               <RowActionsCell
                 testIdPrefix="connection"
-                onEdit={mayEdit ? () => setEditing(connection.id) : undefined}
+                onEdit={mayEdit ? () => editor.edit(connection.id) : undefined}
                 onDelete={mayEdit ? () => deletion.ask(connection) : undefined}
               >
                 {mayUsePhone && isSandbox(connection) ? (
@@ -220,7 +221,7 @@ export default function ConnectionsPage() {
       </ListTable>
 
       {addingSandbox ? <AddSandboxConnectionDialog onClose={() => setAddingSandbox(false)} /> : null}
-      {editing !== null ? <ConnectionDialog connectionId={editing === 'new' ? null : editing} onClose={() => setEditing(null)} /> : null}
+      {editor.open ? <ConnectionDialog connectionId={editor.record} onClose={editor.close} /> : null}
       {qrFor ? <QrCodeDialog connection={qrFor} onClose={closeQr} /> : null}
       {deletion.dialog}
       <ItemConfirmationDialog

@@ -26,14 +26,13 @@ import { RowActionsCell } from '../../components/row-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { useDeleteConfirmation } from '../../components/use-delete-confirmation';
+import { useEditDialog } from '../../components/use-edit-dialog';
 import { ContactImportDialog, type ImportSource } from './contact-import-dialog';
 import { ContactModal } from './contact-modal';
 import { contactsCsv, CONTACTS_CSV_NAME, type ExportedContact } from './contacts-export';
 import { cacheRemovedContact, useContactEvents, useContactPages } from './contacts-queries';
 import { downloadTextFile } from './csv-writer';
 import { useStartTicket } from './start-ticket';
-
-type ModalState = { open: false } | { open: true; contactId: number | null };
 
 /** Contacts page (spec part 1 §2): search, import, add, export, and the list with its actions. */
 export default function ContactsPage() {
@@ -43,7 +42,7 @@ export default function ContactsPage() {
   const [search, setSearch] = useState('');
   const searchParam = useDebouncedValue(search.trim().toLowerCase());
   const pages = useContactPages(searchParam);
-  const [modal, setModal] = useState<ModalState>({ open: false });
+  const modal = useEditDialog<number>();
   const deletion = useDeleteConfirmation<Contact>({
     path: (contact) => `/contacts/${contact.id}`,
     onDeleted: (contact) => {
@@ -96,7 +95,7 @@ export default function ContactsPage() {
           <Button variant="outlined" startIcon={exporting ? <CircularProgress size={16} /> : <Download />} disabled={exporting} onClick={() => void exportCsv()} data-testid="contacts-export">
             {t('contacts.export')}
           </Button>
-          <AddButton label={t('contacts.add')} onClick={() => setModal({ open: true, contactId: null })} testId="contacts-add" />
+          <AddButton label={t('contacts.add')} onClick={modal.add} testId="contacts-add" />
         </Stack>
       </Stack>
       <Menu anchorEl={importMenu} open={importMenu !== null} onClose={() => setImportMenu(null)}>
@@ -157,7 +156,7 @@ export default function ContactsPage() {
             <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' }, wordBreak: 'break-all' }}>{contact.email}</TableCell>
             <RowActionsCell
               testIdPrefix="contact"
-              onEdit={() => setModal({ open: true, contactId: contact.id })}
+              onEdit={() => modal.edit(contact.id)}
               onDelete={mayDelete ? () => deletion.ask(contact) : undefined}
             >
               <Tooltip title={t('contacts.startTicket')}>
@@ -178,7 +177,7 @@ export default function ContactsPage() {
         ))}
       </ListTable>
 
-      <ContactModal open={modal.open} contactId={modal.open ? modal.contactId : null} onClose={() => setModal({ open: false })} />
+      <ContactModal open={modal.open} contactId={modal.record} onClose={modal.close} />
       {deletion.dialog}
       {importSource ? <ContactImportDialog source={importSource} onClose={() => setImportSource(null)} /> : null}
       {startTicket.dialog}

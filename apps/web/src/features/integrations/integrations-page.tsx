@@ -7,14 +7,13 @@ import { RowActionsCell } from '../../components/row-actions';
 import { toastSuccess } from '../../components/toast';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { useDeleteConfirmation } from '../../components/use-delete-confirmation';
+import { useEditDialog } from '../../components/use-edit-dialog';
 import { usePlanGate } from '../../components/use-plan-gate';
 import { IntegrationDialog } from './integration-dialog';
 import type { Integration } from './integration-form';
 import { IntegrationLogo } from './integration-logo';
 import { IntegrationSecretDialog } from './integration-secret-dialog';
 import { cacheRemovedIntegration, useIntegrationEvents, useIntegrationPages } from './integrations-queries';
-
-type DialogState = { open: false } | { open: true; integration: Integration | null };
 
 /**
  * Integrations page (spec part 2 §2.13): title with count, search, type logo,
@@ -28,7 +27,7 @@ export default function IntegrationsPage() {
   const [search, setSearch] = useState('');
   const searchParam = useDebouncedValue(search.trim().toLowerCase());
   const pages = useIntegrationPages(searchParam, allowed);
-  const [dialog, setDialog] = useState<DialogState>({ open: false });
+  const dialog = useEditDialog<Integration>();
   const deletion = useDeleteConfirmation<Integration>({
     path: (integration) => `/queueIntegration/${integration.id}`,
     onDeleted: (integration) => {
@@ -51,7 +50,7 @@ export default function IntegrationsPage() {
     <InfiniteListPage>
       <ListPageHeader title={`${t('integrations.title')} (${count})`} titleTestId="integrations-title">
         <SearchField value={search} onChange={setSearch} placeholder={t('integrations.search')} testId="integration-search" />
-        <AddButton label={t('integrations.add')} onClick={() => setDialog({ open: true, integration: null })} testId="integration-add" />
+        <AddButton label={t('integrations.add')} onClick={dialog.add} testId="integration-add" />
       </ListPageHeader>
 
       <ListTable
@@ -73,12 +72,12 @@ export default function IntegrationsPage() {
             </TableCell>
             <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{integration.id}</TableCell>
             <TableCell sx={{ wordBreak: 'break-word', fontWeight: 500 }}>{integration.name}</TableCell>
-            <RowActionsCell testIdPrefix="integration" onEdit={() => setDialog({ open: true, integration })} onDelete={() => deletion.ask(integration)} />
+            <RowActionsCell testIdPrefix="integration" onEdit={() => dialog.edit(integration)} onDelete={() => deletion.ask(integration)} />
           </TableRow>
         ))}
       </ListTable>
 
-      {dialog.open ? <IntegrationDialog integration={dialog.integration} onClose={() => setDialog({ open: false })} onSecret={setSecret} /> : null}
+      {dialog.open ? <IntegrationDialog integration={dialog.record} onClose={dialog.close} onSecret={setSecret} /> : null}
       {secret ? <IntegrationSecretDialog secret={secret} onClose={() => setSecret(null)} /> : null}
       {deletion.dialog}
     </InfiniteListPage>

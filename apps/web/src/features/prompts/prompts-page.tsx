@@ -1,18 +1,16 @@
 import { Stack, TableCell, TableRow } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AddButton, ListPageHeader, ListTable } from '../../components/list-page-parts';
 import { RowActionsCell } from '../../components/row-actions';
 import { TableStatus } from '../../components/table-status';
 import { toastInfo } from '../../components/toast';
 import { useDeleteConfirmation } from '../../components/use-delete-confirmation';
+import { useEditDialog } from '../../components/use-edit-dialog';
 import { PromptDialog } from './prompt-dialog';
 import type { Prompt } from './prompt-form';
 import { cachePromptEvent, usePromptEvents, usePrompts } from './prompts-queries';
 import { usePlanGate } from '../../components/use-plan-gate';
-
-type DialogState = { open: false } | { open: true; prompt: Prompt | null };
 
 /**
  * AI prompts page (spec part 2 §2.12): name, queue and max tokens, add/edit
@@ -24,7 +22,7 @@ export default function PromptsPage() {
   const queryClient = useQueryClient();
   const allowed = usePlanGate('useOpenAi');
   const prompts = usePrompts(allowed);
-  const [dialog, setDialog] = useState<DialogState>({ open: false });
+  const dialog = useEditDialog<Prompt>();
   const deletion = useDeleteConfirmation<Prompt>({
     path: (prompt) => `/prompt/${prompt.id}`,
     onDeleted: (prompt) => {
@@ -44,7 +42,7 @@ export default function PromptsPage() {
   return (
     <Stack spacing={2}>
       <ListPageHeader title={t('prompts.title')}>
-        <AddButton label={t('prompts.add')} onClick={() => setDialog({ open: true, prompt: null })} testId="prompt-add" />
+        <AddButton label={t('prompts.add')} onClick={dialog.add} testId="prompt-add" />
       </ListPageHeader>
 
       <ListTable
@@ -63,12 +61,12 @@ export default function PromptsPage() {
             <TableCell sx={{ wordBreak: 'break-word', fontWeight: 500 }}>{prompt.name}</TableCell>
             <TableCell sx={{ wordBreak: 'break-word' }}>{prompt.queue?.name ?? ''}</TableCell>
             <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{prompt.maxTokens}</TableCell>
-            <RowActionsCell testIdPrefix="prompt" onEdit={() => setDialog({ open: true, prompt })} onDelete={() => deletion.ask(prompt)} />
+            <RowActionsCell testIdPrefix="prompt" onEdit={() => dialog.edit(prompt)} onDelete={() => deletion.ask(prompt)} />
           </TableRow>
         ))}
       </ListTable>
 
-      {dialog.open ? <PromptDialog prompt={dialog.prompt} onClose={() => setDialog({ open: false })} /> : null}
+      {dialog.open ? <PromptDialog prompt={dialog.record} onClose={dialog.close} /> : null}
       {deletion.dialog}
     </Stack>
   );

@@ -1,7 +1,6 @@
 import { can } from '@atende/shared';
 import { Alert, Box, Stack, TableCell, TableRow, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { AddButton, ListPageHeader, ListTable } from '../../components/list-page-parts';
@@ -9,12 +8,11 @@ import { RowActionsCell } from '../../components/row-actions';
 import { TableStatus } from '../../components/table-status';
 import { toastSuccess } from '../../components/toast';
 import { useDeleteConfirmation } from '../../components/use-delete-confirmation';
+import { useEditDialog } from '../../components/use-edit-dialog';
 import { useSettingEvents } from '../settings/settings-queries';
 import { isCssHexColor } from './queue-colors';
 import { QueueModal } from './queue-modal';
 import { cacheQueueEvent, useQueueEvents, useQueues, type Queue } from './queues-queries';
-
-type ModalState = { open: false } | { open: true; queue: Queue | null };
 
 /** Queues page (spec part 2 §2.3): the company's queues, live, with the modal and its option tree editor. */
 export default function QueuesPage() {
@@ -23,7 +21,7 @@ export default function QueuesPage() {
   const queryClient = useQueryClient();
   const admin = user ? can(user, 'drawer-admin-items:view') : false;
   const queues = useQueues();
-  const [modal, setModal] = useState<ModalState>({ open: false });
+  const modal = useEditDialog<Queue>();
   const deletion = useDeleteConfirmation<Queue>({
     path: (queue) => `/queue/${queue.id}`,
     onDeleted: (queue) => {
@@ -45,7 +43,7 @@ export default function QueuesPage() {
     <Stack spacing={2}>
       <ListPageHeader title={t('queues.title')}>
         {/* The proposed colour must avoid the loaded queues' colours: wait for the list. */}
-        <AddButton label={t('queues.add')} disabled={queues.isPending} onClick={() => setModal({ open: true, queue: null })} testId="queue-add" />
+        <AddButton label={t('queues.add')} disabled={queues.isPending} onClick={modal.add} testId="queue-add" />
       </ListPageHeader>
 
       <ListTable
@@ -82,16 +80,16 @@ export default function QueuesPage() {
                 {queue.greetingMessage}
               </Typography>
             </TableCell>
-            <RowActionsCell testIdPrefix="queue" onEdit={() => setModal({ open: true, queue })} onDelete={() => deletion.ask(queue)} />
+            <RowActionsCell testIdPrefix="queue" onEdit={() => modal.edit(queue)} onDelete={() => deletion.ask(queue)} />
           </TableRow>
         ))}
       </ListTable>
 
       {modal.open ? (
         <QueueModal
-          queue={modal.queue}
-          otherColors={list.filter((queue) => queue.id !== modal.queue?.id).map((queue) => queue.color)}
-          onClose={() => setModal({ open: false })}
+          queue={modal.record}
+          otherColors={list.filter((queue) => queue.id !== modal.record?.id).map((queue) => queue.color)}
+          onClose={modal.close}
         />
       ) : null}
       {deletion.dialog}

@@ -9,10 +9,9 @@ import { RowActionsCell } from '../../components/row-actions';
 import { toastSuccess } from '../../components/toast';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { useDeleteConfirmation } from '../../components/use-delete-confirmation';
+import { useEditDialog } from '../../components/use-edit-dialog';
 import { QuickMessageDialog } from './quick-message-dialog';
 import { cacheRemovedQuickMessage, useQuickMessageEvents, useQuickMessagePages } from './quick-messages-queries';
-
-type DialogState = { open: false } | { open: true; record: QuickMessage | null };
 
 /** Quick messages page (spec part 2 §2.5): search, table with shortcode and attachment, add/edit/delete. */
 export default function QuickMessagesPage() {
@@ -21,7 +20,7 @@ export default function QuickMessagesPage() {
   const [search, setSearch] = useState('');
   const searchParam = useDebouncedValue(search.trim().toLowerCase());
   const pages = useQuickMessagePages(searchParam);
-  const [dialog, setDialog] = useState<DialogState>({ open: false });
+  const dialog = useEditDialog<QuickMessage>();
   const deletion = useDeleteConfirmation<QuickMessage>({
     path: (record) => `/quick-messages/${record.id}`,
     onDeleted: (record) => {
@@ -40,7 +39,7 @@ export default function QuickMessagesPage() {
     <InfiniteListPage>
       <ListPageHeader title={t('quickMessages.title')}>
         <SearchField value={search} onChange={setSearch} placeholder={t('quickMessages.search')} testId="quick-message-search" />
-        <AddButton label={t('quickMessages.add')} onClick={() => setDialog({ open: true, record: null })} testId="quick-message-add" />
+        <AddButton label={t('quickMessages.add')} onClick={dialog.add} testId="quick-message-add" />
       </ListPageHeader>
 
       <ListTable
@@ -84,12 +83,12 @@ export default function QuickMessagesPage() {
                 </Stack>
               ) : null}
             </TableCell>
-            <RowActionsCell testIdPrefix="quick-message" onEdit={() => setDialog({ open: true, record })} onDelete={() => deletion.ask(record)} />
+            <RowActionsCell testIdPrefix="quick-message" onEdit={() => dialog.edit(record)} onDelete={() => deletion.ask(record)} />
           </TableRow>
         ))}
       </ListTable>
 
-      {dialog.open ? <QuickMessageDialog record={dialog.record} onClose={() => setDialog({ open: false })} /> : null}
+      {dialog.open ? <QuickMessageDialog record={dialog.record} onClose={dialog.close} /> : null}
       {deletion.dialog}
     </InfiniteListPage>
   );

@@ -1,7 +1,6 @@
 import { Alert, Stack, TableCell, TableRow, Typography } from '@mui/material';
 import { alpha, type Theme } from '@mui/material/styles';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { AddButton, ListTable } from '../../components/list-page-parts';
@@ -9,12 +8,11 @@ import { RowActionsCell } from '../../components/row-actions';
 import { TableStatus } from '../../components/table-status';
 import { toastSuccess } from '../../components/toast';
 import { useDeleteConfirmation } from '../../components/use-delete-confirmation';
+import { useEditDialog } from '../../components/use-edit-dialog';
 import { formatDate } from '../../i18n';
 import { uncacheCompany, useCompanies, type Company } from './companies-queries';
 import { CompanyDialog } from './company-dialog';
 import { dueColour, type DueColour } from './company-form';
-
-type DialogState = { open: false } | { open: true; company: Company | null };
 
 /** Background of a row by how close its due date is; tinted so the text stays readable in both themes. */
 const ROW_TINT: Record<DueColour, (theme: Theme) => string> = {
@@ -29,7 +27,7 @@ export function CompaniesTab() {
   const { user } = useSession();
   const queryClient = useQueryClient();
   const companies = useCompanies();
-  const [dialog, setDialog] = useState<DialogState>({ open: false });
+  const dialog = useEditDialog<Company>();
   const deletion = useDeleteConfirmation<Company>({
     path: (company) => `/companies/${company.id}`,
     onDeleted: (company) => {
@@ -51,7 +49,7 @@ export function CompaniesTab() {
         </Typography>
         <AddButton
           label={t('settings.companies.add')}
-          onClick={() => setDialog({ open: true, company: null })}
+          onClick={dialog.add}
           sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}
           testId="company-add"
         />
@@ -99,7 +97,7 @@ export function CompaniesTab() {
               <TableCell sx={{ display: { xs: 'none', md: 'table-cell' }, whiteSpace: 'nowrap' }}>{formatDate(company.createdAt)}</TableCell>
               <RowActionsCell
                 testIdPrefix="company"
-                onEdit={() => setDialog({ open: true, company })}
+                onEdit={() => dialog.edit(company)}
                 // Nobody deletes the company they are signed in to (the server refuses it too, as it refuses the main company).
                 onDelete={company.id === user?.companyId ? undefined : () => deletion.ask(company)}
               />
@@ -108,7 +106,7 @@ export function CompaniesTab() {
         })}
       </ListTable>
 
-      {dialog.open ? <CompanyDialog company={dialog.company} onClose={() => setDialog({ open: false })} /> : null}
+      {dialog.open ? <CompanyDialog company={dialog.record} onClose={dialog.close} /> : null}
       {deletion.dialog}
     </Stack>
   );

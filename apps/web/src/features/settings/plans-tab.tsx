@@ -1,25 +1,23 @@
 import { PLAN_FEATURES, PLAN_LIMITS } from '@atende/shared';
 import { Alert, Chip, Stack, TableCell, TableRow } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AddButton, ListTable } from '../../components/list-page-parts';
 import { RowActionsCell } from '../../components/row-actions';
 import { TableStatus } from '../../components/table-status';
 import { toastSuccess } from '../../components/toast';
 import { useDeleteConfirmation } from '../../components/use-delete-confirmation';
+import { useEditDialog } from '../../components/use-edit-dialog';
 import { PlanDialog } from './plan-dialog';
 import { formatReais, sortPlans } from './plan-form';
 import { plansKey, usePlans, type Plan } from './plans-queries';
-
-type DialogState = { open: false } | { open: true; plan: Plan | null };
 
 /** The Plans tab (super users, spec part 2 §2.15): the plans with their limits, price and features; add, edit, delete. */
 export function PlansTab() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const plans = usePlans();
-  const [dialog, setDialog] = useState<DialogState>({ open: false });
+  const dialog = useEditDialog<Plan>();
   const deletion = useDeleteConfirmation<Plan>({
     path: (plan) => `/plans/${plan.id}`,
     onDeleted: (plan) => {
@@ -34,7 +32,7 @@ export function PlansTab() {
   return (
     <Stack spacing={2}>
       <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>
-        <AddButton label={t('settings.plans.add')} onClick={() => setDialog({ open: true, plan: null })} testId="plan-add" />
+        <AddButton label={t('settings.plans.add')} onClick={dialog.add} testId="plan-add" />
       </Stack>
       {plans.isError ? <Alert severity="error">{t('settings.plans.loadError')}</Alert> : null}
       <ListTable
@@ -71,12 +69,12 @@ export function PlansTab() {
                 ))}
               </Stack>
             </TableCell>
-            <RowActionsCell testIdPrefix="plan" onEdit={() => setDialog({ open: true, plan })} onDelete={() => deletion.ask(plan)} />
+            <RowActionsCell testIdPrefix="plan" onEdit={() => dialog.edit(plan)} onDelete={() => deletion.ask(plan)} />
           </TableRow>
         ))}
       </ListTable>
 
-      {dialog.open ? <PlanDialog plan={dialog.plan} onClose={() => setDialog({ open: false })} /> : null}
+      {dialog.open ? <PlanDialog plan={dialog.record} onClose={dialog.close} /> : null}
       {deletion.dialog}
     </Stack>
   );
