@@ -33,6 +33,31 @@ function TwoColumns({ doc, form }: { doc: ReactNode; form: ReactNode }) {
   );
 }
 
+/** The endpoint, method and headers of a send; the text and the media sends differ only in their content type. */
+function EndpointAndHeaders({ endpoint, contentType, endpointTestId }: { endpoint: string; contentType: string; endpointTestId?: string }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <DocField label={t('messagesApi.doc.endpoint')}>
+        <Code>
+          <span data-testid={endpointTestId}>{endpoint}</span>
+        </Code>
+      </DocField>
+      <DocField label={t('messagesApi.doc.method')}>
+        <Code>POST</Code>
+      </DocField>
+      <DocField label={t('messagesApi.doc.headers')}>
+        <div>
+          <Code>Authorization</Code>: {t('messagesApi.doc.bearer')}
+        </div>
+        <div>
+          <Code>Content-Type</Code>: <Code>{contentType}</Code>
+        </div>
+      </DocField>
+    </>
+  );
+}
+
 /**
  * External messages API page (spec part 2 §2.14, §7): documents sending text
  * (JSON) and media (multipart, files in `medias`) through
@@ -52,11 +77,6 @@ export default function MessagesApiPage() {
     caption: t('messagesApi.doc.sampleCaption'),
     file: t('messagesApi.doc.sampleFile'),
   });
-  const bearer = (
-    <>
-      <Code>Authorization</Code>: {t('messagesApi.doc.bearer')}
-    </>
-  );
 
   return (
     <Stack spacing={2} data-testid="messages-api-page">
@@ -98,20 +118,7 @@ export default function MessagesApiPage() {
           doc={
             <>
               <Typography variant="body2">{t('messagesApi.text.description')}</Typography>
-              <DocField label={t('messagesApi.doc.endpoint')}>
-                <Code>
-                  <span data-testid="messages-api-endpoint">{endpoint}</span>
-                </Code>
-              </DocField>
-              <DocField label={t('messagesApi.doc.method')}>
-                <Code>POST</Code>
-              </DocField>
-              <DocField label={t('messagesApi.doc.headers')}>
-                <div>{bearer}</div>
-                <div>
-                  <Code>Content-Type</Code>: <Code>application/json</Code>
-                </div>
-              </DocField>
+              <EndpointAndHeaders endpoint={endpoint} contentType="application/json" endpointTestId="messages-api-endpoint" />
               <DocField label={t('messagesApi.doc.body')}>
                 <CodeBlock code={examples.json} testId="messages-api-json-example" />
               </DocField>
@@ -132,18 +139,7 @@ export default function MessagesApiPage() {
           doc={
             <>
               <Typography variant="body2">{t('messagesApi.media.description')}</Typography>
-              <DocField label={t('messagesApi.doc.endpoint')}>
-                <Code>{endpoint}</Code>
-              </DocField>
-              <DocField label={t('messagesApi.doc.method')}>
-                <Code>POST</Code>
-              </DocField>
-              <DocField label={t('messagesApi.doc.headers')}>
-                <div>{bearer}</div>
-                <div>
-                  <Code>Content-Type</Code>: <Code>multipart/form-data</Code>
-                </div>
-              </DocField>
+              <EndpointAndHeaders endpoint={endpoint} contentType="multipart/form-data" />
               <DocField label={t('messagesApi.doc.formData')}>
                 <div>
                   <Code>number</Code>: 5511999999999
