@@ -1,6 +1,6 @@
 import { requiredText } from '@atende/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, TextField } from '@mui/material';
+import { Dialog, DialogContent, DialogContentText, DialogTitle, TextField } from '@mui/material';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { Connection } from '../../api/desk-types';
 import type { HttpClient } from '../../api/http-client';
 import { useSession } from '../../api/session';
+import { FormDialogActions } from '../../components/form-dialog-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { applyConnectionEvent, connectionsKey, refreshConnectionAlert } from './connections-queries';
 
@@ -61,14 +62,7 @@ export function AddSandboxConnectionDialog({ onClose, onCreated }: { onClose(): 
             slotProps={{ htmlInput: { maxLength: 50, 'data-testid': 'sandbox-connection-name' } }}
           />
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={isSubmitting}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" variant="contained" disabled={isSubmitting} data-testid="sandbox-connection-save">
-            {isSubmitting ? <CircularProgress size={22} aria-label={t('common.loading')} /> : t('common.save')}
-          </Button>
-        </DialogActions>
+        <FormDialogActions saving={isSubmitting} onCancel={onClose} saveTestId="sandbox-connection-save" />
       </form>
     </Dialog>
   );

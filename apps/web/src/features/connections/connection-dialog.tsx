@@ -26,6 +26,7 @@ import { useTranslation } from 'react-i18next';
 import type { QueueSummary } from '../../api/desk-types';
 import { ApiError, type HttpClient } from '../../api/http-client';
 import { useSession } from '../../api/session';
+import { FormDialogActions } from '../../components/form-dialog-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { CloudApiFields } from './cloud-api-fields';
 import {
@@ -347,14 +348,7 @@ function ConnectionForm({ connection, queues, prompts, integrations, isSuper, on
         {visibleTab === 'hours' ? <ConnectionHoursFields form={form} /> : null}
         {visibleTab === 'cloudApi' ? <CloudApiFields form={form} stored={connection?.cloudApi} isSuper={isSuper} /> : null}
       </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={isSubmitting}>
-          {t('common.cancel')}
-        </Button>
-        <Button type="submit" variant="contained" disabled={isSubmitting} data-testid="connection-save">
-          {isSubmitting ? <CircularProgress size={22} aria-label={t('common.loading')} /> : t('common.save')}
-        </Button>
-      </DialogActions>
+      <FormDialogActions saving={isSubmitting} onCancel={onClose} saveTestId="connection-save" />
     </form>
   );
 }

@@ -2,7 +2,7 @@ import { ContactBody } from '@atende/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import AddCircleOutlined from '@mui/icons-material/AddCircleOutlined';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
-import { Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, Stack, TextField, Tooltip, Typography } from '@mui/material';
+import { Box, Button, CircularProgress, Dialog, DialogContent, DialogTitle, IconButton, Stack, TextField, Tooltip, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import type { Contact } from '../../api/desk-types';
 import { useSession } from '../../api/session';
+import { FormDialogActions } from '../../components/form-dialog-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { cacheSavedContact, contactKeys } from './contacts-queries';
 
@@ -169,14 +170,7 @@ export function ContactModal({ open, contactId, initialValues, onClose, onSaved 
             </Stack>
           )}
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={isSubmitting}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" variant="contained" disabled={isSubmitting || loading || contact.isError} data-testid="contact-save">
-            {isSubmitting ? <CircularProgress size={22} aria-label={t('common.loading')} /> : t('common.save')}
-          </Button>
-        </DialogActions>
+        <FormDialogActions saving={isSubmitting} onCancel={onClose} saveTestId="contact-save" saveDisabled={loading || contact.isError} />
       </form>
     </Dialog>
   );

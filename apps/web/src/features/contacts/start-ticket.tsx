@@ -1,4 +1,4 @@
-import { Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Stack, TextField } from '@mui/material';
+import { Dialog, DialogContent, DialogTitle, MenuItem, Stack, TextField } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +6,7 @@ import { useNavigate } from 'react-router';
 import type { Connection, Contact, QueueSummary, Ticket } from '../../api/desk-types';
 import { ApiError } from '../../api/http-client';
 import { useSession } from '../../api/session';
+import { FormDialogActions } from '../../components/form-dialog-actions';
 import { toastError } from '../../components/toast';
 import { connectionsQuery } from '../connections/connections-queries';
 
@@ -146,14 +147,7 @@ export function useStartTicket(): { start(contact: Pick<Contact, 'id' | 'name'>)
             ) : null}
           </Stack>
         </DialogContent>
-        <DialogActions>
-          <Button onClick={close} disabled={busy}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" variant="contained" disabled={queueMissing || busy} data-testid="start-ticket-confirm">
-            {busy ? <CircularProgress size={22} aria-label={t('common.loading')} /> : t('contacts.startDialog.start')}
-          </Button>
-        </DialogActions>
+        <FormDialogActions saving={busy} onCancel={close} saveTestId="start-ticket-confirm" saveLabel={t('contacts.startDialog.start')} saveDisabled={queueMissing} />
       </form>
     </Dialog>
   ) : null;

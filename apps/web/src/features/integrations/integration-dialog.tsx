@@ -2,13 +2,14 @@ import { DIALOGFLOW_LANGUAGES, IntegrationBody, INTEGRATION_TYPES } from '@atend
 import { zodResolver } from '@hookform/resolvers/zod';
 import PlayArrow from '@mui/icons-material/PlayArrow';
 import UploadFile from '@mui/icons-material/UploadFile';
-import { Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, ListItemIcon, ListItemText, MenuItem, Stack, TextField } from '@mui/material';
+import { Box, Button, CircularProgress, Dialog, DialogContent, DialogTitle, ListItemIcon, ListItemText, MenuItem, Stack, TextField } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { Controller, useForm, useWatch, type FieldPath } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { useSession } from '../../api/session';
+import { FormDialogActions } from '../../components/form-dialog-actions';
 import { toastError, toastInfo, toastSuccess } from '../../components/toast';
 import { generatedSecret, integrationFormDefaults, integrationPayload, integrationSections, maskedSecret, secretError, type Integration } from './integration-form';
 import { IntegrationLogo } from './integration-logo';
@@ -252,14 +253,7 @@ export function IntegrationDialog({ integration, onClose, onSecret }: { integrat
             ) : null}
           </Stack>
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={isSubmitting} data-testid="integration-cancel">
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" variant="contained" disabled={isSubmitting} data-testid="integration-save">
-            {isSubmitting ? <CircularProgress size={22} aria-label={t('common.loading')} /> : t('common.save')}
-          </Button>
-        </DialogActions>
+        <FormDialogActions saving={isSubmitting} onCancel={onClose} cancelTestId="integration-cancel" saveTestId="integration-save" />
       </form>
     </Dialog>
   );

@@ -2,13 +2,14 @@ import { PROMPT_MODELS } from '@atende/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
-import { Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, InputAdornment, MenuItem, Stack, TextField } from '@mui/material';
+import { Dialog, DialogContent, DialogTitle, IconButton, InputAdornment, MenuItem, Stack, TextField } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { useSession } from '../../api/session';
+import { FormDialogActions } from '../../components/form-dialog-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { useQueues } from '../queues/queues-queries';
 import { MODEL_LABELS, promptFormDefaults, PromptFormSchema, TEMPERATURE, type Prompt } from './prompt-form';
@@ -197,14 +198,7 @@ export function PromptDialog({ prompt, onClose }: { prompt: Prompt | null; onClo
             </Stack>
           </Stack>
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={isSubmitting} data-testid="prompt-cancel">
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" variant="contained" disabled={isSubmitting} data-testid="prompt-save">
-            {isSubmitting ? <CircularProgress size={22} aria-label={t('common.loading')} /> : t('common.save')}
-          </Button>
-        </DialogActions>
+        <FormDialogActions saving={isSubmitting} onCancel={onClose} cancelTestId="prompt-cancel" saveTestId="prompt-save" />
       </form>
     </Dialog>
   );

@@ -1,12 +1,13 @@
 import { QueueBody, type QueueUpdateBody } from '@atende/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Box, Button, Chip, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Stack, Tab, Tabs, TextField, Tooltip, Typography } from '@mui/material';
+import { Alert, Box, Chip, Dialog, DialogContent, DialogTitle, MenuItem, Stack, Tab, Tabs, TextField, Tooltip, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { useSession } from '../../api/session';
+import { FormDialogActions } from '../../components/form-dialog-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { useIntegrationOptions } from '../integrations/integrations-queries';
 import { usePrompts } from '../prompts/prompts-queries';
@@ -202,14 +203,7 @@ export function QueueModal({ queue, otherColors, onClose }: { queue: Queue | nul
             <Box sx={{ pt: 1 }}>{queue ? <QueueOptionsEditor queueId={queue.id} /> : <Alert severity="info">{t('queues.modal.saveFirst')}</Alert>}</Box>
           ) : null}
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={isSubmitting} data-testid="queue-cancel">
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" variant="contained" disabled={isSubmitting} data-testid="queue-save">
-            {isSubmitting ? <CircularProgress size={22} aria-label={t('common.loading')} /> : t('common.save')}
-          </Button>
-        </DialogActions>
+        <FormDialogActions saving={isSubmitting} onCancel={onClose} cancelTestId="queue-cancel" saveTestId="queue-save" />
       </form>
     </Dialog>
   );

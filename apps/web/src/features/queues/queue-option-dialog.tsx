@@ -1,11 +1,12 @@
 import { QueueOptionBody } from '@atende/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
+import { Dialog, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { useSession } from '../../api/session';
+import { FormDialogActions } from '../../components/form-dialog-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { insertOption, nextOptionNumber, replaceOption, siblingsOf, type QueueOption } from './option-tree';
 import { queueOptionsKey } from './queues-queries';
@@ -102,14 +103,7 @@ export function QueueOptionDialog({ queueId, tree, editing, onClose }: { queueId
             />
           </Stack>
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={isSubmitting}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" variant="contained" disabled={isSubmitting} data-testid="queue-option-save">
-            {isSubmitting ? <CircularProgress size={22} aria-label={t('common.loading')} /> : t('common.save')}
-          </Button>
-        </DialogActions>
+        <FormDialogActions saving={isSubmitting} onCancel={onClose} saveTestId="queue-option-save" />
       </form>
     </Dialog>
   );

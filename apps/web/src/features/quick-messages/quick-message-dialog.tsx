@@ -2,7 +2,7 @@ import { QuickMessageBody } from '@atende/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import AttachFile from '@mui/icons-material/AttachFile';
 import Close from '@mui/icons-material/Close';
-import { Box, Button, Chip, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, Stack, Switch, TextField } from '@mui/material';
+import { Box, Button, Chip, Dialog, DialogContent, DialogTitle, FormControlLabel, Stack, Switch, TextField } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import type { QuickMessage } from '../../api/desk-types';
 import { useSession } from '../../api/session';
+import { FormDialogActions } from '../../components/form-dialog-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { mediaFileName, renamedForUpload } from './media-file-name';
 import { cacheSavedQuickMessage } from './quick-messages-queries';
@@ -142,14 +143,7 @@ export function QuickMessageDialog({ record, onClose }: { record: QuickMessage |
             </Stack>
           </Stack>
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={isSubmitting}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" variant="contained" disabled={isSubmitting} data-testid="quick-message-save">
-            {isSubmitting ? <CircularProgress size={22} aria-label={t('common.loading')} /> : t('common.save')}
-          </Button>
-        </DialogActions>
+        <FormDialogActions saving={isSubmitting} onCancel={onClose} saveTestId="quick-message-save" />
       </form>
     </Dialog>
   );

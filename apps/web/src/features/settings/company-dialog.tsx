@@ -1,10 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import EventRepeat from '@mui/icons-material/EventRepeat';
-import { Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Stack, TextField, Tooltip } from '@mui/material';
+import { Button, Dialog, DialogContent, DialogTitle, MenuItem, Stack, TextField, Tooltip } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { Controller, useForm, type Path } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
+import { FormDialogActions } from '../../components/form-dialog-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { cacheCompany, type Company } from './companies-queries';
 import { companyFormDefaults, CompanyFormSchema, companyPayload, recurrenceChoices, renewDueDate, type CompanyFormOutput, type CompanyFormValues } from './company-form';
@@ -170,14 +171,7 @@ export function CompanyDialog({ company, onClose }: { company: Company | null; o
             )}
           </Stack>
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={isSubmitting} data-testid="company-cancel">
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" variant="contained" disabled={isSubmitting} data-testid="company-save">
-            {isSubmitting ? <CircularProgress size={22} aria-label={t('common.loading')} /> : t('common.save')}
-          </Button>
-        </DialogActions>
+        <FormDialogActions saving={isSubmitting} onCancel={onClose} cancelTestId="company-cancel" saveTestId="company-save" />
       </form>
     </Dialog>
   );

@@ -1,11 +1,12 @@
 import { PLAN_FEATURES, PLAN_LIMITS, PlanBody } from '@atende/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, Stack, Switch, TextField } from '@mui/material';
+import { Box, Dialog, DialogContent, DialogTitle, FormControlLabel, Stack, Switch, TextField } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { useSession } from '../../api/session';
+import { FormDialogActions } from '../../components/form-dialog-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { companiesKey } from './companies-queries';
 import { planFormDefaults, sortPlans, type PlanFormValues } from './plan-form';
@@ -87,14 +88,7 @@ export function PlanDialog({ plan, onClose }: { plan: Plan | null; onClose(): vo
             </Box>
           </Stack>
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={isSubmitting} data-testid="plan-cancel">
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" variant="contained" disabled={isSubmitting} data-testid="plan-save">
-            {isSubmitting ? <CircularProgress size={22} aria-label={t('common.loading')} /> : t('common.save')}
-          </Button>
-        </DialogActions>
+        <FormDialogActions saving={isSubmitting} onCancel={onClose} cancelTestId="plan-cancel" saveTestId="plan-save" />
       </form>
     </Dialog>
   );

@@ -6,7 +6,6 @@ import {
   Button,
   CircularProgress,
   Dialog,
-  DialogActions,
   DialogContent,
   DialogTitle,
   MenuItem,
@@ -21,6 +20,7 @@ import { useNavigate } from 'react-router';
 import type { Contact, ContactPage, Ticket } from '../../api/desk-types';
 import { ApiError } from '../../api/http-client';
 import { useSession } from '../../api/session';
+import { FormDialogActions } from '../../components/form-dialog-actions';
 import { toastError } from '../../components/toast';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { ContactModal } from '../contacts/contact-modal';
@@ -281,14 +281,7 @@ export function NewTicketDialog({ open, onClose }: { open: boolean; onClose(): v
               {existing ? existingNotice(existing) : null}
             </Stack>
           </DialogContent>
-          <DialogActions>
-            <Button onClick={close} disabled={saving}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" variant="contained" disabled={saving} data-testid="new-ticket-submit">
-              {saving ? <CircularProgress size={22} aria-label={t('common.loading')} /> : t('tickets.newTicket.submit')}
-            </Button>
-          </DialogActions>
+          <FormDialogActions saving={saving} onCancel={close} saveTestId="new-ticket-submit" saveLabel={t('tickets.newTicket.submit')} />
         </form>
       </Dialog>
       {adding !== null ? (
