@@ -6,6 +6,7 @@ import { Box, Button, Chip, CircularProgress, FormHelperText, Stack, TextField, 
 import { useRef, type FormEvent, type ReactNode } from 'react';
 import { Controller, useForm, type FieldError, type UseFormRegisterReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { HiddenFileInput } from '../../components/hidden-file-input';
 import { toastError, toastSuccess } from '../../components/toast';
 import {
   MediaTestForm,
@@ -164,17 +165,7 @@ export function MediaTestFormCard() {
                   {t('messagesApi.test.chooseFile')}
                 </Button>
               )}
-              <input
-                ref={fileInput}
-                type="file"
-                hidden
-                data-testid="media-test-file"
-                onChange={(event) => {
-                  const picked = event.target.files?.[0];
-                  event.target.value = '';
-                  if (picked) field.onChange(picked);
-                }}
-              />
+              <HiddenFileInput inputRef={fileInput} testId="media-test-file" onPick={field.onChange} />
               {fieldState.error ? <FormHelperText error>{message(fieldState.error)}</FormHelperText> : null}
             </Box>
           );

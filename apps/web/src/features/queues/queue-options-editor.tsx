@@ -10,6 +10,7 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
+import { HiddenFileInput } from '../../components/hidden-file-input';
 import { toastError, toastSuccess } from '../../components/toast';
 import { flattenOptionTree, removeOption, replaceOption, subtreeSize, type QueueOption } from './option-tree';
 import { QueueOptionDialog, type OptionEditing } from './queue-option-dialog';
@@ -191,16 +192,12 @@ export function QueueOptionsEditor({ queueId }: { queueId: number }) {
         </Stack>
       )}
 
-      <input
-        ref={fileInput}
-        type="file"
-        hidden
-        data-testid="queue-option-file"
-        onChange={(event) => {
-          const file = event.target.files?.[0];
-          event.target.value = '';
+      <HiddenFileInput
+        inputRef={fileInput}
+        testId="queue-option-file"
+        onPick={(file) => {
           const id = attachTo.current;
-          if (file && id !== null) void upload(id, file);
+          if (id !== null) void upload(id, file);
         }}
       />
       {editing ? <QueueOptionDialog queueId={queueId} tree={tree} editing={editing} onClose={() => setEditing(null)} /> : null}

@@ -11,6 +11,7 @@ import type { z } from 'zod';
 import type { QuickMessage } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { FormDialogActions } from '../../components/form-dialog-actions';
+import { HiddenFileInput } from '../../components/hidden-file-input';
 import { toastError, toastSuccess } from '../../components/toast';
 import { mediaFileName, renamedForUpload } from './media-file-name';
 import { cacheSavedQuickMessage } from './quick-messages-queries';
@@ -107,17 +108,7 @@ export function QuickMessageDialog({ record, onClose }: { record: QuickMessage |
                   {t('quickMessages.dialog.attach')}
                 </Button>
               )}
-              <input
-                ref={fileInput}
-                type="file"
-                hidden
-                data-testid="quick-message-file"
-                onChange={(event) => {
-                  const file = event.target.files?.[0];
-                  event.target.value = '';
-                  if (file) setAttachment({ kind: 'new', file });
-                }}
-              />
+              <HiddenFileInput inputRef={fileInput} testId="quick-message-file" onPick={(file) => setAttachment({ kind: 'new', file })} />
             </Box>
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
               <Controller

@@ -13,6 +13,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Connection } from '../../api/desk-types';
 import { useSession } from '../../api/session';
+import { HiddenFileInput } from '../../components/hidden-file-input';
 import { toastError, toastInfo } from '../../components/toast';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { vcardFor, type SandboxCustomer } from './phone-number';
@@ -289,17 +290,7 @@ export function PhoneChat({ connection, customer, onSent }: { connection: Connec
             </Tooltip>
           ))}
         </Stack>
-        <input
-          ref={fileInput}
-          type="file"
-          hidden
-          data-testid="phone-file"
-          onChange={(event) => {
-            const chosen = event.target.files?.[0];
-            event.target.value = '';
-            if (chosen) setFile(chosen);
-          }}
-        />
+        <HiddenFileInput inputRef={fileInput} testId="phone-file" onPick={setFile} />
         <Stack direction="row" spacing={0.5} sx={{ alignItems: 'flex-end' }}>
           <TextField
             value={text}

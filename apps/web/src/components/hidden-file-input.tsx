@@ -1,0 +1,25 @@
+import type { RefObject } from 'react';
+
+interface HiddenFileInputProps {
+  /** The button that opens the file chooser clicks this input. */
+  inputRef: RefObject<HTMLInputElement | null>;
+  testId: string;
+  onPick(file: File): void;
+}
+
+/** The file input behind an "attach" button: hands over the one file picked and empties itself, so the same file can be picked again. */
+export function HiddenFileInput({ inputRef, testId, onPick }: HiddenFileInputProps) {
+  return (
+    <input
+      ref={inputRef}
+      type="file"
+      hidden
+      data-testid={testId}
+      onChange={(event) => {
+        const file = event.target.files?.[0];
+        event.target.value = '';
+        if (file) onPick(file);
+      }}
+    />
+  );
+}
