@@ -137,6 +137,10 @@ async function measure(name: string, ownPids: number[], work: () => Promise<Omit
   return { name, ...result, ...stop() };
 }
 
+/**
+ * The seed and the ingest leave many new rows and dirty pages: vacuum them and write
+ * them out before the next figure, so autovacuum and a checkpoint do not run during it.
+ */
 async function settle(database: Database): Promise<void> {
   await database.sql.executeSql('vacuum analyze');
   await database.sql.executeSql('checkpoint');
@@ -151,6 +155,7 @@ async function main() {
   const seed = await seedBench(database, { tickets: Number(args.tickets), messages: Number(args.messages) });
   const seedSeconds = (performance.now() - seedStarted) / 1000;
   console.log(`seeded ${seed.tickets} tickets and ${seed.messages} messages in ${seedSeconds.toFixed(1)} s`);
+  await settle(database);
 
   const server = await startServer(databaseUrl);
   const ownPids = [process.pid, server.child.pid ?? 0];
@@ -253,8 +258,6 @@ async function main() {
       rows.push(await measure('inbound ingest, concurrency 20', [...ownPids, ...(agentSockets?.pids ?? [])], ingestAt(20)));
     }
     await agentSockets?.stop();
-    // The ingest leaves tens of thousands of new rows: vacuum them and write them out
-    // now, so autovacuum and the checkpoint do not run during the next figure.
     if (only.has('ingest') && only.has('fanout')) await settle(database);
 
     // Fan-out: N sockets of one company, in their own processes; messages ingested on the server under test at a fixed rate.
