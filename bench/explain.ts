@@ -31,7 +31,7 @@ const order = 'order by (t.unread_messages > 0) desc, t.updated_at desc, t.id de
 /** The ticket search of tickets.repo.ts (open tab, showAll) with its values inlined. */
 function searchQuery(term: string): string {
   const byName = `select ct.id from contacts ct where ct.company_id = ${companyId} and (lower(ct.name) like '%${term}%')`;
-  const bySaid = `select m.ticket_id from messages m where m.company_id = ${companyId} and to_tsvector('simple', m.body) @@ plainto_tsquery('simple', '${term}')`;
+  const bySaid = `select mt.ticket_id from message_terms mt where mt.company_id = ${companyId} and mt.term = any(message_words('${term}'))`;
   return `select t.id from tickets t where t.company_id = ${companyId} and t.status = 'open' and (t.contact_id in (${byName}) or t.id in (${bySaid})) ${order} limit 21`;
 }
 
@@ -41,7 +41,7 @@ const queries: [title: string, sql: string][] = [
     "ticket list (agent view: own or pending, own queues)",
     `select t.id from tickets t where t.company_id = ${companyId} and t.status = 'pending' and ((t.user_id = ${agentId} or t.status = 'pending') and (t.queue_id is null or t.queue_id = any(${queues}))) ${order} limit 21 offset 0`,
   ],
-  ['ticket search (name/number trigrams, message full-text)', searchQuery('brastemp')],
+  ['ticket search (name/number trigrams, message words)', searchQuery('brastemp')],
   [
     'ticket details (20 tickets)',
     `select t.*, c.name, u.name, q.name, w.name, (select json_agg(json_build_object('id', tg.id, 'name', tg.name)) from ticket_tags tt join tags tg on tg.id = tt.tag_id where tt.ticket_id = t.id) from tickets t join contacts c on c.id = t.contact_id left join users u on u.id = t.user_id left join queues q on q.id = t.queue_id left join whatsapps w on w.id = t.whatsapp_id where t.company_id = ${companyId} and t.id = any('{${detailIds.join(',')}}'::int[])`,

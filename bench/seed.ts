@@ -197,6 +197,9 @@ export async function seedBench(database: Database, options: SeedOptions) {
       updated,
     ]);
   }
+  // The messages' words go into message_terms after the load, not statement by
+  // statement through the trigger.
+  await db.execute(sql`alter table messages disable trigger messages_terms_insert`);
   await withoutSecondaryIndexes(database, ['tickets', 'messages'], async () => {
   await insertRows(
     database,
@@ -211,6 +214,13 @@ export async function seedBench(database: Database, options: SeedOptions) {
     messageRows,
   );
   });
+  // The words as the index build likes them: the key added after the rows, which two lanes insert.
+  const wordsStarted = performance.now();
+  await db.execute(sql`alter table message_terms drop constraint message_terms_pkey`);
+  await Promise.all([0, 1].map((lane) => database.sql.executeSql('select message_terms_backfill(2, $1)', [lane])));
+  await db.execute(sql`alter table message_terms add constraint message_terms_pkey primary key (company_id, term, message_id, ticket_id)`);
+  await db.execute(sql`alter table messages enable trigger messages_terms_insert`);
+  phases.message_terms = Math.round(performance.now() - wordsStarted);
   // A database that has lived 90 days has been vacuumed: its visibility map is set
   // (index-only scans skip the table) and autovacuum has nothing left to do.
   const vacuumStarted = performance.now();

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuiltCompany, BuiltUser } from '../../test/factories.js';
 import { createTestContext, type TestContext } from '../../test/test-app.js';
@@ -119,6 +120,26 @@ describe('sandbox inbound → ticket', () => {
     expect(await search('electrolux')).toEqual([ticketId]);
     expect(await search('consul')).toEqual([]);
     expect(await search('...')).toEqual([]);
+  });
+
+  it('a deleted ticket or contact takes its messages\' words along', async () => {
+    const search = async (words: string) =>
+      ((await t.request(adminToken, 'GET', `/tickets?searchParam=${encodeURIComponent(words)}&showAll=true`)).json().tickets as { id: number }[]).map((x) => x.id);
+    const wordsOf = async (ticketId: number) =>
+      Number(((await t.database.db.execute(sql`select count(*)::int as n from message_terms where ticket_id = ${ticketId}`)) as unknown as { rows: { n: number }[] }).rows[0]?.n);
+    const { ticketId: first } = (await inbound({ from: '5511999990010', body: 'Orçamento do ar-condicionado Springer' })).json();
+    expect(await wordsOf(first)).toBeGreaterThan(0);
+    expect((await t.request(adminToken, 'DELETE', `/tickets/${first}`)).statusCode).toBe(200);
+    expect(await wordsOf(first)).toBe(0);
+    expect(await search('springer')).toEqual([]);
+
+    const { ticketId: second } = (await inbound({ from: '5511999990010', body: 'Outro orçamento Springer' })).json();
+    expect(second).not.toBe(first);
+    const { contactId } = (await t.request(adminToken, 'GET', `/tickets/${second}`)).json();
+    expect(await search('springer')).toEqual([second]);
+    expect((await t.request(adminToken, 'DELETE', `/contacts/${contactId}`)).statusCode).toBe(200);
+    expect(await wordsOf(second)).toBe(0);
+    expect(await search('springer')).toEqual([]);
   });
 
   it('orders unread tickets first', async () => {

@@ -138,6 +138,24 @@ export interface TicketListFilters {
 
 const intArray = (values: number[]) => sql`${`{${values.join(',')}}`}::int[]`;
 
+/** One letter-or-digit run is one word for the full-text parser: no grouping needed. */
+const SINGLE_WORD = /^[\p{L}\p{N}]+$/u;
+
+/**
+ * The company's tickets with a message holding every word of `term`, split as
+ * messages are (`message_words`, migration 0009), read from message_terms by an
+ * index-only scan. A search without words (only punctuation) finds none.
+ */
+function ticketsWithWords(companyId: number, term: string): SQL {
+  const words = sql`message_words(${term})`;
+  if (SINGLE_WORD.test(term)) {
+    return sql`select mt.ticket_id from message_terms mt where mt.company_id = ${companyId} and mt.term = any(${words})`;
+  }
+  return sql`
+    select mt.ticket_id from message_terms mt where mt.company_id = ${companyId} and mt.term = any(${words})
+    group by mt.message_id, mt.ticket_id having count(*) = cardinality(${words})`;
+}
+
 /**
  * The ticket lists. Without showAll (or for non-admins, who never get it) a user
  * sees its own tickets and the pending ones, of the selected queues (limited to
@@ -170,19 +188,15 @@ export async function listTickets(db: DbOrTx, ctx: RequestContext, filters: Tick
   if (term) {
     const like = likeContains(term);
     const digits = phoneSearchDigits(term);
-    // Each branch is its own indexed lookup: trigrams on contacts, full-text on messages
-    // (the expression of messages_body_fts_idx; a ticket matches when one of its
-    // messages holds every word).
+    // Each branch is its own indexed lookup: trigrams on contacts, the messages'
+    // words on message_terms (a ticket matches when one message holds every word).
     conditions.push(sql`(
       t.contact_id in (
         select ct.id from contacts ct
         where ct.company_id = ${ctx.companyId}
           and (lower(ct.name) like ${like} ${digits ? sql`or ct.number like ${likeContains(digits)}` : sql``})
       )
-      or t.id in (
-        select m.ticket_id from messages m
-        where m.company_id = ${ctx.companyId} and to_tsvector('simple', m.body) @@ plainto_tsquery('simple', ${term})
-      )
+      or t.id in (${ticketsWithWords(ctx.companyId, term)})
     )`);
   }
 
