@@ -132,7 +132,11 @@ export const whatsappQueues = pgTable(
       .references(() => queues.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.whatsappId, t.queueId] }), index('whatsapp_queues_company_id_queue_id_idx').on(t.companyId, t.queueId)],
+  (t) => [
+    primaryKey({ columns: [t.whatsappId, t.queueId] }),
+    index('whatsapp_queues_company_id_queue_id_idx').on(t.companyId, t.queueId),
+    index('whatsapp_queues_queue_id_idx').on(t.queueId),
+  ],
 );
 
 /**
@@ -194,6 +198,7 @@ export const users = pgTable(
     uniqueIndex('users_email_uq').on(t.email),
     index('users_company_id_name_idx').on(t.companyId, t.name),
     index('users_company_id_whatsapp_id_idx').on(t.companyId, t.whatsappId),
+    index('users_whatsapp_id_idx').on(t.whatsappId).where(sql`${t.whatsappId} is not null`),
     check('users_profile_ck', sql`${t.profile} in ('admin', 'user')`),
     check('users_all_ticket_ck', sql`${t.allTicket} in ('enabled', 'desabled')`),
   ],
@@ -259,6 +264,7 @@ export const queueOptions = pgTable(
   (t) => [
     index('queue_options_company_id_queue_parent_idx').on(t.companyId, t.queueId, t.parentId, t.option),
     index('queue_options_parent_id_idx').on(t.parentId),
+    index('queue_options_queue_id_idx').on(t.queueId),
   ],
 );
 
@@ -328,6 +334,7 @@ export const userQueues = pgTable(
   (t) => [
     primaryKey({ columns: [t.userId, t.queueId] }),
     index('user_queues_company_id_queue_id_idx').on(t.companyId, t.queueId),
+    index('user_queues_queue_id_idx').on(t.queueId),
   ],
 );
 
@@ -354,6 +361,7 @@ export const refreshTokens = pgTable(
   (t) => [
     uniqueIndex('refresh_tokens_token_hash_uq').on(t.tokenHash),
     index('refresh_tokens_company_id_user_id_idx').on(t.companyId, t.userId),
+    index('refresh_tokens_user_id_idx').on(t.userId),
     index('refresh_tokens_family_id_idx').on(t.familyId),
   ],
 );
@@ -398,7 +406,7 @@ export const contactExtraInfo = pgTable(
     name: text('name').notNull(),
     value: text('value').notNull().default(''),
   },
-  (t) => [index('contact_extra_info_company_id_contact_id_idx').on(t.companyId, t.contactId)],
+  (t) => [index('contact_extra_info_company_id_contact_id_idx').on(t.companyId, t.contactId), index('contact_extra_info_contact_id_idx').on(t.contactId)],
 );
 
 export const tickets = pgTable(
@@ -554,7 +562,11 @@ export const ticketTags = pgTable(
       .references(() => tags.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.ticketId, t.tagId] }), index('ticket_tags_company_id_tag_id_idx').on(t.companyId, t.tagId)],
+  (t) => [
+    primaryKey({ columns: [t.ticketId, t.tagId] }),
+    index('ticket_tags_company_id_tag_id_idx').on(t.companyId, t.tagId),
+    index('ticket_tags_tag_id_idx').on(t.tagId),
+  ],
 );
 
 export const ticketNotes = pgTable(
@@ -575,6 +587,7 @@ export const ticketNotes = pgTable(
   },
   (t) => [
     index('ticket_notes_company_id_contact_id_idx').on(t.companyId, t.contactId, t.createdAt),
+    index('ticket_notes_contact_id_idx').on(t.contactId),
     index('ticket_notes_ticket_id_idx').on(t.ticketId),
     index('ticket_notes_user_id_idx').on(t.userId),
   ],
@@ -641,7 +654,10 @@ export const sandboxOutbox = pgTable(
     deleted: boolean('deleted').notNull().default(false),
     createdAt: createdAt(),
   },
-  (t) => [index('sandbox_outbox_company_id_whatsapp_number_idx').on(t.companyId, t.whatsappId, t.number, t.createdAt)],
+  (t) => [
+    index('sandbox_outbox_company_id_whatsapp_number_idx').on(t.companyId, t.whatsappId, t.number, t.createdAt),
+    index('sandbox_outbox_whatsapp_id_idx').on(t.whatsappId),
+  ],
 );
 
 export type PlanRow = typeof plans.$inferSelect;
