@@ -1,6 +1,6 @@
 import { PAGE_SIZE, type TicketStatus } from '@atende/shared';
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import type { DbOrTx } from '../../platform/db/client.js';
+import { executeNamed, type Database, type DbOrTx } from '../../platform/db/client.js';
 import { contacts, queues, tags, ticketTags, tickets, users, whatsapps } from '../../platform/db/schema.js';
 import type { RequestContext, TenantScope } from '../../platform/http/context.js';
 import { likeContains, phoneSearchDigits } from '../../platform/db/search.js';
@@ -162,7 +162,7 @@ function ticketsWithWords(companyId: number, term: string): SQL {
  * its own queues) or without a queue; allTicket adds every pending ticket.
  * Unread tickets come first, then the most recently updated.
  */
-export async function listTickets(db: DbOrTx, ctx: RequestContext, filters: TicketListFilters) {
+export async function listTickets(database: Pick<Database, 'db' | 'sql'>, ctx: RequestContext, filters: TicketListFilters) {
   const conditions: SQL[] = [sql`t.company_id = ${ctx.companyId}`];
   if (filters.status) conditions.push(sql`t.status = ${filters.status}`);
 
@@ -201,12 +201,15 @@ export async function listTickets(db: DbOrTx, ctx: RequestContext, filters: Tick
   }
 
   const offset = (filters.pageNumber - 1) * PAGE_SIZE;
-  const result = (await db.execute(sql`
+  const rows = await executeNamed<{ id: number }>(
+    database.sql,
+    sql`
     select t.id from tickets t
     where ${sql.join(conditions, sql` and `)}
     order by (t.unread_messages > 0) desc, t.updated_at desc, t.id desc
-    limit ${PAGE_SIZE + 1} offset ${offset}`)) as unknown as { rows: { id: number }[] };
-  const ids = result.rows.map((r) => Number(r.id));
+    limit ${PAGE_SIZE + 1} offset ${offset}`,
+  );
+  const ids = rows.map((r) => Number(r.id));
   const hasMore = ids.length > PAGE_SIZE;
-  return { tickets: await loadTicketDetails(db, ctx, ids.slice(0, PAGE_SIZE)), hasMore };
+  return { tickets: await loadTicketDetails(database.db, ctx, ids.slice(0, PAGE_SIZE)), hasMore };
 }

@@ -12,7 +12,7 @@ export function registerTicketRoutes(scope: FastifyInstance, services: AppServic
   const app = scope.withTypeProvider<ZodTypeProvider>();
 
   app.get('/tickets', { schema: { querystring: TicketListQuery } }, async (request) => {
-    const page = await listTickets(services.db, request.ctx, request.query);
+    const page = await listTickets(services.database, request.ctx, request.query);
     return { tickets: page.tickets.map(presentTicket), hasMore: page.hasMore };
   });
 

@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { SQL } from 'drizzle-orm';
+import { PgDialect, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -24,6 +26,19 @@ export interface SqlExecutor {
    * connection, for a hot statement whose planning costs more than its run.
    */
   executeSql(text: string, values?: unknown[], options?: { name?: string }): Promise<{ rows: Record<string, unknown>[] }>;
+}
+
+const dialect = new PgDialect();
+
+/**
+ * Runs a statement built with drizzle's `sql` as a prepared statement named after
+ * its text, so PostgreSQL parses it once per pooled connection: for hot statements
+ * whose shape depends on the request (the ticket lists, one shape per set of filters).
+ */
+export async function executeNamed<Row>(executor: SqlExecutor, query: SQL): Promise<Row[]> {
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  const name = `q_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+  return (await executor.executeSql(text, params, { name })).rows as Row[];
 }
 
 export interface Database {
