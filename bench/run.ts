@@ -13,7 +13,7 @@ import { cpus, totalmem } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { startCpuWatch } from './cpu.js';
+import { cpuSpeed, startCpuWatch } from './cpu.js';
 import { sendAtRate, startFanoutClients, wallClock } from './fanout.js';
 import { runLoad, summarize, type LoadResult } from './load.js';
 import { BENCH_ADMIN, seedBench } from './seed.js';
@@ -126,15 +126,19 @@ async function login(url: string, email: string, password: string): Promise<stri
 
 interface Row extends Partial<LoadResult> {
   name: string;
+  /** One core's speed just before the figure (`cpuSpeed`, JSON round trips of a list page per ms). */
+  cpuSpeed: number;
   otherCpuPercent: number;
+  stealPercent: number;
   disturbed: boolean;
   extra?: Record<string, number>;
 }
 
-async function measure(name: string, ownPids: number[], work: () => Promise<Omit<Row, 'name' | 'otherCpuPercent' | 'disturbed'>>): Promise<Row> {
+async function measure(name: string, ownPids: number[], work: () => Promise<Omit<Row, 'name' | 'cpuSpeed' | 'otherCpuPercent' | 'stealPercent' | 'disturbed'>>): Promise<Row> {
+  const speed = cpuSpeed();
   const stop = startCpuWatch(ownPids);
   const result = await work();
-  return { name, ...result, ...stop() };
+  return { name, cpuSpeed: speed, ...result, ...stop() };
 }
 
 /**
@@ -319,7 +323,9 @@ async function main() {
     p99: r.p99,
     errors: r.errors,
     ...(r.extra ?? {}),
+    'CPU speed': r.cpuSpeed,
     'other CPU %': r.otherCpuPercent,
+    'steal %': r.stealPercent,
     disturbed: r.disturbed ? 'YES' : '',
   }));
   console.table(table);
