@@ -141,10 +141,16 @@ const intArray = (values: number[]) => sql`${`{${values.join(',')}}`}::int[]`;
 /** One letter-or-digit run is one word for the full-text parser: no grouping needed. */
 const SINGLE_WORD = /^[\p{L}\p{N}]+$/u;
 
+/** How many of a word's entries a search counts to find its rarest word: enough to tell rare from common. */
+const WORD_COUNT_CAP = 5000;
+
 /**
  * The company's tickets with a message holding every word of `term`, split as
- * messages are (`message_words`, migration 0009), read from message_terms by an
- * index-only scan. A search without words (only punctuation) finds none.
+ * messages are (`message_words`, migration 0009), from message_terms by index-only
+ * scans. Several words: the messages of the rarest one (counted up to a cap; the
+ * longer word on a tie) are the candidates, and each of the other words is looked up
+ * for that message, so a common word costs a lookup per candidate, not a read of all
+ * its messages. A search without words (only punctuation) finds none.
  */
 function ticketsWithWords(companyId: number, term: string): SQL {
   const words = sql`message_words(${term})`;
@@ -152,8 +158,17 @@ function ticketsWithWords(companyId: number, term: string): SQL {
     return sql`select mt.ticket_id from message_terms mt where mt.company_id = ${companyId} and mt.term = any(${words})`;
   }
   return sql`
-    select mt.ticket_id from message_terms mt where mt.company_id = ${companyId} and mt.term = any(${words})
-    group by mt.message_id, mt.ticket_id having count(*) = cardinality(${words})`;
+    select mt.ticket_id from message_terms mt
+    where mt.company_id = ${companyId}
+      and mt.term = (
+        select w from unnest(${words}) w
+        order by (select count(*) from (select 1 from message_terms f where f.company_id = ${companyId} and f.term = w limit ${WORD_COUNT_CAP}) capped),
+          length(w) desc, w
+        limit 1)
+      and not exists (
+        select 1 from unnest(${words}) other
+        where other <> mt.term
+          and not exists (select 1 from message_terms x where x.company_id = ${companyId} and x.term = other and x.message_id = mt.message_id))`;
 }
 
 /**
