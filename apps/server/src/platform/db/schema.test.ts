@@ -35,5 +35,4 @@ describe('the migrated schema', () => {
     );
     expect(unindexed.map((key) => `${key.table}: ${key.name}`)).toEqual([]);
   });
-
 });
