@@ -131,6 +131,8 @@ interface Row extends Partial<LoadResult> {
   otherCpuPercent: number;
   stealPercent: number;
   disturbed: boolean;
+  /** One core ran at under 80% of the run's median speed before this figure. */
+  slowMachine?: boolean;
   extra?: Record<string, number>;
 }
 
@@ -315,6 +317,10 @@ async function main() {
     await database.close();
   }
 
+  // A figure measured while one core ran at under 80% of the run's median speed is flagged too.
+  const speeds = rows.map((r) => r.cpuSpeed).sort((a, b) => a - b);
+  const medianSpeed = speeds[Math.floor(speeds.length / 2)] ?? 0;
+  for (const row of rows) row.slowMachine = row.cpuSpeed < 0.8 * medianSpeed;
   const table = rows.map((r) => ({
     figure: r.name,
     'req/s': r.rps,
@@ -326,7 +332,7 @@ async function main() {
     'CPU speed': r.cpuSpeed,
     'other CPU %': r.otherCpuPercent,
     'steal %': r.stealPercent,
-    disturbed: r.disturbed ? 'YES' : '',
+    disturbed: [r.disturbed && 'YES', r.slowMachine && 'slow CPU'].filter(Boolean).join(', '),
   }));
   console.table(table);
   if (trace) {
