@@ -24,6 +24,9 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const inbound = (body: object) => t.request(adminToken, 'POST', `/sandbox/${sandboxId}/inbound`, body);
+/** The ids of the tickets a search (of every status) finds. */
+const search = async (words: string) =>
+  ((await t.request(adminToken, 'GET', `/tickets?searchParam=${encodeURIComponent(words)}&showAll=true`)).json().tickets as { id: number }[]).map((x) => x.id);
 
 function multipart(fields: Record<string, string>, file: { field: string; name: string; type: string; content: string }) {
   const boundary = '----atende-test-boundary';
@@ -106,8 +109,6 @@ describe('sandbox inbound → ticket', () => {
   });
 
   it('a search finds the words of any message of a ticket, the agent\'s and edited ones included', async () => {
-    const search = async (words: string) =>
-      ((await t.request(adminToken, 'GET', `/tickets?searchParam=${encodeURIComponent(words)}&showAll=true`)).json().tickets as { id: number }[]).map((x) => x.id);
     const { ticketId } = (await inbound({ from: '5511999990009', body: 'Comprei um fogão Consul', id: 'words-1' })).json();
     await t.request(adminToken, 'PUT', `/tickets/${ticketId}`, { status: 'open' });
     await t.request(adminToken, 'POST', `/messages/${ticketId}`, { body: 'Vou abrir a garantia-estendida' });
@@ -123,8 +124,6 @@ describe('sandbox inbound → ticket', () => {
   });
 
   it('a deleted ticket or contact takes its messages\' words along', async () => {
-    const search = async (words: string) =>
-      ((await t.request(adminToken, 'GET', `/tickets?searchParam=${encodeURIComponent(words)}&showAll=true`)).json().tickets as { id: number }[]).map((x) => x.id);
     const wordsOf = async (ticketId: number) =>
       Number(((await t.database.db.execute(sql`select count(*)::int as n from message_terms where ticket_id = ${ticketId}`)) as unknown as { rows: { n: number }[] }).rows[0]?.n);
     const { ticketId: first } = (await inbound({ from: '5511999990010', body: 'Orçamento do ar-condicionado Springer' })).json();
