@@ -1,6 +1,6 @@
 import { PAGE_SIZE, type TicketStatus } from '@atende/shared';
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { executeNamed, type Database, type DbOrTx } from '../../platform/db/client.js';
+import { executeNamed, type Database, type DbOrTx, type SqlExecutor } from '../../platform/db/client.js';
 import { contacts, queues, tags, ticketTags, tickets, users, whatsapps } from '../../platform/db/schema.js';
 import type { RequestContext, TenantScope } from '../../platform/http/context.js';
 import { likeContains, phoneSearchDigits } from '../../platform/db/search.js';
@@ -80,6 +80,53 @@ export async function loadTicketDetails(db: DbOrTx, scope: TenantScope, ids: num
   );
   // Keep the caller's order (the list's sort).
   return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** An ISO 8601 UTC timestamp with milliseconds, as `Date.toISOString()` writes it. */
+const isoTimestamp = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * The JSON array `presentTicket` would give for these tickets (in the order of
+ * `ids`), built by PostgreSQL in one prepared statement. The ticket lists are the
+ * hottest read of the product: building 20 presented tickets in the server (rows of
+ * every ticket column, their dates, then JSON) cost it about twice the rest of the
+ * request. `tickets.repo.test.ts` checks that both give the same tickets.
+ */
+const PRESENTED_TICKETS = `
+  select coalesce(json_agg(json_build_object(
+    'id', t.id, 'uuid', t.uuid, 'status', t.status,
+    'userId', t.user_id,
+    'user', case when t.user_id is not null and u.name is not null then json_build_object('id', t.user_id, 'name', u.name) end,
+    'queueId', t.queue_id,
+    'queue', case when t.queue_id is not null and q.name is not null then json_build_object('id', t.queue_id, 'name', q.name, 'color', q.color) end,
+    'whatsappId', t.whatsapp_id,
+    'whatsapp', case when t.whatsapp_id is not null and w.name is not null
+      then json_build_object('id', t.whatsapp_id, 'name', w.name, 'status', w.status, 'provider', w.provider) end,
+    'contactId', t.contact_id,
+    'contact', json_build_object('id', c.id, 'name', c.name, 'number', c.number, 'profilePicUrl', c.profile_pic_url, 'isGroup', c.is_group, 'email', c.email),
+    'isGroup', t.is_group, 'chatbot', t.chatbot, 'unreadMessages', t.unread_messages, 'lastMessage', t.last_message,
+    'useIntegration', t.use_integration, 'promptId', t.prompt_id, 'integrationId', t.integration_id,
+    'tags', coalesce((
+      select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color) order by tg.name)
+      from ticket_tags tt join tags tg on tg.id = tt.tag_id
+      where tt.ticket_id = t.id), '[]'::json),
+    'companyId', t.company_id,
+    'code', t.id::text,
+    'createdAt', ${isoTimestamp('t.created_at')},
+    'updatedAt', ${isoTimestamp('t.updated_at')}
+  ) order by page.n), '[]'::json)::text as tickets
+  from unnest($2::int[]) with ordinality page(id, n)
+  join tickets t on t.id = page.id and t.company_id = $1
+  join contacts c on c.id = t.contact_id
+  left join users u on u.id = t.user_id
+  left join queues q on q.id = t.queue_id
+  left join whatsapps w on w.id = t.whatsapp_id`;
+
+/** `presentTicket` of each of these tickets, as JSON text (an array, in the order of `ids`). */
+export async function presentTicketsInDatabase(executor: SqlExecutor, scope: TenantScope, ids: number[]): Promise<string> {
+  if (ids.length === 0) return '[]';
+  const [row] = (await executor.executeSql(PRESENTED_TICKETS, [scope.companyId, `{${ids.join(',')}}`], { name: 'presented_tickets' })).rows;
+  return String(row?.tickets ?? '[]');
 }
 
 export async function findTicketDetail(db: DbOrTx, scope: TenantScope, id: number): Promise<TicketDetail | null> {
@@ -226,5 +273,5 @@ export async function listTickets(database: Pick<Database, 'db' | 'sql'>, ctx: R
   );
   const ids = rows.map((r) => Number(r.id));
   const hasMore = ids.length > PAGE_SIZE;
-  return { tickets: await loadTicketDetails(database.db, ctx, ids.slice(0, PAGE_SIZE)), hasMore };
+  return { ticketsJson: await presentTicketsInDatabase(database.sql, ctx, ids.slice(0, PAGE_SIZE)), hasMore };
 }
