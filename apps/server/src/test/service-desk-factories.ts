@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../platform/db/client.js';
-import { contactExtraInfo, contacts, quickMessages, tags, ticketNotes, ticketTags, tickets, whatsapps } from '../platform/db/schema.js';
+import { contactExtraInfo, contacts, messages, quickMessages, tags, ticketNotes, ticketTags, tickets, whatsapps } from '../platform/db/schema.js';
 
 const hex = () => randomBytes(3).toString('hex');
 const digits = () => `55119${String(randomBytes(4).readUInt32BE() % 100_000_000).padStart(8, '0')}`;
@@ -33,6 +33,15 @@ export function createServiceDeskFactories(db: Db) {
         .values({ companyId, status: 'pending', ...overrides, whatsappId, contactId })
         .returning();
       if (!row) throw new Error('ticket not created');
+      return row;
+    },
+    /** A message of a ticket (a customer's text unless told), on the ticket's contact and connection. */
+    async buildMessage(ticket: { companyId: number; id: number; contactId: number; whatsappId: number | null }, overrides: Partial<typeof messages.$inferInsert> = {}) {
+      const [row] = await db
+        .insert(messages)
+        .values({ companyId: ticket.companyId, ticketId: ticket.id, contactId: ticket.contactId, whatsappId: ticket.whatsappId, body: `Message ${hex()}`, ...overrides })
+        .returning();
+      if (!row) throw new Error('message not created');
       return row;
     },
     /** A contact with optional extra info. */

@@ -1,5 +1,6 @@
 import type { MessageRow } from '../../platform/db/schema.js';
 import type { MediaStorage } from '../../platform/storage/media-storage.js';
+import type { PresentedMessageJson } from './messages.repo.js';
 
 export interface MessageDetail extends MessageRow {
   contact: { id: number; name: string };
@@ -40,3 +41,11 @@ export function presentMessage(message: MessageDetail, media: MediaStorage) {
   };
 }
 export type PresentedMessage = ReturnType<typeof presentMessage>;
+
+/** A JSON array of messages presented by the database (`pageConversation`), with their media URLs signed. */
+export function presentedMessagesJson(messages: PresentedMessageJson[], media: MediaStorage): string {
+  const items = messages.map(({ json, mediaPath }) =>
+    mediaPath === null ? json : JSON.stringify({ ...(JSON.parse(json) as PresentedMessage), mediaUrl: media.signedUrl(mediaPath) }),
+  );
+  return `[${items.join(',')}]`;
+}

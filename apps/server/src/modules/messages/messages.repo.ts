@@ -1,7 +1,8 @@
 import { PAGE_SIZE } from '@atende/shared';
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { DbOrTx } from '../../platform/db/client.js';
+import type { DbOrTx, SqlExecutor } from '../../platform/db/client.js';
+import { isoTimestampSql } from '../../platform/db/json-sql.js';
 import { contacts, messages } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
 import type { MessageDetail } from './messages.presenter.js';
@@ -57,23 +58,49 @@ export async function loadMessageDetails(db: DbOrTx, scope: TenantScope, ids: nu
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
-function preparePage(db: DbOrTx) {
-  return selectMessageDetails(db)
-    .where(
-      and(
-        eq(messages.companyId, sql.placeholder('companyId')),
-        eq(messages.contactId, sql.placeholder('contactId')),
-        eq(messages.whatsappId, sql.placeholder('whatsappId')),
-      ),
-    )
-    .orderBy(desc(messages.createdAt), desc(messages.id))
-    .limit(sql.placeholder('limit'))
-    .offset(sql.placeholder('offset'))
-    .prepare('conversation_page');
+/**
+ * `presentMessage` of each message `m` of a page (its contact `c`, the quoted
+ * message `qm` and its contact `qc`) as JSON text built by PostgreSQL, with the
+ * media file the server still has to sign a URL for. `messages.repo.test.ts` checks
+ * that both give the same messages.
+ */
+function conversationPageSql(connectionCondition: string): string {
+  return `
+  select json_build_object(
+      'id', m.id, 'ticketId', m.ticket_id, 'contactId', m.contact_id, 'userId', m.user_id,
+      'body', case when m.is_deleted then '' else m.body end,
+      'fromMe', m.from_me, 'source', m.source, 'ack', m.ack, 'read', m.read,
+      'mediaType', m.media_type, 'mediaUrl', null::text, 'mediaName', m.media_name,
+      'isDeleted', m.is_deleted, 'isEdited', m.is_edited, 'senderName', m.sender_name,
+      'contact', json_build_object('id', m.contact_id, 'name', c.name),
+      'quotedMsgId', m.quoted_msg_id,
+      'quotedMsg', case when qm.id is not null then json_build_object(
+        'id', qm.id, 'body', case when qm.is_deleted then '' else qm.body end, 'fromMe', qm.from_me,
+        'mediaType', qm.media_type, 'isDeleted', qm.is_deleted, 'contact', json_build_object('name', coalesce(qc.name, ''))) end,
+      'createdAt', ${isoTimestampSql('m.created_at')},
+      'updatedAt', ${isoTimestampSql('m.updated_at')}
+    )::text as message,
+    case when m.media_path <> '' and not m.is_deleted then m.media_path end as media_path
+  from messages m
+  join contacts c on c.id = m.contact_id
+  -- The quoted message is always of the same company as the message (same ticket history).
+  left join messages qm on qm.id = m.quoted_msg_id and qm.company_id = m.company_id
+  left join contacts qc on qc.id = qm.contact_id
+  where m.company_id = $1 and m.contact_id = $2 and ${connectionCondition}
+  order by m.created_at desc, m.id desc
+  limit $3 offset $4`;
 }
 
 // Planned once per connection: this is the hottest read of the conversation screen.
-const preparedPages = new WeakMap<DbOrTx, ReturnType<typeof preparePage>>();
+const CONVERSATION_PAGE = conversationPageSql('m.whatsapp_id = $5');
+// The connection was deleted: rare, so not worth a prepared statement of its own.
+const ORPHAN_CONVERSATION_PAGE = conversationPageSql('m.whatsapp_id is null');
+
+/** A message as the API presents it, as JSON text without its media URL, and the media file to sign one for. */
+export interface PresentedMessageJson {
+  json: string;
+  mediaPath: string | null;
+}
 
 /**
  * One page of a conversation, newest page first (spec part 1 §4), in one
@@ -82,33 +109,19 @@ const preparedPages = new WeakMap<DbOrTx, ReturnType<typeof preparePage>>();
  * A page is returned oldest first, ready to display.
  */
 export async function pageConversation(
-  db: DbOrTx,
+  executor: SqlExecutor,
   scope: TenantScope,
   ticket: { contactId: number; whatsappId: number | null },
   pageNumber: number,
-) {
-  const offset = (pageNumber - 1) * PAGE_SIZE;
-  if (ticket.whatsappId === null) {
-    // The connection was deleted: rare, so not worth a prepared statement of its own.
-    const orphanRows = await selectMessageDetails(db)
-      .where(and(eq(messages.companyId, scope.companyId), eq(messages.contactId, ticket.contactId), sql`${messages.whatsappId} is null`))
-      .orderBy(desc(messages.createdAt), desc(messages.id))
-      .limit(PAGE_SIZE + 1)
-      .offset(offset);
-    return { messages: orphanRows.slice(0, PAGE_SIZE).reverse().map(toDetail), hasMore: orphanRows.length > PAGE_SIZE };
-  }
-  let statement = preparedPages.get(db);
-  if (!statement) {
-    statement = preparePage(db);
-    preparedPages.set(db, statement);
-  }
-  const rows = await statement.execute({
-    companyId: scope.companyId,
-    contactId: ticket.contactId,
-    whatsappId: ticket.whatsappId,
-    limit: PAGE_SIZE + 1,
-    offset,
-  });
-  const hasMore = rows.length > PAGE_SIZE;
-  return { messages: rows.slice(0, PAGE_SIZE).reverse().map(toDetail), hasMore };
+): Promise<{ messages: PresentedMessageJson[]; hasMore: boolean }> {
+  const values = [scope.companyId, ticket.contactId, PAGE_SIZE + 1, (pageNumber - 1) * PAGE_SIZE];
+  const { rows } =
+    ticket.whatsappId === null
+      ? await executor.executeSql(ORPHAN_CONVERSATION_PAGE, values)
+      : await executor.executeSql(CONVERSATION_PAGE, [...values, ticket.whatsappId], { name: 'conversation_page' });
+  const page = rows.slice(0, PAGE_SIZE).reverse();
+  return {
+    messages: page.map((row) => ({ json: String(row.message), mediaPath: typeof row.media_path === 'string' ? row.media_path : null })),
+    hasMore: rows.length > PAGE_SIZE,
+  };
 }

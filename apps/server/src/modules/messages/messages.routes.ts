@@ -5,7 +5,7 @@ import type { AppServices } from '../../app.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
 import { presentTicket } from '../tickets/tickets.presenter.js';
-import { presentMessage } from './messages.presenter.js';
+import { presentedMessagesJson, presentMessage } from './messages.presenter.js';
 import { deleteMessage, listMessages, sendMessage, type SendInput } from './messages.service.js';
 
 const TicketParams = z.object({ ticketId: id() });
@@ -41,13 +41,13 @@ export function registerMessageRoutes(scope: FastifyInstance, services: AppServi
   app.get(
     '/messages/:ticketId',
     { schema: { params: TicketParams, querystring: z.object({ pageNumber: z.coerce.number().int().min(1).max(100_000).default(1) }) } },
-    async (request) => {
+    async (request, reply) => {
       const page = await listMessages(services, request.ctx, request.params.ticketId, request.query.pageNumber);
-      return {
-        messages: page.messages.map((m) => presentMessage(m, services.media)),
-        ticket: presentTicket(page.ticket),
-        hasMore: page.hasMore,
-      };
+      // The messages come presented from the database (pageConversation) as JSON text.
+      const messages = presentedMessagesJson(page.messages, services.media);
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(`{"messages":${messages},"ticket":${JSON.stringify(presentTicket(page.ticket))},"hasMore":${page.hasMore}}`);
     },
   );
 

@@ -46,7 +46,7 @@ export async function listMessages(services: AppServices, ctx: RequestContext, t
       .then((connection) => services.channels.providerFor(connection).markRead(connection, ticket.contact.number, unread))
       .catch(() => undefined);
   }
-  const page = await pageConversation(services.db, ctx, ticket, pageNumber);
+  const page = await pageConversation(services.database.sql, ctx, ticket, pageNumber);
   return { ticket, messages: page.messages, hasMore: page.hasMore };
 }
 

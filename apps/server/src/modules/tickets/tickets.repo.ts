@@ -3,6 +3,7 @@ import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { executeNamed, type Database, type DbOrTx, type SqlExecutor } from '../../platform/db/client.js';
 import { contacts, queues, tags, ticketTags, tickets, users, whatsapps } from '../../platform/db/schema.js';
 import type { RequestContext, TenantScope } from '../../platform/http/context.js';
+import { isoTimestampSql } from '../../platform/db/json-sql.js';
 import { likeContains, phoneSearchDigits } from '../../platform/db/search.js';
 import type { TicketDetail } from './tickets.presenter.js';
 
@@ -82,9 +83,6 @@ export async function loadTicketDetails(db: DbOrTx, scope: TenantScope, ids: num
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
-/** An ISO 8601 UTC timestamp with milliseconds, as `Date.toISOString()` writes it. */
-const isoTimestamp = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
 /**
  * The JSON array `presentTicket` would give for these tickets (in the order of
  * `ids`), built by PostgreSQL in one prepared statement. The ticket lists are the
@@ -112,8 +110,8 @@ const PRESENTED_TICKETS = `
       where tt.ticket_id = t.id), '[]'::json),
     'companyId', t.company_id,
     'code', t.id::text,
-    'createdAt', ${isoTimestamp('t.created_at')},
-    'updatedAt', ${isoTimestamp('t.updated_at')}
+    'createdAt', ${isoTimestampSql('t.created_at')},
+    'updatedAt', ${isoTimestampSql('t.updated_at')}
   ) order by page.n), '[]'::json)::text as tickets
   from unnest($2::int[]) with ordinality page(id, n)
   join tickets t on t.id = page.id and t.company_id = $1
