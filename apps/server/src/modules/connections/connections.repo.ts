@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, ne, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../platform/db/client.js';
+import { preparedOnce, type DbOrTx } from '../../platform/db/client.js';
 import { queues, whatsappQueues, whatsapps, type WhatsappRow } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
 
@@ -18,12 +18,17 @@ export async function listConnections(db: DbOrTx, scope: TenantScope): Promise<W
   return db.select().from(whatsapps).where(eq(whatsapps.companyId, scope.companyId)).orderBy(asc(whatsapps.name), asc(whatsapps.id));
 }
 
-export async function findConnection(db: DbOrTx, scope: TenantScope, id: number): Promise<WhatsappRow | null> {
-  const [row] = await db
+// Read by every send and every sandbox message.
+const connectionStatement = preparedOnce((db) =>
+  db
     .select()
     .from(whatsapps)
-    .where(and(eq(whatsapps.companyId, scope.companyId), eq(whatsapps.id, id)))
-    .limit(1);
+    .where(and(eq(whatsapps.companyId, sql.placeholder('companyId')), eq(whatsapps.id, sql.placeholder('id'))))
+    .prepare('connection'),
+);
+
+export async function findConnection(db: DbOrTx, scope: TenantScope, id: number): Promise<WhatsappRow | null> {
+  const [row] = await connectionStatement(db).execute({ companyId: scope.companyId, id });
   return row ?? null;
 }
 

@@ -1,7 +1,7 @@
 import { PAGE_SIZE } from '@atende/shared';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { DbOrTx, SqlExecutor } from '../../platform/db/client.js';
+import { preparedOnce, type DbOrTx, type SqlExecutor } from '../../platform/db/client.js';
 import { isoTimestampSql } from '../../platform/db/json-sql.js';
 import { contacts, messages } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
@@ -50,10 +50,26 @@ function toDetail(row: MessageDetailRow): MessageDetail {
   };
 }
 
+// Read for every message stored or sent (its realtime event): one statement for one
+// message (the commonest), one for several.
+const messageDetailStatement = preparedOnce((db) =>
+  selectMessageDetails(db)
+    .where(and(eq(messages.companyId, sql.placeholder('companyId')), eq(messages.id, sql.placeholder('id'))))
+    .prepare('message_detail'),
+);
+const messageDetailsStatement = preparedOnce((db) =>
+  selectMessageDetails(db)
+    .where(and(eq(messages.companyId, sql.placeholder('companyId')), sql`${messages.id} = any(${sql.placeholder('ids')}::bigint[])`))
+    .prepare('message_details'),
+);
+
 /** Messages with their contact and quoted message, in the order of `ids`. */
 export async function loadMessageDetails(db: DbOrTx, scope: TenantScope, ids: number[]): Promise<MessageDetail[]> {
   if (ids.length === 0) return [];
-  const rows = await selectMessageDetails(db).where(and(eq(messages.companyId, scope.companyId), inArray(messages.id, ids)));
+  const rows =
+    ids.length === 1
+      ? await messageDetailStatement(db).execute({ companyId: scope.companyId, id: ids[0] })
+      : await messageDetailsStatement(db).execute({ companyId: scope.companyId, ids: `{${ids.join(',')}}` });
   const byId = new Map(rows.map((row): [number, MessageDetail] => [row.message.id, toDetail(row)]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }

@@ -1,6 +1,6 @@
 import { PAGE_SIZE, type TicketStatus } from '@atende/shared';
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { executeNamed, type Database, type DbOrTx, type SqlExecutor } from '../../platform/db/client.js';
+import { executeNamed, preparedOnce, type Database, type DbOrTx, type SqlExecutor } from '../../platform/db/client.js';
 import { contacts, queues, tags, ticketTags, tickets, users, whatsapps } from '../../platform/db/schema.js';
 import type { RequestContext, TenantScope } from '../../platform/http/context.js';
 import { isoTimestampSql } from '../../platform/db/json-sql.js';
@@ -14,7 +14,7 @@ interface TagJson {
 }
 
 /** Tickets with contact, user, queue, connection and tags in one statement (tags aggregated per ticket). */
-function prepareTicketDetails(db: DbOrTx) {
+function selectTicketDetails(db: DbOrTx) {
   return db
     .select({
       ticket: tickets,
@@ -42,23 +42,29 @@ function prepareTicketDetails(db: DbOrTx) {
     .innerJoin(contacts, eq(contacts.id, tickets.contactId))
     .leftJoin(users, eq(users.id, tickets.userId))
     .leftJoin(queues, eq(queues.id, tickets.queueId))
-    .leftJoin(whatsapps, eq(whatsapps.id, tickets.whatsappId))
-    .where(and(eq(tickets.companyId, sql.placeholder('companyId')), sql`${tickets.id} = any(${sql.placeholder('ids')}::int[])`))
-    .prepare('ticket_details');
+    .leftJoin(whatsapps, eq(whatsapps.id, tickets.whatsappId));
 }
 
-// A statement planned once per connection: planning this join costs more than running it.
-const preparedDetails = new WeakMap<DbOrTx, ReturnType<typeof prepareTicketDetails>>();
+// Planning this join costs more than running it: one statement for one ticket
+// (the commonest), one for several.
+const ticketDetailStatement = preparedOnce((db) =>
+  selectTicketDetails(db)
+    .where(and(eq(tickets.companyId, sql.placeholder('companyId')), eq(tickets.id, sql.placeholder('id'))))
+    .prepare('ticket_detail'),
+);
+const ticketDetailsStatement = preparedOnce((db) =>
+  selectTicketDetails(db)
+    .where(and(eq(tickets.companyId, sql.placeholder('companyId')), sql`${tickets.id} = any(${sql.placeholder('ids')}::int[])`))
+    .prepare('ticket_details'),
+);
 
 /** Loads tickets with their relations, in the order of `ids`. */
 export async function loadTicketDetails(db: DbOrTx, scope: TenantScope, ids: number[]): Promise<TicketDetail[]> {
   if (ids.length === 0) return [];
-  let statement = preparedDetails.get(db);
-  if (!statement) {
-    statement = prepareTicketDetails(db);
-    preparedDetails.set(db, statement);
-  }
-  const rows = await statement.execute({ companyId: scope.companyId, ids: `{${ids.join(',')}}` });
+  const rows =
+    ids.length === 1
+      ? await ticketDetailStatement(db).execute({ companyId: scope.companyId, id: ids[0] })
+      : await ticketDetailsStatement(db).execute({ companyId: scope.companyId, ids: `{${ids.join(',')}}` });
 
   const byId = new Map(
     rows.map((row): [number, TicketDetail] => [
@@ -260,6 +266,9 @@ export async function listTickets(database: Pick<Database, 'db' | 'sql'>, ctx: R
     )`);
   }
 
+  // The limit is written into the statement and the first page has no offset: with
+  // a LIMIT or OFFSET parameter a generic plan guesses 10% of the rows, so PostgreSQL
+  // would plan the statement on every call instead of once per connection.
   const offset = (filters.pageNumber - 1) * PAGE_SIZE;
   const rows = await executeNamed<{ id: number }>(
     database.sql,
@@ -267,7 +276,7 @@ export async function listTickets(database: Pick<Database, 'db' | 'sql'>, ctx: R
     select t.id from tickets t
     where ${sql.join(conditions, sql` and `)}
     order by (t.unread_messages > 0) desc, t.updated_at desc, t.id desc
-    limit ${PAGE_SIZE + 1} offset ${offset}`,
+    limit ${sql.raw(String(PAGE_SIZE + 1))}${offset > 0 ? sql` offset ${offset}` : sql``}`,
   );
   const ids = rows.map((r) => Number(r.id));
   const hasMore = ids.length > PAGE_SIZE;

@@ -41,6 +41,25 @@ export async function executeNamed<Row>(executor: SqlExecutor, query: SQL): Prom
   return (await executor.executeSql(text, params, { name })).rows as Row[];
 }
 
+/**
+ * A drizzle prepared statement made once per database handle. Its name makes
+ * PostgreSQL parse it once per pooled connection and, once its generic plan proves
+ * as cheap as planning each call (after five calls), plan it once too: a statement
+ * whose generic plan would guess (a list of ids, a LIMIT parameter) is planned on
+ * every call, so lookups of one row get a statement of their own.
+ */
+export function preparedOnce<Statement>(prepare: (db: DbOrTx) => Statement): (db: DbOrTx) => Statement {
+  const made = new WeakMap<DbOrTx, Statement>();
+  return (db) => {
+    let statement = made.get(db);
+    if (!statement) {
+      statement = prepare(db);
+      made.set(db, statement);
+    }
+    return statement;
+  };
+}
+
 export interface Database {
   kind: 'pglite' | 'postgres';
   db: Db;
