@@ -78,7 +78,8 @@ describe('Baileys session statuses', () => {
     const ref = await newConnection();
     const before = ws.attempts;
     const session = await start(ref, { unpairedAttempts: 3 });
-    await waitUntil(() => session.ended, 10_000, 'session ended');
+    // The session is forgotten once its last status is written.
+    await waitUntil(() => session.ended && !t.app.services.channels.baileysSessions.has(ref.whatsappId), 10_000, 'session ended');
     expect(ws.attempts - before).toBe(3);
     expect(await row(ref.whatsappId)).toMatchObject({ status: 'DISCONNECTED', qrcode: '' });
     const statuses = announced.filter((a) => a.whatsappId === ref.whatsappId).map((a) => a.status);
