@@ -9,6 +9,7 @@ import type { RequestContext } from '../http/context.js';
 import type { RealtimeTransport } from './publisher.js';
 import { connectRedisStreams, type RedisStreamsConnection } from './redis-streams-client.js';
 import { rooms } from './rooms.js';
+import { createWritePacer, type WritePacer } from './write-pacer.js';
 
 export interface JoinAuthorizer {
   (ctx: RequestContext, id: number): Promise<boolean>;
@@ -31,6 +32,8 @@ export interface SocketServerOptions {
   onUserStatus(ctx: RequestContext): Promise<void>;
   /** Called when the user's last socket on this node disconnects. */
   onUserOffline?(ctx: RequestContext): Promise<void>;
+  /** At most one write round per this many ms while busy (`write-pacer.ts`). */
+  flushIntervalMs?: number;
 }
 
 export interface SocketServer {
@@ -59,32 +62,15 @@ function isKnownRoom(room: string): boolean {
 }
 
 /**
- * Sends what a socket is given within one tick in one system call. A batch of
- * inbound messages is published in one loop, and each event would otherwise be
- * its own write to every agent's socket: with many agents, those writes are most
- * of the server's work. The TCP socket is corked at its first write of a tick and
- * uncorked once the tick's code has run, which adds no waiting. Reaches into the
- * websocket transport's connection (`ws` keeps it as `_socket`); where that is not
- * found, writes go out one by one as before.
+ * Routes a socket's writes through the server's write rounds (`write-pacer.ts`).
+ * Reaches into the websocket transport's connection (`ws` keeps it as `_socket`);
+ * where that is not found, writes go out one by one.
  */
-function coalesceWrites(socket: AtendeSocket): void {
+function paceWrites(socket: AtendeSocket, pacer: WritePacer): void {
   const transport = socket.conn.transport as unknown as { socket?: { _socket?: NetSocket } };
   const tcp = transport.socket?._socket;
   if (!tcp || typeof tcp.cork !== 'function') return;
-  const write = tcp.write.bind(tcp) as (...args: unknown[]) => boolean;
-  let corked = false;
-  const uncork = () => {
-    corked = false;
-    tcp.uncork();
-  };
-  tcp.write = ((...args: unknown[]) => {
-    if (!corked) {
-      corked = true;
-      tcp.cork();
-      process.nextTick(uncork);
-    }
-    return write(...args);
-  }) as NetSocket['write'];
+  pacer.pace(tcp);
 }
 
 function handshakeToken(socket: AtendeSocket): string | null {
@@ -148,6 +134,7 @@ function syncMembership(socket: AtendeSocket, ctx: RequestContext): void {
 
 export async function createSocketServer(httpServer: HttpServer, options: SocketServerOptions): Promise<SocketServer> {
   const { logger } = options;
+  const pacer = createWritePacer(options.flushIntervalMs);
   let chatBoxAuthorizer: JoinAuthorizer | null = null;
   let redis: RedisStreamsConnection | null = null;
 
@@ -200,7 +187,7 @@ export async function createSocketServer(httpServer: HttpServer, options: Socket
   });
 
   io.on('connection', (socket) => {
-    coalesceWrites(socket);
+    paceWrites(socket, pacer);
     const { ctx } = socket.data;
     const { companyId } = ctx;
     const userKey = `${companyId}:${ctx.user.id}`;
