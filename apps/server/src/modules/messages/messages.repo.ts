@@ -108,7 +108,7 @@ function conversationPageSql(connectionCondition: string): string {
 }
 
 // Planned once per connection: this is the hottest read of the conversation screen.
-const CONVERSATION_PAGE = conversationPageSql('m.whatsapp_id = $5');
+export const CONVERSATION_PAGE = conversationPageSql('m.whatsapp_id = $5');
 // The connection was deleted: rare, so not worth a prepared statement of its own.
 const ORPHAN_CONVERSATION_PAGE = conversationPageSql('m.whatsapp_id is null');
 
