@@ -7,6 +7,8 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { CONVERSATION_PAGE } from '../apps/server/src/modules/messages/messages.repo.js';
+import { PRESENTED_TICKETS } from '../apps/server/src/modules/tickets/tickets.repo.js';
 import { BENCH_ADMIN } from './seed.js';
 
 const { values: args } = parseArgs({
@@ -36,26 +38,30 @@ function searchQuery(term: string): string {
 }
 
 const queries: [title: string, sql: string][] = [
-  ['ticket list (open tab, showAll)', `select t.id from tickets t where t.company_id = ${companyId} and t.status = 'open' ${order} limit 21 offset 0`],
+  ['ticket list (open tab, showAll)', `select t.id from tickets t where t.company_id = ${companyId} and t.status = 'open' ${order} limit 21`],
   [
     "ticket list (agent view: own or pending, own queues)",
-    `select t.id from tickets t where t.company_id = ${companyId} and t.status = 'pending' and ((t.user_id = ${agentId} or t.status = 'pending') and (t.queue_id is null or t.queue_id = any(${queues}))) ${order} limit 21 offset 0`,
+    `select t.id from tickets t where t.company_id = ${companyId} and t.status = 'pending' and ((t.user_id = ${agentId} or t.status = 'pending') and (t.queue_id is null or t.queue_id = any(${queues}))) ${order} limit 21`,
   ],
   ['ticket search (name/number trigrams, message words)', searchQuery('brastemp')],
-  [
-    'ticket details (20 tickets)',
-    `select t.*, c.name, u.name, q.name, w.name, (select json_agg(json_build_object('id', tg.id, 'name', tg.name)) from ticket_tags tt join tags tg on tg.id = tt.tag_id where tt.ticket_id = t.id) from tickets t join contacts c on c.id = t.contact_id left join users u on u.id = t.user_id left join queues q on q.id = t.queue_id left join whatsapps w on w.id = t.whatsapp_id where t.company_id = ${companyId} and t.id = any('{${detailIds.join(',')}}'::int[])`,
-  ],
-  [
-    `conversation page (heavy ticket ${String(heavyTicket)})`,
-    `select m.id from messages m join contacts c on c.id = m.contact_id left join messages q on q.id = m.quoted_msg_id and q.company_id = m.company_id where m.company_id = ${companyId} and m.contact_id = ${heavyContact} and m.whatsapp_id = ${connection} order by m.created_at desc, m.id desc limit 21 offset 0`,
-  ],
 ];
 
+/** Statements the API prepares, explained as PostgreSQL runs them: prepared, with these values. */
+const prepared: [title: string, sql: string, values: unknown[]][] = [
+  ['ticket list page presented as JSON (20 tickets, presentTicketsInDatabase)', PRESENTED_TICKETS, [companyId, `{${detailIds.join(',')}}`]],
+  [`conversation page presented as JSON (heavy ticket ${String(heavyTicket)}, pageConversation)`, CONVERSATION_PAGE, [companyId, heavyContact, 21, 0, connection]],
+];
+
+const planOf = async (text: string) =>
+  (await client.query(`explain (analyze, buffers) ${text}`)).rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
 const sections: string[] = [];
 for (const [title, text] of queries) {
-  const plan = (await client.query(`explain (analyze, buffers) ${text}`)).rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
-  sections.push(`## ${title}\n\n\`\`\`sql\n${text};\n\`\`\`\n\n\`\`\`\n${plan}\n\`\`\``);
+  sections.push(`## ${title}\n\n\`\`\`sql\n${text};\n\`\`\`\n\n\`\`\`\n${await planOf(text)}\n\`\`\``);
+}
+for (const [index, [title, text, values]] of prepared.entries()) {
+  await client.query(`prepare explained_${index} as ${text}`);
+  const execute = `execute explained_${index}(${values.map((value) => `'${String(value)}'`).join(', ')})`;
+  sections.push(`## ${title}\n\n\`\`\`sql\n${text.trim()};\n-- ${execute}\n\`\`\`\n\n\`\`\`\n${await planOf(execute)}\n\`\`\``);
 }
 const { server_version: version } = await one('show server_version');
 await client.end();
