@@ -30,10 +30,13 @@ const detailIds = (await client.query('select id from tickets where company_id =
 const queues = `'{${(queueIds as number[] | null)?.join(',') ?? ''}}'::int[]`;
 const order = 'order by (t.unread_messages > 0) desc, t.updated_at desc, t.id desc';
 
-/** The ticket search of tickets.repo.ts (open tab, showAll) with its values inlined. */
+/**
+ * The ticket search of tickets.repo.ts (open tab, showAll) with its values inlined,
+ * the words and the pattern through sub-selects as the API sends them (`planOnce`).
+ */
 function searchQuery(term: string): string {
-  const byName = `select ct.id from contacts ct where ct.company_id = ${companyId} and (lower(ct.name) like '%${term}%')`;
-  const bySaid = `select mt.ticket_id from message_terms mt where mt.company_id = ${companyId} and mt.term = any(message_words('${term}'))`;
+  const byName = `select ct.id from contacts ct where ct.company_id = ${companyId} and (lower(ct.name) like (select '%${term}%'::text))`;
+  const bySaid = `select mt.ticket_id from message_terms mt where mt.company_id = ${companyId} and mt.term = any((select message_words('${term}'))::text[])`;
   return `select t.id from tickets t where t.company_id = ${companyId} and t.status = 'open' and (t.contact_id in (${byName}) or t.id in (${bySaid})) ${order} limit 21`;
 }
 

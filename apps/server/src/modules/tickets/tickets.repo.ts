@@ -238,7 +238,7 @@ function ticketsWithWords(companyId: number, term: string): SQL {
  * its own queues) or without a queue; allTicket adds every pending ticket.
  * Unread tickets come first, then the most recently updated.
  */
-export async function listTickets(database: Pick<Database, 'db' | 'sql'>, ctx: RequestContext, filters: TicketListFilters) {
+export async function listTickets(database: Pick<Database, 'sql'>, ctx: RequestContext, filters: TicketListFilters) {
   const conditions: SQL[] = [sql`t.company_id = ${ctx.companyId}`];
   if (filters.status) conditions.push(sql`t.status = ${filters.status}`);
 
