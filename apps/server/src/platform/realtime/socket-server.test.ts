@@ -428,3 +428,35 @@ describe('user status', () => {
   });
 });
 
+
+describe('write rounds', () => {
+  it("sends a lone event at once and holds the next ones for the round, in order: the pacer reaches Engine.IO's sockets", async () => {
+    const pacedHttp = createServer();
+    const paced = await createSocketServer(pacedHttp, { authenticate: fakeAuthenticate(sessions), logger: silent, onUserStatus: async () => undefined, flushIntervalMs: 1500 });
+    await new Promise<void>((resolve) => pacedHttp.listen(0, '127.0.0.1', resolve));
+    try {
+      const socket = connectClient(`http://127.0.0.1:${(pacedHttp.address() as AddressInfo).port}`, { transports: ['websocket'], query: { token: 'token-a1' }, reconnection: false, forceNew: true });
+      clients.push(socket);
+      await new Promise<void>((resolve, reject) => {
+        socket.once('connect', () => resolve());
+        socket.once('connect_error', reject);
+      });
+      // The connect handshake's packets took the first round: wait for the interval to pass.
+      await sleep(1600);
+      const received = recorder(socket);
+      const admins = [rooms.admins(COMPANY_A)];
+      paced.transport.emit(admins, 'first', 1);
+      while (received.length === 0) await sleep(5);
+      paced.transport.emit(admins, 'second', 2);
+      paced.transport.emit(admins, 'third', 3);
+      await sleep(QUIET_MS);
+      expect(received.map((e) => e.event)).toEqual(['first']);
+      while (received.length < 3) await sleep(20);
+      expect(received.map((e) => e.event)).toEqual(['first', 'second', 'third']);
+    } finally {
+      disconnectClients();
+      await paced.close();
+      await new Promise((resolve) => pacedHttp.close(resolve));
+    }
+  });
+});

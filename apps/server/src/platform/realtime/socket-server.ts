@@ -9,7 +9,7 @@ import type { RequestContext } from '../http/context.js';
 import type { RealtimeTransport } from './publisher.js';
 import { connectRedisStreams, type RedisStreamsConnection } from './redis-streams-client.js';
 import { rooms } from './rooms.js';
-import { createWritePacer, type WritePacer } from './write-pacer.js';
+import { createWritePacer, type PacedConnection, type WritePacer } from './write-pacer.js';
 
 export interface JoinAuthorizer {
   (ctx: RequestContext, id: number): Promise<boolean>;
@@ -62,15 +62,17 @@ function isKnownRoom(room: string): boolean {
 }
 
 /**
- * Routes a socket's writes through the server's write rounds (`write-pacer.ts`).
- * Reaches into the websocket transport's connection (`ws` keeps it as `_socket`);
- * where that is not found, writes go out one by one.
+ * Routes a socket's packets through the server's write rounds (`write-pacer.ts`).
+ * Reaches into Engine.IO's socket (its `flush` and `writeBuffer`) and the websocket
+ * transport's connection (`ws` keeps it as `_socket`); where these are not found,
+ * packets go out one by one.
  */
 function paceWrites(socket: AtendeSocket, pacer: WritePacer): void {
-  const transport = socket.conn.transport as unknown as { socket?: { _socket?: NetSocket } };
-  const tcp = transport.socket?._socket;
+  const connection = socket.conn as unknown as Partial<PacedConnection> & { transport?: { socket?: { _socket?: NetSocket } } };
+  const tcp = connection.transport?.socket?._socket;
   if (!tcp || typeof tcp.cork !== 'function') return;
-  pacer.pace(tcp);
+  if (typeof connection.flush !== 'function' || !Array.isArray(connection.writeBuffer)) return;
+  pacer.pace(connection as PacedConnection, tcp);
 }
 
 function handshakeToken(socket: AtendeSocket): string | null {

@@ -4,7 +4,11 @@ import { createWritePacer } from './write-pacer.js';
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
-/** A loopback connection whose server end counts the rounds that sent its writes (its uncorks). */
+/**
+ * A loopback connection whose server end is driven like an Engine.IO socket: packets
+ * wait in `writeBuffer` and `flush` writes them all to the TCP socket. Counts the
+ * rounds that sent them (the flushes the pacer let through).
+ */
 async function pacedPair(pacer: ReturnType<typeof createWritePacer>) {
   let serverEnd: Socket | null = null;
   const server: Server = createServer((socket) => {
@@ -15,21 +19,28 @@ async function pacedPair(pacer: ReturnType<typeof createWritePacer>) {
   let received = '';
   client.on('data', (chunk) => (received += chunk.toString()));
   while (!serverEnd) await nextTurn();
-  const sender = serverEnd as Socket;
-  pacer.pace(sender);
+  const tcp = serverEnd as Socket;
   const rounds = { count: 0 };
-  const uncork = sender.uncork.bind(sender);
-  sender.uncork = () => {
-    rounds.count += 1;
-    uncork();
+  const connection = {
+    writeBuffer: [] as string[],
+    flush() {
+      rounds.count += 1;
+      for (const packet of connection.writeBuffer.splice(0)) tcp.write(packet);
+    },
   };
+  pacer.pace(connection, tcp);
   return {
-    sender,
+    /** What Engine.IO's sendPacket does: queue the packet, then flush. */
+    send(packet: string) {
+      connection.writeBuffer.push(packet);
+      connection.flush();
+    },
+    flushEmpty: () => connection.flush(),
     rounds,
     received: () => received,
     close: () => {
       client.destroy();
-      sender.destroy();
+      tcp.destroy();
       server.close();
     },
   };
@@ -41,34 +52,50 @@ afterEach(() => {
   closers = [];
 });
 
+async function until(done: () => boolean): Promise<void> {
+  for (let turns = 0; !done() && turns < 1000; turns++) await new Promise((resolve) => setTimeout(resolve, 2));
+}
+
 describe('write pacer', () => {
-  it('sends a lone write at the end of its tick, and what several sockets get in one tick in one round each', async () => {
+  it('sends a lone packet at the end of its tick, and what several sockets get in one tick in one round each', async () => {
     const pacer = createWritePacer(60_000);
     const [a, b] = [await pacedPair(pacer), await pacedPair(pacer)];
     closers.push(a.close, b.close);
-    a.sender.write('one,');
-    a.sender.write('two,');
-    b.sender.write('only,');
+    a.send('one,');
+    a.send('two,');
+    b.send('only,');
+    expect([a.rounds.count, b.rounds.count]).toEqual([0, 0]);
     await nextTurn();
     expect([a.rounds.count, b.rounds.count]).toEqual([1, 1]);
-    for (let turns = 0; (a.received() !== 'one,two,' || b.received() !== 'only,') && turns < 1000; turns++) await nextTurn();
+    await until(() => a.received() === 'one,two,' && b.received() === 'only,');
     expect([a.received(), b.received()]).toEqual(['one,two,', 'only,']);
   });
 
-  it('holds writes made soon after a round for the next round, in order', async () => {
-    const pacer = createWritePacer(1000);
+  it('holds packets given soon after a round for the next round, in order, and sends them all in that round', async () => {
+    const pacer = createWritePacer(300);
     const pair = await pacedPair(pacer);
     closers.push(pair.close);
-    pair.sender.write('0,');
+    pair.send('0,');
     await nextTurn();
     expect(pair.rounds.count).toBe(1);
     for (let i = 1; i <= 5; i++) {
-      pair.sender.write(`${i},`);
+      pair.send(`${i},`);
       await nextTurn();
     }
-    // Five writes in five turns of the loop, all within the interval: none sent yet.
+    // Five packets in five turns of the loop, all within the interval: none sent yet.
     expect(pair.rounds.count).toBe(1);
-    while (pair.received() !== '0,1,2,3,4,5,') await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(pair.received()).toBe('0,');
+    await until(() => pair.received() === '0,1,2,3,4,5,');
+    expect(pair.received()).toBe('0,1,2,3,4,5,');
     expect(pair.rounds.count).toBe(2);
+  });
+
+  it('schedules no round for a flush with nothing to send', async () => {
+    const pacer = createWritePacer(0);
+    const pair = await pacedPair(pacer);
+    closers.push(pair.close);
+    pair.flushEmpty();
+    await nextTurn();
+    expect(pair.rounds.count).toBe(0);
   });
 });
