@@ -8,25 +8,47 @@ import type { TenantScope } from '../../platform/http/context.js';
 import type { MessageDetail } from './messages.presenter.js';
 
 const quoted = alias(messages, 'quoted');
-const quotedContact = alias(contacts, 'quoted_contact');
+
+/**
+ * The message's quote, looked up for each message. The lookups are a LATERAL
+ * subquery with a limit and a scalar subquery, which PostgreSQL runs per message
+ * through the primary keys: as plain joins, the generic plan of the several-message
+ * statement merged the batch with a scan of the whole contacts key (the newest
+ * messages being those of the newest contacts), ~5 ms instead of ~0.1.
+ */
+function quotedMessage(db: DbOrTx) {
+  return db
+    .select({
+      id: quoted.id,
+      body: quoted.body,
+      fromMe: quoted.fromMe,
+      mediaType: quoted.mediaType,
+      isDeleted: quoted.isDeleted,
+      // Written out: inside the subquery drizzle leaves the alias's columns unqualified.
+      contactName: sql<string | null>`(select qc.name from ${contacts} qc where qc.id = quoted.contact_id)`.as('contact_name'),
+    })
+    .from(quoted)
+    // The quoted message is always of the same company as the message (same ticket history).
+    .where(and(eq(quoted.id, messages.quotedMsgId), eq(quoted.companyId, messages.companyId)))
+    .limit(1)
+    .as('quoted_message');
+}
 
 function selectMessageDetails(db: DbOrTx) {
+  const quote = quotedMessage(db);
   return db
     .select({
       message: messages,
-      contactName: contacts.name,
-      quotedId: quoted.id,
-      quotedBody: quoted.body,
-      quotedFromMe: quoted.fromMe,
-      quotedMediaType: quoted.mediaType,
-      quotedDeleted: quoted.isDeleted,
-      quotedContactName: quotedContact.name,
+      contactName: sql<string>`(select c.name from ${contacts} c where c.id = ${messages.contactId})`,
+      quotedId: quote.id,
+      quotedBody: quote.body,
+      quotedFromMe: quote.fromMe,
+      quotedMediaType: quote.mediaType,
+      quotedDeleted: quote.isDeleted,
+      quotedContactName: quote.contactName,
     })
     .from(messages)
-    .innerJoin(contacts, eq(contacts.id, messages.contactId))
-    // The quoted message is always of the same company as the message (same ticket history).
-    .leftJoin(quoted, and(eq(quoted.id, messages.quotedMsgId), eq(quoted.companyId, messages.companyId)))
-    .leftJoin(quotedContact, eq(quotedContact.id, quoted.contactId))
+    .leftJoinLateral(quote, sql`true`)
     .$dynamic();
 }
 
