@@ -45,8 +45,13 @@ const STORE_BATCH = `
       body text, from_me boolean, media_type text, media_path text, media_name text, quoted_external_id text,
       sender_name text, created_at timestamptz, preview text)
   ), known as (
-    select c.id, c.company_id, c.number from contacts c
-    where (c.company_id, c.number) in (select company_id, number from input)
+    -- Looked up per number through the unique key: the planner takes the input for 100
+    -- rows (a function's default), which against a table of a few thousand contacts
+    -- made it scan them all.
+    select c.id, c.company_id, c.number from (select distinct company_id, number from input) i
+    cross join lateral (
+      select c.id, c.company_id, c.number from contacts c where c.company_id = i.company_id and c.number = i.number limit 1
+    ) c
   ), new_contacts as (
     insert into contacts (company_id, name, number, is_group, whatsapp_id)
     select distinct on (i.company_id, i.number) i.company_id, coalesce(nullif(btrim(i.contact_name), ''), i.number), i.number, i.is_group, i.whatsapp_id
@@ -111,7 +116,8 @@ const STORE_BATCH = `
       where not n.on_new_ticket
       group by n.ticket_id
     ) u
-    where tk.id = u.ticket_id
+    -- The ids as an array too, so the tickets are found through their key whatever the table's size.
+    where tk.id = u.ticket_id and tk.id = any(array(select a.id from active a))
     returning tk.id
   ), connections as (
     -- What the automation's shortcut needs, read once per connection of the batch.
