@@ -31,14 +31,14 @@ const statusCalls: RequestContext[] = [];
 const offlineCalls: RequestContext[] = [];
 const clients: ClientSocket[] = [];
 
-function connect(token: string): ClientSocket {
-  const socket = connectClient(url, { transports: ['websocket'], query: { token }, reconnection: false, forceNew: true });
+function connect(token: string, at = url): ClientSocket {
+  const socket = connectClient(at, { transports: ['websocket'], query: { token }, reconnection: false, forceNew: true });
   clients.push(socket);
   return socket;
 }
 
-async function connected(token: string): Promise<ClientSocket> {
-  const socket = connect(token);
+async function connected(token: string, at = url): Promise<ClientSocket> {
+  const socket = connect(token, at);
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', () => resolve());
     socket.once('connect_error', reject);
@@ -428,19 +428,13 @@ describe('user status', () => {
   });
 });
 
-
 describe('write rounds', () => {
   it("sends a lone event at once and holds the next ones for the round, in order: the pacer reaches Engine.IO's sockets", async () => {
     const pacedHttp = createServer();
     const paced = await createSocketServer(pacedHttp, { authenticate: fakeAuthenticate(sessions), logger: silent, onUserStatus: async () => undefined, flushIntervalMs: 1500 });
     await new Promise<void>((resolve) => pacedHttp.listen(0, '127.0.0.1', resolve));
     try {
-      const socket = connectClient(`http://127.0.0.1:${(pacedHttp.address() as AddressInfo).port}`, { transports: ['websocket'], query: { token: 'token-a1' }, reconnection: false, forceNew: true });
-      clients.push(socket);
-      await new Promise<void>((resolve, reject) => {
-        socket.once('connect', () => resolve());
-        socket.once('connect_error', reject);
-      });
+      const socket = await connected('token-a1', `http://127.0.0.1:${(pacedHttp.address() as AddressInfo).port}`);
       // The connect handshake's packets took the first round: wait for the interval to pass.
       await sleep(1600);
       const received = recorder(socket);

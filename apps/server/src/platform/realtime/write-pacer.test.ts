@@ -1,6 +1,6 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createWritePacer } from './write-pacer.js';
+import { createWritePacer, type WritePacer } from './write-pacer.js';
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -9,7 +9,7 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
  * wait in `writeBuffer` and `flush` writes them all to the TCP socket. Counts the
  * rounds that sent them (the flushes the pacer let through).
  */
-async function pacedPair(pacer: ReturnType<typeof createWritePacer>) {
+async function pacedPair(pacer: WritePacer) {
   let serverEnd: Socket | null = null;
   const server: Server = createServer((socket) => {
     serverEnd = socket;

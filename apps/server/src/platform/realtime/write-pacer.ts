@@ -1,7 +1,7 @@
 import type { Socket as NetSocket } from 'node:net';
 
 /** How often, at most, a busy server sends what its realtime sockets were given. */
-export const DEFAULT_FLUSH_INTERVAL_MS = 20;
+const DEFAULT_FLUSH_INTERVAL_MS = 20;
 
 /** What the pacer needs of an Engine.IO socket: its outgoing packets and the method that sends them. */
 export interface PacedConnection {
