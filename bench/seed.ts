@@ -1,7 +1,8 @@
 /**
  * Deterministic benchmark dataset (issue 7): one company with 10 agents, one
  * connection, N contacts and tickets (20% open, 10% pending, 70% closed, spread
- * over 90 days), and M messages (500 heavy tickets of 100 messages, the rest 9–10).
+ * over 90 days), and M messages (1% of the tickets, at most 500, heavy with 100
+ * messages each; the rest share what is left: 9–10 each at the issue's sizes).
  *
  *   DATABASE_URL=postgres://... npx tsx bench/seed.ts --tickets 50000 --messages 500000
  *   DATA_DIR=./data-bench npx tsx bench/seed.ts --tickets 5000 --messages 50000   (embedded)
@@ -152,8 +153,9 @@ export async function seedBench(database: Database, options: SeedOptions) {
   }
   await insertRows(database, 'contacts', [['company_id', 'int'], ['name', 'text'], ['number', 'text'], ['whatsapp_id', 'int']], contactRows);
 
-  // Message counts: heavy tickets first, the rest share what is left (9–10 each).
-  const heavy = Math.min(HEAVY_TICKETS, options.tickets);
+  // Message counts: heavy tickets first (1% of them, as in the full size, so a smaller
+  // dataset keeps its shape), the rest share what is left (9–10 each).
+  const heavy = Math.min(HEAVY_TICKETS, Math.max(1, Math.round(options.tickets / 100)), Math.floor(options.messages / HEAVY_SIZE));
   const rest = Math.max(0, options.messages - heavy * HEAVY_SIZE);
   const lightCount = options.tickets - heavy;
   const perLight = lightCount > 0 ? rest / lightCount : 0;
