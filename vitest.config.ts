@@ -16,6 +16,8 @@ export default defineConfig({
           hookTimeout: 60_000,
           // Each test file owns its database; files run in parallel processes.
           pool: 'forks',
+          // One migrated embedded database that the files' databases are copied from.
+          globalSetup: ['./src/test/global-setup.ts'],
         },
       },
       ...(existsSync('./apps/web/vite.config.ts') ? ['./apps/web/vite.config.ts'] : []),

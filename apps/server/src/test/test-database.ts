@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { openDatabase, type Database } from '../platform/db/client.js';
 
 export const usePostgres = process.env.TEST_DATABASE === 'postgres';
@@ -7,11 +9,14 @@ const adminUrl = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/
 
 /**
  * A database of its own for one test file: in-memory PGlite by default, a
- * throwaway PostgreSQL database under `npm run test:pg`. Migrations applied.
+ * throwaway PostgreSQL database under `npm run test:pg`. Migrations applied (PGlite:
+ * copied from the run's migrated template).
  */
 export async function openTestDatabase(): Promise<Database & { name?: string }> {
   if (!usePostgres) {
-    const database = await openDatabase({});
+    // The run's migrated template (global-setup.ts); migrating again then only checks it is current.
+    const template = new Blob([await readFile(inject('pgliteTemplate'))]);
+    const database = await openDatabase({ template });
     await database.migrate();
     return database;
   }

@@ -85,17 +85,37 @@ export interface DatabaseOptions {
   url?: string;
   /** PGlite data directory; absent = in memory (tests). */
   dataDir?: string;
+  /** An in-memory PGlite starts as a copy of this dump (`dumpMigratedPglite`) instead of empty. */
+  template?: Blob;
   poolSize?: number;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.url ? openPostgres(options.url, options.poolSize ?? 20) : openPglite(options.dataDir);
+  return options.url ? openPostgres(options.url, options.poolSize ?? 20) : openPglite(options);
 }
 
-async function openPglite(dataDir: string | undefined): Promise<Database> {
+// pg_trgm backs substring search; PostgreSQL ships it, PGlite loads it here.
+const createPglite = ({ dataDir, template }: Pick<DatabaseOptions, 'dataDir' | 'template'>) =>
+  PGlite.create({ ...(dataDir ? { dataDir } : {}), ...(template ? { loadDataDir: template } : {}), extensions: { pg_trgm } });
+
+/**
+ * A migrated, empty embedded database as a dump of its data directory: the tests
+ * start each file's database from it (~0.7 s instead of ~1.8 s for creating and
+ * migrating one).
+ */
+export async function dumpMigratedPglite(): Promise<Blob> {
+  const client = await createPglite({});
+  try {
+    await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder: migrationsFolder() });
+    return await client.dumpDataDir('none');
+  } finally {
+    await client.close();
+  }
+}
+
+async function openPglite({ dataDir, template }: DatabaseOptions): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  // pg_trgm backs substring search; PostgreSQL ships it, PGlite loads it here.
-  const client = await PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm } });
+  const client = await createPglite({ dataDir, template });
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   return {
     kind: 'pglite',
