@@ -5,13 +5,6 @@ import type { TestProject } from 'vitest/node';
 import { dumpMigratedPglite } from '../platform/db/client.js';
 import { usePostgres } from './test-database.js';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** A migrated, empty PGlite data directory dumped to a file: each test file's database starts from it. */
-    pgliteTemplate: string;
-  }
-}
-
 /** Migrates one embedded database for the whole run, so the test files copy it instead of migrating their own. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   if (usePostgres) return () => Promise.resolve();

@@ -4,6 +4,13 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { openDatabase, type Database } from '../platform/db/client.js';
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A migrated, empty PGlite data directory dumped to a file: each test file's database starts from it. */
+    pgliteTemplate: string;
+  }
+}
+
 export const usePostgres = process.env.TEST_DATABASE === 'postgres';
 const adminUrl = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
