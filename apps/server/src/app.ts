@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCors from '@fastify/cors';
 import fastifyMultipart from '@fastify/multipart';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { createChannelRegistry, type ChannelRegistry } from './channels/channel-registry.js';
 import type { Config } from './config.js';
 import { createAuthenticate, createSessionCache, type Authenticate, type SessionCache } from './modules/auth/authenticate.js';
@@ -16,6 +16,7 @@ import type { RequestContext } from './platform/http/context.js';
 import { createDomainEvents, type DomainEvents } from './platform/events/domain-events.js';
 import { requireSession } from './platform/http/auth-hook.js';
 import { registerErrorHandler } from './platform/http/error-handler.js';
+import { guardRoutesByRole } from './platform/http/route-roles.js';
 import { LOG_REDACT_PATHS, redactUrl } from './platform/http/redact.js';
 import { registerWebApp } from './platform/http/web-app.js';
 import { zodValidatorCompiler, type ZodTypeProvider } from './platform/http/zod-provider.js';
@@ -60,6 +61,8 @@ export interface BuildAppOptions {
   /** Serve the built web app when present (default true). */
   serveWeb?: boolean;
   jobs?: Jobs;
+  /** Told of every route as it is registered (the route-table suites read the real table so). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 function defaultWebDist(): string {
@@ -95,6 +98,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     trustProxy: config.isProduction,
   }).withTypeProvider<ZodTypeProvider>();
 
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.setValidatorCompiler(zodValidatorCompiler);
   registerErrorHandler(app);
   app.addHook('onSend', async (request, reply) => {
@@ -150,6 +154,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   for (const register of publicModules) await register(app, services);
   await app.register(async (scope) => {
     requireSession(scope, authenticate);
+    guardRoutesByRole(scope);
     for (const register of privateModules) await register(scope, services);
   });
   subscribeModuleEvents(services);

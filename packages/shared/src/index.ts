@@ -10,3 +10,4 @@ export * from './ticket-schemas.js';
 export * from './desk-schemas.js';
 export * from './connection-schemas.js';
 export * from './automation-schemas.js';
+export * from './route-roles.js';

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import { buildApp, type App } from '../app.js';
+import { buildApp, type App, type BuildAppOptions } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { seedFirstStart } from '../modules/companies/first-start.seed.js';
 import type { Database } from '../platform/db/client.js';
@@ -34,6 +34,8 @@ export interface TestOptions {
   listen?: boolean;
   /** Serve the web app (from `WEB_DIST_DIR`). */
   serveWeb?: boolean;
+  /** Told of every route as the app registers it. */
+  onRoute?: BuildAppOptions['onRoute'];
 }
 
 export function testConfig(env: Record<string, string> = {}): Config {
@@ -52,7 +54,7 @@ export async function createTestContext(options: TestOptions = {}): Promise<Test
   const database = await openTestDatabase();
   const config = testConfig(options.env);
   await seedFirstStart(database.db, { adminEmail: SUPER_ADMIN.email, adminPassword: SUPER_ADMIN.password });
-  const app = await buildApp({ config, database, realtime: options.realtime ?? false, serveWeb: options.serveWeb ?? false });
+  const app = await buildApp({ config, database, realtime: options.realtime ?? false, serveWeb: options.serveWeb ?? false, onRoute: options.onRoute });
   if (options.listen) await app.listen({ port: 0, host: '127.0.0.1' });
   else await app.ready();
 

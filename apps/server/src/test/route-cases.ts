@@ -1,0 +1,168 @@
+import type { RouteFixture } from './route-fixtures.js';
+
+/**
+ * How to call each registered route with a fixture's ids (path, query and body),
+ * shared by the cross-tenant probe (the fixture is another company's) and the
+ * role matrix (the fixture is the caller's company's). A route registered without
+ * an entry here fails both suites: adding a route means adding its line.
+ *
+ * `deny`: with another company's ids the route must answer 403 or 404.
+ * `open`: the route names no other company's record (a list, a create, the
+ * caller's own session); it may succeed, but must show nothing of the other
+ * company and change nothing of it.
+ */
+export interface Probe {
+  url: string;
+  body?: unknown;
+  /** Sent as multipart/form-data with a small PNG named `file`. */
+  file?: boolean;
+  /** Sent without the caller's bearer token (public routes with their own credential). */
+  anonymous?: boolean;
+}
+
+export interface RouteCase {
+  probe: (f: RouteFixture) => Probe;
+  tenant: 'deny' | 'open';
+  /** The call ends the caller's session: the suites give it a session of its own. */
+  ownSession?: boolean;
+}
+
+type ProbeOf = (f: RouteFixture) => Probe | string;
+const probeOf = (of: ProbeOf) => (f: RouteFixture) => {
+  const probe = of(f);
+  return typeof probe === 'string' ? { url: probe } : probe;
+};
+const deny = (of: ProbeOf, extra: Partial<RouteCase> = {}): RouteCase => ({ probe: probeOf(of), tenant: 'deny', ...extra });
+const open = (of: ProbeOf, extra: Partial<RouteCase> = {}): RouteCase => ({ probe: probeOf(of), tenant: 'open', ...extra });
+const call = (url: string, body?: unknown): Probe => ({ url, body });
+const upload = (url: string): Probe => ({ url, file: true });
+const randomColor = () => `#${Math.floor(Math.random() * 0xffffff).toString(16).padStart(6, '0')}`;
+const q = (f: RouteFixture) => encodeURIComponent(f.marker);
+
+const WEEK = [{ weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '08:00', endTime: '18:00' }];
+const LONG_PROMPT = 'You are a helpful assistant who answers the customers of this company politely.';
+
+export const ROUTE_CASES: Record<string, RouteCase> = {
+  // platform and public routes (their own credentials)
+  'GET /health': open(() => '/health'),
+  'GET /version': open(() => '/version'),
+  'GET /media/*': deny((f) => ({ url: `/media/${f.ownCompanyId}/2026-01/probe.png?expires=9999999999&signature=${'0'.repeat(64)}`, anonymous: true })),
+  'POST /auth/login': deny(() => ({ url: '/auth/login', body: { email: 'nobody@example.com', password: 'Wrong123!' }, anonymous: true })),
+  'POST /auth/refresh_token': deny(() => ({ url: '/auth/refresh_token', anonymous: true })),
+  'GET /cloud-api/webhook': deny(() => ({ url: '/cloud-api/webhook?hub.mode=subscribe&hub.verify_token=probe&hub.challenge=1', anonymous: true })),
+  'POST /cloud-api/webhook': deny((f) => ({ url: '/cloud-api/webhook', body: { object: 'whatsapp_business_account', entry: [{ id: String(f.connectionId), changes: [] }] }, anonymous: true })),
+  'POST /api/messages/send': deny((f) => call('/api/messages/send', { number: f.contactNumber, body: 'probe' })),
+  'GET /plans/list': open(() => '/plans/list'),
+  // session
+  'DELETE /auth/logout': open(() => '/auth/logout', { ownSession: true }),
+  'GET /auth/me': open(() => '/auth/me'),
+  // plans (a global catalogue)
+  'GET /plans/all': open(() => '/plans/all'),
+  'GET /plans': open((f) => `/plans?searchParam=${q(f)}`),
+  'GET /plans/:id': open((f) => `/plans/${f.planId}`),
+  'POST /plans': open(() => call('/plans', { name: `Probe plan ${Math.random().toString(36).slice(2, 8)}` })),
+  'PUT /plans/:id': deny((f) => call(`/plans/${f.planId}`, { users: 999 })),
+  'DELETE /plans/:id': deny((f) => `/plans/${f.planId}`),
+  // companies
+  'GET /companies': open((f) => `/companies?searchParam=${q(f)}`),
+  'GET /companies/list': open(() => '/companies/list'),
+  'GET /companies/listPlan/:companyId': deny((f) => `/companies/listPlan/${f.ownCompanyId}`),
+  'GET /companies/:id': deny((f) => `/companies/${f.ownCompanyId}`),
+  'POST /companies': open((f) => call('/companies', { name: `Probe company ${Math.random().toString(36).slice(2, 8)}`, planId: f.planId })),
+  'PUT /companies/:id': deny((f) => call(`/companies/${f.companyId}`, { name: 'Probe renamed' })),
+  'PUT /companies/:id/schedules': deny((f) => call(`/companies/${f.ownCompanyId}/schedules`, { schedules: WEEK })),
+  'DELETE /companies/:id': deny((f) => `/companies/${f.companyId}`),
+  // users
+  'GET /users': open((f) => `/users?searchParam=${q(f)}`),
+  'GET /users/list': open((f) => `/users/list?companyId=${f.ownCompanyId}`),
+  'GET /users/:id': deny((f) => `/users/${f.userId}`),
+  'POST /users': deny((f) => call('/users', { name: 'Probe user', email: `probe-${Math.random().toString(36).slice(2, 8)}@example.com`, password: 'Probe123!', queueIds: [f.queueId] })),
+  'PUT /users/:id': deny((f) => call(`/users/${f.selfId}`, { name: 'Probe renamed' })),
+  'DELETE /users/:id': deny((f) => `/users/${f.userId}`),
+  'POST /users/set-language/:lang': open(() => '/users/set-language/en'),
+  // settings
+  'GET /settings': open(() => '/settings'),
+  'GET /settings/:key': open(() => '/settings/userRating'),
+  'PUT /settings/:key': open(() => call('/settings/userRating', { value: 'disabled' })),
+  // queues and their bots
+  'GET /queue': open((f) => `/queue?companyId=${f.ownCompanyId}`),
+  'GET /queue/:id': deny((f) => `/queue/${f.queueId}`),
+  'POST /queue': deny((f) => call('/queue', { name: 'Probe queue', color: randomColor(), integrationId: f.integrationId })),
+  'PUT /queue/:id': deny((f) => call(`/queue/${f.queueId}`, { name: 'Probe renamed' })),
+  'DELETE /queue/:id': deny((f) => `/queue/${f.queueId}`),
+  'GET /queue-options': deny((f) => `/queue-options?queueId=${f.queueId}`),
+  'GET /queue-options/:id': deny((f) => `/queue-options/${f.queueOptionId}`),
+  'POST /queue-options': deny((f) => call('/queue-options', { queueId: f.queueId, title: 'Probe option' })),
+  'PUT /queue-options/:id': deny((f) => call(`/queue-options/${f.queueOptionId}`, { title: 'Probe renamed' })),
+  'DELETE /queue-options/:id': deny((f) => `/queue-options/${f.queueOptionId}`),
+  'POST /queue-options/:id/media-upload': deny((f) => upload(`/queue-options/${f.queueOptionId}/media-upload`)),
+  'DELETE /queue-options/:id/media-upload': deny((f) => `/queue-options/${f.queueOptionId}/media-upload`),
+  'GET /prompt': open(() => '/prompt'),
+  'GET /prompt/:id': deny((f) => `/prompt/${f.promptId}`),
+  'POST /prompt': deny((f) => call('/prompt', { name: 'Probe prompt', prompt: LONG_PROMPT, apiKey: 'sk-probe', queueId: f.queueId })),
+  'PUT /prompt/:id': deny((f) => call(`/prompt/${f.promptId}`, { name: 'Probe renamed' })),
+  'DELETE /prompt/:id': deny((f) => `/prompt/${f.promptId}`),
+  'GET /queueIntegration': open((f) => `/queueIntegration?searchParam=${q(f)}`),
+  'GET /queueIntegration/:id': deny((f) => `/queueIntegration/${f.integrationId}`),
+  'POST /queueIntegration': open(() => call('/queueIntegration', { type: 'webhook', name: `probe-${Math.random().toString(36).slice(2, 8)}`, urlN8N: 'http://127.0.0.1:9/probe' })),
+  'POST /queueIntegration/testSession': deny((f) => call('/queueIntegration/testSession', { id: f.integrationId, projectName: 'probe' })),
+  'PUT /queueIntegration/:id': deny((f) => call(`/queueIntegration/${f.integrationId}`, { name: 'probe-renamed' })),
+  'DELETE /queueIntegration/:id': deny((f) => `/queueIntegration/${f.integrationId}`),
+  // connections
+  'GET /whatsapp': open((f) => `/whatsapp?companyId=${f.ownCompanyId}`),
+  'GET /whatsapp/:id': deny((f) => `/whatsapp/${f.connectionId}`),
+  'GET /whatsapp/:id/templates': deny((f) => `/whatsapp/${f.connectionId}/templates`),
+  'POST /whatsapp': deny((f) => call('/whatsapp', { name: `Probe ${Math.random().toString(36).slice(2, 8)}`, provider: 'sandbox', queueIds: [f.queueId] })),
+  'PUT /whatsapp/:id': deny((f) => call(`/whatsapp/${f.connectionId}`, { name: 'Probe renamed' })),
+  'DELETE /whatsapp/:id': deny((f) => `/whatsapp/${f.connectionId}`),
+  'POST /whatsappsession/:id': deny((f) => `/whatsappsession/${f.connectionId}`),
+  'PUT /whatsappsession/:id': deny((f) => `/whatsappsession/${f.connectionId}`),
+  'DELETE /whatsappsession/:id': deny((f) => `/whatsappsession/${f.connectionId}`),
+  'POST /sandbox/:whatsappId/inbound': deny((f) => call(`/sandbox/${f.connectionId}/inbound`, { from: f.contactNumber, body: 'probe' })),
+  'POST /sandbox/:whatsappId/read': deny((f) => call(`/sandbox/${f.connectionId}/read`, { number: f.contactNumber })),
+  'POST /sandbox/:whatsappId/edit': deny((f) => call(`/sandbox/${f.connectionId}/edit`, { id: f.messageExternalId, body: 'probe' })),
+  'POST /sandbox/:whatsappId/revoke': deny((f) => call(`/sandbox/${f.connectionId}/revoke`, { id: f.messageExternalId })),
+  'GET /sandbox/:whatsappId/outbox': deny((f) => `/sandbox/${f.connectionId}/outbox?number=${f.contactNumber}`),
+  'GET /sandbox/:whatsappId/conversation': deny((f) => `/sandbox/${f.connectionId}/conversation?number=${f.contactNumber}`),
+  'POST /test/connections/:id/session': deny((f) => call(`/test/connections/${f.connectionId}/session`, { status: 'CONNECTED' })),
+  // tickets and messages
+  'GET /tickets': open((f) => `/tickets?searchParam=${q(f)}&showAll=true&queueIds=${encodeURIComponent(JSON.stringify([f.queueId]))}`),
+  'GET /tickets/u/:uuid': deny((f) => `/tickets/u/${f.ticketUuid}`),
+  'GET /tickets/:id': deny((f) => `/tickets/${f.ticketId}`),
+  'POST /tickets': deny((f) => call('/tickets', { contactId: f.contactId, queueId: f.queueId, status: 'open' })),
+  'PUT /tickets/:id': deny((f) => call(`/tickets/${f.ticketId}`, { status: 'closed' })),
+  'DELETE /tickets/:id': deny((f) => `/tickets/${f.ticketId}`),
+  'GET /messages/:ticketId': deny((f) => `/messages/${f.ticketId}`),
+  'POST /messages/:ticketId': deny((f) => call(`/messages/${f.ticketId}`, { body: 'probe' })),
+  'DELETE /messages/:id': deny((f) => `/messages/${f.messageId}`),
+  'GET /messages/:ticketId/window': deny((f) => `/messages/${f.ticketId}/window`),
+  'POST /messages/:ticketId/template': deny((f) => call(`/messages/${f.ticketId}/template`, { name: 'probe', language: 'en' })),
+  // contacts, notes, tags, quick messages
+  'GET /contacts': open((f) => `/contacts?searchParam=${q(f)}`),
+  'GET /contacts/list': open((f) => `/contacts/list?companyId=${f.ownCompanyId}`),
+  'GET /contacts/:id': deny((f) => `/contacts/${f.contactId}`),
+  'POST /contacts': open(() => call('/contacts', { name: 'Probe contact', number: `5511${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}` })),
+  'PUT /contacts/:id': deny((f) => call(`/contacts/${f.contactId}`, { name: 'Probe renamed' })),
+  'DELETE /contacts/:id': deny((f) => `/contacts/${f.contactId}`),
+  'POST /contacts/upload': open(() => call('/contacts/upload', [{ name: 'Probe upload', number: `5511${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}` }])),
+  'POST /contacts/import': open(() => '/contacts/import'),
+  'GET /ticket-notes/list': deny((f) => `/ticket-notes/list?ticketId=${f.ticketId}&contactId=${f.contactId}`),
+  'POST /ticket-notes': deny((f) => call('/ticket-notes', { note: 'Probe note', ticketId: f.ticketId, contactId: f.contactId })),
+  'DELETE /ticket-notes/:id': deny((f) => `/ticket-notes/${f.noteId}`),
+  'GET /tags': open((f) => `/tags?searchParam=${q(f)}`),
+  'GET /tags/list': open((f) => `/tags/list?companyId=${f.ownCompanyId}`),
+  'GET /tags/kanban': open(() => '/tags/kanban'),
+  'GET /tags/:id': deny((f) => `/tags/${f.tagId}`),
+  'POST /tags': open((f) => call('/tags', { name: `Probe tag ${Math.random().toString(36).slice(2, 8)}`, userId: f.userId })),
+  'PUT /tags/:id': deny((f) => call(`/tags/${f.tagId}`, { name: 'Probe renamed' })),
+  'DELETE /tags/:id': deny((f) => `/tags/${f.tagId}`),
+  'POST /tags/sync': deny((f) => call('/tags/sync', { ticketId: f.ticketId, tags: [{ id: f.tagId }] })),
+  'GET /quick-messages': open((f) => `/quick-messages?searchParam=${q(f)}`),
+  'GET /quick-messages/list': open((f) => `/quick-messages/list?companyId=${f.ownCompanyId}&userId=${f.userId}`),
+  'GET /quick-messages/:id': deny((f) => `/quick-messages/${f.quickMessageId}`),
+  'POST /quick-messages': open((f) => call('/quick-messages', { shortcode: `probe-${Math.random().toString(36).slice(2, 8)}`, companyId: f.ownCompanyId, userId: f.userId })),
+  'PUT /quick-messages/:id': deny((f) => call(`/quick-messages/${f.quickMessageId}`, { message: 'Probe' })),
+  'DELETE /quick-messages/:id': deny((f) => `/quick-messages/${f.quickMessageId}`),
+  'POST /quick-messages/:id/media-upload': deny((f) => upload(`/quick-messages/${f.quickMessageId}/media-upload`)),
+  'DELETE /quick-messages/:id/media-upload': deny((f) => `/quick-messages/${f.quickMessageId}/media-upload`),
+};

@@ -1,0 +1,128 @@
+import { eq, sql, type SQL } from 'drizzle-orm';
+import { plans, prompts, queueIntegrations, queueOptions, userQueues } from '../platform/db/schema.js';
+import type { TestContext } from './test-app.js';
+import { createServiceDeskFactories } from './service-desk-factories.js';
+
+/**
+ * One of each entity a route can name, in one company: what the route-table
+ * suites (cross-tenant probe, role matrix) fill the routes' ids with. Every name
+ * and text carries `marker`, so an answer that shows any of them is a leak.
+ */
+export interface RouteFixture {
+  /** The company the company routes name (`/companies/:id`). */
+  companyId: number;
+  /** The company the caller's "own company" routes name (`/companies/:id/schedules`, `listPlan`). */
+  ownCompanyId: number;
+  planId: number;
+  /** A user other than the caller. */
+  userId: number;
+  /** The user "itself" routes edit (`PUT /users/:id` by anyone on its own record). */
+  selfId: number;
+  queueId: number;
+  queueOptionId: number;
+  promptId: number;
+  integrationId: number;
+  connectionId: number;
+  contactId: number;
+  contactNumber: string;
+  ticketId: number;
+  ticketUuid: string;
+  messageId: number;
+  messageExternalId: string;
+  noteId: number;
+  tagId: number;
+  quickMessageId: number;
+  marker: string;
+}
+
+export interface FixtureOwners {
+  /** The company whose records are made. */
+  companyId: number;
+  /** Who wrote the note, the quick message and the message, owns the open ticket and works in the queue. */
+  authorId: number;
+  /** Defaults: the fixture's own company and a user made here. */
+  targetCompanyId?: number;
+  targetPlanId?: number;
+  selfId?: number;
+}
+
+let sequence = 0;
+
+export async function seedRouteFixture(t: TestContext, owners: FixtureOwners, marker: string): Promise<RouteFixture> {
+  const db = t.database.db;
+  const sd = createServiceDeskFactories(db);
+  const n = ++sequence;
+  const { companyId, authorId } = owners;
+  const [planRow] = await db.select({ id: plans.id }).from(plans).where(sql`${plans.id} = (select plan_id from companies where id = ${companyId})`);
+  if (!planRow) throw new Error('company without a plan');
+  // Limits never get in the way of the routes under test.
+  await db.update(plans).set({ users: 1000, connections: 1000, queues: 1000 }).where(eq(plans.id, planRow.id));
+
+  const user = await t.factories.buildUser(companyId, { name: `${marker} agent ${n}` });
+  const queue = await t.factories.buildQueue(companyId, { name: `${marker} queue ${n}` });
+  // The author works in the queue, so the routes that need the caller's queues let it through.
+  await db.insert(userQueues).values({ companyId, userId: authorId, queueId: queue.id });
+  const [option] = await db.insert(queueOptions).values({ companyId, queueId: queue.id, title: `${marker} option`, message: `${marker} option text`, option: '1' }).returning();
+  const [prompt] = await db
+    .insert(prompts)
+    .values({ companyId, name: `${marker} prompt ${n}`, prompt: `${marker} prompt text`, apiKeySealed: t.app.services.secrets.seal('sk-probe'), queueId: queue.id })
+    .returning();
+  const [integration] = await db.insert(queueIntegrations).values({ companyId, type: 'webhook', name: `${marker}-integration-${n}`, urlN8N: 'http://127.0.0.1:9/hook' }).returning();
+  const connection = await sd.buildConnection(companyId, { name: `${marker} phone ${n}`, isDefault: false });
+  const contact = await sd.buildContact(companyId, { name: `${marker} customer ${n}`, email: `${marker.toLowerCase()}${n}@example.com`, extraInfo: [{ name: marker, value: marker }] });
+  const ticket = await sd.buildTicket(companyId, { contactId: contact.id, whatsappId: connection.id, status: 'open', userId: authorId, lastMessage: `${marker} last` });
+  const message = await sd.buildMessage(ticket, { body: `${marker} said hello`, fromMe: true, userId: authorId, externalId: `${marker}-msg-${n}` });
+  const note = await sd.buildNote(companyId, ticket, authorId, `${marker} note`);
+  const tag = await sd.buildTag(companyId, { name: `${marker} tag ${n}` });
+  await sd.tagTicket(companyId, ticket.id, [tag.id]);
+  const quick = await sd.buildQuickMessage(companyId, authorId, { shortcode: `${marker}-quick-${n}`, message: `${marker} quick text`, geral: true });
+  if (!option || !prompt || !integration) throw new Error('fixture not created');
+
+  return {
+    companyId: owners.targetCompanyId ?? companyId,
+    ownCompanyId: companyId,
+    planId: owners.targetPlanId ?? planRow.id,
+    userId: user.id,
+    selfId: owners.selfId ?? user.id,
+    queueId: queue.id,
+    queueOptionId: option.id,
+    promptId: prompt.id,
+    integrationId: integration.id,
+    connectionId: connection.id,
+    contactId: contact.id,
+    contactNumber: contact.number,
+    ticketId: ticket.id,
+    ticketUuid: ticket.uuid,
+    messageId: message.id,
+    messageExternalId: message.externalId ?? '',
+    noteId: note.id,
+    tagId: tag.id,
+    quickMessageId: quick.id,
+    marker,
+  };
+}
+
+/**
+ * A checksum per table of one company's rows (every table with `company_id`,
+ * plus the company's own row and its plan): equal before and after means
+ * nothing of the company changed.
+ */
+export async function companyChecksums(t: TestContext, companyId: number): Promise<Record<string, string>> {
+  const db = t.database.db;
+  const rows = async <T>(query: SQL) => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+  const tables = await rows<{ table_name: string }>(
+    sql`select table_name from information_schema.columns where table_schema = 'public' and column_name = 'company_id' order by table_name`,
+  );
+  const sums: Record<string, string> = {};
+  for (const { table_name: table } of tables) {
+    const [row] = await rows<{ sum: string | null; count: string }>(
+      sql`select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as sum, count(*)::text as count from ${sql.identifier(table)} t where t.company_id = ${companyId}`,
+    );
+    sums[table] = `${row?.count ?? 0}:${row?.sum ?? ''}`;
+  }
+  const [company] = await rows<{ sum: string }>(
+    sql`select md5(c::text || coalesce((select p::text from plans p where p.id = c.plan_id), '')) as sum from companies c where c.id = ${companyId}`,
+  );
+  sums['companies'] = company?.sum ?? 'missing';
+  return sums;
+}

@@ -1,0 +1,169 @@
+import type { PermissionSubject } from './permissions.js';
+
+/**
+ * Who may call each HTTP route at all (spec part 1 §6, part 2 §6): the least role
+ * that passes the route's gate. The server attaches a guard from this table to
+ * every private route (`apps/server/src/platform/http/route-roles.ts`), and the
+ * role matrix suite calls every route as user, admin and super against it; a
+ * route missing here fails that suite.
+ *
+ * - `public`: no session (login, webhooks, health, the external API's own token).
+ * - `user`: any signed-in user. The route may still refuse some requests on finer
+ *   rules (another user's record, a ticket outside the user's queues, a plan flag).
+ * - `admin`: profile admin (what `requireAdmin` checks).
+ * - `super`: the platform's super users only.
+ *
+ * Keys are `METHOD /path` as the server registers them; HEAD follows GET.
+ */
+export type RouteRole = 'public' | 'user' | 'admin' | 'super';
+
+export const ROUTE_ROLES = {
+  // platform
+  'GET /health': 'public',
+  'GET /version': 'public',
+  'GET /media/*': 'public', // the signature is the credential
+  // auth
+  'POST /auth/login': 'public',
+  'POST /auth/refresh_token': 'public',
+  'DELETE /auth/logout': 'public', // the refresh cookie names the session
+  'GET /auth/me': 'user',
+  // webhooks and the external API (their own credentials)
+  'GET /cloud-api/webhook': 'public',
+  'POST /cloud-api/webhook': 'public',
+  'POST /api/messages/send': 'public',
+  // plans: a global catalogue; the sign-up form lists it without a session
+  'GET /plans/list': 'public',
+  'GET /plans/all': 'user',
+  'GET /plans': 'user',
+  'GET /plans/:id': 'user',
+  'POST /plans': 'super',
+  'PUT /plans/:id': 'super',
+  'DELETE /plans/:id': 'super',
+  // companies: a user sees its own company; the rest is the platform's
+  'GET /companies': 'super',
+  'GET /companies/list': 'super',
+  'GET /companies/listPlan/:companyId': 'user',
+  'GET /companies/:id': 'user',
+  'POST /companies': 'super',
+  'PUT /companies/:id': 'super',
+  'PUT /companies/:id/schedules': 'admin',
+  'DELETE /companies/:id': 'super',
+  // users: lists feed the transfer dialog and filters; anyone edits itself
+  'GET /users': 'user',
+  'GET /users/list': 'user',
+  'GET /users/:id': 'user',
+  'POST /users': 'admin',
+  'PUT /users/:id': 'user',
+  'DELETE /users/:id': 'admin',
+  'POST /users/set-language/:lang': 'user',
+  // settings
+  'GET /settings': 'user',
+  'GET /settings/:key': 'user',
+  'PUT /settings/:key': 'admin',
+  // queues, their chatbot options, prompts and integrations
+  'GET /queue': 'user',
+  'GET /queue/:id': 'user',
+  'POST /queue': 'admin',
+  'PUT /queue/:id': 'admin',
+  'DELETE /queue/:id': 'admin',
+  'GET /queue-options': 'user',
+  'GET /queue-options/:id': 'user',
+  'POST /queue-options': 'admin',
+  'PUT /queue-options/:id': 'admin',
+  'DELETE /queue-options/:id': 'admin',
+  'POST /queue-options/:id/media-upload': 'admin',
+  'DELETE /queue-options/:id/media-upload': 'admin',
+  'GET /prompt': 'admin',
+  'GET /prompt/:id': 'admin',
+  'POST /prompt': 'admin',
+  'PUT /prompt/:id': 'admin',
+  'DELETE /prompt/:id': 'admin',
+  'GET /queueIntegration': 'admin',
+  'GET /queueIntegration/:id': 'admin',
+  'POST /queueIntegration': 'admin',
+  'POST /queueIntegration/testSession': 'admin',
+  'PUT /queueIntegration/:id': 'admin',
+  'DELETE /queueIntegration/:id': 'admin',
+  // connections
+  'GET /whatsapp': 'user',
+  'GET /whatsapp/:id': 'user',
+  'GET /whatsapp/:id/templates': 'user',
+  'POST /whatsapp': 'admin',
+  'PUT /whatsapp/:id': 'admin',
+  'DELETE /whatsapp/:id': 'admin',
+  'POST /whatsappsession/:id': 'admin',
+  'PUT /whatsappsession/:id': 'admin',
+  'DELETE /whatsappsession/:id': 'admin',
+  'POST /sandbox/:whatsappId/inbound': 'admin',
+  'POST /sandbox/:whatsappId/read': 'admin',
+  'POST /sandbox/:whatsappId/edit': 'admin',
+  'POST /sandbox/:whatsappId/revoke': 'admin',
+  'GET /sandbox/:whatsappId/outbox': 'admin',
+  'GET /sandbox/:whatsappId/conversation': 'admin',
+  'POST /test/connections/:id/session': 'admin',
+  // tickets and messages
+  'GET /tickets': 'user',
+  'GET /tickets/u/:uuid': 'user',
+  'GET /tickets/:id': 'user',
+  'POST /tickets': 'user',
+  'PUT /tickets/:id': 'user',
+  'DELETE /tickets/:id': 'admin',
+  'GET /messages/:ticketId': 'user',
+  'POST /messages/:ticketId': 'user',
+  'DELETE /messages/:id': 'user',
+  'GET /messages/:ticketId/window': 'user',
+  'POST /messages/:ticketId/template': 'user',
+  // contacts, notes, tags, quick messages
+  'GET /contacts': 'user',
+  'GET /contacts/list': 'user',
+  'GET /contacts/:id': 'user',
+  'POST /contacts': 'user',
+  'PUT /contacts/:id': 'user',
+  'DELETE /contacts/:id': 'admin',
+  'POST /contacts/upload': 'user',
+  'POST /contacts/import': 'user',
+  'GET /ticket-notes/list': 'user',
+  'POST /ticket-notes': 'user',
+  'DELETE /ticket-notes/:id': 'user',
+  'GET /tags': 'user',
+  'GET /tags/list': 'user',
+  'GET /tags/kanban': 'user',
+  'GET /tags/:id': 'user',
+  'POST /tags': 'user',
+  'PUT /tags/:id': 'user',
+  'DELETE /tags/:id': 'user',
+  'POST /tags/sync': 'user',
+  'GET /quick-messages': 'user',
+  'GET /quick-messages/list': 'user',
+  'GET /quick-messages/:id': 'user',
+  'POST /quick-messages': 'user',
+  'PUT /quick-messages/:id': 'user',
+  'DELETE /quick-messages/:id': 'user',
+  'POST /quick-messages/:id/media-upload': 'user',
+  'DELETE /quick-messages/:id/media-upload': 'user',
+} as const satisfies Record<string, RouteRole>;
+
+export type RouteKey = keyof typeof ROUTE_ROLES;
+
+/** The table's key of a registered route (HEAD is answered by the GET route). */
+export function routeKey(method: string, url: string): string {
+  return `${method === 'HEAD' ? 'GET' : method} ${url}`;
+}
+
+/** The least role of a route, or undefined when the table does not know it. */
+export function routeRole(key: string): RouteRole | undefined {
+  return (ROUTE_ROLES as Record<string, RouteRole>)[key];
+}
+
+/** Whether a signed-in subject passes a role gate. */
+export function meetsRouteRole(subject: PermissionSubject, role: RouteRole): boolean {
+  switch (role) {
+    case 'public':
+    case 'user':
+      return true;
+    case 'admin':
+      return subject.profile === 'admin';
+    case 'super':
+      return subject.super;
+  }
+}
