@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { userQueues, users } from '../platform/db/schema.js';
 import type { BuiltCompany } from '../test/factories.js';
 import { createServiceDeskFactories } from '../test/service-desk-factories.js';
 import { createTestContext, type TestContext } from '../test/test-app.js';
@@ -47,7 +49,7 @@ describe('tenant isolation', () => {
 
   it("never lists another company's records", async () => {
     const users = (await t.request(aToken, 'GET', '/users/list?companyId=' + b.id)).json();
-    expect(users.every((u: { companyId: number }) => u.companyId === a.id)).toBe(true);
+    expect(users.map((u: { id: number; companyId: number }) => [u.id, u.companyId])).toEqual([[a.admin.id, a.id]]);
     const page = (await t.request(aToken, 'GET', '/users?searchParam=B%20agent')).json();
     expect(page.users).toEqual([]);
     const queues = (await t.request(aToken, 'GET', '/queue?companyId=' + b.id)).json();
@@ -57,9 +59,24 @@ describe('tenant isolation', () => {
   });
 
   it('a user of A cannot assign a user of B a queue of A, nor B a connection', async () => {
+    const sd = createServiceDeskFactories(t.database.db);
     const aQueue = await t.factories.buildQueue(a.id);
-    const response = await t.request(aToken, 'PUT', `/users/${bUserId}`, { queueIds: [aQueue.id] });
-    expect(response.statusCode).toBe(404);
+    const aConnection = await sd.buildConnection(a.id);
+    const bConnection = await sd.buildConnection(b.id);
+    const aAgent = await t.factories.buildUser(a.id, { name: 'A agent' });
+    expect((await t.request(aToken, 'PUT', `/users/${bUserId}`, { queueIds: [aQueue.id] })).statusCode).toBe(404);
+    expect((await t.request(aToken, 'PUT', `/users/${bUserId}`, { whatsappId: aConnection.id })).statusCode).toBe(404);
+    // Nor can A give its own user B's connection or queue.
+    expect((await t.request(aToken, 'PUT', `/users/${aAgent.id}`, { whatsappId: bConnection.id })).statusCode).toBe(404);
+    expect((await t.request(aToken, 'PUT', `/users/${aAgent.id}`, { queueIds: [bQueueId] })).statusCode).toBe(404);
+    const [bUser] = await t.database.db.select().from(users).where(eq(users.id, bUserId));
+    expect(bUser).toMatchObject({ companyId: b.id, whatsappId: null });
+    expect(await t.database.db.select().from(userQueues).where(eq(userQueues.userId, bUserId))).toEqual([]);
+    const [aUser] = await t.database.db.select().from(users).where(eq(users.id, aAgent.id));
+    expect(aUser?.whatsappId).toBeNull();
+    expect(await t.database.db.select().from(userQueues).where(eq(userQueues.userId, aAgent.id))).toEqual([]);
+    // The same changes within A are accepted: the refusals above are about the company.
+    expect((await t.request(aToken, 'PUT', `/users/${aAgent.id}`, { whatsappId: aConnection.id, queueIds: [aQueue.id] })).statusCode).toBe(200);
   });
 });
 

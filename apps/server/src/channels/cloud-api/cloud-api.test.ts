@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contacts, messages, tickets, whatsapps } from '../../platform/db/schema.js';
 import { createChannelTestContext, waitUntil, type ChannelTestContext } from '../../test/channel-test-app.js';
@@ -46,6 +46,14 @@ async function storedMessage(externalId: string) {
     .from(messages)
     .where(and(eq(messages.whatsappId, connectionId), eq(messages.externalId, externalId)));
   return row ?? null;
+}
+
+/** The webhook jobs (pg-boss) whose payload mentions `text`, with their state. */
+async function webhookJobs(text: string): Promise<{ state: string }[]> {
+  const result = (await t.database.db.execute(
+    sql`select state::text as state from pgboss.job where name = 'cloud-api-webhook' and data::text like ${`%${text}%`}`,
+  )) as unknown as { rows: { state: string }[] };
+  return result.rows;
 }
 
 async function ticketOf(number: string) {
@@ -122,7 +130,8 @@ describe('webhook signature', () => {
     expect((await postWebhook(raw, 'sha256=00')).statusCode).toBe(401);
     // The signature covers the exact bytes: the same JSON re-serialized with a space differs.
     expect((await postWebhook(raw.replace('assinatura', 'assinatura '), sign(raw))).statusCode).toBe(401);
-    await new Promise((resolve) => setTimeout(resolve, 1200));
+    // Refused before any job was queued: nothing can store it later.
+    expect(await webhookJobs(message.id)).toEqual([]);
     expect(await storedMessage(message.id)).toBeNull();
   });
 
@@ -208,9 +217,9 @@ describe('batched webhook', () => {
     expect(await storedMessage(card.id)).toMatchObject({ mediaType: 'vcard', body: expect.stringContaining('FN:João Silva') });
     expect(await storedMessage(reaction.id)).toBeNull();
 
-    // A late "delivered" never undoes "read".
+    // A late "delivered" never undoes "read" (checked once its job has run).
     await postWebhook(envelope([{ statuses: [{ id: wamid, status: 'delivered', timestamp: '1700000003', recipient_id: '5511922220000' }] }]));
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await waitUntil(async () => (await webhookJobs('1700000003')).some((job) => job.state === 'completed'), 15_000, 'late status processed');
     expect((await storedMessage(wamid))?.ack).toBe(3);
 
     // Delivered twice: still one message per id, one unread each.

@@ -6,6 +6,13 @@ import type { ChannelProvider } from '../channel-provider.js';
 import { sandboxPhoneBook } from './sandbox.repo.js';
 
 /**
+ * The sandbox's convention for a number that is not on WhatsApp: one starting
+ * with 999 (no country has that code), so a test or a demo can meet the
+ * "not on WhatsApp" answers through the real provider.
+ */
+export const SANDBOX_NOT_ON_WHATSAPP_PREFIX = '999';
+
+/**
  * A simulated customer phone. What the product sends lands in `sandbox_outbox`,
  * where the phone page (and tests) read it; what the "customer" types enters
  * through the same ingest pipeline as every real provider.
@@ -46,7 +53,8 @@ export function createSandboxProvider(db: Db): ChannelProvider {
     },
     async checkNumber(_connection, number) {
       const digits = number.replace(/\D/g, '');
-      return { exists: digits.length >= 8 && digits.length <= 15, number: digits };
+      const exists = digits.length >= 8 && digits.length <= 15 && !digits.startsWith(SANDBOX_NOT_ON_WHATSAPP_PREFIX);
+      return { exists, number: digits };
     },
     async listContacts(connection) {
       return sandboxPhoneBook(db, connection, connection.id);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contacts, messages, sandboxOutbox, tickets } from '../../platform/db/schema.js';
 import type { BuiltCompany } from '../../test/factories.js';
 import { createTestContext, type TestContext } from '../../test/test-app.js';
+import { SANDBOX_NOT_ON_WHATSAPP_PREFIX } from '../../channels/sandbox/sandbox.provider.js';
 
 let t: TestContext;
 let company: BuiltCompany;
@@ -113,21 +114,15 @@ describe('POST /api/messages/send', () => {
   });
 
   it('checks the number on WhatsApp first: ERR_WAPP_INVALID_CONTACT creates nothing', async () => {
-    const channels = t.app.services.channels;
-    const original = channels.providerFor.bind(channels);
-    channels.providerFor = (connection) => {
-      const provider = original(connection);
-      return { ...provider, checkNumber: async (_c, number) => ({ exists: false, number }) };
-    };
-    try {
-      const response = await send(TOKEN, { number: '5511977770007', body: 'x' });
-      expect(response.statusCode).toBe(400);
-      expect(response.json().error).toBe('ERR_WAPP_INVALID_CONTACT');
-    } finally {
-      channels.providerFor = original;
-    }
-    const [contact] = await t.database.db.select().from(contacts).where(eq(contacts.number, '5511977770007'));
+    // The sandbox phone answers "not on WhatsApp" for numbers starting with 999.
+    const number = `${SANDBOX_NOT_ON_WHATSAPP_PREFIX}11977770007`;
+    const response = await send(TOKEN, { number, body: 'x' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toBe('ERR_WAPP_INVALID_CONTACT');
+    const [contact] = await t.database.db.select().from(contacts).where(eq(contacts.number, number));
     expect(contact).toBeUndefined();
+    // The same number without the prefix is on WhatsApp: the check, not the payload, refused it.
+    expect((await send(TOKEN, { number: '5511977770007', body: 'x' })).statusCode).toBe(200);
   });
 
   it('validates the payload: a number is required, and text or a file', async () => {

@@ -64,7 +64,10 @@ describe('sandbox inbound → ticket', () => {
     const { ticketId } = (await inbound({ from: '5511999990003', body: 'Mensagem 1' })).json();
     await inbound({ from: '5511999990003', body: 'Mensagem 2' });
     const page = (await t.request(adminToken, 'GET', `/messages/${ticketId}`)).json();
-    expect(page.messages.every((m: { read: boolean }) => m.read)).toBe(true);
+    expect(page.messages.map((m: { body: string; read: boolean }) => [m.body, m.read])).toEqual([
+      ['Mensagem 1', true],
+      ['Mensagem 2', true],
+    ]);
     expect((await t.request(adminToken, 'GET', `/tickets/${ticketId}`)).json().unreadMessages).toBe(0);
   });
 
