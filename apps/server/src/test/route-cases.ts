@@ -1,10 +1,12 @@
+import type { RouteKey } from '@atende/shared';
 import type { RouteFixture } from './route-fixtures.js';
 
 /**
  * How to call each registered route with a fixture's ids (path, query and body),
  * shared by the cross-tenant probe (the fixture is another company's) and the
- * role matrix (the fixture is the caller's company's). A route registered without
- * an entry here fails both suites: adding a route means adding its line.
+ * role matrix (the fixture is the caller's company's). Its keys are exactly those of
+ * `ROUTE_ROLES` (packages/shared), checked by the compiler; a route registered
+ * without an entry fails both suites. Adding a route means one line there and one here.
  *
  * `deny`: with another company's ids the route must answer 403 or 404.
  * `open`: the route names no other company's record (a list, a create, the
@@ -42,7 +44,7 @@ const q = (f: RouteFixture) => encodeURIComponent(f.marker);
 const WEEK = [{ weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '08:00', endTime: '18:00' }];
 const LONG_PROMPT = 'You are a helpful assistant who answers the customers of this company politely.';
 
-export const ROUTE_CASES: Record<string, RouteCase> = {
+export const ROUTE_CASES: Record<RouteKey, RouteCase> = {
   // platform and public routes (their own credentials)
   'GET /health': open(() => '/health'),
   'GET /version': open(() => '/version'),
@@ -166,3 +168,8 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   'POST /quick-messages/:id/media-upload': deny((f) => upload(`/quick-messages/${f.quickMessageId}/media-upload`)),
   'DELETE /quick-messages/:id/media-upload': deny((f) => `/quick-messages/${f.quickMessageId}/media-upload`),
 };
+
+/** The case of a registered route, or undefined when the table has none. */
+export function routeCase(key: string): RouteCase | undefined {
+  return (ROUTE_CASES as Record<string, RouteCase>)[key];
+}

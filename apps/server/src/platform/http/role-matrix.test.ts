@@ -1,6 +1,6 @@
 import { meetsRouteRole, routeRole, type PermissionSubject } from '@atende/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTE_CASES } from '../../test/route-cases.js';
+import { ROUTE_CASES, routeCase as findCase } from '../../test/route-cases.js';
 import { seedRouteFixture } from '../../test/route-fixtures.js';
 import { deletesLast, methodOf, routeCollector, sendProbe } from '../../test/route-table.js';
 import { createTestContext, SUPER_ADMIN, type TestContext } from '../../test/test-app.js';
@@ -56,7 +56,7 @@ describe('role matrix', () => {
       const fixture = await seedRouteFixture(t, { companyId: 1, authorId: caller.id, targetCompanyId: other.id, targetPlanId: other.planId, selfId: caller.id }, 'Rolemark');
       const token = (await caller.login()).token;
       for (const key of privateRoutes) {
-        const routeCase = ROUTE_CASES[key]!;
+        const routeCase = findCase(key)!;
         const role = routeRole(key)!;
         const probe = routeCase.probe(fixture);
         const response = await sendProbe(t, routeCase.ownSession ? (await caller.login()).token : token, methodOf(key), { ...probe, anonymous: false });
@@ -75,7 +75,7 @@ describe('role matrix', () => {
     const fixture = { ...(await seedRouteFixture(t, { companyId: 1, authorId: callers[0]!.id }, 'Anonmark')) };
     const failures: string[] = [];
     for (const key of routes.keys().filter((k) => routeRole(k) !== 'public' && k in ROUTE_CASES)) {
-      const probe = ROUTE_CASES[key]!.probe(fixture);
+      const probe = findCase(key)!.probe(fixture);
       const response = await sendProbe(t, null, methodOf(key), probe);
       if (response.statusCode !== 401) failures.push(`${key} -> ${response.statusCode}`);
     }
