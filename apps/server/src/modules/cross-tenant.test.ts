@@ -43,7 +43,8 @@ describe('cross-tenant probe', () => {
   });
 
   it("answers 403/404 to another company's ids on every route, shows none of its data and changes none of it", async () => {
-    const before = await companyChecksums(t, b.ownCompanyId);
+    const initial = await companyChecksums(t, b.ownCompanyId);
+    const before = { ...initial };
     const failures: string[] = [];
     for (const key of deletesLast(routes.keys())) {
       const routeCase = findCase(key);
@@ -73,6 +74,13 @@ describe('cross-tenant probe', () => {
         leaks++;
         failures.push(`leak: ${where}`);
       }
+    }
+    // Reads too: none of them may have changed B (a conversation read marks it read).
+    const after = await companyChecksums(t, b.ownCompanyId);
+    const changed = Object.keys(after).filter((table) => after[table] !== initial[table]);
+    if (changed.length > 0 && !failures.some((failure) => failure.startsWith('changed'))) {
+      leaks++;
+      failures.push(`a read changed ${changed.join(', ')} of the other company`);
     }
     expect(failures).toEqual([]);
     expect(probed).toBe(routes.keys().length);

@@ -70,7 +70,7 @@ export async function seedRouteFixture(t: TestContext, owners: FixtureOwners, ma
   const [integration] = await db.insert(queueIntegrations).values({ companyId, type: 'webhook', name: `${marker}-integration-${n}`, urlN8N: 'http://127.0.0.1:9/hook' }).returning();
   const connection = await sd.buildConnection(companyId, { name: `${marker} phone ${n}`, isDefault: false });
   const contact = await sd.buildContact(companyId, { name: `${marker} customer ${n}`, email: `${marker.toLowerCase()}${n}@example.com`, extraInfo: [{ name: marker, value: marker }] });
-  const ticket = await sd.buildTicket(companyId, { contactId: contact.id, whatsappId: connection.id, status: 'open', userId: authorId, lastMessage: `${marker} last` });
+  const ticket = await sd.buildTicket(companyId, { contactId: contact.id, whatsappId: connection.id, status: 'open', userId: authorId, unreadMessages: 1, lastMessage: `${marker} last` });
   const message = await sd.buildMessage(ticket, { body: `${marker} said hello`, fromMe: true, userId: authorId, externalId: `${marker}-msg-${n}` });
   const note = await sd.buildNote(companyId, ticket, authorId, `${marker} note`);
   const tag = await sd.buildTag(companyId, { name: `${marker} tag ${n}` });
