@@ -197,6 +197,8 @@ export const en: Messages = {
     ERR_PLAN_NAME_ALREADY_EXISTS: 'A plan with this name already exists.',
     ERR_PLAN_IN_USE: 'This plan is used by a company.',
     ERR_CANNOT_DELETE_SELF: 'You cannot delete your own user.',
+    ERR_CANNOT_DEMOTE_SELF: 'You cannot lower your own profile.',
+    ERR_LAST_ADMIN: 'The company must keep at least one admin.',
     ERR_CANNOT_DELETE_MAIN_COMPANY: 'The main company cannot be deleted.',
     ERR_TICKET_NOT_OPEN: 'Messages can only be sent in open tickets.',
     ERR_NO_MESSAGE_FOUND: 'Message not found.',

@@ -197,6 +197,8 @@ export const es: Messages = {
     ERR_PLAN_NAME_ALREADY_EXISTS: 'Ya existe un plan con este nombre.',
     ERR_PLAN_IN_USE: 'Este plan lo usa alguna empresa.',
     ERR_CANNOT_DELETE_SELF: 'No puede eliminar su propio usuario.',
+    ERR_CANNOT_DEMOTE_SELF: 'No puede reducir su propio perfil.',
+    ERR_LAST_ADMIN: 'La empresa debe mantener al menos un administrador.',
     ERR_CANNOT_DELETE_MAIN_COMPANY: 'La empresa principal no se puede eliminar.',
     ERR_TICKET_NOT_OPEN: 'Solo se pueden enviar mensajes en atenciones abiertas.',
     ERR_NO_MESSAGE_FOUND: 'Mensaje no encontrado.',

@@ -198,6 +198,8 @@ export const pt = {
     ERR_PLAN_NAME_ALREADY_EXISTS: 'Já existe um plano com este nome.',
     ERR_PLAN_IN_USE: 'Este plano está em uso por alguma empresa.',
     ERR_CANNOT_DELETE_SELF: 'Você não pode excluir o seu próprio usuário.',
+    ERR_CANNOT_DEMOTE_SELF: 'Você não pode rebaixar o seu próprio perfil.',
+    ERR_LAST_ADMIN: 'A empresa precisa manter pelo menos um administrador.',
     ERR_CANNOT_DELETE_MAIN_COMPANY: 'A empresa principal não pode ser excluída.',
     ERR_TICKET_NOT_OPEN: 'Só é possível enviar mensagens em atendimentos abertos.',
     ERR_NO_MESSAGE_FOUND: 'Mensagem não encontrada.',

@@ -150,6 +150,20 @@ export async function countUsers(db: DbOrTx, scope: TenantScope): Promise<number
   return row?.value ?? 0;
 }
 
+/**
+ * Locks the company's row for the rest of the transaction and answers its admins'
+ * ids: two requests demoting or deleting admins of one company run one after the
+ * other, so they cannot both see "another admin is left" and leave none.
+ */
+export async function lockCompanyAdmins(tx: DbOrTx, scope: TenantScope): Promise<number[]> {
+  await tx.select({ id: companies.id }).from(companies).where(eq(companies.id, scope.companyId)).for('update');
+  const rows = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.companyId, scope.companyId), eq(users.profile, 'admin')));
+  return rows.map((row) => row.id);
+}
+
 export async function emailTaken(db: DbOrTx, email: string, exceptUserId?: number): Promise<boolean> {
   const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
   return row !== undefined && row.id !== exceptUserId;

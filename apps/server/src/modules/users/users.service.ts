@@ -10,7 +10,8 @@ import { requireAdmin } from '../../platform/http/guards.js';
 import { hashPassword } from '../auth/auth.service.js';
 import { revokeUserTokens } from '../auth/refresh-tokens.repo.js';
 import type { UserDetail } from './users.presenter.js';
-import { countUsers, emailTaken, findUser, replaceUserQueues } from './users.repo.js';
+import { deleteRefusal, lastAdminRefusal, updateRefusal } from './users.policy.js';
+import { countUsers, emailTaken, findUser, lockCompanyAdmins, replaceUserQueues } from './users.repo.js';
 
 async function userCreationEnabled(services: AppServices, ctx: RequestContext): Promise<boolean> {
   const [row] = await services.db
@@ -87,6 +88,8 @@ function assertMayUpdate(ctx: RequestContext, target: UserDetail, body: UserUpda
     (body.whatsappId !== undefined && body.whatsappId !== target.whatsappId);
   if (adminOnly) requireAdmin(ctx);
   if (body.super !== undefined && body.super !== target.super && !ctx.user.super) throw new AppError('ERR_NO_PERMISSION');
+  const refusal = updateRefusal(ctx.user, target, body);
+  if (refusal) throw new AppError(refusal);
 }
 
 export async function updateUser(
@@ -107,6 +110,10 @@ export async function updateUser(
   const passwordHash = body.password ? await hashPassword(body.password) : undefined;
   const self = ctx.user.id === userId;
   await services.db.transaction(async (tx) => {
+    if (body.profile === 'user') {
+      const refusal = lastAdminRefusal(await lockCompanyAdmins(tx, ctx), userId, body);
+      if (refusal) throw new AppError(refusal);
+    }
     await tx
       .update(users)
       .set({
@@ -140,10 +147,18 @@ export async function updateUser(
 export async function deleteUser(services: AppServices, ctx: RequestContext, userId: number): Promise<void> {
   requireAdmin(ctx);
   if (userId === ctx.user.id) throw new AppError('ERR_CANNOT_DELETE_SELF');
-  const deleted = await services.db
-    .delete(users)
-    .where(and(eq(users.companyId, ctx.companyId), eq(users.id, userId)))
-    .returning({ id: users.id });
+  const target = await findUser(services.db, ctx, userId);
+  if (!target) throw new AppError('ERR_NO_USER_FOUND');
+  const refusal = deleteRefusal(ctx.user, target);
+  if (refusal) throw new AppError(refusal);
+  const deleted = await services.db.transaction(async (tx) => {
+    const lastAdmin = lastAdminRefusal(await lockCompanyAdmins(tx, ctx), userId, 'delete');
+    if (lastAdmin) throw new AppError(lastAdmin);
+    return tx
+      .delete(users)
+      .where(and(eq(users.companyId, ctx.companyId), eq(users.id, userId)))
+      .returning({ id: users.id });
+  });
   if (deleted.length === 0) throw new AppError('ERR_NO_USER_FOUND');
   services.events.emit('user.deleted', { companyId: ctx.companyId, userId });
 }

@@ -1,6 +1,10 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../platform/db/schema.js';
 import type { BuiltCompany } from '../../test/factories.js';
 import { createTestContext, type TestContext } from '../../test/test-app.js';
+import { loadSession } from '../auth/session.repo.js';
+import { deleteUser, updateUser } from './users.service.js';
 
 let t: TestContext;
 let company: BuiltCompany;
@@ -107,5 +111,74 @@ describe('users', () => {
     const response = await t.request(adminToken, 'POST', '/users', newUser({ queueIds: [foreignQueue.id] }));
     expect(response.statusCode).toBe(404);
     expect(response.json().error).toBe('ERR_NO_QUEUE_FOUND');
+  });
+
+  it('an admin cannot take over a super user of its company: no change of any field, no deletion', async () => {
+    const holder = await t.factories.buildCompany();
+    const holderAdmin = (await holder.admin.login()).token;
+    const root = await t.factories.buildUser(holder.id, { profile: 'admin', super: true, password: 'RootPass1!' });
+    const attempts: [string, Record<string, unknown>][] = [
+      ['password', { password: 'owned12345' }],
+      ['email', { email: 'attacker@example.com' }],
+      ['name', { name: 'Owned' }],
+      ['profile', { profile: 'user' }],
+      ['language', { language: 'en' }],
+    ];
+    for (const [field, body] of attempts) {
+      const response = await t.request(holderAdmin, 'PUT', `/users/${root.id}`, body);
+      expect({ field, status: response.statusCode, error: response.json().error }).toEqual({ field, status: 403, error: 'ERR_NO_PERMISSION' });
+    }
+    const removal = await t.request(holderAdmin, 'DELETE', `/users/${root.id}`);
+    expect([removal.statusCode, removal.json().error]).toEqual([403, 'ERR_NO_PERMISSION']);
+    const [stored] = await t.database.db.select().from(users).where(eq(users.id, root.id));
+    expect(stored).toMatchObject({ email: root.email, profile: 'admin', super: true, tokenVersion: 0, language: null });
+    // The super user still signs in with its own password.
+    expect((await root.login()).token).toBeTruthy();
+
+    // A super user may change and delete another super user.
+    const rootToken = (await root.login()).token;
+    const peer = await t.factories.buildUser(holder.id, { profile: 'user', super: true });
+    expect((await t.request(rootToken, 'PUT', `/users/${peer.id}`, { name: 'Renamed by super' })).statusCode).toBe(200);
+    expect((await t.request(rootToken, 'DELETE', `/users/${peer.id}`)).statusCode).toBe(200);
+  });
+
+  it('nobody lowers their own profile', async () => {
+    const response = await t.request(adminToken, 'PUT', `/users/${company.admin.id}`, { profile: 'user' });
+    expect([response.statusCode, response.json().error]).toEqual([400, 'ERR_CANNOT_DEMOTE_SELF']);
+    const [stored] = await t.database.db.select({ profile: users.profile }).from(users).where(eq(users.id, company.admin.id));
+    expect(stored?.profile).toBe('admin');
+    // Resending one's own profile unchanged is fine.
+    expect((await t.request(adminToken, 'PUT', `/users/${company.admin.id}`, { profile: 'admin' })).statusCode).toBe(200);
+  });
+
+  it('the last admin is neither demoted nor deleted by an admin whose rights were read a moment before', async () => {
+    // Two admins; each one's session was loaded (as the auth hook or another node's cache holds it)
+    // before the other acted: without a check under the company lock both would succeed and leave none.
+    const pair = await t.factories.buildCompany();
+    const second = await t.factories.buildUser(pair.id, { profile: 'admin' });
+    const firstCtx = await loadSession(t.database.db, pair.admin.id);
+    const secondCtx = await loadSession(t.database.db, second.id);
+    if (!firstCtx || !secondCtx) throw new Error('sessions not loaded');
+    await updateUser(t.app.services, firstCtx, second.id, { profile: 'user' }, undefined);
+    await expect(updateUser(t.app.services, secondCtx, pair.admin.id, { profile: 'user' }, undefined)).rejects.toMatchObject({ code: 'ERR_LAST_ADMIN', statusCode: 409 });
+    await expect(deleteUser(t.app.services, secondCtx, pair.admin.id)).rejects.toMatchObject({ code: 'ERR_LAST_ADMIN', statusCode: 409 });
+    const stored = await t.database.db.select({ id: users.id, profile: users.profile }).from(users).where(eq(users.companyId, pair.id));
+    expect(stored).toHaveLength(2);
+    expect(stored.filter((u) => u.profile === 'admin').map((u) => u.id)).toEqual([pair.admin.id]);
+  });
+
+  it('two admins demoting each other at once leave one admin', async () => {
+    const pair = await t.factories.buildCompany();
+    const second = await t.factories.buildUser(pair.id, { profile: 'admin' });
+    const [firstToken, secondToken] = [(await pair.admin.login()).token, (await second.login()).token];
+    const answers = await Promise.all([
+      t.request(firstToken, 'PUT', `/users/${second.id}`, { profile: 'user' }),
+      t.request(secondToken, 'PUT', `/users/${pair.admin.id}`, { profile: 'user' }),
+    ]);
+    expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
+    const refused = answers.find((a) => a.statusCode !== 200);
+    expect(['ERR_LAST_ADMIN', 'ERR_NO_PERMISSION']).toContain(refused?.json().error);
+    const admins = await t.database.db.select({ profile: users.profile }).from(users).where(eq(users.companyId, pair.id));
+    expect(admins.filter((u) => u.profile === 'admin')).toHaveLength(1);
   });
 });
