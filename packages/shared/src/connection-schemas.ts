@@ -63,7 +63,10 @@ const connectionFields = {
   outOfHoursMessage: messageText().optional(),
   ratingMessage: messageText().optional(),
   expiresInactiveMessage: messageText().optional(),
-  /** External API bearer (spec part 2 §2.14); empty = the external API is off for this connection. */
+  /**
+   * External API bearer (spec part 2 §2.14), made by the server: absent or the current
+   * value keeps it, empty turns the external API off, any other value asks for a new one.
+   */
   token: token().optional(),
   provider: z.enum(CONNECTION_PROVIDERS, { error: 'validation.invalidValue' }),
   expiresTicket: minutes().optional(),

@@ -114,13 +114,3 @@ export async function replaceConnectionQueues(db: DbOrTx, scope: TenantScope, wh
     await db.insert(whatsappQueues).values(unique.map((queueId) => ({ companyId: scope.companyId, whatsappId, queueId })));
   }
 }
-
-/** Whether another connection already uses this external API token (tokens are global: the bearer alone finds its connection). */
-export async function tokenTaken(db: DbOrTx, token: string, exceptId?: number): Promise<boolean> {
-  const [row] = await db
-    .select({ id: whatsapps.id })
-    .from(whatsapps)
-    .where(and(eq(whatsapps.token, token), exceptId === undefined ? undefined : ne(whatsapps.id, exceptId)))
-    .limit(1);
-  return Boolean(row);
-}

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { can, DEFAULT_MAX_USE_BOT_QUEUES, type ConnectionCreateBody, type ConnectionUpdateBody } from '@atende/shared';
 import { and, eq } from 'drizzle-orm';
 import type { AppServices } from '../../app.js';
@@ -20,7 +21,6 @@ import {
   listConnections,
   queuesOf,
   replaceConnectionQueues,
-  tokenTaken,
   withQueues,
   type ConnectionDetail,
 } from './connections.repo.js';
@@ -63,12 +63,22 @@ function assertGreeting(queueIds: number[], greeting: string): void {
   if (new Set(queueIds).size > 1 && !greeting.trim()) throw new AppError('ERR_WAPP_GREETING_REQUIRED');
 }
 
-async function assertToken(services: AppServices, token: string | undefined, exceptId?: number): Promise<void> {
-  if (token && (await tokenTaken(services.db, token, exceptId))) throw validation('token', 'This token is already in use: choose another one');
+/**
+ * The external API token is made by the server, never chosen: a chosen token could
+ * collide with another company's, and refusing it would confirm that token to the
+ * caller (issue 16, defect 9). The dialog's field says what to do with it: absent or
+ * the current value, no change; '' the external API is off (no token); anything
+ * else, a new random token (32 bytes, base64url), shown in the answer.
+ */
+export function nextConnectionToken(requested: string | undefined, current: string | null): string | null | undefined {
+  if (requested === undefined) return undefined;
+  if (requested === '') return null;
+  if (current !== null && requested === current) return undefined;
+  return randomBytes(32).toString('base64url');
 }
 
 /** The columns every dialog field maps to (absent fields are left out: PUT changes only what it sends). */
-function fieldColumns(body: Body, integrationId: number | null | undefined): Partial<typeof whatsapps.$inferInsert> {
+function fieldColumns(body: Body, integrationId: number | null | undefined, token: string | null | undefined): Partial<typeof whatsapps.$inferInsert> {
   const columns: Partial<typeof whatsapps.$inferInsert> = {};
   const copy = <K extends keyof typeof whatsapps.$inferInsert>(key: K, value: (typeof whatsapps.$inferInsert)[K] | undefined) => {
     if (value !== undefined) columns[key] = value;
@@ -79,7 +89,7 @@ function fieldColumns(body: Body, integrationId: number | null | undefined): Par
   copy('outOfHoursMessage', body.outOfHoursMessage);
   copy('ratingMessage', body.ratingMessage);
   copy('expiresInactiveMessage', body.expiresInactiveMessage);
-  copy('token', body.token === undefined ? undefined : body.token || null);
+  copy('token', token);
   copy('expiresTicket', body.expiresTicket);
   copy('timeUseBotQueues', body.timeUseBotQueues);
   copy('maxUseBotQueues', body.maxUseBotQueues);
@@ -127,7 +137,6 @@ export async function createConnection(services: AppServices, ctx: RequestContex
   const integrationId = integrationOf(body);
   await assertReferences(services, ctx, body, integrationId);
   assertGreeting(body.queueIds ?? [], body.greetingMessage ?? '');
-  await assertToken(services, body.token);
   const kind = providerKindOf(body.provider);
   assertGraphBaseUrl(ctx, body, null);
   let provider: Partial<typeof whatsapps.$inferInsert> = {};
@@ -150,7 +159,7 @@ export async function createConnection(services: AppServices, ctx: RequestContex
       .values({
         companyId: ctx.companyId,
         maxUseBotQueues: DEFAULT_MAX_USE_BOT_QUEUES,
-        ...fieldColumns(body, integrationId),
+        ...fieldColumns(body, integrationId, nextConnectionToken(body.token, null)),
         ...provider,
         name: body.name,
         provider: body.provider,
@@ -179,7 +188,6 @@ export async function updateConnection(services: AppServices, ctx: RequestContex
   await assertReferences(services, ctx, body, integrationId);
   const queueIds = body.queueIds ?? ((await queuesOf(services.db, ctx, [id])).get(id) ?? []).map((queue) => queue.id);
   assertGreeting(queueIds, body.greetingMessage ?? current.greetingMessage);
-  await assertToken(services, body.token, id);
   // Unsetting the default would leave none: another connection must be made the default instead.
   if (body.isDefault === false && current.isDefault) throw new AppError('ERR_NO_OTHER_WHATSAPP');
   assertGraphBaseUrl(ctx, body, current);
@@ -193,7 +201,7 @@ export async function updateConnection(services: AppServices, ctx: RequestContex
     const demotedIds = body.isDefault === true && !current.isDefault ? await clearDefault(tx, ctx, id) : [];
     await tx
       .update(whatsapps)
-      .set({ ...fieldColumns(body, integrationId), ...provider, ...(body.isDefault === true ? { isDefault: true } : {}), updatedAt: new Date() })
+      .set({ ...fieldColumns(body, integrationId, nextConnectionToken(body.token, current.token)), ...provider, ...(body.isDefault === true ? { isDefault: true } : {}), updatedAt: new Date() })
       .where(and(eq(whatsapps.companyId, ctx.companyId), eq(whatsapps.id, id)));
     await replaceConnectionQueues(tx, ctx, id, body.queueIds);
     return demotedIds;

@@ -82,18 +82,20 @@ describe('connections API', () => {
     const response = await create(adminToken, body);
     expect(response.statusCode).toBe(201);
     const created = response.json();
-    const { integration: _alias, queueIds, ...fields } = body;
+    const { integration: _alias, queueIds, token: _wanted, ...fields } = body;
     expect(created).toMatchObject({ ...fields, integrationId: integration?.id, isDefault: false });
+    // The server made the token: 32 random bytes, not the value sent.
+    expect(created.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     // Queues come in their menu order (order, then name).
     expect([...created.queueIds].sort()).toEqual([...queueIds].sort());
     expect(created.queues.map((q: { name: string }) => q.name)).toEqual(['Suporte', 'Vendas']);
 
     const updated = await t.request(adminToken, 'PUT', `/whatsapp/${created.id}`, { name: 'Atendimento 2', queueIds: [queueA.id], integrationId: null, expiresTicket: 0 });
     expect(updated.statusCode).toBe(200);
-    expect(updated.json()).toMatchObject({ name: 'Atendimento 2', queueIds: [queueA.id], integrationId: null, expiresTicket: 0, greetingMessage: body.greetingMessage, token: body.token });
+    expect(updated.json()).toMatchObject({ name: 'Atendimento 2', queueIds: [queueA.id], integrationId: null, expiresTicket: 0, greetingMessage: body.greetingMessage, token: created.token });
   });
 
-  it('validates the dialog: name 2–50, a greeting when more than one queue, a hard-to-guess unique token', async () => {
+  it('validates the dialog: name 2–50, a greeting when more than one queue, a token request that looks like a token', async () => {
     const short = await create(adminToken, { name: 'A', provider: 'sandbox' });
     expect(short.statusCode).toBe(400);
     expect(short.json().fields.name).toEqual(['Too Short!']);
@@ -101,9 +103,6 @@ describe('connections API', () => {
     expect(noGreeting.json().error).toBe('ERR_WAPP_GREETING_REQUIRED');
     const weakToken = await create(adminToken, { name: 'Token curto', provider: 'sandbox', token: '1234' });
     expect(weakToken.statusCode).toBe(400);
-    const taken = await create(adminToken, { name: 'Token repetido', provider: 'sandbox', token: 'api-token-0123456789abcdef' });
-    expect(taken.statusCode).toBe(400);
-    expect(taken.json().fields.token).toBeDefined();
     const unknown = await create(adminToken, { name: 'Extra', provider: 'sandbox', hacker: true });
     expect(unknown.statusCode).toBe(400);
     const cloudWithout = await create(adminToken, { name: 'Oficial', provider: 'cloud-api' });
@@ -174,7 +173,7 @@ describe('connections API', () => {
     expect(asAgent).toBeDefined();
     expect(asAgent).not.toHaveProperty('token');
     expect(asAgent).not.toHaveProperty('qrcode');
-    expect((await list(adminToken)).find((c) => c.id === mine.id)).toMatchObject({ token: 'restricted-token-0123456789', qrcode: '' });
+    expect((await list(adminToken)).find((c) => c.id === mine.id)).toMatchObject({ token: mine.token, qrcode: '' });
     expect((await list(adminToken, '?session=0')).find((c) => c.id === mine.id)).not.toHaveProperty('qrcode');
 
     expect((await create(agentToken, { name: 'Do agente', provider: 'sandbox' })).statusCode).toBe(403);
@@ -216,5 +215,38 @@ describe('session routes', () => {
     const created = (await create(adminToken, { name: 'Simulado', provider: 'sandbox' })).json();
     expect((await t.request(adminToken, 'DELETE', `/whatsappsession/${created.id}`)).json().session.status).toBe('DISCONNECTED');
     expect((await t.request(adminToken, 'POST', `/whatsappsession/${created.id}`)).json().session.status).toBe('CONNECTED');
+  });
+});
+
+describe('connection tokens', () => {
+  it('are made by the server: absent or resent unchanged keeps it, empty turns it off, anything else makes a new one', async () => {
+    const none = (await create(adminToken, { name: 'Sem token', provider: 'sandbox' })).json();
+    expect(none.token).toBe('');
+    const made = (await t.request(adminToken, 'PUT', `/whatsapp/${none.id}`, { token: 'please-make-me-a-token' })).json();
+    expect(made.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect((await t.request(adminToken, 'PUT', `/whatsapp/${none.id}`, { name: 'Renomeada' })).json().token).toBe(made.token);
+    expect((await t.request(adminToken, 'PUT', `/whatsapp/${none.id}`, { token: made.token })).json().token).toBe(made.token);
+    const remade = (await t.request(adminToken, 'PUT', `/whatsapp/${none.id}`, { token: 'please-make-another-one' })).json();
+    expect(remade.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(remade.token).not.toBe(made.token);
+    expect((await t.request(adminToken, 'PUT', `/whatsapp/${none.id}`, { token: '' })).json().token).toBe('');
+    const [row] = await t.database.db.select({ token: whatsapps.token }).from(whatsapps).where(eq(whatsapps.id, none.id));
+    expect(row?.token).toBeNull();
+  });
+
+  it("a token used by another company is never revealed: asking for it gives a new one, not a refusal", async () => {
+    const theirs = (await create(otherToken, { name: 'Deles', provider: 'sandbox', token: 'please-make-me-a-token' })).json();
+    expect(theirs.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const created = await create(adminToken, { name: 'Minha cópia', provider: 'sandbox', token: theirs.token });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(created.json().token).not.toBe(theirs.token);
+    const mine = (await create(adminToken, { name: 'Outra minha', provider: 'sandbox' })).json();
+    const updated = await t.request(adminToken, 'PUT', `/whatsapp/${mine.id}`, { token: theirs.token });
+    expect(updated.statusCode).toBe(200);
+    expect(updated.json().token).not.toBe(theirs.token);
+    // Their connection keeps its token.
+    const [row] = await t.database.db.select({ token: whatsapps.token }).from(whatsapps).where(eq(whatsapps.id, theirs.id));
+    expect(row?.token).toBe(theirs.token);
   });
 });

@@ -9,8 +9,9 @@ let t: TestContext;
 let company: BuiltCompany;
 let adminToken: string;
 let rival: BuiltCompany;
-const TOKEN = 'ext-api-token-company-a-0123456789';
-const RIVAL_TOKEN = 'ext-api-token-company-b-0123456789';
+// The server makes connection tokens: these hold what it answered.
+let TOKEN: string;
+let RIVAL_TOKEN: string;
 let connectionId: number;
 let rivalConnectionId: number;
 
@@ -19,10 +20,10 @@ beforeAll(async () => {
   company = await t.factories.buildCompany();
   rival = await t.factories.buildCompany();
   adminToken = (await company.admin.login()).token;
-  const created = await t.request(adminToken, 'POST', '/whatsapp', { name: 'API', provider: 'sandbox', token: TOKEN });
-  connectionId = created.json().id;
+  const created = await t.request(adminToken, 'POST', '/whatsapp', { name: 'API', provider: 'sandbox', token: 'new-token-please-0123' });
+  ({ id: connectionId, token: TOKEN } = created.json());
   const rivalAdmin = (await rival.admin.login()).token;
-  rivalConnectionId = (await t.request(rivalAdmin, 'POST', '/whatsapp', { name: 'API B', provider: 'sandbox', token: RIVAL_TOKEN })).json().id;
+  ({ id: rivalConnectionId, token: RIVAL_TOKEN } = (await t.request(rivalAdmin, 'POST', '/whatsapp', { name: 'API B', provider: 'sandbox', token: 'new-token-please-0123' })).json());
   // A connection without a token: an empty bearer must never reach it.
   await t.request(adminToken, 'POST', '/whatsapp', { name: 'Sem token', provider: 'sandbox', token: '' });
 });
@@ -96,8 +97,8 @@ describe('POST /api/messages/send', () => {
   it('refuses when the plan does not allow the external API', async () => {
     const noApi = await t.factories.buildCompany({ plan: { useExternalApi: false } });
     const token = (await noApi.admin.login()).token;
-    await t.request(token, 'POST', '/whatsapp', { name: 'Sem API', provider: 'sandbox', token: 'ext-api-token-plan-off-0123456789' });
-    const response = await send('ext-api-token-plan-off-0123456789', { number: '5511977770004', body: 'x' });
+    const planOff = (await t.request(token, 'POST', '/whatsapp', { name: 'Sem API', provider: 'sandbox', token: 'new-token-please-0123' })).json();
+    const response = await send(planOff.token, { number: '5511977770004', body: 'x' });
     expect(response.statusCode).toBe(403);
     expect(response.json().error).toBe('ERR_PLAN_FEATURE_DISABLED');
     expect(await ticketFor(noApi.id, '5511977770004')).toBeNull();

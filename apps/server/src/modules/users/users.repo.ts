@@ -165,8 +165,13 @@ export async function lockCompanyAdmins(tx: DbOrTx, scope: TenantScope): Promise
 }
 
 export async function emailTaken(db: DbOrTx, email: string, exceptUserId?: number): Promise<boolean> {
-  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
-  return row !== undefined && row.id !== exceptUserId;
+  return (await emailOwner(db, email, exceptUserId)) !== null;
+}
+
+/** The company of the user (other than `exceptUserId`) that has this email, or null: emails are unique across companies. */
+export async function emailOwner(db: DbOrTx, email: string, exceptUserId?: number): Promise<{ companyId: number } | null> {
+  const [row] = await db.select({ id: users.id, companyId: users.companyId }).from(users).where(eq(users.email, email)).limit(1);
+  return row !== undefined && row.id !== exceptUserId ? { companyId: row.companyId } : null;
 }
 
 export async function replaceUserQueues(db: DbOrTx, scope: TenantScope, userId: number, queueIds: number[]): Promise<void> {

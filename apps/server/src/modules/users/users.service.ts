@@ -1,5 +1,5 @@
 import type { UserCreateBody, UserUpdateBody } from '@atende/shared';
-import { can } from '@atende/shared';
+import { can, validationText } from '@atende/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import type { AppServices } from '../../app.js';
 import { queues, settings, users, whatsapps } from '../../platform/db/schema.js';
@@ -11,7 +11,7 @@ import { hashPassword } from '../auth/auth.service.js';
 import { revokeUserTokens } from '../auth/refresh-tokens.repo.js';
 import type { UserDetail } from './users.presenter.js';
 import { deleteRefusal, lastAdminRefusal, updateRefusal } from './users.policy.js';
-import { countUsers, emailTaken, findUser, lockCompanyAdmins, replaceUserQueues } from './users.repo.js';
+import { countUsers, emailOwner, findUser, lockCompanyAdmins, replaceUserQueues } from './users.repo.js';
 
 async function userCreationEnabled(services: AppServices, ctx: RequestContext): Promise<boolean> {
   const [row] = await services.db
@@ -20,6 +20,19 @@ async function userCreationEnabled(services: AppServices, ctx: RequestContext): 
     .where(and(eq(settings.companyId, ctx.companyId), eq(settings.key, 'userCreation')))
     .limit(1);
   return row?.value !== 'disabled';
+}
+
+/**
+ * Emails are unique across companies (login is by email), but an email of another
+ * company must not be confirmed to a tenant's admin: it gets exactly the answer of
+ * a malformed email. A duplicate inside one's own company keeps the spec's 409.
+ * Both cases cost the same single lookup.
+ */
+async function assertEmailFree(services: AppServices, ctx: RequestContext, email: string, exceptUserId?: number): Promise<void> {
+  const owner = await emailOwner(services.db, email, exceptUserId);
+  if (!owner) return;
+  if (owner.companyId === ctx.companyId) throw new AppError('ERR_EMAIL_ALREADY_EXISTS');
+  throw new AppError('ERR_VALIDATION', undefined, { message: 'Invalid body', fields: { email: [validationText('validation.invalidEmail')] } });
 }
 
 async function assertReferences(services: AppServices, ctx: RequestContext, body: { queueIds?: number[]; whatsappId?: number | null }) {
@@ -34,7 +47,7 @@ export async function createUser(services: AppServices, ctx: RequestContext, bod
   // Plan limits: 0 means "no limit" (a new plan defaults to 0 and must not lock its company out).
   const limit = ctx.company.plan.users;
   if (limit > 0 && (await countUsers(services.db, ctx)) >= limit) throw new AppError('ERR_USER_LIMIT_REACHED');
-  if (await emailTaken(services.db, body.email)) throw new AppError('ERR_EMAIL_ALREADY_EXISTS');
+  await assertEmailFree(services, ctx, body.email);
   await assertReferences(services, ctx, body);
 
   const passwordHash = await hashPassword(body.password);
@@ -102,9 +115,7 @@ export async function updateUser(
   const target = await findUser(services.db, ctx, userId);
   if (!target) throw new AppError('ERR_NO_USER_FOUND');
   assertMayUpdate(ctx, target, body);
-  if (body.email && body.email !== target.email && (await emailTaken(services.db, body.email, userId))) {
-    throw new AppError('ERR_EMAIL_ALREADY_EXISTS');
-  }
+  if (body.email && body.email !== target.email) await assertEmailFree(services, ctx, body.email, userId);
   await assertReferences(services, ctx, body);
 
   const passwordHash = body.password ? await hashPassword(body.password) : undefined;

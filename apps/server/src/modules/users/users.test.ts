@@ -181,4 +181,24 @@ describe('users', () => {
     const admins = await t.database.db.select({ profile: users.profile }).from(users).where(eq(users.companyId, pair.id));
     expect(admins.filter((u) => u.profile === 'admin')).toHaveLength(1);
   });
+
+  it("an email of another company is answered exactly like a malformed one, on create and on update", async () => {
+    const other = await t.factories.buildCompany();
+    const malformedCreate = await t.request(adminToken, 'POST', '/users', newUser({ email: 'not-an-email' }));
+    const foreignCreate = await t.request(adminToken, 'POST', '/users', newUser({ email: other.admin.email }));
+    expect(malformedCreate.statusCode).toBe(400);
+    expect({ status: foreignCreate.statusCode, body: foreignCreate.json() }).toEqual({ status: malformedCreate.statusCode, body: malformedCreate.json() });
+
+    const agent = await t.factories.buildUser(company.id);
+    const malformedUpdate = await t.request(adminToken, 'PUT', `/users/${agent.id}`, { email: 'not-an-email' });
+    const foreignUpdate = await t.request(adminToken, 'PUT', `/users/${agent.id}`, { email: other.admin.email.toUpperCase() });
+    expect(malformedUpdate.statusCode).toBe(400);
+    expect({ status: foreignUpdate.statusCode, body: foreignUpdate.json() }).toEqual({ status: malformedUpdate.statusCode, body: malformedUpdate.json() });
+
+    // Inside one's own company the duplicate keeps its 409.
+    const own = await t.request(adminToken, 'PUT', `/users/${agent.id}`, { email: company.admin.email });
+    expect([own.statusCode, own.json().error]).toEqual([409, 'ERR_EMAIL_ALREADY_EXISTS']);
+    const [stored] = await t.database.db.select({ email: users.email }).from(users).where(eq(users.id, agent.id));
+    expect(stored?.email).toBe(agent.email);
+  });
 });
