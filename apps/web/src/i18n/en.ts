@@ -186,6 +186,7 @@ export const en: Messages = {
     ERR_TOO_MANY_REQUESTS: 'Too many attempts. Wait a few minutes and try again.',
     ERR_PAYLOAD_TOO_LARGE: 'The file or content is too large.',
     ERR_SUBSCRIPTION_EXPIRED: 'Your subscription expired. Please contact support.',
+    ERR_COMPANY_SUSPENDED: 'Your company is suspended. Please contact support.',
     ERR_USER_LIMIT_REACHED: "Your plan's user limit was reached.",
     ERR_CONNECTION_LIMIT_REACHED: "Your plan's connection limit was reached.",
     ERR_QUEUE_LIMIT_REACHED: "Your plan's queue limit was reached.",

@@ -186,6 +186,7 @@ export const es: Messages = {
     ERR_TOO_MANY_REQUESTS: 'Demasiados intentos. Espere unos minutos e intente de nuevo.',
     ERR_PAYLOAD_TOO_LARGE: 'El archivo o el contenido es demasiado grande.',
     ERR_SUBSCRIPTION_EXPIRED: 'Su suscripción expiró. Contacte al soporte.',
+    ERR_COMPANY_SUSPENDED: 'Su empresa está suspendida. Póngase en contacto con el soporte.',
     ERR_USER_LIMIT_REACHED: 'Se alcanzó el límite de usuarios de su plan.',
     ERR_CONNECTION_LIMIT_REACHED: 'Se alcanzó el límite de conexiones de su plan.',
     ERR_QUEUE_LIMIT_REACHED: 'Se alcanzó el límite de colas de su plan.',

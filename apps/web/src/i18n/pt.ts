@@ -187,6 +187,7 @@ export const pt = {
     ERR_TOO_MANY_REQUESTS: 'Muitas tentativas. Aguarde alguns minutos e tente novamente.',
     ERR_PAYLOAD_TOO_LARGE: 'O arquivo ou o conteúdo é grande demais.',
     ERR_SUBSCRIPTION_EXPIRED: 'Sua assinatura expirou. Entre em contato com o Suporte.',
+    ERR_COMPANY_SUSPENDED: 'Sua empresa está suspensa. Entre em contato com o suporte.',
     ERR_USER_LIMIT_REACHED: 'O limite de usuários do seu plano foi atingido.',
     ERR_CONNECTION_LIMIT_REACHED: 'O limite de conexões do seu plano foi atingido.',
     ERR_QUEUE_LIMIT_REACHED: 'O limite de filas do seu plano foi atingido.',

@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { AppServices } from '../../app.js';
 import { users } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
-import { isCompanyExpired } from '../../platform/http/context.js';
+import { isCompanyExpired, isCompanySuspended, type RequestContext } from '../../platform/http/context.js';
 import { loadUserDetail } from '../users/users.repo.js';
 import type { UserDetail } from '../users/users.presenter.js';
 import { loadSession } from './session.repo.js';
@@ -38,6 +38,16 @@ function expiredError(dueDate: Date, timeZone: string): AppError {
   });
 }
 
+/**
+ * Who may hold a session: anyone of a current company, and super users always.
+ * Checked after the password, so only the account's owner learns the company's state.
+ */
+function assertCompanyOpen(ctx: RequestContext): void {
+  if (ctx.user.super) return;
+  if (isCompanySuspended(ctx.company)) throw new AppError('ERR_COMPANY_SUSPENDED');
+  if (isCompanyExpired(ctx.company) && ctx.company.dueDate) throw expiredError(ctx.company.dueDate, ctx.company.timezone);
+}
+
 export async function login(services: AppServices, input: { email: string; password: string; ip: string }): Promise<SessionIssued> {
   if (!services.loginLimiter.attempt(input.ip, input.email)) throw new AppError('ERR_TOO_MANY_REQUESTS');
   const { db } = services;
@@ -56,7 +66,7 @@ export async function login(services: AppServices, input: { email: string; passw
 
   const ctx = await loadSession(db, row.id);
   if (!ctx) throw new AppError('ERR_INVALID_CREDENTIALS');
-  if (!ctx.user.super && isCompanyExpired(ctx.company) && ctx.company.dueDate) throw expiredError(ctx.company.dueDate, ctx.company.timezone);
+  assertCompanyOpen(ctx);
 
   const refreshToken = await issueRefreshToken(db, ctx, ctx.user.id, services.config.REFRESH_TOKEN_TTL_SECONDS);
   await db.update(users).set({ online: true, lastSeenAt: sql`now()` }).where(eq(users.id, ctx.user.id));
@@ -92,7 +102,7 @@ export async function refresh(services: AppServices, presented: string | undefin
 
   const ctx = await loadSession(db, stored.userId);
   if (!ctx) throw new AppError('ERR_SESSION_EXPIRED', 401);
-  if (!ctx.user.super && isCompanyExpired(ctx.company) && ctx.company.dueDate) throw expiredError(ctx.company.dueDate, ctx.company.timezone);
+  assertCompanyOpen(ctx);
 
   const refreshToken = await issueRefreshToken(
     db,

@@ -4,7 +4,7 @@ import type { AppServices } from '../../app.js';
 import { outgoingItems, sendThrough, storeSentMessage } from '../../channels/outgoing-messages.js';
 import { companies, contacts, plans, tickets, whatsapps, type WhatsappRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
-import { isCompanyExpired, type TenantScope } from '../../platform/http/context.js';
+import { isCompanyExpired, isCompanySuspended, type TenantScope } from '../../platform/http/context.js';
 import { findActiveTicket, findTicketDetail } from '../tickets/tickets.repo.js';
 
 export interface ExternalSendInput extends ExternalSendBody {
@@ -59,7 +59,7 @@ export async function authorizeExternalApi(services: AppServices, token: string)
   const found = await connectionByToken(services, token);
   if (!found) throw new AppError('ERR_INVALID_API_TOKEN');
   if (!found.useExternalApi) throw new AppError('ERR_PLAN_FEATURE_DISABLED', undefined, { feature: 'useExternalApi' });
-  if (!found.company.status) throw new AppError('ERR_NO_PERMISSION');
+  if (isCompanySuspended(found.company)) throw new AppError('ERR_COMPANY_SUSPENDED');
   if (isCompanyExpired(found.company)) throw new AppError('ERR_SUBSCRIPTION_EXPIRED');
   return found.connection;
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Authenticate } from '../../modules/auth/authenticate.js';
 import { AppError } from './app-error.js';
-import { isCompanyExpired } from './context.js';
+import { isCompanyExpired, isCompanySuspended } from './context.js';
 
 export function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
@@ -14,7 +14,8 @@ export function bearerToken(request: FastifyRequest): string | null {
  * Installs authentication on one encapsulated scope: every route registered
  * inside it has `req.ctx`. A company whose due date passed gets 402 on data
  * routes (super users excepted), so an expired tenant cannot keep working
- * through the API after the login screen refused it.
+ * through the API after the login screen refused it. A suspended company
+ * (`status = false`) gets 403 ERR_COMPANY_SUSPENDED on every private route.
  */
 export function requireSession(scope: FastifyInstance, authenticate: Authenticate): void {
   scope.decorateRequest('ctx', null as never);
@@ -22,6 +23,7 @@ export function requireSession(scope: FastifyInstance, authenticate: Authenticat
     const token = bearerToken(request);
     if (!token) throw new AppError('ERR_SESSION_EXPIRED', 401);
     const ctx = await authenticate(token);
+    if (!ctx.user.super && isCompanySuspended(ctx.company)) throw new AppError('ERR_COMPANY_SUSPENDED');
     if (!ctx.user.super && !request.routeOptions.config.allowExpiredCompany && isCompanyExpired(ctx.company)) {
       throw new AppError('ERR_SUBSCRIPTION_EXPIRED', undefined, { dueDate: ctx.company.dueDate?.toISOString() });
     }

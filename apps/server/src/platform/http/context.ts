@@ -40,6 +40,14 @@ export function isCompanyExpired(company: Pick<CompanyAccess, 'dueDate'>, now = 
   return company.dueDate !== null && company.dueDate.getTime() <= now.getTime();
 }
 
+/**
+ * A company with `status = false` is suspended: no one but super users works in
+ * it, on any route (even those an expired company keeps), nor signs in.
+ */
+export function isCompanySuspended(company: Pick<CompanyAccess, 'status'>): boolean {
+  return !company.status;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the auth hook on every private route; absent on public ones. */
