@@ -20,6 +20,19 @@ export default defineConfig({
           globalSetup: ['./src/test/global-setup.ts'],
         },
       },
+      {
+        // Fault injection on real processes (server, a private PostgreSQL and Redis): `npm run test:faults`.
+        test: {
+          name: 'faults',
+          root: './apps/server',
+          include: ['src/faults/**/*.fault.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 90_000,
+          pool: 'forks',
+          // Each file runs its own server, PostgreSQL and Redis: one file at a time on a small machine.
+          fileParallelism: false,
+        },
+      },
       ...(existsSync('./apps/web/vite.config.ts') ? ['./apps/web/vite.config.ts'] : []),
     ],
   },

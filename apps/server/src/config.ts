@@ -34,6 +34,8 @@ const EnvSchema = z.object({
   LOGIN_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
   LOGIN_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).default(10),
   LOGIN_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
+  /** How often the worker retries jobs whose lease ran out (a node died while running them), in seconds. */
+  JOBS_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Peers we call; overridable so tests and air-gapped installs can point them at local servers. */
   GRAPH_API_BASE_URL: z.url().default('https://graph.facebook.com/v21.0'),

@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   const seed = await seedFirstStart(database.db, { adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD });
 
   const logger = pino({ level: config.LOG_LEVEL });
-  const jobs = createJobs(database, logger);
+  const jobs = createJobs(database, logger, { maintenanceIntervalSeconds: config.JOBS_MAINTENANCE_SECONDS });
   await jobs.start({ work: services.worker });
 
   // Every service needs the app's services (ingest, realtime, job handlers), even on a node that serves no HTTP.

@@ -34,6 +34,8 @@ export const ERROR_STATUS = {
   ERR_NOT_FOUND: 404,
   ERR_TOO_MANY_REQUESTS: 429,
   ERR_PAYLOAD_TOO_LARGE: 413,
+  /** The database (or another service the request needs) is unreachable for now; sent with Retry-After. */
+  ERR_SERVICE_UNAVAILABLE: 503,
   ERR_SUBSCRIPTION_EXPIRED: 402,
   ERR_COMPANY_SUSPENDED: 403,
   ERR_USER_LIMIT_REACHED: 403,

@@ -184,6 +184,7 @@ export const en: Messages = {
     ERR_VALIDATION: 'Check the highlighted fields.',
     ERR_NOT_FOUND: 'Not found.',
     ERR_TOO_MANY_REQUESTS: 'Too many attempts. Wait a few minutes and try again.',
+    ERR_SERVICE_UNAVAILABLE: 'The service is briefly unavailable. Try again in a few seconds.',
     ERR_PAYLOAD_TOO_LARGE: 'The file or content is too large.',
     ERR_SUBSCRIPTION_EXPIRED: 'Your subscription expired. Please contact support.',
     ERR_COMPANY_SUSPENDED: 'Your company is suspended. Please contact support.',

@@ -184,6 +184,7 @@ export const es: Messages = {
     ERR_VALIDATION: 'Revise los campos destacados.',
     ERR_NOT_FOUND: 'No encontrado.',
     ERR_TOO_MANY_REQUESTS: 'Demasiados intentos. Espere unos minutos e intente de nuevo.',
+    ERR_SERVICE_UNAVAILABLE: 'El servicio no está disponible por un momento. Intente de nuevo en unos segundos.',
     ERR_PAYLOAD_TOO_LARGE: 'El archivo o el contenido es demasiado grande.',
     ERR_SUBSCRIPTION_EXPIRED: 'Su suscripción expiró. Contacte al soporte.',
     ERR_COMPANY_SUSPENDED: 'Su empresa está suspendida. Póngase en contacto con el soporte.',

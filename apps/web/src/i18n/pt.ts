@@ -185,6 +185,7 @@ export const pt = {
     ERR_VALIDATION: 'Verifique os campos destacados.',
     ERR_NOT_FOUND: 'Não encontrado.',
     ERR_TOO_MANY_REQUESTS: 'Muitas tentativas. Aguarde alguns minutos e tente novamente.',
+    ERR_SERVICE_UNAVAILABLE: 'O serviço está indisponível por um momento. Tente novamente em alguns segundos.',
     ERR_PAYLOAD_TOO_LARGE: 'O arquivo ou o conteúdo é grande demais.',
     ERR_SUBSCRIPTION_EXPIRED: 'Sua assinatura expirou. Entre em contato com o Suporte.',
     ERR_COMPANY_SUSPENDED: 'Sua empresa está suspensa. Entre em contato com o suporte.',

@@ -65,7 +65,8 @@ export function createCloudApiJobs(services: AppServices, provider: CloudApiProv
 
   const webhook = defineJob<WebhookJob>({
     name: 'cloud-api-webhook',
-    options: { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 300 },
+    // One change takes well under a second; a job held by a node that died is retried after this lease.
+    options: { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 30 },
     async handler(job) {
       const connection = await cloudConnection(services, job.companyId, job.whatsappId);
       if (!connection) return;

@@ -1,7 +1,11 @@
 import { validationText } from '@atende/shared';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ZodError } from 'zod';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { AppError } from './app-error.js';
+
+/** Seconds a client waits before retrying while the database is unreachable. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 function fieldMessages(error: ZodError): Record<string, string[]> {
   const fields: Record<string, string[]> = {};
@@ -38,6 +42,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (status >= 400 && status < 500) {
       // Fastify's own client errors: malformed JSON, wrong content type, empty body.
       return reply.status(status).send({ error: 'ERR_VALIDATION', message: error.message });
+    }
+    if (isDatabaseUnavailable(error)) {
+      // The database is stopped or restarting: the client retries; the pool reconnects by itself.
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply.status(503).header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS)).send({ error: 'ERR_SERVICE_UNAVAILABLE' });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ error: 'ERR_INTERNAL_SERVER_ERROR' });

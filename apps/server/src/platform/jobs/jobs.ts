@@ -58,6 +58,12 @@ export interface Jobs {
 export interface JobsTuning {
   /** Worker polling interval; pg-boss accepts 0.5 s at least. Tests lower it. */
   pollingIntervalSeconds?: number;
+  /**
+   * How often the worker node fails jobs whose lease (`expireInSeconds`) ran out
+   * so they are retried: a job taken by a node that died waits this long at most
+   * after its lease. pg-boss's default is 120 s.
+   */
+  maintenanceIntervalSeconds?: number;
 }
 
 // A registry stores handlers of different payload types; each one is only ever
@@ -69,6 +75,8 @@ export function createJobs(database: Database, logger: JobsLogger, tuning: JobsT
   const readyQueues = new Set<string>();
   let boss: PgBoss | null = null;
   let working = false;
+  /** pg-boss worker id per queue worked on this node. */
+  const workers = new Map<string, string>();
 
   function connectionOptions(): PgBoss.ConstructorOptions {
     // PGlite has one connection and no wire protocol: pg-boss runs through our
@@ -100,7 +108,7 @@ export function createJobs(database: Database, logger: JobsLogger, tuning: JobsT
 
   async function work(instance: PgBoss, def: StoredJob): Promise<void> {
     await ensureQueue(instance, def);
-    await instance.work<object>(
+    const workerId = await instance.work<object>(
       def.name,
       { batchSize: 1, pollingIntervalSeconds: tuning.pollingIntervalSeconds ?? 2 },
       async ([job]) => {
@@ -110,9 +118,15 @@ export function createJobs(database: Database, logger: JobsLogger, tuning: JobsT
         } catch (error) {
           logger.error({ err: error, job: def.name, jobId: job.id }, 'job failed');
           throw error;
+        } finally {
+          // pg-boss waits a whole polling interval after each fetch: a queue with
+          // work left (a burst of webhooks) is drained without that pause.
+          const id = workers.get(def.name);
+          if (id) instance.notifyWorker(id);
         }
       },
     );
+    workers.set(def.name, workerId);
   }
 
   return {
@@ -132,6 +146,7 @@ export function createJobs(database: Database, logger: JobsLogger, tuning: JobsT
         // Maintenance and cron belong to the worker service; api-only nodes just insert jobs.
         supervise: shouldWork,
         schedule: shouldWork,
+        ...(tuning.maintenanceIntervalSeconds ? { maintenanceIntervalSeconds: tuning.maintenanceIntervalSeconds } : {}),
       });
       instance.on('error', (error) => logger.error({ err: error }, 'pg-boss error'));
       await instance.start();
@@ -152,7 +167,11 @@ export function createJobs(database: Database, logger: JobsLogger, tuning: JobsT
       const sendOptions: PgBoss.SendOptions = { ...jobDefaults };
       if (options.startAfter !== undefined) sendOptions.startAfter = options.startAfter;
       if (options.singletonKey !== undefined) sendOptions.singletonKey = options.singletonKey;
-      return boss.send(def.name, data, sendOptions);
+      const id = await boss.send(def.name, data, sendOptions);
+      // A job due now wakes this node's worker of its queue instead of waiting for its next poll.
+      const workerId = workers.get(def.name);
+      if (id && workerId && options.startAfter === undefined) boss.notifyWorker(workerId);
+      return id;
     },
 
     async stop() {
@@ -161,6 +180,7 @@ export function createJobs(database: Database, logger: JobsLogger, tuning: JobsT
       boss = null;
       working = false;
       readyQueues.clear();
+      workers.clear();
       // graceful: running handlers finish; our PGlite executor is not pg-boss's to close.
       await instance.stop({ graceful: true, wait: true, timeout: 10_000 });
     },

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { judge, newCounters, report, runChats, sandboxDelivery, storedInbound, type Delivery } from './burst.js';
+import { api, login, serverSecrets, sleep, startPostgres, startRedis, startServer, type PrivatePostgres, type PrivateRedis, type ServerProcess } from './processes.js';
+
+const CHATS = 6;
+const MESSAGES_PER_CHAT = 50;
+const STOP_AFTER_ACKNOWLEDGED = 100;
+const OUTAGE_MS = 4_000;
+
+let pg: PrivatePostgres;
+let redis: PrivateRedis;
+let server: ServerProcess;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  [pg, redis] = await Promise.all([startPostgres(), startRedis()]);
+  env = { ...serverSecrets(), DATABASE_URL: pg.url, REDIS_URL: redis.url };
+  server = await startServer(env);
+}, 90_000);
+
+afterAll(async () => {
+  await server?.kill('SIGKILL');
+  await redis?.close();
+  pg?.close();
+});
+
+describe('PostgreSQL stopped in the middle of a burst', () => {
+  it('answers 503 with Retry-After during the outage (never 500), stays up, recovers by itself and loses nothing acknowledged', async () => {
+    const token = await login(server, env.ADMIN_EMAIL!, env.ADMIN_PASSWORD!);
+    const created = await api(server, token, 'POST', '/whatsapp', { name: 'Sandbox', provider: 'sandbox' });
+    expect(created.status).toBe(201);
+    const whatsappId = ((await created.json()) as { id: number }).id;
+
+    const sent = new Map<string, string[]>();
+    const chats: Delivery[][] = [];
+    for (let c = 0; c < CHATS; c++) {
+      const number = `55419${String(6_000_000 + c).padStart(8, '0')}`;
+      const ids = Array.from({ length: MESSAGES_PER_CHAT }, (_, m) => `pg-outage-${c}-${m}`);
+      sent.set(`${whatsappId}:${number}`, ids);
+      chats.push(ids.map((id, m) => sandboxDelivery(() => server.url, token, whatsappId, number, id, `mensagem ${m}`)));
+    }
+
+    // An agent's screen keeps reading the ticket list through the outage.
+    const reads = new Map<number, number>();
+    const unavailable: { retryAfter: string | null; body: unknown }[] = [];
+    let reading = true;
+    const reader = (async () => {
+      while (reading) {
+        const response = await api(server, token, 'GET', '/tickets?showAll=true');
+        reads.set(response.status, (reads.get(response.status) ?? 0) + 1);
+        const body: unknown = await response.json();
+        if (response.status === 503) unavailable.push({ retryAfter: response.headers.get('retry-after'), body });
+        await sleep(50);
+      }
+    })();
+
+    const counters = newCounters();
+    let outage: Promise<void> | null = null;
+    await runChats(chats, counters, {
+      redeliverEvery: 10,
+      deadline: Date.now() + 60_000,
+      onAcknowledged() {
+        if (outage || counters.acknowledged < STOP_AFTER_ACKNOWLEDGED) return;
+        outage = (async () => {
+          pg.stop('fast');
+          await sleep(OUTAGE_MS);
+          await pg.start();
+        })();
+      },
+    });
+    await outage;
+    await sleep(500);
+    reading = false;
+    await reader;
+
+    // The process lived through it and serves again without a restart.
+    expect(server.alive()).toBe(true);
+    expect((await fetch(`${server.url}/health`)).status).toBe(200);
+    expect((await api(server, token, 'GET', '/tickets?showAll=true')).status).toBe(200);
+
+    // During the outage: 503 ERR_SERVICE_UNAVAILABLE with Retry-After, for reads and for inbound messages; never a 500.
+    expect(reads.get(503) ?? 0).toBeGreaterThan(0);
+    expect(counters.statuses.get(503) ?? 0).toBeGreaterThan(0);
+    expect(reads.get(500) ?? 0).toBe(0);
+    expect(counters.statuses.get(500) ?? 0).toBe(0);
+    expect(unavailable[0]).toEqual({ retryAfter: '5', body: { error: 'ERR_SERVICE_UNAVAILABLE' } });
+    expect(new Set(unavailable.map((u) => u.retryAfter))).toEqual(new Set(['5']));
+
+    const verdict = judge(sent, await storedInbound(pg.url, [whatsappId]));
+    report('PostgreSQL stopped mid-burst', { faults: 1, sent: counters.sent + counters.redelivered, stored: verdict.stored, lost: verdict.lost.length, duplicated: verdict.duplicated.length });
+    expect(counters.acknowledged).toBe(CHATS * MESSAGES_PER_CHAT);
+    expect(verdict.lost).toEqual([]);
+    expect(verdict.duplicated).toEqual([]);
+    expect(verdict.outOfOrder).toEqual([]);
+  }, 120_000);
+});

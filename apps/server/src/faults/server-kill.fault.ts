@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeGraphApi, type FakeGraphApi } from '../test/fake-graph-api.js';
+import { cloudApiDelivery, judge, newCounters, report, runChats, sandboxDelivery, storedInbound, type Delivery } from './burst.js';
+import { api, login, serverSecrets, startPostgres, startRedis, startServer, waitFor, type PrivatePostgres, type PrivateRedis, type ServerProcess } from './processes.js';
+
+const CHATS_PER_CHANNEL = 10;
+const MESSAGES_PER_CHAT = 100; // 2 channels x 10 chats x 100 = 2,000 messages
+const KILL_AFTER_ACKNOWLEDGED = 700;
+const APP_SECRET = 'fault-suite-app-secret';
+
+let pg: PrivatePostgres;
+let redis: PrivateRedis;
+let graph: FakeGraphApi;
+let server: ServerProcess;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  [pg, redis, graph] = await Promise.all([startPostgres(), startRedis(), startFakeGraphApi()]);
+  env = { ...serverSecrets(), DATABASE_URL: pg.url, REDIS_URL: redis.url, GRAPH_API_BASE_URL: graph.baseUrl, JOBS_MAINTENANCE_SECONDS: '5' };
+  server = await startServer(env);
+}, 90_000);
+
+afterAll(async () => {
+  await server?.kill('SIGKILL');
+  await redis?.close();
+  await graph?.close();
+  pg?.close();
+});
+
+describe('SIGKILL of the server during an inbound burst', () => {
+  it('stores every message exactly once, in order per chat, through the sandbox and the Cloud API webhook', async () => {
+    const token = await login(server, env.ADMIN_EMAIL!, env.ADMIN_PASSWORD!);
+    const sandbox = await api(server, token, 'POST', '/whatsapp', { name: 'Sandbox', provider: 'sandbox' });
+    expect(sandbox.status).toBe(201);
+    const sandboxId = ((await sandbox.json()) as { id: number }).id;
+    const cloud = await api(server, token, 'POST', '/whatsapp', {
+      name: 'Oficial',
+      provider: 'cloud-api',
+      cloudApi: { phoneNumberId: graph.phoneNumberId, wabaId: graph.wabaId, accessToken: graph.accessToken, appSecret: APP_SECRET, verifyToken: 'fault-verify' },
+    });
+    expect(cloud.status).toBe(201);
+    const cloudId = ((await cloud.json()) as { id: number }).id;
+
+    const baseUrl = () => server.url;
+    const sent = new Map<string, string[]>();
+    const chats: Delivery[][] = [];
+    // Meta's timestamps are the customer's send times (seconds): one a second per chat, in the past.
+    const firstSecond = Math.floor(Date.now() / 1000) - MESSAGES_PER_CHAT - 60;
+    for (let c = 0; c < CHATS_PER_CHANNEL; c++) {
+      const sandboxNumber = `55419${String(7_000_000 + c).padStart(8, '0')}`;
+      const cloudNumber = `55419${String(8_000_000 + c).padStart(8, '0')}`;
+      const sandboxIds: string[] = [];
+      const cloudIds: string[] = [];
+      const sandboxChat: Delivery[] = [];
+      const cloudChat: Delivery[] = [];
+      for (let m = 0; m < MESSAGES_PER_CHAT; m++) {
+        const sid = `fault-sandbox-${c}-${m}`;
+        const wid = `wamid.FAULT${c}x${m}`;
+        sandboxIds.push(sid);
+        cloudIds.push(wid);
+        sandboxChat.push(sandboxDelivery(baseUrl, token, sandboxId, sandboxNumber, sid, `mensagem ${m}`));
+        cloudChat.push(cloudApiDelivery(baseUrl, { ...graph, appSecret: APP_SECRET }, cloudNumber, wid, `mensagem ${m}`, firstSecond + m));
+      }
+      sent.set(`${sandboxId}:${sandboxNumber}`, sandboxIds);
+      sent.set(`${cloudId}:${cloudNumber}`, cloudIds);
+      chats.push(sandboxChat, cloudChat);
+    }
+
+    const counters = newCounters();
+    let killed: Promise<void> | null = null;
+    const started = Date.now();
+    await runChats(chats, counters, {
+      redeliverEvery: 10,
+      deadline: Date.now() + 90_000,
+      onAcknowledged() {
+        if (killed || counters.acknowledged < KILL_AFTER_ACKNOWLEDGED) return;
+        // The real process dies mid-burst with requests in flight, and comes back on the same port.
+        killed = (async () => {
+          const port = server.port;
+          await server.kill('SIGKILL');
+          server = await startServer(env, port);
+        })();
+      },
+    });
+    await killed;
+    expect(killed).not.toBeNull();
+    // Connection refused or reset while the server was down: those deliveries were retried.
+    expect(counters.retried).toBeGreaterThan(0);
+
+    // Cloud API messages are stored by jobs after Meta got its 200: wait for them to settle.
+    const total = CHATS_PER_CHANNEL * MESSAGES_PER_CHAT * 2;
+    const stored = await waitFor(
+      'every acknowledged message to be stored',
+      async () => {
+        const rows = await storedInbound(pg.url, [sandboxId, cloudId]);
+        return rows.length >= total ? rows : null;
+      },
+      75_000,
+      500,
+    ).catch(async () => storedInbound(pg.url, [sandboxId, cloudId]));
+    const verdict = judge(sent, stored);
+    report('server SIGKILL during inbound burst', { faults: 1, sent: counters.sent + counters.redelivered, stored: verdict.stored, lost: verdict.lost.length, duplicated: verdict.duplicated.length });
+    process.stdout.write(`burst: ${counters.acknowledged} acknowledged, ${counters.redelivered} redelivered, ${counters.retried} retried, ${Date.now() - started} ms\n`);
+
+    expect(counters.acknowledged).toBe(total);
+    expect(counters.redelivered).toBe(total / 10);
+    expect(verdict.lost).toEqual([]);
+    expect(verdict.duplicated).toEqual([]);
+    expect(verdict.outOfOrder).toEqual([]);
+    expect(verdict.stored).toBe(total);
+  }, 180_000);
+});

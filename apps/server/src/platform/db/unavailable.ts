@@ -1,0 +1,40 @@
+/**
+ * Whether an error means the database cannot be reached right now (stopped,
+ * restarting, network gone, pool exhausted), as opposed to a bad query: such a
+ * request answers 503 with Retry-After and the client tries again.
+ */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND']);
+const UNREACHABLE_MESSAGES = [
+  'Connection terminated',
+  'connection terminated',
+  'Client has encountered a connection error',
+  'timeout exceeded when trying to connect',
+  'Cannot use a pool after calling end',
+];
+
+function matches(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (UNREACHABLE_CODES.has(code)) return true;
+    // SQLSTATE class 08 (connection exception) and 57P0x (admin/crash shutdown, cannot connect now);
+    // 53300: too many connections.
+    if (/^08[0-9A-Z]{3}$/.test(code) || /^57P0[1-3]$/.test(code) || code === '53300') return true;
+  }
+  const message = (error as { message?: unknown }).message;
+  return typeof message === 'string' && UNREACHABLE_MESSAGES.some((text) => message.includes(text));
+}
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  // drizzle wraps the driver's error in `cause`; a failed connect may be an AggregateError of attempts.
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (current && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current);
+    if (matches(current)) return true;
+    const inner = (current as { errors?: unknown }).errors;
+    if (Array.isArray(inner) && inner.some((item) => matches(item))) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
