@@ -206,9 +206,13 @@ test.describe('service desk', () => {
   });
 });
 
-/** Light and dark screenshots for docs/screenshots (linked from the README). */
+/**
+ * Light and dark screenshots. A test run keeps them with its artifacts;
+ * `npm run screenshots` sets E2E_SCREENSHOTS_DIR to refresh docs/screenshots
+ * (linked from the README).
+ */
 async function shoot(page: Page, name: string): Promise<void> {
-  const folder = path.resolve(import.meta.dirname, '../docs/screenshots');
+  const folder = path.resolve(process.env.E2E_SCREENSHOTS_DIR ?? path.join(import.meta.dirname, 'artifacts/screenshots'));
   for (const theme of ['light', 'dark'] as const) {
     await page.evaluate((value) => localStorage.setItem('preferredTheme', value), theme);
     await page.reload();
