@@ -1,31 +1,79 @@
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type BrowserContextOptions, type Page } from '@playwright/test';
 
 export const ADMIN = { email: 'admin@admin.com', password: process.env.E2E_ADMIN_PASSWORD ?? 'Admin123!' };
 
+/** What went wrong in the browser during one test, in any of its pages. */
+interface BrowserProblems {
+  errors: string[];
+  /** Content Security Policy violations: the page event and the console's "Refused to ..." lines. */
+  violations: string[];
+}
+
+const CSP_BINDING = '__atendeCspViolation';
+
 /**
- * Every test fails on a browser console error or an uncaught exception. A test
- * that provokes an HTTP error on purpose (a wrong password) names it in
- * `expectedHttpErrors`, because the browser itself logs failed responses.
+ * Watches every page of a context: console errors, uncaught exceptions and
+ * Content Security Policy violations. The policy listener is installed before
+ * any script of the page runs, so a violation while the app starts counts too.
  */
-export const test = base.extend<{ consoleErrors: string[]; expectedHttpErrors: (number | string)[] }>({
+async function watchContext(context: BrowserContext, expectedHttpErrors: (number | string)[], problems: BrowserProblems): Promise<void> {
+  // A number is an HTTP status; a string is a network error text (e.g. 'net::ERR_CONNECTION_REFUSED').
+  const expected = expectedHttpErrors.map((entry) => (typeof entry === 'number' ? `status of ${entry} ` : entry));
+  await context.exposeBinding(CSP_BINDING, ({ page }, text: string) => problems.violations.push(`${page.url()}: ${text}`));
+  await context.addInitScript((binding) => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      const report = (window as unknown as Record<string, (text: string) => void>)[binding];
+      report?.(`${event.effectiveDirective} refused ${event.blockedURI || 'inline'} (${event.sourceFile || '?'}:${event.lineNumber})`);
+    });
+  }, CSP_BINDING);
+  context.on('console', (message) => {
+    if (message.type() !== 'error' && message.type() !== 'warning') return;
+    const text = message.text();
+    if (/Content[- ]Security[- ]Policy/i.test(text)) {
+      problems.violations.push(text);
+      return;
+    }
+    if (message.type() !== 'error') return;
+    if (text.startsWith('Failed to load resource') && expected.some((e) => text.includes(e))) return;
+    problems.errors.push(text);
+  });
+  context.on('weberror', (error) => problems.errors.push(error.error().message));
+}
+
+/**
+ * Every test fails on a browser console error, an uncaught exception or a
+ * Content Security Policy violation, in the test's page and in every page it
+ * opens with `newPage`. A test that provokes an HTTP error on purpose (a wrong
+ * password) names it in `expectedHttpErrors`, because the browser itself logs
+ * failed responses.
+ */
+export const test = base.extend<{
+  expectedHttpErrors: (number | string)[];
+  browserProblems: BrowserProblems;
+  /** A page in a context of its own (a second user), watched like the test's page and closed after the test. */
+  newPage: (options?: BrowserContextOptions) => Promise<Page>;
+}>({
   expectedHttpErrors: [[], { option: true }],
-  consoleErrors: [
-    async ({ page, expectedHttpErrors }, use) => {
-      const errors: string[] = [];
-      // A number is an HTTP status; a string is a network error text (e.g. 'net::ERR_CONNECTION_REFUSED').
-      const expected = expectedHttpErrors.map((entry) => (typeof entry === 'number' ? `status of ${entry} ` : entry));
-      page.on('console', (message) => {
-        if (message.type() !== 'error') return;
-        const text = message.text();
-        if (text.startsWith('Failed to load resource') && expected.some((e) => text.includes(e))) return;
-        errors.push(text);
-      });
-      page.on('pageerror', (error) => errors.push(error.message));
-      await use(errors);
-      expect(errors, 'browser console errors').toEqual([]);
+  browserProblems: [
+    async ({ context, expectedHttpErrors }, use) => {
+      const problems: BrowserProblems = { errors: [], violations: [] };
+      await watchContext(context, expectedHttpErrors, problems);
+      await use(problems);
+      expect(problems.violations, 'Content Security Policy violations').toEqual([]);
+      expect(problems.errors, 'browser console errors').toEqual([]);
     },
     { auto: true },
   ],
+  newPage: async ({ browser, baseURL, viewport, expectedHttpErrors, browserProblems }, use) => {
+    const contexts: BrowserContext[] = [];
+    await use(async (options) => {
+      const context = await browser.newContext({ baseURL, viewport, ...options });
+      contexts.push(context);
+      await watchContext(context, expectedHttpErrors, browserProblems);
+      return context.newPage();
+    });
+    for (const context of contexts) await context.close();
+  },
 });
 
 export { expect };

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
-import type { Browser, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { apiLogin, expect, login, test } from './fixtures';
 
 /**
@@ -43,11 +43,6 @@ async function setUp(baseURL: string): Promise<Setup> {
   return { adminToken, connectionId: connection.id, sales, support, agent };
 }
 
-async function newPage(browser: Browser, baseURL: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL, viewport: { width: 1440, height: 900 } });
-  return context.newPage();
-}
-
 async function customerSays(phone: Page, text: string): Promise<void> {
   await phone.getByTestId('phone-input').fill(text);
   await phone.getByTestId('phone-send').click();
@@ -55,14 +50,14 @@ async function customerSays(phone: Page, text: string): Promise<void> {
 }
 
 test.describe('service desk', () => {
-  test('a customer message reaches an agent live; the agent accepts, replies, transfers, closes and reopens', async ({ page, browser, baseURL }) => {
+  test('a customer message reaches an agent live; the agent accepts, replies, transfers, closes and reopens', async ({ page, newPage, baseURL }) => {
     test.setTimeout(120_000);
     const base = baseURL ?? '';
     const setup = await setUp(base);
     const number = `55119${String(Date.now()).slice(-8)}`;
 
     // The agent, in its own browser, waits on the pending list.
-    const agent = await newPage(browser, base);
+    const agent = await newPage({ viewport: { width: 1440, height: 900 } });
     await login(agent, setup.agent.email, setup.agent.password);
     await agent.getByTestId('subtab-pending').click();
 
@@ -144,7 +139,6 @@ test.describe('service desk', () => {
     await agent.getByTestId('tab-open').click();
     await agent.getByTestId('subtab-open').click();
     await shoot(agent, 'tickets');
-    await agent.context().close();
   });
 
   test.describe('refused', () => {
@@ -212,9 +206,13 @@ test.describe('service desk', () => {
   });
 });
 
-/** Light and dark screenshots for docs/screenshots (linked from the README). */
+/**
+ * Light and dark screenshots. A test run keeps them with its artifacts;
+ * `npm run screenshots` sets E2E_SCREENSHOTS_DIR to refresh docs/screenshots
+ * (linked from the README).
+ */
 async function shoot(page: Page, name: string): Promise<void> {
-  const folder = path.resolve(import.meta.dirname, '../docs/screenshots');
+  const folder = path.resolve(process.env.E2E_SCREENSHOTS_DIR ?? path.join(import.meta.dirname, 'artifacts/screenshots'));
   for (const theme of ['light', 'dark'] as const) {
     await page.evaluate((value) => localStorage.setItem('preferredTheme', value), theme);
     await page.reload();

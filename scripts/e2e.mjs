@@ -6,6 +6,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
+// `npm run screenshots` (`--screenshots`): only the test that takes the README's
+// screenshots, writing them to docs/screenshots instead of e2e/artifacts.
+const screenshots = process.argv.includes('--screenshots');
+const playwrightArgs = screenshots
+  ? ['service-desk.spec.ts', '-g', 'reaches an agent live']
+  : process.argv.slice(2);
 if (!existsSync(path.join(root, 'apps/web/dist/index.html')) || !existsSync(path.join(root, 'apps/server/dist/main.js'))) {
   const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
@@ -47,10 +53,15 @@ async function waitForHealth() {
 let code = 1;
 try {
   await waitForHealth();
-  const run = spawnSync('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', ...process.argv.slice(2)], {
+  const run = spawnSync('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', ...playwrightArgs], {
     cwd: root,
     stdio: 'inherit',
-    env: { ...process.env, E2E_BASE_URL: baseUrl, E2E_ADMIN_PASSWORD: 'Admin123!' },
+    env: {
+      ...process.env,
+      E2E_BASE_URL: baseUrl,
+      E2E_ADMIN_PASSWORD: 'Admin123!',
+      ...(screenshots ? { E2E_SCREENSHOTS_DIR: path.join(root, 'docs/screenshots') } : {}),
+    },
   });
   code = run.status ?? 1;
 } finally {

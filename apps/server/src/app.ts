@@ -19,6 +19,7 @@ import { registerErrorHandler } from './platform/http/error-handler.js';
 import { guardRoutesByRole } from './platform/http/route-roles.js';
 import { LOG_REDACT_PATHS, redactUrl } from './platform/http/redact.js';
 import { registerWebApp } from './platform/http/web-app.js';
+import { registerSecurityHeaders } from './platform/http/security-headers.js';
 import { zodValidatorCompiler, type ZodTypeProvider } from './platform/http/zod-provider.js';
 import { createPublisher, type Publisher } from './platform/realtime/publisher.js';
 import type { SocketServer } from './platform/realtime/socket-server.js';
@@ -104,6 +105,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  registerSecurityHeaders(app);
 
   const tokens = createTokenService(config.JWT_SECRET, config.ACCESS_TOKEN_TTL_SECONDS);
   const sessions = createSessionCache();

@@ -1,12 +1,11 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { SnackbarProvider } from 'notistack';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SessionProvider } from '../api/session';
 import { setupI18n } from '../i18n';
+import { shownToasts } from '../test/toasts';
 import { useDeleteConfirmation } from './use-delete-confirmation';
-
-const toasts = vi.hoisted(() => ({ error: vi.fn() }));
-vi.mock('./toast', () => ({ toastError: toasts.error }));
 
 interface Tag {
   id: number;
@@ -20,7 +19,6 @@ beforeAll(() => {
   setupI18n();
 });
 beforeEach(() => {
-  toasts.error.mockClear();
   fetchMock.mockReset();
   vi.stubGlobal('fetch', fetchMock);
 });
@@ -46,9 +44,11 @@ function TagRow({ tag, onDeleted }: { tag: Tag; onDeleted(tag: Tag): void }) {
 function renderRow() {
   const onDeleted = vi.fn();
   render(
-    <SessionProvider onSessionEnd={() => undefined}>
-      <TagRow tag={{ id: 4, name: 'VIP' }} onDeleted={onDeleted} />
-    </SessionProvider>,
+    <SnackbarProvider>
+      <SessionProvider onSessionEnd={() => undefined}>
+        <TagRow tag={{ id: 4, name: 'VIP' }} onDeleted={onDeleted} />
+      </SessionProvider>
+    </SnackbarProvider>,
   );
   return onDeleted;
 }
@@ -69,7 +69,7 @@ describe('useDeleteConfirmation', () => {
     const [url, init] = requests()[0]!;
     expect(String(url)).toMatch(/\/tags\/4$/);
     expect(init?.method).toBe('DELETE');
-    expect(toasts.error).not.toHaveBeenCalled();
+    expect(shownToasts()).toEqual([]);
   });
 
   it('sends nothing when the user says no', async () => {
@@ -85,7 +85,7 @@ describe('useDeleteConfirmation', () => {
     const onDeleted = renderRow();
     await userEvent.click(screen.getByText('delete'));
     await userEvent.click(await screen.findByTestId('confirm-ok'));
-    await waitFor(() => expect(toasts.error).toHaveBeenCalledWith(expect.objectContaining({ code: 'ERR_NO_PERMISSION' })));
+    await waitFor(() => expect(shownToasts()).toEqual([{ variant: 'error', text: "You don't have permission to access this." }]));
     expect(onDeleted).not.toHaveBeenCalled();
   });
 });

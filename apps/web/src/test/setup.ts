@@ -1,5 +1,5 @@
 import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterEach, vi } from 'vitest';
 import { registerCatalogue } from '../i18n';
 import { en } from '../i18n/en';
 import { es } from '../i18n/es';
@@ -13,4 +13,5 @@ registerCatalogue('es', es);
 afterEach(() => {
   cleanup();
   localStorage.clear();
+  vi.unstubAllGlobals();
 });

@@ -28,3 +28,62 @@ describe('one path, two answers', () => {
     expect(api.headers.vary).toMatch(/accept/i);
   });
 });
+
+describe('security headers', () => {
+  const common = {
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+  };
+
+  /** The policy as a map of directive to its sources. */
+  function directives(header: string | string[] | number | undefined): Record<string, string> {
+    expect(typeof header).toBe('string');
+    return Object.fromEntries(
+      String(header)
+        .split(';')
+        .map((part) => part.trim().split(/\s+/))
+        .map(([name = '', ...sources]) => [name, sources.join(' ')]),
+    );
+  }
+
+  it('the app shell, a static asset and a missing page run only our own scripts and cannot be framed', async () => {
+    for (const url of ['/', '/tickets', '/index.html', '/nothing-here.js']) {
+      const response = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      expect(response.headers, url).toMatchObject(common);
+      expect(directives(response.headers['content-security-policy']), url).toMatchObject({
+        'default-src': "'self'",
+        'script-src': "'self'",
+        'style-src': "'self' 'unsafe-inline'",
+        'img-src': "'self' data: blob:",
+        'media-src': "'self' blob:",
+        'connect-src': "'self'",
+        'object-src': "'none'",
+        'base-uri': "'self'",
+        'form-action': "'self'",
+        'frame-ancestors': "'none'",
+      });
+    }
+  });
+
+  it('an API answer, an error and a refusal carry the same headers', async () => {
+    const ok = await t.app.inject({ method: 'GET', url: '/settings', headers: { accept: 'application/json', authorization: `Bearer ${token}` } });
+    const refused = await t.app.inject({ method: 'GET', url: '/settings', headers: { accept: 'application/json' } });
+    const invalid = await t.app.inject({ method: 'POST', url: '/auth/login', payload: { email: 1 } });
+    expect([ok.statusCode, refused.statusCode, invalid.statusCode]).toEqual([200, 401, 400]);
+    for (const response of [ok, refused, invalid]) {
+      expect(response.headers).toMatchObject(common);
+      expect(directives(response.headers['content-security-policy'])).toMatchObject({ 'script-src': "'self'", 'frame-ancestors': "'none'" });
+    }
+  });
+
+  it('an uploaded file opened on its own runs nothing and loads nothing else (sandboxed, no default source)', async () => {
+    const saved = await t.app.services.media.save({ companyId: 1 }, { data: Buffer.from('GIF89a'), fileName: 'foto.gif', mimeType: 'image/gif' });
+    const response = await t.app.inject({ method: 'GET', url: t.app.services.media.signedUrl(saved.path) });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers).toMatchObject(common);
+    const policy = directives(response.headers['content-security-policy']);
+    expect(policy).toMatchObject({ 'default-src': "'none'", 'frame-ancestors': "'none'", sandbox: '' });
+    expect(policy['script-src']).toBeUndefined();
+  });
+});

@@ -1,44 +1,46 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { SnackbarProvider } from 'notistack';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Ticket } from '../../api/desk-types';
-import { ApiError } from '../../api/http-client';
+import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
+import { fakeApi, json, type FakeApi } from '../../test/fake-api';
+import { shownToasts } from '../../test/toasts';
 import type { CustomerWindowState, MessageTemplate } from './cloud-api';
 import { Composer } from './composer';
 
-const server = vi.hoisted(() => ({
+/** What the fake server answers; a test changes it as the real one would change. */
+const state = {
   window: { required: true, open: true, expiresAt: null } as CustomerWindowState,
   templates: [] as MessageTemplate[],
-  get: vi.fn(),
-  post: vi.fn(),
-}));
-vi.mock('../../api/session', () => ({ useSession: () => ({ api: { get: server.get, post: server.post } }) }));
-const toasts = vi.hoisted(() => ({ error: vi.fn() }));
-vi.mock('../../components/toast', () => ({ toastError: toasts.error, toastSuccess: vi.fn() }));
+  refuseSends: false,
+};
+let server: FakeApi;
 
 beforeAll(() => {
   localStorage.setItem('i18nextLng', 'en');
   setupI18n();
 });
 beforeEach(() => {
-  server.get.mockReset();
-  server.post.mockReset();
-  toasts.error.mockReset();
-  server.get.mockImplementation(async (url: string) => {
-    if (url === '/messages/5/window') return server.window;
-    if (url === '/whatsapp/7/templates') return { templates: server.templates };
-    if (url === '/quick-messages/list') return [];
-    throw new Error(`unexpected GET ${url}`);
-  });
-  server.post.mockResolvedValue([]);
-  server.templates = [
+  state.refuseSends = false;
+  state.templates = [
     { name: 'pedido_pronto', language: 'pt_BR', status: 'APPROVED', category: 'UTILITY', body: 'Olá {{1}}, seu pedido {{2}} está pronto.', parameters: 2 },
     { name: 'promo', language: 'pt_BR', status: 'PENDING', category: 'MARKETING', body: 'Promoção!', parameters: 0 },
   ];
+  server = fakeApi({
+    'GET /messages/5/window': () => state.window,
+    'GET /whatsapp/7/templates': () => ({ templates: state.templates }),
+    'GET /quick-messages/list': () => [],
+    'POST /messages/5': () => (state.refuseSends ? json({ error: 'ERR_OUTSIDE_CUSTOMER_WINDOW' }, 400) : []),
+    'POST /messages/5/template': () => [],
+  });
 });
-afterEach(() => vi.useRealTimers());
+afterEach(() => {
+  vi.useRealTimers();
+  expect(server.unhandled.map((request) => `${request.method} ${request.path}`)).toEqual([]);
+});
 
 function ticket(provider: string): Ticket {
   return { id: 5, uuid: 'u-5', status: 'open', companyId: 1, whatsappId: 7, whatsapp: { id: 7, name: 'Oficial', status: 'CONNECTED', provider } } as Ticket;
@@ -47,14 +49,18 @@ function ticket(provider: string): Ticket {
 function renderComposer(provider = 'cloud-api') {
   return render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <Composer ticket={ticket(provider)} quoted={null} onClearQuoted={() => undefined} />
+      <SnackbarProvider>
+        <SessionProvider onSessionEnd={() => undefined}>
+          <Composer ticket={ticket(provider)} quoted={null} onClearQuoted={() => undefined} />
+        </SessionProvider>
+      </SnackbarProvider>
     </QueryClientProvider>,
   );
 }
 
-describe('composer on a Cloud API connection', () => {
+describe('composer on a Cloud API connection', { timeout: 20_000 }, () => {
   it('with the window closed: says why, disables free-form input, and sends a template with its parameters', async () => {
-    server.window = { required: true, open: false, expiresAt: null };
+    state.window = { required: true, open: false, expiresAt: null };
     const user = userEvent.setup();
     renderComposer();
     expect((await screen.findByTestId('composer-window-closed')).textContent).toContain('More than 24 hours have passed');
@@ -74,29 +80,31 @@ describe('composer on a Cloud API connection', () => {
     await user.click(options[0]!);
     await user.click(within(dialog).getByTestId('template-send'));
     expect(within(dialog).getAllByText('Required')).toHaveLength(2);
-    expect(server.post).not.toHaveBeenCalled();
+    expect(server.calls('POST /messages/5/template')).toEqual([]);
 
     const [first, second] = within(dialog).getAllByTestId('template-parameter');
     await user.type(first!, 'Maria');
     expect(within(dialog).getByTestId('template-preview').textContent).toBe('Olá Maria, seu pedido {{2}} está pronto.');
     await user.type(second!, '#42');
     await user.click(within(dialog).getByTestId('template-send'));
-    await waitFor(() => expect(server.post).toHaveBeenCalledWith('/messages/5/template', { name: 'pedido_pronto', language: 'pt_BR', parameters: ['Maria', '#42'] }));
+    await waitFor(() =>
+      expect(server.calls('POST /messages/5/template').map((request) => request.body)).toEqual([{ name: 'pedido_pronto', language: 'pt_BR', parameters: ['Maria', '#42'] }]),
+    );
     await waitFor(() => expect(screen.queryByTestId('template-dialog')).toBeNull());
   }, 20_000);
 
   it('with the window open: free-form messages as usual, and templates at hand', async () => {
-    server.window = { required: true, open: true, expiresAt: new Date(Date.now() + 3_600_000).toISOString() };
+    state.window = { required: true, open: true, expiresAt: new Date(Date.now() + 3_600_000).toISOString() };
     renderComposer();
     expect(await screen.findByTestId('composer-templates')).toBeTruthy();
-    await waitFor(() => expect(server.get).toHaveBeenCalledWith('/messages/5/window'));
+    await waitFor(() => expect(server.calls('GET /messages/5/window')).not.toHaveLength(0));
     expect(screen.queryByTestId('composer-window-closed')).toBeNull();
     expect(screen.getByTestId('composer-input')).toHaveProperty('disabled', false);
   });
 
   it('closes the window on screen when it expires', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    server.window = { required: true, open: true, expiresAt: new Date(Date.now() + 60_000).toISOString() };
+    state.window = { required: true, open: true, expiresAt: new Date(Date.now() + 60_000).toISOString() };
     renderComposer();
     await waitFor(() => expect(screen.getByTestId('composer-input').closest('[data-window]')?.getAttribute('data-window')).toBe('open'));
     await act(async () => {
@@ -107,15 +115,15 @@ describe('composer on a Cloud API connection', () => {
   });
 
   it('reloads the window when a send is refused for being outside it', async () => {
-    server.window = { required: true, open: true, expiresAt: new Date(Date.now() + 3_600_000).toISOString() };
-    server.post.mockRejectedValue(new ApiError(400, 'ERR_OUTSIDE_CUSTOMER_WINDOW', 'ERR_OUTSIDE_CUSTOMER_WINDOW'));
+    state.window = { required: true, open: true, expiresAt: new Date(Date.now() + 3_600_000).toISOString() };
+    state.refuseSends = true;
     const user = userEvent.setup();
     renderComposer();
     await screen.findByTestId('composer-templates');
-    server.window = { required: true, open: false, expiresAt: null };
+    state.window = { required: true, open: false, expiresAt: null };
     await user.type(screen.getByTestId('composer-input'), 'Oi{Enter}');
     expect(await screen.findByTestId('composer-window-closed')).toBeTruthy();
-    expect(toasts.error).toHaveBeenCalled();
+    expect(shownToasts()).toEqual([{ variant: 'error', text: "More than 24 hours since the customer's last message: send an approved message template." }]);
   });
 
   it('shows neither templates nor a window for other providers', async () => {
@@ -123,6 +131,6 @@ describe('composer on a Cloud API connection', () => {
     expect(await screen.findByTestId('composer-input')).toHaveProperty('disabled', false);
     expect(screen.queryByTestId('composer-templates')).toBeNull();
     expect(screen.queryByTestId('composer-window-closed')).toBeNull();
-    expect(server.get).not.toHaveBeenCalledWith('/messages/5/window');
+    expect(server.calls('GET /messages/5/window')).toEqual([]);
   });
 });

@@ -1,47 +1,63 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SnackbarProvider } from 'notistack';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Message, QuickMessage, Ticket } from '../../api/desk-types';
+import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
+import { fakeApi, type FakeApi } from '../../test/fake-api';
+import { shownToasts } from '../../test/toasts';
 import { Composer } from './composer';
-import type * as SendModule from './use-send-message';
 
-const send = vi.fn(async () => []);
 const quickMessages: QuickMessage[] = [
   { id: 1, shortcode: 'bomdia', message: 'Bom dia! Em que posso ajudar?', geral: true, status: true, userId: null, isMedia: false, mediaPath: null, mediaName: null, mediaUrl: null },
 ];
 
-vi.mock('./use-send-message', async (original) => ({ ...(await original<typeof SendModule>()), useSendMessage: () => send }));
-vi.mock('../../api/session', () => ({ useSession: () => ({ api: { get: async () => quickMessages } }) }));
+let server: FakeApi;
 
 beforeAll(() => {
   localStorage.setItem('i18nextLng', 'en');
   setupI18n();
 });
-beforeEach(() => send.mockClear());
+beforeEach(() => {
+  // The API the composer talks to: the quick answers, and the send route answering the stored messages.
+  server = fakeApi({
+    'GET /quick-messages/list': () => quickMessages,
+    'POST /messages/5': () => [],
+  });
+});
+
+afterEach(() => expect(server.unhandled.map((request) => `${request.method} ${request.path}`)).toEqual([]));
+
+/** What the composer sent, as the server received it. */
+const sends = () => server.calls('POST /messages/5').map((request) => request.body);
 
 const ticket = (status: Ticket['status']) => ({ id: 5, uuid: 'u-5', status }) as Ticket;
 const quoted = { id: 42, body: 'Qual o prazo?', fromMe: false, mediaType: null, isDeleted: false, contact: { id: 1, name: 'Maria' } } as Message;
 
 function renderComposer(status: Ticket['status'] = 'open', options: { quoted?: Message | null; onClearQuoted?: () => void } = {}) {
   return render(
-    <QueryClientProvider client={new QueryClient()}>
-      <Composer ticket={ticket(status)} quoted={options.quoted ?? null} onClearQuoted={options.onClearQuoted ?? (() => undefined)} />
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <SnackbarProvider>
+        <SessionProvider onSessionEnd={() => undefined}>
+          <Composer ticket={ticket(status)} quoted={options.quoted ?? null} onClearQuoted={options.onClearQuoted ?? (() => undefined)} />
+        </SessionProvider>
+      </SnackbarProvider>
     </QueryClientProvider>,
   );
 }
 
-describe('composer', () => {
-  it('sends with Enter, adds a line with Shift+Enter, and clears the input', async () => {
+describe('composer', { timeout: 20_000 }, () => {
+  it('sends with Enter (POST /messages/:ticketId), adds a line with Shift+Enter, and clears the input', async () => {
     const user = userEvent.setup();
     renderComposer();
     const input = screen.getByTestId('composer-input');
     await user.type(input, 'Olá{Shift>}{Enter}{/Shift}tudo bem?');
-    expect(send).not.toHaveBeenCalled();
+    expect(sends()).toEqual([]);
     expect(input).toHaveProperty('value', 'Olá\ntudo bem?');
     await user.keyboard('{Enter}');
-    await waitFor(() => expect(send).toHaveBeenCalledWith({ body: 'Olá\ntudo bem?', files: [], quotedMsgId: null, sign: true }));
+    await waitFor(() => expect(sends()).toEqual([{ body: 'Olá\ntudo bem?', sign: true }]));
     expect(input).toHaveProperty('value', '');
   });
 
@@ -49,7 +65,7 @@ describe('composer', () => {
     const user = userEvent.setup();
     renderComposer();
     await user.type(screen.getByTestId('composer-input'), '   {Enter}');
-    expect(send).not.toHaveBeenCalled();
+    expect(sends()).toEqual([]);
     expect(screen.getByTestId('composer-send')).toHaveProperty('disabled', true);
   });
 
@@ -61,7 +77,7 @@ describe('composer', () => {
     await user.click(sign);
     expect(localStorage.getItem('signOption')).toBe('false');
     await user.type(screen.getByTestId('composer-input'), 'Oi{Enter}');
-    await waitFor(() => expect(send).toHaveBeenCalledWith(expect.objectContaining({ sign: false })));
+    await waitFor(() => expect(sends()).toEqual([{ body: 'Oi', sign: false }]));
     unmount();
     renderComposer();
     expect(screen.getByTestId('composer-sign')).toHaveProperty('checked', false);
@@ -73,8 +89,8 @@ describe('composer', () => {
     renderComposer('open', { quoted, onClearQuoted });
     expect(screen.getByTestId('quoted-preview').textContent).toContain('Qual o prazo?');
     await user.type(screen.getByTestId('composer-input'), 'Amanhã{Enter}');
-    await waitFor(() => expect(send).toHaveBeenCalledWith(expect.objectContaining({ quotedMsgId: 42 })));
-    expect(onClearQuoted).toHaveBeenCalled();
+    await waitFor(() => expect(sends()).toEqual([{ body: 'Amanhã', sign: true, quotedMsg: { id: 42 } }]));
+    await waitFor(() => expect(onClearQuoted).toHaveBeenCalled());
   });
 
   it('offers quick answers after "/" and two characters, and fills the input with the chosen one', async () => {
@@ -88,7 +104,7 @@ describe('composer', () => {
     expect(option.textContent).toBe('bomdia - Bom dia! Em que posso ajud...');
     await user.keyboard('{Enter}');
     expect(input).toHaveProperty('value', 'Bom dia! Em que posso ajudar?');
-    expect(send).not.toHaveBeenCalled();
+    expect(sends()).toEqual([]);
   });
 
   it('attaches several files, lets one be removed, and sends the rest', async () => {
@@ -100,7 +116,21 @@ describe('composer', () => {
     await user.click(screen.getByLabelText('Remove a.pdf'));
     expect(screen.getAllByTestId('composer-file')).toHaveLength(1);
     await user.click(screen.getByTestId('composer-send'));
-    await waitFor(() => expect(send).toHaveBeenCalledWith(expect.objectContaining({ body: '', files: [files[1]] })));
+    await waitFor(() => expect(sends()).toHaveLength(1));
+    const form = sends()[0] as FormData;
+    expect((form.getAll('medias') as File[]).map((file) => file.name)).toEqual(['b.png']);
+    // No caption typed: each file's name is its body.
+    expect(form.getAll('body')).toEqual(['b.png']);
+  });
+
+  it('keeps the text and shows the refusal when the server does not send', async () => {
+    server.on('POST /messages/5', () => new Response(JSON.stringify({ error: 'ERR_WAPP_NOT_INITIALIZED' }), { status: 400 }));
+    const user = userEvent.setup();
+    renderComposer();
+    const input = screen.getByTestId('composer-input');
+    await user.type(input, 'Oi{Enter}');
+    await waitFor(() => expect(shownToasts()).toEqual([{ variant: 'error', text: 'This connection is not started. Check the connections page.' }]));
+    expect(input).toHaveProperty('value', 'Oi');
   });
 
   it('is replaced by a hint when the ticket is not open', () => {

@@ -1,14 +1,13 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { SnackbarProvider } from 'notistack';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
+import { shownToasts } from '../../test/toasts';
 import SettingsPage from './settings-page';
-
-const toasts = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn() }));
-vi.mock('../../components/toast', () => ({ toastSuccess: toasts.success, toastError: toasts.error }));
 
 interface Call {
   method: string;
@@ -52,11 +51,13 @@ function fakeApi({ isSuper = false, scheduleType = 'disabled', refuse }: { isSup
 function renderPage(path = '/settings') {
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <SessionProvider onSessionEnd={() => undefined}>
-        <MemoryRouter initialEntries={[path]}>
-          <SettingsPage />
-        </MemoryRouter>
-      </SessionProvider>
+      <SnackbarProvider>
+        <SessionProvider onSessionEnd={() => undefined}>
+          <MemoryRouter initialEntries={[path]}>
+            <SettingsPage />
+          </MemoryRouter>
+        </SessionProvider>
+      </SnackbarProvider>
     </QueryClientProvider>,
   );
 }
@@ -72,12 +73,10 @@ beforeAll(() => {
 });
 beforeEach(() => {
   localStorage.setItem('token', 'test-token');
-  toasts.success.mockClear();
-  toasts.error.mockClear();
 });
 afterEach(() => vi.unstubAllGlobals());
 
-describe('settings page', () => {
+describe('settings page', { timeout: 20_000 }, () => {
   it('shows each option with its stored value or its default', async () => {
     fakeApi();
     renderPage();
@@ -93,7 +92,7 @@ describe('settings page', () => {
     const calls = fakeApi();
     renderPage();
     await choose('call', 'Disabled');
-    await waitFor(() => expect(toasts.success).toHaveBeenCalledWith('Setting saved successfully!'));
+    await waitFor(() => expect(shownToasts()).toEqual([{ variant: 'success', text: 'Setting saved successfully!' }]));
     expect(calls.filter((c) => c.method === 'PUT')).toEqual([{ method: 'PUT', url: '/settings/call', body: { key: 'call', value: 'disabled' } }]);
     expect(screen.getByTestId('setting-call').dataset.value).toBe('disabled');
   });
@@ -102,8 +101,7 @@ describe('settings page', () => {
     fakeApi({ refuse: 'userRating' });
     renderPage();
     await choose('userRating', 'Enabled');
-    await waitFor(() => expect(toasts.error).toHaveBeenCalledWith(expect.objectContaining({ code: 'ERR_VALIDATION' })));
-    expect(toasts.success).not.toHaveBeenCalled();
+    await waitFor(() => expect(shownToasts()).toEqual([{ variant: 'error', text: 'Check the highlighted fields.' }]));
     expect(screen.getByTestId('setting-userRating').dataset.value).toBe('disabled');
   });
 
@@ -122,14 +120,14 @@ describe('settings page', () => {
     await userEvent.clear(start);
     await userEvent.type(start, '9');
     await userEvent.click(screen.getByTestId('company-hours-save'));
-    await waitFor(() => expect(toasts.error).toHaveBeenCalledWith(new Error('Fix the highlighted hours.')));
+    await waitFor(() => expect(shownToasts()).toEqual([{ variant: 'error', text: 'Fix the highlighted hours.' }]));
     expect(screen.getByText('Use the format HH:mm')).toBeTruthy();
     expect(calls.some((c) => c.method === 'PUT')).toBe(false);
 
     await userEvent.clear(start);
     await userEvent.type(start, '0930');
     await userEvent.click(screen.getByTestId('company-hours-save'));
-    await waitFor(() => expect(toasts.success).toHaveBeenCalledWith('Hours saved successfully!'));
+    await waitFor(() => expect(shownToasts()).toContainEqual({ variant: 'success', text: 'Hours saved successfully!' }));
     const put = calls.find((c) => c.method === 'PUT');
     expect(put?.url).toBe('/companies/1/schedules');
     const { schedules } = put?.body as { schedules: { weekdayEn: string; startTime: string; endTime: string }[] };
