@@ -16,6 +16,7 @@ import type { RequestContext } from './platform/http/context.js';
 import { createDomainEvents, type DomainEvents } from './platform/events/domain-events.js';
 import { requireSession } from './platform/http/auth-hook.js';
 import { registerErrorHandler } from './platform/http/error-handler.js';
+import { refuseUnsafeInput } from './platform/http/unsafe-input.js';
 import { guardRoutesByRole } from './platform/http/route-roles.js';
 import { LOG_REDACT_PATHS, redactUrl } from './platform/http/redact.js';
 import { registerWebApp } from './platform/http/web-app.js';
@@ -101,6 +102,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
 
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.setValidatorCompiler(zodValidatorCompiler);
+  refuseUnsafeInput(app);
   registerErrorHandler(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

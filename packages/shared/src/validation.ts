@@ -13,6 +13,8 @@ export const VALIDATION_MESSAGES = {
   'validation.invalidValue': 'Invalid value',
   'validation.invalidTime': 'Use the format HH:mm',
   'validation.invalidDate': 'Invalid date',
+  'validation.invalidText': 'Contains a character that is not allowed (NUL or an unpaired surrogate)',
+  'validation.invalidTimeZone': 'Unknown time zone',
 } as const;
 export type ValidationMessageKey = keyof typeof VALIDATION_MESSAGES;
 

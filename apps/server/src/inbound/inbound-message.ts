@@ -1,4 +1,5 @@
 import type { StoredMedia } from '../platform/storage/media-storage.js';
+import { stripUnsafeText } from '../platform/text/unsafe-text.js';
 
 /** Kinds of message beyond plain text and files (spec part 1 §3 Message.mediaType). */
 export type SpecialMediaType = 'locationMessage' | 'vcard' | 'contactMessage' | 'call_log';
@@ -25,4 +26,24 @@ export interface InboundMessage {
   /** Group chats: who wrote it. */
   senderName?: string;
   timestamp?: Date;
+}
+
+const cleanOptional = <T extends string | null | undefined>(text: T): T => (typeof text === 'string' ? (stripUnsafeText(text) as T) : text);
+
+/**
+ * The message with NUL and unpaired surrogates removed from every text a
+ * provider gave (PostgreSQL refuses NUL): the customer's message is stored
+ * without them rather than lost (ARCHITECTURE §3.15). Every provider's message
+ * passes here on its way to the database.
+ */
+export function withSafeText(input: InboundMessage): InboundMessage {
+  return {
+    ...input,
+    externalId: cleanOptional(input.externalId),
+    from: stripUnsafeText(input.from),
+    contactName: cleanOptional(input.contactName),
+    body: stripUnsafeText(input.body),
+    quotedExternalId: cleanOptional(input.quotedExternalId),
+    senderName: cleanOptional(input.senderName),
+  };
 }

@@ -1,6 +1,6 @@
 import type { AppServices } from '../app.js';
 import { groupMessagesIgnored } from '../automation/inbound-hooks.js';
-import type { InboundMessage } from './inbound-message.js';
+import { withSafeText, type InboundMessage } from './inbound-message.js';
 import { ingestQueue } from './ingest-queue.js';
 
 export interface IngestResult {
@@ -39,7 +39,8 @@ export function lastMessagePreview(input: Pick<InboundMessage, 'body' | 'media' 
  * rating answers that rating (decision 6); and a stored customer message of a
  * pending ticket goes to the bot (chatbot, integrations, business hours).
  */
-export async function ingestMessage(services: AppServices, input: InboundMessage): Promise<IngestResult> {
+export async function ingestMessage(services: AppServices, message: InboundMessage): Promise<IngestResult> {
+  const input = withSafeText(message);
   if (input.isGroup && (await groupMessagesIgnored(services, { companyId: input.companyId }))) {
     return { duplicate: false, ticketId: null, messageId: null, ticketCreated: false, ignored: true };
   }

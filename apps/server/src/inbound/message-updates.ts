@@ -4,6 +4,7 @@ import { loadMessageDetails } from '../modules/messages/messages.repo.js';
 import { findTicketDetail } from '../modules/tickets/tickets.repo.js';
 import { messages } from '../platform/db/schema.js';
 import type { TenantScope } from '../platform/http/context.js';
+import { stripUnsafeText } from '../platform/text/unsafe-text.js';
 
 /** A change a channel reports about a message it knows by its own id. */
 export interface MessageRef {
@@ -35,11 +36,11 @@ export async function applyAck(services: AppServices, ref: MessageRef, ack: numb
   return true;
 }
 
-/** The sender edited the message: new text, and the edited mark. */
+/** The sender edited the message: new text (cleaned like an inbound message's), and the edited mark. */
 export async function applyEdit(services: AppServices, ref: MessageRef, body: string): Promise<boolean> {
   const [row] = await services.db
     .update(messages)
-    .set({ body, isEdited: true, updatedAt: new Date() })
+    .set({ body: stripUnsafeText(body), isEdited: true, updatedAt: new Date() })
     .where(byRef(ref))
     .returning({ id: messages.id });
   if (!row) return false;

@@ -142,6 +142,8 @@ export const en: Messages = {
     invalidValue: 'Invalid value',
     invalidTime: 'Use the format HH:mm',
     invalidDate: 'Invalid date',
+    invalidText: 'Contains a character that is not allowed (NUL or an unpaired surrogate)',
+    invalidTimeZone: 'Unknown time zone',
   },
   tickets: ticketsTexts.en,
   conversation: conversationTexts.en,

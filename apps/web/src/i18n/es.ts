@@ -142,6 +142,8 @@ export const es: Messages = {
     invalidValue: 'Valor inválido',
     invalidTime: 'Use el formato HH:mm',
     invalidDate: 'Fecha inválida',
+    invalidText: 'Contiene un carácter no permitido (NUL o surrogate aislado)',
+    invalidTimeZone: 'Zona horaria desconocida',
   },
   tickets: ticketsTexts.es,
   conversation: conversationTexts.es,

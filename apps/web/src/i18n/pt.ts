@@ -143,6 +143,8 @@ export const pt = {
     invalidValue: 'Valor inválido',
     invalidTime: 'Use o formato HH:mm',
     invalidDate: 'Data inválida',
+    invalidText: 'Contém um caractere não permitido (NUL ou surrogate isolado)',
+    invalidTimeZone: 'Fuso horário desconhecido',
   },
   tickets: ticketsTexts.pt,
   conversation: conversationTexts.pt,

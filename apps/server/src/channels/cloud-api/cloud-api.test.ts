@@ -144,6 +144,17 @@ describe('webhook signature', () => {
     const [contact] = await t.database.db.select().from(contacts).where(eq(contacts.number, '5511911110001'));
     expect(contact?.name).toBe('Ana');
   });
+
+  it('stores a message whose text and sender name carry NUL and unpaired surrogates, without those characters', async () => {
+    const message = text('5511911110002', 'Pedido\u0000 12\ud800\udc00 ok\udfff?');
+    const response = await postWebhook(envelope([{ contacts: [{ profile: { name: 'Bi\u0000a\ud83d' }, wa_id: '5511911110002' }], messages: [message] }]));
+    expect(response.statusCode).toBe(200);
+    const stored = await waitUntil(() => storedMessage(message.id), 10_000, 'message stored');
+    // The pair \ud800\udc00 is one real character (U+10000) and stays.
+    expect(stored).toMatchObject({ body: 'Pedido 12\u{10000} ok?', fromMe: false });
+    const [contact] = await t.database.db.select().from(contacts).where(eq(contacts.number, '5511911110002'));
+    expect(contact?.name).toBe('Bia');
+  });
 });
 
 describe('batched webhook', () => {

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppServices } from '../../app.js';
 import { whatsapps, type WhatsappRow } from '../../platform/db/schema.js';
+import { stripUnsafeDeep } from '../../platform/text/unsafe-text.js';
 import { CLOUD_API_WEBHOOK_PATH, readCloudApiSettings } from './cloud-api.config.js';
 
 /** Meta's webhook payloads are small; a batch of hundreds of statuses still fits. */
@@ -118,7 +119,8 @@ export async function registerCloudApiWebhookRoutes(app: FastifyInstance, servic
         for (const entry of envelope.entry) {
           for (const change of entry.changes) {
             if (change.field !== 'messages' || phoneNumberIdOf(change.value) !== connection.providerConfig.phoneNumberId) continue;
-            await cloud.jobs.enqueueWebhook(connection, change.value);
+            // The job's JSON is stored (jsonb refuses NUL): the message is kept, without those characters.
+            await cloud.jobs.enqueueWebhook(connection, stripUnsafeDeep(change.value));
           }
         }
       }

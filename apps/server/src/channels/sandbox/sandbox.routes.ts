@@ -62,7 +62,7 @@ async function readInbound(services: AppServices, request: FastifyRequest): Prom
 export function registerSandboxRoutes(scope: FastifyInstance, services: AppServices): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
 
-  app.post('/sandbox/:whatsappId/inbound', { schema: { params: Params } }, async (request, reply) => {
+  app.post('/sandbox/:whatsappId/inbound', { schema: { params: Params }, config: { providerText: true } }, async (request, reply) => {
     const connection = await sandboxConnection(services, request.ctx, request.params.whatsappId);
     const { body, media } = await readInbound(services, request);
     const specialType = SPECIAL_TYPES[body.type];
@@ -93,7 +93,7 @@ export function registerSandboxRoutes(scope: FastifyInstance, services: AppServi
     return { read };
   });
 
-  app.post('/sandbox/:whatsappId/edit', { schema: { params: Params, body: SandboxEditBody } }, async (request) => {
+  app.post('/sandbox/:whatsappId/edit', { schema: { params: Params, body: SandboxEditBody }, config: { providerText: true } }, async (request) => {
     const connection = await sandboxConnection(services, request.ctx, request.params.whatsappId);
     const ref = { companyId: request.ctx.companyId, whatsappId: connection.id, externalId: request.body.id };
     if (!(await applyEdit(services, ref, request.body.body))) throw new AppError('ERR_NO_MESSAGE_FOUND');
