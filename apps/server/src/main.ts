@@ -2,6 +2,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { buildApp } from './app.js';
 import { createChannelsService } from './channels/channels-service.js';
+import { startPendingRecovery } from './channels/outgoing-messages.js';
 import { ConfigError, loadConfig, parseServices } from './config.js';
 import { seedFirstStart } from './modules/companies/first-start.seed.js';
 import { openDatabase } from './platform/db/client.js';
@@ -26,6 +27,10 @@ async function main(): Promise<void> {
   if (services.api) await app.listen({ port: config.PORT, host: config.HOST });
   const channels = services.channels ? createChannelsService(app.services) : null;
   await channels?.start();
+  // Messages a stopped node stored but never settled are sent again or marked failed (ARCHITECTURE §3.14).
+  const stopRecovery = services.worker
+    ? startPendingRecovery(app.services, (error) => logger.error({ err: error }, 'pending message recovery failed'))
+    : null;
 
   const address = services.api ? app.server.address() : null;
   const port = address && typeof address === 'object' ? address.port : config.PORT;
@@ -48,6 +53,7 @@ async function main(): Promise<void> {
     stopping = true;
     process.stdout.write(`Received ${signal}, shutting down\n`);
     // Sessions close and their leases are released first, so another node takes them over at once.
+    stopRecovery?.();
     await channels?.stop();
     await app.close();
     await jobs.stop();

@@ -111,6 +111,7 @@ export const ROUTE_ROLES = {
   'GET /messages/:ticketId': 'user',
   'POST /messages/:ticketId': 'user',
   'DELETE /messages/:id': 'user',
+  'POST /messages/:messageId/retry': 'user',
   'GET /messages/:ticketId/window': 'user',
   'POST /messages/:ticketId/template': 'user',
   // contacts, notes, tags, quick messages

@@ -1,10 +1,10 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq, lte, ne, sql } from 'drizzle-orm';
 import type { AppServices } from '../app.js';
 import { lastMessagePreview } from '../inbound/ingest.js';
 import type { MessageDetail } from '../modules/messages/messages.presenter.js';
 import { loadMessageDetails } from '../modules/messages/messages.repo.js';
 import { findTicketDetail } from '../modules/tickets/tickets.repo.js';
-import { messages, tickets } from '../platform/db/schema.js';
+import { messages, tickets, whatsapps } from '../platform/db/schema.js';
 import type { TenantScope } from '../platform/http/context.js';
 import type { StoredMedia, UploadedFile } from '../platform/storage/media-storage.js';
 import { AppError } from '../platform/http/app-error.js';
@@ -24,9 +24,9 @@ export interface SentRecord {
 }
 
 /**
- * Stores a message the channel accepted and updates its ticket's last message,
- * then tells the ticket's audience (the same steps as an agent's send in
- * messages.service.ts; used by template sends and the external API).
+ * Stores a message the channel already accepted (a Cloud API template, whose
+ * send is not a plain `send`) and updates its ticket's last message, then tells
+ * the ticket's audience.
  */
 export async function storeSentMessage(services: AppServices, scope: TenantScope, record: SentRecord): Promise<MessageDetail> {
   const id = await services.db.transaction(async (tx) => {
@@ -47,6 +47,8 @@ export async function storeSentMessage(services: AppServices, scope: TenantScope
         mediaType: record.media?.mediaType ?? null,
         mediaPath: record.media?.path ?? null,
         mediaName: record.media?.name ?? null,
+        sendStatus: 'sent',
+        sendAttempts: 1,
       })
       .returning({ id: messages.id });
     await tx
@@ -61,6 +63,241 @@ export async function storeSentMessage(services: AppServices, scope: TenantScope
   if (!message || !ticket) throw new Error('stored message not found');
   services.events.emit('message.created', { companyId: scope.companyId, ticket, message });
   return message;
+}
+
+/** Messages of one send, all going to one ticket's contact through one connection. */
+export interface PendingBatch {
+  ticketId: number;
+  contactId: number;
+  whatsappId: number;
+  userId: number | null;
+  source: 'agent' | 'bot' | 'system';
+  quotedMsgId?: number | null;
+  items: OutgoingItem[];
+}
+
+/**
+ * First step of every outgoing send (ARCHITECTURE §3.14): the messages are rows,
+ * pending (ack 0) with what the channel will get, before anything reaches the
+ * channel; the ticket's last message is updated and the audience sees them at once.
+ */
+export async function storePendingMessages(services: AppServices, scope: TenantScope, batch: PendingBatch): Promise<MessageDetail[]> {
+  const last = batch.items.at(-1);
+  if (!last) return [];
+  const ids = await services.db.transaction(async (tx) => {
+    const rows = await tx
+      .insert(messages)
+      .values(
+        batch.items.map(({ message, media }) => ({
+          companyId: scope.companyId,
+          ticketId: batch.ticketId,
+          contactId: batch.contactId,
+          whatsappId: batch.whatsappId,
+          userId: batch.userId,
+          externalId: null,
+          body: message.body || media?.name || '',
+          fromMe: true,
+          source: batch.source,
+          ack: 0,
+          read: true,
+          mediaType: media?.mediaType ?? null,
+          mediaPath: media?.path ?? null,
+          mediaName: media?.name ?? null,
+          quotedMsgId: batch.quotedMsgId ?? null,
+          sendStatus: 'pending' as const,
+          sendAttempts: 1,
+          sendPayload: message,
+        })),
+      )
+      .returning({ id: messages.id });
+    await tx
+      .update(tickets)
+      .set({ lastMessage: lastMessagePreview({ body: last.message.body, media: last.media }), updatedAt: new Date() })
+      .where(and(eq(tickets.companyId, scope.companyId), eq(tickets.id, batch.ticketId)));
+    return rows.map((row) => row.id).sort((a, b) => a - b);
+  });
+  const stored = await loadMessageDetails(services.db, scope, ids);
+  const ticket = await findTicketDetail(services.db, scope, batch.ticketId);
+  if (ticket) for (const message of stored) services.events.emit('message.created', { companyId: scope.companyId, ticket, message });
+  return stored;
+}
+
+export interface Delivery {
+  message: MessageDetail;
+  /** Why the channel refused it; null when it was sent. */
+  error: AppError | null;
+}
+
+function deliveryError(error: unknown): AppError {
+  return error instanceof AppError ? error : new AppError('ERR_SENDING_WAPP_MSG');
+}
+
+/**
+ * Second step: hands a pending message (claimed by the caller: just stored,
+ * retried or recovered) to its connection's channel and settles the row with the
+ * channel's id and ack, or marks it failed with the error code. Either way the
+ * audience gets the message's update.
+ */
+export async function deliverPendingMessage(services: AppServices, scope: TenantScope, messageId: number): Promise<Delivery> {
+  const [row] = await services.db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.companyId, scope.companyId), eq(messages.id, messageId), eq(messages.sendStatus, 'pending')))
+    .limit(1);
+  if (!row) throw new AppError('ERR_NO_MESSAGE_FOUND');
+  let error: AppError | null = null;
+  try {
+    if (!row.sendPayload || row.whatsappId === null) throw new AppError('ERR_NO_WAPP_FOUND');
+    const [connection] = await services.db
+      .select()
+      .from(whatsapps)
+      .where(and(eq(whatsapps.companyId, scope.companyId), eq(whatsapps.id, row.whatsappId)))
+      .limit(1);
+    if (!connection) throw new AppError('ERR_NO_WAPP_FOUND');
+    const sent = await sendThrough(services.channels.providerFor(connection), connection, row.sendPayload);
+    await settleSent(services, scope, row.id, row.whatsappId, sent);
+  } catch (caught) {
+    error = deliveryError(caught);
+    await services.db
+      .update(messages)
+      .set({ sendStatus: 'failed', sendError: error.code, updatedAt: new Date() })
+      .where(and(eq(messages.companyId, scope.companyId), eq(messages.id, row.id), eq(messages.sendStatus, 'pending')));
+  }
+  const [message] = await loadMessageDetails(services.db, scope, [row.id]);
+  if (!message) throw new AppError('ERR_NO_MESSAGE_FOUND');
+  const ticket = await findTicketDetail(services.db, scope, message.ticketId);
+  if (ticket) services.events.emit('message.updated', { companyId: scope.companyId, ticket, message });
+  return { message, error };
+}
+
+/**
+ * The channel accepted the message: it takes the channel's id and ack (acks only
+ * move forward: a status the channel reported meanwhile is kept). A channel that
+ * echoes our own send back as a message typed on the phone may have stored it
+ * already under that id: the echo gives way to the row the agent sees.
+ */
+async function settleSent(services: AppServices, scope: TenantScope, messageId: number, whatsappId: number, sent: SentMessage): Promise<void> {
+  await services.db.transaction(async (tx) => {
+    await tx
+      .delete(messages)
+      .where(
+        and(
+          eq(messages.companyId, scope.companyId),
+          eq(messages.whatsappId, whatsappId),
+          eq(messages.externalId, sent.externalId),
+          eq(messages.source, 'phone'),
+          ne(messages.id, messageId),
+        ),
+      );
+    await tx
+      .update(messages)
+      .set({ externalId: sent.externalId, ack: sql`greatest(${messages.ack}, ${sent.ack})`, sendStatus: 'sent', sendError: null, updatedAt: new Date() })
+      .where(and(eq(messages.companyId, scope.companyId), eq(messages.id, messageId)));
+  });
+}
+
+/** Stores, then delivers each message of a send in order; what failed is in each delivery's error. */
+export async function storeAndDeliver(services: AppServices, scope: TenantScope, batch: PendingBatch): Promise<Delivery[]> {
+  const stored = await storePendingMessages(services, scope, batch);
+  const deliveries: Delivery[] = [];
+  for (const message of stored) deliveries.push(await deliverPendingMessage(services, scope, message.id));
+  return deliveries;
+}
+
+/**
+ * An agent sends a failed message again: it is claimed back to pending (only if
+ * it is still failed, so two clicks send it once) and delivered.
+ */
+export async function retryFailedMessage(services: AppServices, scope: TenantScope, messageId: number): Promise<Delivery> {
+  const [claimed] = await services.db
+    .update(messages)
+    .set({ sendStatus: 'pending', sendError: null, sendAttempts: sql`${messages.sendAttempts} + 1`, updatedAt: new Date() })
+    .where(and(eq(messages.companyId, scope.companyId), eq(messages.id, messageId), eq(messages.sendStatus, 'failed'), eq(messages.isDeleted, false)))
+    .returning({ id: messages.id });
+  if (!claimed) throw new AppError('ERR_MESSAGE_NOT_FAILED');
+  return deliverPendingMessage(services, scope, messageId);
+}
+
+export interface PendingRecoveryOptions {
+  /** A pending message untouched this long has no send in flight (its node stopped). */
+  staleMs: number;
+  /** Sent later than this after it was written, a message would surprise: it is marked failed instead. */
+  giveUpMs: number;
+  /** Attempts (the first send included) before a message is marked failed. */
+  maxAttempts: number;
+}
+
+export const PENDING_RECOVERY_DEFAULTS: PendingRecoveryOptions = { staleMs: 5 * 60_000, giveUpMs: 30 * 60_000, maxAttempts: 3 };
+
+/**
+ * Messages a stopped node left pending (stored, never settled): each one is
+ * claimed (so two nodes never send it twice), then sent again while it is young
+ * and has attempts left, or marked failed with ERR_SEND_INTERRUPTED for the agent
+ * to retry. Runs at start and then periodically on the worker node.
+ */
+export async function recoverPendingMessages(
+  services: AppServices,
+  options: PendingRecoveryOptions = PENDING_RECOVERY_DEFAULTS,
+): Promise<{ resent: number; failed: number }> {
+  const now = Date.now();
+  const staleBefore = new Date(now - options.staleMs);
+  const giveUpBefore = new Date(now - options.giveUpMs);
+  const stale = await services.db
+    .select({ id: messages.id, companyId: messages.companyId, createdAt: messages.createdAt, sendAttempts: messages.sendAttempts })
+    .from(messages)
+    .where(and(eq(messages.sendStatus, 'pending'), lte(messages.updatedAt, staleBefore)))
+    .orderBy(asc(messages.id))
+    .limit(500);
+  const result = { resent: 0, failed: 0 };
+  for (const row of stale) {
+    const scope: TenantScope = { companyId: row.companyId };
+    const stillStale = and(eq(messages.companyId, row.companyId), eq(messages.id, row.id), eq(messages.sendStatus, 'pending'), lte(messages.updatedAt, staleBefore));
+    if (row.createdAt < giveUpBefore || row.sendAttempts >= options.maxAttempts) {
+      const [given] = await services.db
+        .update(messages)
+        .set({ sendStatus: 'failed', sendError: 'ERR_SEND_INTERRUPTED', updatedAt: new Date() })
+        .where(stillStale)
+        .returning({ id: messages.id, ticketId: messages.ticketId });
+      if (!given) continue;
+      result.failed += 1;
+      const [message] = await loadMessageDetails(services.db, scope, [given.id]);
+      const ticket = await findTicketDetail(services.db, scope, given.ticketId);
+      if (message && ticket) services.events.emit('message.updated', { companyId: row.companyId, ticket, message });
+      continue;
+    }
+    const [claimed] = await services.db
+      .update(messages)
+      .set({ sendAttempts: sql`${messages.sendAttempts} + 1`, updatedAt: new Date() })
+      .where(stillStale)
+      .returning({ id: messages.id });
+    if (!claimed) continue;
+    const delivery = await deliverPendingMessage(services, scope, claimed.id);
+    if (delivery.error) result.failed += 1;
+    else result.resent += 1;
+  }
+  return result;
+}
+
+/** Runs the recovery now and every `intervalMs`; the returned function stops it. */
+export function startPendingRecovery(
+  services: AppServices,
+  onError: (error: unknown) => void,
+  intervalMs = 60_000,
+  options: PendingRecoveryOptions = PENDING_RECOVERY_DEFAULTS,
+): () => void {
+  let running: Promise<unknown> | null = null;
+  const run = () => {
+    if (running) return;
+    running = recoverPendingMessages(services, options)
+      .catch(onError)
+      .finally(() => {
+        running = null;
+      });
+  };
+  run();
+  const timer = setInterval(run, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 export interface OutgoingItem {

@@ -137,6 +137,7 @@ export const ROUTE_CASES: Record<RouteKey, RouteCase> = {
   'GET /messages/:ticketId': deny((f) => `/messages/${f.ticketId}`),
   'POST /messages/:ticketId': deny((f) => call(`/messages/${f.ticketId}`, { body: 'probe' })),
   'DELETE /messages/:id': deny((f) => `/messages/${f.messageId}`),
+  'POST /messages/:messageId/retry': deny((f) => call(`/messages/${f.messageId}/retry`, {})),
   'GET /messages/:ticketId/window': deny((f) => `/messages/${f.ticketId}/window`),
   'POST /messages/:ticketId/template': deny((f) => call(`/messages/${f.ticketId}/template`, { name: 'probe', language: 'en' })),
   // contacts, notes, tags, quick messages

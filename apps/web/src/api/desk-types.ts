@@ -55,6 +55,9 @@ export interface Message {
   isDeleted: boolean;
   isEdited: boolean;
   senderName: string | null;
+  /** Outgoing messages: 'pending' until the channel answers, then 'sent' or 'failed' (sendError is the error code). */
+  sendStatus?: 'pending' | 'sent' | 'failed' | null;
+  sendError?: string | null;
   contact: { id: number; name: string };
   quotedMsgId: number | null;
   quotedMsg: { id: number; body: string; fromMe: boolean; mediaType: string | null; isDeleted: boolean; contact: { name: string } } | null;

@@ -207,6 +207,8 @@ export const en: Messages = {
     ERR_TICKET_NOT_OPEN: 'Messages can only be sent in open tickets.',
     ERR_NO_MESSAGE_FOUND: 'Message not found.',
     ERR_EMPTY_MESSAGE: 'Empty messages are not sent.',
+    ERR_SEND_INTERRUPTED: 'Sending was interrupted (the server stopped). Try again.',
+    ERR_MESSAGE_NOT_FAILED: 'Only a message that failed can be sent again.',
     ERR_NO_TAG_FOUND: 'Tag not found.',
     ERR_NO_NOTE_FOUND: 'Note not found.',
     ERR_NO_QUICK_MESSAGE_FOUND: 'Quick message not found.',

@@ -8,7 +8,7 @@ import { sandboxPhoneBook } from './sandbox.repo.js';
 /**
  * The sandbox's convention for a number that is not on WhatsApp: one starting
  * with 999 (no country has that code), so a test or a demo can meet the
- * "not on WhatsApp" answers through the real provider.
+ * "not on WhatsApp" answers (and a send the channel refuses) through the real provider.
  */
 export const SANDBOX_NOT_ON_WHATSAPP_PREFIX = '999';
 
@@ -21,6 +21,8 @@ export function createSandboxProvider(db: Db): ChannelProvider {
   return {
     kind: 'sandbox',
     async send(connection, message) {
+      // Like WhatsApp, the sandbox refuses to send to a number that is not on it.
+      if (message.to.replace(/\D/g, '').startsWith(SANDBOX_NOT_ON_WHATSAPP_PREFIX)) throw new Error('sandbox: the number is not on WhatsApp');
       const externalId = `SBX-${randomUUID()}`;
       await db.insert(sandboxOutbox).values({
         companyId: connection.companyId,

@@ -1,7 +1,7 @@
 import type { ExternalSendBody } from '@atende/shared';
 import { and, eq, ne } from 'drizzle-orm';
 import type { AppServices } from '../../app.js';
-import { outgoingItems, sendThrough, storeSentMessage } from '../../channels/outgoing-messages.js';
+import { outgoingItems, storeAndDeliver } from '../../channels/outgoing-messages.js';
 import { companies, contacts, plans, tickets, whatsapps, type WhatsappRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
 import { isCompanyExpired, isCompanySuspended, type TenantScope } from '../../platform/http/context.js';
@@ -82,25 +82,15 @@ export async function sendExternalMessage(services: AppServices, connection: Wha
   const contactId = await findOrCreateContact(services, connection, number);
   const ticket = await findOrCreateTicket(services, scope, contactId, connection.id);
 
-  const outgoing = await outgoingItems(services, scope, input.files, { to: number, body });
-  const messageIds: number[] = [];
-  for (const { message, media } of outgoing) {
-    const sent = await sendThrough(provider, connection, message);
-    const stored = await storeSentMessage(services, scope, {
-      ticketId: ticket.id,
-      contactId,
-      whatsappId: connection.id,
-      userId: null,
-      source: 'system',
-      body: message.body,
-      media,
-      sent,
-    });
-    messageIds.push(stored.id);
-  }
+  const items = await outgoingItems(services, scope, input.files, { to: number, body });
+  // Stored before the channel sees them (ARCHITECTURE §3.14): a refusal leaves failed messages in the ticket.
+  const deliveries = await storeAndDeliver(services, scope, { ticketId: ticket.id, contactId, whatsappId: connection.id, userId: null, source: 'system', items });
+  const messageIds = deliveries.map((d) => d.message.id);
+  const failure = deliveries.find((d) => d.error)?.error;
   if (ticket.created) {
     const detail = await findTicketDetail(services.db, scope, ticket.id);
     if (detail) services.events.emit('ticket.updated', { companyId: scope.companyId, ticket: detail });
   }
+  if (failure) throw failure;
   return { message: 'Message sent.', ticketId: ticket.id, messageIds };
 }

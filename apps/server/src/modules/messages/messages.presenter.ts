@@ -24,6 +24,9 @@ export function presentMessage(message: MessageDetail, media: MediaStorage) {
     isDeleted: message.isDeleted,
     isEdited: message.isEdited,
     senderName: message.senderName,
+    /** Outgoing messages: 'pending' until the channel answers, 'sent' or 'failed' (with the error code); null otherwise. */
+    sendStatus: message.sendStatus,
+    sendError: message.sendError,
     contact: message.contact,
     quotedMsgId: message.quotedMsgId,
     quotedMsg: message.quoted

@@ -110,6 +110,7 @@ function conversationPageSql(connectionCondition: string): string {
       'fromMe', m.from_me, 'source', m.source, 'ack', m.ack, 'read', m.read,
       'mediaType', m.media_type, 'mediaUrl', null::text, 'mediaName', m.media_name,
       'isDeleted', m.is_deleted, 'isEdited', m.is_edited, 'senderName', m.sender_name,
+      'sendStatus', m.send_status, 'sendError', m.send_error,
       'contact', json_build_object('id', m.contact_id, 'name', c.name),
       'quotedMsgId', m.quoted_msg_id,
       'quotedMsg', case when qm.id is not null then json_build_object(

@@ -6,9 +6,13 @@ import { AppError } from '../../platform/http/app-error.js';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
 import { presentTicket } from '../tickets/tickets.presenter.js';
 import { presentedMessagesJson, presentMessage } from './messages.presenter.js';
-import { deleteMessage, listMessages, sendMessage, type SendInput } from './messages.service.js';
+import { deleteMessage, listMessages, retryMessage, SendFailed, sendMessage, type SendInput } from './messages.service.js';
 
 const TicketParams = z.object({ ticketId: id() });
+
+function failedWith(error: AppError, messages: unknown[]): AppError {
+  return new AppError(error.code, error.statusCode, { ...error.extra, messages });
+}
 
 /** Multipart sends: files in `medias`, text fields `body`, `sign`, `quotedMsgId`. */
 async function readMultipart(request: FastifyRequest): Promise<SendInput> {
@@ -60,8 +64,21 @@ export function registerMessageRoutes(scope: FastifyInstance, services: AppServi
       if (!parsed.success) throw parsed.error;
       input = { body: parsed.data.body, sign: parsed.data.sign, quotedMsgId: parsed.data.quotedMsg?.id ?? null };
     }
-    const sent = await sendMessage(services, request.ctx, request.params.ticketId, input);
-    return reply.status(201).send(sent.map((m) => presentMessage(m, services.media)));
+    try {
+      const sent = await sendMessage(services, request.ctx, request.params.ticketId, input);
+      return reply.status(201).send(sent.map((m) => presentMessage(m, services.media)));
+    } catch (error) {
+      if (!(error instanceof SendFailed)) throw error;
+      // The channel's error as before, with the stored messages: the failed ones wait for a retry.
+      throw failedWith(error.error, error.messages.map((m) => presentMessage(m, services.media)));
+    }
+  });
+
+  app.post('/messages/:messageId/retry', { schema: { params: z.object({ messageId: id() }) } }, async (request) => {
+    const { message, error } = await retryMessage(services, request.ctx, request.params.messageId);
+    const presented = presentMessage(message, services.media);
+    if (error) throw failedWith(error, [presented]);
+    return presented;
   });
 
   app.delete('/messages/:id', { schema: { params: z.object({ id: id() }) } }, async (request) => {

@@ -4,8 +4,7 @@ import { messages, tickets, whatsapps, type WhatsappRow } from '../../platform/d
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext, TenantScope } from '../../platform/http/context.js';
 import type { StoredMedia } from '../../platform/storage/media-storage.js';
-import { lastMessagePreview } from '../../inbound/ingest.js';
-import { outgoingItems, sendThrough } from '../../channels/outgoing-messages.js';
+import { outgoingItems, retryFailedMessage, storeAndDeliver, type Delivery } from '../../channels/outgoing-messages.js';
 import { findTicketDetail } from '../tickets/tickets.repo.js';
 import { showTicket } from '../tickets/tickets.service.js';
 import type { TicketDetail } from '../tickets/tickets.presenter.js';
@@ -57,7 +56,12 @@ export interface SendInput {
   files?: { data: Buffer; fileName: string; mimeType: string }[];
 }
 
-/** Sends through the ticket's channel, then stores what was sent (only open tickets accept messages). */
+/**
+ * Stores the agent's messages as pending, then sends each through the ticket's
+ * channel and settles it (only open tickets accept messages). When the channel
+ * refuses one, the messages stay (failed, with the reason, for a retry) and the
+ * channel's error is answered with them in `messages`.
+ */
 export async function sendMessage(services: AppServices, ctx: RequestContext, ticketId: number, input: SendInput): Promise<MessageDetail[]> {
   const ticket = await showTicket(services, ctx, ticketId);
   if (ticket.status !== 'open') throw new AppError('ERR_TICKET_NOT_OPEN');
@@ -66,7 +70,6 @@ export async function sendMessage(services: AppServices, ctx: RequestContext, ti
   if (!text && files.length === 0) throw new AppError('ERR_EMPTY_MESSAGE', undefined, { fields: { body: ['Required'] } });
 
   const connection = await connectionOf(services, ctx, ticket);
-  const provider = services.channels.providerFor(connection);
   let quotedExternalId: string | null = null;
   if (input.quotedMsgId) {
     const [quoted] = await services.db
@@ -80,45 +83,39 @@ export async function sendMessage(services: AppServices, ctx: RequestContext, ti
   const signed = input.sign && text ? `*${ctx.user.name}:*\n${text}` : text;
 
   // With files, the first one carries the caption; the body of the others is their name.
-  const outgoing = await outgoingItems(services, ctx, files, { to: ticket.contact.number, body: signed, quotedExternalId });
-  const storedIds: number[] = [];
-  for (const { message, media } of outgoing) {
-    const sent = await sendThrough(provider, connection, message);
-    const id = await services.db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(messages)
-        .values({
-          companyId: ctx.companyId,
-          ticketId,
-          contactId: ticket.contactId,
-          whatsappId: connection.id,
-          userId: ctx.user.id,
-          externalId: sent.externalId,
-          body: message.body || media?.name || '',
-          fromMe: true,
-          source: 'agent',
-          ack: sent.ack,
-          read: true,
-          mediaType: media?.mediaType ?? null,
-          mediaPath: media?.path ?? null,
-          mediaName: media?.name ?? null,
-          quotedMsgId: input.quotedMsgId ?? null,
-        })
-        .returning({ id: messages.id });
-      await tx
-        .update(tickets)
-        .set({ lastMessage: lastMessagePreview({ body: message.body, media }), updatedAt: new Date() })
-        .where(and(eq(tickets.companyId, ctx.companyId), eq(tickets.id, ticketId)));
-      return row?.id;
-    });
-    if (id === undefined) throw new AppError('ERR_CREATING_MESSAGE');
-    storedIds.push(id);
-  }
+  const items = await outgoingItems(services, ctx, files, { to: ticket.contact.number, body: signed, quotedExternalId });
+  const deliveries = await storeAndDeliver(services, ctx, {
+    ticketId,
+    contactId: ticket.contactId,
+    whatsappId: connection.id,
+    userId: ctx.user.id,
+    source: 'agent',
+    quotedMsgId: input.quotedMsgId ?? null,
+    items,
+  });
+  const failure = deliveries.find((d) => d.error)?.error;
+  if (failure) throw new SendFailed(failure, deliveries.map((d) => d.message));
+  return deliveries.map((d) => d.message);
+}
 
-  const stored = await loadMessageDetails(services.db, ctx, storedIds);
-  const updated = (await findTicketDetail(services.db, ctx, ticketId)) ?? ticket;
-  for (const message of stored) services.events.emit('message.created', { companyId: ctx.companyId, ticket: updated, message });
-  return stored;
+/** The channel refused a stored message: its error, with the messages as stored (failed ones marked). */
+export class SendFailed extends Error {
+  constructor(
+    readonly error: AppError,
+    readonly messages: MessageDetail[],
+  ) {
+    super(error.code);
+  }
+}
+
+/** An agent sends one of its ticket's failed messages again (`POST /messages/:messageId/retry`). */
+export async function retryMessage(services: AppServices, ctx: RequestContext, messageId: number): Promise<Delivery> {
+  const [message] = await loadMessageDetails(services.db, ctx, [messageId]);
+  if (!message) throw new AppError('ERR_NO_MESSAGE_FOUND');
+  // Only who may open the ticket may retry its messages.
+  await showTicket(services, ctx, message.ticketId);
+  if (!message.fromMe || message.sendStatus !== 'failed' || message.isDeleted) throw new AppError('ERR_MESSAGE_NOT_FAILED');
+  return retryFailedMessage(services, ctx, messageId);
 }
 
 /** Only one's own side of the conversation can be deleted (spec part 1 §5), for everyone. */
@@ -167,37 +164,16 @@ export async function sendAutomaticMessage(services: AppServices, scope: TenantS
   if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND');
   const connection = await connectionOf(services, scope, ticket);
   const media = input.media ?? undefined;
-  const sent = await services.channels.providerFor(connection).send(connection, { to: ticket.contact.number, body: input.body, media });
-  const id = await services.db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(messages)
-      .values({
-        companyId: scope.companyId,
-        ticketId,
-        contactId: ticket.contactId,
-        whatsappId: connection.id,
-        userId: input.userId ?? null,
-        externalId: sent.externalId,
-        body: input.body || media?.name || '',
-        fromMe: true,
-        source: input.source,
-        ack: sent.ack,
-        read: true,
-        mediaType: media?.mediaType ?? null,
-        mediaPath: media?.path ?? null,
-        mediaName: media?.name ?? null,
-      })
-      .returning({ id: messages.id });
-    await tx
-      .update(tickets)
-      .set({ lastMessage: lastMessagePreview({ body: input.body, media }), updatedAt: new Date() })
-      .where(and(eq(tickets.companyId, scope.companyId), eq(tickets.id, ticketId)));
-    return row?.id;
+  const [delivery] = await storeAndDeliver(services, scope, {
+    ticketId,
+    contactId: ticket.contactId,
+    whatsappId: connection.id,
+    userId: input.userId ?? null,
+    source: input.source,
+    items: [{ message: { to: ticket.contact.number, body: input.body, media }, media }],
   });
-  if (id === undefined) throw new AppError('ERR_CREATING_MESSAGE');
-  const [stored] = await loadMessageDetails(services.db, scope, [id]);
-  if (!stored) throw new AppError('ERR_CREATING_MESSAGE');
-  const updated = (await findTicketDetail(services.db, scope, ticketId)) ?? ticket;
-  services.events.emit('message.created', { companyId: scope.companyId, ticket: updated, message: stored });
-  return stored;
+  if (!delivery) throw new AppError('ERR_CREATING_MESSAGE');
+  // Stored either way (a failed one waits for an agent's retry); the caller logs the refusal.
+  if (delivery.error) throw delivery.error;
+  return delivery.message;
 }

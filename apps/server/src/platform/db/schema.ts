@@ -470,6 +470,14 @@ export const tickets = pgTable(
   ],
 );
 
+/** An outgoing message as the channel gets it (`OutgoingMessage` in channels/channel-provider.ts). */
+export interface OutgoingPayload {
+  to: string;
+  body: string;
+  media?: { path: string; name: string; mimeType: string; mediaType: 'image' | 'audio' | 'video' | 'application'; size: number };
+  quotedExternalId?: string | null;
+}
+
 export const messages = pgTable(
   'messages',
   {
@@ -498,10 +506,22 @@ export const messages = pgTable(
     senderName: text('sender_name'),
     isDeleted: boolean('is_deleted').notNull().default(false),
     isEdited: boolean('is_edited').notNull().default(false),
+    /**
+     * Outgoing messages are stored before they reach the channel (ARCHITECTURE §3.14):
+     * 'pending' until the channel answers, then 'sent' (with its external id) or
+     * 'failed' with the error code in `sendError`. Null for what the channel brought in.
+     */
+    sendStatus: text('send_status', { enum: ['pending', 'sent', 'failed'] }),
+    sendError: text('send_error'),
+    sendAttempts: integer('send_attempts').notNull().default(0),
+    /** What is handed to the channel, kept so a retry (or the recovery after a crash) sends the same thing. */
+    sendPayload: jsonb('send_payload').$type<OutgoingPayload>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
+    // The recovery sweep's look-up of messages a stopped node left pending.
+    index('messages_pending_send_idx').on(t.updatedAt).where(sql`${t.sendStatus} = 'pending'`),
     uniqueIndex('messages_external_id_uq')
       .on(t.companyId, t.whatsappId, t.externalId)
       .where(sql`${t.externalId} is not null`),
