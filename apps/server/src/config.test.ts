@@ -29,6 +29,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), ADMIN_EMAIL: 'nope' })).toThrow(/ADMIN_EMAIL/);
     expect(() => loadConfig({ DATA_DIR: dataDir(), JWT_SECRET: 'short' })).toThrow(/JWT_SECRET/);
     expect(() => loadConfig({ DATA_DIR: dataDir(), NODE_ENV: 'staging' })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), OUTBOUND_ALLOW_PRIVATE: '10.0.0.0/8, 10.0.0.0/40' })).toThrow(/OUTBOUND_ALLOW_PRIVATE/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), OUTBOUND_ALLOW_PRIVATE: 'http://n8n:5678' })).toThrow(/OUTBOUND_ALLOW_PRIVATE/);
+  });
+
+  it('reads the outbound allow-list: addresses, blocks and host names, none by default', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).outboundAllowPrivate).toEqual([]);
+    const config = loadConfig({ DATA_DIR: dataDir(), OUTBOUND_ALLOW_PRIVATE: ' 10.0.0.0/8, fd00::/8 ,n8n.internal,192.168.1.20' });
+    expect(config.outboundAllowPrivate).toEqual(['10.0.0.0/8', 'fd00::/8', 'n8n.internal', '192.168.1.20']);
   });
 
   it('refuses to start in production without the three secrets', () => {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseAllowEntry, splitAllowList } from './platform/http/outbound.js';
 
 const port = z.coerce.number().int().min(0).max(65_535);
 const optionalUrl = (protocols: RegExp) =>
@@ -41,6 +42,17 @@ const EnvSchema = z.object({
   GRAPH_API_BASE_URL: z.url().default('https://graph.facebook.com/v21.0'),
   OPENAI_BASE_URL: z.url().default('https://api.openai.com/v1'),
   DIALOGFLOW_BASE_URL: z.url().default('https://dialogflow.googleapis.com'),
+  /**
+   * Comma-separated addresses, CIDR blocks or host names that tenant-configured URLs
+   * (integrations) may reach although they are loopback, private or link-local
+   * (a self-hosted n8n on the private network). Empty: none.
+   */
+  OUTBOUND_ALLOW_PRIVATE: z
+    .string()
+    .default('')
+    .refine((value) => splitAllowList(value).every((entry) => parseAllowEntry(entry) !== null), {
+      message: 'each entry must be an IP address, a CIDR block (10.0.0.0/8, fd00::/8) or a host name',
+    }),
   /** WhatsApp Web's WebSocket endpoint for Baileys (tests point it at a local server). */
   WA_WEBSOCKET_URL: optionalUrl(/^(ws|wss):\/\//),
 });
@@ -49,8 +61,10 @@ export type Env = z.infer<typeof EnvSchema>;
 
 export type Services = { api: boolean; worker: boolean; channels: boolean };
 
-export interface Config extends Omit<Env, 'JWT_SECRET' | 'JWT_REFRESH_SECRET' | 'ENCRYPTION_KEY' | 'WEB_ORIGIN'> {
+export interface Config extends Omit<Env, 'JWT_SECRET' | 'JWT_REFRESH_SECRET' | 'ENCRYPTION_KEY' | 'WEB_ORIGIN' | 'OUTBOUND_ALLOW_PRIVATE'> {
   JWT_SECRET: string;
+  /** OUTBOUND_ALLOW_PRIVATE, one entry each. */
+  outboundAllowPrivate: string[];
   JWT_REFRESH_SECRET: string;
   ENCRYPTION_KEY: string;
   webOrigins: string[];
@@ -116,9 +130,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('Invalid configuration: JWT_SECRET and JWT_REFRESH_SECRET must differ');
   }
 
+  const { OUTBOUND_ALLOW_PRIVATE, ...rest } = values;
   return {
-    ...values,
+    ...rest,
     ...secrets,
+    outboundAllowPrivate: splitAllowList(OUTBOUND_ALLOW_PRIVATE),
     DATA_DIR: dataDir,
     webOrigins: values.WEB_ORIGIN.split(',')
       .map((origin) => origin.trim())

@@ -8,6 +8,7 @@ import { AUTOMATION_TEXTS } from './automation-texts.js';
 import { applyTicketChange, deliverEffects, readBotState, type BotReply, type BotState, type FollowUp, type TicketChange } from './bot-effects.js';
 import { handoverChange, type HandoverTarget } from './handover.js';
 import { dialogflowTurn } from './integrations/dialogflow.js';
+import { PeerError } from './integrations/peer-http.js';
 import { typebotTurn } from './integrations/typebot.js';
 import { scheduleWebhookRetry, webhookTurn } from './integrations/webhook.js';
 import type { InboundTurn } from './inbound-automation.js';
@@ -86,9 +87,18 @@ export async function runFollowUp(services: AppServices, scope: TenantScope, tic
       try {
         outcome = await integrationTurn(turn, integration);
       } catch (error) {
-        runtime.logger.warn({ err: error, ticketId, integrationId: integration.id }, 'integration failed: ticket handed to the agents');
+        const refused = error instanceof PeerError && error.refused;
+        if (refused) {
+          runtime.logger.warn(
+            { companyId: scope.companyId, ticketId, integrationId: integration.id, reason: error.message },
+            'outgoing call refused (internal address; see OUTBOUND_ALLOW_PRIVATE): ticket handed to the agents',
+          );
+        } else {
+          runtime.logger.warn({ err: error, ticketId, integrationId: integration.id }, 'integration failed: ticket handed to the agents');
+        }
         outcome = { replies: [{ body: AUTOMATION_TEXTS.botUnavailable, source: 'bot' }], handover: {} };
-        if (integration.type === 'n8n' || integration.type === 'webhook') await scheduleWebhookRetry(services, integration, message, 1);
+        // A refused address stays refused: retrying the delivery would only repeat the refusal.
+        if (!refused && (integration.type === 'n8n' || integration.type === 'webhook')) await scheduleWebhookRetry(services, integration, message, 1);
       }
     }
   } else {

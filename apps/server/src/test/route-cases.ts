@@ -106,7 +106,7 @@ export const ROUTE_CASES: Record<RouteKey, RouteCase> = {
   'DELETE /prompt/:id': deny((f) => `/prompt/${f.promptId}`),
   'GET /queueIntegration': open((f) => `/queueIntegration?searchParam=${q(f)}`),
   'GET /queueIntegration/:id': deny((f) => `/queueIntegration/${f.integrationId}`),
-  'POST /queueIntegration': open(() => call('/queueIntegration', { type: 'webhook', name: `probe-${Math.random().toString(36).slice(2, 8)}`, urlN8N: 'http://127.0.0.1:9/probe' })),
+  'POST /queueIntegration': open(() => call('/queueIntegration', { type: 'webhook', name: `probe-${Math.random().toString(36).slice(2, 8)}`, urlN8N: 'https://hooks.example.com/probe' })),
   'POST /queueIntegration/testSession': deny((f) => call('/queueIntegration/testSession', { id: f.integrationId, projectName: 'probe' })),
   'PUT /queueIntegration/:id': deny((f) => call(`/queueIntegration/${f.integrationId}`, { name: 'probe-renamed' })),
   'DELETE /queueIntegration/:id': deny((f) => `/queueIntegration/${f.integrationId}`),

@@ -38,6 +38,13 @@ export interface TestOptions {
   onRoute?: BuildAppOptions['onRoute'];
 }
 
+/**
+ * The fake peers of the tests (Typebot, webhook receivers, Dialogflow's token
+ * endpoint) listen on loopback, which the outbound policy refuses by default:
+ * tests that call them allow it explicitly, as an operator would a private peer.
+ */
+export const ALLOW_LOOPBACK_PEERS = { OUTBOUND_ALLOW_PRIVATE: '127.0.0.1' } as const;
+
 export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({
     NODE_ENV: 'test',

@@ -218,6 +218,7 @@ export const en: Messages = {
     ERR_NO_PROMPT_FOUND: 'Prompt not found.',
     ERR_NO_INTEGRATION_FOUND: 'Integration not found.',
     ERR_INTEGRATION_TEST_FAILED: 'The integration test failed. Check the project, the key and the language.',
+    ERR_OUTBOUND_URL_REFUSED: 'This address points to the internal network of the server and cannot be used. Use a public address or ask the server operator to allow it.',
     ERR_OUTSIDE_CUSTOMER_WINDOW: "More than 24 hours since the customer's last message: send an approved message template.",
     ERR_INVALID_API_TOKEN: 'Invalid API token.',
   },

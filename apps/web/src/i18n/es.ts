@@ -218,6 +218,7 @@ export const es: Messages = {
     ERR_NO_PROMPT_FOUND: 'Prompt no encontrado.',
     ERR_NO_INTEGRATION_FOUND: 'Integración no encontrada.',
     ERR_INTEGRATION_TEST_FAILED: 'La prueba de la integración falló. Verifique el proyecto, la clave y el idioma.',
+    ERR_OUTBOUND_URL_REFUSED: 'Esta dirección apunta a la red interna del servidor y no se puede usar. Use una dirección pública o pida al administrador del servidor que la permita.',
     ERR_OUTSIDE_CUSTOMER_WINDOW: 'Pasaron más de 24 horas desde el último mensaje del cliente: envíe una plantilla de mensaje aprobada.',
     ERR_INVALID_API_TOKEN: 'Token de la API no válido.',
   },

@@ -219,6 +219,7 @@ export const pt = {
     ERR_NO_PROMPT_FOUND: 'Prompt não encontrado.',
     ERR_NO_INTEGRATION_FOUND: 'Integração não encontrada.',
     ERR_INTEGRATION_TEST_FAILED: 'O teste da integração falhou. Verifique o projeto, a chave e o idioma.',
+    ERR_OUTBOUND_URL_REFUSED: 'Este endereço aponta para a rede interna do servidor e não pode ser usado. Use um endereço público ou peça ao administrador do servidor para liberá-lo.',
     ERR_OUTSIDE_CUSTOMER_WINDOW: 'Mais de 24 horas desde a última mensagem do cliente: envie um modelo de mensagem aprovado.',
     ERR_INVALID_API_TOKEN: 'Token da API inválido.',
   },

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tickets } from '../../platform/db/schema.js';
 import { createAutomationHarness, sandboxPhone, type AutomationHarness } from '../../test/automation-harness.js';
 import { startFakeDialogflow, type FakeDialogflow } from '../../test/fake-dialogflow.js';
+import { ALLOW_LOOPBACK_PEERS } from '../../test/test-app.js';
 import { AUTOMATION_TEXTS } from '../automation-texts.js';
 
 let h: AutomationHarness;
@@ -19,7 +20,7 @@ beforeAll(async () => {
     if (query.text?.includes('atendente')) return { fulfillmentText: 'Vou chamar um atendente.', intent: 'handover.humano' };
     return { fulfillmentText: 'Desculpe, não entendi.', intent: 'Default Fallback Intent' };
   });
-  h = await createAutomationHarness({ env: { DIALOGFLOW_BASE_URL: dialogflow.url } });
+  h = await createAutomationHarness({ env: { DIALOGFLOW_BASE_URL: dialogflow.url, ...ALLOW_LOOPBACK_PEERS } });
   const company = await h.factories.buildCompany();
   token = (await company.admin.login()).token;
   const created = await h.request(token, 'POST', '/queueIntegration', {

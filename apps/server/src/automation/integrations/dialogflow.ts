@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { importPKCS8, SignJWT } from 'jose';
 import type { QueueIntegrationRow } from '../../platform/db/schema.js';
+import { outboundPolicy, TRUSTED_OUTBOUND, type OutboundPolicy } from '../../platform/http/outbound.js';
 import type { BotReply } from '../bot-effects.js';
 import type { PeerOutcome, PeerTurn } from '../follow-up.js';
 import { callPeer, isRecord, joinUrl, PeerError, postJson } from './peer-http.js';
@@ -46,7 +47,8 @@ export function parseServiceAccount(json: string): ServiceAccountKey {
 // Access tokens are credentials, not bot state: caching them per process is safe.
 const tokens = new Map<string, { token: string; expiresAt: number }>();
 
-async function accessToken(key: ServiceAccountKey, timeoutMs: number): Promise<string> {
+/** The key's token_uri is the tenant's text: it is called under the tenant policy. */
+async function accessToken(key: ServiceAccountKey, timeoutMs: number, outbound: OutboundPolicy): Promise<string> {
   const cacheKey = createHash('sha256').update(`${key.client_email}\n${key.private_key}`).digest('hex');
   const cached = tokens.get(cacheKey);
   if (cached && cached.expiresAt > Date.now() + 60_000) return cached.token;
@@ -69,6 +71,7 @@ async function accessToken(key: ServiceAccountKey, timeoutMs: number): Promise<s
     headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
     body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion }),
     timeoutMs,
+    outbound,
   });
   const json = response.json;
   if (!isRecord(json) || typeof json.access_token !== 'string') throw new PeerError('no access token from the token endpoint');
@@ -91,14 +94,20 @@ export async function detectIntent(options: {
   language: string;
   query: { text: string } | { event: string };
   timeoutMs: number;
+  /** Policy of the tenant's URLs (the key's token endpoint); DIALOGFLOW_BASE_URL is the operator's. */
+  outbound: OutboundPolicy;
 }): Promise<DetectedIntent> {
-  const token = await accessToken(options.key, options.timeoutMs);
+  const token = await accessToken(options.key, options.timeoutMs, options.outbound);
   const queryInput =
     'text' in options.query
       ? { text: { text: options.query.text.slice(0, 256), languageCode: options.language } }
       : { event: { name: options.query.event, languageCode: options.language } };
   const path = `v2/projects/${encodeURIComponent(options.projectId)}/agent/sessions/${encodeURIComponent(options.sessionId)}:detectIntent`;
-  const response = await postJson(joinUrl(options.baseUrl, path), { queryInput }, { headers: { authorization: `Bearer ${token}` }, timeoutMs: options.timeoutMs });
+  const response = await postJson(joinUrl(options.baseUrl, path), { queryInput }, {
+    headers: { authorization: `Bearer ${token}` },
+    timeoutMs: options.timeoutMs,
+    outbound: TRUSTED_OUTBOUND,
+  });
   const result = isRecord(response.json) && isRecord(response.json.queryResult) ? response.json.queryResult : null;
   if (!result) throw new PeerError('Dialogflow answered without a queryResult');
   const texts: string[] = [];
@@ -137,6 +146,7 @@ export async function dialogflowTurn(turn: PeerTurn, integration: QueueIntegrati
     language: integration.language,
     query,
     timeoutMs: runtime.httpTimeoutMs,
+    outbound: outboundPolicy(services.config),
   });
   const replies: BotReply[] = detected.texts.map((body) => ({ body, source: 'bot' }));
   return isHandoverIntent(detected) ? { replies, handover: {} } : { replies };

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tickets, whatsapps } from '../../platform/db/schema.js';
 import { createAutomationHarness, linkQueues, sandboxPhone, type AutomationHarness } from '../../test/automation-harness.js';
 import { startFakeTypebot, type FakeTypebot } from '../../test/fake-typebot.js';
+import { ALLOW_LOOPBACK_PEERS } from '../../test/test-app.js';
 import { configureAutomation } from '../automation-runtime.js';
 import { AUTOMATION_TEXTS } from '../automation-texts.js';
 
@@ -25,7 +26,7 @@ beforeAll(async () => {
       return null;
     },
   });
-  h = await createAutomationHarness();
+  h = await createAutomationHarness({ env: { ...ALLOW_LOOPBACK_PEERS } });
   const company = await h.factories.buildCompany();
   companyId = company.id;
   token = (await company.admin.login()).token;

@@ -1,4 +1,5 @@
 import type { QueueIntegrationRow } from '../../platform/db/schema.js';
+import { outboundPolicy } from '../../platform/http/outbound.js';
 import { readBotState, type BotReply } from '../bot-effects.js';
 import type { PeerOutcome, PeerTurn } from '../follow-up.js';
 import { parseBotCommand } from './bot-command.js';
@@ -84,6 +85,7 @@ export async function typebotTurn(turn: PeerTurn, integration: QueueIntegrationR
 
   const base = integration.urlN8N;
   const timeoutMs = runtime.httpTimeoutMs;
+  const outbound = outboundPolicy(turn.services.config);
   let answer: TypebotAnswer;
   let sessionId: string;
   const continuing = !restarting && !expired && saved !== undefined;
@@ -93,7 +95,7 @@ export async function typebotTurn(turn: PeerTurn, integration: QueueIntegrationR
     const response = await postJson(
       joinUrl(base, `api/v1/sessions/${encodeURIComponent(saved.sessionId)}/continueChat`),
       { message: { type: 'text', text: choice ?? text }, textBubbleContentFormat: 'markdown' },
-      { timeoutMs },
+      { timeoutMs, outbound },
     );
     answer = readAnswer(response.json);
     sessionId = saved.sessionId;
@@ -104,7 +106,7 @@ export async function typebotTurn(turn: PeerTurn, integration: QueueIntegrationR
         textBubbleContentFormat: 'markdown',
         prefilledVariables: { number: at.contact.number, pushName: at.contact.name, protocol: String(at.ticket.id) },
       },
-      { timeoutMs },
+      { timeoutMs, outbound },
     );
     answer = readAnswer(response.json);
     if (!answer.sessionId) throw new PeerError('Typebot started no session');

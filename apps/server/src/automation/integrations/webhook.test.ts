@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tickets, whatsapps } from '../../platform/db/schema.js';
 import { createAutomationHarness, sandboxPhone, type AutomationHarness } from '../../test/automation-harness.js';
 import { startFakeWebhookReceiver, type FakeWebhookReceiver } from '../../test/fake-webhook-receiver.js';
+import { ALLOW_LOOPBACK_PEERS } from '../../test/test-app.js';
 import { AUTOMATION_TEXTS } from '../automation-texts.js';
 
 let h: AutomationHarness;
@@ -15,7 +16,7 @@ let seq = 0;
 
 beforeAll(async () => {
   receiver = await startFakeWebhookReceiver();
-  h = await createAutomationHarness();
+  h = await createAutomationHarness({ env: { ...ALLOW_LOOPBACK_PEERS } });
   const company = await h.factories.buildCompany();
   token = (await company.admin.login()).token;
   queueId = (await h.request(token, 'POST', '/queue', { name: 'Comercial', color: '#ABCDEF' })).json().id;

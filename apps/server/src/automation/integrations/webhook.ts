@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { AppServices } from '../../app.js';
 import { messages, queueIntegrations, type QueueIntegrationRow } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
+import { outboundPolicy } from '../../platform/http/outbound.js';
 import { automationJobs, scheduleJob } from '../automation-jobs.js';
 import { automationRuntime } from '../automation-runtime.js';
 import { loadAutomationTicket, type AutomationTicket } from '../automation.repo.js';
@@ -10,7 +11,7 @@ import type { BotReply } from '../bot-effects.js';
 import type { PeerOutcome, PeerTurn } from '../follow-up.js';
 import type { InboundTurn } from '../inbound-automation.js';
 import { commandFrom } from './bot-command.js';
-import { callPeer, isRecord } from './peer-http.js';
+import { callPeer, isRecord, PeerError } from './peer-http.js';
 
 /**
  * n8n and generic webhooks: each customer message is POSTed as JSON, signed
@@ -65,6 +66,7 @@ async function deliver(services: AppServices, integration: QueueIntegrationRow, 
     headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
     body,
     timeoutMs: runtime.httpTimeoutMs,
+    outbound: outboundPolicy(services.config),
   });
 }
 
@@ -142,6 +144,14 @@ export async function retryWebhook(services: AppServices, data: WebhookRetryData
   try {
     await deliver(services, integration, at, message, data.attempt);
   } catch (error) {
+    if (error instanceof PeerError && error.refused) {
+      // The URL was changed to an internal address since the first attempt.
+      automationRuntime(services).logger.warn(
+        { companyId: data.companyId, integrationId: integration.id, reason: error.message },
+        'outgoing call refused (internal address; see OUTBOUND_ALLOW_PRIVATE): webhook delivery abandoned',
+      );
+      return;
+    }
     automationRuntime(services).logger.warn({ err: error, attempt: data.attempt, integrationId: integration.id }, 'webhook delivery failed again');
     await scheduleWebhookRetry(services, integration, message, data.attempt);
   }

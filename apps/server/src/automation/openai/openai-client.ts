@@ -1,9 +1,11 @@
 import { readFile } from 'node:fs/promises';
+import { TRUSTED_OUTBOUND } from '../../platform/http/outbound.js';
 import { callPeer, isRecord, joinUrl, PeerError, postJson } from '../integrations/peer-http.js';
 
 /**
  * The two OpenAI REST calls the prompts use, against `OPENAI_BASE_URL`:
- * `POST /chat/completions` and `POST /audio/transcriptions` (multipart).
+ * `POST /chat/completions` and `POST /audio/transcriptions` (multipart). The
+ * base URL is the operator's, never a tenant's: no address is refused.
  */
 
 export interface ChatMessage {
@@ -23,7 +25,7 @@ export async function chatCompletion(options: {
   const response = await postJson(
     joinUrl(options.baseUrl, 'chat/completions'),
     { model: options.model, messages: options.messages, max_tokens: options.maxTokens, temperature: options.temperature },
-    { headers: { authorization: `Bearer ${options.apiKey}` }, timeoutMs: options.timeoutMs },
+    { headers: { authorization: `Bearer ${options.apiKey}` }, timeoutMs: options.timeoutMs, outbound: TRUSTED_OUTBOUND },
   );
   const json = response.json;
   const choice = isRecord(json) && Array.isArray(json.choices) ? json.choices[0] : undefined;
@@ -45,6 +47,7 @@ export async function transcribe(options: { baseUrl: string; apiKey: string; fil
     headers: { authorization: `Bearer ${options.apiKey}`, accept: 'application/json' },
     body: form,
     timeoutMs: options.timeoutMs,
+    outbound: TRUSTED_OUTBOUND,
   });
   const json = response.json;
   if (!isRecord(json) || typeof json.text !== 'string') throw new PeerError('OpenAI answered without a transcription');

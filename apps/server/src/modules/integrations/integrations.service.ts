@@ -8,11 +8,12 @@ import {
 } from '@atende/shared';
 import type { AppServices } from '../../app.js';
 import { automationRuntime } from '../../automation/automation-runtime.js';
-import { detectIntent, parseServiceAccount } from '../../automation/integrations/dialogflow.js';
+import { detectIntent, parseServiceAccount, type ServiceAccountKey } from '../../automation/integrations/dialogflow.js';
 import { PeerError } from '../../automation/integrations/peer-http.js';
 import type { QueueIntegrationRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
+import { checkOutboundUrl, outboundPolicy, OutboundRefusedError } from '../../platform/http/outbound.js';
 import { requireAdmin, requireFeature } from '../../platform/http/guards.js';
 import { maskedKey } from '../prompts/prompts.presenter.js';
 import { deleteIntegrationRow, findIntegration, insertIntegration, updateIntegrationRow, type IntegrationValues } from './integrations.repo.js';
@@ -28,12 +29,30 @@ function invalid(field: string, message: string): AppError {
 }
 
 /** A Dialogflow key must be a service-account key the server can sign with. */
-function checkServiceAccount(json: string): void {
+function checkServiceAccount(json: string): ServiceAccountKey {
   try {
-    parseServiceAccount(json);
+    return parseServiceAccount(json);
   } catch (error) {
     throw invalid('jsonContent', error instanceof PeerError ? error.message : 'Invalid value');
   }
+}
+
+/**
+ * A URL the server will call for this tenant must not name an internal address
+ * (docs/security.md, outgoing URLs); every call checks again at connect time.
+ */
+async function checkPeerUrl(services: AppServices, field: string, url: string): Promise<void> {
+  if (!url.trim()) return;
+  try {
+    await checkOutboundUrl(outboundPolicy(services.config), url);
+  } catch (error) {
+    if (!(error instanceof OutboundRefusedError)) throw invalid(field, 'Invalid URL');
+    throw new AppError('ERR_OUTBOUND_URL_REFUSED', undefined, { message: error.message, fields: { [field]: [error.message] } });
+  }
+}
+
+async function checkServiceAccountUrl(services: AppServices, key: ServiceAccountKey): Promise<void> {
+  if (key.token_uri) await checkPeerUrl(services, 'jsonContent', key.token_uri);
 }
 
 const SIGNING_SECRET_MIN = 16;
@@ -55,7 +74,8 @@ export async function createIntegration(
   ctx: RequestContext,
   body: IntegrationBody,
 ): Promise<{ integration: QueueIntegrationRow; generatedSigningSecret: string | null }> {
-  if (body.type === 'dialogflow') checkServiceAccount(body.jsonContent);
+  if (body.type === 'dialogflow') await checkServiceAccountUrl(services, checkServiceAccount(body.jsonContent));
+  else await checkPeerUrl(services, 'urlN8N', body.urlN8N);
   const generated = usesSigningSecret(body.type) && !body.signingSecret ? randomBytes(24).toString('base64url') : null;
   const signingSecret = body.signingSecret ?? generated;
   const integration = await insertIntegration(services.db, ctx, {
@@ -102,7 +122,7 @@ export async function updateIntegration(services: AppServices, ctx: RequestConte
   values.projectName = type === 'dialogflow' ? (body.projectName ?? current.projectName) : name;
   // A masked value sent back unchanged keeps the stored secret.
   if (body.jsonContent !== undefined && body.jsonContent !== maskedKey(current.jsonContentSealed, services.secrets)) {
-    if (type === 'dialogflow' && body.jsonContent) checkServiceAccount(body.jsonContent);
+    if (type === 'dialogflow' && body.jsonContent) await checkServiceAccountUrl(services, checkServiceAccount(body.jsonContent));
     values.jsonContentSealed = body.jsonContent ? services.secrets.seal(body.jsonContent) : '';
   }
   if (body.signingSecret !== undefined && body.signingSecret !== maskedKey(current.signingSecretSealed, services.secrets)) {
@@ -118,6 +138,7 @@ export async function updateIntegration(services: AppServices, ctx: RequestConte
   for (const field of integrationRequiredFields(type)) {
     if (!merged[field].trim()) throw invalid(field, 'Required');
   }
+  if (type !== 'dialogflow' && (values.urlN8N !== undefined || type !== current.type)) await checkPeerUrl(services, 'urlN8N', merged.urlN8N);
   await updateIntegrationRow(services.db, ctx, id, values);
   const integration = await showIntegration(services, ctx, id);
   services.events.emit('integration.saved', { companyId: ctx.companyId, action: 'update', integration });
@@ -153,10 +174,12 @@ export async function testDialogflowSession(services: AppServices, ctx: RequestC
       language: body.language,
       query: { event: 'WELCOME' },
       timeoutMs: automationRuntime(services).httpTimeoutMs,
+      outbound: outboundPolicy(services.config),
     });
     return { message: 'ok', intent: detected.intent, reply: detected.texts.join('\n') };
   } catch (error) {
     if (!(error instanceof PeerError)) throw error;
+    if (error.refused) throw new AppError('ERR_OUTBOUND_URL_REFUSED', undefined, { message: error.message });
     throw new AppError('ERR_INTEGRATION_TEST_FAILED', undefined, { message: error.message });
   }
 }
