@@ -96,6 +96,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       return typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
     },
     requestIdHeader: false,
+    // The spec's client writes collection paths with a trailing slash (GET /users/, /settings/): the same route.
+    routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.isProduction,
   }).withTypeProvider<ZodTypeProvider>();

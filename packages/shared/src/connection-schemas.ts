@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { flag } from './conventions.js';
 import { ScheduleEntry } from './schemas.js';
 import { id, requiredText } from './validation.js';
 
@@ -57,7 +58,7 @@ export type CloudApiConfigBody = z.infer<typeof CloudApiConfigBody>;
 
 const connectionFields = {
   name: requiredText(2, 50),
-  isDefault: z.boolean().optional(),
+  isDefault: flag().optional(),
   greetingMessage: messageText().optional(),
   complationMessage: messageText().optional(),
   outOfHoursMessage: messageText().optional(),

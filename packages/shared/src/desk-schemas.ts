@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { flag } from './conventions.js';
 import { email, id, requiredText } from './validation.js';
 
 /**
@@ -109,8 +110,8 @@ export type TagSyncBody = z.infer<typeof TagSyncBody>;
 export const QuickMessageBody = z.strictObject({
   shortcode: requiredText(1, 100),
   message: z.string().max(4096, 'validation.tooLong').optional().default(''),
-  geral: z.boolean().optional(),
-  status: z.boolean().optional(),
+  geral: flag().optional(),
+  status: flag().optional(),
   /** Accepted for compatibility: the session decides both. */
   companyId: z.unknown().optional(),
   userId: z.unknown().optional(),
@@ -120,8 +121,8 @@ export type QuickMessageBody = z.infer<typeof QuickMessageBody>;
 export const QuickMessageUpdateBody = z.strictObject({
   shortcode: requiredText(1, 100).optional(),
   message: z.string().max(4096, 'validation.tooLong').optional(),
-  geral: z.boolean().optional(),
-  status: z.boolean().optional(),
+  geral: flag().optional(),
+  status: flag().optional(),
   companyId: z.unknown().optional(),
   userId: z.unknown().optional(),
 });

@@ -6,6 +6,7 @@ export * from './realtime.js';
 export * from './schemas.js';
 export * from './settings.js';
 export * from './validation.js';
+export * from './conventions.js';
 export * from './ticket-schemas.js';
 export * from './desk-schemas.js';
 export * from './connection-schemas.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ALL_TICKET_VALUES, LANGUAGES, PROFILES, RECURRENCES, WEEKDAYS } from './constants.js';
 import { PLAN_FEATURES } from './plans.js';
+import { flag } from './conventions.js';
 import { email, id, requiredText, time } from './validation.js';
 
 export const LoginBody = z.strictObject({
@@ -18,7 +19,7 @@ const userFields = {
   allTicket: z.enum(ALL_TICKET_VALUES, { error: 'validation.invalidValue' }),
   whatsappId: id().nullable(),
   queueIds: z.array(id()).max(500),
-  super: z.boolean(),
+  super: flag(),
   language: z.enum(LANGUAGES, { error: 'validation.invalidValue' }),
 };
 
@@ -49,8 +50,8 @@ export const UserUpdateBody = z.strictObject({
 });
 export type UserUpdateBody = z.infer<typeof UserUpdateBody>;
 
-const planFlagShape = Object.fromEntries(PLAN_FEATURES.map((flag) => [flag, z.boolean().default(true)])) as {
-  [K in (typeof PLAN_FEATURES)[number]]: z.ZodDefault<z.ZodBoolean>;
+const planFlagShape = Object.fromEntries(PLAN_FEATURES.map((feature) => [feature, flag().default(true)])) as {
+  [K in (typeof PLAN_FEATURES)[number]]: z.ZodDefault<ReturnType<typeof flag>>;
 };
 
 const limit = () => z.coerce.number().int('validation.invalidNumber').min(0, 'validation.invalidNumber').max(100_000, 'validation.invalidNumber');
@@ -90,10 +91,11 @@ export const CompanyBody = z.strictObject({
   email: z.union([z.literal(''), email()]).optional(),
   phone: z.string().max(30, 'validation.tooLong').optional(),
   planId: id(),
-  status: z.union([z.boolean(), z.enum(['t', 'f', 'true', 'false'])]).transform((v) => v === true || v === 't' || v === 'true').optional(),
+  /** Sign-up stores 't' (spec part 2 §3), so 't'/'f' are accepted besides the usual flags. */
+  status: z.union([z.enum(['t', 'f']).transform((v) => v === 't'), flag()]).optional(),
   dueDate: dueDate().optional(),
   recurrence: z.enum(RECURRENCES, { error: 'validation.invalidValue' }).optional(),
-  campaignsEnabled: z.union([z.boolean(), z.enum(['true', 'false'])]).transform((v) => v === true || v === 'true').optional(),
+  campaignsEnabled: flag().optional(),
   timezone: z.string().max(64).optional(),
   /** With `email`, creates the company's first admin user. */
   password: z.string().min(5, 'validation.tooShort').max(50, 'validation.tooLong').optional(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TICKET_STATUSES } from './realtime.js';
+import { flag, queryFlag } from './conventions.js';
 import { id } from './validation.js';
 
 /** Id lists arrive as a JSON array string ('[1,2]'), a comma list or repeated parameters. */
@@ -21,12 +22,6 @@ const idList = () =>
     return value;
   }, z.array(id()).max(500).optional());
 
-const flag = () =>
-  z
-    .union([z.boolean(), z.enum(['true', 'false', ''])])
-    .optional()
-    .transform((v) => v === true || v === 'true');
-
 const day = () =>
   z
     .string()
@@ -41,8 +36,8 @@ export const TicketListQuery = z.object({
     .enum(TICKET_STATUSES)
     .optional()
     .or(z.literal('').transform(() => undefined)),
-  showAll: flag(),
-  withUnreadMessages: flag(),
+  showAll: queryFlag(),
+  withUnreadMessages: queryFlag(),
   queueIds: idList(),
   tags: idList(),
   users: idList(),
@@ -68,7 +63,7 @@ export const UpdateTicketBody = z.strictObject({
   userId: optionalId(),
   queueId: optionalId(),
   whatsappId: optionalId(),
-  useIntegration: z.boolean().optional(),
+  useIntegration: flag().optional(),
   promptId: optionalId(),
   integrationId: optionalId(),
 });
@@ -79,11 +74,11 @@ export const MESSAGE_MAX_LENGTH = 4096;
 export const SendMessageBody = z.strictObject({
   body: z.string().max(MESSAGE_MAX_LENGTH, 'validation.tooLong').default(''),
   quotedMsg: z.object({ id: id() }).passthrough().nullable().optional(),
-  read: z.boolean().optional(),
-  fromMe: z.boolean().optional(),
+  read: flag().optional(),
+  fromMe: flag().optional(),
   mediaUrl: z.string().max(2000).optional(),
   /** Prefix the agent's name in bold (the composer's sign switch). */
-  sign: z.boolean().optional(),
+  sign: flag().optional(),
 });
 export type SendMessageBody = z.infer<typeof SendMessageBody>;
 

@@ -27,14 +27,14 @@ async function readMultipart(request: FastifyRequest): Promise<SendInput> {
       fields[part.fieldname] = part.value;
     }
   }
-  const parsed = SendMessageBody.pick({ body: true }).safeParse({ body: fields.body ?? '' });
+  const parsed = SendMessageBody.pick({ body: true, sign: true }).safeParse({ body: fields.body ?? '', sign: fields.sign });
   if (!parsed.success) throw parsed.error;
   // A media message's body is the file name in the spec's client; a caption is sent only when it differs.
   const body = files.length > 0 && files.some((f) => f.fileName === parsed.data.body) ? '' : parsed.data.body;
   return {
     body,
     files,
-    sign: fields.sign === 'true',
+    sign: parsed.data.sign,
     quotedMsgId: fields.quotedMsgId ? Number(fields.quotedMsgId) || null : null,
   };
 }

@@ -116,7 +116,7 @@ export function QuickMessageDialog({ record, onClose }: { record: QuickMessage |
                 name="geral"
                 render={({ field }) => (
                   <FormControlLabel
-                    control={<Switch checked={field.value ?? false} onChange={(_, checked) => field.onChange(checked)} slotProps={{ input: { 'aria-label': t('quickMessages.dialog.geral') } }} data-testid="quick-message-geral" />}
+                    control={<Switch checked={field.value === true} onChange={(_, checked) => field.onChange(checked)} slotProps={{ input: { 'aria-label': t('quickMessages.dialog.geral') } }} data-testid="quick-message-geral" />}
                     label={t('quickMessages.dialog.geral')}
                   />
                 )}
@@ -126,7 +126,7 @@ export function QuickMessageDialog({ record, onClose }: { record: QuickMessage |
                 name="status"
                 render={({ field }) => (
                   <FormControlLabel
-                    control={<Switch checked={field.value ?? true} onChange={(_, checked) => field.onChange(checked)} data-testid="quick-message-status" />}
+                    control={<Switch checked={field.value === true} onChange={(_, checked) => field.onChange(checked)} data-testid="quick-message-status" />}
                     label={t('quickMessages.dialog.status')}
                   />
                 )}
