@@ -67,14 +67,18 @@ describe('POST /auth/login', () => {
     expect((await loginRequest(superUser.email, superUser.password)).statusCode).toBe(200);
   });
 
-  it('rate-limits per email with 429, for existing and unknown emails alike', async () => {
-    for (let i = 0; i < 5; i++) await loginRequest('ghost@example.com', 'wrong-pass', `10.0.0.${i}`);
-    const limited = await loginRequest('ghost@example.com', 'wrong-pass', '10.0.0.99');
+  it('rate-limits per (email, IP) pair with 429, for existing and unknown emails alike; the email still works from elsewhere', async () => {
+    for (let i = 0; i < 5; i++) await loginRequest('ghost@example.com', 'wrong-pass', '10.0.0.1');
+    const limited = await loginRequest('ghost@example.com', 'wrong-pass', '10.0.0.1');
     expect(limited.statusCode).toBe(429);
     expect(limited.json().error).toBe('ERR_TOO_MANY_REQUESTS');
-    for (let i = 0; i < 5; i++) await loginRequest(SUPER_ADMIN.email, 'wrong-pass', `10.0.1.${i}`);
-    // Even the right password is refused while the email is over its limit.
-    expect((await loginRequest(SUPER_ADMIN.email, SUPER_ADMIN.password, '10.0.1.99')).statusCode).toBe(429);
+    for (let i = 0; i < 5; i++) await loginRequest(SUPER_ADMIN.email, 'wrong-pass', '10.0.1.1');
+    // Even the right password is refused from that address while the pair is over its limit...
+    expect((await loginRequest(SUPER_ADMIN.email, SUPER_ADMIN.password, '10.0.1.1')).statusCode).toBe(429);
+    // ...but failures from one address do not lock the account out from another.
+    expect((await loginRequest(SUPER_ADMIN.email, SUPER_ADMIN.password, '10.0.1.2')).statusCode).toBe(200);
+    // The same address may still try other emails (up to its own per-IP limit).
+    expect((await loginRequest('someone-else@example.com', 'wrong-pass', '10.0.1.1')).statusCode).toBe(401);
   });
 
   it('rate-limits per IP', async () => {
