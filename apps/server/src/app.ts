@@ -129,7 +129,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     publisher,
     loginLimiter: createLoginLimiter({
       perIp: config.LOGIN_LIMIT_PER_IP,
-      perEmail: config.LOGIN_LIMIT_PER_EMAIL,
+      perEmailIp: config.LOGIN_LIMIT_PER_EMAIL,
       windowMs: config.LOGIN_LIMIT_WINDOW_SECONDS * 1000,
     }),
     media: createMediaStorage(path.join(config.DATA_DIR, 'media'), config.JWT_SECRET),

@@ -33,6 +33,7 @@ const EnvSchema = z.object({
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
   REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).default(7 * 24 * 3600),
   LOGIN_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
+  /** Login attempts per (email, IP) pair and window; the name is kept from when it counted per email alone. */
   LOGIN_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).default(10),
   LOGIN_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
   /** How often the worker retries jobs whose lease ran out (a node died while running them), in seconds. */

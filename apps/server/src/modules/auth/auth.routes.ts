@@ -43,8 +43,8 @@ export function registerAuthPublicRoutes(scope: FastifyInstance, services: AppSe
   // Public on purpose: logging out must work with an expired access token.
   app.delete('/auth/logout', async (request, reply) => {
     const token = bearerToken(request);
-    const userId = token ? await services.tokens.verifyAccess(token).then((c) => c.userId, () => null) : null;
-    await logout(services, request.cookies[REFRESH_COOKIE], userId);
+    const claims = token ? await services.tokens.verifyAccess(token).catch(() => null) : null;
+    await logout(services, request.cookies[REFRESH_COOKIE], claims);
     reply.clearCookie(REFRESH_COOKIE, { path: '/auth' });
     return reply.status(204).send();
   });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import { eq, sql } from 'drizzle-orm';
 import type { AppServices } from '../../app.js';
@@ -7,6 +8,7 @@ import { isCompanyExpired, isCompanySuspended, type RequestContext } from '../..
 import { loadUserDetail } from '../users/users.repo.js';
 import type { UserDetail } from '../users/users.presenter.js';
 import { loadSession } from './session.repo.js';
+import type { AccessClaims } from './tokens.js';
 import {
   consumeRefreshToken,
   findRefreshToken,
@@ -68,12 +70,14 @@ export async function login(services: AppServices, input: { email: string; passw
   if (!ctx) throw new AppError('ERR_INVALID_CREDENTIALS');
   assertCompanyOpen(ctx);
 
-  const refreshToken = await issueRefreshToken(db, ctx, ctx.user.id, services.config.REFRESH_TOKEN_TTL_SECONDS);
+  const familyId = randomUUID();
+  const refreshToken = await issueRefreshToken(db, ctx, ctx.user.id, services.config.REFRESH_TOKEN_TTL_SECONDS, familyId);
   await db.update(users).set({ online: true, lastSeenAt: sql`now()` }).where(eq(users.id, ctx.user.id));
   const token = await services.tokens.signAccess({
     userId: ctx.user.id,
     companyId: ctx.companyId,
     tokenVersion: ctx.user.tokenVersion,
+    familyId,
   });
   // Sessions of this user elsewhere are told (spec part 1 §4 "account used elsewhere").
   services.events.emit('auth.loggedIn', {
@@ -115,19 +119,31 @@ export async function refresh(services: AppServices, presented: string | undefin
     userId: ctx.user.id,
     companyId: ctx.companyId,
     tokenVersion: ctx.user.tokenVersion,
+    familyId: stored.familyId,
   });
   const user = await loadUserDetail(db, ctx, ctx.user.id);
   if (!user) throw new AppError('ERR_SESSION_EXPIRED', 401);
   return { token, refreshToken, user };
 }
 
-export async function logout(services: AppServices, presented: string | undefined, userId: number | null): Promise<void> {
+/**
+ * Ends a sign-in: the refresh family of the cookie and the one named by the access
+ * token (claim `fid`), so that access token stops working at once on this node
+ * (the session cache remembers the revocation) and within its TTL on the others.
+ */
+export async function logout(services: AppServices, presented: string | undefined, access: AccessClaims | null): Promise<void> {
   const { db } = services;
+  const families = new Set<string>();
   if (presented) {
     const stored = await findRefreshToken(db, presented);
-    if (stored) await revokeFamily(db, stored.familyId);
+    if (stored) families.add(stored.familyId);
   }
-  if (userId !== null) await db.update(users).set({ online: false }).where(eq(users.id, userId));
+  if (access?.familyId) families.add(access.familyId);
+  for (const familyId of families) {
+    await revokeFamily(db, familyId);
+    services.sessions.rememberFamily(familyId, false);
+  }
+  if (access) await db.update(users).set({ online: false }).where(eq(users.id, access.userId));
 }
 
 /** The refresh family of the presented cookie, so a password change can keep this session. */

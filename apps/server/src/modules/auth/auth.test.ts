@@ -67,14 +67,18 @@ describe('POST /auth/login', () => {
     expect((await loginRequest(superUser.email, superUser.password)).statusCode).toBe(200);
   });
 
-  it('rate-limits per email with 429, for existing and unknown emails alike', async () => {
-    for (let i = 0; i < 5; i++) await loginRequest('ghost@example.com', 'wrong-pass', `10.0.0.${i}`);
-    const limited = await loginRequest('ghost@example.com', 'wrong-pass', '10.0.0.99');
+  it('rate-limits per (email, IP) pair with 429, for existing and unknown emails alike; the email still works from elsewhere', async () => {
+    for (let i = 0; i < 5; i++) await loginRequest('ghost@example.com', 'wrong-pass', '10.0.0.1');
+    const limited = await loginRequest('ghost@example.com', 'wrong-pass', '10.0.0.1');
     expect(limited.statusCode).toBe(429);
     expect(limited.json().error).toBe('ERR_TOO_MANY_REQUESTS');
-    for (let i = 0; i < 5; i++) await loginRequest(SUPER_ADMIN.email, 'wrong-pass', `10.0.1.${i}`);
-    // Even the right password is refused while the email is over its limit.
-    expect((await loginRequest(SUPER_ADMIN.email, SUPER_ADMIN.password, '10.0.1.99')).statusCode).toBe(429);
+    for (let i = 0; i < 5; i++) await loginRequest(SUPER_ADMIN.email, 'wrong-pass', '10.0.1.1');
+    // Even the right password is refused from that address while the pair is over its limit...
+    expect((await loginRequest(SUPER_ADMIN.email, SUPER_ADMIN.password, '10.0.1.1')).statusCode).toBe(429);
+    // ...but failures from one address do not lock the account out from another.
+    expect((await loginRequest(SUPER_ADMIN.email, SUPER_ADMIN.password, '10.0.1.2')).statusCode).toBe(200);
+    // The same address may still try other emails (up to its own per-IP limit).
+    expect((await loginRequest('someone-else@example.com', 'wrong-pass', '10.0.1.1')).statusCode).toBe(401);
   });
 
   it('rate-limits per IP', async () => {
@@ -164,6 +168,53 @@ describe('refresh tokens', () => {
     expect(response.statusCode).toBe(204);
     expect(response.cookies.find((c) => c.name === 'jrt')?.value).toBe('');
     expect((await t.app.inject({ method: 'POST', url: '/auth/refresh_token', headers: { cookie } })).statusCode).toBe(401);
+  });
+
+  it('logout ends the access token of that sign-in at once; other sign-ins of the user go on', async () => {
+    const company = await t.factories.buildCompany();
+    const session = await company.admin.login();
+    const other = await company.admin.login();
+    // The first answer is cached (user and sign-in): logout must still end it at once.
+    expect((await t.request(session.token, 'GET', '/auth/me')).statusCode).toBe(200);
+    const logout = await t.app.inject({ method: 'DELETE', url: '/auth/logout', headers: { cookie: session.cookie, authorization: `Bearer ${session.token}` } });
+    expect(logout.statusCode).toBe(204);
+    const after = await t.request(session.token, 'GET', '/auth/me');
+    expect([after.statusCode, after.json()]).toEqual([401, { error: 'ERR_SESSION_EXPIRED' }]);
+    expect((await t.request(session.token, 'GET', '/users')).statusCode).toBe(401);
+    expect((await t.request(other.token, 'GET', '/auth/me')).statusCode).toBe(200);
+  });
+
+  it('logout with the access token alone (no cookie) ends that sign-in, refresh cookie included', async () => {
+    const company = await t.factories.buildCompany();
+    const session = await company.admin.login();
+    expect((await t.request(session.token, 'GET', '/users')).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'DELETE', url: '/auth/logout', headers: { authorization: `Bearer ${session.token}` } })).statusCode).toBe(204);
+    expect((await t.request(session.token, 'GET', '/users')).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'POST', url: '/auth/refresh_token', headers: { cookie: session.cookie } })).statusCode).toBe(401);
+  });
+
+  it('a sign-in revoked elsewhere (another node, a replayed refresh token) ends its access tokens once the cache entry is gone', async () => {
+    const company = await t.factories.buildCompany();
+    const session = await company.admin.login();
+    expect((await t.request(session.token, 'GET', '/users')).statusCode).toBe(200);
+    await t.database.db.execute(`update refresh_tokens set revoked_at = now() where user_id = ${company.admin.id}` as never);
+    // What another node's cache holds for at most its TTL (5 s); here the entry is dropped as if it expired.
+    t.app.services.sessions.forget();
+    expect((await t.request(session.token, 'GET', '/users')).statusCode).toBe(401);
+  });
+
+  it('changing one\'s own password keeps the sign-in that made the change and ends the others, access tokens included', async () => {
+    const company = await t.factories.buildCompany();
+    const current = await company.admin.login();
+    const elsewhere = await company.admin.login();
+    // From the browser: the refresh cookie (path /auth) is not sent to /users.
+    const change = await t.request(current.token, 'PUT', `/users/${company.admin.id}`, { password: 'NewPass12' });
+    expect(change.statusCode).toBe(200);
+    t.app.services.sessions.forget();
+    expect((await t.request(current.token, 'GET', '/auth/me')).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'POST', url: '/auth/refresh_token', headers: { cookie: current.cookie } })).statusCode).toBe(200);
+    expect((await t.request(elsewhere.token, 'GET', '/auth/me')).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'POST', url: '/auth/refresh_token', headers: { cookie: elsewhere.cookie } })).statusCode).toBe(401);
   });
 
   it("a password changed by an admin ends the user's sessions", async () => {

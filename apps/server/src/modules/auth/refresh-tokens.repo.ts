@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { refreshTokens } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
@@ -43,6 +43,16 @@ export async function revokeFamily(db: DbOrTx, familyId: string): Promise<void> 
     .update(refreshTokens)
     .set({ revokedAt: new Date() })
     .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+}
+
+/** Whether a sign-in is still open: its family has a token neither revoked nor expired. */
+export async function familyActive(db: DbOrTx, familyId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: refreshTokens.id })
+    .from(refreshTokens)
+    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt), gt(refreshTokens.expiresAt, new Date())))
+    .limit(1);
+  return row !== undefined;
 }
 
 /** Revokes every session of a user, or every other one when `keepFamilyId` is given. */

@@ -6,6 +6,12 @@ export interface AccessClaims {
   userId: number;
   companyId: number;
   tokenVersion: number;
+  /**
+   * The sign-in (refresh family) the token belongs to, claim `fid`: logout revokes
+   * the family and the auth hook then refuses its access tokens. Absent only in
+   * tokens signed before the claim existed, which expire within their TTL.
+   */
+  familyId?: string;
 }
 
 export interface TokenService {
@@ -21,8 +27,8 @@ export function createTokenService(secret: string, ttlSeconds: number): TokenSer
   const key = new TextEncoder().encode(secret);
   const verified = new Map<string, { claims: AccessClaims; expiresAt: number }>();
   return {
-    signAccess: ({ userId, companyId, tokenVersion }) =>
-      new SignJWT({ cid: companyId, tv: tokenVersion })
+    signAccess: ({ userId, companyId, tokenVersion, familyId }) =>
+      new SignJWT({ cid: companyId, tv: tokenVersion, ...(familyId === undefined ? {} : { fid: familyId }) })
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(String(userId))
         .setIssuedAt()
@@ -41,7 +47,8 @@ export function createTokenService(secret: string, ttlSeconds: number): TokenSer
         if (!Number.isInteger(userId) || typeof payload.cid !== 'number' || typeof payload.tv !== 'number' || typeof payload.exp !== 'number') {
           throw new AppError('ERR_SESSION_EXPIRED', 401);
         }
-        const claims = { userId, companyId: payload.cid, tokenVersion: payload.tv };
+        if (payload.fid !== undefined && typeof payload.fid !== 'string') throw new AppError('ERR_SESSION_EXPIRED', 401);
+        const claims: AccessClaims = { userId, companyId: payload.cid, tokenVersion: payload.tv, ...(payload.fid === undefined ? {} : { familyId: payload.fid }) };
         if (verified.size >= VERIFIED_TOKENS_MAX) verified.clear();
         verified.set(token, { claims, expiresAt: payload.exp * 1000 });
         return claims;

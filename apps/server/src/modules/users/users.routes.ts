@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppServices } from '../../app.js';
 import { AppError } from '../../platform/http/app-error.js';
+import { bearerToken } from '../../platform/http/auth-hook.js';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
 import { currentFamily } from '../auth/auth.service.js';
 import { REFRESH_COOKIE } from '../auth/auth.routes.js';
@@ -35,7 +36,10 @@ export function registerUserRoutes(scope: FastifyInstance, services: AppServices
   });
 
   app.put('/users/:id', { schema: { params: IdParams, body: UserUpdateBody } }, async (request) => {
-    const family = await currentFamily(services, request.cookies[REFRESH_COOKIE]);
+    // The sign-in making the request survives its own password change: named by the
+    // access token (the refresh cookie is scoped to /auth and rarely reaches this route).
+    const claims = await services.tokens.verifyAccess(bearerToken(request) ?? '');
+    const family = claims.familyId ?? (await currentFamily(services, request.cookies[REFRESH_COOKIE]));
     return presentUser(await updateUser(services, request.ctx, request.params.id, request.body, family));
   });
 

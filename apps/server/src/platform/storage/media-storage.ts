@@ -1,4 +1,4 @@
-import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHmac, hkdfSync, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -63,9 +63,19 @@ export interface MediaStorage {
   remove(scope: TenantScope, relativePath: string): Promise<void>;
 }
 
+/**
+ * The key of media URL signatures, derived from the server's JWT secret with HKDF
+ * under its own label: a URL signature never uses (nor reveals anything usable
+ * about) the key that signs access tokens.
+ */
+export function mediaSigningKey(secret: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', secret, 'atende', 'media-url-signatures', 32));
+}
+
 export function createMediaStorage(root: string, secret: string): MediaStorage {
+  const key = mediaSigningKey(secret);
   const sign = (relativePath: string, expires: number) =>
-    createHmac('sha256', secret).update(`${relativePath}\n${expires}`).digest('base64url');
+    createHmac('sha256', key).update(`${relativePath}\n${expires}`).digest('base64url');
 
   const absolutePath = (relativePath: string) => {
     const resolved = path.resolve(root, relativePath);
