@@ -43,8 +43,10 @@ export function registerAuthPublicRoutes(scope: FastifyInstance, services: AppSe
   // Public on purpose: logging out must work with an expired access token.
   app.delete('/auth/logout', async (request, reply) => {
     const token = bearerToken(request);
-    const userId = token ? await services.tokens.verifyAccess(token).then((c) => c.userId, () => null) : null;
-    await logout(services, request.cookies[REFRESH_COOKIE], userId);
+    const claims = token ? await services.tokens.verifyAccess(token).catch(() => null) : null;
+    await logout(services, request.cookies[REFRESH_COOKIE], claims?.userId ?? null);
+    // Sessions ended by the logout (and any other change of the user meanwhile) reach its sockets.
+    if (claims) await services.access.changed({ companyId: claims.companyId, userIds: [claims.userId] });
     reply.clearCookie(REFRESH_COOKIE, { path: '/auth' });
     return reply.status(204).send();
   });
