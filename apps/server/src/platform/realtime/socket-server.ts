@@ -284,7 +284,14 @@ export async function createSocketServer(httpServer: HttpServer, options: Socket
     return socket.data.syncing;
   }
 
+  let closed = false;
+
   io.use((socket, next) => {
+    // Shutting down: a client that reconnects at once must not hold the server open again.
+    if (closed) {
+      next(Object.assign(new Error('ERR_SERVER_SHUTTING_DOWN'), { data: { status: 503 } }));
+      return;
+    }
     const token = handshakeToken(socket);
     if (!token) {
       next(authError(new AppError('ERR_SESSION_EXPIRED', 401), logger));
@@ -441,7 +448,6 @@ export async function createSocketServer(httpServer: HttpServer, options: Socket
     );
   }
 
-  let closed = false;
   return {
     transport,
     setChatBoxAuthorizer(authorizer) {
