@@ -13,6 +13,7 @@ import { createTokenService, type TokenService } from './modules/auth/tokens.js'
 import { privateModules, publicModules, subscribeModuleEvents } from './modules/index.js';
 import type { Database, Db } from './platform/db/client.js';
 import type { RequestContext } from './platform/http/context.js';
+import { createAccessChanges, type AccessChanges } from './platform/events/access-changes.js';
 import { createDomainEvents, type DomainEvents } from './platform/events/domain-events.js';
 import { requireSession } from './platform/http/auth-hook.js';
 import { registerErrorHandler } from './platform/http/error-handler.js';
@@ -29,6 +30,7 @@ import { createMediaStorage, MAX_MEDIA_BYTES, type MediaStorage } from './platfo
 import { registerMediaRoutes } from './platform/storage/media.routes.js';
 import { markUserOffline, markUserOnline } from './modules/users/users.repo.js';
 import { canSeeTicket, findTicketDetail } from './modules/tickets/tickets.repo.js';
+import { loadSession } from './modules/auth/session.repo.js';
 import type { Jobs } from './platform/jobs/jobs.js';
 import { createSecretBox, type SecretBox } from './platform/crypto/secret-box.js';
 
@@ -41,6 +43,8 @@ export interface AppServices {
   authenticate: Authenticate;
   sessions: SessionCache;
   events: DomainEvents;
+  /** Call after a change of a user's rights (profile, queues, allTicket, tokenVersion, company status, existence). */
+  access: AccessChanges;
   publisher: Publisher;
   loginLimiter: LoginLimiter;
   media: MediaStorage;
@@ -117,6 +121,17 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const events = createDomainEvents((error, name) => app.log.error({ err: error, event: name }, 'event subscriber failed'));
   let socketServer: SocketServer | null = null;
   const publisher = createPublisher(() => socketServer?.transport ?? null);
+  const access = await createAccessChanges({
+    redisUrl: config.REDIS_URL,
+    prefix: config.REDIS_PREFIX,
+    onError: (error, what) => app.log.error({ err: error }, what),
+  });
+  app.addHook('onClose', () => access.close());
+  // Every node forgets the cached sessions first, so the sockets' reload and the next request see the change.
+  access.onChange(({ userIds }) => {
+    if (userIds) for (const userId of userIds) sessions.forget(userId);
+    else sessions.forget();
+  });
 
   const services: AppServices = {
     config,
@@ -126,6 +141,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     authenticate,
     sessions,
     events,
+    access,
     publisher,
     loginLimiter: createLoginLimiter({
       perIp: config.LOGIN_LIMIT_PER_IP,
@@ -170,7 +186,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     socketServer = await createSocketServer(app.server, {
       authenticate,
       redisUrl: config.REDIS_URL,
+      redisPrefix: config.REDIS_PREFIX,
       logger: app.log,
+      tokenExpiresAt: async (token) => (await tokens.verifyAccess(token)).expiresAt,
       onUserStatus: (ctx: RequestContext) => markUserOnline(database.db, ctx),
       onUserOffline: (ctx: RequestContext) => markUserOffline(database.db, ctx),
     });
@@ -180,8 +198,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       return ticket !== null && canSeeTicket(ctx, ticket);
     });
     services.socketServer = socketServer;
-    app.addHook('onClose', async () => {
-      await socketServer?.close();
+    const sockets = socketServer;
+    access.onChange((change) => sockets.applyAccessChange(change, (userId) => loadSession(database.db, userId)));
+    // Sockets close before Fastify waits for HTTP to drain: an open websocket would hold the server open.
+    app.addHook('preClose', async () => {
+      await sockets.close();
     });
   }
 

@@ -20,6 +20,12 @@ const EnvSchema = z.object({
   DATA_DIR: z.string().trim().min(1).default('./data'),
   DATABASE_URL: optionalUrl(/^(postgres|postgresql):\/\//),
   REDIS_URL: optionalUrl(/^(redis|rediss):\/\//),
+  /** Prefix of this install's Redis keys and channels (two installs may share one Redis). */
+  REDIS_PREFIX: z
+    .string()
+    .trim()
+    .regex(/^[\w.-]{1,64}$/, 'letters, digits, "_", "-" and "." only')
+    .default('atende'),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   JWT_REFRESH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Encrypts secrets stored in the database (channel access tokens, AI keys, integration credentials). */

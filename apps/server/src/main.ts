@@ -8,6 +8,13 @@ import { seedFirstStart } from './modules/companies/first-start.seed.js';
 import { openDatabase } from './platform/db/client.js';
 import { createJobs } from './platform/jobs/jobs.js';
 
+/** SIGTERM to exit, whatever happens (issue 16 defect 11); orchestrators kill at 30 s by default. */
+const SHUTDOWN_LIMIT_MS = 10_000;
+/** Requests in flight get this long to finish once the port is closed. */
+const HTTP_DRAIN_MS = 5_000;
+const CHANNELS_STOP_MS = 3_000;
+const DATABASE_CLOSE_MS = 1_000;
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const services = parseServices(process.argv.slice(2));
@@ -52,16 +59,52 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     process.stdout.write(`Received ${signal}, shutting down\n`);
-    // Sessions close and their leases are released first, so another node takes them over at once.
-    stopRecovery?.();
-    await channels?.stop();
-    await app.close();
-    await jobs.stop();
-    await database.close();
+    const startedAt = Date.now();
+    const left = () => Math.max(0, SHUTDOWN_LIMIT_MS - (Date.now() - startedAt));
+    // Whatever hangs (a peer that never answers, a stuck handler), the process ends in time.
+    const deadline = setTimeout(() => {
+      process.stderr.write(`Shutdown did not finish within ${SHUTDOWN_LIMIT_MS} ms; exiting anyway\n`);
+      process.exit(1);
+    }, SHUTDOWN_LIMIT_MS);
+    deadline.unref();
+    try {
+      stopRecovery?.();
+      // Sessions close and their leases are released first, so another node takes them over at once.
+      await withTimeout(channels?.stop() ?? Promise.resolve(), CHANNELS_STOP_MS, 'channel sessions');
+      // app.close(): sockets end (preClose), the port closes, requests in flight finish; after
+      // HTTP_DRAIN_MS the connections still open are cut. Running jobs finish meanwhile or are handed back.
+      const drain = setTimeout(() => app.server.closeAllConnections(), HTTP_DRAIN_MS);
+      drain.unref();
+      await Promise.all([
+        app.close().finally(() => clearTimeout(drain)),
+        jobs.stop({ timeoutMs: Math.max(1000, left() - DATABASE_CLOSE_MS) }),
+      ]);
+      await withTimeout(database.close(), Math.min(DATABASE_CLOSE_MS, left()), 'database');
+    } catch (error) {
+      process.stderr.write(`Shutdown error: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    }
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+function withTimeout(work: Promise<unknown>, ms: number, what: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} did not stop within ${ms} ms`)), ms);
+    timer.unref();
+    work.then(
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
 }
 
 main().catch((error: unknown) => {

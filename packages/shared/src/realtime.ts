@@ -38,12 +38,29 @@ export const CLIENT_EVENTS = {
   joinTickets: 'joinTickets',
   leaveTickets: 'leaveTickets',
   userStatus: 'userStatus',
+  /** Sends the refreshed access token; without it the socket ends when the old one expires. */
+  updateToken: 'updateToken',
+} as const;
+
+/** Events the server emits to one socket (not company-scoped: they concern that socket only). */
+export const SERVER_EVENTS = {
+  /** The socket's rooms are joined (after connecting and after each re-sync of its rights). */
+  ready: 'ready',
 } as const;
 
 export const TICKET_STATUSES = ['open', 'pending', 'closed'] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
 
-export interface AuthEventPayload {
-  action: 'update';
-  user: { id: number; email: string; companyId: number };
+/** Why the server ended a socket: the client must not reconnect with the same token. */
+export const SESSION_END_REASONS = ['tokenExpired', 'tokenRevoked', 'userDeleted', 'companyInactive'] as const;
+export type SessionEndReason = (typeof SESSION_END_REASONS)[number];
+
+/** `update`: the account logged in elsewhere. `sessionEnded`: this socket is closed by the server right after. */
+export interface AuthEventUser {
+  id: number;
+  email: string;
+  companyId: number;
 }
+export type AuthEventPayload =
+  | { action: 'update'; user: AuthEventUser }
+  | { action: 'sessionEnded'; reason: SessionEndReason };

@@ -34,6 +34,17 @@ describe('http client', () => {
     expect(onSessionEnd).not.toHaveBeenCalled();
   });
 
+  it('tells the token listeners (the socket) of each refreshed token, until they unsubscribe', async () => {
+    let n = 0;
+    const { client } = setup((url) => (url === '/auth/refresh_token' ? jsonResponse(200, { token: `fresh-${(n += 1)}` }) : expired()));
+    const heard: string[] = [];
+    const stop = client.onTokenRefreshed((token) => heard.push(token));
+    await client.refresh();
+    stop();
+    await client.refresh();
+    expect(heard).toEqual(['fresh-1']);
+  });
+
   it('ends the session on a 401', async () => {
     const { client, onSessionEnd } = setup(() => jsonResponse(401, { error: 'ERR_SESSION_EXPIRED' }));
     await expect(client.get('/users')).rejects.toMatchObject({ status: 401, code: 'ERR_SESSION_EXPIRED' });

@@ -31,6 +31,8 @@ export interface HttpClient {
   request<T>(method: string, url: string, options?: RequestOptions): Promise<T>;
   /** One refresh at a time: concurrent callers share it (spec part 1 §7). */
   refresh(): Promise<string>;
+  /** Told of every new access token from a refresh (the socket sends it on); answers an unsubscribe. */
+  onTokenRefreshed(listener: (token: string) => void): () => void;
 }
 
 function withParams(url: string, params?: Record<string, unknown>): string {
@@ -64,6 +66,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const fetchImpl = options.fetchImpl ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   const base = options.baseUrl ?? '';
   let refreshing: Promise<string> | null = null;
+  const tokenListeners = new Set<(token: string) => void>();
 
   const refresh = (): Promise<string> => {
     refreshing ??= (async () => {
@@ -72,6 +75,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         if (!response.ok) throw new ApiError(response.status, 'ERR_SESSION_EXPIRED', 'ERR_SESSION_EXPIRED');
         const { token } = (await response.json()) as { token: string };
         options.setToken(token);
+        for (const listener of tokenListeners) listener(token);
         return token;
       } finally {
         refreshing = null;
@@ -121,6 +125,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     put: (url, body) => request('PUT', url, { body }),
     delete: (url) => request('DELETE', url),
     refresh,
+    onTokenRefreshed(listener) {
+      tokenListeners.add(listener);
+      return () => tokenListeners.delete(listener);
+    },
   };
 }
 

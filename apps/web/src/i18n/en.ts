@@ -132,6 +132,7 @@ export const en: Messages = {
   session: {
     usedElsewhere: 'Your account was accessed on another computer.',
     expired: 'Your session expired. Please sign in again.',
+    ended: 'Your session was ended because your access changed. Please sign in again.',
   },
   validation: {
     required: 'Required',

@@ -132,6 +132,7 @@ export const es: Messages = {
   session: {
     usedElsewhere: 'Su cuenta fue accedida desde otra computadora.',
     expired: 'Su sesión expiró. Ingrese nuevamente.',
+    ended: 'Su sesión fue cerrada porque su acceso cambió. Ingrese nuevamente.',
   },
   validation: {
     required: 'Obligatorio',

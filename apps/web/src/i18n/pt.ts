@@ -133,6 +133,7 @@ export const pt = {
   session: {
     usedElsewhere: 'Sua conta foi acessada em outro computador.',
     expired: 'Sua sessão expirou. Entre novamente.',
+    ended: 'Sua sessão foi encerrada: seu acesso mudou. Entre novamente.',
   },
   validation: {
     required: 'Obrigatório',

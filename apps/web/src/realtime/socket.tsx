@@ -1,4 +1,4 @@
-import { CLIENT_EVENTS, companyEvent, USER_STATUS_INTERVAL_MS, type AuthEventPayload, type RealtimeEntity } from '@atende/shared';
+import { CLIENT_EVENTS, companyEvent, SERVER_EVENTS, USER_STATUS_INTERVAL_MS, type AuthEventPayload, type RealtimeEntity } from '@atende/shared';
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { io, type Socket } from 'socket.io-client';
@@ -15,15 +15,33 @@ const LEAVES: Record<string, string> = {
   [CLIENT_EVENTS.leaveTickets]: CLIENT_EVENTS.joinTickets,
 };
 
-function tokenExpired(token: string | null): boolean {
+function tokenTimes(token: string | null): { issuedAt: number; expiresAt: number } | null {
   const payload = token?.split('.')[1];
-  if (!payload) return true;
+  if (!payload) return null;
   try {
-    const { exp } = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { exp?: number };
-    return typeof exp !== 'number' || exp * 1000 <= Date.now();
+    const { exp, iat } = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { exp?: number; iat?: number };
+    if (typeof exp !== 'number') return null;
+    return { issuedAt: (typeof iat === 'number' ? iat : exp) * 1000, expiresAt: exp * 1000 };
   } catch {
-    return true;
+    return null;
   }
+}
+
+function tokenExpired(token: string | null): boolean {
+  const times = tokenTimes(token);
+  return !times || times.expiresAt <= Date.now();
+}
+
+/**
+ * When to refresh a token before it expires: the server ends a socket whose
+ * token expired (unless it was sent a fresh one), so the app refreshes ahead,
+ * a minute early or a quarter of the token's life for short-lived ones.
+ */
+export function refreshDelay(token: string | null, now = Date.now()): number | null {
+  const times = tokenTimes(token);
+  if (!times) return null;
+  const lead = Math.min(60_000, (times.expiresAt - times.issuedAt) / 4);
+  return Math.max(0, times.expiresAt - lead - now);
 }
 
 /**
@@ -74,18 +92,45 @@ export function SocketProvider({ children }: { children: ReactNode }) {
     if (!companyId || !userId) return;
     const next = io({ transports: ['websocket'], query: { token: localStorage.getItem(STORAGE.token) ?? '' } });
     trackJoins(next);
+    let refreshTimer: ReturnType<typeof setTimeout> | undefined;
+
+    /** Reconnects use the newest token; an open socket is sent it, or the server ends it at the old one's expiry. */
+    const adoptToken = (token: string) => {
+      next.io.opts.query = { token };
+      if (next.connected) next.emit(CLIENT_EVENTS.updateToken, token);
+      scheduleRefresh(token);
+    };
+    const scheduleRefresh = (token: string | null) => {
+      clearTimeout(refreshTimer);
+      const delay = refreshDelay(token);
+      if (delay === null) return;
+      refreshTimer = setTimeout(() => {
+        // A failure is left to the socket's end (tokenExpired below) and to the next request.
+        api.refresh().catch(() => {
+          // Another tab may have refreshed the shared session meanwhile.
+          const stored = localStorage.getItem(STORAGE.token);
+          if (stored && stored !== token && !tokenExpired(stored)) adoptToken(stored);
+        });
+      }, delay);
+    };
+    const stopListening = api.onTokenRefreshed(adoptToken);
+    scheduleRefresh(localStorage.getItem(STORAGE.token));
+
+    /** Refresh, then connect again with the new token; a refused refresh ends the session. */
+    const reconnectFresh = () => {
+      api
+        .refresh()
+        .then((token) => {
+          next.io.opts.query = { token };
+          next.connect();
+        })
+        .catch(() => endSession());
+    };
     next.on('connect_error', (error: Error & { data?: { status?: number } }) => {
       if (error.message !== 'ERR_SESSION_EXPIRED') return;
-      if (error.data?.status === 403) {
-        // Expired access token: refresh, then reconnect with the new one.
-        api
-          .refresh()
-          .then((token) => {
-            next.io.opts.query = { token };
-            next.connect();
-          })
-          .catch(() => endSession());
-      } else endSession();
+      // Expired access token (403): refresh, then reconnect with the new one.
+      if (error.data?.status === 403) reconnectFresh();
+      else endSession();
     });
     next.on('disconnect', (reason) => {
       if (reason === 'transport close' || reason === 'transport error' || reason === 'ping timeout') {
@@ -93,16 +138,27 @@ export function SocketProvider({ children }: { children: ReactNode }) {
       }
     });
     next.on(companyEvent(companyId, 'auth'), (event: AuthEventPayload) => {
+      if (event.action === 'sessionEnded') {
+        // The server closes this socket right after; only an expired token is worth a new one.
+        if (event.reason === 'tokenExpired') reconnectFresh();
+        else {
+          toastError(new Error(t('session.ended')));
+          endSession();
+        }
+        return;
+      }
       if (event.user.id !== userId) return;
       toastError(new Error(t('session.usedElsewhere')));
       localStorage.clear();
       setTimeout(() => window.location.reload(), 1000);
     });
     const heartbeat = setInterval(() => next.emit(CLIENT_EVENTS.userStatus), USER_STATUS_INTERVAL_MS);
-    // Consumers get the socket once it is connected; their joins then go out at once.
-    next.on('connect', () => setSocket(next));
+    // Consumers get the socket once the server has put it in its rooms (`ready`); their joins then go out at once.
+    next.on(SERVER_EVENTS.ready, () => setSocket(next));
     return () => {
       clearInterval(heartbeat);
+      clearTimeout(refreshTimer);
+      stopListening();
       next.removeAllListeners();
       next.close();
       setSocket(null);

@@ -1,10 +1,10 @@
-import type { AuthEventPayload } from '@atende/shared';
+import type { AuthEventPayload, AuthEventUser } from '@atende/shared';
 import type { AppServices } from '../../app.js';
 import { rooms } from '../../platform/realtime/rooms.js';
 
 declare module '../../platform/events/domain-events.js' {
   interface DomainEventMap {
-    'auth.loggedIn': { companyId: number; user: AuthEventPayload['user'] };
+    'auth.loggedIn': { companyId: number; user: AuthEventUser };
   }
 }
 

@@ -10,8 +10,9 @@ describe('access tokens', () => {
     vi.useFakeTimers({ now: new Date('2026-11-23T12:00:00Z'), toFake: ['Date'] });
     const tokens = createTokenService('a-secret-long-enough-for-hs256-0123456789', 60);
     const token = await tokens.signAccess({ userId: 7, companyId: 3, tokenVersion: 1 });
-    expect(await tokens.verifyAccess(token)).toEqual({ userId: 7, companyId: 3, tokenVersion: 1 });
-    expect(await tokens.verifyAccess(token)).toEqual({ userId: 7, companyId: 3, tokenVersion: 1 });
+    const expiresAt = new Date('2026-11-23T12:01:00Z').getTime();
+    expect(await tokens.verifyAccess(token)).toEqual({ userId: 7, companyId: 3, tokenVersion: 1, expiresAt });
+    expect(await tokens.verifyAccess(token)).toEqual({ userId: 7, companyId: 3, tokenVersion: 1, expiresAt });
     vi.setSystemTime(new Date('2026-11-23T12:01:01Z'));
     await expect(tokens.verifyAccess(token)).rejects.toMatchObject({ code: 'ERR_SESSION_EXPIRED', statusCode: 403 });
     await expect(tokens.verifyAccess(token)).rejects.toMatchObject({ statusCode: 403 });

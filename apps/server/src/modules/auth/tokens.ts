@@ -14,10 +14,15 @@ export interface AccessClaims {
   familyId?: string;
 }
 
+export interface VerifiedAccess extends AccessClaims {
+  /** When the token expires, ms since epoch (an open socket ends then unless refreshed). */
+  expiresAt: number;
+}
+
 export interface TokenService {
   signAccess(claims: AccessClaims): Promise<string>;
   /** Expired → 403 ERR_SESSION_EXPIRED (the client refreshes); anything else → 401. */
-  verifyAccess(token: string): Promise<AccessClaims>;
+  verifyAccess(token: string): Promise<VerifiedAccess>;
 }
 
 /** Tokens already verified, kept until they expire: the signature check then runs once per token, not once per request. */
@@ -25,7 +30,7 @@ const VERIFIED_TOKENS_MAX = 10_000;
 
 export function createTokenService(secret: string, ttlSeconds: number): TokenService {
   const key = new TextEncoder().encode(secret);
-  const verified = new Map<string, { claims: AccessClaims; expiresAt: number }>();
+  const verified = new Map<string, VerifiedAccess>();
   return {
     signAccess: ({ userId, companyId, tokenVersion, familyId }) =>
       new SignJWT({ cid: companyId, tv: tokenVersion, ...(familyId === undefined ? {} : { fid: familyId }) })
@@ -37,7 +42,7 @@ export function createTokenService(secret: string, ttlSeconds: number): TokenSer
     async verifyAccess(token) {
       const known = verified.get(token);
       if (known) {
-        if (known.expiresAt > Date.now()) return known.claims;
+        if (known.expiresAt > Date.now()) return known;
         verified.delete(token);
         throw new AppError('ERR_SESSION_EXPIRED', 403);
       }
@@ -48,9 +53,9 @@ export function createTokenService(secret: string, ttlSeconds: number): TokenSer
           throw new AppError('ERR_SESSION_EXPIRED', 401);
         }
         if (payload.fid !== undefined && typeof payload.fid !== 'string') throw new AppError('ERR_SESSION_EXPIRED', 401);
-        const claims: AccessClaims = { userId, companyId: payload.cid, tokenVersion: payload.tv, ...(payload.fid === undefined ? {} : { familyId: payload.fid }) };
+        const claims: VerifiedAccess = { userId, companyId: payload.cid, tokenVersion: payload.tv, expiresAt: payload.exp * 1000, ...(payload.fid === undefined ? {} : { familyId: payload.fid }) };
         if (verified.size >= VERIFIED_TOKENS_MAX) verified.clear();
-        verified.set(token, { claims, expiresAt: payload.exp * 1000 });
+        verified.set(token, claims);
         return claims;
       } catch (error) {
         if (error instanceof errors.JWTExpired) throw new AppError('ERR_SESSION_EXPIRED', 403);

@@ -74,8 +74,8 @@ export async function updateCompany(services: AppServices, ctx: RequestContext, 
       await upsertSetting(tx, { companyId: id }, 'campaignsEnabled', body.campaignsEnabled ? 'true' : 'false');
     }
   });
-  // Cached sessions carry the company's due date and plan.
-  services.sessions.forget();
+  // Sessions carry the company's status, due date and plan; a deactivated company's sockets end.
+  await services.access.changed({ companyId: id });
   const detail = await findCompany(services.db, id);
   if (!detail) throw new AppError('ERR_NO_COMPANY_FOUND');
   return detail;
@@ -86,7 +86,7 @@ export async function deleteCompany(services: AppServices, ctx: RequestContext, 
   if (id === MAIN_COMPANY_ID || id === ctx.companyId) throw new AppError('ERR_CANNOT_DELETE_MAIN_COMPANY');
   const deleted = await services.db.delete(companies).where(eq(companies.id, id)).returning({ id: companies.id });
   if (deleted.length === 0) throw new AppError('ERR_NO_COMPANY_FOUND');
-  services.sessions.forget();
+  await services.access.changed({ companyId: id });
 }
 
 /** A company reads itself; a super user reads any. Another tenant's id is "not found". */

@@ -91,7 +91,7 @@ export async function deleteQueue(services: AppServices, ctx: RequestContext, id
   requireAdmin(ctx);
   await showQueue(services, ctx, id);
   await deleteQueueRow(services.db, ctx, id);
-  // Sessions carry the users' queue ids.
-  services.sessions.forget();
+  // Sessions and sockets carry the users' queue ids.
+  await services.access.changed({ companyId: ctx.companyId });
   services.events.emit('queue.deleted', { companyId: ctx.companyId, queueId: id });
 }

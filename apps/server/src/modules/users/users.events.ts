@@ -9,13 +9,12 @@ declare module '../../platform/events/domain-events.js' {
   }
 }
 
-export function subscribeUserEvents({ events, publisher, sessions }: AppServices): void {
+export function subscribeUserEvents({ events, publisher }: AppServices): void {
+  // The users service tells `access` of rights changes (cached sessions and sockets follow).
   events.on('user.saved', ({ companyId, action, user }) => {
-    sessions.forget(user.id);
     publisher.toRooms(companyId, [rooms.company(companyId)], 'user', { action, user: presentUser(user) });
   });
   events.on('user.deleted', ({ companyId, userId }) => {
-    sessions.forget(userId);
     publisher.toRooms(companyId, [rooms.company(companyId)], 'user', { action: 'delete', userId });
   });
 }

@@ -149,6 +149,8 @@ export async function updateUser(
     // A password change ends the user's other sessions; one's own current session stays.
     if (passwordHash) await revokeUserTokens(tx, ctx, userId, self ? currentFamilyId : undefined);
   });
+  // Profile, queues, allTicket or token version may have changed: the user's sessions and sockets follow at once.
+  await services.access.changed({ companyId: ctx.companyId, userIds: [userId] });
   const user = await findUser(services.db, ctx, userId);
   if (!user) throw new AppError('ERR_NO_USER_FOUND');
   services.events.emit('user.saved', { companyId: ctx.companyId, action: 'update', user });
@@ -171,6 +173,8 @@ export async function deleteUser(services: AppServices, ctx: RequestContext, use
       .returning({ id: users.id });
   });
   if (deleted.length === 0) throw new AppError('ERR_NO_USER_FOUND');
+  // Its open sockets end on every node.
+  await services.access.changed({ companyId: ctx.companyId, userIds: [userId] });
   services.events.emit('user.deleted', { companyId: ctx.companyId, userId });
 }
 

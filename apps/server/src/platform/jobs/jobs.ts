@@ -52,7 +52,11 @@ export interface Jobs {
   /** `work: true` on the node running the `worker` service; api-only nodes only send. */
   start(options: { work: boolean }): Promise<void>;
   send<T extends object>(def: JobDefinition<T>, data: T, options?: SendJobOptions): Promise<string | null>;
-  stop(): Promise<void>;
+  /**
+   * Stops fetching; running handlers get `timeoutMs` (default 10 s) to finish,
+   * then pg-boss fails them, which hands them back for a retry.
+   */
+  stop(options?: { timeoutMs?: number }): Promise<void>;
 }
 
 export interface JobsTuning {
@@ -174,7 +178,7 @@ export function createJobs(database: Database, logger: JobsLogger, tuning: JobsT
       return id;
     },
 
-    async stop() {
+    async stop({ timeoutMs = 10_000 } = {}) {
       const instance = boss;
       if (!instance) return;
       boss = null;
@@ -182,7 +186,7 @@ export function createJobs(database: Database, logger: JobsLogger, tuning: JobsT
       readyQueues.clear();
       workers.clear();
       // graceful: running handlers finish; our PGlite executor is not pg-boss's to close.
-      await instance.stop({ graceful: true, wait: true, timeout: 10_000 });
+      await instance.stop({ graceful: true, wait: true, timeout: timeoutMs });
     },
   };
 }

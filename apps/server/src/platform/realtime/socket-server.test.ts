@@ -37,10 +37,11 @@ function connect(token: string, at = url): ClientSocket {
   return socket;
 }
 
+/** Connected and in its rooms: the server says `ready` once they are joined. */
 async function connected(token: string, at = url): Promise<ClientSocket> {
   const socket = connect(token, at);
   await new Promise<void>((resolve, reject) => {
-    socket.once('connect', () => resolve());
+    socket.once('ready', () => resolve());
     socket.once('connect_error', reject);
   });
   return socket;
@@ -236,6 +237,7 @@ describe('client joins', () => {
         forceNew: true,
       });
       clients.push(socket);
+      await new Promise<void>((resolve) => socket.once('ready', () => resolve()));
       const received = recorder(socket);
       expect(await emitWithAck(socket, 'joinChatBox', 5)).toEqual({ ok: false, error: 'ERR_NO_PERMISSION' });
       bareServer.transport.emit([rooms.chatBox(COMPANY_A, 5)], 'company-1-appMessage', { action: 'create' });

@@ -1,9 +1,10 @@
 import type { Server as HttpServer } from 'node:http';
 import type { Socket as NetSocket } from 'node:net';
 import { createAdapter } from '@socket.io/redis-streams-adapter';
-import { CLIENT_EVENTS, TICKET_STATUSES, type TicketStatus } from '@atende/shared';
+import { CLIENT_EVENTS, companyEvent, SERVER_EVENTS, TICKET_STATUSES, type AuthEventPayload, type SessionEndReason, type TicketStatus } from '@atende/shared';
 import { Server, type Socket } from 'socket.io';
 import type { Authenticate } from '../../modules/auth/authenticate.js';
+import type { AccessChange } from '../events/access-changes.js';
 import { AppError } from '../http/app-error.js';
 import type { RequestContext } from '../http/context.js';
 import type { RealtimeTransport } from './publisher.js';
@@ -34,17 +35,39 @@ export interface SocketServerOptions {
   onUserOffline?(ctx: RequestContext): Promise<void>;
   /** At most one write round per this many ms while busy (`write-pacer.ts`). */
   flushIntervalMs?: number;
+  /**
+   * When the access token stops being valid (ms since epoch). Given: the socket
+   * ends then unless the client sent a fresh token (`updateToken`).
+   */
+  tokenExpiresAt?(token: string): Promise<number | null>;
+  /** Redis stream key prefix owner; the stream is `${redisPrefix}:socket.io` unless streamName is set. */
+  redisPrefix?: string;
 }
+
+/** Reads a user's current rights from the database (null: the user is gone). */
+export type ReloadSession = (userId: number) => Promise<RequestContext | null>;
 
 export interface SocketServer {
   transport: RealtimeTransport;
   /** Features register who may join a ticket room, e.g. tickets.registerChatBoxAuthorizer. */
   setChatBoxAuthorizer(authorizer: JoinAuthorizer): void;
+  /**
+   * Applies a change of rights to this node's sockets of those users: each is
+   * re-synced to the rooms its new rights allow, or ended (`company-{id}-auth`
+   * sessionEnded, then disconnected) when it may no longer be connected.
+   */
+  applyAccessChange(change: AccessChange, reload: ReloadSession): Promise<void>;
   close(): Promise<void>;
 }
 
 interface SocketData {
   ctx: RequestContext;
+  /** Expiry of the token the socket last presented (ms since epoch), null: unknown. */
+  expiresAt: number | null;
+  expiryTimer?: NodeJS.Timeout;
+  /** Re-syncs of one socket run one after another. */
+  syncing?: Promise<void>;
+  ended?: boolean;
 }
 
 type AtendeSocket = Socket<Record<string, never>, Record<string, never>, Record<string, never>, SocketData>;
@@ -52,7 +75,9 @@ type AtendeSocket = Socket<Record<string, never>, Record<string, never>, Record<
 /** What a client gets back when it passes an acknowledgement callback. */
 type JoinAck = { ok: true } | { ok: false; error: 'ERR_NO_PERMISSION' | 'ERR_VALIDATION' };
 
-const DEFAULT_STREAM = 'atende:socket.io';
+const DEFAULT_PREFIX = 'atende';
+// setTimeout's limit; a token living longer is checked again when this fires.
+const MAX_TIMER_MS = 2 ** 31 - 1;
 // Spec part 1 §9: ping interval and timeout 18 s.
 const PING_MS = 18_000;
 
@@ -114,11 +139,36 @@ function authError(error: unknown, logger: SocketServerLogger): Error {
 }
 
 /**
- * The rooms that follow from who the user is (not from what it asked to join).
- * Runs on every connect, recovery included: a recovered socket gets its old
- * rooms back, while the freshly loaded ctx may have lost a queue or the admin profile.
+ * Sends an event to this one socket, at once. `socket.emit` would go through the
+ * adapter when connection-state recovery is on, which with Redis publishes first
+ * and delivers later: after a disconnect that follows. These events concern this
+ * connection only, so they are neither stored for recovery nor sent to other nodes.
  */
-function syncMembership(socket: AtendeSocket, ctx: RequestContext): void {
+function emitToSocket(socket: AtendeSocket, event: string, ...args: unknown[]): void {
+  (socket.nsp.local.to(socket.id) as unknown as { emit(name: string, ...rest: unknown[]): boolean }).emit(event, ...args);
+}
+
+/** Why this user may not hold a socket any more, or null while it may. */
+function endReason(current: RequestContext, fresh: RequestContext | null): SessionEndReason | null {
+  if (!fresh || fresh.companyId !== current.companyId) return 'userDeleted';
+  if (fresh.user.tokenVersion !== current.user.tokenVersion) return 'tokenRevoked';
+  if (!fresh.company.status && !fresh.user.super) return 'companyInactive';
+  return null;
+}
+
+function chatBoxTicketId(room: string, companyId: number): number | null {
+  const prefix = rooms.chatBox(companyId, 0).replace(/0$/, '');
+  return room.startsWith(prefix) ? positiveInt(room.slice(prefix.length)) : null;
+}
+
+/**
+ * The rooms that follow from who the user is (not from what it asked to join).
+ * Runs on every connect, recovery included (a recovered socket gets its old
+ * rooms back, while the freshly loaded ctx may have lost a queue or the admin
+ * profile), and on every change of the user's rights. Chat boxes the socket
+ * joined are asked again when `authorizer` is given. Ends with `ready`.
+ */
+async function syncMembership(socket: AtendeSocket, ctx: RequestContext, authorizer: JoinAuthorizer | null | undefined): Promise<void> {
   const { companyId, user } = ctx;
   const wanted = new Set([rooms.company(companyId), rooms.user(companyId, user.id), rooms.everyone()]);
   if (user.profile === 'admin') wanted.add(rooms.admins(companyId));
@@ -127,11 +177,22 @@ function syncMembership(socket: AtendeSocket, ctx: RequestContext): void {
 
   const derived = [rooms.admins(companyId), rooms.allTicket(companyId)];
   const queuePrefix = rooms.queue(companyId, 0).replace(/0$/, '');
+  const chatBoxes: { room: string; ticketId: number }[] = [];
   for (const room of socket.rooms) {
     const isDerived = derived.includes(room) || room.startsWith(queuePrefix);
-    if (isDerived && !wanted.has(room)) void socket.leave(room);
+    if (isDerived && !wanted.has(room)) await socket.leave(room);
+    const ticketId = chatBoxTicketId(room, companyId);
+    if (ticketId !== null) chatBoxes.push({ room, ticketId });
   }
-  void socket.join([...wanted]);
+  if (authorizer !== undefined) {
+    for (const { room, ticketId } of chatBoxes) {
+      // No authorizer, or one that fails: the safe answer is "no longer allowed".
+      const allowed = authorizer ? await authorizer(ctx, ticketId).catch(() => false) : false;
+      if (!allowed) await socket.leave(room);
+    }
+  }
+  await socket.join([...wanted]);
+  if (socket.connected) emitToSocket(socket, SERVER_EVENTS.ready);
 }
 
 export async function createSocketServer(httpServer: HttpServer, options: SocketServerOptions): Promise<SocketServer> {
@@ -158,7 +219,7 @@ export async function createSocketServer(httpServer: HttpServer, options: Socket
       // A recovered socket is re-authenticated: its token may have been revoked meanwhile.
       skipMiddlewares: false,
     },
-    ...(redis ? { adapter: createAdapter(redis.client, { streamName: options.streamName ?? DEFAULT_STREAM }) } : {}),
+    ...(redis ? { adapter: createAdapter(redis.client, { streamName: options.streamName ?? `${options.redisPrefix ?? DEFAULT_PREFIX}:socket.io` }) } : {}),
   });
 
   // Sockets per user on this node, so "offline" fires only when the last tab closes.
@@ -173,15 +234,74 @@ export async function createSocketServer(httpServer: HttpServer, options: Socket
     pending.add(promise);
   }
 
+  /** Authenticates a presented token: the same checks as HTTP, plus an active company. */
+  async function authenticateSocket(token: string): Promise<{ ctx: RequestContext; expiresAt: number | null }> {
+    const ctx = await options.authenticate(token);
+    if (!ctx.company.status && !ctx.user.super) throw new AppError('ERR_SESSION_EXPIRED', 401);
+    const expiresAt = options.tokenExpiresAt ? await options.tokenExpiresAt(token) : null;
+    return { ctx, expiresAt };
+  }
+
+  /** Tells the client why (it must not reconnect with this token), then closes the socket. */
+  function endSocket(socket: AtendeSocket, reason: SessionEndReason): void {
+    if (socket.data.ended) return;
+    socket.data.ended = true;
+    clearTimeout(socket.data.expiryTimer);
+    const { ctx } = socket.data;
+    const payload: AuthEventPayload = { action: 'sessionEnded', reason };
+    logger.info({ companyId: ctx.companyId, userId: ctx.user.id, reason }, 'socket session ended');
+    emitToSocket(socket, companyEvent(ctx.companyId, 'auth'), payload);
+    // Engine.IO sends what is buffered before closing the transport.
+    socket.disconnect(true);
+  }
+
+  function scheduleExpiry(socket: AtendeSocket): void {
+    clearTimeout(socket.data.expiryTimer);
+    const { expiresAt } = socket.data;
+    if (expiresAt === null) return;
+    const wait = expiresAt - Date.now();
+    if (wait <= 0) {
+      endSocket(socket, 'tokenExpired');
+      return;
+    }
+    socket.data.expiryTimer = setTimeout(() => {
+      if (socket.data.expiresAt !== null && socket.data.expiresAt <= Date.now()) endSocket(socket, 'tokenExpired');
+      else scheduleExpiry(socket);
+    }, Math.min(wait, MAX_TIMER_MS));
+    socket.data.expiryTimer.unref();
+  }
+
+  /** Re-syncs one socket to its (new) rights; one at a time per socket. */
+  function resync(socket: AtendeSocket, recheckChatBoxes: boolean): Promise<void> {
+    const previous = socket.data.syncing ?? Promise.resolve();
+    const next = previous.then(async () => {
+      if (socket.data.ended || !socket.connected) return;
+      await syncMembership(socket, socket.data.ctx, recheckChatBoxes ? chatBoxAuthorizer : undefined);
+    });
+    socket.data.syncing = next.catch((error: unknown) => {
+      logger.error({ err: error, companyId: socket.data.ctx.companyId, userId: socket.data.ctx.user.id }, 'socket re-sync failed');
+    });
+    return socket.data.syncing;
+  }
+
+  let closed = false;
+
   io.use((socket, next) => {
+    // Shutting down: a client that reconnects at once must not hold the server open again.
+    if (closed) {
+      next(Object.assign(new Error('ERR_SERVER_SHUTTING_DOWN'), { data: { status: 503 } }));
+      return;
+    }
     const token = handshakeToken(socket);
     if (!token) {
       next(authError(new AppError('ERR_SESSION_EXPIRED', 401), logger));
       return;
     }
-    options.authenticate(token).then(
-      (ctx) => {
+    authenticateSocket(token).then(
+      ({ ctx, expiresAt }) => {
         socket.data.ctx = ctx;
+        socket.data.expiresAt = expiresAt;
+        socket.data.ended = false;
         next();
       },
       (error: unknown) => next(authError(error, logger)),
@@ -194,12 +314,14 @@ export async function createSocketServer(httpServer: HttpServer, options: Socket
     const { companyId } = ctx;
     const userKey = `${companyId}:${ctx.user.id}`;
 
-    syncMembership(socket, ctx);
+    scheduleExpiry(socket);
+    void resync(socket, false);
 
     socketsPerUser.set(userKey, (socketsPerUser.get(userKey) ?? 0) + 1);
     track('userStatus failed', ctx, () => options.onUserStatus(ctx));
 
     socket.on('disconnect', () => {
+      clearTimeout(socket.data.expiryTimer);
       const left = (socketsPerUser.get(userKey) ?? 1) - 1;
       if (left > 0) {
         socketsPerUser.set(userKey, left);
@@ -212,6 +334,25 @@ export async function createSocketServer(httpServer: HttpServer, options: Socket
 
     socket.on(CLIENT_EVENTS.userStatus, () => {
       track('userStatus failed', ctx, () => options.onUserStatus(ctx));
+    });
+
+    // A refreshed access token keeps the socket beyond the old one's expiry.
+    socket.on(CLIENT_EVENTS.updateToken, (token: unknown, ...rest: unknown[]) => {
+      const ack = ackOf([token, ...rest]) as (answer: { ok: true } | { ok: false; error: 'ERR_SESSION_EXPIRED' | 'ERR_VALIDATION' }) => void;
+      if (typeof token !== 'string' || token.length === 0) return ack({ ok: false, error: 'ERR_VALIDATION' });
+      authenticateSocket(token).then(
+        ({ ctx: fresh, expiresAt }) => {
+          // Another user's token does not turn this socket into theirs.
+          if (fresh.companyId !== companyId || fresh.user.id !== ctx.user.id) return ack({ ok: false, error: 'ERR_SESSION_EXPIRED' });
+          if (socket.data.ended) return ack({ ok: false, error: 'ERR_SESSION_EXPIRED' });
+          socket.data.ctx = fresh;
+          socket.data.expiresAt = expiresAt;
+          scheduleExpiry(socket);
+          ack({ ok: true });
+          void resync(socket, true);
+        },
+        () => ack({ ok: false, error: 'ERR_SESSION_EXPIRED' }),
+      );
     });
 
     // Any user of the company hears its notifications.
@@ -246,7 +387,7 @@ export async function createSocketServer(httpServer: HttpServer, options: Socket
       // Without a registered authorizer nobody may join: refusing is the safe default.
       const authorizer = chatBoxAuthorizer;
       if (!authorizer) return ack({ ok: false, error: 'ERR_NO_PERMISSION' });
-      authorizer(ctx, id).then(
+      authorizer(socket.data.ctx, id).then(
         (allowed) => {
           if (!allowed) return ack({ ok: false, error: 'ERR_NO_PERMISSION' });
           // The socket may have gone while we asked the database.
@@ -281,12 +422,38 @@ export async function createSocketServer(httpServer: HttpServer, options: Socket
     },
   };
 
-  let closed = false;
+  async function applyAccessChange(change: AccessChange, reload: ReloadSession): Promise<void> {
+    const affected = new Map<number, AtendeSocket[]>();
+    for (const socket of io.of('/').sockets.values()) {
+      const { ctx } = socket.data;
+      if (!ctx || ctx.companyId !== change.companyId || socket.data.ended) continue;
+      if (change.userIds && !change.userIds.includes(ctx.user.id)) continue;
+      affected.set(ctx.user.id, [...(affected.get(ctx.user.id) ?? []), socket]);
+    }
+    await Promise.all(
+      [...affected].map(async ([userId, sockets]) => {
+        const fresh = await reload(userId);
+        await Promise.all(
+          sockets.map((socket) => {
+            const reason = endReason(socket.data.ctx, fresh);
+            if (reason || !fresh) {
+              endSocket(socket, reason ?? 'userDeleted');
+              return Promise.resolve();
+            }
+            socket.data.ctx = fresh;
+            return resync(socket, true);
+          }),
+        );
+      }),
+    );
+  }
+
   return {
     transport,
     setChatBoxAuthorizer(authorizer) {
       chatBoxAuthorizer = authorizer;
     },
+    applyAccessChange,
     async close() {
       if (closed) return;
       closed = true;
