@@ -1,21 +1,20 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { report } from './burst.js';
-import { api, serverSecrets, signIn, startPostgres, startServer, waitFor, type PrivatePostgres, type ServerProcess } from './processes.js';
+import { api, serverSecrets, signIn, privatePostgres, startServer, waitFor, type PrivatePostgres, type ServerProcess } from './processes.js';
 
 let database: PrivatePostgres;
 let server: ServerProcess;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  database = await startPostgres();
+  database = await privatePostgres(inject('faultCluster'));
   env = { ...serverSecrets(), DATABASE_URL: database.url };
   server = await startServer(env);
 }, 90_000);
 
 afterAll(async () => {
   await server?.kill('SIGKILL');
-  database?.close();
 });
 
 async function query<Row>(text: string, values: unknown[] = []): Promise<Row[]> {
@@ -75,8 +74,10 @@ describe('timers across a real process restart (pg-boss on PostgreSQL)', () => {
     expect(outbox.map((m) => m.body)).toEqual(['Posso ajudar?', 'Encerramos por inatividade.']);
 
     // The run that survived completed, and the chain goes on with exactly one queued run, a minute ahead.
-    const [ran] = await query<{ state: string }>(`select state from pgboss.job where id = $1`, [before[0]!.id]);
-    expect(ran?.state).toBe('completed');
+    await waitFor('the surviving run to complete', async () => {
+      const [ran] = await query<{ state: string }>(`select state from pgboss.job where id = $1`, [before[0]!.id]);
+      return ran?.state === 'completed';
+    });
     const after = await waitFor('the next run to be queued', async () => {
       const rows = await queuedTimers();
       return rows.length === 1 && rows[0]!.id !== before[0]!.id ? rows : null;
