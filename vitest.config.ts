@@ -29,8 +29,10 @@ export default defineConfig({
           testTimeout: 180_000,
           hookTimeout: 90_000,
           pool: 'forks',
-          // Each file runs its own server, PostgreSQL and Redis: one file at a time on a small machine.
+          // One private PostgreSQL cluster for the suite (a database per file); each file runs its own
+          // server and Redis, and may stop the cluster: one file at a time.
           fileParallelism: false,
+          globalSetup: ['./src/faults/global-setup.ts'],
         },
       },
       ...(existsSync('./apps/web/vite.config.ts') ? ['./apps/web/vite.config.ts'] : []),

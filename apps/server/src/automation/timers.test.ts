@@ -81,7 +81,10 @@ describe('timers as durable jobs', () => {
     expect(await ticket(ticketId)).toMatchObject({ queueId: target.id, status: 'pending', chatbot: false });
   });
 
-  it('the timers survive a restart: the queued run is still there and works on the new app', async () => {
+  // What this proves: the app keeps no timer state in memory (a rebuilt app on the same database and job
+  // store carries on). The job store here is the harness's in-memory queue; the real process restart with
+  // pg-boss on PostgreSQL is proven by faults/timers-restart.fault.ts (npm run test:faults).
+  it('a rebuilt app on the same database and job store runs the queued timers run (no timer state in app memory)', async () => {
     const connection = await h.desk.buildConnection(company.id, { expiresTicket: 90 });
     const customer = phoneOf(connection.id);
     const { ticketId } = await customer.say('Oi');

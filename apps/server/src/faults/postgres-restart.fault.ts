@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { judge, newCounters, report, runChats, sandboxDelivery, storedInbound, type Delivery } from './burst.js';
-import { api, login, serverSecrets, sleep, startPostgres, startRedis, startServer, type PrivatePostgres, type PrivateRedis, type ServerProcess } from './processes.js';
+import { api, login, serverSecrets, sleep, privatePostgres, startRedis, startServer, type PrivatePostgres, type PrivateRedis, type ServerProcess } from './processes.js';
 
 const CHATS = 6;
 const MESSAGES_PER_CHAT = 50;
@@ -13,7 +13,7 @@ let server: ServerProcess;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  [pg, redis] = await Promise.all([startPostgres(), startRedis()]);
+  [pg, redis] = await Promise.all([privatePostgres(inject('faultCluster')), startRedis()]);
   env = { ...serverSecrets(), DATABASE_URL: pg.url, REDIS_URL: redis.url };
   server = await startServer(env);
 }, 90_000);
@@ -21,7 +21,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.kill('SIGKILL');
   await redis?.close();
-  pg?.close();
+  // The cluster is the suite's: leave it running for the next file even when this test failed mid-outage.
+  await pg?.start().catch(() => undefined);
 });
 
 describe('PostgreSQL stopped in the middle of a burst', () => {

@@ -5,6 +5,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
 /**
  * Real processes for the fault suite: a private PostgreSQL cluster, a private
@@ -60,46 +61,72 @@ function run(command: string, args: string[]): void {
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${result.stderr || result.stdout}`);
 }
 
+/** Where a private cluster lives; the suite's global setup makes one and hands this to every file. */
+export interface PostgresCluster {
+  dir: string;
+  port: number;
+}
+
 export interface PrivatePostgres {
+  /** A database of this test file's own in the suite's cluster. */
   url: string;
   port: number;
   start(): Promise<void>;
   /** `fast` ends every session (what a restart does); `immediate` is a crash. */
   stop(mode?: 'fast' | 'immediate'): void;
-  close(): void;
 }
 
-export async function startPostgres(): Promise<PrivatePostgres> {
+const dataDir = (cluster: PostgresCluster) => path.join(cluster.dir, 'data');
+const startOptions = (cluster: PostgresCluster) =>
+  `-p ${cluster.port} -k ${cluster.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+
+export function startCluster(cluster: PostgresCluster): void {
+  run(postgresBin('pg_ctl'), ['-D', dataDir(cluster), '-o', startOptions(cluster), '-l', path.join(cluster.dir, 'log'), '-w', 'start']);
+}
+
+export function stopCluster(cluster: PostgresCluster, mode: 'fast' | 'immediate' = 'fast'): void {
+  run(postgresBin('pg_ctl'), ['-D', dataDir(cluster), '-m', mode, '-w', 'stop']);
+}
+
+/** initdb into a temporary directory and start it on a free port (as the postgres user when run as root). */
+export async function createCluster(): Promise<PostgresCluster> {
   const dir = mkdtempSync(path.join(tmpdir(), 'atende-fault-pg-'));
   if (process.getuid?.() === 0) {
-    const ids = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
+    const uid = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
     const gid = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
-    chownSync(dir, Number(ids.stdout.trim()), Number(gid.stdout.trim()));
+    chownSync(dir, Number(uid.stdout.trim()), Number(gid.stdout.trim()));
   }
-  const data = path.join(dir, 'data');
-  const port = await freePort();
-  run(postgresBin('initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C']);
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=100`;
-  const pg: PrivatePostgres = {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    port,
-    async start() {
-      run(postgresBin('pg_ctl'), ['-D', data, '-o', options, '-l', path.join(dir, 'log'), '-w', 'start']);
-    },
-    stop(mode = 'fast') {
-      run(postgresBin('pg_ctl'), ['-D', data, '-m', mode, '-w', 'stop']);
-    },
-    close() {
-      try {
-        pg.stop('immediate');
-      } catch {
-        // already stopped
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
+  const cluster = { dir, port: await freePort() };
+  run(postgresBin('initdb'), ['-D', dataDir(cluster), '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C']);
+  startCluster(cluster);
+  return cluster;
+}
+
+export function removeCluster(cluster: PostgresCluster): void {
+  try {
+    stopCluster(cluster, 'immediate');
+  } catch {
+    // already stopped
+  }
+  rmSync(cluster.dir, { recursive: true, force: true });
+}
+
+/** A fresh database in the suite's cluster, with the cluster's stop and start (files run one at a time). */
+export async function privatePostgres(cluster: PostgresCluster): Promise<PrivatePostgres> {
+  const name = `fault_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${cluster.port}/postgres` });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  return {
+    url: `postgres://postgres@127.0.0.1:${cluster.port}/${name}`,
+    port: cluster.port,
+    start: async () => startCluster(cluster),
+    stop: (mode) => stopCluster(cluster, mode),
   };
-  await pg.start();
-  return pg;
 }
 
 export interface PrivateRedis {
@@ -158,12 +185,18 @@ export function serverSecrets(): Record<string, string> {
   };
 }
 
-/** The server as production runs it (src/main.ts through tsx), answering /health. */
+/** Bundles the server as `npm run build` does (dist/main.js): the suite runs what production runs. */
+export function buildServer(): void {
+  const result = spawnSync(process.execPath, ['build.mjs'], { cwd: SERVER_DIR, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`server build failed: ${result.stderr || result.stdout}`);
+}
+
+/** The built server (see buildServer) as production runs it, answering /health. */
 export async function startServer(env: Record<string, string>, port?: number): Promise<ServerProcess> {
   if (!env.DATABASE_URL) throw new Error('the fault suite runs the server on PostgreSQL: DATABASE_URL is required');
   const chosen = port ?? (await freePort());
   const dataDir = mkdtempSync(path.join(tmpdir(), 'atende-fault-data-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js'], {
     cwd: SERVER_DIR,
     env: {
       PATH: process.env.PATH,

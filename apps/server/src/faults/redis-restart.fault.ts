@@ -1,7 +1,7 @@
 import { io, type Socket } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { report, sandboxDelivery, deliver, newCounters, storedInbound } from './burst.js';
-import { api, serverSecrets, signIn, sleep, startPostgres, startRedis, startServer, waitFor, type PrivatePostgres, type PrivateRedis, type ServerProcess } from './processes.js';
+import { api, serverSecrets, signIn, sleep, privatePostgres, startRedis, startServer, waitFor, type PrivatePostgres, type PrivateRedis, type ServerProcess } from './processes.js';
 
 const BEFORE = 10;
 const DURING = 20;
@@ -15,7 +15,7 @@ let env: Record<string, string>;
 let socket: Socket | null = null;
 
 beforeAll(async () => {
-  [pg, redis] = await Promise.all([startPostgres(), startRedis()]);
+  [pg, redis] = await Promise.all([privatePostgres(inject('faultCluster')), startRedis()]);
   env = { ...serverSecrets(), DATABASE_URL: pg.url, REDIS_URL: redis.url };
   server = await startServer(env);
 }, 90_000);
@@ -24,7 +24,6 @@ afterAll(async () => {
   socket?.disconnect();
   await server?.kill('SIGKILL');
   await redis?.close();
-  pg?.close();
 });
 
 describe('Redis restarted while agents are connected', () => {

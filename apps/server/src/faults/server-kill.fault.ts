@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startFakeGraphApi, type FakeGraphApi } from '../test/fake-graph-api.js';
 import { cloudApiDelivery, judge, newCounters, report, runChats, sandboxDelivery, storedInbound, type Delivery } from './burst.js';
-import { api, login, serverSecrets, startPostgres, startRedis, startServer, waitFor, type PrivatePostgres, type PrivateRedis, type ServerProcess } from './processes.js';
+import { api, login, serverSecrets, privatePostgres, startRedis, startServer, waitFor, type PrivatePostgres, type PrivateRedis, type ServerProcess } from './processes.js';
 
 const CHATS_PER_CHANNEL = 10;
 const MESSAGES_PER_CHAT = 100; // 2 channels x 10 chats x 100 = 2,000 messages
@@ -15,7 +15,7 @@ let server: ServerProcess;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  [pg, redis, graph] = await Promise.all([startPostgres(), startRedis(), startFakeGraphApi()]);
+  [pg, redis, graph] = await Promise.all([privatePostgres(inject('faultCluster')), startRedis(), startFakeGraphApi()]);
   env = { ...serverSecrets(), DATABASE_URL: pg.url, REDIS_URL: redis.url, GRAPH_API_BASE_URL: graph.baseUrl, JOBS_MAINTENANCE_SECONDS: '5' };
   server = await startServer(env);
 }, 90_000);
@@ -24,7 +24,6 @@ afterAll(async () => {
   await server?.kill('SIGKILL');
   await redis?.close();
   await graph?.close();
-  pg?.close();
 });
 
 describe('SIGKILL of the server during an inbound burst', () => {
