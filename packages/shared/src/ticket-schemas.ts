@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TICKET_STATUSES } from './realtime.js';
-import { id } from './validation.js';
+import { calendarDate, id } from './validation.js';
 
 /** Id lists arrive as a JSON array string ('[1,2]'), a comma list or repeated parameters. */
 const idList = () =>
@@ -28,9 +28,7 @@ const flag = () =>
     .transform((v) => v === true || v === 'true');
 
 const day = () =>
-  z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'validation.invalidDate')
+  calendarDate()
     .optional()
     .or(z.literal('').transform(() => undefined));
 
