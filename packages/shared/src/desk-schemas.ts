@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { flag } from './conventions.js';
-import { email, id, requiredText } from './validation.js';
+import { email, id, isCalendarDate, isDateTime, requiredText } from './validation.js';
 
 /**
  * Payloads of the service desk's side resources (spec part 1 §5, §7; part 2 §5):
@@ -49,7 +49,7 @@ const day = () =>
   z
     .string()
     .trim()
-    .regex(/^(\d{4}-\d{2}-\d{2})([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/, 'validation.invalidDate')
+    .refine((value) => isCalendarDate(value) || isDateTime(value), 'validation.invalidDate')
     .transform((value) => value.slice(0, 10))
     .optional()
     .or(z.literal('').transform(() => undefined));

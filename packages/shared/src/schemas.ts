@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ALL_TICKET_VALUES, LANGUAGES, PROFILES, RECURRENCES, WEEKDAYS } from './constants.js';
 import { PLAN_FEATURES } from './plans.js';
 import { flag } from './conventions.js';
-import { email, id, requiredText, time } from './validation.js';
+import { email, id, isCalendarDate, isDateTime, requiredText, time, timeZone } from './validation.js';
 
 export const LoginBody = z.strictObject({
   email: email(),
@@ -78,13 +78,25 @@ export const ScheduleEntry = z.strictObject({
 export type ScheduleEntry = z.infer<typeof ScheduleEntry>;
 export const SchedulesBody = z.strictObject({ schedules: z.array(ScheduleEntry).max(7) });
 
-/** A dueDate that is empty or invalid is sent as null (spec part 2 §5). */
+/**
+ * A dueDate that is empty or not a date is sent as null (spec part 2 §5). One that
+ * looks like a date must be a real one in the years 0001 to 9999: 2026-02-30 is
+ * refused, not rolled over to March.
+ */
 const dueDate = () =>
-  z.preprocess((value) => {
-    if (value === '' || value === undefined || value === null) return null;
-    const date = new Date(value as string);
-    return Number.isNaN(date.getTime()) ? null : date.toISOString();
-  }, z.string().nullable());
+  z.preprocess(
+    (value) => {
+      if (value === '' || value === undefined || value === null) return null;
+      if (typeof value === 'string' && /^\s*\d{4}-\d{2}-\d{2}/.test(value)) return value.trim();
+      const date = new Date(value as string);
+      return Number.isNaN(date.getTime()) ? null : date.toISOString();
+    },
+    z
+      .string()
+      .nullable()
+      .refine((value) => value === null || ((isCalendarDate(value) || isDateTime(value)) && /^(?!0000)\d{4}-/.test(new Date(value).toISOString())), 'validation.invalidDate')
+      .transform((value) => (value === null ? null : new Date(value).toISOString())),
+  );
 
 export const CompanyBody = z.strictObject({
   name: requiredText(2, 100),
@@ -96,7 +108,7 @@ export const CompanyBody = z.strictObject({
   dueDate: dueDate().optional(),
   recurrence: z.enum(RECURRENCES, { error: 'validation.invalidValue' }).optional(),
   campaignsEnabled: flag().optional(),
-  timezone: z.string().max(64).optional(),
+  timezone: timeZone().optional(),
   /** With `email`, creates the company's first admin user. */
   password: z.string().min(5, 'validation.tooShort').max(50, 'validation.tooLong').optional(),
 });

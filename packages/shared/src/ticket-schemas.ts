@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TICKET_STATUSES } from './realtime.js';
 import { flag, queryFlag } from './conventions.js';
-import { id } from './validation.js';
+import { calendarDate, id } from './validation.js';
 
 /** Id lists arrive as a JSON array string ('[1,2]'), a comma list or repeated parameters. */
 const idList = () =>
@@ -23,9 +23,7 @@ const idList = () =>
   }, z.array(id()).max(500).optional());
 
 const day = () =>
-  z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'validation.invalidDate')
+  calendarDate()
     .optional()
     .or(z.literal('').transform(() => undefined));
 

@@ -30,13 +30,20 @@ export interface InboundMessage {
 
 const cleanOptional = <T extends string | null | undefined>(text: T): T => (typeof text === 'string' ? (stripUnsafeText(text) as T) : text);
 
+/** A provider's timestamp PostgreSQL can store (years 0001 to 9999); otherwise the time it arrived. */
+function storableTime(timestamp: Date | undefined): Date | undefined {
+  if (!timestamp) return undefined;
+  const year = timestamp.getUTCFullYear();
+  return Number.isFinite(year) && year >= 1 && year <= 9999 ? timestamp : undefined;
+}
+
 /**
  * The message with NUL and unpaired surrogates removed from every text a
- * provider gave (PostgreSQL refuses NUL): the customer's message is stored
- * without them rather than lost (ARCHITECTURE §3.15). Every provider's message
- * passes here on its way to the database.
+ * provider gave (PostgreSQL refuses NUL) and a timestamp it can store: the
+ * customer's message is stored rather than lost (ARCHITECTURE §3.15). Every
+ * provider's message passes here on its way to the database.
  */
-export function withSafeText(input: InboundMessage): InboundMessage {
+export function storableInbound(input: InboundMessage): InboundMessage {
   return {
     ...input,
     externalId: cleanOptional(input.externalId),
@@ -45,5 +52,6 @@ export function withSafeText(input: InboundMessage): InboundMessage {
     body: stripUnsafeText(input.body),
     quotedExternalId: cleanOptional(input.quotedExternalId),
     senderName: cleanOptional(input.senderName),
+    timestamp: storableTime(input.timestamp),
   };
 }

@@ -1,6 +1,6 @@
 import type { AppServices } from '../app.js';
 import { groupMessagesIgnored } from '../automation/inbound-hooks.js';
-import { withSafeText, type InboundMessage } from './inbound-message.js';
+import { storableInbound, type InboundMessage } from './inbound-message.js';
 import { ingestQueue } from './ingest-queue.js';
 
 export interface IngestResult {
@@ -40,7 +40,7 @@ export function lastMessagePreview(input: Pick<InboundMessage, 'body' | 'media' 
  * pending ticket goes to the bot (chatbot, integrations, business hours).
  */
 export async function ingestMessage(services: AppServices, message: InboundMessage): Promise<IngestResult> {
-  const input = withSafeText(message);
+  const input = storableInbound(message);
   if (input.isGroup && (await groupMessagesIgnored(services, { companyId: input.companyId }))) {
     return { duplicate: false, ticketId: null, messageId: null, ticketCreated: false, ignored: true };
   }

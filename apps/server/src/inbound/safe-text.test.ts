@@ -63,4 +63,16 @@ describe('inbound text with NUL or unpaired surrogates', () => {
     const ticket = await t.request(token, 'GET', `/tickets/${result.ticketId}`);
     expect(ticket.json()).toMatchObject({ lastMessage: 'Oi' });
   });
+
+  it('with a timestamp PostgreSQL cannot store (invalid, or year 0000): stored at its arrival time', async () => {
+    const before = Date.now();
+    for (const [externalId, timestamp] of [
+      ['bad-time-1', new Date(Number.NaN)],
+      ['bad-time-2', new Date('0000-06-01T00:00:00Z')],
+    ] as const) {
+      await ingestMessage(t.app.services, { companyId, whatsappId: connectionId, externalId, from: '5511977770003', body: externalId, timestamp });
+      const [row] = await t.database.db.select({ createdAt: messages.createdAt }).from(messages).where(eq(messages.externalId, externalId));
+      expect(row?.createdAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    }
+  });
 });
