@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
-import { messages, sandboxOutbox, tickets } from '../platform/db/schema.js';
+import { contacts, messages, sandboxOutbox, tickets } from '../platform/db/schema.js';
 import { createChannelTestContext, waitUntil, type ChannelTestContext } from '../test/channel-test-app.js';
 import { startFakeGraphApi, type FakeGraphApi } from '../test/fake-graph-api.js';
 import { testConfig } from '../test/test-app.js';
@@ -92,9 +92,13 @@ async function openCloudTicket(number: string): Promise<number> {
   const posted = await t.app.inject({ method: 'POST', url: '/cloud-api/webhook', payload: raw, headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature } });
   expect(posted.statusCode).toBe(200);
   const ticket = await waitUntil(async () => {
-    const [row] = await t.database.db.select({ id: tickets.id }).from(tickets).where(and(eq(tickets.whatsappId, cloudId), eq(tickets.companyId, companyId))).orderBy(sql`${tickets.id} desc`).limit(1);
-    const rows = row ? await t.database.db.select({ id: messages.id }).from(messages).where(eq(messages.ticketId, row.id)) : [];
-    return rows.length > 0 ? row : null;
+    const [row] = await t.database.db
+      .select({ id: tickets.id })
+      .from(tickets)
+      .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+      .where(and(eq(tickets.whatsappId, cloudId), eq(contacts.number, number)))
+      .limit(1);
+    return row ?? null;
   }, 15_000, 'cloud ticket');
   await t.request(adminToken, 'PUT', `/tickets/${ticket.id}`, { status: 'open' });
   return ticket.id;
@@ -177,6 +181,25 @@ describe('an agent message is stored before it is sent', () => {
     expect(again.statusCode).toBe(409);
     expect(again.json().error).toBe('ERR_MESSAGE_NOT_FAILED');
     expect(fake.sent.filter((s) => s.body.to === number)).toHaveLength(sentBefore + 1);
+  });
+
+  it('a Cloud API template is stored first too: a Graph API error fails it, and its retry sends the template again', async () => {
+    const number = '5511977770007';
+    const ticketId = await openCloudTicket(number);
+    fake.templates.push({ name: 'retry_notice', language: 'pt_BR', status: 'APPROVED', category: 'UTILITY', components: [{ type: 'BODY', text: 'Olá {{1}}, seguimos.' }] });
+    fake.failNext(`/${fake.phoneNumberId}/messages`, 1);
+    const response = await t.request(adminToken, 'POST', `/messages/${ticketId}/template`, { name: 'retry_notice', language: 'pt_BR', parameters: ['Ana'] });
+    expect(response.statusCode).toBe(400);
+    const failed = response.json().messages[0];
+    expect(failed).toMatchObject({ body: 'Olá Ana, seguimos.', sendStatus: 'failed', sendError: 'ERR_SENDING_WAPP_MSG' });
+
+    const retried = await t.request(adminToken, 'POST', `/messages/${failed.id}/retry`);
+    expect(retried.json()).toMatchObject({ id: failed.id, sendStatus: 'sent' });
+    expect(fake.sent.filter((s) => s.body.to === number).at(-1)?.body).toMatchObject({
+      type: 'template',
+      template: { name: 'retry_notice', language: { code: 'pt_BR' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ana' }] }] },
+    });
+    expect(await rowsOf(ticketId)).toHaveLength(1);
   });
 
   it('a retry that fails again keeps the message failed; another company cannot retry it', async () => {

@@ -8,62 +8,8 @@ import { messages, tickets, whatsapps } from '../platform/db/schema.js';
 import type { TenantScope } from '../platform/http/context.js';
 import type { StoredMedia, UploadedFile } from '../platform/storage/media-storage.js';
 import { AppError } from '../platform/http/app-error.js';
-import type { ChannelProvider, OutgoingMessage, SentMessage } from './channel-provider.js';
-import type { WhatsappRow } from '../platform/db/schema.js';
-
-export interface SentRecord {
-  ticketId: number;
-  contactId: number;
-  whatsappId: number;
-  /** The agent who sent it; null for the external API. */
-  userId: number | null;
-  source: 'agent' | 'system';
-  body: string;
-  media?: StoredMedia;
-  sent: SentMessage;
-}
-
-/**
- * Stores a message the channel already accepted (a Cloud API template, whose
- * send is not a plain `send`) and updates its ticket's last message, then tells
- * the ticket's audience.
- */
-export async function storeSentMessage(services: AppServices, scope: TenantScope, record: SentRecord): Promise<MessageDetail> {
-  const id = await services.db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(messages)
-      .values({
-        companyId: scope.companyId,
-        ticketId: record.ticketId,
-        contactId: record.contactId,
-        whatsappId: record.whatsappId,
-        userId: record.userId,
-        externalId: record.sent.externalId,
-        body: record.body || record.media?.name || '',
-        fromMe: true,
-        source: record.source,
-        ack: record.sent.ack,
-        read: true,
-        mediaType: record.media?.mediaType ?? null,
-        mediaPath: record.media?.path ?? null,
-        mediaName: record.media?.name ?? null,
-        sendStatus: 'sent',
-        sendAttempts: 1,
-      })
-      .returning({ id: messages.id });
-    await tx
-      .update(tickets)
-      .set({ lastMessage: lastMessagePreview({ body: record.body, media: record.media }), updatedAt: new Date() })
-      .where(and(eq(tickets.companyId, scope.companyId), eq(tickets.id, record.ticketId)));
-    return row?.id;
-  });
-  if (id === undefined) throw new Error('message insert returned nothing');
-  const [message] = await loadMessageDetails(services.db, scope, [id]);
-  const ticket = await findTicketDetail(services.db, scope, record.ticketId);
-  if (!message || !ticket) throw new Error('stored message not found');
-  services.events.emit('message.created', { companyId: scope.companyId, ticket, message });
-  return message;
-}
+import { providerKindOf, type ChannelProvider, type OutgoingMessage, type SentMessage } from './channel-provider.js';
+import type { OutgoingPayload, WhatsappRow } from '../platform/db/schema.js';
 
 /** Messages of one send, all going to one ticket's contact through one connection. */
 export interface PendingBatch {
@@ -88,7 +34,7 @@ export async function storePendingMessages(services: AppServices, scope: TenantS
     const rows = await tx
       .insert(messages)
       .values(
-        batch.items.map(({ message, media }) => ({
+        batch.items.map(({ message, media, template }) => ({
           companyId: scope.companyId,
           ticketId: batch.ticketId,
           contactId: batch.contactId,
@@ -106,7 +52,7 @@ export async function storePendingMessages(services: AppServices, scope: TenantS
           quotedMsgId: batch.quotedMsgId ?? null,
           sendStatus: 'pending' as const,
           sendAttempts: 1,
-          sendPayload: message,
+          sendPayload: { ...message, ...(template ? { template } : {}) },
         })),
       )
       .returning({ id: messages.id });
@@ -154,7 +100,10 @@ export async function deliverPendingMessage(services: AppServices, scope: Tenant
       .where(and(eq(whatsapps.companyId, scope.companyId), eq(whatsapps.id, row.whatsappId)))
       .limit(1);
     if (!connection) throw new AppError('ERR_NO_WAPP_FOUND');
-    const sent = await sendThrough(services.channels.providerFor(connection), connection, row.sendPayload);
+    const { template, ...message } = row.sendPayload;
+    const sent = template
+      ? await sendTemplateThrough(services, connection, message.to, template)
+      : await sendThrough(services.channels.providerFor(connection), connection, message);
     await settleSent(services, scope, row.id, row.whatsappId, sent);
   } catch (caught) {
     error = deliveryError(caught);
@@ -303,6 +252,8 @@ export function startPendingRecovery(
 export interface OutgoingItem {
   message: OutgoingMessage;
   media?: StoredMedia;
+  /** A Cloud API template: sent with `sendTemplate`, the message's body being its rendered text. */
+  template?: OutgoingPayload['template'];
 }
 
 /**
@@ -323,6 +274,22 @@ export async function outgoingItems(
   }
   if (items.length === 0) items.push({ message: base });
   return items;
+}
+
+/** A Cloud API template, through the connection (only a Cloud API connection sends templates). */
+async function sendTemplateThrough(
+  services: AppServices,
+  connection: WhatsappRow,
+  to: string,
+  template: NonNullable<OutgoingPayload['template']>,
+): Promise<SentMessage> {
+  if (providerKindOf(connection.provider) !== 'cloud-api') throw new AppError('ERR_SENDING_WAPP_MSG');
+  try {
+    return await services.channels.cloudApi().provider.sendTemplate(connection, to, template);
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError('ERR_SENDING_WAPP_MSG');
+  }
 }
 
 /** Sends one message; a provider failure that is not a business error becomes ERR_SENDING_WAPP_MSG. */

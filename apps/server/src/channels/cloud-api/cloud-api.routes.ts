@@ -10,7 +10,7 @@ import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
 import { providerKindOf } from '../channel-provider.js';
-import { storeSentMessage } from '../outgoing-messages.js';
+import { storeAndDeliver } from '../outgoing-messages.js';
 import { customerWindow } from './customer-window.js';
 import type { GraphTemplate } from './graph-api.client.js';
 
@@ -82,16 +82,19 @@ export function registerCloudApiRoutes(scope: FastifyInstance, services: AppServ
     const { name, language, parameters } = request.body;
     const template = (await provider.listTemplates(connection)).find((entry) => entry.name === name && entry.language === language);
     if (!template) throw new AppError('ERR_NOT_FOUND', undefined, { message: 'Template not found' });
-    const sent = await provider.sendTemplate(connection, ticket.contact.number, { name, language, parameters });
-    const message = await storeSentMessage(services, ctx, {
+    // Stored before it is sent, like every outgoing message (ARCHITECTURE §3.14).
+    const body = render(bodyText(template), parameters) || name;
+    const [delivery] = await storeAndDeliver(services, ctx, {
       ticketId: ticket.id,
       contactId: ticket.contactId,
       whatsappId: connection.id,
       userId: ctx.user.id,
       source: 'agent',
-      body: render(bodyText(template), parameters) || name,
-      sent,
+      items: [{ message: { to: ticket.contact.number, body }, template: { name, language, parameters } }],
     });
+    if (!delivery) throw new AppError('ERR_CREATING_MESSAGE');
+    const { message, error } = delivery;
+    if (error) throw new AppError(error.code, error.statusCode, { ...error.extra, messages: [presentMessage(message, services.media)] });
     return reply.status(201).send([presentMessage(message, services.media)]);
   });
 }

@@ -476,6 +476,8 @@ export interface OutgoingPayload {
   body: string;
   media?: { path: string; name: string; mimeType: string; mediaType: 'image' | 'audio' | 'video' | 'application'; size: number };
   quotedExternalId?: string | null;
+  /** A Cloud API template (sent with `sendTemplate`; `body` is its rendered text). */
+  template?: { name: string; language: string; parameters: string[] };
 }
 
 export const messages = pgTable(

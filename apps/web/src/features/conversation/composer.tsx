@@ -74,6 +74,11 @@ function OpenComposer({ ticket, quoted, onClearQuoted }: ComposerProps) {
       // The window closed meanwhile (the page only learns of it from the server).
       if (error instanceof ApiError && error.code === 'ERR_OUTSIDE_CUSTOMER_WINDOW') void customerWindow.refresh();
       toastError(error);
+      // Stored and failed: it is in the list with its reason and a Retry action, so the text is not given back.
+      if (error instanceof ApiError && Array.isArray(error.data.messages) && error.data.messages.length > 0) {
+        onClearQuoted();
+        return true;
+      }
       return false;
     } finally {
       setSending(false);

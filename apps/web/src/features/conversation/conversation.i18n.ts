@@ -60,6 +60,8 @@ export const conversationTexts = featureTexts({
       audio: 'Áudio',
       video: 'Vídeo',
       openImage: 'Abrir imagem',
+      failed: 'Não enviada: {{reason}}',
+      retry: 'Tentar de novo',
     },
     ack: {
       pending: 'Enviando',
@@ -204,6 +206,8 @@ export const conversationTexts = featureTexts({
       audio: 'Audio',
       video: 'Video',
       openImage: 'Open image',
+      failed: 'Not sent: {{reason}}',
+      retry: 'Retry',
     },
     ack: {
       pending: 'Sending',
@@ -348,6 +352,8 @@ export const conversationTexts = featureTexts({
       audio: 'Audio',
       video: 'Vídeo',
       openImage: 'Abrir imagen',
+      failed: 'No enviado: {{reason}}',
+      retry: 'Reintentar',
     },
     ack: {
       pending: 'Enviando',

@@ -2,10 +2,11 @@ import AccessTime from '@mui/icons-material/AccessTime';
 import Block from '@mui/icons-material/Block';
 import Done from '@mui/icons-material/Done';
 import DoneAll from '@mui/icons-material/DoneAll';
+import ErrorOutline from '@mui/icons-material/ErrorOutlineOutlined';
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import PhoneMissed from '@mui/icons-material/PhoneMissed';
 import SmartToyOutlined from '@mui/icons-material/SmartToyOutlined';
-import { Box, Chip, IconButton, Menu, MenuItem, Stack, Typography } from '@mui/material';
+import { Box, Button, Chip, IconButton, Menu, MenuItem, Stack, Tooltip, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Message } from '../../api/desk-types';
@@ -55,9 +56,31 @@ export interface MessageBubbleProps {
   onDelete?(message: Message): void;
   /** Own messages only: sent by this user (or, for admins, by anyone of the company). */
   canDelete?: boolean;
+  /** A failed send: sends it again. Absent in the read-only preview. */
+  onRetry?(message: Message): void;
 }
 
-export function MessageBubble({ message, showSender, onReply, onDelete, canDelete: mayDelete = false }: MessageBubbleProps) {
+/** A send the channel refused: an error icon whose tooltip gives the reason, and a Retry action. */
+function SendFailure({ message, onRetry }: { message: Message; onRetry?(message: Message): void }) {
+  const { t, i18n } = useTranslation();
+  const code = message.sendError ?? 'ERR_SENDING_WAPP_MSG';
+  const reason = i18n.exists(`errors.${code}`) ? t(`errors.${code}`) : code;
+  const label = t('conversation.message.failed', { reason });
+  return (
+    <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }} data-testid="message-failed">
+      <Tooltip title={label}>
+        <ErrorOutline color="error" fontSize="small" titleAccess={label} data-testid="message-failed-icon" tabIndex={0} />
+      </Tooltip>
+      {onRetry ? (
+        <Button size="small" color="error" data-testid="message-retry" onClick={() => onRetry(message)} sx={{ minWidth: 0, py: 0, px: 0.5, fontSize: 12 }}>
+          {t('conversation.message.retry')}
+        </Button>
+      ) : null}
+    </Stack>
+  );
+}
+
+export function MessageBubble({ message, showSender, onReply, onDelete, onRetry, canDelete: mayDelete = false }: MessageBubbleProps) {
   const { t } = useTranslation();
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
 
@@ -145,7 +168,7 @@ export function MessageBubble({ message, showSender, onReply, onDelete, canDelet
         <Typography variant="caption" component="time" dateTime={message.createdAt}>
           {time(message.createdAt)}
         </Typography>
-        {message.fromMe ? <AckIcon ack={message.ack} /> : null}
+        {message.fromMe && message.sendStatus === 'failed' ? <SendFailure message={message} onRetry={onRetry} /> : message.fromMe ? <AckIcon ack={message.ack} /> : null}
       </Stack>
       <Menu anchorEl={menuAnchor} open={Boolean(menuAnchor)} onClose={() => setMenuAnchor(null)}>
         {onReply ? (

@@ -9,6 +9,7 @@ import { toastError } from '../../components/toast';
 import { formatDate, formatDateTime } from '../../i18n';
 import { storeMessages, useMessages } from './conversation-queries';
 import { MessageBubble } from './message-bubble';
+import { useRetryMessage } from './use-send-message';
 import { buildTimeline, type TimelineItem } from './message-timeline';
 
 /** Spec part 1 §4: older messages load when scrolled within 50 px of the top. */
@@ -110,6 +111,15 @@ export function MessageList({ ticketId, isGroup, readOnly = false, onReply }: Me
     loadOlderIfNeeded();
   }, [messages, loadOlderIfNeeded]);
 
+  const retrySend = useRetryMessage(ticketId);
+  const retry = async (message: Message) => {
+    try {
+      await retrySend(message);
+    } catch (error) {
+      toastError(error);
+    }
+  };
+
   const confirmDelete = async (message: Message) => {
     try {
       const deleted = await api.delete<Message>(`/messages/${message.id}`);
@@ -157,6 +167,7 @@ export function MessageList({ ticketId, isGroup, readOnly = false, onReply }: Me
             showSender={isGroup && !item.message.fromMe}
             onReply={readOnly ? undefined : onReply}
             onDelete={readOnly ? undefined : setToDelete}
+            onRetry={readOnly ? undefined : (message) => void retry(message)}
             canDelete={Boolean(user && (item.message.userId === user.id || user.profile === 'admin'))}
           />
         ) : (

@@ -1,6 +1,7 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { Message } from '../../api/desk-types';
+import { ApiError } from '../../api/http-client';
 import { useSession } from '../../api/session';
 import { storeMessages } from './conversation-queries';
 
@@ -37,9 +38,44 @@ export function useSendMessage(ticketId: number) {
   const queryClient = useQueryClient();
   return useCallback(
     async (message: OutgoingMessage) => {
-      const sent = await api.post<Message[]>(`/messages/${ticketId}`, buildSendPayload(message));
-      storeMessages(queryClient, ticketId, sent);
-      return sent;
+      try {
+        const sent = await api.post<Message[]>(`/messages/${ticketId}`, buildSendPayload(message));
+        storeMessages(queryClient, ticketId, sent);
+        return sent;
+      } catch (error) {
+        storeFailedMessages(queryClient, ticketId, error);
+        throw error;
+      }
+    },
+    [api, queryClient, ticketId],
+  );
+}
+
+/**
+ * The messages a refused send or retry answers with (`messages` beside the
+ * error code): stored on the server, failed, shown with their reason and a
+ * Retry action. Returns whether there were any.
+ */
+export function storeFailedMessages(queryClient: QueryClient, ticketId: number, error: unknown): boolean {
+  const messages = error instanceof ApiError && Array.isArray(error.data.messages) ? (error.data.messages as Message[]) : [];
+  if (messages.length > 0) storeMessages(queryClient, ticketId, messages);
+  return messages.length > 0;
+}
+
+/** Sends a failed message again (`POST /messages/:messageId/retry`); a new refusal keeps it failed, with the new reason. */
+export function useRetryMessage(ticketId: number) {
+  const { api } = useSession();
+  const queryClient = useQueryClient();
+  return useCallback(
+    async (message: Message) => {
+      try {
+        const sent = await api.post<Message>(`/messages/${message.id}/retry`);
+        storeMessages(queryClient, ticketId, [sent]);
+        return sent;
+      } catch (error) {
+        storeFailedMessages(queryClient, ticketId, error);
+        throw error;
+      }
     },
     [api, queryClient, ticketId],
   );
