@@ -1,33 +1,52 @@
 /**
- * Company settings (spec part 1 §9, part 2 §5). Each key has its allowed values and
- * the default a new company starts with. `null` allowed values mean free text.
+ * Who may read a setting: `public` every user of the company (the app's behaviour
+ * toggles the UI reads), `admin` the company's admins only, `secret` admins only,
+ * and then masked: a secret is sealed at rest and never sent whole after it is saved
+ * (not in answers, not in socket events).
+ */
+export type SettingVisibility = 'public' | 'admin' | 'secret';
+
+/**
+ * Company settings (spec part 1 §9, part 2 §5). Each key has its allowed values,
+ * the default a new company starts with and its visibility. `null` allowed values
+ * mean free text.
  */
 export const SETTING_DEFINITIONS = {
   /** enabled: on close the customer is asked for a 1–3 rating (decision 6). */
-  userRating: { values: ['enabled', 'disabled'], default: 'disabled' },
+  userRating: { values: ['enabled', 'disabled'], default: 'disabled', visibility: 'public' },
   /** Business hours: none, each queue's own, or the company's (Schedules tab). */
-  scheduleType: { values: ['disabled', 'queue', 'company'], default: 'disabled' },
+  scheduleType: { values: ['disabled', 'queue', 'company'], default: 'disabled', visibility: 'public' },
   /** enabled: calls are accepted; disabled: a caller is told (automatically) to write instead. */
-  call: { values: ['enabled', 'disabled'], default: 'enabled' },
+  call: { values: ['enabled', 'disabled'], default: 'enabled', visibility: 'public' },
   /** enabled: group chats are ignored (their messages are neither stored nor answered); disabled: they become tickets, never botted. */
-  CheckMsgIsGroup: { values: ['enabled', 'disabled'], default: 'enabled' },
-  chatBotType: { values: ['text'], default: 'text' },
-  sendGreetingAccepted: { values: ['enabled', 'disabled'], default: 'disabled' },
-  sendMsgTransfTicket: { values: ['enabled', 'disabled'], default: 'disabled' },
+  CheckMsgIsGroup: { values: ['enabled', 'disabled'], default: 'enabled', visibility: 'public' },
+  chatBotType: { values: ['text'], default: 'text', visibility: 'public' },
+  sendGreetingAccepted: { values: ['enabled', 'disabled'], default: 'disabled', visibility: 'public' },
+  sendMsgTransfTicket: { values: ['enabled', 'disabled'], default: 'disabled', visibility: 'public' },
   /** With a single queue on the connection the ticket goes straight to it; enabled: the greeting is still sent. */
-  sendGreetingMessageOneQueues: { values: ['enabled', 'disabled'], default: 'enabled' },
-  userCreation: { values: ['enabled', 'disabled'], default: 'enabled' },
+  sendGreetingMessageOneQueues: { values: ['enabled', 'disabled'], default: 'enabled', visibility: 'public' },
+  userCreation: { values: ['enabled', 'disabled'], default: 'enabled', visibility: 'admin' },
   /** Initial state of the side menu: enabled = open. */
-  sideMenu: { values: ['enabled', 'disabled'], default: 'enabled' },
-  campaignsEnabled: { values: ['true', 'false'], default: 'true' },
-  asaas: { values: null, default: '' },
-} as const satisfies Record<string, { values: readonly string[] | null; default: string }>;
+  sideMenu: { values: ['enabled', 'disabled'], default: 'enabled', visibility: 'public' },
+  campaignsEnabled: { values: ['true', 'false'], default: 'true', visibility: 'public' },
+  asaas: { values: null, default: '', visibility: 'secret' },
+} as const satisfies Record<string, { values: readonly string[] | null; default: string; visibility: SettingVisibility }>;
 
 export type SettingKey = keyof typeof SETTING_DEFINITIONS;
 export const SETTING_KEYS = Object.keys(SETTING_DEFINITIONS) as SettingKey[];
 
 export function isSettingKey(key: string): key is SettingKey {
   return Object.hasOwn(SETTING_DEFINITIONS, key);
+}
+
+/** The visibility of a stored key; a key no definition names (an old row) is treated as admin-only. */
+export function settingVisibility(key: string): SettingVisibility {
+  return isSettingKey(key) ? SETTING_DEFINITIONS[key].visibility : 'admin';
+}
+
+/** Whether a user of this profile may read the key at all (secrets: masked). */
+export function maySeeSetting(key: string, profile: string): boolean {
+  return settingVisibility(key) === 'public' || profile === 'admin';
 }
 
 /** Free-text settings are capped so a value can never grow without bound. */

@@ -10,7 +10,7 @@ import { prompts, queueIntegrations, queues, whatsapps, type WhatsappRow } from 
 import { assertIdsInTenant } from '../../platform/db/tenant.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
-import { authorize } from '../../platform/http/guards.js';
+import { authorize, requireFeature } from '../../platform/http/guards.js';
 import { presentConnectionFor } from './connections.presenter.js';
 import {
   clearDefault,
@@ -54,6 +54,9 @@ export function present(services: AppServices, ctx: RequestContext, connection: 
 async function assertReferences(services: AppServices, ctx: RequestContext, body: Body, integrationId: number | null | undefined): Promise<void> {
   const queueIds = [...(body.queueIds ?? []), ...(body.transferQueueId ? [body.transferQueueId] : [])];
   await assertIdsInTenant(services.db, ctx, queues, queueIds, 'ERR_NO_QUEUE_FOUND');
+  // A connection's bot is a plan feature, like a queue's (clearing it never is).
+  if (body.promptId) requireFeature(ctx, 'useOpenAi');
+  if (integrationId) requireFeature(ctx, 'useIntegrations');
   if (body.promptId) await assertIdsInTenant(services.db, ctx, prompts, [body.promptId], 'ERR_NOT_FOUND');
   if (integrationId) await assertIdsInTenant(services.db, ctx, queueIntegrations, [integrationId], 'ERR_NOT_FOUND');
 }

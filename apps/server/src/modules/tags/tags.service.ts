@@ -4,6 +4,7 @@ import { tags } from '../../platform/db/schema.js';
 import { assertIdsInTenant } from '../../platform/db/tenant.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
+import { requireFeature } from '../../platform/http/guards.js';
 import { findTicketDetail } from '../tickets/tickets.repo.js';
 import type { TicketDetail } from '../tickets/tickets.presenter.js';
 import { showTicket } from '../tickets/tickets.service.js';
@@ -20,6 +21,8 @@ function isUniqueViolation(error: unknown): boolean {
 /** The kanban toggle is the admins' (spec part 2 §6); turning it off or leaving it is anyone's. */
 function assertMaySetKanban(ctx: RequestContext, kanban: number | undefined, current = 0): void {
   if (kanban !== undefined && kanban !== current && ctx.user.profile !== 'admin') throw new AppError('ERR_NO_PERMISSION');
+  // A lane of the kanban board is a plan feature; an existing lane may still be turned off.
+  if (kanban === 1 && current !== 1) requireFeature(ctx, 'useKanban');
 }
 
 export async function showTag(services: AppServices, ctx: RequestContext, id: number): Promise<TagDetail> {

@@ -5,7 +5,7 @@ import { contacts, prompts, queueIntegrations, queues, tickets, users, whatsapps
 import { assertIdsInTenant } from '../../platform/db/tenant.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
-import { authorize } from '../../platform/http/guards.js';
+import { authorize, requireFeature } from '../../platform/http/guards.js';
 import { presentTicket, type TicketDetail } from './tickets.presenter.js';
 import { canSeeTicket, findActiveTicket, findTicketDetail } from './tickets.repo.js';
 
@@ -164,6 +164,9 @@ async function planChange(services: AppServices, ctx: RequestContext, current: T
   if (current.status === 'open' && input.status === 'pending') return { status: 'pending', userId: null };
   if (input.status !== undefined && input.status !== current.status) throw invalidTransition(current.status, input.status);
   const flags: TicketChange = {};
+  // Handing the ticket to a bot is a plan feature; taking it away never is.
+  if (input.promptId) requireFeature(ctx, 'useOpenAi');
+  if (input.integrationId || input.useIntegration === true) requireFeature(ctx, 'useIntegrations');
   if (input.promptId) await assertIdsInTenant(services.db, ctx, prompts, [input.promptId], 'ERR_NO_PROMPT_FOUND');
   if (input.integrationId) await assertIdsInTenant(services.db, ctx, queueIntegrations, [input.integrationId], 'ERR_NO_INTEGRATION_FOUND');
   if (input.useIntegration !== undefined) flags.useIntegration = input.useIntegration;

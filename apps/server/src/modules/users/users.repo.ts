@@ -1,4 +1,4 @@
-import { PAGE_SIZE } from '@atende/shared';
+import { PAGE_SIZE, settingVisibility } from '@atende/shared';
 import { and, asc, count, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import { likeContains } from '../../platform/db/search.js';
 import type { DbOrTx } from '../../platform/db/client.js';
@@ -76,11 +76,14 @@ export async function loadUserDetail(db: DbOrTx, scope: TenantScope, userId: num
     .where(eq(companies.id, scope.companyId))
     .limit(1);
   if (!company) return null;
-  const companySettings = await db
-    .select({ key: settings.key, value: settings.value })
-    .from(settings)
-    .where(eq(settings.companyId, scope.companyId))
-    .orderBy(asc(settings.key));
+  // The session answer carries the public settings only (the UI toggles); admins read the rest from /settings.
+  const companySettings = (
+    await db
+      .select({ key: settings.key, value: settings.value })
+      .from(settings)
+      .where(eq(settings.companyId, scope.companyId))
+      .orderBy(asc(settings.key))
+  ).filter((setting) => settingVisibility(setting.key) === 'public');
   const { plan } = company;
   return {
     ...user,

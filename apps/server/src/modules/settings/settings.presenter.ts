@@ -1,0 +1,33 @@
+import { maySeeSetting, settingVisibility } from '@atende/shared';
+import { maskSecret, type SecretBox } from '../../platform/crypto/secret-box.js';
+
+export interface StoredSetting {
+  key: string;
+  value: string;
+}
+
+/**
+ * The plain value of a stored secret. Rows written before secrets were sealed
+ * hold the plain text; they are sealed at their next save.
+ */
+export function openSecretSetting(stored: string, secrets: SecretBox): string {
+  if (!stored) return '';
+  try {
+    return secrets.open(stored);
+  } catch {
+    return stored.startsWith('v1.') ? '' : stored;
+  }
+}
+
+/** A setting as this reader may see it: secrets masked for everyone, null when not visible. */
+export function presentSetting(setting: StoredSetting, profile: string, secrets: SecretBox): StoredSetting | null {
+  if (!maySeeSetting(setting.key, profile)) return null;
+  if (settingVisibility(setting.key) !== 'secret') return setting;
+  const plain = openSecretSetting(setting.value, secrets);
+  // A value sealed under another ENCRYPTION_KEY cannot be read: show that something is stored.
+  return { key: setting.key, value: plain ? maskSecret(plain) : setting.value ? '••••' : '' };
+}
+
+export function presentSettings(list: StoredSetting[], profile: string, secrets: SecretBox): StoredSetting[] {
+  return list.flatMap((setting) => presentSetting(setting, profile, secrets) ?? []);
+}
