@@ -92,3 +92,20 @@ export async function apiLogin(baseURL: string, email = ADMIN.email, password = 
   if (!response.ok) throw new Error(`login failed: ${response.status}`);
   return ((await response.json()) as { token: string }).token;
 }
+
+/** A call the test makes itself, straight to the API. */
+export async function api<T>(baseURL: string, token: string, method: string, url: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${baseURL}${url}`, {
+    method,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** A unique suffix for names and phone numbers of one test. */
+export function uniqueStamp(): { text: string; digits: string } {
+  const now = Date.now();
+  return { text: now.toString(36), digits: String(now).slice(-8) };
+}
