@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { noneAsAbsent, noneId } from './conventions.js';
 import { ScheduleEntry } from './schemas.js';
 import { id, requiredText } from './validation.js';
 
@@ -24,8 +25,6 @@ export const RATING_VALUES = [1, 2, 3] as const;
 
 const TEXT_MAX = 4096;
 const text = () => z.string().max(TEXT_MAX, 'validation.tooLong');
-/** A select left empty arrives as '' or null: both mean "none". */
-const nullableId = () => z.union([id(), z.null(), z.literal('').transform(() => null), z.literal(0).transform(() => null)]);
 const count = (min: number, max: number) =>
   z.coerce.number({ error: 'validation.invalidNumber' }).int('validation.invalidNumber').min(min, 'validation.invalidNumber').max(max, 'validation.invalidNumber');
 
@@ -44,8 +43,8 @@ export const QueueBody = z.strictObject({
   greetingMessage: text().optional().default(''),
   outOfHoursMessage: text().optional().default(''),
   ratingMessage: text().optional().default(''),
-  integrationId: nullableId().optional(),
-  promptId: nullableId().optional(),
+  integrationId: noneId().optional(),
+  promptId: noneId().optional(),
   /** Attendance hours, used when the setting scheduleType is `queue`. */
   schedules: z.array(ScheduleEntry).max(7).optional(),
 });
@@ -59,8 +58,8 @@ export const QueueUpdateBody = z.strictObject({
   greetingMessage: text().optional(),
   outOfHoursMessage: text().optional(),
   ratingMessage: text().optional(),
-  integrationId: nullableId().optional(),
-  promptId: nullableId().optional(),
+  integrationId: noneId().optional(),
+  promptId: noneId().optional(),
   schedules: z.array(ScheduleEntry).max(7).optional(),
 });
 export type QueueUpdateBody = z.infer<typeof QueueUpdateBody>;
@@ -75,7 +74,7 @@ const optionKey = () =>
     .pipe(z.string().min(1, 'validation.required').max(3, 'validation.tooLong').regex(/^[1-9]\d{0,2}$/, 'validation.invalidNumber'));
 
 /** A root option has parentId null (or -1, as the list query spells roots). */
-const parentId = () => z.union([nullableId(), z.literal(-1).transform(() => null), z.literal('-1').transform(() => null)]);
+const parentId = () => z.union([noneId(), z.literal(-1).transform(() => null), z.literal('-1').transform(() => null)]);
 
 export const QueueOptionBody = z.strictObject({
   queueId: id(),
@@ -187,7 +186,8 @@ export const IntegrationBody = z
     name: integrationFields.name,
     projectName: integrationFields.projectName.optional().default(''),
     jsonContent: integrationFields.jsonContent.optional().default(''),
-    language: integrationFields.language.optional().default('pt-BR'),
+    /** Other types than dialogflow send `language: ''`. */
+    language: noneAsAbsent(integrationFields.language.optional().default('pt-BR')),
     urlN8N: integrationFields.urlN8N.optional().default(''),
     typebotSlug: integrationFields.typebotSlug.optional().default(''),
     typebotExpires: integrationFields.typebotExpires.optional().default(TYPEBOT_DEFAULTS.typebotExpires),
@@ -211,7 +211,7 @@ export const IntegrationUpdateBody = z.strictObject({
   name: integrationFields.name.optional(),
   projectName: integrationFields.projectName.optional(),
   jsonContent: integrationFields.jsonContent.optional(),
-  language: integrationFields.language.optional(),
+  language: noneAsAbsent(integrationFields.language.optional()),
   urlN8N: integrationFields.urlN8N.optional(),
   typebotSlug: integrationFields.typebotSlug.optional(),
   typebotExpires: integrationFields.typebotExpires.optional(),
@@ -233,6 +233,6 @@ export const IntegrationTestSessionBody = z.strictObject({
   id: id().optional(),
   projectName: z.string().trim().min(1, 'validation.required').max(100, 'validation.tooLong'),
   jsonContent: integrationFields.jsonContent.optional().default(''),
-  language: integrationFields.language.optional().default('pt-BR'),
+  language: noneAsAbsent(integrationFields.language.optional().default('pt-BR')),
 });
 export type IntegrationTestSessionBody = z.infer<typeof IntegrationTestSessionBody>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { flag } from './conventions.js';
+import { flag, noneAsAbsent, noneId } from './conventions.js';
 import { ScheduleEntry } from './schemas.js';
 import { id, requiredText } from './validation.js';
 
@@ -29,9 +29,6 @@ export const CUSTOMER_WINDOW_HOURS = 24;
 const messageText = () => z.string().max(4096, 'validation.tooLong');
 /** Minutes (or counts) the connection dialog sets; 0 = off. A year at most. */
 const minutes = () => z.coerce.number({ error: 'validation.invalidNumber' }).int('validation.invalidNumber').min(0, 'validation.invalidNumber').max(525_600, 'validation.invalidNumber');
-/** A foreign id the dialog may clear: null, '' and 0 all mean none. */
-const optionalRef = () =>
-  z.preprocess((value) => (value === '' || value === 0 || value === '0' ? null : value), z.union([id(), z.null()])).optional();
 
 const token = () =>
   z
@@ -74,14 +71,15 @@ const connectionFields = {
   timeUseBotQueues: minutes().optional(),
   maxUseBotQueues: minutes().optional(),
   timeToTransfer: minutes().optional(),
-  transferQueueId: optionalRef(),
-  promptId: optionalRef(),
-  integrationId: optionalRef(),
+  transferQueueId: noneId().optional(),
+  promptId: noneId().optional(),
+  integrationId: noneId().optional(),
   /** The spec's name for integrationId; accepted as an alias. */
-  integration: optionalRef(),
+  integration: noneId().optional(),
   queueIds: z.array(id()).max(100).optional(),
   schedules: z.array(ScheduleEntry).max(7).optional(),
-  cloudApi: CloudApiConfigBody.optional(),
+  /** Our own GET answers `cloudApi: null` for other providers; an edit sends it back. */
+  cloudApi: noneAsAbsent(CloudApiConfigBody.optional()),
 };
 
 export const ConnectionCreateBody = z.strictObject({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { flag, queryFlag } from './conventions.js';
+import { flag, noneAsAbsent, noneId, queryFlag } from './conventions.js';
 import * as shared from './index.js';
 
 /** Every zod schema packages/shared exports: the request schemas of the server and the web forms. */
@@ -98,5 +98,64 @@ describe('flag', () => {
       });
     }
     expect(bare, 'booleans that do not use flag() from conventions.ts').toEqual([]);
+  });
+});
+
+/** The object schema of a body, seen through the wrappers a refine or an extension adds. */
+function objectShape(schema: z.ZodType): Record<string, z.ZodType> | null {
+  const def = defOf(schema);
+  if (def.type === 'object') return def.shape as Record<string, z.ZodType>;
+  if (def.type === 'pipe') return objectShape(def.in as z.ZodType);
+  return null;
+}
+
+/** Optional on update only because a PUT changes what it sends: a company always has a plan, a prompt a queue. */
+const REQUIRED_REFERENCES = new Set(['CompanyUpdateBody.planId', 'PromptUpdateBody.queueId']);
+/** Not references to our records: the simulated phone's own message id; ids the session decides (accepted, ignored). */
+const NOT_REFERENCES = new Set([
+  'SandboxInboundBody.quotedId',
+  'QuickMessageBody.companyId',
+  'QuickMessageBody.userId',
+  'QuickMessageUpdateBody.companyId',
+  'QuickMessageUpdateBody.userId',
+]);
+
+/** Optional references a form may leave empty; the rest of the `*Id` fields are required or not references. */
+const isOptionalReference = (path: string, key: string, field: z.ZodType) =>
+  /Id$|^integration$/.test(key) && field.safeParse(undefined).success && !REQUIRED_REFERENCES.has(path) && !NOT_REFERENCES.has(path);
+
+describe('none', () => {
+  it('reads false, empty, null and 0 as "no reference"; a wrong id is still refused', () => {
+    for (const value of [false, '', null, 0, '0']) expect(noneId().parse(value), JSON.stringify(value)).toBeNull();
+    expect(noneId().parse(7)).toBe(7);
+    expect(noneId().parse('7')).toBe(7);
+    for (const value of [true, 'abc', -1, 1.5, {}]) expect(noneId().safeParse(value).success, JSON.stringify(value)).toBe(false);
+  });
+
+  it('reads false, empty and null as "not given" for an enum or a sub-object', () => {
+    const language = noneAsAbsent(z.enum(['pt', 'en']).optional().default('pt'));
+    for (const value of [false, '', null, undefined]) expect(language.parse(value), JSON.stringify(value)).toBe('pt');
+    expect(language.parse('en')).toBe('en');
+    expect(language.safeParse('xx').success).toBe(false);
+    const body = z.object({ language: noneAsAbsent(z.enum(['pt', 'en']).optional()) });
+    expect(body.parse({ language: null })).toEqual({});
+    expect(body.parse({})).toEqual({});
+  });
+
+  it('is how every optional reference of every request body reads "none"', () => {
+    const refusing: string[] = [];
+    let checked = 0;
+    for (const [name, schema] of SCHEMAS.filter(([name]) => name.endsWith('Body'))) {
+      for (const [key, field] of Object.entries(objectShape(schema) ?? {})) {
+        if (!isOptionalReference(`${name}.${key}`, key, field)) continue;
+        checked++;
+        for (const none of [false, '', null]) {
+          const parsed = field.safeParse(none);
+          if (!parsed.success || (parsed.data !== null && parsed.data !== undefined)) refusing.push(`${name}.${key} = ${JSON.stringify(none)}`);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(15);
+    expect(refusing).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { id } from './validation.js';
 
 /**
  * Request conventions (issue 17, ARCHITECTURE.md §3 rule 11): a client written
@@ -24,3 +25,26 @@ export const queryFlag = () =>
     .union([z.literal('').transform(() => false), flag()])
     .optional()
     .transform((value) => value === true);
+
+/** What a form sends for "nothing chosen": `false` (the Resolve button), `''` (an empty select), `null`. */
+const isNone = (value: unknown) => value === false || value === '' || value === null;
+
+/**
+ * An optional reference to another record (promptId, integrationId, whatsappId,
+ * queueId, ...): an id, or "none" as `false`, `''`, `null`, `0` or `'0'`, which
+ * all read as null (clear the reference). A wrong id is still a 400.
+ */
+export const noneId = () =>
+  z.preprocess((value) => {
+    if (isNone(value) || value === 0 || value === '0') return null;
+    // Only numbers and strings reach the id: `true` or `[5]` must not coerce to one.
+    return typeof value === 'number' || typeof value === 'string' ? value : Number.NaN;
+  }, id().nullable());
+
+/**
+ * An optional enum-like value or sub-object (language, cloudApi, recurrence, ...)
+ * where `false`, `''` or `null` mean "not given": the field is then absent (its
+ * default on create, the stored value on update), as if it had not been sent.
+ */
+export const noneAsAbsent = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value: z.input<T> | false | '' | null) => (isNone(value) ? undefined : value), schema);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { flag } from './conventions.js';
+import { flag, noneId } from './conventions.js';
 import { email, id, isCalendarDate, isDateTime, requiredText } from './validation.js';
 
 /**
@@ -88,7 +88,7 @@ export const TagBody = z.strictObject({
   name: requiredText(3, 100),
   color: z.string().trim().max(20, 'validation.tooLong').optional(),
   kanban: z.coerce.number().int().min(0).max(1).optional(),
-  userId: id().nullable().optional(),
+  userId: noneId().optional(),
 });
 export type TagBody = z.infer<typeof TagBody>;
 export const TagUpdateBody = TagBody.partial();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ALL_TICKET_VALUES, LANGUAGES, PROFILES, RECURRENCES, WEEKDAYS } from './constants.js';
 import { PLAN_FEATURES } from './plans.js';
-import { flag } from './conventions.js';
+import { flag, noneAsAbsent, noneId } from './conventions.js';
 import { email, id, isCalendarDate, isDateTime, requiredText, time, timeZone } from './validation.js';
 
 export const LoginBody = z.strictObject({
@@ -17,7 +17,7 @@ const userFields = {
   email: email(),
   profile: z.enum(PROFILES, { error: 'validation.invalidValue' }),
   allTicket: z.enum(ALL_TICKET_VALUES, { error: 'validation.invalidValue' }),
-  whatsappId: id().nullable(),
+  whatsappId: noneId(),
   queueIds: z.array(id()).max(500),
   super: flag(),
   language: z.enum(LANGUAGES, { error: 'validation.invalidValue' }),
@@ -32,7 +32,7 @@ export const UserCreateBody = z.strictObject({
   whatsappId: userFields.whatsappId.optional(),
   queueIds: userFields.queueIds.default([]),
   super: userFields.super.optional(),
-  language: userFields.language.optional(),
+  language: noneAsAbsent(userFields.language.optional()),
 });
 export type UserCreateBody = z.infer<typeof UserCreateBody>;
 
@@ -46,7 +46,7 @@ export const UserUpdateBody = z.strictObject({
   whatsappId: userFields.whatsappId.optional(),
   queueIds: userFields.queueIds.optional(),
   super: userFields.super.optional(),
-  language: userFields.language.optional(),
+  language: noneAsAbsent(userFields.language.optional()),
 });
 export type UserUpdateBody = z.infer<typeof UserUpdateBody>;
 
@@ -106,7 +106,7 @@ export const CompanyBody = z.strictObject({
   /** Sign-up stores 't' (spec part 2 §3), so 't'/'f' are accepted besides the usual flags. */
   status: z.union([z.enum(['t', 'f']).transform((v) => v === 't'), flag()]).optional(),
   dueDate: dueDate().optional(),
-  recurrence: z.enum(RECURRENCES, { error: 'validation.invalidValue' }).optional(),
+  recurrence: noneAsAbsent(z.enum(RECURRENCES, { error: 'validation.invalidValue' }).optional()),
   campaignsEnabled: flag().optional(),
   timezone: timeZone().optional(),
   /** With `email`, creates the company's first admin user. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TICKET_STATUSES } from './realtime.js';
-import { flag, queryFlag } from './conventions.js';
+import { flag, noneId, queryFlag } from './conventions.js';
 import { calendarDate, id } from './validation.js';
 
 /** Id lists arrive as a JSON array string ('[1,2]'), a comma list or repeated parameters. */
@@ -44,26 +44,24 @@ export const TicketListQuery = z.object({
 });
 export type TicketListQuery = z.infer<typeof TicketListQuery>;
 
-const optionalId = () => z.union([id(), z.null(), z.literal('').transform(() => null)]).optional();
-
 export const CreateTicketBody = z.strictObject({
   contactId: id(),
-  queueId: optionalId(),
-  whatsappId: optionalId(),
+  queueId: noneId().optional(),
+  whatsappId: noneId().optional(),
   /** Accepted for compatibility: a new ticket always belongs to its creator. */
-  userId: optionalId(),
+  userId: noneId().optional(),
   status: z.enum(['open', 'pending']).optional(),
 });
 export type CreateTicketBody = z.infer<typeof CreateTicketBody>;
 
 export const UpdateTicketBody = z.strictObject({
   status: z.enum(TICKET_STATUSES).optional(),
-  userId: optionalId(),
-  queueId: optionalId(),
-  whatsappId: optionalId(),
+  userId: noneId().optional(),
+  queueId: noneId().optional(),
+  whatsappId: noneId().optional(),
   useIntegration: flag().optional(),
-  promptId: optionalId(),
-  integrationId: optionalId(),
+  promptId: noneId().optional(),
+  integrationId: noneId().optional(),
 });
 export type UpdateTicketBody = z.infer<typeof UpdateTicketBody>;
 

@@ -110,3 +110,94 @@ describe('flags as numbers or strings', () => {
     expect((await t.request(adminToken, 'GET', '/tickets?showAll=maybe')).statusCode).toBe(400);
   });
 });
+
+describe('false, empty or null meaning "none"', () => {
+  it('closes a ticket with the Resolve button\'s {status: "closed", promptId: false, integrationId: false, useIntegration: false}', async () => {
+    const ticketId = await openTicket();
+    const response = await t.request(adminToken, 'PUT', `/tickets/${ticketId}`, { status: 'closed', promptId: false, integrationId: false, useIntegration: false });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ id: ticketId, status: 'closed' });
+  });
+
+  it('transfers with the dialog\'s empty choices: userId "", whatsappId false', async () => {
+    const ticketId = await openTicket();
+    const queue = await t.factories.buildQueue(company.id, { name: 'Contract transfer queue' });
+    const response = await t.request(adminToken, 'PUT', `/tickets/${ticketId}`, { userId: '', queueId: queue.id, status: 'pending', whatsappId: false });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ status: 'pending', queueId: queue.id, userId: null, whatsappId: sandboxId });
+  });
+
+  it('saves the user modal\'s {whatsappId: false, language: null}: no connection, the language kept', async () => {
+    const user = await t.factories.buildUser(company.id, { name: 'Modal user', whatsappId: sandboxId, language: 'es' });
+    const response = await t.request(adminToken, 'PUT', `/users/${user.id}`, {
+      name: 'Modal user',
+      email: user.email,
+      password: '',
+      profile: 'user',
+      allTicket: 'desabled',
+      whatsappId: false,
+      language: null,
+      queueIds: [],
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ whatsappId: null, whatsapp: null, language: 'es' });
+    const created = await t.request(adminToken, 'POST', '/users', {
+      name: 'Modal new user',
+      email: `modal-new-${Date.now()}@example.com`,
+      password: 'Secret123',
+      profile: 'user',
+      allTicket: 'desabled',
+      whatsappId: '',
+      language: '',
+      queueIds: [],
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ whatsappId: null, language: null });
+  });
+
+  it('creates a webhook integration sent with language "" (and saves a queue with promptId false, integrationId "")', async () => {
+    const created = await t.request(adminToken, 'POST', '/queueIntegration', {
+      type: 'webhook',
+      name: `contract-hook-${Date.now()}`,
+      projectName: '',
+      jsonContent: '',
+      language: '',
+      urlN8N: 'http://127.0.0.1:9/hook',
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ type: 'webhook', language: 'pt-BR' });
+    const edited = await t.request(adminToken, 'PUT', `/queueIntegration/${created.json().id}`, { language: false });
+    expect(edited.statusCode).toBe(200);
+    expect(edited.json()).toMatchObject({ language: 'pt-BR' });
+
+    const queue = await t.request(adminToken, 'POST', '/queue', { name: 'Contract queue', color: '#123456', promptId: false, integrationId: '', greetingMessage: '' });
+    expect(queue.statusCode).toBe(201);
+    expect(queue.json()).toMatchObject({ promptId: null, integrationId: null });
+  });
+
+  it('saves a connection edit that sends back cloudApi: null and empty references', async () => {
+    const before = await t.request(adminToken, 'GET', `/whatsapp/${sandboxId}?session=0`);
+    expect(before.json().cloudApi).toBeNull();
+    const response = await t.request(adminToken, 'PUT', `/whatsapp/${sandboxId}`, {
+      name: 'Contract sandbox',
+      cloudApi: null,
+      promptId: '',
+      integrationId: false,
+      transferQueueId: 0,
+      greetingMessage: 'Olá',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ greetingMessage: 'Olá', cloudApi: null, promptId: null, integrationId: null, transferQueueId: null });
+  });
+
+  it('still refuses a reference or an enum of the wrong type (400)', async () => {
+    const ticketId = await openTicket();
+    for (const promptId of [true, 'abc', -3, { id: 1 }]) {
+      const response = await t.request(adminToken, 'PUT', `/tickets/${ticketId}`, { status: 'closed', promptId });
+      expect(response.statusCode, JSON.stringify(promptId)).toBe(400);
+    }
+    const user = await t.factories.buildUser(company.id, { name: 'Wrong language user' });
+    expect((await t.request(adminToken, 'PUT', `/users/${user.id}`, { language: 'xx' })).statusCode).toBe(400);
+    expect((await t.request(adminToken, 'PUT', `/whatsapp/${sandboxId}`, { cloudApi: 'none' })).statusCode).toBe(400);
+  });
+});

@@ -1,4 +1,4 @@
-import { CompanyBody, RECURRENCE_MONTHS, type CompanyUpdateBody, type Recurrence } from '@atende/shared';
+import { CompanyBody, RECURRENCE_MONTHS, RECURRENCES, type CompanyUpdateBody, type Recurrence } from '@atende/shared';
 import { z } from 'zod';
 import type { Company } from './companies-queries';
 
@@ -12,7 +12,7 @@ export const CompanyFormSchema = CompanyBody.extend({
   planId: z.preprocess((value) => (value === '' ? undefined : value), z.number({ error: 'validation.required' }).int().positive('validation.required')),
   dueDate: z.string(),
   password: z.union([z.literal(''), z.string().min(5, 'validation.tooShort').max(50, 'validation.tooLong')]),
-  recurrence: CompanyBody.shape.recurrence.unwrap(),
+  recurrence: z.enum(RECURRENCES, { error: 'validation.invalidValue' }),
   status: z.boolean(),
   campaignsEnabled: z.boolean(),
 }).superRefine((values, ctx) => {
