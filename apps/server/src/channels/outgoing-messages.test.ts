@@ -288,4 +288,19 @@ describe('a message a stopped server left pending', () => {
     expect(retried.json()).toMatchObject({ sendStatus: 'sent' });
     expect((await outboxOf(number)).map((m) => m.body)).toEqual(['Mensagem antiga']);
   });
+
+  it('is never sent once an agent deleted it', async () => {
+    const number = '5511977770008';
+    const { messageId } = await leftPendingBy(number, 'Apagada antes de sair');
+    expect((await t.request(adminToken, 'DELETE', `/messages/${messageId}`)).json()).toMatchObject({ isDeleted: true });
+    const next = await buildApp({ config: testConfig(), database: t.database, realtime: false, serveWeb: false });
+    await next.ready();
+    try {
+      expect(await recoverPendingMessages(next.services, { staleMs: 0, giveUpMs: 60_000, maxAttempts: 3 })).toEqual({ resent: 0, failed: 1 });
+    } finally {
+      await next.close();
+    }
+    expect(await outboxOf(number)).toEqual([]);
+    expect((await t.request(adminToken, 'POST', `/messages/${messageId}/retry`)).statusCode).toBe(409);
+  });
 });

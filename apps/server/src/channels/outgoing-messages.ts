@@ -192,7 +192,7 @@ export async function recoverPendingMessages(
   const staleBefore = new Date(now - options.staleMs);
   const giveUpBefore = new Date(now - options.giveUpMs);
   const stale = await services.db
-    .select({ id: messages.id, companyId: messages.companyId, createdAt: messages.createdAt, sendAttempts: messages.sendAttempts })
+    .select({ id: messages.id, companyId: messages.companyId, createdAt: messages.createdAt, sendAttempts: messages.sendAttempts, isDeleted: messages.isDeleted })
     .from(messages)
     .where(and(eq(messages.sendStatus, 'pending'), lte(messages.updatedAt, staleBefore)))
     .orderBy(asc(messages.id))
@@ -201,7 +201,8 @@ export async function recoverPendingMessages(
   for (const row of stale) {
     const scope: TenantScope = { companyId: row.companyId };
     const stillStale = and(eq(messages.companyId, row.companyId), eq(messages.id, row.id), eq(messages.sendStatus, 'pending'), lte(messages.updatedAt, staleBefore));
-    if (row.createdAt < giveUpBefore || row.sendAttempts >= options.maxAttempts) {
+    // An agent deleted it while it waited: it is not sent at all.
+    if (row.isDeleted || row.createdAt < giveUpBefore || row.sendAttempts >= options.maxAttempts) {
       const [given] = await services.db
         .update(messages)
         .set({ sendStatus: 'failed', sendError: 'ERR_SEND_INTERRUPTED', updatedAt: new Date() })

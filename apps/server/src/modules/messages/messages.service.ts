@@ -155,9 +155,10 @@ export interface AutomaticMessage {
 }
 
 /**
- * Sends a message the product writes by itself into a ticket of any status (the
- * rating request goes to a closed one) through the ticket's channel, and stores
- * it marked with its source so it is shown but never counted as an agent reply.
+ * Stores, then sends, a message the product writes by itself into a ticket of any
+ * status (the rating request goes to a closed one) through the ticket's channel,
+ * marked with its source so it is shown but never counted as an agent reply. A
+ * refused send stays as a failed message and its error is thrown.
  */
 export async function sendAutomaticMessage(services: AppServices, scope: TenantScope, ticketId: number, input: AutomaticMessage): Promise<MessageDetail> {
   const ticket = await findTicketDetail(services.db, scope, ticketId);
