@@ -69,6 +69,14 @@ describe('plan flags at every attach point', () => {
     expect((await t.database.db.select().from(whatsapps).where(eq(whatsapps.companyId, companyId))).length).toBe(1);
   });
 
+  it('a connection that had its prompt before the plan changed can still be saved with it, or without it', async () => {
+    await t.database.db.update(whatsapps).set({ promptId }).where(eq(whatsapps.id, connectionId));
+    const same = await t.request(token, 'PUT', `/whatsapp/${connectionId}`, { name: 'Renomeada', promptId });
+    expect(same.statusCode).toBe(200);
+    expect((await t.request(token, 'PUT', `/whatsapp/${connectionId}`, { promptId: null })).statusCode).toBe(200);
+    expectPlanRefusal(await t.request(token, 'PUT', `/whatsapp/${connectionId}`, { promptId }), 'useOpenAi');
+  });
+
   it('a queue cannot be given a prompt or an integration', async () => {
     expectPlanRefusal(await t.request(token, 'POST', '/queue', { name: 'Fila IA', color: '#123456', promptId }), 'useOpenAi');
     expectPlanRefusal(await t.request(token, 'PUT', `/queue/${queueId}`, { integrationId }), 'useIntegrations');

@@ -51,12 +51,19 @@ export function present(services: AppServices, ctx: RequestContext, connection: 
 }
 
 /** Every id the dialog sends is looked up inside the company: another company's id is "not found". */
-async function assertReferences(services: AppServices, ctx: RequestContext, body: Body, integrationId: number | null | undefined): Promise<void> {
+async function assertReferences(
+  services: AppServices,
+  ctx: RequestContext,
+  body: Body,
+  integrationId: number | null | undefined,
+  current?: { promptId: number | null; integrationId: number | null },
+): Promise<void> {
   const queueIds = [...(body.queueIds ?? []), ...(body.transferQueueId ? [body.transferQueueId] : [])];
   await assertIdsInTenant(services.db, ctx, queues, queueIds, 'ERR_NO_QUEUE_FOUND');
-  // A connection's bot is a plan feature, like a queue's (clearing it never is).
-  if (body.promptId) requireFeature(ctx, 'useOpenAi');
-  if (integrationId) requireFeature(ctx, 'useIntegrations');
+  // A connection's bot is a plan feature, like a queue's. Clearing it never is, nor
+  // saving the dialog again with the bot it had before the plan changed.
+  if (body.promptId && body.promptId !== current?.promptId) requireFeature(ctx, 'useOpenAi');
+  if (integrationId && integrationId !== current?.integrationId) requireFeature(ctx, 'useIntegrations');
   if (body.promptId) await assertIdsInTenant(services.db, ctx, prompts, [body.promptId], 'ERR_NOT_FOUND');
   if (integrationId) await assertIdsInTenant(services.db, ctx, queueIntegrations, [integrationId], 'ERR_NOT_FOUND');
 }
@@ -188,7 +195,7 @@ export async function updateConnection(services: AppServices, ctx: RequestContex
   const kind = providerKindOf(current.provider);
   if (body.provider !== undefined && providerKindOf(body.provider) !== kind) throw validation('provider', 'The provider of a connection cannot change');
   const integrationId = integrationOf(body);
-  await assertReferences(services, ctx, body, integrationId);
+  await assertReferences(services, ctx, body, integrationId, current);
   const queueIds = body.queueIds ?? ((await queuesOf(services.db, ctx, [id])).get(id) ?? []).map((queue) => queue.id);
   assertGreeting(queueIds, body.greetingMessage ?? current.greetingMessage);
   // Unsetting the default would leave none: another connection must be made the default instead.

@@ -165,8 +165,10 @@ async function planChange(services: AppServices, ctx: RequestContext, current: T
   if (input.status !== undefined && input.status !== current.status) throw invalidTransition(current.status, input.status);
   const flags: TicketChange = {};
   // Handing the ticket to a bot is a plan feature; taking it away never is.
-  if (input.promptId) requireFeature(ctx, 'useOpenAi');
-  if (input.integrationId || input.useIntegration === true) requireFeature(ctx, 'useIntegrations');
+  if (input.promptId && input.promptId !== current.promptId) requireFeature(ctx, 'useOpenAi');
+  if ((input.integrationId && input.integrationId !== current.integrationId) || (input.useIntegration === true && !current.useIntegration)) {
+    requireFeature(ctx, 'useIntegrations');
+  }
   if (input.promptId) await assertIdsInTenant(services.db, ctx, prompts, [input.promptId], 'ERR_NO_PROMPT_FOUND');
   if (input.integrationId) await assertIdsInTenant(services.db, ctx, queueIntegrations, [input.integrationId], 'ERR_NO_INTEGRATION_FOUND');
   if (input.useIntegration !== undefined) flags.useIntegration = input.useIntegration;

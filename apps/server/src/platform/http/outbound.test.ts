@@ -111,7 +111,7 @@ describe('outboundFetch', () => {
   });
 
   it('refuses private, metadata, mapped and unspecified literals', async () => {
-    for (const url of ['http://10.0.0.1/', 'http://169.254.169.254/latest/meta-data/', 'http://[::ffff:127.0.0.1]/', 'http://0.0.0.0/', 'http://[fd00::1]/']) {
+    for (const url of ['http://10.0.0.1/', 'http://169.254.169.254/latest/meta-data/', 'http://[::ffff:127.0.0.1]/', 'http://0.0.0.0/', 'http://[fd00::1]/', 'http://2130706433/', 'http://0x7f.1/', 'http://[::ffff:169.254.169.254]/']) {
       await refusal(outboundFetch(strict, url, { timeoutMs: 2000 }));
     }
     expect((await refusal(outboundFetch(strict, 'file:///etc/passwd', { timeoutMs: 2000 }))).reason).toBe('scheme');
