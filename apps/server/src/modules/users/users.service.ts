@@ -134,7 +134,7 @@ export async function updateUser(
 
   const passwordHash = body.password ? await hashPassword(body.password) : undefined;
   const self = ctx.user.id === userId;
-  await settleEmailRace(services, ctx, body.email, userId, () => services.db.transaction(async (tx) => {
+  const revokedFamilies = await settleEmailRace(services, ctx, body.email, userId, () => services.db.transaction(async (tx) => {
     if (body.profile === 'user') {
       const refusal = lastAdminRefusal(await lockCompanyAdmins(tx, ctx), userId, body);
       if (refusal) throw new AppError(refusal);
@@ -161,8 +161,10 @@ export async function updateUser(
       .where(and(eq(users.companyId, ctx.companyId), eq(users.id, userId)));
     if (body.queueIds) await replaceUserQueues(tx, ctx, userId, body.queueIds);
     // A password change ends the user's other sessions; one's own current session stays.
-    if (passwordHash) await revokeUserTokens(tx, ctx, userId, self ? currentFamilyId : undefined);
+    return passwordHash ? revokeUserTokens(tx, ctx, userId, self ? currentFamilyId : undefined) : [];
   }));
+  // Their access tokens end now on this node too, not when the cached "open" expires.
+  for (const familyId of revokedFamilies) services.sessions.rememberFamily(familyId, false);
   const user = await findUser(services.db, ctx, userId);
   if (!user) throw new AppError('ERR_NO_USER_FOUND');
   services.events.emit('user.saved', { companyId: ctx.companyId, action: 'update', user });
