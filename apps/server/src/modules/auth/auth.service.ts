@@ -99,7 +99,10 @@ export async function refresh(services: AppServices, presented: string | undefin
   if (stored.usedAt) {
     // A replaced token came back. Within a few seconds it is two tabs racing;
     // later it is a copy being replayed, and the whole session family goes.
-    if (Date.now() - stored.usedAt.getTime() > REUSE_GRACE_MS) await revokeFamily(db, stored.familyId);
+    if (Date.now() - stored.usedAt.getTime() > REUSE_GRACE_MS) {
+      await revokeFamily(db, stored.familyId);
+      services.sessions.rememberFamily(stored.familyId, false);
+    }
     throw new AppError('ERR_SESSION_EXPIRED', 401);
   }
   if (!(await consumeRefreshToken(db, stored.id))) throw new AppError('ERR_SESSION_EXPIRED', 401);

@@ -55,9 +55,9 @@ export async function familyActive(db: DbOrTx, familyId: string): Promise<boolea
   return row !== undefined;
 }
 
-/** Revokes every session of a user, or every other one when `keepFamilyId` is given. */
-export async function revokeUserTokens(db: DbOrTx, scope: TenantScope, userId: number, keepFamilyId?: string): Promise<void> {
-  await db
+/** Revokes every session of a user, or every other one when `keepFamilyId` is given; answers the families revoked. */
+export async function revokeUserTokens(db: DbOrTx, scope: TenantScope, userId: number, keepFamilyId?: string): Promise<string[]> {
+  const revoked = await db
     .update(refreshTokens)
     .set({ revokedAt: new Date() })
     .where(
@@ -67,5 +67,7 @@ export async function revokeUserTokens(db: DbOrTx, scope: TenantScope, userId: n
         isNull(refreshTokens.revokedAt),
         keepFamilyId ? ne(refreshTokens.familyId, keepFamilyId) : undefined,
       ),
-    );
+    )
+    .returning({ familyId: refreshTokens.familyId });
+  return [...new Set(revoked.map((row) => row.familyId))];
 }

@@ -35,6 +35,20 @@ async function assertEmailFree(services: AppServices, ctx: RequestContext, email
   throw new AppError('ERR_VALIDATION', undefined, { message: 'Invalid body', fields: { email: [validationText('validation.invalidEmail')] } });
 }
 
+/**
+ * Two requests saving one email at once both pass the check; the unique index
+ * refuses the second, which then gets the answer the check would have given.
+ */
+async function settleEmailRace<T>(services: AppServices, ctx: RequestContext, email: string | undefined, exceptUserId: number | undefined, save: () => Promise<T>): Promise<T> {
+  try {
+    return await save();
+  } catch (error) {
+    const pgError = [error, (error as { cause?: unknown }).cause].find((e) => (e as { code?: string } | undefined)?.code === '23505') as { constraint?: string } | undefined;
+    if (email && pgError && (pgError.constraint === undefined || pgError.constraint === 'users_email_uq')) await assertEmailFree(services, ctx, email, exceptUserId);
+    throw error;
+  }
+}
+
 async function assertReferences(services: AppServices, ctx: RequestContext, body: { queueIds?: number[]; whatsappId?: number | null }) {
   if (body.queueIds) await assertIdsInTenant(services.db, ctx, queues, body.queueIds, 'ERR_NO_QUEUE_FOUND');
   if (body.whatsappId != null) await assertIdsInTenant(services.db, ctx, whatsapps, [body.whatsappId], 'ERR_NO_WAPP_FOUND');
@@ -51,7 +65,7 @@ export async function createUser(services: AppServices, ctx: RequestContext, bod
   await assertReferences(services, ctx, body);
 
   const passwordHash = await hashPassword(body.password);
-  const userId = await services.db.transaction(async (tx) => {
+  const userId = await settleEmailRace(services, ctx, body.email, undefined, () => services.db.transaction(async (tx) => {
     const [created] = await tx
       .insert(users)
       .values({
@@ -69,7 +83,7 @@ export async function createUser(services: AppServices, ctx: RequestContext, bod
     if (!created) throw new AppError('ERR_INTERNAL_SERVER_ERROR');
     await replaceUserQueues(tx, ctx, created.id, body.queueIds);
     return created.id;
-  });
+  }));
   const user = await findUser(services.db, ctx, userId);
   if (!user) throw new AppError('ERR_NO_USER_FOUND');
   services.events.emit('user.saved', { companyId: ctx.companyId, action: 'create', user });
@@ -120,7 +134,7 @@ export async function updateUser(
 
   const passwordHash = body.password ? await hashPassword(body.password) : undefined;
   const self = ctx.user.id === userId;
-  await services.db.transaction(async (tx) => {
+  const revokedFamilies = await settleEmailRace(services, ctx, body.email, userId, () => services.db.transaction(async (tx) => {
     if (body.profile === 'user') {
       const refusal = lastAdminRefusal(await lockCompanyAdmins(tx, ctx), userId, body);
       if (refusal) throw new AppError(refusal);
@@ -147,8 +161,10 @@ export async function updateUser(
       .where(and(eq(users.companyId, ctx.companyId), eq(users.id, userId)));
     if (body.queueIds) await replaceUserQueues(tx, ctx, userId, body.queueIds);
     // A password change ends the user's other sessions; one's own current session stays.
-    if (passwordHash) await revokeUserTokens(tx, ctx, userId, self ? currentFamilyId : undefined);
-  });
+    return passwordHash ? revokeUserTokens(tx, ctx, userId, self ? currentFamilyId : undefined) : [];
+  }));
+  // Their access tokens end now on this node too, not when the cached "open" expires.
+  for (const familyId of revokedFamilies) services.sessions.rememberFamily(familyId, false);
   // Profile, queues, allTicket or token version may have changed: the user's sessions and sockets follow at once.
   await services.access.changed({ companyId: ctx.companyId, userIds: [userId] });
   const user = await findUser(services.db, ctx, userId);

@@ -201,4 +201,13 @@ describe('users', () => {
     const [stored] = await t.database.db.select({ email: users.email }).from(users).where(eq(users.id, agent.id));
     expect(stored?.email).toBe(agent.email);
   });
+
+  it('two creations of one new email at once: one is created, the other gets the duplicate answer, never a 500', async () => {
+    const pair = await t.factories.buildCompany();
+    const token = (await pair.admin.login()).token;
+    const email = `race-${Math.random().toString(36).slice(2, 8)}@example.com`;
+    const answers = await Promise.all([t.request(token, 'POST', '/users', newUser({ email })), t.request(token, 'POST', '/users', newUser({ email }))]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409]);
+    expect(answers.find((a) => a.statusCode === 409)?.json().error).toBe('ERR_EMAIL_ALREADY_EXISTS');
+  });
 });
