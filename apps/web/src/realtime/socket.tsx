@@ -128,8 +128,14 @@ export function SocketProvider({ children }: { children: ReactNode }) {
         })
         .catch(() => endSession());
     };
+    let retryTimer: ReturnType<typeof setTimeout> | undefined;
     next.on('connect_error', (error: Error & { data?: { status?: number } }) => {
-      if (error.message !== 'ERR_SESSION_EXPIRED') return;
+      if (error.message !== 'ERR_SESSION_EXPIRED') {
+        // Refused for a passing reason (that node shutting down, its database down): socket.io does not
+        // retry after a refusal, so we do, spread out so a restarted cluster is not hit all at once.
+        if (!next.active) retryTimer = setTimeout(() => next.connect(), 1000 + Math.random() * 4000);
+        return;
+      }
       // Expired access token (403): refresh, then reconnect with the new one.
       if (error.data?.status === 403) reconnectFresh();
       else endSession();
@@ -166,6 +172,7 @@ export function SocketProvider({ children }: { children: ReactNode }) {
     return () => {
       clearInterval(heartbeat);
       clearTimeout(refreshTimer);
+      clearTimeout(retryTimer);
       stopListening();
       next.removeAllListeners();
       next.close();
