@@ -13,6 +13,7 @@ describe('loadConfig', () => {
     expect(first).toMatchObject({ PORT: 8080, HOST: '127.0.0.1', ADMIN_EMAIL: 'admin@admin.com', NODE_ENV: 'development' });
     expect(first.DATABASE_URL).toBeUndefined();
     expect(first.REDIS_URL).toBeUndefined();
+    expect(first.REDIS_PREFIX).toBe('atende');
     expect(first.JWT_SECRET.length).toBeGreaterThanOrEqual(32);
     expect(first.JWT_SECRET).not.toBe(first.JWT_REFRESH_SECRET);
     const second = loadConfig({ DATA_DIR: dir });
@@ -26,6 +27,8 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ DATA_DIR: dataDir(), DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({ DATA_DIR: dataDir(), REDIS_URL: 'http://x' })).toThrow(/REDIS_URL/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), REDIS_PREFIX: 'a b*' })).toThrow(/REDIS_PREFIX/);
+    expect(loadConfig({ DATA_DIR: dataDir(), REDIS_PREFIX: 'tenant-2.prod' }).REDIS_PREFIX).toBe('tenant-2.prod');
     expect(() => loadConfig({ DATA_DIR: dataDir(), ADMIN_EMAIL: 'nope' })).toThrow(/ADMIN_EMAIL/);
     expect(() => loadConfig({ DATA_DIR: dataDir(), JWT_SECRET: 'short' })).toThrow(/JWT_SECRET/);
     expect(() => loadConfig({ DATA_DIR: dataDir(), NODE_ENV: 'staging' })).toThrow(ConfigError);

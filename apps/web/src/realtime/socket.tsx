@@ -1,4 +1,5 @@
 import { CLIENT_EVENTS, companyEvent, SERVER_EVENTS, USER_STATUS_INTERVAL_MS, type AuthEventPayload, type RealtimeEntity } from '@atende/shared';
+import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { io, type Socket } from 'socket.io-client';
@@ -84,6 +85,7 @@ export function trackJoins(socket: Socket): void {
 export function SocketProvider({ children }: { children: ReactNode }) {
   const { user, api, endSession } = useSession();
   const { t } = useTranslation();
+  const queryClient = useQueryClient();
   const [socket, setSocket] = useState<Socket | null>(null);
   const companyId = user?.companyId;
   const userId = user?.id;
@@ -126,8 +128,14 @@ export function SocketProvider({ children }: { children: ReactNode }) {
         })
         .catch(() => endSession());
     };
+    let retryTimer: ReturnType<typeof setTimeout> | undefined;
     next.on('connect_error', (error: Error & { data?: { status?: number } }) => {
-      if (error.message !== 'ERR_SESSION_EXPIRED') return;
+      if (error.message !== 'ERR_SESSION_EXPIRED') {
+        // Refused for a passing reason (that node shutting down, its database down): socket.io does not
+        // retry after a refusal, so we do, spread out so a restarted cluster is not hit all at once.
+        if (!next.active) retryTimer = setTimeout(() => next.connect(), 1000 + Math.random() * 4000);
+        return;
+      }
       // Expired access token (403): refresh, then reconnect with the new one.
       if (error.data?.status === 403) reconnectFresh();
       else endSession();
@@ -154,16 +162,23 @@ export function SocketProvider({ children }: { children: ReactNode }) {
     });
     const heartbeat = setInterval(() => next.emit(CLIENT_EVENTS.userStatus), USER_STATUS_INTERVAL_MS);
     // Consumers get the socket once the server has put it in its rooms (`ready`); their joins then go out at once.
-    next.on(SERVER_EVENTS.ready, () => setSocket(next));
+    // A later `ready` means our rooms changed (rights changed, or a reconnect): what we show is reloaded.
+    let readyBefore = false;
+    next.on(SERVER_EVENTS.ready, () => {
+      if (readyBefore) void queryClient.invalidateQueries();
+      readyBefore = true;
+      setSocket(next);
+    });
     return () => {
       clearInterval(heartbeat);
       clearTimeout(refreshTimer);
+      clearTimeout(retryTimer);
       stopListening();
       next.removeAllListeners();
       next.close();
       setSocket(null);
     };
-  }, [companyId, userId, api, endSession, t]);
+  }, [companyId, userId, api, endSession, t, queryClient]);
 
   return <SocketContext.Provider value={socket}>{children}</SocketContext.Provider>;
 }

@@ -174,6 +174,28 @@ describe('socket rights on one node', () => {
     expect(seen).toEqual([before, allowed]);
   });
 
+  it('a user whose allTicket is turned off stops hearing pending tickets of queues it is not in', async () => {
+    const sales = await t.factories.buildQueue(a.id);
+    const agent = await t.factories.buildUser(a.id, { allTicket: 'enabled' });
+    const salesCustomer = await customer(t, a.id, connectionId, sales.id);
+    const walkIn = await customer(t, a.id, connectionId, null);
+    const socket = await connect(node, (await agent.login()).token);
+    const seen = messagesSeenBy(socket, a.id);
+    const before = await salesCustomer.writes();
+    await arrives(seen, before);
+
+    const resynced = nextReady(socket);
+    expect((await t.request(adminToken, 'PUT', `/users/${agent.id}`, { allTicket: 'desabled' })).statusCode).toBe(200);
+    await resynced;
+
+    const forbidden = await salesCustomer.writes();
+    const allowed = await walkIn.writes();
+    await arrives(seenByWitness, forbidden);
+    await arrives(seen, allowed);
+    await sleep(QUIET_MS);
+    expect(seen).toEqual([before, allowed]);
+  });
+
   it('a deleted user is told, disconnected, hears nothing more and cannot come back with its token', async () => {
     const walkIn = await customer(t, a.id, connectionId, null);
     const agent = await t.factories.buildUser(a.id);

@@ -166,9 +166,16 @@ function chatBoxTicketId(room: string, companyId: number): number | null {
  * Runs on every connect, recovery included (a recovered socket gets its old
  * rooms back, while the freshly loaded ctx may have lost a queue or the admin
  * profile), and on every change of the user's rights. Chat boxes the socket
- * joined are asked again when `authorizer` is given. Ends with `ready`.
+ * joined are asked again. Says `ready` on a connect
+ * and whenever the rooms changed, so the client knows what it hears from now on
+ * (and may reload what it shows).
  */
-async function syncMembership(socket: AtendeSocket, ctx: RequestContext, authorizer: JoinAuthorizer | null | undefined): Promise<void> {
+async function syncMembership(
+  socket: AtendeSocket,
+  ctx: RequestContext,
+  authorizer: JoinAuthorizer | null,
+  alwaysReady: boolean,
+): Promise<void> {
   const { companyId, user } = ctx;
   const wanted = new Set([rooms.company(companyId), rooms.user(companyId, user.id), rooms.everyone()]);
   if (user.profile === 'admin') wanted.add(rooms.admins(companyId));
@@ -178,21 +185,30 @@ async function syncMembership(socket: AtendeSocket, ctx: RequestContext, authori
   const derived = [rooms.admins(companyId), rooms.allTicket(companyId)];
   const queuePrefix = rooms.queue(companyId, 0).replace(/0$/, '');
   const chatBoxes: { room: string; ticketId: number }[] = [];
+  let changed = false;
   for (const room of socket.rooms) {
     const isDerived = derived.includes(room) || room.startsWith(queuePrefix);
-    if (isDerived && !wanted.has(room)) await socket.leave(room);
+    if (isDerived && !wanted.has(room)) {
+      await socket.leave(room);
+      changed = true;
+    }
     const ticketId = chatBoxTicketId(room, companyId);
     if (ticketId !== null) chatBoxes.push({ room, ticketId });
   }
-  if (authorizer !== undefined) {
-    for (const { room, ticketId } of chatBoxes) {
-      // No authorizer, or one that fails: the safe answer is "no longer allowed".
-      const allowed = authorizer ? await authorizer(ctx, ticketId).catch(() => false) : false;
-      if (!allowed) await socket.leave(room);
+  for (const { room, ticketId } of chatBoxes) {
+    // No authorizer, or one that fails: the safe answer is "no longer allowed".
+    const allowed = authorizer ? await authorizer(ctx, ticketId).catch(() => false) : false;
+    if (!allowed) {
+      await socket.leave(room);
+      changed = true;
     }
   }
-  await socket.join([...wanted]);
-  if (socket.connected) emitToSocket(socket, SERVER_EVENTS.ready);
+  const joining = [...wanted].filter((room) => !socket.rooms.has(room));
+  if (joining.length > 0) {
+    await socket.join(joining);
+    changed = true;
+  }
+  if (socket.connected && (changed || alwaysReady)) emitToSocket(socket, SERVER_EVENTS.ready);
 }
 
 export async function createSocketServer(httpServer: HttpServer, options: SocketServerOptions): Promise<SocketServer> {
@@ -272,11 +288,12 @@ export async function createSocketServer(httpServer: HttpServer, options: Socket
   }
 
   /** Re-syncs one socket to its (new) rights; one at a time per socket. */
-  function resync(socket: AtendeSocket, recheckChatBoxes: boolean): Promise<void> {
+  function resync(socket: AtendeSocket, reason: 'connect' | 'change'): Promise<void> {
     const previous = socket.data.syncing ?? Promise.resolve();
     const next = previous.then(async () => {
       if (socket.data.ended || !socket.connected) return;
-      await syncMembership(socket, socket.data.ctx, recheckChatBoxes ? chatBoxAuthorizer : undefined);
+      // Chat boxes are asked again too: a recovered socket gets back the ones it had joined.
+      await syncMembership(socket, socket.data.ctx, chatBoxAuthorizer, reason === 'connect');
     });
     socket.data.syncing = next.catch((error: unknown) => {
       logger.error({ err: error, companyId: socket.data.ctx.companyId, userId: socket.data.ctx.user.id }, 'socket re-sync failed');
@@ -315,7 +332,7 @@ export async function createSocketServer(httpServer: HttpServer, options: Socket
     const userKey = `${companyId}:${ctx.user.id}`;
 
     scheduleExpiry(socket);
-    void resync(socket, false);
+    void resync(socket, 'connect');
 
     socketsPerUser.set(userKey, (socketsPerUser.get(userKey) ?? 0) + 1);
     track('userStatus failed', ctx, () => options.onUserStatus(ctx));
@@ -349,7 +366,7 @@ export async function createSocketServer(httpServer: HttpServer, options: Socket
           socket.data.expiresAt = expiresAt;
           scheduleExpiry(socket);
           ack({ ok: true });
-          void resync(socket, true);
+          void resync(socket, 'change');
         },
         () => ack({ ok: false, error: 'ERR_SESSION_EXPIRED' }),
       );
@@ -441,7 +458,7 @@ export async function createSocketServer(httpServer: HttpServer, options: Socket
               return Promise.resolve();
             }
             socket.data.ctx = fresh;
-            return resync(socket, true);
+            return resync(socket, 'change');
           }),
         );
       }),
