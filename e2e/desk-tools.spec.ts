@@ -164,3 +164,29 @@ test('queue filter: unticking a queue hides its tickets from the open list', asy
   await expect(hiddenItem).toHaveCount(0);
   await expect(keptItem).toBeVisible();
 });
+
+test('user filter: the search tab lists only the tickets of the chosen agent', async ({ page, baseURL }) => {
+  const base = baseURL ?? '';
+  const setup = await desk(base);
+  const stamp = uniqueStamp().text;
+  const agentName = `Agente Filtro ${stamp}`;
+  const agent = await api<{ id: number }>(base, setup.token, 'POST', '/users', {
+    name: agentName,
+    email: `filtro-${stamp}@example.com`,
+    password: 'Agent123',
+    profile: 'user',
+  });
+  const theirs = await openTicket(base, setup, `Cliente do Agente ${stamp}`);
+  await api(base, setup.token, 'PUT', `/tickets/${theirs.id}`, { userId: agent.id });
+  await openTicket(base, setup, `Cliente do Admin ${stamp}`);
+
+  await login(page);
+  // Another agent's tickets are listed to an admin only with "show all".
+  await page.getByTestId('show-all').check();
+  await page.getByTestId('tab-search').click();
+  await page.getByTestId('user-filter').getByRole('combobox').fill(agentName);
+  await page.getByRole('option', { name: agentName }).click();
+  const items = page.getByTestId('ticket-item');
+  await expect(items).toHaveCount(1);
+  await expect(items.first()).toContainText(`Cliente do Agente ${stamp}`);
+});

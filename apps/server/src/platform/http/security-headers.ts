@@ -17,7 +17,6 @@ export const APP_CSP = [
   "media-src 'self' blob:",
   "font-src 'self' data:",
   "connect-src 'self'",
-  "worker-src 'self' blob:",
   "object-src 'none'",
   "base-uri 'self'",
   "form-action 'self'",
