@@ -99,14 +99,19 @@ function seedOf(key: string): number {
   return hash;
 }
 
-/** The route's cases: mutations of its valid probe, as many of each kind as the route has inputs for. */
+/** Put in every declared field once, the rest of the probe kept valid: the classes of issue 16 that random draws could miss. */
+const SWEEP = ['a\u0000\ud800b', '2026-02-30'];
+
+/** The route's cases: a sweep of every declared field, then random mutations of its valid probe. */
 function casesFor(info: RouteInfo, baseBody: unknown, baseQuery: URLSearchParams, paramIndexes: number[]): FuzzCase[] {
   const kinds: fc.Arbitrary<FuzzCase>[] = [];
+  const sweep: FuzzCase[] = [];
   const method = methodOf(info.key);
   const takesBody = method !== 'GET' && method !== 'DELETE';
   if (takesBody) {
     const known = new Set([...info.bodyFields, ...(baseBody && typeof baseBody === 'object' && !Array.isArray(baseBody) ? Object.keys(baseBody) : [])]);
     const fields = [...known, 'unknownField', 'constructor'];
+    for (const field of known) for (const value of SWEEP) sweep.push({ kind: 'body', edits: [{ field, value }] });
     kinds.push(
       // One declared field at an edge of its type: most of these get past validation into the service.
       fc.record({ kind: fc.constant('body' as const), edits: fc.tuple(fc.record({ field: fc.constantFrom(...(known.size > 0 ? known : fields)), value: plausibleValue })) }),
@@ -119,6 +124,7 @@ function casesFor(info: RouteInfo, baseBody: unknown, baseQuery: URLSearchParams
   }
   const queryFields = [...new Set([...info.queryFields, ...baseQuery.keys()])];
   if (queryFields.length > 0) {
+    for (const field of queryFields) for (const value of SWEEP) sweep.push({ kind: 'query', edits: [{ field, values: [value] }] });
     const queryValue = fc.oneof(hostileString, hostileNumber.map(String), fc.constantFrom('%00', '%ED%A0%80', '%', '%zz'));
     kinds.push(
       fc.record({
@@ -130,8 +136,8 @@ function casesFor(info: RouteInfo, baseBody: unknown, baseQuery: URLSearchParams
   if (paramIndexes.length > 0) {
     kinds.push(fc.record({ kind: fc.constant('params' as const), index: fc.constantFrom(...paramIndexes), segment: hostileSegment }));
   }
-  if (kinds.length === 0) return [];
-  return fc.sample(fc.oneof(...kinds), { seed: seedOf(info.key), numRuns: RUNS_PER_ROUTE });
+  if (kinds.length === 0) return sweep;
+  return [...sweep, ...fc.sample(fc.oneof(...kinds), { seed: seedOf(info.key), numRuns: RUNS_PER_ROUTE })];
 }
 
 const RAW_PERCENT = /^(%00|%ED%A0%80|%|%zz)$/;
