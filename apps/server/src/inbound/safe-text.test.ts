@@ -47,6 +47,16 @@ describe('inbound text with NUL or unpaired surrogates', () => {
     const edit = await t.request(token, 'POST', `/sandbox/${connectionId}/edit`, { id: 'sandbox-nul-1', body: 'Boa\u0000 tarde\udfff' });
     expect(edit.statusCode).toBe(200);
     expect(await stored('sandbox-nul-1')).toMatchObject({ body: 'Boa tarde', isEdited: true });
+
+    // An id with NUL names no message (it reached the query and answered 500).
+    const unknown = await t.request(token, 'POST', `/sandbox/${connectionId}/edit`, { id: 'sandbox-nul-1\u0000x', body: 'Boa noite' });
+    expect(unknown.statusCode).toBe(404);
+
+    // Nothing but NUL is an empty message, refused like any other.
+    const empty = await t.request(token, 'POST', `/sandbox/${connectionId}/inbound`, { from: '5511977770001', body: '\u0000\u0000', id: 'sandbox-nul-2' });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json()).toMatchObject({ error: 'ERR_EMPTY_MESSAGE' });
+    expect(await stored('sandbox-nul-2')).toBeNull();
   });
 
   it('from any provider (what Baileys hands to ingest): stored without them, and the ticket preview too', async () => {

@@ -14,6 +14,7 @@ import type { RequestContext } from '../../platform/http/context.js';
 import { requireAdmin } from '../../platform/http/guards.js';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
 import type { StoredMedia } from '../../platform/storage/media-storage.js';
+import { stripUnsafeText } from '../../platform/text/unsafe-text.js';
 import { outboxFor } from './sandbox.repo.js';
 
 const Params = z.object({ whatsappId: id() });
@@ -66,7 +67,8 @@ export function registerSandboxRoutes(scope: FastifyInstance, services: AppServi
     const connection = await sandboxConnection(services, request.ctx, request.params.whatsappId);
     const { body, media } = await readInbound(services, request);
     const specialType = SPECIAL_TYPES[body.type];
-    if (!body.body.trim() && !media && !specialType) throw new AppError('ERR_EMPTY_MESSAGE', undefined, { fields: { body: ['Required'] } });
+    // A text of nothing but NUL is empty once ingest strips it.
+    if (!stripUnsafeText(body.body).trim() && !media && !specialType) throw new AppError('ERR_EMPTY_MESSAGE', undefined, { fields: { body: ['Required'] } });
     const result = await ingestMessage(services, {
       companyId: request.ctx.companyId,
       whatsappId: connection.id,

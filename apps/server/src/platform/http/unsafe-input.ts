@@ -1,6 +1,6 @@
 import { validationText } from '@atende/shared';
 import type { FastifyInstance, FastifyRequest, preValidationHookHandler } from 'fastify';
-import { findInputProblem } from '../text/unsafe-text.js';
+import { findInputProblem, stripUnsafeDeep } from '../text/unsafe-text.js';
 import { AppError } from './app-error.js';
 
 const PARTS = [
@@ -16,15 +16,17 @@ const PARTS = [
  * deeper than `MAX_INPUT_DEPTH`. Answers 400 in the validation shape with the
  * field named, before the route's own schema runs (so it holds for routes that
  * parse by hand too). Added last to each route's preValidation, after the role
- * gate. A route whose body is a provider's message (`config.providerText`) keeps
- * its body: the inbound normalisation strips those characters instead.
+ * gate. A route whose body is a provider's message (`config.providerText`, the
+ * sandbox phone) has those characters removed from its body instead, as the
+ * inbound normalisation does for every provider.
  */
 export function refuseUnsafeInput(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     const providerText = route.config?.providerText === true;
     const check = async (request: FastifyRequest) => {
+      // A provider's message keeps every character it can: the unsafe ones are removed, not refused.
+      if (providerText && request.body !== null && typeof request.body === 'object') request.body = stripUnsafeDeep(request.body);
       for (const [part, read] of PARTS) {
-        if (part === 'body' && providerText) continue;
         const problem = findInputProblem(read(request));
         if (!problem) continue;
         const field = problem.path.length > 0 ? problem.path.join('.') : part;
@@ -39,7 +41,7 @@ export function refuseUnsafeInput(app: FastifyInstance): void {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The body is a provider's message (the sandbox phone): unsafe text in it is stripped on ingest, not refused. */
+    /** The body is a provider's message (the sandbox phone): unsafe text in it is removed, not refused. */
     providerText?: boolean;
   }
 }
