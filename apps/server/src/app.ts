@@ -128,9 +128,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   });
   app.addHook('onClose', () => access.close());
   // Every node forgets the cached sessions first, so the sockets' reload and the next request see the change.
-  access.onChange(({ userIds }) => {
+  access.onChange(({ userIds, endedFamilies }) => {
     if (userIds) for (const userId of userIds) sessions.forget(userId);
     else sessions.forget();
+    for (const familyId of endedFamilies ?? []) sessions.rememberFamily(familyId, false);
   });
 
   const services: AppServices = {
@@ -188,7 +189,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       redisUrl: config.REDIS_URL,
       redisPrefix: config.REDIS_PREFIX,
       logger: app.log,
-      tokenExpiresAt: async (token) => (await tokens.verifyAccess(token)).expiresAt,
+      inspectToken: async (token) => {
+        const { expiresAt, familyId } = await tokens.verifyAccess(token);
+        return { expiresAt, familyId };
+      },
       onUserStatus: (ctx: RequestContext) => markUserOnline(database.db, ctx),
       onUserOffline: (ctx: RequestContext) => markUserOffline(database.db, ctx),
     });

@@ -52,7 +52,7 @@ export const TICKET_STATUSES = ['open', 'pending', 'closed'] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
 
 /** Why the server ended a socket: the client must not reconnect with the same token. */
-export const SESSION_END_REASONS = ['tokenExpired', 'tokenRevoked', 'userDeleted', 'companyInactive'] as const;
+export const SESSION_END_REASONS = ['tokenExpired', 'tokenRevoked', 'loggedOut', 'userDeleted', 'companyInactive'] as const;
 export type SessionEndReason = (typeof SESSION_END_REASONS)[number];
 
 /** `update`: the account logged in elsewhere. `sessionEnded`: this socket is closed by the server right after. */

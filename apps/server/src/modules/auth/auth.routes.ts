@@ -45,8 +45,6 @@ export function registerAuthPublicRoutes(scope: FastifyInstance, services: AppSe
     const token = bearerToken(request);
     const claims = token ? await services.tokens.verifyAccess(token).catch(() => null) : null;
     await logout(services, request.cookies[REFRESH_COOKIE], claims);
-    // Sessions ended by the logout (and any other change of the user meanwhile) reach its sockets.
-    if (claims) await services.access.changed({ companyId: claims.companyId, userIds: [claims.userId] });
     reply.clearCookie(REFRESH_COOKIE, { path: '/auth' });
     return reply.status(204).send();
   });

@@ -101,7 +101,8 @@ export async function refresh(services: AppServices, presented: string | undefin
     // later it is a copy being replayed, and the whole session family goes.
     if (Date.now() - stored.usedAt.getTime() > REUSE_GRACE_MS) {
       await revokeFamily(db, stored.familyId);
-      services.sessions.rememberFamily(stored.familyId, false);
+      // Its access tokens and sockets end now, on every node.
+      await services.access.changed({ companyId: stored.companyId, userIds: [stored.userId], endedFamilies: [stored.familyId] });
     }
     throw new AppError('ERR_SESSION_EXPIRED', 401);
   }
@@ -131,22 +132,24 @@ export async function refresh(services: AppServices, presented: string | undefin
 
 /**
  * Ends a sign-in: the refresh family of the cookie and the one named by the access
- * token (claim `fid`), so that access token stops working at once on this node
- * (the session cache remembers the revocation) and within its TTL on the others.
+ * token (claim `fid`). Every node is told (`access.changed` with the ended
+ * families): that access token stops working and that sign-in's sockets end at once.
  */
 export async function logout(services: AppServices, presented: string | undefined, access: AccessClaims | null): Promise<void> {
   const { db } = services;
   const families = new Set<string>();
+  let owner = access ? { companyId: access.companyId, userId: access.userId } : null;
   if (presented) {
     const stored = await findRefreshToken(db, presented);
-    if (stored) families.add(stored.familyId);
+    if (stored) {
+      families.add(stored.familyId);
+      owner ??= { companyId: stored.companyId, userId: stored.userId };
+    }
   }
   if (access?.familyId) families.add(access.familyId);
-  for (const familyId of families) {
-    await revokeFamily(db, familyId);
-    services.sessions.rememberFamily(familyId, false);
-  }
+  for (const familyId of families) await revokeFamily(db, familyId);
   if (access) await db.update(users).set({ online: false }).where(eq(users.id, access.userId));
+  if (owner) await services.access.changed({ companyId: owner.companyId, userIds: [owner.userId], endedFamilies: [...families] });
 }
 
 /** The refresh family of the presented cookie, so a password change can keep this session. */

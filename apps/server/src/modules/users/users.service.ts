@@ -163,10 +163,9 @@ export async function updateUser(
     // A password change ends the user's other sessions; one's own current session stays.
     return passwordHash ? revokeUserTokens(tx, ctx, userId, self ? currentFamilyId : undefined) : [];
   }));
-  // Their access tokens end now on this node too, not when the cached "open" expires.
-  for (const familyId of revokedFamilies) services.sessions.rememberFamily(familyId, false);
-  // Profile, queues, allTicket or token version may have changed: the user's sessions and sockets follow at once.
-  await services.access.changed({ companyId: ctx.companyId, userIds: [userId] });
+  // Profile, queues, allTicket or token version may have changed, and sign-ins may have
+  // ended (a password change): the user's sessions and sockets follow at once, on every node.
+  await services.access.changed({ companyId: ctx.companyId, userIds: [userId], endedFamilies: revokedFamilies });
   const user = await findUser(services.db, ctx, userId);
   if (!user) throw new AppError('ERR_NO_USER_FOUND');
   services.events.emit('user.saved', { companyId: ctx.companyId, action: 'update', user });

@@ -5,6 +5,8 @@ import { createClient } from 'redis';
 export interface AccessChange {
   companyId: number;
   userIds?: number[];
+  /** Sign-ins (refresh families) that ended: logout, password change, replayed refresh token. */
+  endedFamilies?: string[];
 }
 
 export type AccessChangeHandler = (change: AccessChange) => void | Promise<void>;
@@ -39,11 +41,15 @@ export const accessChannel = (prefix: string) => `${prefix}:access-changed`;
 
 function parseChange(value: unknown): AccessChange | null {
   if (typeof value !== 'object' || value === null) return null;
-  const { companyId, userIds } = value as { companyId?: unknown; userIds?: unknown };
+  const { companyId, userIds, endedFamilies } = value as { companyId?: unknown; userIds?: unknown; endedFamilies?: unknown };
   if (typeof companyId !== 'number' || !Number.isSafeInteger(companyId)) return null;
-  if (userIds === undefined) return { companyId };
-  if (!Array.isArray(userIds) || !userIds.every((id) => typeof id === 'number' && Number.isSafeInteger(id))) return null;
-  return { companyId, userIds: userIds as number[] };
+  if (userIds !== undefined && (!Array.isArray(userIds) || !userIds.every((id) => typeof id === 'number' && Number.isSafeInteger(id)))) return null;
+  if (endedFamilies !== undefined && (!Array.isArray(endedFamilies) || !endedFamilies.every((id) => typeof id === 'string'))) return null;
+  return {
+    companyId,
+    ...(userIds === undefined ? {} : { userIds: userIds as number[] }),
+    ...(endedFamilies === undefined ? {} : { endedFamilies: endedFamilies as string[] }),
+  };
 }
 
 /**
@@ -89,7 +95,11 @@ export async function createAccessChanges(options: AccessChangesOptions): Promis
 
   return {
     async changed(change) {
-      const copy: AccessChange = change.userIds ? { companyId: change.companyId, userIds: [...new Set(change.userIds)] } : { companyId: change.companyId };
+      const copy: AccessChange = {
+        companyId: change.companyId,
+        ...(change.userIds ? { userIds: [...new Set(change.userIds)] } : {}),
+        ...(change.endedFamilies?.length ? { endedFamilies: [...new Set(change.endedFamilies)] } : {}),
+      };
       const told = publisher
         ?.publish(channel, JSON.stringify({ from: nodeId, change: copy } satisfies Envelope))
         .catch((error: unknown) => options.onError(error, 'could not publish an access change'));

@@ -234,6 +234,29 @@ describe('socket rights on one node', () => {
     expect((await connectError(node, token)).data).toEqual({ status: 401 });
   });
 
+  it("a logout ends that sign-in's sockets at once; the user's other sign-in keeps hearing", async () => {
+    const walkIn = await customer(t, a.id, connectionId, null);
+    const agent = await t.factories.buildUser(a.id);
+    const leaving = await agent.login();
+    const staying = await agent.login();
+    const socket = await connect(node, leaving.token);
+    const other = await connect(node, staying.token);
+    const seen = messagesSeenBy(socket, a.id);
+    const seenByOther = messagesSeenBy(other, a.id);
+
+    const ended = sessionEnd(socket, a.id);
+    const out = await t.app.inject({ method: 'DELETE', url: '/auth/logout', headers: { authorization: `Bearer ${leaving.token}`, cookie: leaving.cookie } });
+    expect(out.statusCode).toBe(204);
+    expect(await ended).toEqual({ auth: { action: 'sessionEnded', reason: 'loggedOut' }, reason: 'io server disconnect' });
+
+    const after = await walkIn.writes();
+    await arrives(seenByOther, after);
+    await sleep(QUIET_MS);
+    expect(seen).toEqual([]);
+    expect(other.connected).toBe(true);
+    expect((await connectError(node, leaving.token)).data).toEqual({ status: 401 });
+  });
+
   it("a deactivated company's sockets end, hear nothing more, and its users cannot connect again", async () => {
     const c = await t.factories.buildCompany();
     const cConnection = (await createServiceDeskFactories(t.database.db).buildConnection(c.id)).id;
@@ -389,5 +412,18 @@ describe.runIf(usePostgres || process.env.REDIS_URL)('socket rights across two n
     await arrives(seenByWitness, after);
     await sleep(QUIET_MS);
     expect(seen).toEqual([]);
+  });
+
+  it('a logout on node A ends that sign-in on node B at once: its socket and its access token', async () => {
+    const agent = await t.factories.buildUser(a.id);
+    const session = await agent.login();
+    const socket = await connect(b, session.token);
+    // Node B has seen the sign-in open (its per-node cache would keep saying so for seconds).
+    expect((await nodeB.inject({ method: 'GET', url: '/auth/me', headers: { authorization: `Bearer ${session.token}` } })).statusCode).toBe(200);
+    const ended = sessionEnd(socket, a.id);
+    const out = await t.app.inject({ method: 'DELETE', url: '/auth/logout', headers: { authorization: `Bearer ${session.token}`, cookie: session.cookie } });
+    expect(out.statusCode).toBe(204);
+    expect(await ended).toEqual({ auth: { action: 'sessionEnded', reason: 'loggedOut' }, reason: 'io server disconnect' });
+    expect((await nodeB.inject({ method: 'GET', url: '/auth/me', headers: { authorization: `Bearer ${session.token}` } })).statusCode).toBe(401);
   });
 });

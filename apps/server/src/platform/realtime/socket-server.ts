@@ -36,10 +36,11 @@ export interface SocketServerOptions {
   /** At most one write round per this many ms while busy (`write-pacer.ts`). */
   flushIntervalMs?: number;
   /**
-   * When the access token stops being valid (ms since epoch). Given: the socket
-   * ends then unless the client sent a fresh token (`updateToken`).
+   * When the access token stops being valid (ms since epoch) and its sign-in
+   * (refresh family). Given: the socket ends at expiry unless the client sent a
+   * fresh token (`updateToken`), and when its sign-in is logged out.
    */
-  tokenExpiresAt?(token: string): Promise<number | null>;
+  inspectToken?(token: string): Promise<{ expiresAt: number; familyId?: string }>;
   /** Redis stream key prefix owner; the stream is `${redisPrefix}:socket.io` unless streamName is set. */
   redisPrefix?: string;
 }
@@ -64,6 +65,8 @@ interface SocketData {
   ctx: RequestContext;
   /** Expiry of the token the socket last presented (ms since epoch), null: unknown. */
   expiresAt: number | null;
+  /** The sign-in (refresh family) of that token: a logout of it ends the socket. */
+  familyId?: string;
   expiryTimer?: NodeJS.Timeout;
   /** Re-syncs of one socket run one after another. */
   syncing?: Promise<void>;
@@ -251,11 +254,11 @@ export async function createSocketServer(httpServer: HttpServer, options: Socket
   }
 
   /** Authenticates a presented token: the same checks as HTTP, plus an active company. */
-  async function authenticateSocket(token: string): Promise<{ ctx: RequestContext; expiresAt: number | null }> {
+  async function authenticateSocket(token: string): Promise<{ ctx: RequestContext; expiresAt: number | null; familyId?: string }> {
     const ctx = await options.authenticate(token);
     if (!ctx.company.status && !ctx.user.super) throw new AppError('ERR_SESSION_EXPIRED', 401);
-    const expiresAt = options.tokenExpiresAt ? await options.tokenExpiresAt(token) : null;
-    return { ctx, expiresAt };
+    const inspected = options.inspectToken ? await options.inspectToken(token) : null;
+    return { ctx, expiresAt: inspected?.expiresAt ?? null, familyId: inspected?.familyId };
   }
 
   /** Tells the client why (it must not reconnect with this token), then closes the socket. */
@@ -315,9 +318,10 @@ export async function createSocketServer(httpServer: HttpServer, options: Socket
       return;
     }
     authenticateSocket(token).then(
-      ({ ctx, expiresAt }) => {
+      ({ ctx, expiresAt, familyId }) => {
         socket.data.ctx = ctx;
         socket.data.expiresAt = expiresAt;
+        socket.data.familyId = familyId;
         socket.data.ended = false;
         next();
       },
@@ -358,12 +362,13 @@ export async function createSocketServer(httpServer: HttpServer, options: Socket
       const ack = ackOf([token, ...rest]) as (answer: { ok: true } | { ok: false; error: 'ERR_SESSION_EXPIRED' | 'ERR_VALIDATION' }) => void;
       if (typeof token !== 'string' || token.length === 0) return ack({ ok: false, error: 'ERR_VALIDATION' });
       authenticateSocket(token).then(
-        ({ ctx: fresh, expiresAt }) => {
+        ({ ctx: fresh, expiresAt, familyId }) => {
           // Another user's token does not turn this socket into theirs.
           if (fresh.companyId !== companyId || fresh.user.id !== ctx.user.id) return ack({ ok: false, error: 'ERR_SESSION_EXPIRED' });
           if (socket.data.ended) return ack({ ok: false, error: 'ERR_SESSION_EXPIRED' });
           socket.data.ctx = fresh;
           socket.data.expiresAt = expiresAt;
+          socket.data.familyId = familyId;
           scheduleExpiry(socket);
           ack({ ok: true });
           void resync(socket, 'change');
@@ -452,7 +457,8 @@ export async function createSocketServer(httpServer: HttpServer, options: Socket
         const fresh = await reload(userId);
         await Promise.all(
           sockets.map((socket) => {
-            const reason = endReason(socket.data.ctx, fresh);
+            const loggedOut = socket.data.familyId !== undefined && change.endedFamilies?.includes(socket.data.familyId);
+            const reason = endReason(socket.data.ctx, fresh) ?? (loggedOut ? 'loggedOut' : null);
             if (reason || !fresh) {
               endSocket(socket, reason ?? 'userDeleted');
               return Promise.resolve();
