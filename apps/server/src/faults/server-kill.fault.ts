@@ -127,5 +127,10 @@ describe('SIGKILL of the server during an inbound burst', () => {
     expect(verdict.duplicated).toEqual([]);
     expect(verdict.outOfOrder).toEqual([]);
     expect(verdict.stored).toBe(total);
+    // Each chat's ticket shows its newest message, even where a re-run job stored an older one last.
+    const previews = await sqlRows<{ last_message: string }>(
+      `select t.last_message from tickets t where t.whatsapp_id in (${sandboxId}, ${cloudId}) order by t.id`,
+    );
+    expect(previews.map((row) => row.last_message)).toEqual(Array.from({ length: CHATS_PER_CHANNEL * 2 }, () => `mensagem ${MESSAGES_PER_CHAT - 1}`));
   }, 180_000);
 });
