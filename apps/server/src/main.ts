@@ -6,6 +6,7 @@ import { startPendingRecovery } from './channels/outgoing-messages.js';
 import { ConfigError, loadConfig, parseServices } from './config.js';
 import { seedFirstStart } from './modules/companies/first-start.seed.js';
 import { openDatabase } from './platform/db/client.js';
+import { isDatabaseUnavailable } from './platform/db/unavailable.js';
 import { createJobs } from './platform/jobs/jobs.js';
 
 /** SIGTERM to exit, whatever happens (issue 16 defect 11); orchestrators kill at 30 s by default. */
@@ -26,6 +27,17 @@ async function main(): Promise<void> {
   const seed = await seedFirstStart(database.db, { adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD });
 
   const logger = pino({ level: config.LOG_LEVEL });
+  // pg-boss 10 settles a finished job (complete/fail) without awaiting it: while PostgreSQL is
+  // down that rejection is unhandled and would end the process. The job stays active and is
+  // retried after its lease, so a database outage is logged, not fatal; anything else still is.
+  process.on('unhandledRejection', (reason) => {
+    if (isDatabaseUnavailable(reason)) {
+      logger.warn({ err: reason }, 'database unavailable (background work)');
+      return;
+    }
+    logger.fatal({ err: reason }, 'unhandled rejection');
+    process.exit(1);
+  });
   const jobs = createJobs(database, logger, { maintenanceIntervalSeconds: config.JOBS_MAINTENANCE_SECONDS });
   await jobs.start({ work: services.worker });
 

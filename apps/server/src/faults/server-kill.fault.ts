@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startFakeGraphApi, type FakeGraphApi } from '../test/fake-graph-api.js';
 import { cloudApiDelivery, judge, newCounters, report, runChats, sandboxDelivery, storedInbound, type Delivery } from './burst.js';
@@ -8,15 +9,15 @@ const MESSAGES_PER_CHAT = 100; // 2 channels x 10 chats x 100 = 2,000 messages
 const KILL_AFTER_ACKNOWLEDGED = 700;
 const APP_SECRET = 'fault-suite-app-secret';
 
-let pg: PrivatePostgres;
+let database: PrivatePostgres;
 let redis: PrivateRedis;
 let graph: FakeGraphApi;
 let server: ServerProcess;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  [pg, redis, graph] = await Promise.all([privatePostgres(inject('faultCluster')), startRedis(), startFakeGraphApi()]);
-  env = { ...serverSecrets(), DATABASE_URL: pg.url, REDIS_URL: redis.url, GRAPH_API_BASE_URL: graph.baseUrl, JOBS_MAINTENANCE_SECONDS: '5' };
+  [database, redis, graph] = await Promise.all([privatePostgres(inject('faultCluster')), startRedis(), startFakeGraphApi()]);
+  env = { ...serverSecrets(), DATABASE_URL: database.url, REDIS_URL: redis.url, GRAPH_API_BASE_URL: graph.baseUrl, JOBS_MAINTENANCE_SECONDS: '5' };
   server = await startServer(env);
 }, 90_000);
 
@@ -25,6 +26,19 @@ afterAll(async () => {
   await redis?.close();
   await graph?.close();
 });
+
+async function sqlRows<Row>(text: string): Promise<Row[]> {
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    return (await client.query(text)).rows as Row[];
+  } finally {
+    await client.end();
+  }
+}
+
+const activeWebhookJobs = async () =>
+  Number((await sqlRows<{ count: string }>(`select count(*) from pgboss.job where name = 'cloud-api-webhook' and state = 'active'`))[0]?.count ?? 0);
 
 describe('SIGKILL of the server during an inbound burst', () => {
   it('stores every message exactly once, in order per chat, through the sandbox and the Cloud API webhook', async () => {
@@ -76,6 +90,8 @@ describe('SIGKILL of the server during an inbound burst', () => {
         // The real process dies mid-burst with requests in flight, and comes back on the same port.
         killed = (async () => {
           const port = server.port;
+          // Aim at a moment when a webhook job is being worked, so the kill leaves one active (leased).
+          await waitFor('a webhook job in progress', async () => (await activeWebhookJobs()) > 0, 2_000, 5).catch(() => undefined);
           await server.kill('SIGKILL');
           server = await startServer(env, port);
         })();
@@ -91,15 +107,19 @@ describe('SIGKILL of the server during an inbound burst', () => {
     const stored = await waitFor(
       'every acknowledged message to be stored',
       async () => {
-        const rows = await storedInbound(pg.url, [sandboxId, cloudId]);
+        const rows = await storedInbound(database.url, [sandboxId, cloudId]);
         return rows.length >= total ? rows : null;
       },
       75_000,
       500,
-    ).catch(async () => storedInbound(pg.url, [sandboxId, cloudId]));
+    ).catch(async () => storedInbound(database.url, [sandboxId, cloudId]));
     const verdict = judge(sent, stored);
     report('server SIGKILL during inbound burst', { faults: 1, sent: counters.sent + counters.redelivered, stored: verdict.stored, lost: verdict.lost.length, duplicated: verdict.duplicated.length });
-    process.stdout.write(`burst: ${counters.acknowledged} acknowledged, ${counters.redelivered} redelivered, ${counters.retried} retried, ${Date.now() - started} ms\n`);
+    const [leased] = await sqlRows<{ count: string }>(`select count(*) from pgboss.job where name = 'cloud-api-webhook' and retry_count > 0`);
+    process.stdout.write(
+      `burst: ${counters.acknowledged} acknowledged, ${counters.redelivered} redelivered, ${counters.retried} deliveries retried, ` +
+        `${leased?.count ?? 0} webhook job(s) re-run after the killed process's lease, ${Date.now() - started} ms\n`,
+    );
 
     expect(counters.acknowledged).toBe(total);
     expect(counters.redelivered).toBe(total / 10);
@@ -107,5 +127,10 @@ describe('SIGKILL of the server during an inbound burst', () => {
     expect(verdict.duplicated).toEqual([]);
     expect(verdict.outOfOrder).toEqual([]);
     expect(verdict.stored).toBe(total);
+    // Each chat's ticket shows its newest message, even where a re-run job stored an older one last.
+    const previews = await sqlRows<{ last_message: string }>(
+      `select t.last_message from tickets t where t.whatsapp_id in (${sandboxId}, ${cloudId}) order by t.id`,
+    );
+    expect(previews.map((row) => row.last_message)).toEqual(Array.from({ length: CHATS_PER_CHANNEL * 2 }, () => `mensagem ${MESSAGES_PER_CHAT - 1}`));
   }, 180_000);
 });

@@ -106,11 +106,18 @@ const STORE_BATCH = `
     on conflict (company_id, whatsapp_id, external_id) where external_id is not null do nothing
     returning id
   ), ticket_updates as (
-    update tickets tk set last_message = u.last_message, unread_messages = tk.unread_messages + u.unread, updated_at = now(),
-      last_customer_message_at = coalesce(u.last_customer_at, tk.last_customer_message_at)
+    -- A message older than the ticket's newest (a webhook job re-run after a crash, a late
+    -- redelivery) takes its place in the chat but not the preview, and times only move forward.
+    -- The subquery sees the messages stored before this statement (its snapshot).
+    update tickets tk set
+      last_message = case when u.newest_at >= coalesce((select max(m.created_at) from messages m where m.ticket_id = tk.id), '-infinity'::timestamptz)
+        then u.last_message else tk.last_message end,
+      unread_messages = tk.unread_messages + u.unread, updated_at = now(),
+      last_customer_message_at = greatest(u.last_customer_at, tk.last_customer_message_at)
     from (
       select n.ticket_id, count(*) filter (where not n.from_me)::int as unread,
-        (array_agg(n.preview order by n.ord desc))[1] as last_message,
+        (array_agg(n.preview order by coalesce(n.created_at, now()) desc, n.ord desc))[1] as last_message,
+        max(coalesce(n.created_at, now())) as newest_at,
         max(coalesce(n.created_at, now())) filter (where not n.from_me) as last_customer_at
       from numbered n join stored s on s.id = n.message_id
       where not n.on_new_ticket

@@ -122,11 +122,14 @@ export async function storeSlowly(services: AppServices, { input, number, previe
       await tx
         .update(tickets)
         .set({
-          lastMessage: preview,
+          // A message older than the ticket's newest (a job re-run after a crash) is not its preview.
+          lastMessage: input.timestamp
+            ? sql`case when ${input.timestamp.toISOString()}::timestamptz >= coalesce((select max(m.created_at) from messages m where m.ticket_id = ${ticket.id} and m.id <> ${message.id}), '-infinity'::timestamptz) then ${preview} else ${tickets.lastMessage} end`
+            : preview,
           // A rating reply lands in a closed ticket: nothing for the agents to read.
           unreadMessages: fromMe || rating ? tickets.unreadMessages : sql`${tickets.unreadMessages} + 1`,
-          // The Cloud API's 24-hour customer-service window counts from the customer's last message.
-          ...(fromMe ? {} : { lastCustomerMessageAt: input.timestamp ?? new Date() }),
+          // The Cloud API's 24-hour customer-service window counts from the customer's last message (never backwards).
+          ...(fromMe ? {} : { lastCustomerMessageAt: sql`greatest(${tickets.lastCustomerMessageAt}, ${(input.timestamp ?? new Date()).toISOString()}::timestamptz)` }),
           ...(rating ? {} : { updatedAt: new Date() }),
         })
         .where(eq(tickets.id, ticket.id));

@@ -4,6 +4,7 @@ import { contacts, messages, tickets } from '../platform/db/schema.js';
 import { createAutomationHarness, linkQueues, type AutomationHarness } from '../test/automation-harness.js';
 import type { InboundMessage } from './inbound-message.js';
 import { ingestMessage } from './ingest.js';
+import { storeSlowly } from './ingest-steps.js';
 
 let h: AutomationHarness;
 let seq = 0;
@@ -163,5 +164,30 @@ describe('ingest under a burst (messages stored in batches)', () => {
       .from(messages)
       .where(and(eq(messages.ticketId, hello!.ticketId!), eq(messages.fromMe, true)));
     expect(replies.filter((r) => r.body.includes('Vendas'))).toHaveLength(1);
+  });
+});
+
+describe('a message that arrives late (a webhook job re-run after a crash)', () => {
+  it('takes its place in the chat by its timestamp, and the ticket keeps the newest message as preview and last customer time', async () => {
+    const { company, inbound } = await setup();
+    const number = nextNumber();
+    const t0 = new Date(Math.floor(Date.now() / 1000) * 1000 - 120_000);
+    const at = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
+    await ingestMessage(h.app.services, inbound(number, 'primeira', { timestamp: at(0) }));
+    await ingestMessage(h.app.services, inbound(number, 'terceira', { timestamp: at(60) }));
+    await ingestMessage(h.app.services, inbound(number, 'segunda', { timestamp: at(30) }));
+
+    const [row] = await ticketsOf(company.id, number);
+    expect(row?.ticket).toMatchObject({ lastMessage: 'terceira', unreadMessages: 3, lastCustomerMessageAt: at(60) });
+    expect(await chatBodies(row!.ticket.id)).toEqual(['primeira', 'segunda', 'terceira']);
+
+    // The one-by-one path (taken when a batch fails) keeps the same rule; a newer message still moves both.
+    await storeSlowly(h.app.services, { input: inbound(number, 'atrasada', { timestamp: at(45) }), number, preview: 'atrasada' });
+    const [afterLate] = await ticketsOf(company.id, number);
+    expect(afterLate?.ticket).toMatchObject({ lastMessage: 'terceira', unreadMessages: 4, lastCustomerMessageAt: at(60) });
+    await storeSlowly(h.app.services, { input: inbound(number, 'quinta', { timestamp: at(90) }), number, preview: 'quinta' });
+    const [afterNew] = await ticketsOf(company.id, number);
+    expect(afterNew?.ticket).toMatchObject({ lastMessage: 'quinta', unreadMessages: 5, lastCustomerMessageAt: at(90) });
+    expect(await chatBodies(row!.ticket.id)).toEqual(['primeira', 'segunda', 'atrasada', 'terceira', 'quinta']);
   });
 });

@@ -144,6 +144,12 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it on next use.
   });
+  pool.on('connect', (client) => {
+    // A client checked out for a transaction has no pool listener: when PostgreSQL ends its
+    // connection (restart, failover) the 'error' event would be unhandled and end the process.
+    // Its pending query fails (503 to the request) and the pool drops it on release.
+    client.on('error', () => undefined);
+  });
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   return {
     kind: 'postgres',
