@@ -162,7 +162,7 @@ describe('false, empty or null meaning "none"', () => {
       projectName: '',
       jsonContent: '',
       language: '',
-      urlN8N: 'http://127.0.0.1:9/hook',
+      urlN8N: 'https://hooks.example.com/hook',
     });
     expect(created.statusCode).toBe(201);
     expect(created.json()).toMatchObject({ type: 'webhook', language: 'pt-BR' });

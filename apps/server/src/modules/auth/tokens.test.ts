@@ -29,6 +29,6 @@ describe('access tokens', () => {
     const tokens = createTokenService('a-secret-long-enough-for-hs256-0123456789', 60);
     const token = await tokens.signAccess({ userId: 7, companyId: 3, tokenVersion: 1, familyId: 'family-1' });
     expect(JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString())).toMatchObject({ sub: '7', cid: 3, tv: 1, fid: 'family-1' });
-    expect(await tokens.verifyAccess(token)).toEqual({ userId: 7, companyId: 3, tokenVersion: 1, familyId: 'family-1' });
+    expect(await tokens.verifyAccess(token)).toEqual({ userId: 7, companyId: 3, tokenVersion: 1, familyId: 'family-1', expiresAt: expect.any(Number) });
   });
 });

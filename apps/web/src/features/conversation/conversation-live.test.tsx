@@ -1,5 +1,6 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SERVER_EVENTS } from '@atende/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
@@ -33,6 +34,8 @@ beforeAll(async () => {
     connected = socket;
     connections += 1;
     socket.onAny((event: string, ...args: unknown[]) => received.push([event, ...args]));
+    // As our server does once the socket's rooms are joined: the client waits for it.
+    socket.emit(SERVER_EVENTS.ready);
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   port = (http.address() as AddressInfo).port;
