@@ -80,6 +80,22 @@ test('connections: add in the dialog, live QR code and pairing, delete', async (
   await expect(row).toHaveAttribute('data-status', 'CONNECTED');
   await expect(row.getByTestId('connection-disconnect')).toBeVisible();
 
+  // The server makes the external API token: Generate only asks for one, and the dialog shows what the server made.
+  await row.getByTestId('connection-edit').click();
+  await expect(dialog).toBeVisible();
+  await dialog.getByTestId('connection-token-generate').click();
+  const asked = await dialog.getByTestId('connection-token').inputValue();
+  await dialog.getByTestId('connection-save').click();
+  const issued = page.getByTestId('connection-token-issued-dialog');
+  await expect(issued).toBeVisible();
+  const shown = await issued.getByTestId('connection-token-issued-value').inputValue();
+  const stored = (await (await fetch(`${api}/whatsapp/${id}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { token: string };
+  expect(shown).toBe(stored.token);
+  expect(shown).not.toBe(asked);
+  await issued.getByTestId('connection-token-issued-done').click();
+  await expect(issued).toHaveCount(0);
+  await expect(dialog).toHaveCount(0);
+
   // Delete through the UI.
   await row.getByTestId('connection-delete').click();
   await page.getByTestId('confirm-ok').click();

@@ -27,6 +27,7 @@ import type { QueueSummary } from '../../api/desk-types';
 import { ApiError, type HttpClient } from '../../api/http-client';
 import { useSession } from '../../api/session';
 import { FormDialogActions } from '../../components/form-dialog-actions';
+import { SecretDialog } from '../../components/secret-dialog';
 import { toastError, toastSuccess } from '../../components/toast';
 import { CloudApiFields } from './cloud-api-fields';
 import {
@@ -140,6 +141,7 @@ function ConnectionForm({ connection, queues, prompts, integrations, isSuper, on
   const form: Form = useForm<ConnectionFormValues, unknown, ConnectionFormOutput>({ resolver: connectionFormResolver, defaultValues: connectionFormDefaults(connection) });
   const provider = useWatch({ control: form.control, name: 'provider' });
   const [tab, setTab] = useState<ConnectionTab>('general');
+  const [issuedToken, setIssuedToken] = useState<string | null>(null);
   const { errors, isSubmitting } = form.formState;
   // Client messages are translation keys; the server's are sentences, shown as they come.
   const message = (text?: string) => (text ? (i18n.exists(text) ? t(text) : text) : undefined);
@@ -154,7 +156,9 @@ function ConnectionForm({ connection, queues, prompts, integrations, isSuper, on
         queryClient.setQueryData<ConnectionDetail[]>(connectionsKey, (list) => applyConnectionEvent(list ?? [], { action: 'update', whatsapp: saved }));
         refreshConnectionAlert(queryClient);
         toastSuccess(t('connections.saved'));
-        onClose();
+        // The server makes API tokens: a value we sent only asked for a new one, shown now.
+        if (saved.token && saved.token !== (connection?.token ?? '')) setIssuedToken(saved.token);
+        else onClose();
       } catch (error) {
         const fields = error instanceof ApiError ? serverFieldErrors(error.data) : [];
         for (const [path, text] of fields) form.setError(path as FieldPath<ConnectionFormValues>, { type: 'server', message: text });
@@ -349,6 +353,7 @@ function ConnectionForm({ connection, queues, prompts, integrations, isSuper, on
         {visibleTab === 'cloudApi' ? <CloudApiFields form={form} stored={connection?.cloudApi} isSuper={isSuper} /> : null}
       </DialogContent>
       <FormDialogActions saving={isSubmitting} onCancel={onClose} saveTestId="connection-save" />
+      {issuedToken ? <SecretDialog secret={issuedToken} texts="connections.tokenIssued" testId="connection-token-issued" onClose={onClose} /> : null}
     </form>
   );
 }

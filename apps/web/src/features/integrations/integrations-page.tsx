@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AddButton, InfiniteListFooter, InfiniteListPage, ListPageHeader, ListTable, loadMoreOnScroll, SearchField } from '../../components/list-page-parts';
 import { RowActionsCell } from '../../components/row-actions';
+import { SecretDialog } from '../../components/secret-dialog';
 import { toastSuccess } from '../../components/toast';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { useDeleteConfirmation } from '../../components/use-delete-confirmation';
@@ -12,7 +13,6 @@ import { usePlanGate } from '../../components/use-plan-gate';
 import { IntegrationDialog } from './integration-dialog';
 import type { Integration } from './integration-form';
 import { IntegrationLogo } from './integration-logo';
-import { IntegrationSecretDialog } from './integration-secret-dialog';
 import { cacheRemovedIntegration, useIntegrationEvents, useIntegrationPages } from './integrations-queries';
 
 /**
@@ -78,7 +78,7 @@ export default function IntegrationsPage() {
       </ListTable>
 
       {dialog.open ? <IntegrationDialog integration={dialog.record} onClose={dialog.close} onSecret={setSecret} /> : null}
-      {secret ? <IntegrationSecretDialog secret={secret} onClose={() => setSecret(null)} /> : null}
+      {secret ? <SecretDialog secret={secret} texts="integrations.secret" testId="integration-secret" onClose={() => setSecret(null)} /> : null}
       {deletion.dialog}
     </InfiniteListPage>
   );
