@@ -111,14 +111,8 @@ function objectShape(schema: z.ZodType): Record<string, z.ZodType> | null {
 
 /** Optional on update only because a PUT changes what it sends: a company always has a plan, a prompt a queue. */
 const REQUIRED_REFERENCES = new Set(['CompanyUpdateBody.planId', 'PromptUpdateBody.queueId']);
-/** Not references to our records: the simulated phone's own message id; ids the session decides (accepted, ignored). */
-const NOT_REFERENCES = new Set([
-  'SandboxInboundBody.quotedId',
-  'QuickMessageBody.companyId',
-  'QuickMessageBody.userId',
-  'QuickMessageUpdateBody.companyId',
-  'QuickMessageUpdateBody.userId',
-]);
+/** Not references to our records: the simulated phone's own message id. */
+const NOT_REFERENCES = new Set(['SandboxInboundBody.quotedId']);
 
 /** Optional references a form may leave empty; the rest of the `*Id` fields are required or not references. */
 const isOptionalReference = (path: string, key: string, field: z.ZodType) =>
@@ -157,5 +151,23 @@ describe('none', () => {
     }
     expect(checked).toBeGreaterThan(15);
     expect(refusing).toEqual([]);
+  });
+});
+
+describe('tolerant reader', () => {
+  it('strips the fields a body does not declare instead of refusing them (no strict objects, no passthrough)', () => {
+    const strict: string[] = [];
+    for (const [name, schema] of SCHEMAS) {
+      walk(schema, name, (node, path) => {
+        const def = defOf(node);
+        if (def.type === 'object' && def.catchall !== undefined) strict.push(`${path} (${defOf(def.catchall).type})`);
+      });
+    }
+    expect(strict).toEqual([]);
+  });
+
+  it('keeps only declared fields of an edit that sends the whole record', () => {
+    const record = { id: 9, companyId: 2, name: 'Maria', email: 'maria@example.com', super: false, tokenVersion: 4, createdAt: '2026-01-01', queues: [], whatsapp: null };
+    expect(shared.UserUpdateBody.parse(record)).toEqual({ name: 'Maria', email: 'maria@example.com', super: false });
   });
 });
