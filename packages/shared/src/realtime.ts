@@ -40,6 +40,15 @@ export const CLIENT_EVENTS = {
   userStatus: 'userStatus',
 } as const;
 
+/**
+ * Events the server emits to one socket. `ready`: authentication and the
+ * socket's own rooms are done; the spec's client makes its joins only after it
+ * (on every connect, reconnects included).
+ */
+export const SERVER_EVENTS = {
+  ready: 'ready',
+} as const;
+
 export const TICKET_STATUSES = ['open', 'pending', 'closed'] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
 

@@ -1,4 +1,5 @@
 import { eq, inArray } from 'drizzle-orm';
+import { io as connectSocket, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contacts, quickMessages, tags, users } from '../platform/db/schema.js';
 import type { BuiltCompany } from '../test/factories.js';
@@ -17,14 +18,18 @@ let sandboxId: number;
 let sequence = 0;
 
 beforeAll(async () => {
-  t = await createTestContext();
+  t = await createTestContext({ realtime: true, listen: true });
   company = await t.factories.buildCompany();
   adminToken = (await company.admin.login()).token;
   const created = await t.request(adminToken, 'POST', '/whatsapp', { name: 'Contract sandbox', provider: 'sandbox' });
   expect(created.statusCode).toBe(201);
   sandboxId = created.json().id;
 });
-afterAll(() => t.close());
+const sockets: Socket[] = [];
+afterAll(async () => {
+  for (const socket of sockets) socket.close();
+  await t.close();
+});
 
 /** A customer writes in; the admin accepts the ticket. */
 async function openTicket(): Promise<number> {
@@ -336,5 +341,33 @@ describe('no mass assignment', () => {
       const response = await t.request(adminToken, 'PUT', url, body);
       expect(response.statusCode, `${url} ${JSON.stringify(body).slice(0, 80)}`).toBe(400);
     }
+  });
+});
+
+describe('the socket says when it is ready', () => {
+  it('lets an agent (no admins\' room) make the spec client\'s joins on ready, the ticket id as a string, and hear its ticket', async () => {
+    const agent = await t.factories.buildUser(company.id, { name: 'Socket agent', profile: 'user' });
+    const from = '5511966660001';
+    const inbound = await t.request(adminToken, 'POST', `/sandbox/${sandboxId}/inbound`, { from, name: 'Socket customer', body: 'Oi' });
+    const { ticketId } = inbound.json<{ ticketId: number }>();
+    expect((await t.request(adminToken, 'PUT', `/tickets/${ticketId}`, { status: 'open', userId: agent.id })).statusCode).toBe(200);
+
+    const address = t.app.server.address();
+    if (!address || typeof address === 'string') throw new Error('not listening');
+    const socket = connectSocket(`http://127.0.0.1:${address.port}`, { transports: ['websocket'], query: { token: (await agent.login()).token }, reconnection: false });
+    sockets.push(socket);
+    const ask = (event: string, ...args: unknown[]) => socket.timeout(2000).emitWithAck(event, ...args) as Promise<{ ok: boolean }>;
+    // As the spec's client: every join waits for `ready`.
+    const joins = await new Promise<{ ok: boolean }[]>((resolve, reject) => {
+      socket.once('connect_error', reject);
+      socket.once('ready', () => {
+        Promise.all([ask('joinChatBox', `${ticketId}`), ask('joinNotification'), ask('joinTickets', 'open')]).then(resolve, reject);
+      });
+    });
+    expect(joins).toEqual([{ ok: true }, { ok: true }, { ok: true }]);
+
+    const heard = new Promise((resolve) => socket.on(`company-${company.id}-appMessage`, resolve));
+    await t.request(adminToken, 'POST', `/sandbox/${sandboxId}/inbound`, { from, body: 'Ainda aí?' });
+    await expect(heard).resolves.toMatchObject({ action: 'create', message: { body: 'Ainda aí?', ticketId } });
   });
 });

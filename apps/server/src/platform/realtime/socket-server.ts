@@ -1,7 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
 import type { Socket as NetSocket } from 'node:net';
 import { createAdapter } from '@socket.io/redis-streams-adapter';
-import { CLIENT_EVENTS, TICKET_STATUSES, type TicketStatus } from '@atende/shared';
+import { CLIENT_EVENTS, SERVER_EVENTS, TICKET_STATUSES, type TicketStatus } from '@atende/shared';
 import { Server, type Socket } from 'socket.io';
 import type { Authenticate } from '../../modules/auth/authenticate.js';
 import { AppError } from '../http/app-error.js';
@@ -47,7 +47,10 @@ interface SocketData {
   ctx: RequestContext;
 }
 
-type AtendeSocket = Socket<Record<string, never>, Record<string, never>, Record<string, never>, SocketData>;
+/** `ready` to one socket; the company events (`company-{id}-ticket`, ...) to rooms. */
+type ServerToClient = Record<string, (payload?: unknown) => void>;
+
+type AtendeSocket = Socket<Record<string, never>, ServerToClient, Record<string, never>, SocketData>;
 
 /** What a client gets back when it passes an acknowledgement callback. */
 type JoinAck = { ok: true } | { ok: false; error: 'ERR_NO_PERMISSION' | 'ERR_VALIDATION' };
@@ -144,7 +147,7 @@ export async function createSocketServer(httpServer: HttpServer, options: Socket
     redis = await connectRedisStreams(options.redisUrl, (error) => logger.error({ err: error }, 'redis (socket.io adapter) error'));
   }
 
-  const io = new Server<Record<string, never>, Record<string, never>, Record<string, never>, SocketData>(httpServer, {
+  const io = new Server<Record<string, never>, ServerToClient, Record<string, never>, SocketData>(httpServer, {
     path: '/socket.io',
     serveClient: false,
     transports: ['websocket'],
@@ -266,6 +269,9 @@ export async function createSocketServer(httpServer: HttpServer, options: Socket
       void socket.leave(rooms.chatBox(companyId, id));
       ack({ ok: true });
     });
+
+    // Authenticated, in its own rooms and listening: the client may now join the rest.
+    socket.emit(SERVER_EVENTS.ready);
   });
 
   const transport: RealtimeTransport = {
