@@ -371,3 +371,37 @@ describe('the socket says when it is ready', () => {
     await expect(heard).resolves.toMatchObject({ action: 'create', message: { body: 'Ainda aí?', ticketId } });
   });
 });
+
+describe('every company has a due date', () => {
+  const farFuture = (value: unknown) => typeof value === 'string' && new Date(value).getTime() > Date.now() + 50 * 365 * 86_400_000;
+
+  it('answers the seeded company and a company created without one with a far-future date, never null', async () => {
+    const superLogin = await t.app.inject({ method: 'POST', url: '/auth/login', payload: { email: 'admin@admin.com', password: 'Admin123!' } });
+    expect(superLogin.statusCode).toBe(200);
+    expect(superLogin.json().user.company.id).toBe(1);
+    expect(farFuture(superLogin.json().user.company.dueDate)).toBe(true);
+    const superToken = superLogin.json().token as string;
+
+    const email = `due-${Date.now()}@example.com`;
+    const created = await t.request(superToken, 'POST', '/companies', { name: 'Sem vencimento', email, password: 'Secret123', planId: company.planId });
+    expect(created.statusCode).toBe(201);
+    expect(farFuture(created.json().dueDate)).toBe(true);
+    const owner = await t.app.inject({ method: 'POST', url: '/auth/login', payload: { email, password: 'Secret123' } });
+    expect(owner.statusCode).toBe(200);
+    expect(farFuture(owner.json().user.company.dueDate)).toBe(true);
+    const me = await t.request(owner.json().token, 'GET', '/auth/me');
+    expect(farFuture(me.json().company.dueDate)).toBe(true);
+  });
+
+  it('keeps "no expiry" a super user\'s explicit choice, shown as a date; a real date stays that date', async () => {
+    const superToken = (await t.login('admin@admin.com', 'Admin123!')).token;
+    const other = await t.factories.buildCompany({ dueDate: new Date('2030-05-01T00:00:00Z') });
+    expect((await t.request(superToken, 'GET', `/companies/${other.id}`)).json().dueDate).toBe('2030-05-01T00:00:00.000Z');
+    const cleared = await t.request(superToken, 'PUT', `/companies/${other.id}`, { dueDate: '' });
+    expect(cleared.statusCode).toBe(200);
+    expect(farFuture(cleared.json().dueDate)).toBe(true);
+    const owner = await t.app.inject({ method: 'POST', url: '/auth/login', payload: { email: other.admin.email, password: other.admin.password } });
+    expect(owner.statusCode).toBe(200);
+    expect(farFuture(owner.json().user.company.dueDate)).toBe(true);
+  });
+});
