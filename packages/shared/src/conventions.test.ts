@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { flag, noneAsAbsent, noneId, queryFlag } from './conventions.js';
 import * as shared from './index.js';
+import { id } from './validation.js';
 
 /** Every zod schema packages/shared exports: the request schemas of the server and the web forms. */
 const SCHEMAS = (Object.entries(shared) as [string, unknown][]).filter((entry): entry is [string, z.ZodType] => entry[1] instanceof z.ZodType);
@@ -123,7 +124,13 @@ describe('none', () => {
     for (const value of [false, '', null, 0, '0']) expect(noneId().parse(value), JSON.stringify(value)).toBeNull();
     expect(noneId().parse(7)).toBe(7);
     expect(noneId().parse('7')).toBe(7);
-    for (const value of [true, 'abc', -1, 1.5, {}]) expect(noneId().safeParse(value).success, JSON.stringify(value)).toBe(false);
+    for (const value of [true, 'abc', -1, 1.5, {}, [5]]) expect(noneId().safeParse(value).success, JSON.stringify(value)).toBe(false);
+  });
+
+  it('reads a required id from a number or a digit string only', () => {
+    expect(id().parse(5)).toBe(5);
+    expect(id().parse('5')).toBe(5);
+    for (const value of [true, false, [5], {}, null, undefined, '', 0]) expect(id().safeParse(value).success, JSON.stringify(value)).toBe(false);
   });
 
   it('reads false, empty and null as "not given" for an enum or a sub-object', () => {

@@ -35,11 +35,7 @@ const isNone = (value: unknown) => value === false || value === '' || value === 
  * all read as null (clear the reference). A wrong id is still a 400.
  */
 export const noneId = () =>
-  z.preprocess((value) => {
-    if (isNone(value) || value === 0 || value === '0') return null;
-    // Only numbers and strings reach the id: `true` or `[5]` must not coerce to one.
-    return typeof value === 'number' || typeof value === 'string' ? value : Number.NaN;
-  }, id().nullable());
+  z.preprocess((value) => (isNone(value) || value === 0 || value === '0' ? null : value), id().nullable());
 
 /**
  * An optional enum-like value or sub-object (language, cloudApi, recurrence, ...)

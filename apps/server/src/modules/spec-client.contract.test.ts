@@ -341,6 +341,9 @@ describe('no mass assignment', () => {
       const response = await t.request(adminToken, 'PUT', url, body);
       expect(response.statusCode, `${url} ${JSON.stringify(body).slice(0, 80)}`).toBe(400);
     }
+    // A boolean is not an id, even where coercion would read `true` as 1.
+    expect((await t.request(adminToken, 'POST', '/tickets', { contactId: true })).statusCode).toBe(400);
+    expect((await t.request(adminToken, 'POST', '/ticket-notes', { note: 'Nota', ticketId: true, contactId: [1] })).statusCode).toBe(400);
   });
 });
 
