@@ -36,7 +36,7 @@ const color = () =>
 const orderQueue = () => z.union([z.null(), z.literal('').transform(() => null), count(0, 100_000)]);
 
 /** Queue modal (spec part 2 §5): name 2–50, colour 3–9 (unique per company), the rest free. */
-export const QueueBody = z.strictObject({
+export const QueueBody = z.object({
   name: requiredText(2, 50),
   color: color(),
   orderQueue: orderQueue().optional(),
@@ -51,7 +51,7 @@ export const QueueBody = z.strictObject({
 export type QueueBody = z.infer<typeof QueueBody>;
 
 /** PUT: only the fields sent change. */
-export const QueueUpdateBody = z.strictObject({
+export const QueueUpdateBody = z.object({
   name: requiredText(2, 50).optional(),
   color: color().optional(),
   orderQueue: orderQueue().optional(),
@@ -76,7 +76,7 @@ const optionKey = () =>
 /** A root option has parentId null (or -1, as the list query spells roots). */
 const parentId = () => z.union([noneId(), z.literal(-1).transform(() => null), z.literal('-1').transform(() => null)]);
 
-export const QueueOptionBody = z.strictObject({
+export const QueueOptionBody = z.object({
   queueId: id(),
   parentId: parentId().optional(),
   title: requiredText(1, 100),
@@ -86,7 +86,7 @@ export const QueueOptionBody = z.strictObject({
 });
 export type QueueOptionBody = z.infer<typeof QueueOptionBody>;
 
-export const QueueOptionUpdateBody = z.strictObject({
+export const QueueOptionUpdateBody = z.object({
   title: requiredText(1, 100).optional(),
   message: text().optional(),
   option: optionKey().optional(),
@@ -115,7 +115,7 @@ const promptFields = {
 };
 
 /** Prompt dialog (spec part 2 §5, defaults §9). */
-export const PromptBody = z.strictObject({
+export const PromptBody = z.object({
   ...promptFields,
   model: promptFields.model.default(PROMPT_DEFAULTS.model),
   maxTokens: promptFields.maxTokens.default(PROMPT_DEFAULTS.maxTokens),
@@ -125,7 +125,7 @@ export const PromptBody = z.strictObject({
 export type PromptBody = z.infer<typeof PromptBody>;
 
 /** PUT: only the fields sent change; an `apiKey` equal to the masked value shown keeps the stored key. */
-export const PromptUpdateBody = z.strictObject({
+export const PromptUpdateBody = z.object({
   name: promptFields.name.optional(),
   prompt: promptFields.prompt.optional(),
   model: promptFields.model.optional(),
@@ -181,7 +181,7 @@ export function integrationRequiredFields(type: IntegrationType): ('urlN8N' | 't
 }
 
 export const IntegrationBody = z
-  .strictObject({
+  .object({
     type: integrationFields.type,
     name: integrationFields.name,
     projectName: integrationFields.projectName.optional().default(''),
@@ -206,7 +206,7 @@ export const IntegrationBody = z
 export type IntegrationBody = z.infer<typeof IntegrationBody>;
 
 /** PUT: only the fields sent change (the server checks the merged record); masked secrets sent back unchanged are kept. */
-export const IntegrationUpdateBody = z.strictObject({
+export const IntegrationUpdateBody = z.object({
   type: integrationFields.type.optional(),
   name: integrationFields.name.optional(),
   projectName: integrationFields.projectName.optional(),
@@ -229,7 +229,7 @@ export type IntegrationUpdateBody = z.infer<typeof IntegrationUpdateBody>;
  * The dialogflow dialog's test-session action. `id` lets an edit dialog test the
  * stored key: a masked (or empty) jsonContent then means "the saved one".
  */
-export const IntegrationTestSessionBody = z.strictObject({
+export const IntegrationTestSessionBody = z.object({
   id: id().optional(),
   projectName: z.string().trim().min(1, 'validation.required').max(100, 'validation.tooLong'),
   jsonContent: integrationFields.jsonContent.optional().default(''),

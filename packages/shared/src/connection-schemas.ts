@@ -42,7 +42,7 @@ const token = () =>
  * Cloud API settings of a connection. The access token and the app secret are
  * write-only: an empty or absent value on update keeps the stored one.
  */
-export const CloudApiConfigBody = z.strictObject({
+export const CloudApiConfigBody = z.object({
   phoneNumberId: z.string().trim().regex(/^\d{1,32}$/, 'validation.invalidNumber'),
   wabaId: z.string().trim().regex(/^\d{1,32}$/, 'validation.invalidNumber'),
   accessToken: z.string().trim().max(1000, 'validation.tooLong').optional(),
@@ -82,14 +82,14 @@ const connectionFields = {
   cloudApi: noneAsAbsent(CloudApiConfigBody.optional()),
 };
 
-export const ConnectionCreateBody = z.strictObject({
+export const ConnectionCreateBody = z.object({
   ...connectionFields,
   provider: connectionFields.provider.default('beta'),
 });
 export type ConnectionCreateBody = z.infer<typeof ConnectionCreateBody>;
 
 /** PUT: only the fields sent change. The provider of an existing connection cannot change. */
-export const ConnectionUpdateBody = z.strictObject({
+export const ConnectionUpdateBody = z.object({
   ...connectionFields,
   name: connectionFields.name.optional(),
   provider: connectionFields.provider.optional(),
@@ -103,7 +103,7 @@ export const ConnectionListQuery = z.object({
 });
 
 /** `POST /messages/:ticketId/template`: a Cloud API message template and its body parameters ({{1}}, {{2}}, ...). */
-export const TemplateSendBody = z.strictObject({
+export const TemplateSendBody = z.object({
   name: z.string().trim().min(1, 'validation.required').max(512, 'validation.tooLong'),
   language: z.string().trim().min(2, 'validation.required').max(15, 'validation.tooLong'),
   parameters: z.array(z.string().max(1024, 'validation.tooLong')).max(20).default([]),
@@ -111,7 +111,7 @@ export const TemplateSendBody = z.strictObject({
 export type TemplateSendBody = z.infer<typeof TemplateSendBody>;
 
 /** External API (spec part 2 §7): JSON `{number, body}`; multipart adds `medias`. */
-export const ExternalSendBody = z.strictObject({
+export const ExternalSendBody = z.object({
   number: z
     .string({ error: 'validation.required' })
     .trim()

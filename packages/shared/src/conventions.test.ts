@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { flag, noneAsAbsent, noneId, queryFlag } from './conventions.js';
 import * as shared from './index.js';
+import { id } from './validation.js';
 
 /** Every zod schema packages/shared exports: the request schemas of the server and the web forms. */
 const SCHEMAS = (Object.entries(shared) as [string, unknown][]).filter((entry): entry is [string, z.ZodType] => entry[1] instanceof z.ZodType);
@@ -111,14 +112,8 @@ function objectShape(schema: z.ZodType): Record<string, z.ZodType> | null {
 
 /** Optional on update only because a PUT changes what it sends: a company always has a plan, a prompt a queue. */
 const REQUIRED_REFERENCES = new Set(['CompanyUpdateBody.planId', 'PromptUpdateBody.queueId']);
-/** Not references to our records: the simulated phone's own message id; ids the session decides (accepted, ignored). */
-const NOT_REFERENCES = new Set([
-  'SandboxInboundBody.quotedId',
-  'QuickMessageBody.companyId',
-  'QuickMessageBody.userId',
-  'QuickMessageUpdateBody.companyId',
-  'QuickMessageUpdateBody.userId',
-]);
+/** Not references to our records: the simulated phone's own message id. */
+const NOT_REFERENCES = new Set(['SandboxInboundBody.quotedId']);
 
 /** Optional references a form may leave empty; the rest of the `*Id` fields are required or not references. */
 const isOptionalReference = (path: string, key: string, field: z.ZodType) =>
@@ -129,7 +124,13 @@ describe('none', () => {
     for (const value of [false, '', null, 0, '0']) expect(noneId().parse(value), JSON.stringify(value)).toBeNull();
     expect(noneId().parse(7)).toBe(7);
     expect(noneId().parse('7')).toBe(7);
-    for (const value of [true, 'abc', -1, 1.5, {}]) expect(noneId().safeParse(value).success, JSON.stringify(value)).toBe(false);
+    for (const value of [true, 'abc', -1, 1.5, {}, [5]]) expect(noneId().safeParse(value).success, JSON.stringify(value)).toBe(false);
+  });
+
+  it('reads a required id from a number or a digit string only', () => {
+    expect(id().parse(5)).toBe(5);
+    expect(id().parse('5')).toBe(5);
+    for (const value of [true, false, [5], {}, null, undefined, '', 0]) expect(id().safeParse(value).success, JSON.stringify(value)).toBe(false);
   });
 
   it('reads false, empty and null as "not given" for an enum or a sub-object', () => {
@@ -157,5 +158,23 @@ describe('none', () => {
     }
     expect(checked).toBeGreaterThan(15);
     expect(refusing).toEqual([]);
+  });
+});
+
+describe('tolerant reader', () => {
+  it('strips the fields a body does not declare instead of refusing them (no strict objects, no passthrough)', () => {
+    const strict: string[] = [];
+    for (const [name, schema] of SCHEMAS) {
+      walk(schema, name, (node, path) => {
+        const def = defOf(node);
+        if (def.type === 'object' && def.catchall !== undefined) strict.push(`${path} (${defOf(def.catchall).type})`);
+      });
+    }
+    expect(strict).toEqual([]);
+  });
+
+  it('keeps only declared fields of an edit that sends the whole record', () => {
+    const record = { id: 9, companyId: 2, name: 'Maria', email: 'maria@example.com', super: false, tokenVersion: 4, createdAt: '2026-01-01', queues: [], whatsapp: null };
+    expect(shared.UserUpdateBody.parse(record)).toEqual({ name: 'Maria', email: 'maria@example.com', super: false });
   });
 });

@@ -18,14 +18,14 @@ export const contactNumber = () =>
 
 const emailOrEmpty = () => z.union([z.literal(''), email()]);
 
-export const ExtraInfoEntry = z.strictObject({
+export const ExtraInfoEntry = z.object({
   id: id().optional(),
   name: requiredText(1, 100),
   value: z.string().trim().max(500, 'validation.tooLong').default(''),
 });
 
 /** Contact modal and drawer form: name 2–50, number 8–50, email valid. */
-export const ContactBody = z.strictObject({
+export const ContactBody = z.object({
   name: requiredText(2, 50),
   number: contactNumber(),
   email: emailOrEmpty().optional().default(''),
@@ -36,7 +36,7 @@ export type ContactBody = z.infer<typeof ContactBody>;
  * PUT: only the fields sent change (no defaults here: an absent email must not
  * wipe the stored one); `extraInfo`, when sent, replaces the whole list.
  */
-export const ContactUpdateBody = z.strictObject({
+export const ContactUpdateBody = z.object({
   name: requiredText(2, 50).optional(),
   number: contactNumber().optional(),
   email: emailOrEmpty().optional(),
@@ -74,7 +74,7 @@ export const ContactUploadBody = z.array(ContactUploadRow).max(CONTACT_UPLOAD_MA
 export type ContactUploadBody = z.infer<typeof ContactUploadBody>;
 
 /** Internal note (spec part 1 §5): required, at least 2 characters. */
-export const TicketNoteBody = z.strictObject({
+export const TicketNoteBody = z.object({
   note: requiredText(2, 5000),
   ticketId: id(),
   contactId: id(),
@@ -84,7 +84,7 @@ export const TicketNoteListQuery = z.object({ ticketId: id().optional(), contact
 export type TicketNoteListQuery = z.infer<typeof TicketNoteListQuery>;
 
 /** Tag (spec part 2 §5): name at least 3 characters. */
-export const TagBody = z.strictObject({
+export const TagBody = z.object({
   name: requiredText(3, 100),
   color: z.string().trim().max(20, 'validation.tooLong').optional(),
   kanban: z.coerce.number().int().min(0).max(1).optional(),
@@ -100,31 +100,26 @@ export const TagListQuery = z.object({
   companyId: z.string().max(20).optional(),
 });
 export type TagListQuery = z.infer<typeof TagListQuery>;
-export const TagSyncBody = z.strictObject({
+export const TagSyncBody = z.object({
   ticketId: id(),
-  tags: z.array(z.object({ id: id() }).loose()).max(100),
+  tags: z.array(z.object({ id: id() })).max(100),
 });
 export type TagSyncBody = z.infer<typeof TagSyncBody>;
 
 /** Quick message (spec part 2 §2.5, §5): shortcode required. */
-export const QuickMessageBody = z.strictObject({
+export const QuickMessageBody = z.object({
   shortcode: requiredText(1, 100),
   message: z.string().max(4096, 'validation.tooLong').optional().default(''),
   geral: flag().optional(),
   status: flag().optional(),
-  /** Accepted for compatibility: the session decides both. */
-  companyId: z.unknown().optional(),
-  userId: z.unknown().optional(),
 });
 export type QuickMessageBody = z.infer<typeof QuickMessageBody>;
 /** PUT: only the fields sent change. */
-export const QuickMessageUpdateBody = z.strictObject({
+export const QuickMessageUpdateBody = z.object({
   shortcode: requiredText(1, 100).optional(),
   message: z.string().max(4096, 'validation.tooLong').optional(),
   geral: flag().optional(),
   status: flag().optional(),
-  companyId: z.unknown().optional(),
-  userId: z.unknown().optional(),
 });
 export type QuickMessageUpdateBody = z.infer<typeof QuickMessageUpdateBody>;
 export const QuickMessageListQuery = z.object({

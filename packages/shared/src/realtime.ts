@@ -44,7 +44,11 @@ export const CLIENT_EVENTS = {
 
 /** Events the server emits to one socket (not company-scoped: they concern that socket only). */
 export const SERVER_EVENTS = {
-  /** The socket's rooms are joined (after connecting and after each re-sync of its rights). */
+  /**
+   * Authentication and the socket's own rooms are done: the spec's client makes
+   * its joins only after it. Sent on every connect (reconnects included) and
+   * again after each re-sync of the user's rights.
+   */
   ready: 'ready',
 } as const;
 

@@ -4,7 +4,7 @@ import { PLAN_FEATURES } from './plans.js';
 import { flag, noneAsAbsent, noneId } from './conventions.js';
 import { email, id, isCalendarDate, isDateTime, requiredText, time, timeZone } from './validation.js';
 
-export const LoginBody = z.strictObject({
+export const LoginBody = z.object({
   email: email(),
   password: z.string({ error: 'validation.required' }).min(1, 'validation.required').max(128, 'validation.tooLong'),
 });
@@ -24,7 +24,7 @@ const userFields = {
 };
 
 /** User form (spec part 1 §5): name 2–50, email valid, password 5–50 (optional on edit). */
-export const UserCreateBody = z.strictObject({
+export const UserCreateBody = z.object({
   ...userFields,
   password: password(),
   profile: userFields.profile.default('user'),
@@ -36,7 +36,7 @@ export const UserCreateBody = z.strictObject({
 });
 export type UserCreateBody = z.infer<typeof UserCreateBody>;
 
-export const UserUpdateBody = z.strictObject({
+export const UserUpdateBody = z.object({
   name: userFields.name.optional(),
   email: userFields.email.optional(),
   /** An empty password means "keep the current one" (the user modal sends it so). */
@@ -57,7 +57,7 @@ const planFlagShape = Object.fromEntries(PLAN_FEATURES.map((feature) => [feature
 const limit = () => z.coerce.number().int('validation.invalidNumber').min(0, 'validation.invalidNumber').max(100_000, 'validation.invalidNumber');
 
 /** Plan (spec part 2 §3): flags default true, numbers default 0; value in reais. */
-export const PlanBody = z.strictObject({
+export const PlanBody = z.object({
   name: requiredText(1, 100),
   users: limit().default(0),
   connections: limit().default(0),
@@ -69,14 +69,14 @@ export type PlanBody = z.infer<typeof PlanBody>;
 export const PlanUpdateBody = PlanBody.partial();
 export type PlanUpdateBody = z.infer<typeof PlanUpdateBody>;
 
-export const ScheduleEntry = z.strictObject({
+export const ScheduleEntry = z.object({
   weekday: z.string().max(20),
   weekdayEn: z.enum(WEEKDAYS.map((w) => w.weekdayEn) as [string, ...string[]]),
   startTime: z.union([z.literal(''), time()]),
   endTime: z.union([z.literal(''), time()]),
 });
 export type ScheduleEntry = z.infer<typeof ScheduleEntry>;
-export const SchedulesBody = z.strictObject({ schedules: z.array(ScheduleEntry).max(7) });
+export const SchedulesBody = z.object({ schedules: z.array(ScheduleEntry).max(7) });
 
 /**
  * A dueDate that is empty or not a date is sent as null (spec part 2 §5). One that
@@ -98,7 +98,7 @@ const dueDate = () =>
       .transform((value) => (value === null ? null : new Date(value).toISOString())),
   );
 
-export const CompanyBody = z.strictObject({
+export const CompanyBody = z.object({
   name: requiredText(2, 100),
   email: z.union([z.literal(''), email()]).optional(),
   phone: z.string().max(30, 'validation.tooLong').optional(),
@@ -116,7 +116,7 @@ export type CompanyBody = z.infer<typeof CompanyBody>;
 export const CompanyUpdateBody = CompanyBody.partial();
 export type CompanyUpdateBody = z.infer<typeof CompanyUpdateBody>;
 
-export const SettingUpdateBody = z.strictObject({
+export const SettingUpdateBody = z.object({
   key: z.string().max(100).optional(),
   value: z.string({ error: 'validation.required' }).max(500, 'validation.tooLong'),
 });

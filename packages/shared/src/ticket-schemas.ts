@@ -44,7 +44,7 @@ export const TicketListQuery = z.object({
 });
 export type TicketListQuery = z.infer<typeof TicketListQuery>;
 
-export const CreateTicketBody = z.strictObject({
+export const CreateTicketBody = z.object({
   contactId: id(),
   queueId: noneId().optional(),
   whatsappId: noneId().optional(),
@@ -54,7 +54,7 @@ export const CreateTicketBody = z.strictObject({
 });
 export type CreateTicketBody = z.infer<typeof CreateTicketBody>;
 
-export const UpdateTicketBody = z.strictObject({
+export const UpdateTicketBody = z.object({
   status: z.enum(TICKET_STATUSES).optional(),
   userId: noneId().optional(),
   queueId: noneId().optional(),
@@ -67,9 +67,10 @@ export type UpdateTicketBody = z.infer<typeof UpdateTicketBody>;
 
 export const MESSAGE_MAX_LENGTH = 4096;
 
-export const SendMessageBody = z.strictObject({
+export const SendMessageBody = z.object({
   body: z.string().max(MESSAGE_MAX_LENGTH, 'validation.tooLong').default(''),
-  quotedMsg: z.object({ id: id() }).passthrough().nullable().optional(),
+  /** The client sends the whole quoted message; only its id is read. */
+  quotedMsg: z.object({ id: id() }).nullable().optional(),
   read: flag().optional(),
   fromMe: flag().optional(),
   mediaUrl: z.string().max(2000).optional(),
@@ -78,7 +79,7 @@ export const SendMessageBody = z.strictObject({
 });
 export type SendMessageBody = z.infer<typeof SendMessageBody>;
 
-export const SandboxInboundBody = z.strictObject({
+export const SandboxInboundBody = z.object({
   from: z.string().trim().regex(/^\+?\d{8,15}$/, 'validation.invalidNumber'),
   name: z.string().trim().max(100, 'validation.tooLong').optional(),
   body: z.string().max(MESSAGE_MAX_LENGTH, 'validation.tooLong').default(''),
@@ -89,6 +90,6 @@ export const SandboxInboundBody = z.strictObject({
 });
 export type SandboxInboundBody = z.infer<typeof SandboxInboundBody>;
 
-export const SandboxMessageRef = z.strictObject({ id: z.string().trim().min(1).max(200) });
+export const SandboxMessageRef = z.object({ id: z.string().trim().min(1).max(200) });
 export const SandboxEditBody = SandboxMessageRef.extend({ body: z.string().trim().min(1, 'validation.required').max(MESSAGE_MAX_LENGTH, 'validation.tooLong') });
-export const SandboxReadBody = z.strictObject({ number: z.string().trim().regex(/^\+?\d{8,15}$/, 'validation.invalidNumber') });
+export const SandboxReadBody = z.object({ number: z.string().trim().regex(/^\+?\d{8,15}$/, 'validation.invalidNumber') });

@@ -33,7 +33,12 @@ export const requiredText = (min: number, max: number) =>
 export const email = () =>
   z.string({ error: 'validation.required' }).trim().toLowerCase().min(1, 'validation.required').max(254, 'validation.tooLong').pipe(z.email('validation.invalidEmail'));
 
-export const id = () => z.coerce.number({ error: 'validation.invalidNumber' }).int('validation.invalidNumber').positive('validation.invalidNumber').max(2_147_483_647, 'validation.invalidNumber');
+/** A record id, as a number or a digit string; `true` or `[5]` are not ids (coercion would read them as 1 and 5). */
+export const id = () =>
+  z.preprocess(
+    (value) => (typeof value === 'number' || typeof value === 'string' ? value : Number.NaN),
+    z.coerce.number({ error: 'validation.invalidNumber' }).int('validation.invalidNumber').positive('validation.invalidNumber').max(2_147_483_647, 'validation.invalidNumber'),
+  );
 
 export const IdParams = z.object({ id: id() });
 

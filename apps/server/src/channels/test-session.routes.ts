@@ -9,7 +9,7 @@ import { authorize } from '../platform/http/guards.js';
 import type { ZodTypeProvider } from '../platform/http/zod-provider.js';
 import { writeSessionState } from './connection-state.js';
 
-const TestSessionBody = z.strictObject({
+const TestSessionBody = z.object({
   status: z.enum(CONNECTION_STATUSES).optional(),
   qrcode: z.string().max(1000).optional(),
 });

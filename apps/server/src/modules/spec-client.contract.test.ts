@@ -1,4 +1,7 @@
+import { eq, inArray } from 'drizzle-orm';
+import { io as connectSocket, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contacts, quickMessages, tags, users } from '../platform/db/schema.js';
 import type { BuiltCompany } from '../test/factories.js';
 import { createTestContext, type TestContext } from '../test/test-app.js';
 
@@ -15,14 +18,18 @@ let sandboxId: number;
 let sequence = 0;
 
 beforeAll(async () => {
-  t = await createTestContext();
+  t = await createTestContext({ realtime: true, listen: true });
   company = await t.factories.buildCompany();
   adminToken = (await company.admin.login()).token;
   const created = await t.request(adminToken, 'POST', '/whatsapp', { name: 'Contract sandbox', provider: 'sandbox' });
   expect(created.statusCode).toBe(201);
   sandboxId = created.json().id;
 });
-afterAll(() => t.close());
+const sockets: Socket[] = [];
+afterAll(async () => {
+  for (const socket of sockets) socket.close();
+  await t.close();
+});
 
 /** A customer writes in; the admin accepts the ticket. */
 async function openTicket(): Promise<number> {
@@ -199,5 +206,205 @@ describe('false, empty or null meaning "none"', () => {
     const user = await t.factories.buildUser(company.id, { name: 'Wrong language user' });
     expect((await t.request(adminToken, 'PUT', `/users/${user.id}`, { language: 'xx' })).statusCode).toBe(400);
     expect((await t.request(adminToken, 'PUT', `/whatsapp/${sandboxId}`, { cloudApi: 'none' })).statusCode).toBe(400);
+  });
+});
+
+describe('edit screens send back the whole record they loaded', () => {
+  const LONG_PROMPT = 'You are the assistant of a small shop: answer politely, briefly and in the customer\'s language.';
+
+  /** GET a record, PUT it back whole with one change, as an edit dialog does. */
+  async function roundTrip(token: string, url: string, change: Record<string, unknown>, getUrl = url) {
+    const loaded = await t.request(token, 'GET', getUrl);
+    expect(loaded.statusCode, `GET ${getUrl}`).toBe(200);
+    const saved = await t.request(token, 'PUT', url, { ...loaded.json<Record<string, unknown>>(), ...change });
+    expect(saved.statusCode, `PUT ${url}: ${saved.body.slice(0, 200)}`).toBe(200);
+    expect(saved.json()).toMatchObject(change);
+    return saved.json();
+  }
+
+  it('saves every service-desk and admin edit dialog\'s whole record, read-only fields included', async () => {
+    const user = await t.factories.buildUser(company.id, { name: 'Whole user' });
+    await roundTrip(adminToken, `/users/${user.id}`, { name: 'Whole user renamed' });
+
+    const contact = await t.request(adminToken, 'POST', '/contacts', { name: 'Whole contact', number: '5511977770001', extraInfo: [{ name: 'CPF', value: '123' }] });
+    expect(contact.statusCode).toBe(201);
+    const contactSaved = await roundTrip(adminToken, `/contacts/${contact.json().id}`, { name: 'Whole contact renamed' });
+    expect(contactSaved.extraInfo).toMatchObject([{ name: 'CPF', value: '123' }]);
+
+    const queue = await t.request(adminToken, 'POST', '/queue', { name: 'Whole queue', color: '#abcdef' });
+    await roundTrip(adminToken, `/queue/${queue.json().id}`, { name: 'Whole queue renamed' });
+
+    const option = await t.request(adminToken, 'POST', '/queue-options', { queueId: queue.json().id, title: 'Whole option' });
+    expect(option.statusCode).toBe(201);
+    await roundTrip(adminToken, `/queue-options/${option.json().id}`, { title: 'Whole option renamed' });
+
+    await roundTrip(adminToken, `/whatsapp/${sandboxId}`, { name: 'Contract sandbox', greetingMessage: 'Whole record' }, `/whatsapp/${sandboxId}?session=0`);
+
+    const tag = await t.request(adminToken, 'POST', '/tags', { name: 'Whole tag', color: '#123123', kanban: 0 });
+    await roundTrip(adminToken, `/tags/${tag.json().id}`, { name: 'Whole tag renamed' });
+
+    const quick = await t.request(adminToken, 'POST', '/quick-messages', { shortcode: 'whole', message: 'Olá' });
+    await roundTrip(adminToken, `/quick-messages/${quick.json().id}`, { message: 'Olá de novo' });
+
+    const prompt = await t.request(adminToken, 'POST', '/prompt', { name: 'Whole prompt', prompt: LONG_PROMPT, apiKey: 'sk-whole-record', queueId: queue.json().id });
+    expect(prompt.statusCode).toBe(201);
+    await roundTrip(adminToken, `/prompt/${prompt.json().id}`, { name: 'Whole prompt renamed' });
+
+    const integration = await t.request(adminToken, 'POST', '/queueIntegration', { type: 'webhook', name: `whole-${Date.now()}`, urlN8N: 'http://127.0.0.1:9/whole' });
+    await roundTrip(adminToken, `/queueIntegration/${integration.json().id}`, { name: `whole-renamed-${Date.now()}` });
+  });
+
+  it('saves the super user\'s company and plan dialogs with their whole records', async () => {
+    const superToken = (await t.login('admin@admin.com', 'Admin123!')).token;
+    await roundTrip(superToken, `/companies/${company.id}`, { name: 'Whole company' });
+    await roundTrip(superToken, `/plans/${company.planId}`, { name: `Whole plan ${Date.now()}` });
+  });
+
+  it('sends a message quoting the whole message object the client holds', async () => {
+    const ticketId = await openTicket();
+    const [question] = (await t.request(adminToken, 'GET', `/messages/${ticketId}`)).json<{ messages: Record<string, unknown>[] }>().messages;
+    const response = await t.request(adminToken, 'POST', `/messages/${ticketId}`, { read: 1, fromMe: true, mediaUrl: '', body: 'Respondendo', quotedMsg: question });
+    expect(response.statusCode).toBe(201);
+    expect(response.json()[0]).toMatchObject({ body: 'Respondendo', quotedMsg: { id: question!.id, body: 'Oi' } });
+  });
+});
+
+describe('no mass assignment', () => {
+  it('writes none of companyId, super, id, tokenVersion, online, createdAt sent in a user\'s own edit', async () => {
+    const other = await t.factories.buildCompany();
+    const agent = await t.factories.buildUser(company.id, { name: 'Agent self edit', profile: 'user' });
+    const token = (await agent.login()).token;
+    const record = (await t.request(token, 'GET', `/users/${agent.id}`)).json<Record<string, unknown>>();
+    const guarded = () =>
+      t.database.db
+        .select({ companyId: users.companyId, super: users.super, tokenVersion: users.tokenVersion, createdAt: users.createdAt, profile: users.profile, allTicket: users.allTicket })
+        .from(users)
+        .where(eq(users.id, agent.id));
+    const before = await guarded();
+    const response = await t.request(token, 'PUT', `/users/${agent.id}`, {
+      ...record,
+      name: 'Agent renamed',
+      companyId: other.id,
+      id: agent.id + 1000,
+      tokenVersion: 42,
+      online: true,
+      createdAt: '2000-01-01T00:00:00.000Z',
+      password: '',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ id: agent.id, companyId: company.id, name: 'Agent renamed', super: false, profile: 'user' });
+    expect(before).toHaveLength(1);
+    expect(await guarded()).toEqual(before);
+    // The session is intact (tokenVersion was not bumped) and no other row took the id.
+    expect((await t.request(token, 'GET', '/auth/me')).statusCode).toBe(200);
+    expect(await t.database.db.select({ id: users.id }).from(users).where(eq(users.id, agent.id + 1000))).toEqual([]);
+
+    // Fields the role may not change are refused, never written.
+    for (const change of [{ super: true }, { profile: 'admin' }, { allTicket: 'enabled' }]) {
+      const refused = await t.request(token, 'PUT', `/users/${agent.id}`, { ...record, ...change });
+      expect(refused.statusCode, JSON.stringify(change)).toBe(403);
+    }
+    expect(await guarded()).toEqual(before);
+  });
+
+  it('creates records in the caller\'s company whatever companyId, userId or id the body names', async () => {
+    const other = await t.factories.buildCompany();
+    const colleague = await t.factories.buildUser(company.id, { name: 'Colleague' });
+    const contact = await t.request(adminToken, 'POST', '/contacts', { name: 'Mass contact', number: '5511977770002', companyId: other.id, id: 987_654 });
+    expect(contact.statusCode).toBe(201);
+    expect(contact.json().id).not.toBe(987_654);
+    const tag = await t.request(adminToken, 'POST', '/tags', { name: 'Mass tag', companyId: other.id, id: 987_654, ticketsCount: 99 });
+    expect(tag.json().id).not.toBe(987_654);
+    expect(tag.statusCode).toBe(201);
+    const quick = await t.request(adminToken, 'POST', '/quick-messages', { shortcode: 'mass', message: 'x', companyId: other.id, userId: colleague.id });
+    expect(quick.statusCode).toBe(201);
+    const db = t.database.db;
+    expect(await db.select({ companyId: contacts.companyId }).from(contacts).where(eq(contacts.id, contact.json().id))).toEqual([{ companyId: company.id }]);
+    expect(await db.select({ companyId: tags.companyId }).from(tags).where(eq(tags.id, tag.json().id))).toEqual([{ companyId: company.id }]);
+    expect(await db.select({ companyId: quickMessages.companyId, userId: quickMessages.userId }).from(quickMessages).where(eq(quickMessages.id, quick.json().id))).toEqual([
+      { companyId: company.id, userId: company.admin.id },
+    ]);
+    // Nothing was written to the other company.
+    expect(await db.select({ id: contacts.id }).from(contacts).where(inArray(contacts.companyId, [other.id]))).toEqual([]);
+  });
+
+  it('still answers 400 to a declared field of the wrong type inside a whole record', async () => {
+    const user = await t.factories.buildUser(company.id, { name: 'Typed user' });
+    const record = (await t.request(adminToken, 'GET', `/users/${user.id}`)).json<Record<string, unknown>>();
+    const cases: [string, Record<string, unknown>][] = [
+      [`/users/${user.id}`, { ...record, name: 5 }],
+      [`/users/${user.id}`, { ...record, queueIds: 'all' }],
+      [`/whatsapp/${sandboxId}`, { name: 'Contract sandbox', expiresTicket: 'soon' }],
+      [`/whatsapp/${sandboxId}`, { name: 'Contract sandbox', isDefault: 'yes' }],
+    ];
+    for (const [url, body] of cases) {
+      const response = await t.request(adminToken, 'PUT', url, body);
+      expect(response.statusCode, `${url} ${JSON.stringify(body).slice(0, 80)}`).toBe(400);
+    }
+    // A boolean is not an id, even where coercion would read `true` as 1.
+    expect((await t.request(adminToken, 'POST', '/tickets', { contactId: true })).statusCode).toBe(400);
+    expect((await t.request(adminToken, 'POST', '/ticket-notes', { note: 'Nota', ticketId: true, contactId: [1] })).statusCode).toBe(400);
+  });
+});
+
+describe('the socket says when it is ready', () => {
+  it('lets an agent (no admins\' room) make the spec client\'s joins on ready, the ticket id as a string, and hear its ticket', async () => {
+    const agent = await t.factories.buildUser(company.id, { name: 'Socket agent', profile: 'user' });
+    const from = '5511966660001';
+    const inbound = await t.request(adminToken, 'POST', `/sandbox/${sandboxId}/inbound`, { from, name: 'Socket customer', body: 'Oi' });
+    const { ticketId } = inbound.json<{ ticketId: number }>();
+    expect((await t.request(adminToken, 'PUT', `/tickets/${ticketId}`, { status: 'open', userId: agent.id })).statusCode).toBe(200);
+
+    const address = t.app.server.address();
+    if (!address || typeof address === 'string') throw new Error('not listening');
+    const socket = connectSocket(`http://127.0.0.1:${address.port}`, { transports: ['websocket'], query: { token: (await agent.login()).token }, reconnection: false });
+    sockets.push(socket);
+    const ask = (event: string, ...args: unknown[]) => socket.timeout(2000).emitWithAck(event, ...args) as Promise<{ ok: boolean }>;
+    // As the spec's client: every join waits for `ready`.
+    const joins = await new Promise<{ ok: boolean }[]>((resolve, reject) => {
+      socket.once('connect_error', reject);
+      socket.once('ready', () => {
+        Promise.all([ask('joinChatBox', `${ticketId}`), ask('joinNotification'), ask('joinTickets', 'open')]).then(resolve, reject);
+      });
+    });
+    expect(joins).toEqual([{ ok: true }, { ok: true }, { ok: true }]);
+
+    const heard = new Promise((resolve) => socket.on(`company-${company.id}-appMessage`, resolve));
+    await t.request(adminToken, 'POST', `/sandbox/${sandboxId}/inbound`, { from, body: 'Ainda aí?' });
+    await expect(heard).resolves.toMatchObject({ action: 'create', message: { body: 'Ainda aí?', ticketId } });
+  });
+});
+
+describe('every company has a due date', () => {
+  const farFuture = (value: unknown) => typeof value === 'string' && new Date(value).getTime() > Date.now() + 50 * 365 * 86_400_000;
+
+  it('answers the seeded company and a company created without one with a far-future date, never null', async () => {
+    const superLogin = await t.app.inject({ method: 'POST', url: '/auth/login', payload: { email: 'admin@admin.com', password: 'Admin123!' } });
+    expect(superLogin.statusCode).toBe(200);
+    expect(superLogin.json().user.company.id).toBe(1);
+    expect(farFuture(superLogin.json().user.company.dueDate)).toBe(true);
+    const superToken = superLogin.json().token as string;
+
+    const email = `due-${Date.now()}@example.com`;
+    const created = await t.request(superToken, 'POST', '/companies', { name: 'Sem vencimento', email, password: 'Secret123', planId: company.planId });
+    expect(created.statusCode).toBe(201);
+    expect(farFuture(created.json().dueDate)).toBe(true);
+    const owner = await t.app.inject({ method: 'POST', url: '/auth/login', payload: { email, password: 'Secret123' } });
+    expect(owner.statusCode).toBe(200);
+    expect(farFuture(owner.json().user.company.dueDate)).toBe(true);
+    const me = await t.request(owner.json().token, 'GET', '/auth/me');
+    expect(farFuture(me.json().company.dueDate)).toBe(true);
+  });
+
+  it('keeps "no expiry" a super user\'s explicit choice, shown as a date; a real date stays that date', async () => {
+    const superToken = (await t.login('admin@admin.com', 'Admin123!')).token;
+    const other = await t.factories.buildCompany({ dueDate: new Date('2030-05-01T00:00:00Z') });
+    expect((await t.request(superToken, 'GET', `/companies/${other.id}`)).json().dueDate).toBe('2030-05-01T00:00:00.000Z');
+    const cleared = await t.request(superToken, 'PUT', `/companies/${other.id}`, { dueDate: '' });
+    expect(cleared.statusCode).toBe(200);
+    expect(farFuture(cleared.json().dueDate)).toBe(true);
+    const owner = await t.app.inject({ method: 'POST', url: '/auth/login', payload: { email: other.admin.email, password: other.admin.password } });
+    expect(owner.statusCode).toBe(200);
+    expect(farFuture(owner.json().user.company.dueDate)).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { CompanyBody, CompanyUpdateBody, IdParams, PageQuery, SchedulesBody, id } from '@atende/shared';
+import { CompanyBody, CompanyUpdateBody, IdParams, PageQuery, SchedulesBody, id, presentDueDate } from '@atende/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppServices } from '../../app.js';
@@ -24,7 +24,7 @@ export function presentCompany({ company, plan, campaignsEnabled }: CompanyDetai
     planId: company.planId,
     plan: presentPlanRow(plan),
     status: company.status,
-    dueDate: company.dueDate?.toISOString() ?? null,
+    dueDate: presentDueDate(company.dueDate),
     recurrence: company.recurrence,
     schedules: company.schedules,
     timezone: company.timezone,

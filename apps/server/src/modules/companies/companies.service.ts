@@ -1,4 +1,4 @@
-import type { CompanyBody, CompanyUpdateBody, ScheduleEntry } from '@atende/shared';
+import { NO_EXPIRY_DUE_DATE, type CompanyBody, type CompanyUpdateBody, type ScheduleEntry } from '@atende/shared';
 import { eq } from 'drizzle-orm';
 import type { AppServices } from '../../app.js';
 import { companies, users } from '../../platform/db/schema.js';
@@ -36,7 +36,13 @@ export async function createCompany(services: AppServices, ctx: RequestContext, 
   const companyId = await services.db.transaction(async (tx) => {
     const [company] = await tx
       .insert(companies)
-      .values({ ...companyColumns(body), name: body.name, planId: body.planId })
+      .values({
+        ...companyColumns(body),
+        // Created without one: no expiry, as a date the spec's client accepts.
+        ...(body.dueDate === undefined ? { dueDate: new Date(NO_EXPIRY_DUE_DATE) } : {}),
+        name: body.name,
+        planId: body.planId,
+      })
       .returning({ id: companies.id });
     if (!company) throw new AppError('ERR_INTERNAL_SERVER_ERROR');
     const scope = { companyId: company.id };

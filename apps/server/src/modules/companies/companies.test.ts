@@ -1,3 +1,4 @@
+import { NO_EXPIRY_DUE_DATE } from '@atende/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, SUPER_ADMIN, type TestContext } from '../../test/test-app.js';
 
@@ -31,12 +32,12 @@ describe('companies (super users)', () => {
     expect(settings).toEqual(expect.arrayContaining([{ key: 'campaignsEnabled', value: 'false' }]));
   });
 
-  it('sends an empty or invalid due date as null', async () => {
+  it('reads an empty or invalid due date as no expiry, shown as a far-future date (never null)', async () => {
     const plans = (await t.request(superToken, 'GET', '/plans/all')).json();
     const created = (await t.request(superToken, 'POST', '/companies', { name: 'No Due', planId: plans[0].id, dueDate: 'not a date' })).json();
-    expect(created.dueDate).toBeNull();
+    expect(created.dueDate).toBe(NO_EXPIRY_DUE_DATE);
     const updated = await t.request(superToken, 'PUT', `/companies/${created.id}`, { dueDate: '' });
-    expect(updated.json().dueDate).toBeNull();
+    expect(updated.json().dueDate).toBe(NO_EXPIRY_DUE_DATE);
   });
 
   it('lists, pages, updates and deletes; company 1 cannot be deleted', async () => {

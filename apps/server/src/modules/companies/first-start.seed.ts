@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { NO_EXPIRY_DUE_DATE } from '@atende/shared';
 import { count, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import { companies, plans, users } from '../../platform/db/schema.js';
@@ -28,7 +29,7 @@ export async function seedFirstStart(db: Db, options: { adminEmail: string; admi
       .values({ name: 'Plano 1', users: 100, connections: 100, queues: 100, valueCents: 0 })
       .returning({ id: plans.id });
     if (!plan) throw new Error('plan insert returned nothing');
-    await tx.insert(companies).values({ id: 1, name: 'Empresa 1', planId: plan.id, recurrence: 'MENSAL' });
+    await tx.insert(companies).values({ id: 1, name: 'Empresa 1', planId: plan.id, recurrence: 'MENSAL', dueDate: new Date(NO_EXPIRY_DUE_DATE) });
     // Company 1 was inserted with an explicit id: move the sequence past it.
     await tx.execute(sql`select setval(pg_get_serial_sequence('companies', 'id'), (select max(id) from companies))`);
     await insertDefaultSettings(tx, { companyId: 1 });

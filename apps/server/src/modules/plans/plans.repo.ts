@@ -1,4 +1,4 @@
-import { PAGE_SIZE, type PlanBody, type PlanUpdateBody } from '@atende/shared';
+import { PAGE_SIZE, PLAN_FEATURES, type PlanBody, type PlanUpdateBody } from '@atende/shared';
 import { asc, count, eq, ilike } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { companies, plans, type PlanRow } from '../../platform/db/schema.js';
@@ -29,13 +29,16 @@ export async function findPlanByName(db: DbOrTx, name: string): Promise<PlanRow 
   return row ?? null;
 }
 
-function toColumns(body: PlanUpdateBody) {
-  const { value, ...rest } = body;
-  return { ...rest, ...(value !== undefined ? { valueCents: Math.round(value * 100) } : {}) };
+/** The plan's own columns, picked one by one: nothing else of a body reaches the row. */
+function toColumns(body: PlanUpdateBody): Partial<typeof plans.$inferInsert> {
+  const columns: Partial<typeof plans.$inferInsert> = { name: body.name, users: body.users, connections: body.connections, queues: body.queues };
+  for (const feature of PLAN_FEATURES) columns[feature] = body[feature];
+  if (body.value !== undefined) columns.valueCents = Math.round(body.value * 100);
+  return columns;
 }
 
 export async function insertPlan(db: DbOrTx, body: PlanBody): Promise<PlanRow> {
-  const [row] = await db.insert(plans).values(toColumns(body) as PlanBody & { name: string }).returning();
+  const [row] = await db.insert(plans).values(toColumns(body) as typeof plans.$inferInsert).returning();
   if (!row) throw new Error('insert returned nothing');
   return row;
 }

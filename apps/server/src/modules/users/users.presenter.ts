@@ -1,4 +1,4 @@
-import type { AllTicket, Language, Profile } from '@atende/shared';
+import { presentDueDate, type AllTicket, type Language, type Profile } from '@atende/shared';
 
 export interface PlanDetail {
   id: number;
@@ -69,7 +69,7 @@ export function presentUser(user: UserDetail) {
           company: {
             id: user.company.id,
             name: user.company.name,
-            dueDate: user.company.dueDate?.toISOString() ?? null,
+            dueDate: presentDueDate(user.company.dueDate),
             status: user.company.status,
             timezone: user.company.timezone,
             settings: user.company.settings,

@@ -62,8 +62,9 @@ async function connected(port: number, token: string): Promise<ClientSocket> {
     reconnection: false,
     forceNew: true,
   });
+  // Joins and listeners wait for `ready`, as the spec's client does.
   await new Promise<void>((resolve, reject) => {
-    socket.once('connect', () => resolve());
+    socket.once('ready', () => resolve());
     socket.once('connect_error', reject);
   });
   return socket;

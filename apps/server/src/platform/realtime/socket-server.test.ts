@@ -326,6 +326,50 @@ describe('client joins', () => {
   });
 });
 
+describe('ready', () => {
+  it('emits ready once authentication and the socket\'s own rooms are done, so joins made on it work', async () => {
+    const socket = connect('token-a2');
+    const received = recorder(socket);
+    const joined = new Promise<unknown>((resolve) => {
+      socket.once('ready', () => {
+        // Already in its user room when told ready, and joins made now are answered.
+        publisher.toRooms(COMPANY_A, [rooms.user(COMPANY_A, 12)], 'user', { action: 'update', at: 'ready' });
+        resolve(emitWithAck(socket, 'joinTickets', 'pending'));
+      });
+    });
+    expect(await joined).toEqual({ ok: true });
+    publisher.toRooms(COMPANY_A, [rooms.tickets(COMPANY_A, 'pending')], 'ticket', { action: 'update', after: 'join' });
+    await sleep(QUIET_MS);
+    expect(received.map((entry) => entry.event)).toEqual(['ready', 'company-1-user', 'company-1-ticket']);
+    expect(received.slice(1).map((entry) => entry.payload)).toEqual([
+      { action: 'update', at: 'ready' },
+      { action: 'update', after: 'join' },
+    ]);
+  });
+
+  it('emits ready again after each reconnect, recovered or not', async () => {
+    const socket = connectClient(url, { transports: ['websocket'], query: { token: 'token-a1' }, forceNew: true, reconnectionDelay: 50, reconnectionDelayMax: 50 });
+    clients.push(socket);
+    let readies = 0;
+    const readyNumber = (n: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => (readies >= n ? resolve() : socket.once('ready', check));
+        check();
+      });
+    socket.on('ready', () => readies++);
+    await readyNumber(1);
+    socket.io.engine.close();
+    await readyNumber(2);
+    // A drop without recovery (the server forgot the session) is a fresh connect: ready again.
+    server.transport.emit([rooms.admins(COMPANY_A)], 'company-1-user', { action: 'offset' });
+    await sleep(QUIET_MS);
+    socket.disconnect().connect();
+    await readyNumber(3);
+    expect(readies).toBe(3);
+    expect(await emitWithAck(socket, 'joinNotification')).toEqual({ ok: true });
+  });
+});
+
 describe('connection-state recovery', () => {
   it('delivers what was missed during a short drop, keeping the joined rooms', async () => {
     const socket = connectClient(url, {

@@ -73,7 +73,10 @@ interface SocketData {
   ended?: boolean;
 }
 
-type AtendeSocket = Socket<Record<string, never>, Record<string, never>, Record<string, never>, SocketData>;
+/** `ready` to one socket; the company events (`company-{id}-ticket`, ...) to rooms. */
+type ServerToClient = Record<string, (payload?: unknown) => void>;
+
+type AtendeSocket = Socket<Record<string, never>, ServerToClient, Record<string, never>, SocketData>;
 
 /** What a client gets back when it passes an acknowledgement callback. */
 type JoinAck = { ok: true } | { ok: false; error: 'ERR_NO_PERMISSION' | 'ERR_VALIDATION' };
@@ -224,7 +227,7 @@ export async function createSocketServer(httpServer: HttpServer, options: Socket
     redis = await connectRedisStreams(options.redisUrl, (error) => logger.error({ err: error }, 'redis (socket.io adapter) error'));
   }
 
-  const io = new Server<Record<string, never>, Record<string, never>, Record<string, never>, SocketData>(httpServer, {
+  const io = new Server<Record<string, never>, ServerToClient, Record<string, never>, SocketData>(httpServer, {
     path: '/socket.io',
     serveClient: false,
     transports: ['websocket'],
@@ -429,6 +432,7 @@ export async function createSocketServer(httpServer: HttpServer, options: Socket
       void socket.leave(rooms.chatBox(companyId, id));
       ack({ ok: true });
     });
+
   });
 
   const transport: RealtimeTransport = {

@@ -1,4 +1,4 @@
-import { LANGUAGES, type Language } from '@atende/shared';
+import { hasDueDate, LANGUAGES, type Language } from '@atende/shared';
 import AccountCircle from '@mui/icons-material/AccountCircle';
 import Brightness4 from '@mui/icons-material/Brightness4';
 import Brightness7 from '@mui/icons-material/Brightness7';
@@ -43,7 +43,7 @@ export function TopBar({ onToggleMenu }: { onToggleMenu(): void }) {
       {t(key)}
     </Typography>
   );
-  const dueDate = user.profile === 'admin' && user.company?.dueDate ? ` ${t('topBar.dueDate', { date: formatDate(user.company.dueDate) })}` : '';
+  const dueDate = user.profile === 'admin' && hasDueDate(user.company?.dueDate) ? ` ${t('topBar.dueDate', { date: formatDate(user.company.dueDate) })}` : '';
 
   return (
     <AppBar position="fixed" sx={{ zIndex: (theme) => theme.zIndex.drawer + 1 }}>

@@ -1,3 +1,4 @@
+import { hasDueDate } from '@atende/shared';
 import { Alert, Stack, TableCell, TableRow, Typography } from '@mui/material';
 import { alpha, type Theme } from '@mui/material/styles';
 import { useQueryClient } from '@tanstack/react-query';
@@ -91,7 +92,7 @@ export function CompaniesTab() {
               <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{yesNo(company.status)}</TableCell>
               <TableCell sx={{ display: { xs: 'none', lg: 'table-cell' } }}>{yesNo(company.campaignsEnabled)}</TableCell>
               <TableCell sx={{ whiteSpace: 'nowrap' }} data-testid="company-due-date">
-                {company.dueDate ? formatDate(company.dueDate) : '—'}
+                {hasDueDate(company.dueDate) ? formatDate(company.dueDate) : '—'}
               </TableCell>
               <TableCell sx={{ display: { xs: 'none', lg: 'table-cell' } }}>{t(`settings.companies.recurrences.${company.recurrence}`, { defaultValue: company.recurrence })}</TableCell>
               <TableCell sx={{ display: { xs: 'none', md: 'table-cell' }, whiteSpace: 'nowrap' }}>{formatDate(company.createdAt)}</TableCell>

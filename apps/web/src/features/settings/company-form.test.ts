@@ -1,3 +1,4 @@
+import { NO_EXPIRY_DUE_DATE } from '@atende/shared';
 import { describe, expect, it } from 'vitest';
 import type { Company } from './companies-queries';
 import {
@@ -71,6 +72,8 @@ describe('company due date in the form', () => {
   it('reads and writes the date input in local time', () => {
     expect(toDateInput(new Date(2025, 0, 5, 23, 59))).toBe('2025-01-05');
     expect(toDateInput(null)).toBe('');
+    // The server sends "no expiry" as a far-future date; the dialog shows it as empty.
+    expect(toDateInput(NO_EXPIRY_DUE_DATE)).toBe('');
     expect(toDateInput('garbage')).toBe('');
     expect(parseDateInput('2025-02-29')).toBeNull();
     expect(parseDateInput('2025-2-3')).toBeNull();

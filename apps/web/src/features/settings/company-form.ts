@@ -1,4 +1,4 @@
-import { CompanyBody, RECURRENCE_MONTHS, RECURRENCES, type CompanyUpdateBody, type Recurrence } from '@atende/shared';
+import { CompanyBody, hasDueDate, RECURRENCE_MONTHS, RECURRENCES, type CompanyUpdateBody, type Recurrence } from '@atende/shared';
 import { z } from 'zod';
 import type { Company } from './companies-queries';
 
@@ -37,7 +37,8 @@ const pad = (n: number) => String(n).padStart(2, '0');
 
 /** `yyyy-MM-dd` of a moment, in the browser's time zone (the date the user sees). */
 export function toDateInput(value: string | Date | null | undefined): string {
-  if (!value) return '';
+  // "No expiry" comes as a far-future date (the spec's client reads null as expired): the dialog shows it empty.
+  if (!value || (typeof value === 'string' && !hasDueDate(value))) return '';
   const date = typeof value === 'string' ? new Date(value) : value;
   if (Number.isNaN(date.getTime())) return '';
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
