@@ -250,7 +250,7 @@ describe('edit screens send back the whole record they loaded', () => {
     expect(prompt.statusCode).toBe(201);
     await roundTrip(adminToken, `/prompt/${prompt.json().id}`, { name: 'Whole prompt renamed' });
 
-    const integration = await t.request(adminToken, 'POST', '/queueIntegration', { type: 'webhook', name: `whole-${Date.now()}`, urlN8N: 'http://127.0.0.1:9/whole' });
+    const integration = await t.request(adminToken, 'POST', '/queueIntegration', { type: 'webhook', name: `whole-${Date.now()}`, urlN8N: 'https://hooks.example.com/whole' });
     await roundTrip(adminToken, `/queueIntegration/${integration.json().id}`, { name: `whole-renamed-${Date.now()}` });
   });
 
