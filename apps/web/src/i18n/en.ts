@@ -9,6 +9,7 @@ import { queuesTexts } from '../features/queues/queues.i18n';
 import { promptsTexts } from '../features/prompts/prompts.i18n';
 import { integrationsTexts } from '../features/integrations/integrations.i18n';
 import { settingsTexts } from '../features/settings/settings.i18n';
+import { userModalTexts, usersTexts } from '../features/users/users.i18n';
 import { messagesApiTexts } from '../features/messages-api/messages-api.i18n';
 
 export const en: Messages = {
@@ -86,18 +87,7 @@ export const en: Messages = {
     empty: 'No tasks yet.',
     updated: 'Updated {{date}}',
   },
-  userModal: {
-    title: 'Edit user',
-    name: 'Name',
-    email: 'Email',
-    password: 'Password',
-    passwordHint: 'Leave blank to keep the current password',
-    profile: 'Profile',
-    profiles: { admin: 'Administrator', user: 'User' },
-    cancel: 'Cancel',
-    save: 'Save',
-    saved: 'User saved successfully!',
-  },
+  userModal: userModalTexts.en,
   placeholder: { soon: 'This area is coming soon.' },
   pages: {
     signup: 'Sign up',
@@ -157,6 +147,7 @@ export const en: Messages = {
   integrations: integrationsTexts.en,
   settings: settingsTexts.en,
   messagesApi: messagesApiTexts.en,
+  users: usersTexts.en,
   errors: {
     ERR_INTERNAL_SERVER_ERROR: 'An unexpected error occurred. Please try again later.',
     ERR_NO_OTHER_WHATSAPP: 'There must be at least one default connection.',

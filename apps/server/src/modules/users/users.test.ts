@@ -40,6 +40,9 @@ describe('users', () => {
     const response = await t.request(adminToken, 'POST', '/users', { name: 'M', email: 'bad', password: '123' });
     expect(response.statusCode).toBe(400);
     expect(response.json().fields).toEqual({ name: ['Too Short!'], email: ['Invalid email'], password: ['Too Short!'] });
+    // Required on add, with its own message (the user modal shows the same one).
+    const blank = await t.request(adminToken, 'POST', '/users', newUser({ password: '' }));
+    expect(blank.json().fields.password[0]).toBe('Required');
     const long = await t.request(adminToken, 'POST', '/users', newUser({ name: 'x'.repeat(51) }));
     expect(long.json().fields).toEqual({ name: ['Too Long!'] });
   });
