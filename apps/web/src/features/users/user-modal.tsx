@@ -170,6 +170,7 @@ export function UserModal({ open, userId, onClose }: UserModalProps) {
                   {...form.register('name')}
                   error={Boolean(errors.name)}
                   helperText={message(errors.name?.message)}
+                  required
                   autoFocus
                   fullWidth
                   slotProps={{ htmlInput: { 'data-testid': 'user-name' } }}
@@ -194,6 +195,7 @@ export function UserModal({ open, userId, onClose }: UserModalProps) {
                   {...form.register('email')}
                   error={Boolean(errors.email)}
                   helperText={message(errors.email?.message)}
+                  required
                   fullWidth
                   slotProps={{ htmlInput: { 'data-testid': 'user-email' } }}
                 />

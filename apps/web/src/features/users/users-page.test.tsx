@@ -8,7 +8,6 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
 import { fakeApi, json, type FakeApi } from '../../test/fake-api';
-import { shownToasts } from '../../test/toasts';
 import { UserModal } from './user-modal';
 import UsersPage from './users-page';
 import type { UserRecord } from './users-queries';
@@ -152,7 +151,7 @@ describe('users page', { timeout: 30_000 }, () => {
     expect(api.calls('POST /users').map((call) => call.body)).toEqual([
       { name: 'Joana Souza', email: 'joana@example.com', password: 'secret1', profile: 'user', queueIds: [12], allTicket: 'enabled', whatsappId: 5 },
     ]);
-    expect(shownToasts()).toContainEqual({ variant: 'success', text: 'User saved successfully!' });
+    expect(await screen.findByText('User saved successfully!')).toBeTruthy();
     // The new user is listed at once, and counted.
     expect(screen.getAllByTestId('user-row').map((row) => row.dataset.userId)).toEqual(['3', '1', '2']);
     expect(screen.getByTestId('users-count').textContent).toBe('3 of 5 users');
@@ -216,11 +215,11 @@ describe('users page', { timeout: 30_000 }, () => {
     expect(api.calls('DELETE /users/2')).toHaveLength(0);
     await userEvent.click(screen.getByTestId('confirm-ok'));
     await waitFor(() => expect(screen.getAllByTestId('user-row').map((row) => row.dataset.userId)).toEqual(['1', '3']));
-    expect(shownToasts()).toContainEqual({ variant: 'success', text: 'User deleted successfully!' });
+    expect(await screen.findByText('User deleted successfully!')).toBeTruthy();
 
     await userEvent.click(within(screen.getAllByTestId('user-row')[1]!).getByTestId('user-delete'));
     await userEvent.click(await screen.findByTestId('confirm-ok'));
-    await waitFor(() => expect(shownToasts()).toContainEqual({ variant: 'error', text: 'The company must keep at least one admin.' }));
+    expect(await screen.findByText('The company must keep at least one admin.')).toBeTruthy();
     expect(screen.getAllByTestId('user-row').map((row) => row.dataset.userId)).toEqual(['1', '3']);
   });
 

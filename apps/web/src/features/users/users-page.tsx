@@ -123,7 +123,7 @@ export default function UsersPage() {
             <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }} data-testid="user-profile-cell">
               {t(`userModal.profiles.${user.profile}`)}
             </TableCell>
-            <TableCell sx={NARROW_HIDDEN}>
+            <TableCell sx={NARROW_HIDDEN} data-testid="user-queues-cell">
               {user.queues.length > 0 ? (
                 <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
                   {user.queues.map((queue) => (
