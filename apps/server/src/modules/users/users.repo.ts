@@ -153,6 +153,12 @@ export async function countUsers(db: DbOrTx, scope: TenantScope): Promise<number
   return row?.value ?? 0;
 }
 
+/** Locks the company's row for the rest of the transaction (as lockCompanyAdmins does), then counts its users. */
+export async function countUsersLocked(tx: DbOrTx, scope: TenantScope): Promise<number> {
+  await tx.select({ id: companies.id }).from(companies).where(eq(companies.id, scope.companyId)).for('update');
+  return countUsers(tx, scope);
+}
+
 /**
  * Locks the company's row for the rest of the transaction and answers its admins'
  * ids: two requests demoting or deleting admins of one company run one after the

@@ -65,6 +65,17 @@ describe('users', () => {
     await t.request(adminToken, 'DELETE', `/users/${b.json().id}`);
   });
 
+  it('the plan user limit holds when admins add users at the same moment', async () => {
+    // One seat left (the admin holds the other): three creations at once, one wins.
+    const small = await t.factories.buildCompany({ plan: { users: 2 } });
+    const token = (await small.admin.login()).token;
+    const answers = await Promise.all([1, 2, 3].map(() => t.request(token, 'POST', '/users', newUser())));
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 403, 403]);
+    expect(answers.filter((a) => a.statusCode === 403).map((a) => a.json().error)).toEqual(['ERR_USER_LIMIT_REACHED', 'ERR_USER_LIMIT_REACHED']);
+    const stored = await t.database.db.select({ id: users.id }).from(users).where(eq(users.companyId, small.id));
+    expect(stored).toHaveLength(2);
+  });
+
   it('honours the userCreation setting', async () => {
     await t.request(adminToken, 'PUT', '/settings/userCreation', { value: 'disabled' });
     const refused = await t.request(adminToken, 'POST', '/users', newUser());
