@@ -11,7 +11,7 @@ import { hashPassword } from '../auth/auth.service.js';
 import { revokeUserTokens } from '../auth/refresh-tokens.repo.js';
 import type { UserDetail } from './users.presenter.js';
 import { deleteRefusal, lastAdminRefusal, updateRefusal } from './users.policy.js';
-import { countUsers, countUsersLocked, emailOwner, findUser, lockCompanyAdmins, replaceUserQueues } from './users.repo.js';
+import { countUsers, countUsersLocked, emailOwner, findUser, lockCompanyAdmins, markUserOffline, markUserOnline, replaceUserQueues } from './users.repo.js';
 
 async function userCreationEnabled(services: AppServices, ctx: RequestContext): Promise<boolean> {
   const [row] = await services.db
@@ -186,4 +186,16 @@ export async function setLanguage(services: AppServices, ctx: RequestContext, la
     .update(users)
     .set({ language, updatedAt: new Date() })
     .where(and(eq(users.companyId, ctx.companyId), eq(users.id, ctx.user.id)));
+}
+
+/**
+ * Presence from the socket server (connect, the 5-minute userStatus heartbeat,
+ * the last socket closing). Only a change is published, so the users page's
+ * online dot follows without an event per heartbeat.
+ */
+export async function setUserPresence(services: AppServices, ctx: RequestContext, online: boolean): Promise<void> {
+  const changed = online ? await markUserOnline(services.db, ctx) : await markUserOffline(services.db, ctx);
+  if (!changed) return;
+  const user = await findUser(services.db, ctx, ctx.user.id);
+  if (user) services.events.emit('user.saved', { companyId: ctx.companyId, action: 'update', user });
 }

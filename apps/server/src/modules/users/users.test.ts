@@ -4,7 +4,7 @@ import { users } from '../../platform/db/schema.js';
 import type { BuiltCompany } from '../../test/factories.js';
 import { createTestContext, type TestContext } from '../../test/test-app.js';
 import { loadSession } from '../auth/session.repo.js';
-import { deleteUser, updateUser } from './users.service.js';
+import { deleteUser, setUserPresence, updateUser } from './users.service.js';
 
 let t: TestContext;
 let company: BuiltCompany;
@@ -74,6 +74,25 @@ describe('users', () => {
     expect(answers.filter((a) => a.statusCode === 403).map((a) => a.json().error)).toEqual(['ERR_USER_LIMIT_REACHED', 'ERR_USER_LIMIT_REACHED']);
     const stored = await t.database.db.select({ id: users.id }).from(users).where(eq(users.companyId, small.id));
     expect(stored).toHaveLength(2);
+  });
+
+  it('publishes a change of presence (the users page dot), not every heartbeat', async () => {
+    const member = await t.factories.buildUser(company.id);
+    const ctx = await loadSession(t.database.db, member.id);
+    if (!ctx) throw new Error('session not loaded');
+    const seen: { id: number; online: boolean }[] = [];
+    t.app.services.events.on('user.saved', ({ user }) => {
+      if (user.id === member.id) seen.push({ id: user.id, online: user.online });
+    });
+    await setUserPresence(t.app.services, ctx, true);
+    await setUserPresence(t.app.services, ctx, true);
+    await setUserPresence(t.app.services, ctx, false);
+    await setUserPresence(t.app.services, ctx, false);
+    expect(seen).toEqual([
+      { id: member.id, online: true },
+      { id: member.id, online: false },
+    ]);
+    await t.request(adminToken, 'DELETE', `/users/${member.id}`);
   });
 
   it('honours the userCreation setting', async () => {

@@ -138,12 +138,21 @@ describe('users, live', { timeout: 20_000 }, () => {
       useOwnUserEvents();
       const { user, api: client } = useSession();
       useQuery({ queryKey: ['tickets', 'open'], queryFn: () => client.get('/tickets', { status: 'open' }), enabled: Boolean(user) });
-      return <div data-testid="my-queues">{user ? user.queues.map((q) => q.name).join(',') || 'none' : ''}</div>;
+      return (
+        <>
+          <div data-testid="my-name">{user?.name}</div>
+          <div data-testid="my-queues">{user ? user.queues.map((q) => q.name).join(',') || 'none' : ''}</div>
+        </>
+      );
     }
     renderLive(<Probe />);
     await waitFor(() => expect(screen.getByTestId('my-queues').textContent).toBe('Vendas'));
     await waitFor(() => expect(api.calls('GET /tickets')).toHaveLength(1));
-    await pushUntil('company-3-user', { action: 'update', user: { ...agent, queues: [] } }, () => expect(screen.getByTestId('my-queues').textContent).toBe('none'));
+    // Its presence changing is an update of the user too: the session follows, the lists are not refetched.
+    await pushUntil('company-3-user', { action: 'update', user: { ...agent, name: 'Agente Ana', online: true } }, () => expect(screen.getByTestId('my-name').textContent).toBe('Agente Ana'));
+    expect(api.calls('GET /tickets')).toHaveLength(1);
+    await push('company-3-user', { action: 'update', user: { ...agent, name: 'Agente Ana', queues: [] } });
+    await waitFor(() => expect(screen.getByTestId('my-queues').textContent).toBe('none'));
     await waitFor(() => expect(api.calls('GET /tickets')).toHaveLength(2));
   });
 });

@@ -106,6 +106,12 @@ export function withOwnRights(me: SessionUser, updated: UserRecord): SessionUser
   };
 }
 
+/** Whether the ticket lists the user may see could differ: profile, allTicket or queues changed. */
+export function rightsChanged(me: SessionUser, updated: UserRecord): boolean {
+  const ids = (queues: { id: number }[]) => queues.map((queue) => queue.id).sort((a, b) => a - b).join(',');
+  return me.profile !== updated.profile || me.allTicket !== updated.allTicket || ids(me.queues) !== ids(updated.queues);
+}
+
 /**
  * Rights are live (architecture rule 12): when an admin changes the signed-in
  * user's profile, queues or allTicket, the session takes the new rights and
@@ -118,6 +124,7 @@ export function useOwnUserEvents(): void {
   useCompanyEvent<UserEvent>('user', (payload) => {
     if (!me || payload.action !== 'update' || payload.user.id !== me.id) return;
     setUser(withOwnRights(me, payload.user));
-    void queryClient.invalidateQueries({ queryKey: [TICKET_LIST_KEY] });
+    // A change of presence or name is an update too: only new rights refetch the lists.
+    if (rightsChanged(me, payload.user)) void queryClient.invalidateQueries({ queryKey: [TICKET_LIST_KEY] });
   });
 }
