@@ -199,6 +199,7 @@ export const en: Messages = {
     ERR_TICKET_NOT_OPEN: 'Messages can only be sent in open tickets.',
     ERR_NO_MESSAGE_FOUND: 'Message not found.',
     ERR_EMPTY_MESSAGE: 'Empty messages are not sent.',
+    ERR_UNKNOWN_MESSAGE_VARIABLE: 'Unknown variable in the message: fix or remove the variable in double braces before sending.',
     ERR_SEND_INTERRUPTED: 'Sending was interrupted (the server stopped). Try again.',
     ERR_MESSAGE_NOT_FAILED: 'Only a message that failed can be sent again.',
     ERR_NO_TAG_FOUND: 'Tag not found.',

@@ -199,6 +199,7 @@ export const es: Messages = {
     ERR_TICKET_NOT_OPEN: 'Solo se pueden enviar mensajes en atenciones abiertas.',
     ERR_NO_MESSAGE_FOUND: 'Mensaje no encontrado.',
     ERR_EMPTY_MESSAGE: 'Los mensajes vacíos no se envían.',
+    ERR_UNKNOWN_MESSAGE_VARIABLE: 'Variable desconocida en el mensaje: corrija o quite la variable entre llaves dobles antes de enviar.',
     ERR_SEND_INTERRUPTED: 'El envío se interrumpió (el servidor se detuvo). Inténtelo de nuevo.',
     ERR_MESSAGE_NOT_FAILED: 'Solo un mensaje que falló puede reenviarse.',
     ERR_NO_TAG_FOUND: 'Etiqueta no encontrada.',

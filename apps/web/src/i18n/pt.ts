@@ -200,6 +200,7 @@ export const pt = {
     ERR_TICKET_NOT_OPEN: 'Só é possível enviar mensagens em atendimentos abertos.',
     ERR_NO_MESSAGE_FOUND: 'Mensagem não encontrada.',
     ERR_EMPTY_MESSAGE: 'Mensagens vazias não são enviadas.',
+    ERR_UNKNOWN_MESSAGE_VARIABLE: 'Variável desconhecida na mensagem: corrija ou remova a variável entre chaves duplas antes de enviar.',
     ERR_SEND_INTERRUPTED: 'O envio foi interrompido (o servidor parou). Tente de novo.',
     ERR_MESSAGE_NOT_FAILED: 'Só uma mensagem que falhou pode ser reenviada.',
     ERR_NO_TAG_FOUND: 'Tag não encontrada.',
