@@ -64,7 +64,6 @@ export const usersTexts = featureTexts({
  */
 export const userModalTexts = featureTexts({
   pt: {
-    title: 'Editar usuário',
     addTitle: 'Adicionar usuário',
     editTitle: 'Editar usuário',
     name: 'Nome',
@@ -79,8 +78,6 @@ export const userModalTexts = featureTexts({
     whatsapp: 'Conexão padrão',
     language: 'Idioma',
     none: 'Nenhum',
-    cancel: 'Cancelar',
-    save: 'Salvar',
     saved: 'Usuário salvo com sucesso!',
     formErrors: {
       required: 'Obrigatório',
@@ -91,7 +88,6 @@ export const userModalTexts = featureTexts({
     },
   },
   en: {
-    title: 'Edit user',
     addTitle: 'Add user',
     editTitle: 'Edit user',
     name: 'Name',
@@ -106,8 +102,6 @@ export const userModalTexts = featureTexts({
     whatsapp: 'Default connection',
     language: 'Language',
     none: 'None',
-    cancel: 'Cancel',
-    save: 'Save',
     saved: 'User saved successfully!',
     formErrors: {
       required: 'Required',
@@ -118,7 +112,6 @@ export const userModalTexts = featureTexts({
     },
   },
   es: {
-    title: 'Editar usuario',
     addTitle: 'Agregar usuario',
     editTitle: 'Editar usuario',
     name: 'Nombre',
@@ -133,8 +126,6 @@ export const userModalTexts = featureTexts({
     whatsapp: 'Conexión predeterminada',
     language: 'Idioma',
     none: 'Ninguno',
-    cancel: 'Cancelar',
-    save: 'Guardar',
     saved: '¡Usuario guardado con éxito!',
     formErrors: {
       required: 'Obligatorio',
