@@ -76,6 +76,13 @@ test('users: an admin onboards an agent with a queue; the agent sees only that q
 
   await expect(agentTickets.filter({ hasText: inSales })).toHaveCount(0);
   await expect(agentTickets.filter({ hasText: inOther })).toHaveCount(0);
+
+  if (process.env.E2E_SCREENSHOTS_DIR) {
+    await page.getByTestId('theme-toggle').click();
+    await row.getByTestId('user-edit').click();
+    await expect(page.getByTestId('user-name')).toHaveValue(agent.name);
+    await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS_DIR}/users-dark.png` });
+  }
 });
 
 test.describe('on a phone, in dark mode', () => {
