@@ -28,7 +28,7 @@ import type { SocketServer } from './platform/realtime/socket-server.js';
 import { registerHealthRoutes } from './platform/http/health.routes.js';
 import { createMediaStorage, MAX_MEDIA_BYTES, type MediaStorage } from './platform/storage/media-storage.js';
 import { registerMediaRoutes } from './platform/storage/media.routes.js';
-import { markUserOffline, markUserOnline } from './modules/users/users.repo.js';
+import { setUserPresence } from './modules/users/users.service.js';
 import { canSeeTicket, findTicketDetail } from './modules/tickets/tickets.repo.js';
 import { loadSession } from './modules/auth/session.repo.js';
 import type { Jobs } from './platform/jobs/jobs.js';
@@ -193,8 +193,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         const { expiresAt, familyId } = await tokens.verifyAccess(token);
         return { expiresAt, familyId };
       },
-      onUserStatus: (ctx: RequestContext) => markUserOnline(database.db, ctx),
-      onUserOffline: (ctx: RequestContext) => markUserOffline(database.db, ctx),
+      onUserStatus: (ctx: RequestContext) => setUserPresence(services, ctx, true),
+      onUserOffline: (ctx: RequestContext) => setUserPresence(services, ctx, false),
     });
     // A user joins a ticket's room only if it may open that ticket.
     socketServer.setChatBoxAuthorizer(async (ctx, ticketId) => {

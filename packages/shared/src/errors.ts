@@ -55,6 +55,8 @@ export const ERROR_STATUS = {
   ERR_TICKET_NOT_OPEN: 400,
   ERR_NO_MESSAGE_FOUND: 404,
   ERR_EMPTY_MESSAGE: 400,
+  // A {{placeholder}} that is not a message variable: it would reach the customer raw.
+  ERR_UNKNOWN_MESSAGE_VARIABLE: 400,
   // The reason a message left pending by a stopped server was given up on; retrying a message that did not fail.
   ERR_SEND_INTERRUPTED: 400,
   ERR_MESSAGE_NOT_FAILED: 409,

@@ -12,3 +12,4 @@ export * from './desk-schemas.js';
 export * from './connection-schemas.js';
 export * from './automation-schemas.js';
 export * from './route-roles.js';
+export * from './message-variables.js';

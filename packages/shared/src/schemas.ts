@@ -26,7 +26,8 @@ const userFields = {
 /** User form (spec part 1 §5): name 2–50, email valid, password 5–50 (optional on edit). */
 export const UserCreateBody = z.object({
   ...userFields,
-  password: password(),
+  // Required on add: an empty password says so, not "too short".
+  password: z.string({ error: 'validation.required' }).min(1, 'validation.required').pipe(password()),
   profile: userFields.profile.default('user'),
   allTicket: userFields.allTicket.default('desabled'),
   whatsappId: userFields.whatsappId.optional(),

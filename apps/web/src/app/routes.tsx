@@ -18,6 +18,7 @@ const IntegrationsPage = lazy(() => import('../features/integrations/integration
 const SettingsPage = lazy(() => import('../features/settings/settings-page'));
 const MessagesApiPage = lazy(() => import('../features/messages-api/messages-api-page'));
 const SandboxPhonePage = lazy(() => import('../features/sandbox/sandbox-phone-page'));
+const UsersPage = lazy(() => import('../features/users/users-page'));
 
 /** Areas already built; the rest of PRIVATE shows its title. */
 const BUILT: Record<string, ReactNode> = {
@@ -30,6 +31,7 @@ const BUILT: Record<string, ReactNode> = {
   '/queue-integration': <IntegrationsPage />,
   '/settings': <SettingsPage />,
   '/messages-api': <MessagesApiPage />,
+  '/users': <UsersPage />,
 };
 
 /** Private routes of spec part 2 §2.1; areas not built yet show their title. */

@@ -9,6 +9,7 @@ import { queuesTexts } from '../features/queues/queues.i18n';
 import { promptsTexts } from '../features/prompts/prompts.i18n';
 import { integrationsTexts } from '../features/integrations/integrations.i18n';
 import { settingsTexts } from '../features/settings/settings.i18n';
+import { userModalTexts, usersTexts } from '../features/users/users.i18n';
 import { messagesApiTexts } from '../features/messages-api/messages-api.i18n';
 
 export const en: Messages = {
@@ -86,18 +87,7 @@ export const en: Messages = {
     empty: 'No tasks yet.',
     updated: 'Updated {{date}}',
   },
-  userModal: {
-    title: 'Edit user',
-    name: 'Name',
-    email: 'Email',
-    password: 'Password',
-    passwordHint: 'Leave blank to keep the current password',
-    profile: 'Profile',
-    profiles: { admin: 'Administrator', user: 'User' },
-    cancel: 'Cancel',
-    save: 'Save',
-    saved: 'User saved successfully!',
-  },
+  userModal: userModalTexts.en,
   placeholder: { soon: 'This area is coming soon.' },
   pages: {
     signup: 'Sign up',
@@ -157,6 +147,7 @@ export const en: Messages = {
   integrations: integrationsTexts.en,
   settings: settingsTexts.en,
   messagesApi: messagesApiTexts.en,
+  users: usersTexts.en,
   errors: {
     ERR_INTERNAL_SERVER_ERROR: 'An unexpected error occurred. Please try again later.',
     ERR_NO_OTHER_WHATSAPP: 'There must be at least one default connection.',
@@ -208,6 +199,7 @@ export const en: Messages = {
     ERR_TICKET_NOT_OPEN: 'Messages can only be sent in open tickets.',
     ERR_NO_MESSAGE_FOUND: 'Message not found.',
     ERR_EMPTY_MESSAGE: 'Empty messages are not sent.',
+    ERR_UNKNOWN_MESSAGE_VARIABLE: 'Unknown variable in the message: fix or remove the variable in double braces before sending.',
     ERR_SEND_INTERRUPTED: 'Sending was interrupted (the server stopped). Try again.',
     ERR_MESSAGE_NOT_FAILED: 'Only a message that failed can be sent again.',
     ERR_NO_TAG_FOUND: 'Tag not found.',

@@ -9,6 +9,7 @@ import { queuesTexts } from '../features/queues/queues.i18n';
 import { promptsTexts } from '../features/prompts/prompts.i18n';
 import { integrationsTexts } from '../features/integrations/integrations.i18n';
 import { settingsTexts } from '../features/settings/settings.i18n';
+import { userModalTexts, usersTexts } from '../features/users/users.i18n';
 import { messagesApiTexts } from '../features/messages-api/messages-api.i18n';
 
 export const es: Messages = {
@@ -86,18 +87,7 @@ export const es: Messages = {
     empty: 'Aún no hay tareas.',
     updated: 'Actualizada el {{date}}',
   },
-  userModal: {
-    title: 'Editar usuario',
-    name: 'Nombre',
-    email: 'Correo electrónico',
-    password: 'Contraseña',
-    passwordHint: 'Déjela en blanco para mantener la contraseña actual',
-    profile: 'Perfil',
-    profiles: { admin: 'Administrador', user: 'Usuario' },
-    cancel: 'Cancelar',
-    save: 'Guardar',
-    saved: '¡Usuario guardado con éxito!',
-  },
+  userModal: userModalTexts.es,
   placeholder: { soon: 'Esta área llegará pronto.' },
   pages: {
     signup: 'Registro',
@@ -157,6 +147,7 @@ export const es: Messages = {
   integrations: integrationsTexts.es,
   settings: settingsTexts.es,
   messagesApi: messagesApiTexts.es,
+  users: usersTexts.es,
   errors: {
     ERR_INTERNAL_SERVER_ERROR: 'Ocurrió un error inesperado. Intente más tarde.',
     ERR_NO_OTHER_WHATSAPP: 'Debe haber al menos una conexión predeterminada.',
@@ -208,6 +199,7 @@ export const es: Messages = {
     ERR_TICKET_NOT_OPEN: 'Solo se pueden enviar mensajes en atenciones abiertas.',
     ERR_NO_MESSAGE_FOUND: 'Mensaje no encontrado.',
     ERR_EMPTY_MESSAGE: 'Los mensajes vacíos no se envían.',
+    ERR_UNKNOWN_MESSAGE_VARIABLE: 'Variable desconocida en el mensaje: corrija o quite la variable entre llaves dobles antes de enviar.',
     ERR_SEND_INTERRUPTED: 'El envío se interrumpió (el servidor se detuvo). Inténtelo de nuevo.',
     ERR_MESSAGE_NOT_FAILED: 'Solo un mensaje que falló puede reenviarse.',
     ERR_NO_TAG_FOUND: 'Etiqueta no encontrada.',

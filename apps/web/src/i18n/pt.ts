@@ -8,6 +8,7 @@ import { queuesTexts } from '../features/queues/queues.i18n';
 import { promptsTexts } from '../features/prompts/prompts.i18n';
 import { integrationsTexts } from '../features/integrations/integrations.i18n';
 import { settingsTexts } from '../features/settings/settings.i18n';
+import { userModalTexts, usersTexts } from '../features/users/users.i18n';
 import { messagesApiTexts } from '../features/messages-api/messages-api.i18n';
 import type { Catalogue } from './catalogue';
 
@@ -87,18 +88,7 @@ export const pt = {
     empty: 'Nenhuma tarefa ainda.',
     updated: 'Atualizada em {{date}}',
   },
-  userModal: {
-    title: 'Editar usuário',
-    name: 'Nome',
-    email: 'E-mail',
-    password: 'Senha',
-    passwordHint: 'Deixe em branco para manter a senha atual',
-    profile: 'Perfil',
-    profiles: { admin: 'Administrador', user: 'Usuário' },
-    cancel: 'Cancelar',
-    save: 'Salvar',
-    saved: 'Usuário salvo com sucesso!',
-  },
+  userModal: userModalTexts.pt,
   placeholder: { soon: 'Esta área chega em breve.' },
   pages: {
     signup: 'Cadastro',
@@ -158,6 +148,7 @@ export const pt = {
   integrations: integrationsTexts.pt,
   settings: settingsTexts.pt,
   messagesApi: messagesApiTexts.pt,
+  users: usersTexts.pt,
   errors: {
     ERR_INTERNAL_SERVER_ERROR: 'Ocorreu um erro inesperado. Tente novamente mais tarde.',
     ERR_NO_OTHER_WHATSAPP: 'Deve haver pelo menos uma conexão padrão.',
@@ -209,6 +200,7 @@ export const pt = {
     ERR_TICKET_NOT_OPEN: 'Só é possível enviar mensagens em atendimentos abertos.',
     ERR_NO_MESSAGE_FOUND: 'Mensagem não encontrada.',
     ERR_EMPTY_MESSAGE: 'Mensagens vazias não são enviadas.',
+    ERR_UNKNOWN_MESSAGE_VARIABLE: 'Variável desconhecida na mensagem: corrija ou remova a variável entre chaves duplas antes de enviar.',
     ERR_SEND_INTERRUPTED: 'O envio foi interrompido (o servidor parou). Tente de novo.',
     ERR_MESSAGE_NOT_FAILED: 'Só uma mensagem que falhou pode ser reenviada.',
     ERR_NO_TAG_FOUND: 'Tag não encontrada.',

@@ -1,9 +1,11 @@
+import { unknownMessageVariables } from '@atende/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import type { AppServices } from '../../app.js';
 import { messages, tickets, whatsapps, type WhatsappRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext, TenantScope } from '../../platform/http/context.js';
 import type { StoredMedia } from '../../platform/storage/media-storage.js';
+import { formatMessage } from '../../automation/message-variables.js';
 import { outgoingItems, retryFailedMessage, storeAndDeliver, type Delivery } from '../../channels/outgoing-messages.js';
 import { findTicketDetail } from '../tickets/tickets.repo.js';
 import { showTicket } from '../tickets/tickets.service.js';
@@ -80,7 +82,11 @@ export async function sendMessage(services: AppServices, ctx: RequestContext, ti
     if (!quoted || quoted.contactId !== ticket.contactId) throw new AppError('ERR_FETCH_WAPP_MSG');
     quotedExternalId = quoted.externalId;
   }
-  const signed = input.sign && text ? `*${ctx.user.name}:*\n${text}` : text;
+  // The same variables as the automatic texts (quick messages carry them); an unknown one would reach the customer raw.
+  const unknown = unknownMessageVariables(text);
+  if (unknown.length > 0) throw new AppError('ERR_UNKNOWN_MESSAGE_VARIABLE', undefined, { fields: { body: unknown.map((name) => `{{${name}}}`) } });
+  const rendered = formatMessage(text, { contactName: ticket.contact.name, protocol: ticket.id, now: new Date(), timeZone: ctx.company.timezone });
+  const signed = input.sign && rendered ? `*${ctx.user.name}:*\n${rendered}` : rendered;
 
   // With files, the first one carries the caption; the body of the others is their name.
   const items = await outgoingItems(services, ctx, files, { to: ticket.contact.number, body: signed, quotedExternalId });

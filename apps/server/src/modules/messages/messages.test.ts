@@ -200,6 +200,19 @@ describe('replies through the sandbox', () => {
     expect(conversation.map((m: { fromCustomer: boolean }) => m.fromCustomer)).toEqual([true, false, false, false]);
   });
 
+  it("a quick message's variables reach the customer filled in; an unknown one is refused and nothing is stored", async () => {
+    const { ticketId } = (await inbound({ from: '5511999990019', name: 'Beatriz Souza', body: 'Oi', id: 'vars-1' })).json();
+    await t.request(adminToken, 'PUT', `/tickets/${ticketId}`, { status: 'open' });
+    const sent = await t.request(adminToken, 'POST', `/messages/${ticketId}`, { body: 'Olá {{firstName}}, protocolo {{ protocol }}. {{name}}', sign: true });
+    expect(sent.statusCode).toBe(201);
+    expect(sent.json()[0].body).toMatch(new RegExp(`^\\*.+:\\*\\nOlá Beatriz, protocolo ${ticketId}\\. Beatriz Souza$`));
+    const refused = await t.request(adminToken, 'POST', `/messages/${ticketId}`, { body: 'Olá {{nome}} e {{firstName}}' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ error: 'ERR_UNKNOWN_MESSAGE_VARIABLE', fields: { body: ['{{nome}}'] } });
+    const outbox = (await t.request(adminToken, 'GET', `/sandbox/${sandboxId}/outbox?number=5511999990019`)).json() as { body: string }[];
+    expect(outbox.map((m) => m.body.replace(/^\*.+:\*\n/, ''))).toEqual([`Olá Beatriz, protocolo ${ticketId}. Beatriz Souza`]);
+  });
+
   it('gives a phone message sent without an id one of its own, so replies can quote it', async () => {
     const { ticketId } = (await inbound({ from: '5511999990012', name: 'Caio', body: 'Sem id' })).json();
     await t.request(adminToken, 'PUT', `/tickets/${ticketId}`, { status: 'open' });

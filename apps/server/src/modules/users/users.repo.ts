@@ -153,6 +153,12 @@ export async function countUsers(db: DbOrTx, scope: TenantScope): Promise<number
   return row?.value ?? 0;
 }
 
+/** Locks the company's row for the rest of the transaction (as lockCompanyAdmins does), then counts its users. */
+export async function countUsersLocked(tx: DbOrTx, scope: TenantScope): Promise<number> {
+  await tx.select({ id: companies.id }).from(companies).where(eq(companies.id, scope.companyId)).for('update');
+  return countUsers(tx, scope);
+}
+
 /**
  * Locks the company's row for the rest of the transaction and answers its admins'
  * ids: two requests demoting or deleting admins of one company run one after the
@@ -184,18 +190,27 @@ export async function replaceUserQueues(db: DbOrTx, scope: TenantScope, userId: 
   }
 }
 
-export async function markUserOnline(db: DbOrTx, ctx: RequestContext): Promise<void> {
+/** Answers whether the user was offline until now (its presence changed). */
+export async function markUserOnline(db: DbOrTx, ctx: RequestContext): Promise<boolean> {
+  const [before] = await db
+    .select({ online: users.online })
+    .from(users)
+    .where(and(eq(users.companyId, ctx.companyId), eq(users.id, ctx.user.id)));
   await db
     .update(users)
     .set({ online: true, lastSeenAt: sql`now()` })
     .where(and(eq(users.companyId, ctx.companyId), eq(users.id, ctx.user.id)));
+  return before !== undefined && !before.online;
 }
 
-export async function markUserOffline(db: DbOrTx, ctx: RequestContext): Promise<void> {
-  await db
+/** Answers whether the user was online until now (its presence changed). */
+export async function markUserOffline(db: DbOrTx, ctx: RequestContext): Promise<boolean> {
+  const changed = await db
     .update(users)
     .set({ online: false })
-    .where(and(eq(users.companyId, ctx.companyId), eq(users.id, ctx.user.id)));
+    .where(and(eq(users.companyId, ctx.companyId), eq(users.id, ctx.user.id), eq(users.online, true)))
+    .returning({ id: users.id });
+  return changed.length > 0;
 }
 
 /** Kept for modules that import it from here; the helper lives in platform/db/search.ts. */

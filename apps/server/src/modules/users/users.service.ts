@@ -11,7 +11,7 @@ import { hashPassword } from '../auth/auth.service.js';
 import { revokeUserTokens } from '../auth/refresh-tokens.repo.js';
 import type { UserDetail } from './users.presenter.js';
 import { deleteRefusal, lastAdminRefusal, updateRefusal } from './users.policy.js';
-import { countUsers, emailOwner, findUser, lockCompanyAdmins, replaceUserQueues } from './users.repo.js';
+import { countUsers, countUsersLocked, emailOwner, findUser, lockCompanyAdmins, markUserOffline, markUserOnline, replaceUserQueues } from './users.repo.js';
 
 async function userCreationEnabled(services: AppServices, ctx: RequestContext): Promise<boolean> {
   const [row] = await services.db
@@ -60,12 +60,15 @@ export async function createUser(services: AppServices, ctx: RequestContext, bod
   if (!ctx.user.super && !(await userCreationEnabled(services, ctx))) throw new AppError('ERR_USER_CREATION_DISABLED');
   // Plan limits: 0 means "no limit" (a new plan defaults to 0 and must not lock its company out).
   const limit = ctx.company.plan.users;
+  // Checked first to refuse cheaply, and again under the company lock below.
   if (limit > 0 && (await countUsers(services.db, ctx)) >= limit) throw new AppError('ERR_USER_LIMIT_REACHED');
   await assertEmailFree(services, ctx, body.email);
   await assertReferences(services, ctx, body);
 
   const passwordHash = await hashPassword(body.password);
   const userId = await settleEmailRace(services, ctx, body.email, undefined, () => services.db.transaction(async (tx) => {
+    // Two admins adding the last free seat at once: the second one counts after the first one's insert.
+    if (limit > 0 && (await countUsersLocked(tx, ctx)) >= limit) throw new AppError('ERR_USER_LIMIT_REACHED');
     const [created] = await tx
       .insert(users)
       .values({
@@ -198,4 +201,16 @@ export async function setLanguage(services: AppServices, ctx: RequestContext, la
     .update(users)
     .set({ language, updatedAt: new Date() })
     .where(and(eq(users.companyId, ctx.companyId), eq(users.id, ctx.user.id)));
+}
+
+/**
+ * Presence from the socket server (connect, the 5-minute userStatus heartbeat,
+ * the last socket closing). Only a change is published, so the users page's
+ * online dot follows without an event per heartbeat.
+ */
+export async function setUserPresence(services: AppServices, ctx: RequestContext, online: boolean): Promise<void> {
+  const changed = online ? await markUserOnline(services.db, ctx) : await markUserOffline(services.db, ctx);
+  if (!changed) return;
+  const user = await findUser(services.db, ctx, ctx.user.id);
+  if (user) services.events.emit('user.saved', { companyId: ctx.companyId, action: 'update', user });
 }

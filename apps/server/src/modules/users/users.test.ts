@@ -4,7 +4,7 @@ import { users } from '../../platform/db/schema.js';
 import type { BuiltCompany } from '../../test/factories.js';
 import { createTestContext, type TestContext } from '../../test/test-app.js';
 import { loadSession } from '../auth/session.repo.js';
-import { deleteUser, updateUser } from './users.service.js';
+import { deleteUser, setUserPresence, updateUser } from './users.service.js';
 
 let t: TestContext;
 let company: BuiltCompany;
@@ -40,6 +40,9 @@ describe('users', () => {
     const response = await t.request(adminToken, 'POST', '/users', { name: 'M', email: 'bad', password: '123' });
     expect(response.statusCode).toBe(400);
     expect(response.json().fields).toEqual({ name: ['Too Short!'], email: ['Invalid email'], password: ['Too Short!'] });
+    // Required on add, with its own message (the user modal shows the same one).
+    const blank = await t.request(adminToken, 'POST', '/users', newUser({ password: '' }));
+    expect(blank.json().fields.password[0]).toBe('Required');
     const long = await t.request(adminToken, 'POST', '/users', newUser({ name: 'x'.repeat(51) }));
     expect(long.json().fields).toEqual({ name: ['Too Long!'] });
   });
@@ -60,6 +63,36 @@ describe('users', () => {
     expect(over.json().error).toBe('ERR_USER_LIMIT_REACHED');
     await t.request(adminToken, 'DELETE', `/users/${a.json().id}`);
     await t.request(adminToken, 'DELETE', `/users/${b.json().id}`);
+  });
+
+  it('the plan user limit holds when admins add users at the same moment', async () => {
+    // One seat left (the admin holds the other): three creations at once, one wins.
+    const small = await t.factories.buildCompany({ plan: { users: 2 } });
+    const token = (await small.admin.login()).token;
+    const answers = await Promise.all([1, 2, 3].map(() => t.request(token, 'POST', '/users', newUser())));
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 403, 403]);
+    expect(answers.filter((a) => a.statusCode === 403).map((a) => a.json().error)).toEqual(['ERR_USER_LIMIT_REACHED', 'ERR_USER_LIMIT_REACHED']);
+    const stored = await t.database.db.select({ id: users.id }).from(users).where(eq(users.companyId, small.id));
+    expect(stored).toHaveLength(2);
+  });
+
+  it('publishes a change of presence (the users page dot), not every heartbeat', async () => {
+    const member = await t.factories.buildUser(company.id);
+    const ctx = await loadSession(t.database.db, member.id);
+    if (!ctx) throw new Error('session not loaded');
+    const seen: { id: number; online: boolean }[] = [];
+    t.app.services.events.on('user.saved', ({ user }) => {
+      if (user.id === member.id) seen.push({ id: user.id, online: user.online });
+    });
+    await setUserPresence(t.app.services, ctx, true);
+    await setUserPresence(t.app.services, ctx, true);
+    await setUserPresence(t.app.services, ctx, false);
+    await setUserPresence(t.app.services, ctx, false);
+    expect(seen).toEqual([
+      { id: member.id, online: true },
+      { id: member.id, online: false },
+    ]);
+    await t.request(adminToken, 'DELETE', `/users/${member.id}`);
   });
 
   it('honours the userCreation setting', async () => {

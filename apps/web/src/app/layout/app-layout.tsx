@@ -3,6 +3,7 @@ import { Suspense, useState } from 'react';
 import { Outlet } from 'react-router';
 import { useSession } from '../../api/session';
 import { PageLoading } from '../../components/page-loading';
+import { useOwnUserEvents } from '../../features/users/users-queries';
 import { SideMenu } from './side-menu';
 import { TopBar } from './top-bar';
 
@@ -16,6 +17,7 @@ export function AppLayout() {
   // The menu's initial state comes from the company setting (spec part 1 §2).
   const [open, setOpen] = useState(() => user?.company?.settings.find((s) => s.key === 'sideMenu')?.value !== 'disabled');
   const [mobileOpen, setMobileOpen] = useState(false);
+  useOwnUserEvents();
   if (!user) return null;
 
   const width = open ? DRAWER_WIDTH : COLLAPSED_WIDTH;

@@ -15,7 +15,7 @@ import { useTranslation } from 'react-i18next';
 import { useApi, useSession } from '../../api/session';
 import { STORAGE } from '../../api/storage-keys';
 import { toastError } from '../../components/toast';
-import { UserModal } from '../../features/profile/user-modal';
+import { UserModal } from '../../features/users/user-modal';
 import { changeLanguage, formatDate } from '../../i18n';
 import { useThemeMode } from '../theme';
 
@@ -142,7 +142,7 @@ export function TopBar({ onToggleMenu }: { onToggleMenu(): void }) {
           {t('topBar.logout')}
         </MenuItem>
       </Menu>
-      {profileOpen ? <UserModal userId={user.id} onClose={() => setProfileOpen(false)} /> : null}
+      <UserModal open={profileOpen} userId={user.id} onClose={() => setProfileOpen(false)} />
     </AppBar>
   );
 }

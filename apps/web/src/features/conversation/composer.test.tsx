@@ -12,6 +12,8 @@ import { Composer } from './composer';
 
 const quickMessages: QuickMessage[] = [
   { id: 1, shortcode: 'bomdia', message: 'Bom dia! Em que posso ajudar?', geral: true, status: true, userId: null, isMedia: false, mediaPath: null, mediaName: null, mediaUrl: null },
+  { id: 2, shortcode: 'saudacao', message: 'Olá {{firstName}}, {{ms}}!', geral: true, status: true, userId: null, isMedia: false, mediaPath: null, mediaName: null, mediaUrl: null },
+  { id: 3, shortcode: 'errada', message: 'Olá {{nome}}, {{ms}}!', geral: true, status: true, userId: null, isMedia: false, mediaPath: null, mediaName: null, mediaUrl: null },
 ];
 
 let server: FakeApi;
@@ -105,6 +107,26 @@ describe('composer', { timeout: 20_000 }, () => {
     await user.keyboard('{Enter}');
     expect(input).toHaveProperty('value', 'Bom dia! Em que posso ajudar?');
     expect(sends()).toEqual([]);
+  });
+
+  it("sends a quick message's variables for the server to fill in, and holds back an unknown one, saying which", async () => {
+    const user = userEvent.setup();
+    renderComposer();
+    const input = screen.getByTestId('composer-input');
+    await user.type(input, '/errada');
+    await user.click(await screen.findByTestId('quick-answer-option'));
+    expect(input).toHaveProperty('value', 'Olá {{nome}}, {{ms}}!');
+    expect(screen.getByTestId('composer-unknown-variables').textContent).toContain('Unknown variable: {{nome}}.');
+    expect(screen.getByTestId('composer-send')).toHaveProperty('disabled', true);
+    await user.type(input, '{Enter}');
+    expect(sends()).toEqual([]);
+
+    await user.clear(input);
+    await user.type(input, '/saudacao');
+    await user.click(await screen.findByTestId('quick-answer-option'));
+    expect(screen.queryByTestId('composer-unknown-variables')).toBeNull();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(sends()).toEqual([{ body: 'Olá {{firstName}}, {{ms}}!', sign: true }]));
   });
 
   it('attaches several files, lets one be removed, and sends the rest', async () => {

@@ -1,10 +1,11 @@
+import { MESSAGE_VARIABLES, unknownMessageVariables } from '@atende/shared';
 import AttachFile from '@mui/icons-material/AttachFile';
 import Close from '@mui/icons-material/Close';
 import MicNoneOutlined from '@mui/icons-material/MicNoneOutlined';
 import Send from '@mui/icons-material/Send';
 import TextSnippetOutlined from '@mui/icons-material/TextSnippetOutlined';
 import { Alert, Box, Button, Chip, FormControlLabel, IconButton, Stack, Switch, TextField, Tooltip, Typography } from '@mui/material';
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Message, QuickMessage, Ticket } from '../../api/desk-types';
 import { ApiError } from '../../api/http-client';
@@ -61,6 +62,8 @@ function OpenComposer({ ticket, quoted, onClearQuoted }: ComposerProps) {
   const input = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const quickAnswers = useQuickAnswers(windowClosed ? '' : text);
+  // The server fills in the known variables (a quick message's {{firstName}}) and refuses others: shown here first.
+  const unknownVariables = useMemo(() => unknownMessageVariables(text), [text]);
   const active = Math.min(activeOption, Math.max(quickAnswers.length - 1, 0));
 
   const deliver = async (body: string, attachments: File[]) => {
@@ -87,7 +90,7 @@ function OpenComposer({ ticket, quoted, onClearQuoted }: ComposerProps) {
   };
 
   const submit = async () => {
-    if (sending || windowClosed) return;
+    if (sending || windowClosed || unknownVariables.length > 0) return;
     const [body, attachments] = [text, files];
     if (!body.trim() && attachments.length === 0) return;
     // Cleared at once so typing can go on; restored if the send fails.
@@ -269,7 +272,7 @@ function OpenComposer({ ticket, quoted, onClearQuoted }: ComposerProps) {
               }
               label={<Typography variant="caption" sx={{ display: { xs: 'none', sm: 'inline' } }}>{t('conversation.composer.sign')}</Typography>}
             />
-            <IconButton color="primary" onClick={() => void submit()} disabled={sending || windowClosed || (!text.trim() && files.length === 0)} aria-label={t('conversation.composer.send')} data-testid="composer-send">
+            <IconButton color="primary" onClick={() => void submit()} disabled={sending || windowClosed || unknownVariables.length > 0 || (!text.trim() && files.length === 0)} aria-label={t('conversation.composer.send')} data-testid="composer-send">
               <Send />
             </IconButton>
             <IconButton onClick={() => void recorder.start()} disabled={sending || windowClosed} aria-label={t('conversation.composer.record')} data-testid="composer-record">
@@ -278,6 +281,14 @@ function OpenComposer({ ticket, quoted, onClearQuoted }: ComposerProps) {
           </>
         )}
       </Stack>
+      {unknownVariables.length > 0 ? (
+        <Typography variant="caption" color="warning.main" role="status" sx={{ display: 'block', mt: 0.5 }} data-testid="composer-unknown-variables">
+          {t('conversation.composer.unknownVariables', {
+            names: unknownVariables.map((name) => `{{${name}}}`).join(', '),
+            known: MESSAGE_VARIABLES.map((name) => `{{${name}}}`).join(', '),
+          })}
+        </Typography>
+      ) : null}
       {pickingTemplate ? <TemplatePickerDialog ticketId={ticket.id} whatsappId={ticket.whatsappId} onClose={() => setPickingTemplate(false)} /> : null}
     </Box>
   );

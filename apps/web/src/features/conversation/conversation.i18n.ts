@@ -87,6 +87,7 @@ export const conversationTexts = featureTexts({
       reopenToReply: 'Reabra o atendimento para responder.',
       micDenied: 'Não foi possível acessar o microfone.',
       quickAnswers: 'Respostas rápidas',
+      unknownVariables: 'Variável desconhecida: {{names}}. Corrija ou remova antes de enviar (variáveis: {{known}}).',
     },
     templates: {
       open: 'Modelos de mensagem',
@@ -233,6 +234,7 @@ export const conversationTexts = featureTexts({
       reopenToReply: 'Reopen the ticket to reply.',
       micDenied: 'Could not access the microphone.',
       quickAnswers: 'Quick answers',
+      unknownVariables: 'Unknown variable: {{names}}. Fix or remove it before sending (variables: {{known}}).',
     },
     templates: {
       open: 'Message templates',
@@ -379,6 +381,7 @@ export const conversationTexts = featureTexts({
       reopenToReply: 'Reabre el ticket para responder.',
       micDenied: 'No se pudo acceder al micrófono.',
       quickAnswers: 'Respuestas rápidas',
+      unknownVariables: 'Variable desconocida: {{names}}. Corríjala o quítela antes de enviar (variables: {{known}}).',
     },
     templates: {
       open: 'Plantillas de mensaje',
