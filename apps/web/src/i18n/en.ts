@@ -137,6 +137,7 @@ export const en: Messages = {
   validation: {
     required: 'Required',
     tooShort: 'Too Short!',
+    messageTooShort: 'Message too short',
     tooLong: 'Too Long!',
     invalidEmail: 'Invalid email',
     invalidNumber: 'Invalid number',

@@ -137,6 +137,7 @@ export const es: Messages = {
   validation: {
     required: 'Obligatorio',
     tooShort: '¡Muy corto!',
+    messageTooShort: 'Mensaje muy corto',
     tooLong: '¡Muy largo!',
     invalidEmail: 'Correo inválido',
     invalidNumber: 'Número inválido',
