@@ -18,6 +18,8 @@ const IntegrationsPage = lazy(() => import('../features/integrations/integration
 const SettingsPage = lazy(() => import('../features/settings/settings-page'));
 const MessagesApiPage = lazy(() => import('../features/messages-api/messages-api-page'));
 const SandboxPhonePage = lazy(() => import('../features/sandbox/sandbox-phone-page'));
+const TagsPage = lazy(() => import('../features/tags/tags-page'));
+const KanbanPage = lazy(() => import('../features/kanban/kanban-page'));
 
 /** Areas already built; the rest of PRIVATE shows its title. */
 const BUILT: Record<string, ReactNode> = {
@@ -30,6 +32,8 @@ const BUILT: Record<string, ReactNode> = {
   '/queue-integration': <IntegrationsPage />,
   '/settings': <SettingsPage />,
   '/messages-api': <MessagesApiPage />,
+  '/tags': <TagsPage />,
+  '/kanban': <KanbanPage />,
 };
 
 /** Private routes of spec part 2 §2.1; areas not built yet show their title. */

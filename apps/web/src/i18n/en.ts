@@ -10,6 +10,8 @@ import { promptsTexts } from '../features/prompts/prompts.i18n';
 import { integrationsTexts } from '../features/integrations/integrations.i18n';
 import { settingsTexts } from '../features/settings/settings.i18n';
 import { messagesApiTexts } from '../features/messages-api/messages-api.i18n';
+import { tagsTexts } from '../features/tags/tags.i18n';
+import { kanbanTexts } from '../features/kanban/kanban.i18n';
 
 export const en: Messages = {
   app: { name: 'Atende', loading: 'Loading...', version: 'Version {{version}}', welcome: 'Pick a ticket to start' },
@@ -158,6 +160,8 @@ export const en: Messages = {
   integrations: integrationsTexts.en,
   settings: settingsTexts.en,
   messagesApi: messagesApiTexts.en,
+  tags: tagsTexts.en,
+  kanban: kanbanTexts.en,
   errors: {
     ERR_INTERNAL_SERVER_ERROR: 'An unexpected error occurred. Please try again later.',
     ERR_NO_OTHER_WHATSAPP: 'There must be at least one default connection.',

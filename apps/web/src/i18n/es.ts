@@ -10,6 +10,8 @@ import { promptsTexts } from '../features/prompts/prompts.i18n';
 import { integrationsTexts } from '../features/integrations/integrations.i18n';
 import { settingsTexts } from '../features/settings/settings.i18n';
 import { messagesApiTexts } from '../features/messages-api/messages-api.i18n';
+import { tagsTexts } from '../features/tags/tags.i18n';
+import { kanbanTexts } from '../features/kanban/kanban.i18n';
 
 export const es: Messages = {
   app: { name: 'Atende', loading: 'Cargando...', version: 'Versión {{version}}', welcome: 'Elija una atención para empezar' },
@@ -158,6 +160,8 @@ export const es: Messages = {
   integrations: integrationsTexts.es,
   settings: settingsTexts.es,
   messagesApi: messagesApiTexts.es,
+  tags: tagsTexts.es,
+  kanban: kanbanTexts.es,
   errors: {
     ERR_INTERNAL_SERVER_ERROR: 'Ocurrió un error inesperado. Intente más tarde.',
     ERR_NO_OTHER_WHATSAPP: 'Debe haber al menos una conexión predeterminada.',

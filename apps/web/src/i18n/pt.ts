@@ -9,6 +9,8 @@ import { promptsTexts } from '../features/prompts/prompts.i18n';
 import { integrationsTexts } from '../features/integrations/integrations.i18n';
 import { settingsTexts } from '../features/settings/settings.i18n';
 import { messagesApiTexts } from '../features/messages-api/messages-api.i18n';
+import { tagsTexts } from '../features/tags/tags.i18n';
+import { kanbanTexts } from '../features/kanban/kanban.i18n';
 import type { Catalogue } from './catalogue';
 
 /** Portuguese: the source catalogue. Strings the spec gives in Portuguese are verbatim. */
@@ -159,6 +161,8 @@ export const pt = {
   integrations: integrationsTexts.pt,
   settings: settingsTexts.pt,
   messagesApi: messagesApiTexts.pt,
+  tags: tagsTexts.pt,
+  kanban: kanbanTexts.pt,
   errors: {
     ERR_INTERNAL_SERVER_ERROR: 'Ocorreu um erro inesperado. Tente novamente mais tarde.',
     ERR_NO_OTHER_WHATSAPP: 'Deve haver pelo menos uma conexão padrão.',
