@@ -1,0 +1,76 @@
+import { api, apiLogin, expect, login, test, uniqueStamp } from './fixtures';
+
+/**
+ * Tags and the kanban board (issue 18): a tag made a kanban lane on /tags is a
+ * lane of the board; a card dragged to it in one browser moves in another
+ * user's board live, and the keyboard's "move to" menu brings it back.
+ */
+
+/** A random colour: queue colours are unique per company. */
+const color = () => `#${Math.floor(Math.random() * 0xffffff).toString(16).padStart(6, '0')}`;
+
+test('a tag made a lane on /tags appears on the board; a card moved in one browser moves in the other', async ({ page, newPage, baseURL }) => {
+  test.setTimeout(90_000);
+  const base = baseURL ?? '';
+  const token = await apiLogin(base);
+  const stamp = uniqueStamp();
+  const queue = await api<{ id: number }>(base, token, 'POST', '/queue', { name: `Funil ${stamp.text}`, color: color() });
+  const connection = await api<{ id: number }>(base, token, 'POST', '/whatsapp', { name: `Sandbox ${stamp.text}`, provider: 'sandbox' });
+  const contact = await api<{ id: number }>(base, token, 'POST', '/contacts', { name: `Cliente Funil ${stamp.text}`, number: `55419${stamp.digits}7` });
+  const ticket = await api<{ id: number; uuid: string }>(base, token, 'POST', '/tickets', { contactId: contact.id, whatsappId: connection.id, queueId: queue.id, status: 'open' });
+  const agent = { email: `funil-${stamp.text}@example.com`, password: 'Agent123' };
+  await api(base, token, 'POST', '/users', { name: 'Agente Funil', ...agent, profile: 'user', queueIds: [queue.id] });
+
+  // The admin makes a tag a kanban lane on the tags page.
+  const laneName = `Proposta ${stamp.text}`;
+  await login(page);
+  await page.goto('/tags');
+  await page.getByTestId('tag-add').click();
+  const dialog = page.getByTestId('tag-dialog');
+  await dialog.getByTestId('tag-name').fill(laneName);
+  await dialog.getByTestId('tag-color-22a061').click();
+  await dialog.getByTestId('tag-kanban').click();
+  await dialog.getByTestId('tag-save').click();
+  await expect(dialog).toHaveCount(0);
+  const row = page.getByTestId('tag-row').filter({ hasText: laneName });
+  await expect(row.getByTestId('tag-kanban-mark')).toBeVisible();
+  const tagId = await row.getAttribute('data-tag-id');
+  expect(tagId).toBeTruthy();
+
+  // The agent's board, in its own browser: the new lane, and the card in the lane without tag.
+  const other = await newPage({ viewport: { width: 1440, height: 900 } });
+  await login(other, agent.email, agent.password);
+  await other.goto('/kanban');
+  const otherCard = (lane: string) => other.locator(`[data-testid="kanban-lane"][data-lane-id="${lane}"] [data-testid="kanban-card"][data-ticket-id="${ticket.id}"]`);
+  await expect(other.locator(`[data-testid="kanban-lane"][data-lane-id="${tagId}"]`)).toBeVisible();
+  await expect(otherCard('none')).toBeVisible();
+
+  // The admin drags the card to the new lane.
+  await page.goto('/kanban');
+  const card = (lane: string) => page.locator(`[data-testid="kanban-lane"][data-lane-id="${lane}"] [data-testid="kanban-card"][data-ticket-id="${ticket.id}"]`);
+  const lane = page.locator(`[data-testid="kanban-lane"][data-lane-id="${tagId}"]`);
+  await expect(lane.getByText(laneName)).toBeVisible();
+  await expect(card('none')).toBeVisible();
+  await card('none').dragTo(lane.getByTestId('kanban-lane-scroll'));
+  await expect(card(String(tagId))).toBeVisible();
+  await expect(card('none')).toHaveCount(0);
+
+  // The agent sees it move without reloading.
+  await expect(otherCard(String(tagId))).toBeVisible();
+  await expect(otherCard('none')).toHaveCount(0);
+  const tagged = await api<{ tags: { id: number }[] }>(base, token, 'GET', `/tickets/${ticket.id}`);
+  expect(tagged.tags.map((tag) => tag.id)).toEqual([Number(tagId)]);
+
+  // The agent moves it back with the keyboard; the admin's board follows.
+  await otherCard(String(tagId)).getByTestId('kanban-card-move').focus();
+  await other.keyboard.press('Enter');
+  await other.getByTestId('kanban-move-to-none').focus();
+  await other.keyboard.press('Enter');
+  await expect(otherCard('none')).toBeVisible();
+  await expect(card('none')).toBeVisible();
+  await expect(card(String(tagId))).toHaveCount(0);
+
+  // The card opens its ticket.
+  await card('none').getByTestId('kanban-card-open').click();
+  await expect(page).toHaveURL(new RegExp(`/tickets/${ticket.uuid}$`));
+});
