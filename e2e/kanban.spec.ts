@@ -1,3 +1,5 @@
+import path from 'node:path';
+import type { Page } from '@playwright/test';
 import { api, apiLogin, expect, login, test, uniqueStamp } from './fixtures';
 
 /**
@@ -73,4 +75,26 @@ test('a tag made a lane on /tags appears on the board; a card moved in one brows
   // The card opens its ticket.
   await card('none').getByTestId('kanban-card-open').click();
   await expect(page).toHaveURL(new RegExp(`/tickets/${ticket.uuid}$`));
+
+  await shoot(page, '/tags', 'tags', 'tag-row');
+  await shoot(page, '/kanban', 'kanban', 'kanban-card');
 });
+
+/**
+ * Screenshots of a page, light and dark, on a desktop and on a 390 px phone:
+ * e2e/artifacts/screenshots, or docs/screenshots under `npm run screenshots`.
+ */
+async function shoot(page: Page, url: string, name: string, readyTestId: string): Promise<void> {
+  const folder = path.resolve(process.env.E2E_SCREENSHOTS_DIR ?? path.join(import.meta.dirname, 'artifacts/screenshots'));
+  for (const [size, viewport] of [['desktop', { width: 1440, height: 900 }], ['phone', { width: 390, height: 844 }]] as const) {
+    await page.setViewportSize(viewport);
+    for (const theme of ['light', 'dark'] as const) {
+      await page.evaluate((value) => localStorage.setItem('preferredTheme', value), theme);
+      await page.goto(url);
+      await expect(page.getByTestId(readyTestId).first()).toBeVisible();
+      // Nothing wider than the screen: the board scrolls inside itself.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+      await page.screenshot({ path: path.join(folder, `${name}-${size === 'phone' ? 'phone-' : ''}${theme}.png`) });
+    }
+  }
+}

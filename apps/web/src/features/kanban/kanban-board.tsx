@@ -18,17 +18,17 @@ const CARD_GAP_PX = 8;
 /** The drag's payload type: only our cards are dropped on a lane. */
 const DRAG_TYPE = 'application/x-atende-ticket';
 
-/** Read by screen readers only. */
+/** Read by screen readers only (sizes in px: in `sx` a width of 1 is 100%). */
 const visuallyHidden = {
   border: 0,
   clip: 'rect(0 0 0 0)',
-  height: 1,
-  margin: -1,
+  height: '1px',
+  margin: '-1px',
   overflow: 'hidden',
   padding: 0,
   position: 'absolute',
   whiteSpace: 'nowrap',
-  width: 1,
+  width: '1px',
 } as const;
 
 interface Dragging {
