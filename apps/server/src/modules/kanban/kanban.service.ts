@@ -49,7 +49,19 @@ async function changeLane(services: AppServices, ctx: RequestContext, ticketId: 
   const ticket = await findTicketDetail(services.db, ctx, ticketId);
   if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND');
   services.events.emit('ticket.updated', { companyId: ctx.companyId, ticket, previous });
+  await announceTicketCounts(services, ctx, previous, ticket);
   return ticket;
+}
+
+/** The tags the move took off or put on count one ticket less or more: the tags page hears it (`company-{id}-tag`). */
+async function announceTicketCounts(services: AppServices, ctx: RequestContext, before: TicketDetail, after: TicketDetail): Promise<void> {
+  const had = new Set(before.tags.map((tag) => tag.id));
+  const has = new Set(after.tags.map((tag) => tag.id));
+  const changed = [...had, ...has].filter((id) => had.has(id) !== has.has(id));
+  for (const id of changed) {
+    const tag = await findTag(services.db, ctx, id);
+    if (tag) services.events.emit('tag.saved', { companyId: ctx.companyId, action: 'update', tag });
+  }
 }
 
 /** `PUT /ticket-tags/{ticketId}/{tagId}`: attaches the tag; a lane's tag replaces the card's lane tag. */

@@ -143,6 +143,10 @@ describe('moving a card', () => {
       const event = spy.mock.calls.find(([, , entity, payload]) => entity === 'ticket' && (payload as { ticket?: { id: number } }).ticket?.id === ticket.id);
       expect(event?.[1]).toEqual(expect.arrayContaining([`company:${company.id}:queue:${sales.id}`, `company:${company.id}:admins`]));
       expect(event?.[3]).toMatchObject({ action: 'update', ticket: { id: ticket.id, tags: [{ id: vip.id }, { id: to.id }] } });
+      // The tags page's counts follow: lane A lost the ticket, lane B gained it; VIP did not change.
+      const counts = spy.mock.calls.filter(([, , entity]) => entity === 'tag').map(([, , , payload]) => (payload as { tag: { id: number; ticketsCount: number } }).tag);
+      expect(counts).toEqual(expect.arrayContaining([expect.objectContaining({ id: from.id, ticketsCount: 0 }), expect.objectContaining({ id: to.id, ticketsCount: 1 })]));
+      expect(counts.map((tag) => tag.id)).not.toContain(vip.id);
     } finally {
       spy.mockRestore();
     }

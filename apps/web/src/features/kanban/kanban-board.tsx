@@ -100,18 +100,20 @@ const KanbanCard = memo(function KanbanCard({ ticket, lane, lanes, onDragStart, 
         <Typography variant="caption" color="text.secondary" sx={{ flexShrink: 0 }}>
           {formatTicketTime(ticket.updatedAt)}
         </Typography>
-        <Tooltip title={t('kanban.card.moveTo')}>
-          <IconButton
-            size="small"
-            aria-label={t('kanban.card.moveTo')}
-            aria-haspopup="menu"
-            aria-expanded={menu !== null}
-            onClick={(event) => setMenu(event.currentTarget)}
-            data-testid="kanban-card-move"
-          >
-            <DriveFileMoveOutlined fontSize="small" />
-          </IconButton>
-        </Tooltip>
+        {destinations.length > 0 ? (
+          <Tooltip title={t('kanban.card.moveTo')}>
+            <IconButton
+              size="small"
+              aria-label={t('kanban.card.moveTo')}
+              aria-haspopup="menu"
+              aria-expanded={menu !== null}
+              onClick={(event) => setMenu(event.currentTarget)}
+              data-testid="kanban-card-move"
+            >
+              <DriveFileMoveOutlined fontSize="small" />
+            </IconButton>
+          </Tooltip>
+        ) : null}
       </Stack>
       <Typography variant="body2" sx={{ fontWeight: 500, mt: 0.5 }} noWrap title={ticket.contact.name} data-testid="kanban-card-contact">
         {ticket.contact.name}

@@ -209,4 +209,24 @@ describe('kanban board', { timeout: 30_000 }, () => {
     await waitFor(() => expect(within(lane('Proposta')).getByTestId('kanban-card-message').textContent).toBe('Fechado!'));
     expect(cardsIn('Open')).toEqual([]);
   });
+
+  it('reloads the lanes when a lane tag is deleted or stops being a lane elsewhere, not for a plain tag', async () => {
+    const api = server('admin', [ticket(9, [{ id: 11, name: 'Contato', color: '#cc3333' }])]);
+    renderBoard();
+    await waitFor(() => expect(cardsIn('Contato')).toEqual([9]));
+    await waitFor(() => expect(socketServer.connected()).toBe(true));
+    const loads = () => api.calls('GET /ticket/kanban').length;
+    const before = loads();
+    // A plain tag made elsewhere changes no lane (the ticket event after it shows it was handled)...
+    await waitFor(async () => {
+      await socketServer.push('company-3-tag', { action: 'create', tag: { id: 40, name: 'Plain', color: '#000000', kanban: 0 } });
+      await socketServer.push('company-3-ticket', { action: 'update', ticket: ticket(9, [{ id: 11, name: 'Contato', color: '#cc3333' }], { lastMessage: 'Depois' }) });
+      expect(within(lane('Contato')).getByTestId('kanban-card-message').textContent).toBe('Depois');
+    });
+    expect(loads()).toBe(before);
+    // ...the lane tag's deletion does: its cards go to the lane without tag.
+    await socketServer.push('company-3-tag', { action: 'delete', tagId: 11 });
+    await waitFor(() => expect(loads()).toBeGreaterThanOrEqual(before + 3));
+    expect(api.calls('GET /tags/kanban').length).toBeGreaterThan(1);
+  });
 });

@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
-import type { Tag, Ticket } from '../../api/desk-types';
+import type { Tag, TagEvent, Ticket } from '../../api/desk-types';
 import type { SessionUser } from '../../api/types';
 import { useSession } from '../../api/session';
 import { toastError } from '../../components/toast';
@@ -84,6 +84,12 @@ export function useBoardEvents(): void {
   });
   useCompanyEvent<{ ticket?: Ticket }>('appMessage', (payload) => {
     if (payload.ticket) cacheTicketOnBoard(queryClient, payload.ticket, payload.ticket.id, onBoard(payload.ticket));
+  });
+  // A lane tag deleted, or turned into a plain tag (or back), moves its cards between lanes: reload them.
+  useCompanyEvent<TagEvent>('tag', (payload) => {
+    const laneTagIds = laneTagIdsOf(queryClient);
+    const reshapes = payload.action === 'delete' ? laneTagIds.has(Number(payload.tagId)) : (payload.tag.kanban === 1) !== laneTagIds.has(payload.tag.id);
+    if (reshapes) void queryClient.invalidateQueries({ queryKey: kanbanKeys.all });
   });
 }
 
