@@ -1,7 +1,7 @@
 import { KANBAN_LANE_PAGE_SIZE } from '@atende/shared';
-import { sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { contacts, tickets } from '../../platform/db/schema.js';
+import { contacts, ticketTags, tickets } from '../../platform/db/schema.js';
 import type { BuiltCompany, BuiltUser } from '../../test/factories.js';
 import { createServiceDeskFactories } from '../../test/service-desk-factories.js';
 import { createTestContext, type TestContext } from '../../test/test-app.js';
@@ -45,8 +45,8 @@ async function board(token: string, query: string): Promise<{ tickets: Card[]; c
 }
 
 async function tagIdsOf(ticketId: number): Promise<number[]> {
-  const rows = await t.database.db.execute<{ tag_id: number }>(sql`select tag_id from ticket_tags where ticket_id = ${ticketId} order by tag_id`);
-  return rows.rows.map((row) => Number(row.tag_id));
+  const rows = await t.database.db.select({ tagId: ticketTags.tagId }).from(ticketTags).where(eq(ticketTags.ticketId, ticketId)).orderBy(asc(ticketTags.tagId));
+  return rows.map((row) => row.tagId);
 }
 
 /** A company of its own per test: its board holds exactly what the test made. */
