@@ -97,7 +97,7 @@ const lane = (name: string) => screen.getAllByTestId('kanban-lane').find((elemen
 const cardsIn = (name: string) => within(lane(name)).queryAllByTestId('kanban-card').map((card) => Number(card.dataset.ticketId));
 
 // jsdom lays nothing out: a lane's scroll box gets a height and each card one, so the virtual lists render their cards.
-const layout = { clientHeight: 2000, offsetHeight: 160 } as const;
+const layout = { clientHeight: 2000, offsetHeight: 160, scrollHeight: 6000 } as const;
 const jsdomLayout = Object.fromEntries(Object.keys(layout).map((key) => [key, Object.getOwnPropertyDescriptor(HTMLElement.prototype, key)]));
 
 beforeAll(async () => {
@@ -228,5 +228,29 @@ describe('kanban board', { timeout: 30_000 }, () => {
     await socketServer.push('company-3-tag', { action: 'delete', tagId: 11 });
     await waitFor(() => expect(loads()).toBeGreaterThanOrEqual(before + 3));
     expect(api.calls('GET /tags/kanban').length).toBeGreaterThan(1);
+  });
+
+  it('keeps a lane of 2,000 cards light: a page at a time as it scrolls, only the cards in view rendered', async () => {
+    const all = Array.from({ length: 2000 }, (_, i) => ticket(i + 1, []));
+    const api = server('admin', []);
+    api.on('GET /ticket/kanban', (request) => {
+      if (request.query.get('lane') !== 'none') return { tickets: [], count: 0, hasMore: false };
+      const page = Number(request.query.get('pageNumber'));
+      return { tickets: all.slice((page - 1) * 40, page * 40), count: all.length, hasMore: page * 40 < all.length };
+    });
+    renderBoard();
+    await waitFor(() => expect(within(lane('Open')).getByTestId('kanban-lane-count').textContent).toBe('2000'));
+    const pagesAsked = () => api.calls('GET /ticket/kanban').filter((call) => call.query.get('lane') === 'none').map((call) => call.query.get('pageNumber'));
+    expect(pagesAsked()).toEqual(['1']);
+    const rendered = cardsIn('Open').length;
+    expect(rendered).toBeGreaterThan(5);
+    expect(rendered).toBeLessThan(25);
+
+    // Scrolled near the end of what is loaded: the next page, and still only a screenful of cards.
+    const scroller = within(lane('Open')).getByTestId('kanban-lane-scroll');
+    scroller.scrollTop = 3950;
+    fireEvent.scroll(scroller);
+    await waitFor(() => expect(pagesAsked()).toEqual(['1', '2']));
+    expect(cardsIn('Open').length).toBeLessThan(25);
   });
 });
