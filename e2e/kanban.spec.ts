@@ -76,6 +76,19 @@ test('a tag made a lane on /tags appears on the board; a card moved in one brows
   await card('none').getByTestId('kanban-card-open').click();
   await expect(page).toHaveURL(new RegExp(`/tickets/${ticket.uuid}$`));
 
+  // A fuller board for the screenshots: a second lane, and customers who wrote in.
+  const second = await api<{ id: number }>(base, token, 'POST', '/tags', { name: `Negociação ${stamp.text}`, color: '#e49b67', kanban: 1 });
+  const customers = [
+    ['Maria Souza', 'Olá! Gostaria de um orçamento para 3 licenças.'],
+    ['João Lima', 'Pode me enviar a proposta por e-mail?'],
+    ['Ana Costa', 'Fechado, vamos assinar amanhã.'],
+    ['Pedro Alves', 'Qual o prazo de entrega?'],
+  ] as const;
+  for (const [index, [name, body]] of customers.entries()) {
+    const { ticketId } = await api<{ ticketId: number }>(base, token, 'POST', `/sandbox/${connection.id}/inbound`, { from: `55219${stamp.digits}${index}`, name, body });
+    if (index === 1) await api(base, token, 'PUT', `/ticket-tags/${ticketId}/${tagId}`, {});
+    if (index >= 2) await api(base, token, 'PUT', `/ticket-tags/${ticketId}/${second.id}`, {});
+  }
   await shoot(page, '/tags', 'tags', 'tag-row');
   await shoot(page, '/kanban', 'kanban', 'kanban-card');
 });

@@ -239,7 +239,7 @@ function KanbanLane({ lane, lanes, showAll, dragging, onDragStart, onDragEnd, on
         transition: 'border-color 120ms',
       }}
     >
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', px: 1.5, py: 1, borderBottom: 1, borderColor: 'divider' }}>
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', px: 1.5, py: 1, minHeight: 44, borderBottom: 1, borderColor: 'divider' }}>
         <Box sx={{ flex: 1, minWidth: 0 }}>
           {lane.tag ? (
             <TagChip name={lane.tag.name} color={lane.tag.color} />
