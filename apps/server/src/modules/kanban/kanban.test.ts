@@ -194,6 +194,23 @@ describe('moving a card', () => {
     }
   });
 
+  it('two agents moving the same card at once leave it in one lane', async () => {
+    const [a, b, c] = await Promise.all(['Etapa H', 'Etapa I', 'Etapa J'].map((name) => sd.buildTag(company.id, { name, kanban: 1 })));
+    if (!a || !b || !c) throw new Error('tags not built');
+    const cards = await Promise.all(Array.from({ length: 8 }, () => sd.buildTicket(company.id, { queueId: sales.id, status: 'open' })));
+    for (const card of cards) await sd.tagTicket(company.id, card.id, [a.id]);
+    // On PostgreSQL the two moves of each card run side by side; without the ticket's lock both deletes miss the other's new row.
+    const answers = await Promise.all(
+      cards.flatMap((card) => [t.request(agentToken, 'PUT', `/ticket-tags/${card.id}/${b.id}`), t.request(adminToken, 'PUT', `/ticket-tags/${card.id}/${c.id}`)]),
+    );
+    expect(answers.map((answer) => answer.statusCode)).toEqual(answers.map(() => 200));
+    for (const card of cards) {
+      const lanes = await tagIdsOf(card.id);
+      expect(lanes).toHaveLength(1);
+      expect([b.id, c.id]).toContain(lanes[0]);
+    }
+  });
+
   it('refuses another company’s ticket or tag (404, nothing changed) and a ticket outside the agent’s queues (403)', async () => {
     const mine = await sd.buildTag(company.id, { name: 'Etapa G', kanban: 1 });
     const ticket = await sd.buildTicket(company.id, { queueId: sales.id, status: 'open' });
