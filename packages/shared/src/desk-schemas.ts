@@ -83,9 +83,15 @@ export type TicketNoteBody = z.infer<typeof TicketNoteBody>;
 export const TicketNoteListQuery = z.object({ ticketId: id().optional(), contactId: id() });
 export type TicketNoteListQuery = z.infer<typeof TicketNoteListQuery>;
 
-/** Tag (spec part 2 §5): name at least 3 characters. */
+/** Tag (spec part 2 §5): name required ('Obrigatório'), at least 3 characters ('Mensagem muito curta'). */
+export const TAG_NAME_MIN = 3;
 export const TagBody = z.object({
-  name: requiredText(3, 100),
+  name: z
+    .string({ error: 'validation.required' })
+    .trim()
+    .min(1, 'validation.required')
+    .min(TAG_NAME_MIN, 'validation.messageTooShort')
+    .max(100, 'validation.tooLong'),
   color: z.string().trim().max(20, 'validation.tooLong').optional(),
   kanban: z.coerce.number().int().min(0).max(1).optional(),
   userId: noneId().optional(),

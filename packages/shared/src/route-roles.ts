@@ -108,6 +108,10 @@ export const ROUTE_ROLES = {
   'POST /tickets': 'user',
   'PUT /tickets/:id': 'user',
   'DELETE /tickets/:id': 'admin',
+  // the kanban board (plan flag useKanban): lanes are tags; moving a card swaps its lane tag
+  'GET /ticket/kanban': 'user',
+  'DELETE /ticket-tags/:ticketId': 'user',
+  'PUT /ticket-tags/:ticketId/:tagId': 'user',
   'GET /messages/:ticketId': 'user',
   'POST /messages/:ticketId': 'user',
   'DELETE /messages/:id': 'user',

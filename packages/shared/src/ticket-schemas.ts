@@ -44,6 +44,28 @@ export const TicketListQuery = z.object({
 });
 export type TicketListQuery = z.infer<typeof TicketListQuery>;
 
+/** Cards a lane of the kanban board loads at a time (`GET /ticket/kanban` with `lane`). */
+export const KANBAN_LANE_PAGE_SIZE = 40;
+/** Without `lane` (a spec client building every lane itself) a page holds this many cards. */
+export const KANBAN_BOARD_PAGE_SIZE = 500;
+
+/**
+ * `GET /ticket/kanban` (spec part 2 §7: queueIds as JSON, showAll). `lane` and
+ * `pageNumber` are ours: one lane (`none`, the tickets without a kanban tag, or a
+ * kanban tag's id) a page at a time, so a board of thousands of tickets loads
+ * only what is shown.
+ */
+export const KanbanQuery = z.object({
+  showAll: queryFlag(),
+  queueIds: idList(),
+  lane: z.union([z.literal('none'), id()]).optional(),
+  pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
+});
+export type KanbanQuery = z.infer<typeof KanbanQuery>;
+
+export const TicketTagParams = z.object({ ticketId: id(), tagId: id() });
+export const TicketTagsParams = z.object({ ticketId: id() });
+
 export const CreateTicketBody = z.object({
   contactId: id(),
   queueId: noneId().optional(),

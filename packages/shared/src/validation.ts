@@ -8,6 +8,8 @@ export const VALIDATION_MESSAGES = {
   'validation.required': 'Required',
   'validation.tooShort': 'Too Short!',
   'validation.tooLong': 'Too Long!',
+  /** The tag modal's wording (spec part 2 §5: 'Mensagem muito curta'). */
+  'validation.messageTooShort': 'Message too short',
   'validation.invalidEmail': 'Invalid email',
   'validation.invalidNumber': 'Must be a number',
   'validation.invalidValue': 'Invalid value',

@@ -26,6 +26,7 @@ import { registerIntegrationRoutes } from './integrations/integrations.routes.js
 import { registerAutomationJobs } from '../automation/automation-jobs.js';
 import { subscribeTagEvents } from './tags/tags.events.js';
 import { registerTagRoutes } from './tags/tags.routes.js';
+import { registerKanbanRoutes } from './kanban/kanban.routes.js';
 import { registerTicketNoteRoutes } from './ticket-notes/ticket-notes.routes.js';
 import { subscribeTicketEvents } from './tickets/tickets.events.js';
 import { registerTicketRoutes } from './tickets/tickets.routes.js';
@@ -60,6 +61,7 @@ export const privateModules: RegisterRoutes[] = [
   registerContactRoutes,
   registerTicketNoteRoutes,
   registerTagRoutes,
+  registerKanbanRoutes,
   registerQuickMessageRoutes,
 ];
 

@@ -19,6 +19,8 @@ const SettingsPage = lazy(() => import('../features/settings/settings-page'));
 const MessagesApiPage = lazy(() => import('../features/messages-api/messages-api-page'));
 const SandboxPhonePage = lazy(() => import('../features/sandbox/sandbox-phone-page'));
 const UsersPage = lazy(() => import('../features/users/users-page'));
+const TagsPage = lazy(() => import('../features/tags/tags-page'));
+const KanbanPage = lazy(() => import('../features/kanban/kanban-page'));
 
 /** Areas already built; the rest of PRIVATE shows its title. */
 const BUILT: Record<string, ReactNode> = {
@@ -32,6 +34,8 @@ const BUILT: Record<string, ReactNode> = {
   '/settings': <SettingsPage />,
   '/messages-api': <MessagesApiPage />,
   '/users': <UsersPage />,
+  '/tags': <TagsPage />,
+  '/kanban': <KanbanPage />,
 };
 
 /** Private routes of spec part 2 §2.1; areas not built yet show their title. */

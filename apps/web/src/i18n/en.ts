@@ -11,6 +11,8 @@ import { integrationsTexts } from '../features/integrations/integrations.i18n';
 import { settingsTexts } from '../features/settings/settings.i18n';
 import { userModalTexts, usersTexts } from '../features/users/users.i18n';
 import { messagesApiTexts } from '../features/messages-api/messages-api.i18n';
+import { tagsTexts } from '../features/tags/tags.i18n';
+import { kanbanTexts } from '../features/kanban/kanban.i18n';
 
 export const en: Messages = {
   app: { name: 'Atende', loading: 'Loading...', version: 'Version {{version}}', welcome: 'Pick a ticket to start' },
@@ -127,6 +129,7 @@ export const en: Messages = {
   validation: {
     required: 'Required',
     tooShort: 'Too Short!',
+    messageTooShort: 'Message too short',
     tooLong: 'Too Long!',
     invalidEmail: 'Invalid email',
     invalidNumber: 'Invalid number',
@@ -148,6 +151,8 @@ export const en: Messages = {
   settings: settingsTexts.en,
   messagesApi: messagesApiTexts.en,
   users: usersTexts.en,
+  tags: tagsTexts.en,
+  kanban: kanbanTexts.en,
   errors: {
     ERR_INTERNAL_SERVER_ERROR: 'An unexpected error occurred. Please try again later.',
     ERR_NO_OTHER_WHATSAPP: 'There must be at least one default connection.',

@@ -11,6 +11,8 @@ import { integrationsTexts } from '../features/integrations/integrations.i18n';
 import { settingsTexts } from '../features/settings/settings.i18n';
 import { userModalTexts, usersTexts } from '../features/users/users.i18n';
 import { messagesApiTexts } from '../features/messages-api/messages-api.i18n';
+import { tagsTexts } from '../features/tags/tags.i18n';
+import { kanbanTexts } from '../features/kanban/kanban.i18n';
 
 export const es: Messages = {
   app: { name: 'Atende', loading: 'Cargando...', version: 'Versión {{version}}', welcome: 'Elija una atención para empezar' },
@@ -127,6 +129,7 @@ export const es: Messages = {
   validation: {
     required: 'Obligatorio',
     tooShort: '¡Muy corto!',
+    messageTooShort: 'Mensaje muy corto',
     tooLong: '¡Muy largo!',
     invalidEmail: 'Correo inválido',
     invalidNumber: 'Número inválido',
@@ -148,6 +151,8 @@ export const es: Messages = {
   settings: settingsTexts.es,
   messagesApi: messagesApiTexts.es,
   users: usersTexts.es,
+  tags: tagsTexts.es,
+  kanban: kanbanTexts.es,
   errors: {
     ERR_INTERNAL_SERVER_ERROR: 'Ocurrió un error inesperado. Intente más tarde.',
     ERR_NO_OTHER_WHATSAPP: 'Debe haber al menos una conexión predeterminada.',

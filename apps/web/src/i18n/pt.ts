@@ -10,6 +10,8 @@ import { integrationsTexts } from '../features/integrations/integrations.i18n';
 import { settingsTexts } from '../features/settings/settings.i18n';
 import { userModalTexts, usersTexts } from '../features/users/users.i18n';
 import { messagesApiTexts } from '../features/messages-api/messages-api.i18n';
+import { tagsTexts } from '../features/tags/tags.i18n';
+import { kanbanTexts } from '../features/kanban/kanban.i18n';
 import type { Catalogue } from './catalogue';
 
 /** Portuguese: the source catalogue. Strings the spec gives in Portuguese are verbatim. */
@@ -128,6 +130,7 @@ export const pt = {
   validation: {
     required: 'Obrigatório',
     tooShort: 'Muito curto!',
+    messageTooShort: 'Mensagem muito curta',
     tooLong: 'Muito longo!',
     invalidEmail: 'E-mail inválido',
     invalidNumber: 'Número inválido',
@@ -149,6 +152,8 @@ export const pt = {
   settings: settingsTexts.pt,
   messagesApi: messagesApiTexts.pt,
   users: usersTexts.pt,
+  tags: tagsTexts.pt,
+  kanban: kanbanTexts.pt,
   errors: {
     ERR_INTERNAL_SERVER_ERROR: 'Ocorreu um erro inesperado. Tente novamente mais tarde.',
     ERR_NO_OTHER_WHATSAPP: 'Deve haver pelo menos uma conexão padrão.',

@@ -34,7 +34,7 @@ describe('creating tags', () => {
   it('needs a name of at least 3 characters', async () => {
     const response = await t.request(agentToken, 'POST', '/tags', { name: 'ab' });
     expect(response.statusCode).toBe(400);
-    expect(response.json().fields.name).toEqual(['Too Short!']);
+    expect(response.json().fields.name).toEqual(['Message too short']);
   });
 
   it('refuses the same name twice in a company, whatever its case (409), but not in another company', async () => {
