@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import pg from 'pg';
-import { sleep } from './processes.js';
+import { api, sleep, type ServerProcess } from './processes.js';
 
 /**
  * A customer's phone for the fault suite: sends its chat's messages one after the
@@ -84,6 +84,28 @@ export interface CloudApiTarget {
   phoneNumberId: string;
   wabaId: string;
   appSecret: string;
+}
+
+const APP_SECRET = 'fault-suite-app-secret';
+
+/** The burst's two connections: a sandbox one, and a Cloud API one on the fake Graph API whose webhooks are signed with `target`. */
+export async function createBurstConnections(
+  server: Pick<ServerProcess, 'url'>,
+  token: string,
+  graph: { phoneNumberId: string; wabaId: string; accessToken: string },
+): Promise<{ sandboxId: number; cloudId: number; target: CloudApiTarget }> {
+  const create = async (body: unknown) => {
+    const response = await api(server, token, 'POST', '/whatsapp', body);
+    if (response.status !== 201) throw new Error(`POST /whatsapp: ${response.status} ${await response.text()}`);
+    return ((await response.json()) as { id: number }).id;
+  };
+  const sandboxId = await create({ name: 'Sandbox', provider: 'sandbox' });
+  const cloudId = await create({
+    name: 'Oficial',
+    provider: 'cloud-api',
+    cloudApi: { phoneNumberId: graph.phoneNumberId, wabaId: graph.wabaId, accessToken: graph.accessToken, appSecret: APP_SECRET, verifyToken: 'fault-verify' },
+  });
+  return { sandboxId, cloudId, target: { phoneNumberId: graph.phoneNumberId, wabaId: graph.wabaId, appSecret: APP_SECRET } };
 }
 
 /** One Meta webhook call carrying one text message, signed with the app secret as Meta signs it. */

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startFakeGraphApi, type FakeGraphApi } from '../test/fake-graph-api.js';
-import { cloudApiDelivery, judge, newCounters, report, runChats, sandboxDelivery, storedInbound, type Delivery } from './burst.js';
+import { cloudApiDelivery, createBurstConnections, judge, newCounters, report, runChats, sandboxDelivery, storedInbound, type Delivery } from './burst.js';
 import { api, login, serverSecrets, sleep, privatePostgres, startRedis, startServer, waitFor, type PrivatePostgres, type PrivateRedis, type ServerProcess } from './processes.js';
 
 const CHATS = 6;
 /** Chats through the Cloud API webhook: acknowledged to Meta means queued in PostgreSQL, processed after the outage. */
 const CLOUD_CHATS = 2;
-const APP_SECRET = 'fault-suite-app-secret';
 const MESSAGES_PER_CHAT = 50;
 const STOP_AFTER_ACKNOWLEDGED = 100;
 const OUTAGE_MS = 4_000;
@@ -35,16 +34,7 @@ afterAll(async () => {
 describe('PostgreSQL stopped in the middle of a burst', () => {
   it('answers 503 with Retry-After during the outage (never 500), stays up, recovers by itself and loses nothing acknowledged (sandbox and Cloud API webhook)', async () => {
     const token = await login(server, env.ADMIN_EMAIL!, env.ADMIN_PASSWORD!);
-    const created = await api(server, token, 'POST', '/whatsapp', { name: 'Sandbox', provider: 'sandbox' });
-    expect(created.status).toBe(201);
-    const whatsappId = ((await created.json()) as { id: number }).id;
-    const cloud = await api(server, token, 'POST', '/whatsapp', {
-      name: 'Oficial',
-      provider: 'cloud-api',
-      cloudApi: { phoneNumberId: graph.phoneNumberId, wabaId: graph.wabaId, accessToken: graph.accessToken, appSecret: APP_SECRET, verifyToken: 'fault-verify' },
-    });
-    expect(cloud.status).toBe(201);
-    const cloudId = ((await cloud.json()) as { id: number }).id;
+    const { sandboxId: whatsappId, cloudId, target } = await createBurstConnections(server, token, graph);
 
     const sent = new Map<string, string[]>();
     const chats: Delivery[][] = [];
@@ -59,7 +49,7 @@ describe('PostgreSQL stopped in the middle of a burst', () => {
       const number = `55419${String(5_000_000 + c).padStart(8, '0')}`;
       const ids = Array.from({ length: MESSAGES_PER_CHAT }, (_, m) => `wamid.PGOUT${c}x${m}`);
       sent.set(`${cloudId}:${number}`, ids);
-      chats.push(ids.map((id, m) => cloudApiDelivery(() => server.url, { ...graph, appSecret: APP_SECRET }, number, id, `mensagem ${m}`, firstSecond + m)));
+      chats.push(ids.map((id, m) => cloudApiDelivery(() => server.url, target, number, id, `mensagem ${m}`, firstSecond + m)));
     }
     const total = (CHATS + CLOUD_CHATS) * MESSAGES_PER_CHAT;
 

@@ -1,13 +1,12 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startFakeGraphApi, type FakeGraphApi } from '../test/fake-graph-api.js';
-import { cloudApiDelivery, judge, newCounters, report, runChats, sandboxDelivery, storedInbound, type Delivery } from './burst.js';
-import { api, login, serverSecrets, privatePostgres, startRedis, startServer, waitFor, type PrivatePostgres, type PrivateRedis, type ServerProcess } from './processes.js';
+import { cloudApiDelivery, createBurstConnections, judge, newCounters, report, runChats, sandboxDelivery, storedInbound, type Delivery } from './burst.js';
+import { login, serverSecrets, privatePostgres, startRedis, startServer, waitFor, type PrivatePostgres, type PrivateRedis, type ServerProcess } from './processes.js';
 
 const CHATS_PER_CHANNEL = 10;
 const MESSAGES_PER_CHAT = 100; // 2 channels x 10 chats x 100 = 2,000 messages
 const KILL_AFTER_ACKNOWLEDGED = 700;
-const APP_SECRET = 'fault-suite-app-secret';
 
 let database: PrivatePostgres;
 let redis: PrivateRedis;
@@ -43,16 +42,7 @@ const activeWebhookJobs = async () =>
 describe('SIGKILL of the server during an inbound burst', () => {
   it('stores every message exactly once, in order per chat, through the sandbox and the Cloud API webhook', async () => {
     const token = await login(server, env.ADMIN_EMAIL!, env.ADMIN_PASSWORD!);
-    const sandbox = await api(server, token, 'POST', '/whatsapp', { name: 'Sandbox', provider: 'sandbox' });
-    expect(sandbox.status).toBe(201);
-    const sandboxId = ((await sandbox.json()) as { id: number }).id;
-    const cloud = await api(server, token, 'POST', '/whatsapp', {
-      name: 'Oficial',
-      provider: 'cloud-api',
-      cloudApi: { phoneNumberId: graph.phoneNumberId, wabaId: graph.wabaId, accessToken: graph.accessToken, appSecret: APP_SECRET, verifyToken: 'fault-verify' },
-    });
-    expect(cloud.status).toBe(201);
-    const cloudId = ((await cloud.json()) as { id: number }).id;
+    const { sandboxId, cloudId, target } = await createBurstConnections(server, token, graph);
 
     const baseUrl = () => server.url;
     const sent = new Map<string, string[]>();
@@ -72,7 +62,7 @@ describe('SIGKILL of the server during an inbound burst', () => {
         sandboxIds.push(sid);
         cloudIds.push(wid);
         sandboxChat.push(sandboxDelivery(baseUrl, token, sandboxId, sandboxNumber, sid, `mensagem ${m}`));
-        cloudChat.push(cloudApiDelivery(baseUrl, { ...graph, appSecret: APP_SECRET }, cloudNumber, wid, `mensagem ${m}`, firstSecond + m));
+        cloudChat.push(cloudApiDelivery(baseUrl, target, cloudNumber, wid, `mensagem ${m}`, firstSecond + m));
       }
       sent.set(`${sandboxId}:${sandboxNumber}`, sandboxIds);
       sent.set(`${cloudId}:${cloudNumber}`, cloudIds);

@@ -16,7 +16,7 @@ import {
   type SxProps,
   type Theme,
 } from '@mui/material';
-import type { ReactNode, UIEvent } from 'react';
+import { useCallback, useEffect, type ReactNode, type RefObject, type UIEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TableStatus } from './table-status';
 
@@ -68,6 +68,24 @@ interface Pages {
 interface PagesState extends Pages {
   isPending: boolean;
   isError: boolean;
+}
+
+/**
+ * The scroll handler of a virtualized infinite list (its own scroll element): asks
+ * for the next page near the bottom, and keeps asking while a short first page
+ * leaves nothing to scroll, until the list fills its box or ends.
+ */
+export function useLoadMoreNearEnd(scrollRef: RefObject<HTMLElement | null>, pages: Pages, itemCount: number, thresholdPx = SCROLL_THRESHOLD_PX) {
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = pages;
+  const loadMoreIfNearEnd = useCallback(() => {
+    const element = scrollRef.current;
+    if (!element || !hasNextPage || isFetchingNextPage) return;
+    if (element.scrollHeight - element.scrollTop - element.clientHeight <= thresholdPx) void fetchNextPage();
+  }, [scrollRef, hasNextPage, isFetchingNextPage, fetchNextPage, thresholdPx]);
+  useEffect(() => {
+    loadMoreIfNearEnd();
+  }, [loadMoreIfNearEnd, itemCount]);
+  return loadMoreIfNearEnd;
 }
 
 /** The scroll handler of an infinite list: asks for the next page near the bottom, once at a time. */

@@ -6,7 +6,7 @@ import { memo, useCallback, useEffect, useRef, useState, type DragEvent } from '
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { Ticket } from '../../api/desk-types';
-import { SCROLL_THRESHOLD_PX } from '../../components/list-page-parts';
+import { useLoadMoreNearEnd } from '../../components/list-page-parts';
 import { FormattedText } from '../conversation/format-message';
 import { TagChip } from '../tags/tag-chip';
 import { formatTicketTime } from '../tickets/ticket-format';
@@ -175,7 +175,7 @@ function KanbanLane({ lane, lanes, showAll, dragging, onDragStart, onDragEnd, on
   const cards = laneCards(query.data);
   const count = laneCount(query.data);
   const name = laneName(lane, t('kanban.untagged'));
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
+  const { isFetchingNextPage } = query;
 
   // TanStack Virtual keeps its own mutable state; the React compiler must not memoize around it.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -188,16 +188,7 @@ function KanbanLane({ lane, lanes, showAll, dragging, onDragStart, onDragEnd, on
     getItemKey: (index) => cards[index]?.id ?? index,
   });
 
-  const loadMoreIfNearEnd = useCallback(() => {
-    const element = scrollRef.current;
-    if (!element || !hasNextPage || isFetchingNextPage) return;
-    if (element.scrollHeight - element.scrollTop - element.clientHeight <= SCROLL_THRESHOLD_PX) void fetchNextPage();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
-
-  // A first page shorter than the lane cannot be scrolled: fetch on until it fills or ends.
-  useEffect(() => {
-    loadMoreIfNearEnd();
-  }, [loadMoreIfNearEnd, cards.length]);
+  const loadMoreIfNearEnd = useLoadMoreNearEnd(scrollRef, query, cards.length);
 
   const droppable = dragging !== null && dragging.from !== lane.id;
   const onDragOver = (event: DragEvent<HTMLElement>) => {

@@ -1,9 +1,10 @@
 import InboxOutlinedIcon from '@mui/icons-material/InboxOutlined';
 import { Box, LinearProgress, Skeleton, Stack, Typography } from '@mui/material';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useRef } from 'react';
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Ticket } from '../../api/desk-types';
+import { useLoadMoreNearEnd } from '../../components/list-page-parts';
 import { TicketListItem } from './ticket-list-item';
 import type { useTicketList } from './use-ticket-list';
 
@@ -45,7 +46,7 @@ function LoadingRows() {
 export function TicketList({ list, selectedUuid, narrow, canPeek, onPeek, emptyText, emptyHint }: TicketListProps) {
   const { t } = useTranslation();
   const scrollRef = useRef<HTMLDivElement>(null);
-  const { tickets, hasNextPage, isFetchingNextPage, fetchNextPage, isPending, isError } = list;
+  const { tickets, isFetchingNextPage, isPending, isError } = list;
 
   // TanStack Virtual keeps its own mutable state; the React compiler must not memoize around it.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -57,16 +58,7 @@ export function TicketList({ list, selectedUuid, narrow, canPeek, onPeek, emptyT
     getItemKey: (index) => tickets[index]?.id ?? index,
   });
 
-  const loadMoreIfNearEnd = useCallback(() => {
-    const element = scrollRef.current;
-    if (!element || !hasNextPage || isFetchingNextPage) return;
-    if (element.scrollHeight - element.scrollTop - element.clientHeight <= LOAD_MORE_THRESHOLD_PX) void fetchNextPage();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
-
-  // A first page shorter than the pane cannot be scrolled: fetch on until it fills or ends.
-  useEffect(() => {
-    loadMoreIfNearEnd();
-  }, [loadMoreIfNearEnd, tickets.length]);
+  const loadMoreIfNearEnd = useLoadMoreNearEnd(scrollRef, list, tickets.length, LOAD_MORE_THRESHOLD_PX);
 
   if (isPending) return <LoadingRows />;
   if (tickets.length === 0) {
