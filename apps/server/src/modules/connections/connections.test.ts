@@ -103,8 +103,10 @@ describe('connections API', () => {
     expect(noGreeting.json().error).toBe('ERR_WAPP_GREETING_REQUIRED');
     const weakToken = await create(adminToken, { name: 'Token curto', provider: 'sandbox', token: '1234' });
     expect(weakToken.statusCode).toBe(400);
+    // An undeclared field is dropped (the tolerant reader), never stored.
     const unknown = await create(adminToken, { name: 'Extra', provider: 'sandbox', hacker: true });
-    expect(unknown.statusCode).toBe(400);
+    expect(unknown.statusCode).toBe(201);
+    expect(unknown.json()).not.toHaveProperty('hacker');
     const cloudWithout = await create(adminToken, { name: 'Oficial', provider: 'cloud-api' });
     expect(cloudWithout.statusCode).toBe(400);
   });

@@ -109,9 +109,11 @@ describe('POST /api/messages/send', () => {
     expect(response.statusCode).toBe(200);
     expect(await ticketFor(company.id, '5511977770005')).toBeNull();
     expect(await ticketFor(rival.id, '5511977770005')).toMatchObject({ whatsappId: rivalConnectionId });
-    // The payload cannot pick a company or a connection.
+    // The payload cannot pick a company or a connection: those fields are not declared, so they are dropped.
     const smuggled = await send(RIVAL_TOKEN, { number: '5511977770006', body: 'x', companyId: company.id, whatsappId: connectionId });
-    expect(smuggled.statusCode).toBe(400);
+    expect(smuggled.statusCode).toBe(200);
+    expect(await ticketFor(company.id, '5511977770006')).toBeNull();
+    expect(await ticketFor(rival.id, '5511977770006')).toMatchObject({ whatsappId: rivalConnectionId });
   });
 
   it('checks the number on WhatsApp first: ERR_WAPP_INVALID_CONTACT creates nothing', async () => {
