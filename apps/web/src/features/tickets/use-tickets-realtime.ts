@@ -5,7 +5,6 @@ import type { Socket } from 'socket.io-client';
 import type { Message, Ticket } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { useSocket } from '../../realtime/socket';
-import { playNotificationSound } from './notification-sound';
 import {
   applyContactUpdate,
   applyTicketUpdate,
@@ -13,7 +12,6 @@ import {
   removeContactTickets,
   removeTicket,
   resetUnread,
-  shouldNotify,
   TICKET_LIST_KEY,
   ticketListParamsOf,
   type TicketListData,
@@ -65,20 +63,15 @@ function updateLists(queryClient: QueryClient, change: (data: TicketListData, pa
 /**
  * Live ticket lists (spec part 1 §4): joins the ticket and notification rooms
  * while the tickets screen is shown, and folds ticket, message and contact
- * events into the cached lists. A customer's message on a ticket other than the
- * open one plays the notification sound.
+ * events into the cached lists. The notification sound is the top bar's
+ * (notifications/use-notifications), heard on every screen.
  */
-export function useTicketsRealtime(openTicketUuid: string | undefined): void {
+export function useTicketsRealtime(): void {
   const socket = useSocket();
   const queryClient = useQueryClient();
   const { user } = useSession();
   const viewer = useTicketViewer();
   const companyId = user?.companyId;
-  // Read by the handlers without re-joining the rooms each time the open ticket changes.
-  const openUuid = useRef(openTicketUuid);
-  useEffect(() => {
-    openUuid.current = openTicketUuid;
-  }, [openTicketUuid]);
 
   const previousSocket = useRef<Socket | null>(null);
 
@@ -98,8 +91,8 @@ export function useTicketsRealtime(openTicketUuid: string | undefined): void {
     const onAppMessage = (event: AppMessageEvent) => {
       const ticket = event.ticket;
       if (!ticket || event.action === 'delete') return;
+      // The sound and the desktop notification come from the top bar's bell (notifications/use-notifications).
       updateLists(queryClient, (data, params) => applyTicketUpdate(data, ticket, params, viewer));
-      if (event.action === 'create' && event.message && shouldNotify(event.message, ticket, viewer, openUuid.current)) playNotificationSound();
     };
     const onContact = (event: ContactEvent) => {
       if (event.action === 'update') updateLists(queryClient, (data) => applyContactUpdate(data, event.contact));
