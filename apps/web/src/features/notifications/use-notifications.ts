@@ -7,7 +7,7 @@ import type { Message, Ticket, TicketPage } from '../../api/desk-types';
 import { useApi, useSession } from '../../api/session';
 import { useSocket } from '../../realtime/socket';
 import { playNotificationSound } from '../tickets/notification-sound';
-import { shouldNotify, TICKET_COUNT_KEY } from '../tickets/ticket-list-cache';
+import { shouldNotify } from '../tickets/ticket-list-cache';
 import { useTicketViewer } from '../tickets/use-ticket-list';
 
 export const NOTIFICATIONS_KEY = 'notifications';
@@ -79,7 +79,6 @@ export function useNotifications() {
       timer = setTimeout(() => {
         timer = null;
         void queryClient.invalidateQueries({ queryKey: [NOTIFICATIONS_KEY] });
-        void queryClient.invalidateQueries({ queryKey: [TICKET_COUNT_KEY] });
       }, REFRESH_DELAY_MS);
     };
     const onAppMessage = (event: AppMessageEvent) => {

@@ -28,7 +28,7 @@ export interface TicketViewer {
 export type TicketListData = InfiniteData<TicketPage, unknown>;
 
 export const TICKET_LIST_KEY = 'tickets';
-/** `GET /tickets/count` answers (the manager's badges), refetched with the top bar's bell on live events. */
+/** `GET /tickets/count` answers (the manager's badges), refetched on live events. */
 export const TICKET_COUNT_KEY = 'ticket-count';
 
 export function ticketListKey(params: TicketListParams) {

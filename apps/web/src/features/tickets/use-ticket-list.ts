@@ -40,7 +40,7 @@ export function useTicketViewer(): TicketViewer | null {
  * How many tickets a list holds in all (`GET /tickets/count`), not only its
  * loaded pages. A fully loaded list counts itself (its cache follows every live
  * event); a paged one shows the server's count, refetched after live events
- * (notifications/use-notifications invalidates TICKET_COUNT_KEY).
+ * (use-tickets-realtime invalidates TICKET_COUNT_KEY).
  */
 export function useTicketCount(params: TicketListParams, list: { tickets: unknown[]; hasNextPage: boolean; isSuccess: boolean }, enabled = true): number {
   const api = useApi();

@@ -12,12 +12,16 @@ import {
   removeContactTickets,
   removeTicket,
   resetUnread,
+  TICKET_COUNT_KEY,
   TICKET_LIST_KEY,
   ticketListParamsOf,
   type TicketListData,
   type TicketListParams,
 } from './ticket-list-cache';
 import { useTicketViewer } from './use-ticket-list';
+
+/** Live events come in bursts (a message updates its ticket too). */
+const COUNT_REFRESH_DELAY_MS = 300;
 
 type TicketEvent = { action: 'update'; ticket: Ticket } | { action: 'delete'; ticketId: number } | { action: 'updateUnread'; ticketId: number };
 interface AppMessageEvent {
@@ -83,7 +87,17 @@ export function useTicketsRealtime(): void {
     for (const status of TICKET_STATUSES) socket.emit(CLIENT_EVENTS.joinTickets, status);
     socket.emit(CLIENT_EVENTS.joinNotification);
 
+    // The badges' counts (paged lists only) follow the events, one refetch per burst.
+    let countTimer: ReturnType<typeof setTimeout> | null = null;
+    const refreshCounts = () => {
+      countTimer ??= setTimeout(() => {
+        countTimer = null;
+        void queryClient.invalidateQueries({ queryKey: [TICKET_COUNT_KEY] });
+      }, COUNT_REFRESH_DELAY_MS);
+    };
+
     const onTicket = (event: TicketEvent) => {
+      refreshCounts();
       if (event.action === 'update') updateLists(queryClient, (data, params) => applyTicketUpdate(data, event.ticket, params, viewer));
       else if (event.action === 'delete') updateLists(queryClient, (data) => removeTicket(data, event.ticketId));
       else if (event.action === 'updateUnread') updateLists(queryClient, (data) => resetUnread(data, event.ticketId));
@@ -91,6 +105,7 @@ export function useTicketsRealtime(): void {
     const onAppMessage = (event: AppMessageEvent) => {
       const ticket = event.ticket;
       if (!ticket || event.action === 'delete') return;
+      refreshCounts();
       // The sound and the desktop notification come from the top bar's bell (notifications/use-notifications).
       updateLists(queryClient, (data, params) => applyTicketUpdate(data, ticket, params, viewer));
     };
@@ -101,7 +116,9 @@ export function useTicketsRealtime(): void {
 
     // Events sent while the connection was down are lost unless the server recovered the session.
     const onReconnect = () => {
-      if (!socket.recovered) void queryClient.invalidateQueries({ queryKey: [TICKET_LIST_KEY] });
+      if (socket.recovered) return;
+      void queryClient.invalidateQueries({ queryKey: [TICKET_LIST_KEY] });
+      refreshCounts();
     };
 
     const ticketChannel = companyEvent(companyId, 'ticket');
@@ -112,6 +129,7 @@ export function useTicketsRealtime(): void {
     socket.on(contactChannel, onContact);
     socket.on('connect', onReconnect);
     return () => {
+      if (countTimer) clearTimeout(countTimer);
       socket.off('connect', onReconnect);
       socket.off(ticketChannel, onTicket);
       socket.off(messageChannel, onAppMessage);
