@@ -69,7 +69,6 @@ export const en: Messages = {
     lightMode: 'Light mode',
     volume: 'Volume',
     refresh: 'Refresh',
-    notifications: 'Notifications',
     announcements: 'Announcements',
     noAnnouncements: 'No announcements.',
     chats: 'Internal chat',

@@ -69,7 +69,6 @@ export const es: Messages = {
     lightMode: 'Modo claro',
     volume: 'Volumen',
     refresh: 'Actualizar',
-    notifications: 'Notificaciones',
     announcements: 'Informativos',
     noAnnouncements: 'No hay informativos.',
     chats: 'Chat interno',

@@ -70,7 +70,6 @@ export const pt = {
     lightMode: 'Modo claro',
     volume: 'Volume',
     refresh: 'Atualizar',
-    notifications: 'Notificações',
     announcements: 'Informativos',
     noAnnouncements: 'Nenhum informativo.',
     chats: 'Chat interno',

@@ -1,6 +1,6 @@
 import { companyEvent } from '@atende/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { SnackbarProvider } from 'notistack';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -46,10 +46,14 @@ function ticket(id: number, extra: Partial<Ticket> = {}): Ticket {
 }
 
 /** The server: pending and own-unread tickets (as lists of one page) and their whole counts. */
-function server(state: { pending: Ticket[]; unread: Ticket[]; pendingCount?: number }) {
+function server(state: { pending: Ticket[]; unread: Ticket[]; pendingCount?: number }, profile: 'user' | 'admin' = 'user') {
   const which = (request: FakeRequest) => (request.query.get('status') === 'pending' ? state.pending : state.unread);
   return fakeApi({
-    'GET /auth/me': () => ({ id: 1, name: 'Ana', profile: 'user', allTicket: 'enabled', super: false, companyId: 3, queues: [{ id: 5, name: 'Vendas', color: '#338ccc' }], company: { id: 3, name: 'Acme', settings: [] } }),
+    'GET /queue': () => [
+      { id: 5, name: 'Vendas', color: '#338ccc' },
+      { id: 6, name: 'Suporte', color: '#cc3333' },
+    ],
+    'GET /auth/me': () => ({ id: 1, name: 'Ana', profile, allTicket: 'enabled', super: false, companyId: 3, queues: [{ id: 5, name: 'Vendas', color: '#338ccc' }], company: { id: 3, name: 'Acme', settings: [] } }),
     'GET /tickets': (request) => ({ tickets: which(request), hasMore: false }),
     'GET /tickets/count': (request) => ({ count: request.query.get('status') === 'pending' ? (state.pendingCount ?? state.pending.length) : state.unread.length }),
   });
@@ -137,6 +141,22 @@ describe('notifications popover', { timeout: 30_000 }, () => {
 
     fireEvent.click(within(popover).getAllByTestId('notification-item')[1]!);
     await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/tickets/uuid-5'));
+  });
+
+  it("asks for the user's own queues, and an admin's for every queue of the company, as the tickets manager does", async () => {
+    desktop('granted');
+    const userApi = server({ pending: [ticket(2)], unread: [] });
+    renderTopBar();
+    await waitFor(() => expect(bellCount()).toBe('1'));
+    expect(userApi.calls('GET /tickets').map((call) => call.query.get('queueIds'))).toEqual(['[5]', '[5]']);
+    expect(userApi.calls('GET /queue')).toHaveLength(0);
+    cleanup();
+
+    const adminApi = server({ pending: [ticket(2)], unread: [] }, 'admin');
+    renderTopBar();
+    await waitFor(() => expect(bellCount()).toBe('1'));
+    expect(adminApi.calls('GET /tickets').map((call) => call.query.get('queueIds'))).toEqual(['[5,6]', '[5,6]']);
+    expect(adminApi.calls('GET /tickets/count').map((call) => call.query.get('queueIds'))).toEqual(['[5,6]', '[5,6]']);
   });
 
   it('shows the empty state and clears the title count', async () => {

@@ -8,6 +8,7 @@ import { useApi, useSession } from '../../api/session';
 import { useSocket } from '../../realtime/socket';
 import { playNotificationSound } from '../tickets/notification-sound';
 import { shouldNotify } from '../tickets/ticket-list-cache';
+import { useSelectableQueues } from '../tickets/use-selectable-queues';
 import { useTicketViewer } from '../tickets/use-ticket-list';
 
 export const NOTIFICATIONS_KEY = 'notifications';
@@ -54,12 +55,16 @@ export function useNotifications() {
     texts.current = { t, navigate };
   }, [location.pathname, t, navigate]);
 
+  // The queues the tickets manager starts with (an admin's: every queue of the company), so the bell and the lists agree.
+  const { queues, loading: queuesLoading } = useSelectableQueues();
+  const queueIds = queues.map((queue) => queue.id);
+
   const query = useQuery({
-    queryKey: [NOTIFICATIONS_KEY, user?.id],
-    enabled: Boolean(user),
+    queryKey: [NOTIFICATIONS_KEY, user?.id, queueIds],
+    enabled: Boolean(user) && !queuesLoading,
     queryFn: async (): Promise<NotificationsData> => {
-      const pendingQuery = { status: 'pending' };
-      const unreadQuery = { status: 'open', withUnreadMessages: true };
+      const pendingQuery = { status: 'pending', queueIds };
+      const unreadQuery = { status: 'open', withUnreadMessages: true, queueIds };
       const [pending, unread, pendingCount, unreadCount] = await Promise.all([
         api.get<TicketPage>('/tickets', pendingQuery),
         api.get<TicketPage>('/tickets', unreadQuery),
