@@ -26,8 +26,8 @@ interface AppMessageEvent {
   ticket?: Ticket;
 }
 
-/** Live events come in bursts (a message updates its ticket too): one refetch per burst. */
-const REFRESH_DELAY_MS = 300;
+/** Live events come in bursts (a message updates its ticket too): at most one refetch per this delay. */
+const REFRESH_DELAY_MS = 500;
 
 /**
  * What the top bar's bell shows (spec part 1 §2): the pending tickets the user
@@ -115,6 +115,10 @@ export function useNotifications() {
   useEffect(() => {
     const name = t('notifications.appTitle');
     document.title = count > 0 ? `(${count}) ${name}` : name;
+    // Signed out (the top bar gone): no stale count in the tab.
+    return () => {
+      document.title = name;
+    };
   }, [count, t]);
 
   return query;
