@@ -103,6 +103,7 @@ export const ROUTE_ROLES = {
   'POST /test/connections/:id/session': 'admin',
   // tickets and messages
   'GET /tickets': 'user',
+  'GET /tickets/count': 'user',
   'GET /tickets/u/:uuid': 'user',
   'GET /tickets/:id': 'user',
   'POST /tickets': 'user',

@@ -129,6 +129,7 @@ export const ROUTE_CASES: Record<RouteKey, RouteCase> = {
   'POST /test/connections/:id/session': deny((f) => call(`/test/connections/${f.connectionId}/session`, { status: 'CONNECTED' })),
   // tickets and messages
   'GET /tickets': open((f) => `/tickets?searchParam=${q(f)}&showAll=true&queueIds=${encodeURIComponent(JSON.stringify([f.queueId]))}`),
+  'GET /tickets/count': open((f) => `/tickets/count?showAll=true&queueIds=${encodeURIComponent(JSON.stringify([f.queueId]))}`),
   'GET /tickets/u/:uuid': deny((f) => `/tickets/u/${f.ticketUuid}`),
   'GET /tickets/:id': deny((f) => `/tickets/${f.ticketId}`),
   'POST /tickets': deny((f) => call('/tickets', { contactId: f.contactId, queueId: f.queueId, status: 'open' })),

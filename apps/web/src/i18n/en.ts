@@ -13,6 +13,7 @@ import { userModalTexts, usersTexts } from '../features/users/users.i18n';
 import { messagesApiTexts } from '../features/messages-api/messages-api.i18n';
 import { tagsTexts } from '../features/tags/tags.i18n';
 import { kanbanTexts } from '../features/kanban/kanban.i18n';
+import { notificationsTexts } from '../features/notifications/notifications.i18n';
 
 export const en: Messages = {
   app: { name: 'Atende', loading: 'Loading...', version: 'Version {{version}}', welcome: 'Pick a ticket to start' },
@@ -68,8 +69,6 @@ export const en: Messages = {
     lightMode: 'Light mode',
     volume: 'Volume',
     refresh: 'Refresh',
-    notifications: 'Notifications',
-    noNotifications: 'No notifications.',
     announcements: 'Announcements',
     noAnnouncements: 'No announcements.',
     chats: 'Internal chat',
@@ -153,6 +152,7 @@ export const en: Messages = {
   users: usersTexts.en,
   tags: tagsTexts.en,
   kanban: kanbanTexts.en,
+  notifications: notificationsTexts.en,
   errors: {
     ERR_INTERNAL_SERVER_ERROR: 'An unexpected error occurred. Please try again later.',
     ERR_NO_OTHER_WHATSAPP: 'There must be at least one default connection.',

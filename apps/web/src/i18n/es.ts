@@ -13,6 +13,7 @@ import { userModalTexts, usersTexts } from '../features/users/users.i18n';
 import { messagesApiTexts } from '../features/messages-api/messages-api.i18n';
 import { tagsTexts } from '../features/tags/tags.i18n';
 import { kanbanTexts } from '../features/kanban/kanban.i18n';
+import { notificationsTexts } from '../features/notifications/notifications.i18n';
 
 export const es: Messages = {
   app: { name: 'Atende', loading: 'Cargando...', version: 'Versión {{version}}', welcome: 'Elija una atención para empezar' },
@@ -68,8 +69,6 @@ export const es: Messages = {
     lightMode: 'Modo claro',
     volume: 'Volumen',
     refresh: 'Actualizar',
-    notifications: 'Notificaciones',
-    noNotifications: 'No hay notificaciones.',
     announcements: 'Informativos',
     noAnnouncements: 'No hay informativos.',
     chats: 'Chat interno',
@@ -153,6 +152,7 @@ export const es: Messages = {
   users: usersTexts.es,
   tags: tagsTexts.es,
   kanban: kanbanTexts.es,
+  notifications: notificationsTexts.es,
   errors: {
     ERR_INTERNAL_SERVER_ERROR: 'Ocurrió un error inesperado. Intente más tarde.',
     ERR_NO_OTHER_WHATSAPP: 'Debe haber al menos una conexión predeterminada.',

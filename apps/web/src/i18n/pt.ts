@@ -12,6 +12,7 @@ import { userModalTexts, usersTexts } from '../features/users/users.i18n';
 import { messagesApiTexts } from '../features/messages-api/messages-api.i18n';
 import { tagsTexts } from '../features/tags/tags.i18n';
 import { kanbanTexts } from '../features/kanban/kanban.i18n';
+import { notificationsTexts } from '../features/notifications/notifications.i18n';
 import type { Catalogue } from './catalogue';
 
 /** Portuguese: the source catalogue. Strings the spec gives in Portuguese are verbatim. */
@@ -69,8 +70,6 @@ export const pt = {
     lightMode: 'Modo claro',
     volume: 'Volume',
     refresh: 'Atualizar',
-    notifications: 'Notificações',
-    noNotifications: 'Nenhuma notificação.',
     announcements: 'Informativos',
     noAnnouncements: 'Nenhum informativo.',
     chats: 'Chat interno',
@@ -154,6 +153,7 @@ export const pt = {
   users: usersTexts.pt,
   tags: tagsTexts.pt,
   kanban: kanbanTexts.pt,
+  notifications: notificationsTexts.pt,
   errors: {
     ERR_INTERNAL_SERVER_ERROR: 'Ocorreu um erro inesperado. Tente novamente mais tarde.',
     ERR_NO_OTHER_WHATSAPP: 'Deve haver pelo menos uma conexão padrão.',

@@ -239,6 +239,42 @@ function ticketsWithWords(companyId: number, term: string): SQL {
  * Unread tickets come first, then the most recently updated.
  */
 export async function listTickets(database: Pick<Database, 'sql'>, ctx: RequestContext, filters: TicketListFilters) {
+  const conditions = ticketListConditions(ctx, filters);
+
+  // The limit is written into the statement and the first page has no offset: with
+  // a LIMIT or OFFSET parameter a generic plan guesses 10% of the rows, so PostgreSQL
+  // would plan the statement on every call instead of once per connection.
+  const offset = (filters.pageNumber - 1) * PAGE_SIZE;
+  const rows = await executeNamed<{ id: number }>(
+    database.sql,
+    sql`
+    select t.id from tickets t
+    where ${sql.join(conditions, sql` and `)}
+    order by (t.unread_messages > 0) desc, t.updated_at desc, t.id desc
+    limit ${sql.raw(String(PAGE_SIZE + 1))}${offset > 0 ? sql` offset ${offset}` : sql``}`,
+  );
+  const ids = rows.map((r) => Number(r.id));
+  const hasMore = ids.length > PAGE_SIZE;
+  return { ticketsJson: await presentTicketsInDatabase(database.sql, ctx, ids.slice(0, PAGE_SIZE)), hasMore };
+}
+
+/**
+ * How many tickets the list with these filters holds in all (its pages ignored):
+ * the tickets manager's badges and the top bar's bell. A separate request so the
+ * list itself stays one LIMITed index walk; the count reads the same index
+ * (tickets_list_order_idx: company, status) without building any ticket.
+ */
+export async function countTickets(database: Pick<Database, 'sql'>, ctx: RequestContext, filters: TicketListFilters): Promise<number> {
+  const conditions = ticketListConditions(ctx, filters);
+  const [row] = await executeNamed<{ count: number | string }>(
+    database.sql,
+    sql`select count(*)::int as count from tickets t where ${sql.join(conditions, sql` and `)}`,
+  );
+  return Number(row?.count ?? 0);
+}
+
+/** The WHERE of the ticket lists (and their counts): the visibility rules and the filters. */
+function ticketListConditions(ctx: RequestContext, filters: TicketListFilters): SQL[] {
   const conditions: SQL[] = [sql`t.company_id = ${ctx.companyId}`];
   if (filters.status) conditions.push(sql`t.status = ${filters.status}`);
 
@@ -275,20 +311,5 @@ export async function listTickets(database: Pick<Database, 'sql'>, ctx: RequestC
       or t.id in (${ticketsWithWords(ctx.companyId, term)})
     )`);
   }
-
-  // The limit is written into the statement and the first page has no offset: with
-  // a LIMIT or OFFSET parameter a generic plan guesses 10% of the rows, so PostgreSQL
-  // would plan the statement on every call instead of once per connection.
-  const offset = (filters.pageNumber - 1) * PAGE_SIZE;
-  const rows = await executeNamed<{ id: number }>(
-    database.sql,
-    sql`
-    select t.id from tickets t
-    where ${sql.join(conditions, sql` and `)}
-    order by (t.unread_messages > 0) desc, t.updated_at desc, t.id desc
-    limit ${sql.raw(String(PAGE_SIZE + 1))}${offset > 0 ? sql` offset ${offset}` : sql``}`,
-  );
-  const ids = rows.map((r) => Number(r.id));
-  const hasMore = ids.length > PAGE_SIZE;
-  return { ticketsJson: await presentTicketsInDatabase(database.sql, ctx, ids.slice(0, PAGE_SIZE)), hasMore };
+  return conditions;
 }

@@ -5,7 +5,7 @@ import type { AppServices } from '../../app.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
 import { presentTicket } from './tickets.presenter.js';
-import { findTicketIdByUuid, listTickets } from './tickets.repo.js';
+import { countTickets, findTicketIdByUuid, listTickets } from './tickets.repo.js';
 import { createTicket, deleteTicket, showTicket, updateTicket } from './tickets.service.js';
 
 export function registerTicketRoutes(scope: FastifyInstance, services: AppServices): void {
@@ -15,6 +15,12 @@ export function registerTicketRoutes(scope: FastifyInstance, services: AppServic
     const page = await listTickets(services.database, request.ctx, request.query);
     // The tickets come presented from the database (presentTicketsInDatabase) as JSON text.
     return reply.type('application/json; charset=utf-8').send(`{"tickets":${page.ticketsJson},"hasMore":${page.hasMore}}`);
+  });
+
+  // Ours (the spec's list answers only tickets and hasMore): the whole list's size
+  // for the same query, for the tickets manager's badges and the top bar's bell.
+  app.get('/tickets/count', { schema: { querystring: TicketListQuery } }, async (request) => {
+    return { count: await countTickets(services.database, request.ctx, request.query) };
   });
 
   app.get('/tickets/u/:uuid', { schema: { params: z.object({ uuid: z.string().max(64) }) } }, async (request) => {

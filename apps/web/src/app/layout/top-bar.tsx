@@ -9,12 +9,14 @@ import Notifications from '@mui/icons-material/Notifications';
 import Refresh from '@mui/icons-material/Refresh';
 import Translate from '@mui/icons-material/Translate';
 import VolumeUp from '@mui/icons-material/VolumeUp';
-import { AppBar, Box, IconButton, Menu, MenuItem, Popover, Slider, Toolbar, Tooltip, Typography } from '@mui/material';
+import { AppBar, Badge, Box, IconButton, Menu, MenuItem, Popover, Slider, Toolbar, Tooltip, Typography } from '@mui/material';
 import { useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApi, useSession } from '../../api/session';
 import { STORAGE } from '../../api/storage-keys';
 import { toastError } from '../../components/toast';
+import { NotificationsPopover } from '../../features/notifications/notifications-popover';
+import { useNotifications } from '../../features/notifications/use-notifications';
 import { UserModal } from '../../features/users/user-modal';
 import { changeLanguage, formatDate } from '../../i18n';
 import { useThemeMode } from '../theme';
@@ -29,7 +31,9 @@ export function TopBar({ onToggleMenu }: { onToggleMenu(): void }) {
   const [panel, setPanel] = useState<{ name: Panel; anchor: HTMLElement } | null>(null);
   const [profileOpen, setProfileOpen] = useState(false);
   const [volume, setVolume] = useState(() => Number(localStorage.getItem(STORAGE.volume) ?? '1'));
+  const notifications = useNotifications();
   if (!user) return null;
+  const notificationCount = notifications.data?.count ?? 0;
 
   const open = (name: Panel) => (event: MouseEvent<HTMLElement>) => setPanel({ name, anchor: event.currentTarget });
   const close = () => setPanel(null);
@@ -76,9 +80,6 @@ export function TopBar({ onToggleMenu }: { onToggleMenu(): void }) {
               <Refresh />
             </IconButton>
           </Tooltip>
-          <IconButton color="inherit" onClick={open('notifications')} aria-label={t('topBar.notifications')}>
-            <Notifications />
-          </IconButton>
           <IconButton color="inherit" onClick={open('announcements')} aria-label={t('topBar.announcements')}>
             <Campaign />
           </IconButton>
@@ -86,6 +87,17 @@ export function TopBar({ onToggleMenu }: { onToggleMenu(): void }) {
             <ChatIcon />
           </IconButton>
         </Box>
+        {/* Outside the box hidden on phones: the bell is what tells an agent a customer is waiting. */}
+        <IconButton
+          color="inherit"
+          onClick={open('notifications')}
+          aria-label={t('notifications.bell', { count: notificationCount })}
+          data-testid="notifications-button"
+        >
+          <Badge color="error" badgeContent={notificationCount} max={99} data-testid="notifications-count">
+            <Notifications />
+          </Badge>
+        </IconButton>
         <IconButton color="inherit" onClick={open('profile')} aria-label={t('topBar.profile')} data-testid="profile-button">
           <AccountCircle />
         </IconButton>
@@ -114,9 +126,13 @@ export function TopBar({ onToggleMenu }: { onToggleMenu(): void }) {
           />
         </Box>
       </Popover>
-      <Popover anchorEl={panel?.anchor} open={panel?.name === 'notifications'} onClose={close}>
-        {empty('topBar.noNotifications')}
-      </Popover>
+      <NotificationsPopover
+        anchor={panel?.anchor ?? null}
+        open={panel?.name === 'notifications'}
+        onClose={close}
+        data={notifications.data}
+        loading={notifications.isPending}
+      />
       <Popover anchorEl={panel?.anchor} open={panel?.name === 'announcements'} onClose={close}>
         {empty('topBar.noAnnouncements')}
       </Popover>

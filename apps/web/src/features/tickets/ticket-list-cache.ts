@@ -28,6 +28,8 @@ export interface TicketViewer {
 export type TicketListData = InfiniteData<TicketPage, unknown>;
 
 export const TICKET_LIST_KEY = 'tickets';
+/** `GET /tickets/count` answers (the manager's badges), refetched on live events. */
+export const TICKET_COUNT_KEY = 'ticket-count';
 
 export function ticketListKey(params: TicketListParams) {
   return [TICKET_LIST_KEY, params] as const;

@@ -15,7 +15,7 @@ import type { TicketListParams } from './ticket-list-cache';
 import { TicketList } from './ticket-list';
 import { TicketPeekDialog } from './ticket-peek-dialog';
 import { useSelectableQueues } from './use-selectable-queues';
-import { useTicketList } from './use-ticket-list';
+import { useTicketCount, useTicketList } from './use-ticket-list';
 
 type ManagerTab = 'open' | 'closed' | 'search';
 type OpenSubTab = 'open' | 'pending';
@@ -70,6 +70,8 @@ export function TicketsManager({ selectedUuid }: { selectedUuid: string | undefi
   const pendingList = useTicketList(pendingParams, ready && tab === 'open');
   const closedList = useTicketList(closedParams, ready && tab === 'closed');
   const searchList = useTicketList(searchParams, ready && tab === 'search');
+  const openCount = useTicketCount(openParams, openList, ready && tab === 'open');
+  const pendingCount = useTicketCount(pendingParams, pendingList, ready && tab === 'open');
 
   const list = tab === 'closed' ? closedList : tab === 'search' ? searchList : subTab === 'pending' ? pendingList : openList;
   const emptyText = tab === 'search' ? t('tickets.list.emptySearch') : t('tickets.list.empty');
@@ -147,7 +149,7 @@ export function TicketsManager({ selectedUuid }: { selectedUuid: string | undefi
               label={
                 <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
                   {t('tickets.subtabs.open')}
-                  <CountBadge count={openList.tickets.length} testId="count-open" />
+                  <CountBadge count={openCount} testId="count-open" />
                 </Box>
               }
             />
@@ -158,7 +160,7 @@ export function TicketsManager({ selectedUuid }: { selectedUuid: string | undefi
               label={
                 <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
                   {t('tickets.subtabs.pending')}
-                  <CountBadge count={pendingList.tickets.length} testId="count-pending" />
+                  <CountBadge count={pendingCount} testId="count-pending" />
                 </Box>
               }
             />

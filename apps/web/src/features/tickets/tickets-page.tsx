@@ -50,7 +50,7 @@ export default function TicketsPage() {
     setShownTicketId(ticketId);
     setView(ticketId ? 'chat' : 'list');
   }
-  useTicketsRealtime(ticketId);
+  useTicketsRealtime();
 
   if (desktop) {
     return (

@@ -1,8 +1,8 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useApi, useSession } from '../../api/session';
 import type { TicketPage } from '../../api/desk-types';
-import { flattenTickets, ticketListKey, type TicketListParams, type TicketViewer } from './ticket-list-cache';
+import { flattenTickets, TICKET_COUNT_KEY, ticketListKey, type TicketListParams, type TicketViewer } from './ticket-list-cache';
 
 /** One ticket list, page by page (spec part 1 §4: pagination by page number). */
 export function useTicketList(params: TicketListParams, enabled = true) {
@@ -34,4 +34,21 @@ export function useTicketViewer(): TicketViewer | null {
     () => (user ? { id: user.id, profile: user.profile, allTicket: user.allTicket, queueIds: user.queues.map((q) => q.id) } : null),
     [user],
   );
+}
+
+/**
+ * How many tickets a list holds in all (`GET /tickets/count`), not only its
+ * loaded pages. A fully loaded list counts itself (its cache follows every live
+ * event); a paged one shows the server's count, refetched after live events
+ * (use-tickets-realtime invalidates TICKET_COUNT_KEY).
+ */
+export function useTicketCount(params: TicketListParams, list: { tickets: unknown[]; hasNextPage: boolean; isSuccess: boolean }, enabled = true): number {
+  const api = useApi();
+  const query = useQuery({
+    queryKey: [TICKET_COUNT_KEY, params],
+    queryFn: () => api.get<{ count: number }>('/tickets/count', { status: params.status, showAll: params.showAll, queueIds: params.queueIds }),
+    enabled: enabled && list.isSuccess && list.hasNextPage,
+  });
+  if (!list.hasNextPage) return list.tickets.length;
+  return Math.max(query.data?.count ?? 0, list.tickets.length);
 }

@@ -5,7 +5,6 @@ import type { Socket } from 'socket.io-client';
 import type { Message, Ticket } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { useSocket } from '../../realtime/socket';
-import { playNotificationSound } from './notification-sound';
 import {
   applyContactUpdate,
   applyTicketUpdate,
@@ -13,13 +12,16 @@ import {
   removeContactTickets,
   removeTicket,
   resetUnread,
-  shouldNotify,
+  TICKET_COUNT_KEY,
   TICKET_LIST_KEY,
   ticketListParamsOf,
   type TicketListData,
   type TicketListParams,
 } from './ticket-list-cache';
 import { useTicketViewer } from './use-ticket-list';
+
+/** Live events come in bursts (a message updates its ticket too). */
+const COUNT_REFRESH_DELAY_MS = 300;
 
 type TicketEvent = { action: 'update'; ticket: Ticket } | { action: 'delete'; ticketId: number } | { action: 'updateUnread'; ticketId: number };
 interface AppMessageEvent {
@@ -65,20 +67,15 @@ function updateLists(queryClient: QueryClient, change: (data: TicketListData, pa
 /**
  * Live ticket lists (spec part 1 §4): joins the ticket and notification rooms
  * while the tickets screen is shown, and folds ticket, message and contact
- * events into the cached lists. A customer's message on a ticket other than the
- * open one plays the notification sound.
+ * events into the cached lists. The notification sound is the top bar's
+ * (notifications/use-notifications), heard on every screen.
  */
-export function useTicketsRealtime(openTicketUuid: string | undefined): void {
+export function useTicketsRealtime(): void {
   const socket = useSocket();
   const queryClient = useQueryClient();
   const { user } = useSession();
   const viewer = useTicketViewer();
   const companyId = user?.companyId;
-  // Read by the handlers without re-joining the rooms each time the open ticket changes.
-  const openUuid = useRef(openTicketUuid);
-  useEffect(() => {
-    openUuid.current = openTicketUuid;
-  }, [openTicketUuid]);
 
   const previousSocket = useRef<Socket | null>(null);
 
@@ -90,7 +87,17 @@ export function useTicketsRealtime(openTicketUuid: string | undefined): void {
     for (const status of TICKET_STATUSES) socket.emit(CLIENT_EVENTS.joinTickets, status);
     socket.emit(CLIENT_EVENTS.joinNotification);
 
+    // The badges' counts (paged lists only) follow the events, one refetch per burst.
+    let countTimer: ReturnType<typeof setTimeout> | null = null;
+    const refreshCounts = () => {
+      countTimer ??= setTimeout(() => {
+        countTimer = null;
+        void queryClient.invalidateQueries({ queryKey: [TICKET_COUNT_KEY] });
+      }, COUNT_REFRESH_DELAY_MS);
+    };
+
     const onTicket = (event: TicketEvent) => {
+      refreshCounts();
       if (event.action === 'update') updateLists(queryClient, (data, params) => applyTicketUpdate(data, event.ticket, params, viewer));
       else if (event.action === 'delete') updateLists(queryClient, (data) => removeTicket(data, event.ticketId));
       else if (event.action === 'updateUnread') updateLists(queryClient, (data) => resetUnread(data, event.ticketId));
@@ -98,8 +105,9 @@ export function useTicketsRealtime(openTicketUuid: string | undefined): void {
     const onAppMessage = (event: AppMessageEvent) => {
       const ticket = event.ticket;
       if (!ticket || event.action === 'delete') return;
+      refreshCounts();
+      // The sound and the desktop notification come from the top bar's bell (notifications/use-notifications).
       updateLists(queryClient, (data, params) => applyTicketUpdate(data, ticket, params, viewer));
-      if (event.action === 'create' && event.message && shouldNotify(event.message, ticket, viewer, openUuid.current)) playNotificationSound();
     };
     const onContact = (event: ContactEvent) => {
       if (event.action === 'update') updateLists(queryClient, (data) => applyContactUpdate(data, event.contact));
@@ -108,7 +116,9 @@ export function useTicketsRealtime(openTicketUuid: string | undefined): void {
 
     // Events sent while the connection was down are lost unless the server recovered the session.
     const onReconnect = () => {
-      if (!socket.recovered) void queryClient.invalidateQueries({ queryKey: [TICKET_LIST_KEY] });
+      if (socket.recovered) return;
+      void queryClient.invalidateQueries({ queryKey: [TICKET_LIST_KEY] });
+      refreshCounts();
     };
 
     const ticketChannel = companyEvent(companyId, 'ticket');
@@ -119,6 +129,7 @@ export function useTicketsRealtime(openTicketUuid: string | undefined): void {
     socket.on(contactChannel, onContact);
     socket.on('connect', onReconnect);
     return () => {
+      if (countTimer) clearTimeout(countTimer);
       socket.off('connect', onReconnect);
       socket.off(ticketChannel, onTicket);
       socket.off(messageChannel, onAppMessage);

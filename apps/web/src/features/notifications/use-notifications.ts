@@ -1,0 +1,145 @@
+import { companyEvent } from '@atende/shared';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import type { Message, Ticket, TicketPage } from '../../api/desk-types';
+import { useApi, useSession } from '../../api/session';
+import { useSocket } from '../../realtime/socket';
+import { playNotificationSound } from '../tickets/notification-sound';
+import { shouldNotify } from '../tickets/ticket-list-cache';
+import { useSelectableQueues } from '../tickets/use-selectable-queues';
+import { useTicketViewer } from '../tickets/use-ticket-list';
+
+export const NOTIFICATIONS_KEY = 'notifications';
+
+export interface NotificationsData {
+  /** The first page of each list, newest first. */
+  tickets: Ticket[];
+  /** Every ticket that needs the user (both lists' whole sizes). */
+  count: number;
+}
+
+interface AppMessageEvent {
+  action: 'create' | 'update' | 'delete';
+  message?: Pick<Message, 'id' | 'fromMe' | 'body'>;
+  ticket?: Ticket;
+}
+
+/** Live events come in bursts (a message updates its ticket too): at most one refetch per this delay. */
+const REFRESH_DELAY_MS = 500;
+
+/**
+ * What the top bar's bell shows (spec part 1 §2): the pending tickets the user
+ * may see (every pending ticket with allTicket; the server's list rules decide)
+ * and its open tickets with unread messages, newest first. Refetched on the
+ * company's ticket and appMessage events; a customer's new message plays the
+ * notification sound (volume setting) and, while the tab is hidden and the user
+ * allowed it, shows a desktop notification that opens the ticket.
+ */
+export function useNotifications() {
+  const api = useApi();
+  const socket = useSocket();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const viewer = useTicketViewer();
+  const companyId = user?.companyId;
+  const location = useLocation();
+  // Read by the socket handlers without re-subscribing on each navigation.
+  const openUuid = useRef<string | undefined>(undefined);
+  const texts = useRef({ t, navigate });
+  useEffect(() => {
+    openUuid.current = /^\/tickets\/([^/]+)/.exec(location.pathname)?.[1];
+    texts.current = { t, navigate };
+  }, [location.pathname, t, navigate]);
+
+  // The queues the tickets manager starts with (an admin's: every queue of the company), so the bell and the lists agree.
+  const { queues, loading: queuesLoading } = useSelectableQueues();
+  const queueIds = queues.map((queue) => queue.id);
+
+  const query = useQuery({
+    queryKey: [NOTIFICATIONS_KEY, user?.id, queueIds],
+    enabled: Boolean(user) && !queuesLoading,
+    queryFn: async (): Promise<NotificationsData> => {
+      const pendingQuery = { status: 'pending', queueIds };
+      const unreadQuery = { status: 'open', withUnreadMessages: true, queueIds };
+      const [pending, unread, pendingCount, unreadCount] = await Promise.all([
+        api.get<TicketPage>('/tickets', pendingQuery),
+        api.get<TicketPage>('/tickets', unreadQuery),
+        api.get<{ count: number }>('/tickets/count', pendingQuery),
+        api.get<{ count: number }>('/tickets/count', unreadQuery),
+      ]);
+      const tickets = [...pending.tickets, ...unread.tickets].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id - a.id);
+      return { tickets, count: pendingCount.count + unreadCount.count };
+    },
+  });
+
+  useEffect(() => {
+    if (!socket || !companyId || !viewer) return;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const refresh = () => {
+      if (timer) return;
+      timer = setTimeout(() => {
+        timer = null;
+        void queryClient.invalidateQueries({ queryKey: [NOTIFICATIONS_KEY] });
+      }, REFRESH_DELAY_MS);
+    };
+    const onAppMessage = (event: AppMessageEvent) => {
+      refresh();
+      const { ticket, message } = event;
+      if (event.action !== 'create' || !ticket || !message || !shouldNotify(message, ticket, viewer, openUuid.current)) return;
+      playNotificationSound();
+      showDesktopNotification(texts.current.t('notifications.desktopTitle', { name: ticket.contact.name }), message.body, ticket.uuid, (uuid) =>
+        texts.current.navigate(`/tickets/${uuid}`),
+      );
+    };
+    const onReconnect = () => {
+      if (!socket.recovered) refresh();
+    };
+    const ticketChannel = companyEvent(companyId, 'ticket');
+    const messageChannel = companyEvent(companyId, 'appMessage');
+    socket.on(ticketChannel, refresh);
+    socket.on(messageChannel, onAppMessage);
+    socket.on('connect', onReconnect);
+    return () => {
+      if (timer) clearTimeout(timer);
+      socket.off(ticketChannel, refresh);
+      socket.off(messageChannel, onAppMessage);
+      socket.off('connect', onReconnect);
+    };
+  }, [socket, companyId, viewer, queryClient]);
+
+  const count = query.data?.count ?? 0;
+  useEffect(() => {
+    const name = t('notifications.appTitle');
+    document.title = count > 0 ? `(${count}) ${name}` : name;
+    // Signed out (the top bar gone): no stale count in the tab.
+    return () => {
+      document.title = name;
+    };
+  }, [count, t]);
+
+  return query;
+}
+
+/** Whether this browser has the Notification API at all. */
+export function desktopNotificationsSupported(): boolean {
+  return typeof window !== 'undefined' && 'Notification' in window;
+}
+
+/** A desktop notification, only while the tab is hidden and once the user allowed them. */
+function showDesktopNotification(title: string, body: string, uuid: string, open: (uuid: string) => void): void {
+  if (!desktopNotificationsSupported() || Notification.permission !== 'granted' || document.visibilityState !== 'hidden') return;
+  try {
+    const notification = new Notification(title, { body: body.slice(0, 200), tag: `ticket-${uuid}` });
+    notification.onclick = () => {
+      window.focus();
+      open(uuid);
+      notification.close();
+    };
+  } catch {
+    // Some browsers allow notifications only from a service worker: the bell and the title still tell.
+  }
+}

@@ -1,0 +1,102 @@
+import { companyEvent, PAGE_SIZE } from '@atende/shared';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor } from '@testing-library/react';
+import { SnackbarProvider } from 'notistack';
+import { MemoryRouter } from 'react-router';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Ticket } from '../../api/desk-types';
+import { SessionProvider } from '../../api/session';
+import { setupI18n } from '../../i18n';
+import { SocketProvider } from '../../realtime/socket';
+import { fakeApi } from '../../test/fake-api';
+import { standInSocketServer } from '../../test/stand-in-socket-server';
+import { TicketsManager } from './tickets-manager';
+import { useTicketsRealtime } from './use-tickets-realtime';
+
+const socketServer = standInSocketServer();
+const noop = () => undefined;
+
+function ticket(id: number, status: 'open' | 'pending'): Ticket {
+  return {
+    id,
+    uuid: `uuid-${id}`,
+    status,
+    userId: status === 'open' ? 1 : null,
+    user: null,
+    queueId: 5,
+    queue: { id: 5, name: 'Vendas', color: '#338ccc' },
+    whatsappId: 1,
+    whatsapp: null,
+    contactId: id,
+    contact: { id, name: `Cliente ${id}`, number: `5511900${id}`, profilePicUrl: '', isGroup: false, email: '' },
+    isGroup: false,
+    chatbot: false,
+    unreadMessages: 0,
+    lastMessage: `Mensagem ${id}`,
+    useIntegration: false,
+    promptId: null,
+    integrationId: null,
+    tags: [],
+    companyId: 3,
+    code: String(id),
+    createdAt: '2026-01-01T10:00:00.000Z',
+    updatedAt: '2026-01-01T10:00:00.000Z',
+  } as Ticket;
+}
+
+function Live() {
+  useTicketsRealtime();
+  return null;
+}
+
+beforeAll(async () => {
+  localStorage.setItem('i18nextLng', 'en');
+  setupI18n();
+  await socketServer.start();
+});
+afterAll(() => socketServer.stop());
+beforeEach(() => {
+  localStorage.setItem('token', 'test-token');
+  socketServer.point('/tickets');
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('tickets manager count badges', { timeout: 30_000 }, () => {
+  it('show the whole lists, not the loaded page, and follow live events', async () => {
+    const state = { pendingTotal: 57 };
+    const api = fakeApi({
+      'GET /auth/me': () => ({ id: 1, name: 'Ana', profile: 'user', allTicket: 'desabled', super: false, companyId: 3, queues: [{ id: 5, name: 'Vendas', color: '#338ccc' }], company: { id: 3, name: 'Acme', settings: [] } }),
+      'GET /tickets': (request) =>
+        request.query.get('status') === 'pending'
+          ? { tickets: Array.from({ length: PAGE_SIZE }, (_, i) => ticket(100 + i, 'pending')), hasMore: true }
+          : { tickets: [ticket(1, 'open'), ticket(2, 'open')], hasMore: false },
+      'GET /tickets/count': (request) => ({ count: request.query.get('status') === 'pending' ? state.pendingTotal : 2 }),
+      'GET /tags/list': () => [],
+    });
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <SnackbarProvider>
+          <SessionProvider onSessionEnd={noop}>
+            <SocketProvider>
+              <MemoryRouter initialEntries={['/tickets']}>
+                <Live />
+                <TicketsManager selectedUuid={undefined} />
+              </MemoryRouter>
+            </SocketProvider>
+          </SessionProvider>
+        </SnackbarProvider>
+      </QueryClientProvider>,
+    );
+    await waitFor(() => expect(screen.getByTestId('count-pending').textContent).toBe('57'));
+    // A fully loaded list counts itself: no count request for it.
+    expect(screen.getByTestId('count-open').textContent).toBe('2');
+    expect(api.calls('GET /tickets/count').map((call) => call.query.get('status'))).toEqual(['pending']);
+    expect(api.calls('GET /tickets/count')[0]!.query.get('queueIds')).toBe('[5]');
+
+    // A new pending ticket somewhere beyond the loaded page: the count follows.
+    await waitFor(() => expect(socketServer.connected()).toBe(true));
+    state.pendingTotal = 58;
+    await socketServer.push(companyEvent(3, 'ticket'), { action: 'update', ticket: ticket(999, 'pending') });
+    await waitFor(() => expect(screen.getByTestId('count-pending').textContent).toBe('58'));
+  });
+});
