@@ -70,6 +70,24 @@ export type PlanBody = z.infer<typeof PlanBody>;
 export const PlanUpdateBody = PlanBody.partial();
 export type PlanUpdateBody = z.infer<typeof PlanUpdateBody>;
 
+/**
+ * Help video (spec part 2 §3): title, video code, description. The code is a
+ * YouTube video id; it ends up in an embed URL, so only the id's own characters pass.
+ */
+export const HelpBody = z.object({
+  title: requiredText(1, 100),
+  video: z
+    .string({ error: 'validation.required' })
+    .trim()
+    .min(1, 'validation.required')
+    .max(64, 'validation.tooLong')
+    .regex(/^[A-Za-z0-9_-]+$/, 'validation.invalidValue'),
+  description: z.string().trim().max(1000, 'validation.tooLong').optional().default(''),
+});
+export type HelpBody = z.infer<typeof HelpBody>;
+export const HelpUpdateBody = HelpBody.partial();
+export type HelpUpdateBody = z.infer<typeof HelpUpdateBody>;
+
 export const ScheduleEntry = z.object({
   weekday: z.string().max(20),
   weekdayEn: z.enum(WEEKDAYS.map((w) => w.weekdayEn) as [string, ...string[]]),

@@ -193,6 +193,7 @@ export const en: Messages = {
     ERR_PLAN_FEATURE_DISABLED: 'Your plan does not include this feature.',
     ERR_NO_COMPANY_FOUND: 'Company not found.',
     ERR_NO_PLAN_FOUND: 'Plan not found.',
+    ERR_NO_HELP_FOUND: 'Help video not found.',
     ERR_NO_QUEUE_FOUND: 'Queue not found.',
     ERR_EMAIL_ALREADY_EXISTS: 'This email is already in use.',
     ERR_PLAN_NAME_ALREADY_EXISTS: 'A plan with this name already exists.',

@@ -193,6 +193,7 @@ export const es: Messages = {
     ERR_PLAN_FEATURE_DISABLED: 'Su plan no incluye esta función.',
     ERR_NO_COMPANY_FOUND: 'Empresa no encontrada.',
     ERR_NO_PLAN_FOUND: 'Plan no encontrado.',
+    ERR_NO_HELP_FOUND: 'Video de ayuda no encontrado.',
     ERR_NO_QUEUE_FOUND: 'Cola no encontrada.',
     ERR_EMAIL_ALREADY_EXISTS: 'Este correo ya está en uso.',
     ERR_PLAN_NAME_ALREADY_EXISTS: 'Ya existe un plan con este nombre.',

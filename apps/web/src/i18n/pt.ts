@@ -194,6 +194,7 @@ export const pt = {
     ERR_PLAN_FEATURE_DISABLED: 'Seu plano não inclui este recurso.',
     ERR_NO_COMPANY_FOUND: 'Empresa não encontrada.',
     ERR_NO_PLAN_FOUND: 'Plano não encontrado.',
+    ERR_NO_HELP_FOUND: 'Vídeo de ajuda não encontrado.',
     ERR_NO_QUEUE_FOUND: 'Fila não encontrada.',
     ERR_EMAIL_ALREADY_EXISTS: 'Este e-mail já está em uso.',
     ERR_PLAN_NAME_ALREADY_EXISTS: 'Já existe um plano com este nome.',
