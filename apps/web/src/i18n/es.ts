@@ -12,6 +12,7 @@ import { settingsTexts } from '../features/settings/settings.i18n';
 import { userModalTexts, usersTexts } from '../features/users/users.i18n';
 import { messagesApiTexts } from '../features/messages-api/messages-api.i18n';
 import { tagsTexts } from '../features/tags/tags.i18n';
+import { helpsTexts } from '../features/helps/helps.i18n';
 import { kanbanTexts } from '../features/kanban/kanban.i18n';
 
 export const es: Messages = {
@@ -152,6 +153,7 @@ export const es: Messages = {
   messagesApi: messagesApiTexts.es,
   users: usersTexts.es,
   tags: tagsTexts.es,
+  helps: helpsTexts.es,
   kanban: kanbanTexts.es,
   errors: {
     ERR_INTERNAL_SERVER_ERROR: 'Ocurrió un error inesperado. Intente más tarde.',

@@ -11,6 +11,7 @@ import { settingsTexts } from '../features/settings/settings.i18n';
 import { userModalTexts, usersTexts } from '../features/users/users.i18n';
 import { messagesApiTexts } from '../features/messages-api/messages-api.i18n';
 import { tagsTexts } from '../features/tags/tags.i18n';
+import { helpsTexts } from '../features/helps/helps.i18n';
 import { kanbanTexts } from '../features/kanban/kanban.i18n';
 import type { Catalogue } from './catalogue';
 
@@ -153,6 +154,7 @@ export const pt = {
   messagesApi: messagesApiTexts.pt,
   users: usersTexts.pt,
   tags: tagsTexts.pt,
+  helps: helpsTexts.pt,
   kanban: kanbanTexts.pt,
   errors: {
     ERR_INTERNAL_SERVER_ERROR: 'Ocorreu um erro inesperado. Tente novamente mais tarde.',
