@@ -78,7 +78,8 @@ export async function seedRouteFixture(t: TestContext, owners: FixtureOwners, ma
   const tag = await sd.buildTag(companyId, { name: `${marker} tag ${n}` });
   await sd.tagTicket(companyId, ticket.id, [tag.id]);
   const quick = await sd.buildQuickMessage(companyId, authorId, { shortcode: `${marker}-quick-${n}`, message: `${marker} quick text`, geral: true });
-  const [help] = await db.insert(helps).values({ title: `${marker} help ${n}`, video: `probe${n}`, description: `${marker} help text` }).returning();
+  // Platform data every company reads (like plans): no marker, it is nobody's secret.
+  const [help] = await db.insert(helps).values({ title: `Platform help ${n}`, video: `probe${n}`, description: 'Shown to every company' }).returning();
   if (!option || !prompt || !integration || !help) throw new Error('fixture not created');
 
   return {
