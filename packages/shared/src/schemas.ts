@@ -74,7 +74,7 @@ export type PlanUpdateBody = z.infer<typeof PlanUpdateBody>;
  * Help video (spec part 2 §3): title, video code, description. The code is a
  * YouTube video id; it ends up in an embed URL, so only the id's own characters pass.
  */
-export const HelpBody = z.object({
+const helpFields = {
   title: requiredText(1, 100),
   video: z
     .string({ error: 'validation.required' })
@@ -82,10 +82,12 @@ export const HelpBody = z.object({
     .min(1, 'validation.required')
     .max(64, 'validation.tooLong')
     .regex(/^[A-Za-z0-9_-]+$/, 'validation.invalidValue'),
-  description: z.string().trim().max(1000, 'validation.tooLong').optional().default(''),
-});
+  description: z.string().trim().max(1000, 'validation.tooLong'),
+};
+export const HelpBody = z.object({ ...helpFields, description: helpFields.description.optional().default('') });
 export type HelpBody = z.infer<typeof HelpBody>;
-export const HelpUpdateBody = HelpBody.partial();
+/** No defaults here: a field left out of an edit keeps its stored value. */
+export const HelpUpdateBody = z.object(helpFields).partial();
 export type HelpUpdateBody = z.infer<typeof HelpUpdateBody>;
 
 export const ScheduleEntry = z.object({

@@ -36,6 +36,9 @@ describe('help videos (spec part 2 §2.15, §2.16, §7)', () => {
     const edited = await t.request(superToken, 'PUT', `/helps/${help.id}`, { description: 'Updated' });
     expect(edited.statusCode).toBe(200);
     expect(edited.json()).toMatchObject({ id: help.id, title: 'Getting started', video: 'dQw4w9WgXcQ', description: 'Updated' });
+    // A field left out of an edit keeps its value (no default fills it in).
+    const renamed = await t.request(superToken, 'PUT', `/helps/${help.id}`, { title: 'Renamed' });
+    expect(renamed.json()).toMatchObject({ title: 'Renamed', video: 'dQw4w9WgXcQ', description: 'Updated' });
 
     const deleted = await t.request(superToken, 'DELETE', `/helps/${help.id}`);
     expect(deleted.statusCode).toBe(200);
