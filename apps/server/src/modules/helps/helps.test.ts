@@ -79,6 +79,10 @@ describe('help videos (spec part 2 §2.15, §2.16, §7)', () => {
       expect(response.statusCode, video).toBe(400);
       expect(response.json().fields.video, video).toBeDefined();
     }
+    // A pasted YouTube address is stored as its id.
+    const pasted = await t.request(superToken, 'POST', '/helps', { title: 'Pasted', video: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=1s' });
+    expect(pasted.statusCode).toBe(201);
+    expect(pasted.json().video).toBe('dQw4w9WgXcQ');
     const badEdit = await t.request(superToken, 'PUT', '/helps/1', { video: '<script>' });
     expect(badEdit.statusCode).toBe(400);
     expect((await t.request(superToken, 'GET', '/helps')).json().some((h: { title: string }) => h.title === 'Bad code')).toBe(false);

@@ -58,7 +58,7 @@ export function HelpDialog({ help, onClose }: { help: Help | null; onClose(): vo
               helperText={message(errors.video?.message) ?? t('helps.tab.fields.videoHint')}
               required
               fullWidth
-              slotProps={{ htmlInput: { maxLength: 64, 'data-testid': 'help-video', spellCheck: false, autoCapitalize: 'off' } }}
+              slotProps={{ htmlInput: { maxLength: 300, 'data-testid': 'help-video', spellCheck: false, autoCapitalize: 'off' } }}
             />
             <TextField
               label={t('helps.tab.fields.description')}

@@ -74,15 +74,16 @@ describe('Settings → Helps tab (spec part 2 §2.15)', { timeout: 30_000 }, () 
     const dialog = await screen.findByTestId('help-dialog');
     await userEvent.click(within(dialog).getByTestId('help-save'));
     expect(await within(dialog).findAllByText('Required')).toHaveLength(2);
-    // A pasted address is not a video code.
+    // An address that is not YouTube's is not a video code.
     await userEvent.type(within(dialog).getByTestId('help-title'), 'Connections');
-    await userEvent.type(within(dialog).getByTestId('help-video'), 'https://youtu.be/x');
+    await userEvent.type(within(dialog).getByTestId('help-video'), 'https://evil.example/x');
     await userEvent.click(within(dialog).getByTestId('help-save'));
     expect(await within(dialog).findByText('Invalid value')).toBeTruthy();
     expect(api.calls('POST /helps')).toHaveLength(0);
 
     await userEvent.clear(within(dialog).getByTestId('help-video'));
-    await userEvent.type(within(dialog).getByTestId('help-video'), 'conn_1-A');
+    // A pasted YouTube address is sent as its id.
+    await userEvent.type(within(dialog).getByTestId('help-video'), 'https://youtu.be/conn_1-A?si=share');
     await userEvent.type(within(dialog).getByTestId('help-description'), 'Pairing a phone');
     await userEvent.click(within(dialog).getByTestId('help-save'));
     await waitFor(() => expect(api.calls('POST /helps')).toHaveLength(1));
