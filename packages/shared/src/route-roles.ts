@@ -39,6 +39,12 @@ export const ROUTE_ROLES = {
   'POST /plans': 'super',
   'PUT /plans/:id': 'super',
   'DELETE /plans/:id': 'super',
+  // helps: platform-wide help videos; everyone reads, super users write
+  'GET /helps': 'user',
+  'GET /helps/list': 'user',
+  'POST /helps': 'super',
+  'PUT /helps/:id': 'super',
+  'DELETE /helps/:id': 'super',
   // companies: a user sees its own company; the rest is the platform's
   'GET /companies': 'super',
   'GET /companies/list': 'super',

@@ -70,6 +70,54 @@ export type PlanBody = z.infer<typeof PlanBody>;
 export const PlanUpdateBody = PlanBody.partial();
 export type PlanUpdateBody = z.infer<typeof PlanUpdateBody>;
 
+/**
+ * Help video (spec part 2 §3): title, video code, description. The code is a
+ * YouTube video id; it ends up in an embed URL, so only the id's own characters pass.
+ */
+const YOUTUBE_HOSTS = new Set(['youtube.com', 'www.youtube.com', 'm.youtube.com', 'youtu.be', 'youtube-nocookie.com', 'www.youtube-nocookie.com']);
+
+/**
+ * The video id of a pasted YouTube address (watch?v=, youtu.be/, /embed/,
+ * /shorts/, /live/); anything else is returned as typed, for the id check to judge.
+ */
+export function youTubeVideoCode(input: string): string {
+  if (!/^https?:\/\//i.test(input)) return input;
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    return input;
+  }
+  if (!YOUTUBE_HOSTS.has(url.hostname.toLowerCase())) return input;
+  const segments = url.pathname.split('/').filter(Boolean);
+  if (url.hostname.toLowerCase() === 'youtu.be') return segments[0] ?? input;
+  if (segments[0] === 'watch') return url.searchParams.get('v') ?? input;
+  if (['embed', 'shorts', 'live', 'v'].includes(segments[0] ?? '')) return segments[1] ?? input;
+  return input;
+}
+
+const helpFields = {
+  title: requiredText(1, 100),
+  video: z
+    .string({ error: 'validation.required' })
+    .trim()
+    .max(300, 'validation.tooLong')
+    .transform(youTubeVideoCode)
+    .pipe(
+      z
+        .string()
+        .min(1, 'validation.required')
+        .max(64, 'validation.tooLong')
+        .regex(/^[A-Za-z0-9_-]+$/, 'validation.invalidValue'),
+    ),
+  description: z.string().trim().max(1000, 'validation.tooLong'),
+};
+export const HelpBody = z.object({ ...helpFields, description: helpFields.description.optional().default('') });
+export type HelpBody = z.infer<typeof HelpBody>;
+/** No defaults here: a field left out of an edit keeps its stored value. */
+export const HelpUpdateBody = z.object(helpFields).partial();
+export type HelpUpdateBody = z.infer<typeof HelpUpdateBody>;
+
 export const ScheduleEntry = z.object({
   weekday: z.string().max(20),
   weekdayEn: z.enum(WEEKDAYS.map((w) => w.weekdayEn) as [string, ...string[]]),

@@ -14,6 +14,7 @@ import { subscribeConnectionEvents } from './connections/connections.events.js';
 import { registerConnectionRoutes } from './connections/connections.routes.js';
 import { registerMessageRoutes } from './messages/messages.routes.js';
 import { registerPlanPublicRoutes, registerPlanRoutes } from './plans/plans.routes.js';
+import { registerHelpRoutes } from './helps/helps.routes.js';
 import { subscribeQuickMessageEvents } from './quick-messages/quick-messages.events.js';
 import { registerQuickMessageRoutes } from './quick-messages/quick-messages.routes.js';
 import { registerQueueRoutes } from './queues/queues.routes.js';
@@ -46,6 +47,7 @@ export const privateModules: RegisterRoutes[] = [
   registerUserRoutes,
   registerCompanyRoutes,
   registerPlanRoutes,
+  registerHelpRoutes,
   registerSettingRoutes,
   registerQueueRoutes,
   registerQueueOptionRoutes,

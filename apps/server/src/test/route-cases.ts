@@ -65,6 +65,12 @@ export const ROUTE_CASES: Record<RouteKey, RouteCase> = {
   'POST /plans': open(() => call('/plans', { name: `Probe plan ${Math.random().toString(36).slice(2, 8)}` })),
   'PUT /plans/:id': deny((f) => call(`/plans/${f.planId}`, { users: 999 })),
   'DELETE /plans/:id': deny((f) => `/plans/${f.planId}`),
+  // helps (platform-wide help videos; only super users write)
+  'GET /helps': open(() => '/helps'),
+  'GET /helps/list': open(() => '/helps/list'),
+  'POST /helps': open(() => call('/helps', { title: 'Probe help', video: 'probeVideo1' })),
+  'PUT /helps/:id': deny((f) => call(`/helps/${f.helpId}`, { title: 'Probe edit' })),
+  'DELETE /helps/:id': deny((f) => `/helps/${f.helpId}`),
   // companies
   'GET /companies': open((f) => `/companies?searchParam=${q(f)}`),
   'GET /companies/list': open(() => '/companies/list'),

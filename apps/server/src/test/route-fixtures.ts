@@ -1,5 +1,5 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
-import { plans, prompts, queueIntegrations, queueOptions, userQueues } from '../platform/db/schema.js';
+import { helps, plans, prompts, queueIntegrations, queueOptions, userQueues } from '../platform/db/schema.js';
 import type { TestContext } from './test-app.js';
 import { createServiceDeskFactories } from './service-desk-factories.js';
 
@@ -32,6 +32,8 @@ export interface RouteFixture {
   noteId: number;
   tagId: number;
   quickMessageId: number;
+  /** A platform-wide help video (not any company's). */
+  helpId: number;
   marker: string;
 }
 
@@ -76,7 +78,9 @@ export async function seedRouteFixture(t: TestContext, owners: FixtureOwners, ma
   const tag = await sd.buildTag(companyId, { name: `${marker} tag ${n}` });
   await sd.tagTicket(companyId, ticket.id, [tag.id]);
   const quick = await sd.buildQuickMessage(companyId, authorId, { shortcode: `${marker}-quick-${n}`, message: `${marker} quick text`, geral: true });
-  if (!option || !prompt || !integration) throw new Error('fixture not created');
+  // Platform data every company reads (like plans): no marker, it is nobody's secret.
+  const [help] = await db.insert(helps).values({ title: `Platform help ${n}`, video: `probe${n}`, description: 'Shown to every company' }).returning();
+  if (!option || !prompt || !integration || !help) throw new Error('fixture not created');
 
   return {
     companyId: owners.targetCompanyId ?? companyId,
@@ -98,6 +102,7 @@ export async function seedRouteFixture(t: TestContext, owners: FixtureOwners, ma
     noteId: note.id,
     tagId: tag.id,
     quickMessageId: quick.id,
+    helpId: help.id,
     marker,
   };
 }

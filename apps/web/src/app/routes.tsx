@@ -21,6 +21,7 @@ const SandboxPhonePage = lazy(() => import('../features/sandbox/sandbox-phone-pa
 const UsersPage = lazy(() => import('../features/users/users-page'));
 const TagsPage = lazy(() => import('../features/tags/tags-page'));
 const KanbanPage = lazy(() => import('../features/kanban/kanban-page'));
+const HelpsPage = lazy(() => import('../features/helps/helps-page'));
 
 /** Areas already built; the rest of PRIVATE shows its title. */
 const BUILT: Record<string, ReactNode> = {
@@ -36,6 +37,7 @@ const BUILT: Record<string, ReactNode> = {
   '/users': <UsersPage />,
   '/tags': <TagsPage />,
   '/kanban': <KanbanPage />,
+  '/helps': <HelpsPage />,
 };
 
 /** Private routes of spec part 2 §2.1; areas not built yet show their title. */

@@ -12,6 +12,7 @@ import { settingsTexts } from '../features/settings/settings.i18n';
 import { userModalTexts, usersTexts } from '../features/users/users.i18n';
 import { messagesApiTexts } from '../features/messages-api/messages-api.i18n';
 import { tagsTexts } from '../features/tags/tags.i18n';
+import { helpsTexts } from '../features/helps/helps.i18n';
 import { kanbanTexts } from '../features/kanban/kanban.i18n';
 import { notificationsTexts } from '../features/notifications/notifications.i18n';
 
@@ -151,6 +152,7 @@ export const en: Messages = {
   messagesApi: messagesApiTexts.en,
   users: usersTexts.en,
   tags: tagsTexts.en,
+  helps: helpsTexts.en,
   kanban: kanbanTexts.en,
   notifications: notificationsTexts.en,
   errors: {
@@ -193,6 +195,7 @@ export const en: Messages = {
     ERR_PLAN_FEATURE_DISABLED: 'Your plan does not include this feature.',
     ERR_NO_COMPANY_FOUND: 'Company not found.',
     ERR_NO_PLAN_FOUND: 'Plan not found.',
+    ERR_NO_HELP_FOUND: 'Help video not found.',
     ERR_NO_QUEUE_FOUND: 'Queue not found.',
     ERR_EMAIL_ALREADY_EXISTS: 'This email is already in use.',
     ERR_PLAN_NAME_ALREADY_EXISTS: 'A plan with this name already exists.',

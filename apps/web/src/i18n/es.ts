@@ -12,6 +12,7 @@ import { settingsTexts } from '../features/settings/settings.i18n';
 import { userModalTexts, usersTexts } from '../features/users/users.i18n';
 import { messagesApiTexts } from '../features/messages-api/messages-api.i18n';
 import { tagsTexts } from '../features/tags/tags.i18n';
+import { helpsTexts } from '../features/helps/helps.i18n';
 import { kanbanTexts } from '../features/kanban/kanban.i18n';
 import { notificationsTexts } from '../features/notifications/notifications.i18n';
 
@@ -151,6 +152,7 @@ export const es: Messages = {
   messagesApi: messagesApiTexts.es,
   users: usersTexts.es,
   tags: tagsTexts.es,
+  helps: helpsTexts.es,
   kanban: kanbanTexts.es,
   notifications: notificationsTexts.es,
   errors: {
@@ -193,6 +195,7 @@ export const es: Messages = {
     ERR_PLAN_FEATURE_DISABLED: 'Su plan no incluye esta función.',
     ERR_NO_COMPANY_FOUND: 'Empresa no encontrada.',
     ERR_NO_PLAN_FOUND: 'Plan no encontrado.',
+    ERR_NO_HELP_FOUND: 'Video de ayuda no encontrado.',
     ERR_NO_QUEUE_FOUND: 'Cola no encontrada.',
     ERR_EMAIL_ALREADY_EXISTS: 'Este correo ya está en uso.',
     ERR_PLAN_NAME_ALREADY_EXISTS: 'Ya existe un plan con este nombre.',

@@ -11,6 +11,7 @@ import { settingsTexts } from '../features/settings/settings.i18n';
 import { userModalTexts, usersTexts } from '../features/users/users.i18n';
 import { messagesApiTexts } from '../features/messages-api/messages-api.i18n';
 import { tagsTexts } from '../features/tags/tags.i18n';
+import { helpsTexts } from '../features/helps/helps.i18n';
 import { kanbanTexts } from '../features/kanban/kanban.i18n';
 import { notificationsTexts } from '../features/notifications/notifications.i18n';
 import type { Catalogue } from './catalogue';
@@ -152,6 +153,7 @@ export const pt = {
   messagesApi: messagesApiTexts.pt,
   users: usersTexts.pt,
   tags: tagsTexts.pt,
+  helps: helpsTexts.pt,
   kanban: kanbanTexts.pt,
   notifications: notificationsTexts.pt,
   errors: {
@@ -194,6 +196,7 @@ export const pt = {
     ERR_PLAN_FEATURE_DISABLED: 'Seu plano não inclui este recurso.',
     ERR_NO_COMPANY_FOUND: 'Empresa não encontrada.',
     ERR_NO_PLAN_FOUND: 'Plano não encontrado.',
+    ERR_NO_HELP_FOUND: 'Vídeo de ajuda não encontrado.',
     ERR_NO_QUEUE_FOUND: 'Fila não encontrada.',
     ERR_EMAIL_ALREADY_EXISTS: 'Este e-mail já está em uso.',
     ERR_PLAN_NAME_ALREADY_EXISTS: 'Já existe um plano com este nome.',

@@ -48,6 +48,17 @@ export const plans = pgTable('plans', {
   updatedAt: updatedAt(),
 });
 
+/** Help videos (spec part 2 §3): platform-wide, like plans; only super users change them. */
+export const helps = pgTable('helps', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  title: text('title').notNull(),
+  /** A YouTube video id. */
+  video: text('video').notNull(),
+  description: text('description').notNull().default(''),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
 export const companies = pgTable(
   'companies',
   {
@@ -683,6 +694,7 @@ export const sandboxOutbox = pgTable(
 );
 
 export type PlanRow = typeof plans.$inferSelect;
+export type HelpRow = typeof helps.$inferSelect;
 export type CompanyRow = typeof companies.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
 export type QueueRow = typeof queues.$inferSelect;

@@ -8,14 +8,21 @@ import type { FastifyInstance } from 'fastify';
  * run code, so the residual risk is CSS-only (layout tampering, attribute-selector
  * leaks), accepted here. The realtime socket is same-origin: 'self' covers ws/wss
  * of the page's own host in current browsers.
+ *
+ * Two third-party origins, each for one feature and nothing else: the help page
+ * (spec part 2 §2.16) shows YouTube thumbnails (img-src https://i.ytimg.com) and
+ * plays a video in an iframe of YouTube's no-cookie embed host (frame-src
+ * https://www.youtube-nocookie.com). No script, style or connection of theirs
+ * runs in our document; the player runs in its own origin.
  */
 export const APP_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
+  "img-src 'self' data: blob: https://i.ytimg.com",
   "media-src 'self' blob:",
   "font-src 'self' data:",
+  "frame-src https://www.youtube-nocookie.com",
   "connect-src 'self'",
   "object-src 'none'",
   "base-uri 'self'",

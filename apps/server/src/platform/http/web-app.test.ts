@@ -47,7 +47,7 @@ describe('security headers', () => {
     );
   }
 
-  it('the app shell, a static asset and a missing page run only our own scripts and cannot be framed', async () => {
+  it('the app shell, a static asset and a missing page run only our own scripts, cannot be framed and frame only the help videos\' player', async () => {
     for (const url of ['/', '/tickets', '/index.html', '/nothing-here.js']) {
       const response = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
       expect(response.headers, url).toMatchObject(common);
@@ -55,8 +55,10 @@ describe('security headers', () => {
         'default-src': "'self'",
         'script-src': "'self'",
         'style-src': "'self' 'unsafe-inline'",
-        'img-src': "'self' data: blob:",
+        'img-src': "'self' data: blob: https://i.ytimg.com",
         'media-src': "'self' blob:",
+        // the help page only: YouTube's no-cookie player in an iframe, nothing else framed
+        'frame-src': 'https://www.youtube-nocookie.com',
         'connect-src': "'self'",
         'object-src': "'none'",
         'base-uri': "'self'",

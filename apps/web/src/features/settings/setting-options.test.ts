@@ -56,11 +56,11 @@ describe('settings options', () => {
 });
 
 describe('settings tabs', () => {
-  it('offers Schedules only while scheduleType is company, Companies and Plans only to super users', () => {
+  it('offers Schedules only while scheduleType is company, Companies, Plans and Helps only to super users', () => {
     expect(settingsTabs({ scheduleType: 'disabled', isSuper: false })).toEqual(['options']);
     expect(settingsTabs({ scheduleType: 'queue', isSuper: false })).toEqual(['options']);
     expect(settingsTabs({ scheduleType: 'company', isSuper: false })).toEqual(['options', 'schedules']);
-    expect(settingsTabs({ scheduleType: 'company', isSuper: true })).toEqual(['options', 'schedules', 'companies', 'plans']);
-    expect(settingsTabs({ scheduleType: 'queue', isSuper: true })).toEqual(['options', 'companies', 'plans']);
+    expect(settingsTabs({ scheduleType: 'company', isSuper: true })).toEqual(['options', 'schedules', 'companies', 'plans', 'helps']);
+    expect(settingsTabs({ scheduleType: 'queue', isSuper: true })).toEqual(['options', 'companies', 'plans', 'helps']);
   });
 });

@@ -6,13 +6,14 @@ import { useSession } from '../../api/session';
 import { CompaniesTab } from './companies-tab';
 import { CompanyHoursTab } from './company-hours-tab';
 import { OptionsTab } from './options-tab';
+import { HelpsTab } from './helps-tab';
 import { PlansTab } from './plans-tab';
 import { settingsTabs, type SettingsTab } from './settings-tabs';
 import { settingValue, useSettingEvents, useSettings } from './settings-queries';
 
 /**
  * Settings page (spec part 2 §2.15): Options always; Schedules while
- * scheduleType is `company`; Companies and Plans for super users. The open tab
+ * scheduleType is `company`; Companies, Plans and Helps for super users. The open tab
  * is kept in the address (`?tab=`), so a reload stays on it. Changes by another
  * admin arrive live (`company-{id}-settings`).
  */
@@ -61,6 +62,7 @@ export default function SettingsPage() {
               {tab === 'schedules' ? <CompanyHoursTab readOnly={readOnly} /> : null}
               {tab === 'companies' ? <CompaniesTab /> : null}
               {tab === 'plans' ? <PlansTab /> : null}
+              {tab === 'helps' ? <HelpsTab /> : null}
             </>
           )}
         </Box>
