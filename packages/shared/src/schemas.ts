@@ -51,23 +51,36 @@ export const UserUpdateBody = z.object({
 });
 export type UserUpdateBody = z.infer<typeof UserUpdateBody>;
 
-const planFlagShape = Object.fromEntries(PLAN_FEATURES.map((feature) => [feature, flag().default(true)])) as {
+const planFlagShape = Object.fromEntries(PLAN_FEATURES.map((feature) => [feature, flag()])) as {
+  [K in (typeof PLAN_FEATURES)[number]]: ReturnType<typeof flag>;
+};
+const planFlagDefaults = Object.fromEntries(PLAN_FEATURES.map((feature) => [feature, flag().default(true)])) as {
   [K in (typeof PLAN_FEATURES)[number]]: z.ZodDefault<ReturnType<typeof flag>>;
 };
 
 const limit = () => z.coerce.number().int('validation.invalidNumber').min(0, 'validation.invalidNumber').max(100_000, 'validation.invalidNumber');
 
+const planFields = {
+  name: requiredText(1, 100),
+  users: limit(),
+  connections: limit(),
+  queues: limit(),
+  value: z.coerce.number('validation.invalidNumber').min(0, 'validation.invalidNumber').max(10_000_000, 'validation.invalidNumber'),
+  ...planFlagShape,
+};
+
 /** Plan (spec part 2 §3): flags default true, numbers default 0; value in reais. */
 export const PlanBody = z.object({
-  name: requiredText(1, 100),
-  users: limit().default(0),
-  connections: limit().default(0),
-  queues: limit().default(0),
-  value: z.coerce.number('validation.invalidNumber').min(0, 'validation.invalidNumber').max(10_000_000, 'validation.invalidNumber').default(0),
-  ...planFlagShape,
+  ...planFields,
+  users: planFields.users.default(0),
+  connections: planFields.connections.default(0),
+  queues: planFields.queues.default(0),
+  value: planFields.value.default(0),
+  ...planFlagDefaults,
 });
 export type PlanBody = z.infer<typeof PlanBody>;
-export const PlanUpdateBody = PlanBody.partial();
+/** An edit changes only what it sends: no defaults, so a field left out keeps its stored value. */
+export const PlanUpdateBody = z.object(planFields).partial();
 export type PlanUpdateBody = z.infer<typeof PlanUpdateBody>;
 
 /**

@@ -101,7 +101,8 @@ describe('plans', () => {
     expect(created.json()).toMatchObject({ name: 'Plano Ouro', users: 5, connections: 0, value: 199.9, useKanban: false, useCampaigns: true });
     const id = created.json().id;
     expect((await t.request(superToken, 'POST', '/plans', { name: 'Plano Ouro' })).json().error).toBe('ERR_PLAN_NAME_ALREADY_EXISTS');
-    expect((await t.request(superToken, 'PUT', `/plans/${id}`, { value: 250 })).json().value).toBe(250);
+    // An edit changes only what it sends: the limits and flags left out keep their values.
+    expect((await t.request(superToken, 'PUT', `/plans/${id}`, { value: 250 })).json()).toMatchObject({ value: 250, users: 5, useKanban: false, useCampaigns: true });
     expect((await t.request(superToken, 'GET', `/plans/${id}`)).json().name).toBe('Plano Ouro');
     expect((await t.request(superToken, 'GET', '/plans?searchParam=ouro')).json().count).toBe(1);
     expect((await t.request(superToken, 'DELETE', `/plans/${id}`)).statusCode).toBe(200);
