@@ -30,7 +30,7 @@ export const queuesTexts = featureTexts({
       prompt: 'Prompt (Open.Ai)',
       none: 'Nenhum',
       variables: 'Variáveis:',
-      saveFirst: 'Salve a fila para montar as opções do chatbot.',
+      saveFirst: 'Salve a fila: a janela continua aberta aqui para montar as opções do chatbot.',
       hoursInvalid: 'Corrija os horários de atendimento destacados.',
     },
     variables: {
@@ -98,7 +98,7 @@ export const queuesTexts = featureTexts({
       prompt: 'Prompt (Open.Ai)',
       none: 'None',
       variables: 'Variables:',
-      saveFirst: 'Save the queue to build its chatbot options.',
+      saveFirst: 'Save the queue: this window stays open here to build its chatbot options.',
       hoursInvalid: 'Fix the highlighted attendance hours.',
     },
     variables: {
@@ -166,7 +166,7 @@ export const queuesTexts = featureTexts({
       prompt: 'Prompt (Open.Ai)',
       none: 'Ninguno',
       variables: 'Variables:',
-      saveFirst: 'Guarde la cola para armar las opciones del chatbot.',
+      saveFirst: 'Guarde la cola: la ventana sigue abierta aquí para armar las opciones del chatbot.',
       hoursInvalid: 'Corrija los horarios de atención resaltados.',
     },
     variables: {
