@@ -75,7 +75,7 @@ export const settingsTexts = featureTexts({
       features: {
         useCampaigns: 'Campanhas',
         useKanban: 'Kanban',
-        useOpenAi: 'Open.Ai',
+        useOpenAi: 'Prompts',
         useIntegrations: 'Integrações',
         useSchedules: 'Agendamentos',
         useInternalChat: 'Chat interno',
@@ -182,7 +182,7 @@ export const settingsTexts = featureTexts({
       features: {
         useCampaigns: 'Campaigns',
         useKanban: 'Kanban',
-        useOpenAi: 'Open.Ai',
+        useOpenAi: 'Prompts',
         useIntegrations: 'Integrations',
         useSchedules: 'Schedules',
         useInternalChat: 'Internal chat',
@@ -289,7 +289,7 @@ export const settingsTexts = featureTexts({
       features: {
         useCampaigns: 'Campañas',
         useKanban: 'Kanban',
-        useOpenAi: 'Open.Ai',
+        useOpenAi: 'Prompts',
         useIntegrations: 'Integraciones',
         useSchedules: 'Agendamientos',
         useInternalChat: 'Chat interno',
