@@ -42,6 +42,9 @@ async function addQueue(page: Page, name: string, order: number, greeting: strin
   await modal.getByTestId('queue-order').fill(String(order));
   await modal.getByTestId('queue-greetingMessage').fill(greeting);
   await modal.getByTestId('queue-save').click();
+  // A new queue stays open on its chatbot tab after the first save.
+  await expect(modal.getByTestId('queue-options-editor')).toBeVisible();
+  await modal.getByTestId('queue-cancel').click();
   await expect(modal).toHaveCount(0);
   const row = page.getByTestId('queue-row').filter({ hasText: name });
   await expect(row).toBeVisible();

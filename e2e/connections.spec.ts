@@ -103,3 +103,42 @@ test('connections: add in the dialog, live QR code and pairing, delete', async (
   const left = await fetch(`${api}/whatsapp/${id}`, { headers: { authorization: `Bearer ${token}` } });
   expect(left.status).toBe(404);
 });
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('connections: at 390 px a connection waiting for its QR code shows its status, session buttons and actions on screen', async ({ page, baseURL }) => {
+    const api = apiUrl(baseURL);
+    const token = await apiLogin(api);
+    const name = `Loja do celular com um nome bem comprido ${Date.now().toString(36)}`;
+    const created = await fetch(`${api}/whatsapp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ name, provider: 'sandbox' }),
+    });
+    expect(created.ok).toBe(true);
+    const { id } = (await created.json()) as { id: number };
+    // The widest state: a QR code waiting, with the QR and new-QR buttons beside the status.
+    await pushSession(api, token, id, { status: 'qrcode', qrcode: `2@e2e-${Date.now()},phone` });
+
+    await login(page);
+    await page.goto('/connections');
+    const row = page.getByTestId('connection-row').filter({ hasText: name });
+    await expect(row).toHaveAttribute('data-status', 'qrcode');
+    const onScreen = async (locator: ReturnType<typeof page.getByTestId>) => {
+      await expect(locator).toBeVisible();
+      const box = await locator.boundingBox();
+      expect(box, 'rendered').not.toBeNull();
+      expect(box!.x).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    };
+    for (const id of ['connection-status', 'connection-qr', 'connection-open-phone', 'connection-edit', 'connection-delete']) await onScreen(row.getByTestId(id));
+    await onScreen(page.getByTestId('connection-add'));
+    // Neither the page nor the table scrolls sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    const table = page.locator('.MuiTableContainer-root').first();
+    expect(await table.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
+
+    await fetch(`${api}/whatsapp/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+  });
+});

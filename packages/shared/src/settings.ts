@@ -6,6 +6,24 @@
  */
 export type SettingVisibility = 'public' | 'admin' | 'secret';
 
+/** The languages the chatbot's menu texts have defaults in. */
+export const CHATBOT_TEXT_LANGUAGES = ['pt', 'en', 'es'] as const;
+export type ChatbotTextLanguage = (typeof CHATBOT_TEXT_LANGUAGES)[number];
+
+/**
+ * The chatbot's own menu words (the customer reads them on WhatsApp): the line
+ * above a menu without a greeting, and the `0` (back) and `#` (main menu)
+ * entries. A company sets them in its settings; a new company starts in Portuguese.
+ */
+export const CHATBOT_TEXT_DEFAULTS = {
+  pt: { chatbotChooseOption: 'Escolha uma das opções abaixo:', chatbotBack: 'Voltar', chatbotMainMenu: 'Menu principal' },
+  en: { chatbotChooseOption: 'Choose one of the options below:', chatbotBack: 'Back', chatbotMainMenu: 'Main menu' },
+  es: { chatbotChooseOption: 'Elija una de las opciones a continuación:', chatbotBack: 'Volver', chatbotMainMenu: 'Menú principal' },
+} as const satisfies Record<ChatbotTextLanguage, Record<string, string>>;
+
+export type ChatbotTextKey = keyof (typeof CHATBOT_TEXT_DEFAULTS)['pt'];
+export const CHATBOT_TEXT_KEYS = Object.keys(CHATBOT_TEXT_DEFAULTS.pt) as ChatbotTextKey[];
+
 /**
  * Company settings (spec part 1 §9, part 2 §5). Each key has its allowed values,
  * the default a new company starts with and its visibility. `null` allowed values
@@ -30,6 +48,10 @@ export const SETTING_DEFINITIONS = {
   sideMenu: { values: ['enabled', 'disabled'], default: 'enabled', visibility: 'public' },
   campaignsEnabled: { values: ['true', 'false'], default: 'true', visibility: 'public' },
   asaas: { values: null, default: '', visibility: 'secret' },
+  /** The chatbot's menu texts (free text; empty: the Portuguese default). */
+  chatbotChooseOption: { values: null, default: CHATBOT_TEXT_DEFAULTS.pt.chatbotChooseOption, visibility: 'admin' },
+  chatbotBack: { values: null, default: CHATBOT_TEXT_DEFAULTS.pt.chatbotBack, visibility: 'admin' },
+  chatbotMainMenu: { values: null, default: CHATBOT_TEXT_DEFAULTS.pt.chatbotMainMenu, visibility: 'admin' },
 } as const satisfies Record<string, { values: readonly string[] | null; default: string; visibility: SettingVisibility }>;
 
 export type SettingKey = keyof typeof SETTING_DEFINITIONS;

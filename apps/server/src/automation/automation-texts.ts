@@ -1,12 +1,17 @@
+import { CHATBOT_TEXT_DEFAULTS, type ChatbotTextKey } from '@atende/shared';
+
+const backAndMainMenu = (back: string, mainMenu: string) => `*0* - ${back}\n*#* - ${mainMenu}`;
+
 /**
  * What the automation says when the company configured no text of its own.
  * Customers read these on WhatsApp, in the product's language (Portuguese, as
  * the spec's own texts); company texts always win where the spec has a field.
  */
 export const AUTOMATION_TEXTS = {
-  chooseOption: 'Escolha uma das opções abaixo:',
+  /** The chatbot's menu words are company settings (chatbotMenuTexts); these are their Portuguese defaults. */
+  chooseOption: CHATBOT_TEXT_DEFAULTS.pt.chatbotChooseOption,
   invalidOption: 'Opção inválida. Responda apenas com o número de uma das opções.',
-  backAndMainMenu: '*0* - Voltar\n*#* - Menu principal',
+  backAndMainMenu: backAndMainMenu(CHATBOT_TEXT_DEFAULTS.pt.chatbotBack, CHATBOT_TEXT_DEFAULTS.pt.chatbotMainMenu),
   handover: 'Obrigado! Em instantes um de nossos atendentes vai continuar o seu atendimento.',
   outOfHours: 'Estamos fora do horário de atendimento. Responderemos assim que possível.',
   acceptGreeting: '{{ms}}, {{firstName}}! Meu nome é *{agent}* e vou continuar o seu atendimento.',
@@ -25,4 +30,15 @@ export const AUTOMATION_TEXTS = {
 /** Replaces `{key}` placeholders of the texts above (not the customer-facing `{{variables}}`). */
 export function fill(text: string, values: Record<string, string>): string {
   return text.replace(/\{(\w+)\}/g, (match, key: string) => values[key] ?? match);
+}
+
+export interface ChatbotMenuTexts {
+  chooseOption: string;
+  backAndMainMenu: string;
+}
+
+/** The company's chatbot menu words (settings); an emptied one says its Portuguese default. */
+export function chatbotMenuTexts(settings: Partial<Record<ChatbotTextKey, string>>): ChatbotMenuTexts {
+  const text = (key: ChatbotTextKey) => settings[key]?.trim() || CHATBOT_TEXT_DEFAULTS.pt[key];
+  return { chooseOption: text('chatbotChooseOption'), backAndMainMenu: backAndMainMenu(text('chatbotBack'), text('chatbotMainMenu')) };
 }

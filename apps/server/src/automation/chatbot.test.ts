@@ -179,3 +179,52 @@ describe('menu limits', () => {
     }
   });
 });
+
+describe("the chatbot's menu words", () => {
+  it('are the company settings: a company with English texts gets English menus, back and main-menu entries', async () => {
+    const english = await h.factories.buildCompany();
+    const englishToken = (await english.admin.login()).token;
+    for (const [key, value] of Object.entries({ chatbotChooseOption: 'Choose one of the options below:', chatbotBack: 'Back', chatbotMainMenu: 'Main menu' })) {
+      const saved = await h.request(englishToken, 'PUT', `/settings/${key}`, { key, value });
+      expect(saved.statusCode, key).toBe(200);
+    }
+    // No greetings anywhere: every menu starts with the company's "choose" line.
+    const englishConnection = (await h.desk.buildConnection(english.id, { greetingMessage: '' })).id;
+    const billing = (await h.request(englishToken, 'POST', '/queue', { name: 'Billing', color: '#0000FF', orderQueue: 1, greetingMessage: '' })).json() as { id: number };
+    const helpdesk = (await h.request(englishToken, 'POST', '/queue', { name: 'Helpdesk', color: '#00FF00', orderQueue: 2, greetingMessage: '' })).json() as { id: number };
+    await linkQueues(h.database, english.id, englishConnection, [billing.id, helpdesk.id]);
+    const invoices = await h.request(englishToken, 'POST', '/queue-options', { queueId: billing.id, parentId: -1, title: 'Invoices', message: '' });
+    expect(invoices.statusCode).toBe(201);
+    await h.request(englishToken, 'POST', '/queue-options', { queueId: billing.id, parentId: invoices.json().id, title: 'Overdue', message: 'We sent it again.' });
+
+    const phone = sandboxPhone(h, englishToken, englishConnection, '5511970009901');
+    await phone.say('Hi', { name: 'John Smith' });
+    expect(await phone.received()).toEqual(['Choose one of the options below:\n\n*1* - Billing\n*2* - Helpdesk']);
+    await phone.say('1', { name: 'John Smith' });
+    expect(await phone.received()).toEqual(['Choose one of the options below:\n\n*1* - Invoices\n\n*0* - Back\n*#* - Main menu']);
+    await phone.say('1', { name: 'John Smith' });
+    expect(await phone.received()).toEqual(['Invoices\n\n*1* - Overdue\n\n*0* - Back\n*#* - Main menu']);
+  });
+
+  it('a company that never set them reads the Portuguese defaults, and an emptied one falls back to its default', async () => {
+    const other = await h.factories.buildCompany();
+    const otherToken = (await other.admin.login()).token;
+    const listed = (await h.request(otherToken, 'GET', '/settings')).json() as { key: string; value: string }[];
+    expect(listed.filter((row) => row.key.startsWith('chatbot') && row.key !== 'chatBotType')).toEqual([
+      { key: 'chatbotBack', value: 'Voltar' },
+      { key: 'chatbotChooseOption', value: 'Escolha uma das opções abaixo:' },
+      { key: 'chatbotMainMenu', value: 'Menu principal' },
+    ]);
+    expect((await h.request(otherToken, 'PUT', '/settings/chatbotBack', { key: 'chatbotBack', value: '' })).statusCode).toBe(200);
+    const otherConnection = (await h.desk.buildConnection(other.id, { greetingMessage: '' })).id;
+    const one = (await h.request(otherToken, 'POST', '/queue', { name: 'Um', color: '#0000FF', orderQueue: 1, greetingMessage: '' })).json() as { id: number };
+    const two = (await h.request(otherToken, 'POST', '/queue', { name: 'Dois', color: '#00FF00', orderQueue: 2, greetingMessage: '' })).json() as { id: number };
+    await linkQueues(h.database, other.id, otherConnection, [one.id, two.id]);
+    await h.request(otherToken, 'POST', '/queue-options', { queueId: one.id, parentId: -1, title: 'Opção', message: 'Fim.' });
+    const phone = sandboxPhone(h, otherToken, otherConnection, '5511970009902');
+    await phone.say('Oi', { name: 'Ana' });
+    expect(await phone.received()).toEqual([`${AUTOMATION_TEXTS.chooseOption}\n\n*1* - Um\n*2* - Dois`]);
+    await phone.say('1', { name: 'Ana' });
+    expect(await phone.received()).toEqual([`${AUTOMATION_TEXTS.chooseOption}\n\n*1* - Opção\n\n*0* - Voltar\n*#* - Menu principal`]);
+  });
+});

@@ -1,5 +1,5 @@
 import type { QueueOptionRow, QueueRow } from '../platform/db/schema.js';
-import { AUTOMATION_TEXTS } from './automation-texts.js';
+import { AUTOMATION_TEXTS, chatbotMenuTexts, type ChatbotMenuTexts } from './automation-texts.js';
 import { connectionQueues, findOptionRow, findQueueRow, optionChildren } from './automation.repo.js';
 import { storedMediaOf } from './bot-effects.js';
 import type { BotTurn } from './bot-turn.js';
@@ -16,14 +16,14 @@ import type { AppServices } from '../app.js';
 /** Invalid answers in a row before the bot stops asking and hands over. */
 export const MAX_INVALID_ANSWERS = 3;
 
-export function queueMenuText(greeting: string, queues: QueueRow[]): string {
+export function queueMenuText(greeting: string, queues: QueueRow[], texts: ChatbotMenuTexts): string {
   const list = queues.map((queue, index) => `*${index + 1}* - ${queue.name}`).join('\n');
-  return `${greeting.trim() || AUTOMATION_TEXTS.chooseOption}\n\n${list}`;
+  return `${greeting.trim() || texts.chooseOption}\n\n${list}`;
 }
 
-export function optionsText(header: string, options: QueueOptionRow[]): string {
+export function optionsText(header: string, options: QueueOptionRow[], texts: ChatbotMenuTexts): string {
   const list = options.map((option) => `*${option.option}* - ${option.title}`).join('\n');
-  return `${header.trim() || AUTOMATION_TEXTS.chooseOption}\n\n${list}\n\n${AUTOMATION_TEXTS.backAndMainMenu}`;
+  return `${header.trim() || texts.chooseOption}\n\n${list}\n\n${texts.backAndMainMenu}`;
 }
 
 interface EnterQueue {
@@ -38,6 +38,11 @@ export class Chatbot {
     private readonly services: AppServices,
     private readonly turn: BotTurn,
   ) {}
+
+  /** The company's menu words (settings chatbotChooseOption, chatbotBack, chatbotMainMenu). */
+  private get texts(): ChatbotMenuTexts {
+    return chatbotMenuTexts(this.turn.at.settings);
+  }
 
   private get connection() {
     return this.turn.at.connection;
@@ -76,7 +81,7 @@ export class Chatbot {
       this.handOver(AUTOMATION_TEXTS.handover);
       return;
     }
-    const body = queueMenuText(connection.greetingMessage, queues);
+    const body = queueMenuText(connection.greetingMessage, queues, this.texts);
     turn.reply(prefix ? `${prefix}\n\n${body}` : body);
     turn.state.invalid = invalidSoFar;
     turn.change({
@@ -180,7 +185,7 @@ export class Chatbot {
       turn.change({ chatbot: true });
       turn.state.invalid = 0;
       turn.saveState();
-      turn.reply(optionsText(how.greetingDone ? '' : queue.greetingMessage, roots));
+      turn.reply(optionsText(how.greetingDone ? '' : queue.greetingMessage, roots, this.texts));
       return;
     }
     greet();
@@ -215,7 +220,7 @@ export class Chatbot {
       turn.state.invalid = 0;
       turn.change({ queueOptionId: parent?.id ?? null });
       turn.saveState();
-      turn.reply(optionsText(parent ? parent.message || parent.title : queue.greetingMessage, siblings));
+      turn.reply(optionsText(parent ? parent.message || parent.title : queue.greetingMessage, siblings, this.texts));
       return;
     }
     const chosen = level.find((option) => option.option === turn.body.replace(/^0+(?=\d)/, ''));
@@ -225,7 +230,7 @@ export class Chatbot {
     }
     if (this.invalidLimitReached()) return;
     const header = current ? current.message || current.title : queue.greetingMessage;
-    turn.reply(`${AUTOMATION_TEXTS.invalidOption}\n\n${optionsText(header, level)}`);
+    turn.reply(`${AUTOMATION_TEXTS.invalidOption}\n\n${optionsText(header, level, this.texts)}`);
     turn.saveState();
   }
 
@@ -236,7 +241,7 @@ export class Chatbot {
     if (children.length > 0) {
       turn.change({ queueOptionId: option.id });
       turn.saveState();
-      turn.reply(optionsText(option.message || option.title, children));
+      turn.reply(optionsText(option.message || option.title, children, this.texts));
       return;
     }
     // A leaf: its message and attachment, then the agents take over.
@@ -259,7 +264,7 @@ export class Chatbot {
     turn.state.invalid = 0;
     turn.change({ queueOptionId: null });
     turn.saveState();
-    turn.reply(optionsText(queue.greetingMessage, roots));
+    turn.reply(optionsText(queue.greetingMessage, roots, this.texts));
   }
 
   /** The bot stops; the ticket waits for agents where it is (its queue, or none). */

@@ -30,6 +30,18 @@ describe('catalogues', () => {
     }
   });
 
+  it('gives one thing one name in every language: menu entry, page title and pop-up say the same; no two menu entries share a name', () => {
+    for (const [language, catalogue] of Object.entries({ pt, en, es })) {
+      const quickMessages = [catalogue.menu.quickMessages, catalogue.pages.quickMessages, catalogue.quickMessages.title, catalogue.conversation.composer.quickAnswers];
+      expect(new Set(quickMessages).size, `${language}: ${quickMessages.join(' / ')}`).toBe(1);
+      const prompts = [catalogue.menu.prompts, catalogue.pages.prompts, catalogue.prompts.title, catalogue.settings.plans.features.useOpenAi];
+      expect(new Set(prompts).size, `${language}: ${prompts.join(' / ')}`).toBe(1);
+      expect(catalogue.menu.campaignsConfig, language).toBe(catalogue.pages.campaignsConfig);
+      const shown = MENU_ITEMS.map((item) => catalogue.menu[item.key as keyof typeof catalogue.menu]);
+      expect(shown.filter((name, index) => shown.indexOf(name) !== index), language).toEqual([]);
+    }
+  });
+
   it('keeps the spec’s Portuguese strings verbatim', () => {
     expect(pt.session.usedElsewhere).toBe('Sua conta foi acessada em outro computador.');
     expect(pt.login.expired).toBe('Opss! Sua assinatura venceu {{date}}. Entre em contato com o Suporte para mais informações!');

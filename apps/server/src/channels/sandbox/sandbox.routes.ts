@@ -151,6 +151,7 @@ export function registerSandboxRoutes(scope: FastifyInstance, services: AppServi
         mediaType: m.mediaType,
         mediaName: m.mediaName,
         mediaUrl: m.mediaPath ? services.media.signedUrl(m.mediaPath) : null,
+        quotedId: null,
         deleted: false,
         createdAt: m.createdAt.toISOString(),
       })),
@@ -161,6 +162,8 @@ export function registerSandboxRoutes(scope: FastifyInstance, services: AppServi
         mediaType: o.mediaType,
         mediaName: o.mediaName,
         mediaUrl: o.mediaPath && !o.deleted ? services.media.signedUrl(o.mediaPath) : null,
+        // A reply shows the message it quotes, as WhatsApp does.
+        quotedId: o.quotedExternalId,
         deleted: o.deleted,
         createdAt: o.createdAt.toISOString(),
       })),

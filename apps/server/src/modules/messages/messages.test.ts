@@ -198,6 +198,9 @@ describe('replies through the sandbox', () => {
     expect(outbox[2]).toMatchObject({ mediaType: 'application', mediaName: 'tabela_de_preços.pdf' });
     const conversation = (await t.request(adminToken, 'GET', `/sandbox/${sandboxId}/conversation?number=5511999990011`)).json();
     expect(conversation.map((m: { fromCustomer: boolean }) => m.fromCustomer)).toEqual([true, false, false, false]);
+    // The phone shows the quoted message above the reply: the reply names the customer's message it quotes.
+    expect(conversation.map((m: { id: string; quotedId: string | null }) => m.quotedId)).toEqual([null, 'q-1', null, null]);
+    expect(conversation[0].id).toBe('q-1');
   });
 
   it("a quick message's variables reach the customer filled in; an unknown one is refused and nothing is stored", async () => {

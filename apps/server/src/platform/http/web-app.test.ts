@@ -29,6 +29,23 @@ describe('one path, two answers', () => {
   });
 });
 
+describe('the root', () => {
+  it('is the app shell whatever the Accept header says (the API has no route at /)', async () => {
+    for (const accept of [undefined, '*/*', 'application/json', 'text/html']) {
+      const response = await t.app.inject({ method: 'GET', url: '/', headers: accept ? { accept } : {} });
+      expect(response.statusCode, String(accept)).toBe(200);
+      expect(response.headers['content-type'], String(accept)).toMatch(/^text\/html/);
+      expect(response.body, String(accept)).toContain('<div id="root">');
+    }
+    const head = await t.app.inject({ method: 'HEAD', url: '/?from=probe', headers: { accept: '*/*' } });
+    expect(head.statusCode).toBe(200);
+    // Any other path without text/html is still the API's (404 JSON when it has no route).
+    const other = await t.app.inject({ method: 'GET', url: '/no-such-route', headers: { accept: '*/*' } });
+    expect(other.statusCode).toBe(404);
+    expect(other.json()).toMatchObject({ error: 'ERR_NOT_FOUND' });
+  });
+});
+
 describe('security headers', () => {
   const common = {
     'referrer-policy': 'strict-origin-when-cross-origin',

@@ -6,7 +6,8 @@ import type { FastifyInstance } from 'fastify';
 /**
  * Serves the built web app on the API's port. API routes and screen routes share
  * paths (GET /tickets is both), so a browser navigation, which asks for HTML, gets
- * the app shell, and an API call, which asks for JSON, reaches the route. Every
+ * the app shell, and an API call, which asks for JSON, reaches the route; `/`,
+ * where the API has nothing, is the app shell for every client. Every
  * answer says it varies by `Accept`: otherwise the browser would answer the app's
  * `fetch('/settings')` with the page it cached for the navigation to /settings.
  */
@@ -16,9 +17,10 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
   await app.register(fastifyStatic, { root: distDir, wildcard: false, index: false, maxAge: '1h', immutable: false });
   app.addHook('onRequest', async (request, reply) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return;
-    const accept = request.headers.accept ?? '';
-    if (!accept.includes('text/html')) return;
     const url = request.url.split('?')[0] ?? '/';
+    // The API has no route at `/`: the root is the app whatever the client asks for (curl, a health probe, a link preview).
+    const accept = request.headers.accept ?? '';
+    if (url !== '/' && !accept.includes('text/html')) return;
     if (url.startsWith('/socket.io') || path.extname(url) !== '') return;
     return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
   });

@@ -13,6 +13,8 @@ import {
   TableRow,
   Tooltip,
   Typography,
+  useMediaQuery,
+  useTheme,
 } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
@@ -85,6 +87,8 @@ export default function ConnectionsPage() {
   const list = connections.data ?? [];
   const showActions = mayEdit || (mayUsePhone && list.some(isSandbox));
   const closeQr = useCallback(() => setQrFor(null), []);
+  // A phone (under 600 px) gets two columns: the connection with its status and session buttons, and the actions.
+  const narrow = useMediaQuery(useTheme().breakpoints.down('sm'));
 
   const runSession = async (connection: ConnectionDetail, action: SessionAction) => {
     setBusy(connection.id);
@@ -137,6 +141,22 @@ export default function ConnectionsPage() {
     }
   };
 
+  const statusChip = (connection: ConnectionDetail) => (
+    <Chip size="small" color={STATUS_COLOR[connection.status] ?? 'default'} label={label('statuses', connection.status)} data-testid="connection-status" />
+  );
+  const sessionButtons = (connection: ConnectionDetail) =>
+    maySession ? (
+      <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }} data-testid="connection-session">
+        {sessionButtonsFor(connection.status).map((button) => sessionButton(connection, button))}
+      </Stack>
+    ) : null;
+  const defaultStar = (connection: ConnectionDetail) =>
+    connection.isDefault ? (
+      <Tooltip title={t('connections.isDefault')}>
+        <Star color="warning" fontSize="small" aria-label={t('connections.isDefault')} data-testid="connection-default" />
+      </Tooltip>
+    ) : null;
+
   return (
     <Stack spacing={2}>
       <ListPageHeader title={t('connections.title')}>
@@ -154,11 +174,15 @@ export default function ConnectionsPage() {
         head={
           <>
             <TableCell>{t('connections.columns.name')}</TableCell>
-            <TableCell>{t('connections.columns.status')}</TableCell>
-            {maySession ? <TableCell>{t('connections.columns.session')}</TableCell> : null}
-            <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('connections.columns.provider')}</TableCell>
-            <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{t('connections.columns.updatedAt')}</TableCell>
-            <TableCell align="center">{t('connections.columns.isDefault')}</TableCell>
+            {narrow ? null : (
+              <>
+                <TableCell>{t('connections.columns.status')}</TableCell>
+                {maySession ? <TableCell>{t('connections.columns.session')}</TableCell> : null}
+                <TableCell>{t('connections.columns.provider')}</TableCell>
+                <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{t('connections.columns.updatedAt')}</TableCell>
+                <TableCell align="center">{t('connections.columns.isDefault')}</TableCell>
+              </>
+            )}
             {showActions ? <TableCell align="right">{t('connections.columns.actions')}</TableCell> : null}
           </>
         }
@@ -179,28 +203,36 @@ export default function ConnectionsPage() {
       >
         {list.map((connection) => (
           <TableRow key={connection.id} hover data-testid="connection-row" data-connection-id={connection.id} data-status={connection.status}>
-            <TableCell sx={{ wordBreak: 'break-word' }}>{connection.name}</TableCell>
-            <TableCell>
-              <Chip size="small" color={STATUS_COLOR[connection.status] ?? 'default'} label={label('statuses', connection.status)} data-testid="connection-status" />
-            </TableCell>
-            {maySession ? (
-              <TableCell>
-                <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }} data-testid="connection-session">
-                  {sessionButtonsFor(connection.status).map((button) => sessionButton(connection, button))}
+            {narrow ? (
+              <TableCell sx={{ wordBreak: 'break-word' }}>
+                <Stack spacing={1}>
+                  <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                    <Typography variant="body2" sx={{ fontWeight: 500, minWidth: 0 }}>
+                      {connection.name}
+                    </Typography>
+                    {defaultStar(connection)}
+                  </Stack>
+                  <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}>
+                    {statusChip(connection)}
+                    <Typography variant="caption" color="text.secondary">
+                      {label('providers', connection.provider)}
+                    </Typography>
+                  </Stack>
+                  {sessionButtons(connection)}
                 </Stack>
               </TableCell>
-            ) : null}
-            <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{label('providers', connection.provider)}</TableCell>
-            <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }} data-testid="connection-updated-at">
-              {formatDateTime(connection.updatedAt)}
-            </TableCell>
-            <TableCell align="center">
-              {connection.isDefault ? (
-                <Tooltip title={t('connections.isDefault')}>
-                  <Star color="warning" fontSize="small" aria-label={t('connections.isDefault')} data-testid="connection-default" />
-                </Tooltip>
-              ) : null}
-            </TableCell>
+            ) : (
+              <>
+                <TableCell sx={{ wordBreak: 'break-word' }}>{connection.name}</TableCell>
+                <TableCell>{statusChip(connection)}</TableCell>
+                {maySession ? <TableCell>{sessionButtons(connection)}</TableCell> : null}
+                <TableCell>{label('providers', connection.provider)}</TableCell>
+                <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }} data-testid="connection-updated-at">
+                  {formatDateTime(connection.updatedAt)}
+                </TableCell>
+                <TableCell align="center">{defaultStar(connection)}</TableCell>
+              </>
+            )}
             {showActions ? (
               <RowActionsCell
                 testIdPrefix="connection"

@@ -86,7 +86,7 @@ export const conversationTexts = featureTexts({
       acceptToReply: 'Aceite o atendimento para responder.',
       reopenToReply: 'Reabra o atendimento para responder.',
       micDenied: 'Não foi possível acessar o microfone.',
-      quickAnswers: 'Respostas rápidas',
+      quickAnswers: 'Respostas Rápidas',
       unknownVariables: 'Variável desconhecida: {{names}}. Corrija ou remova antes de enviar (variáveis: {{known}}).',
     },
     templates: {
@@ -233,7 +233,7 @@ export const conversationTexts = featureTexts({
       acceptToReply: 'Accept the ticket to reply.',
       reopenToReply: 'Reopen the ticket to reply.',
       micDenied: 'Could not access the microphone.',
-      quickAnswers: 'Quick answers',
+      quickAnswers: 'Quick messages',
       unknownVariables: 'Unknown variable: {{names}}. Fix or remove it before sending (variables: {{known}}).',
     },
     templates: {

@@ -1,14 +1,15 @@
 import type { ReactNode } from 'react';
 
 /**
- * WhatsApp's text formatting (spec part 1 §2): *bold*, _italic_, ~strike~ and
- * http(s) links. Parsed into a small tree and rendered as React elements, so a
+ * WhatsApp's text formatting (spec part 1 §2): *bold*, _italic_, ~strike~,
+ * ```monospace``` and http(s) links. Parsed into a small tree and rendered as React elements, so a
  * message can never inject markup.
  */
 export type FormatNode =
   | { type: 'text'; text: string }
   | { type: 'bold' | 'italic' | 'strike'; children: FormatNode[] }
-  | { type: 'link'; href: string; text: string };
+  | { type: 'link'; href: string; text: string }
+  | { type: 'mono'; text: string };
 
 const MARKERS: Record<string, 'bold' | 'italic' | 'strike'> = { '*': 'bold', _: 'italic', '~': 'strike' };
 const LINK = /^https?:\/\/[^\s<>"]+/i;
@@ -50,6 +51,15 @@ export function parseFormatting(text: string): FormatNode[] {
         continue;
       }
     }
+    // ```monospace``` keeps its content as typed (no formatting inside), possibly over several lines.
+    if (text.startsWith('```', i)) {
+      const close = text.indexOf('```', i + 3);
+      if (close > i + 3) {
+        nodes.push({ type: 'mono', text: text.slice(i + 3, close) });
+        i = close + 3;
+        continue;
+      }
+    }
     const kind = MARKERS[ch];
     if (kind && atWordStart && !isSpace(text[i + 1]) && text[i + 1] !== ch) {
       const close = findClose(text, i, ch);
@@ -77,6 +87,12 @@ function renderNodes(nodes: FormatNode[], keyPrefix: string): ReactNode[] {
         return <em key={key}>{renderNodes(node.children, `${key}.`)}</em>;
       case 'strike':
         return <s key={key}>{renderNodes(node.children, `${key}.`)}</s>;
+      case 'mono':
+        return (
+          <code key={key} style={{ fontFamily: 'monospace' }}>
+            {node.text}
+          </code>
+        );
       case 'link':
         return (
           <a key={key} href={node.href} target="_blank" rel="noopener noreferrer">

@@ -79,16 +79,30 @@ describe('queue modal', { timeout: 20_000 }, () => {
     expect(writes()).toHaveLength(0);
   });
 
-  it('proposes a preset colour no other queue uses and creates the queue', async () => {
+  it('proposes a preset colour no other queue uses, creates the queue and stays open on its chatbot tab', async () => {
     const { writes } = server({ status: 201, body: saved });
     const onClose = vi.fn();
     wrap(<QueueModal queue={null} otherColors={[QUEUE_COLORS[0]]} onClose={onClose} />);
     expect((screen.getByTestId('queue-color') as HTMLInputElement).value).toBe(QUEUE_COLORS[1]);
+    await userEvent.click(screen.getByTestId('queue-tab-options'));
+    expect(screen.getByText('Save the queue: this window stays open here to build its chatbot options.')).toBeTruthy();
+    await userEvent.click(screen.getByTestId('queue-tab-data'));
     await fill('queue-name', 'Financeiro');
     await fill('queue-order', '2');
     await fill('queue-greetingMessage', 'Olá {{firstName}}');
     await userEvent.click(screen.getByTestId('queue-save'));
+    // Saved: the dialog stays open on the Chatbot tab with the new queue's option editor.
+    await screen.findByTestId('queue-options-editor');
+    expect(screen.getByTestId('queue-tab-options').getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByText('Edit queue')).toBeTruthy();
+    expect(onClose).not.toHaveBeenCalled();
+    // A second save updates the queue just created and closes the dialog.
+    await userEvent.click(screen.getByTestId('queue-save'));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(writes().map((write) => [write.method, write.url])).toEqual([
+      ['POST', '/queue'],
+      ['PUT', '/queue/3'],
+    ]);
     const [call] = writes();
     expect(call).toMatchObject({ url: '/queue', method: 'POST', body: { name: 'Financeiro', color: QUEUE_COLORS[1], orderQueue: 2, greetingMessage: 'Olá {{firstName}}' } });
     // Without the plan flags the pickers are hidden and the stored values are left alone.

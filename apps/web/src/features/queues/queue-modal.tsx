@@ -48,8 +48,11 @@ function MessageVariables() {
  * The integration and prompt pickers appear only when the plan allows them, and
  * a hidden picker leaves the stored value alone. Mounted while open (closing resets it).
  */
-export function QueueModal({ queue, otherColors, onClose }: { queue: Queue | null; otherColors: string[]; onClose(): void }) {
+export function QueueModal({ queue: given, otherColors, onClose }: { queue: Queue | null; otherColors: string[]; onClose(): void }) {
   const { t } = useTranslation();
+  // A queue created here stays in the dialog: its chatbot options are built right after the first save.
+  const [created, setCreated] = useState<Queue | null>(null);
+  const queue = given ?? created;
   const { api, user } = useSession();
   const queryClient = useQueryClient();
   const plan = user?.company?.plan;
@@ -96,7 +99,11 @@ export function QueueModal({ queue, otherColors, onClose }: { queue: Queue | nul
         const saved = queue ? await api.put<Queue>(`/queue/${queue.id}`, body) : await api.post<Queue>('/queue', body);
         cacheQueueEvent(queryClient, { action: queue ? 'update' : 'create', queue: saved });
         toastSuccess(t('queues.saved'));
-        onClose();
+        if (queue) onClose();
+        else {
+          setCreated(saved);
+          setTab('options');
+        }
       } catch (error) {
         toastError(error);
       }

@@ -14,6 +14,7 @@ import { useTranslation } from 'react-i18next';
 import type { Connection } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { HiddenFileInput } from '../../components/hidden-file-input';
+import { FormattedText } from '../conversation/format-message';
 import { toastError, toastInfo } from '../../components/toast';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { vcardFor, type SandboxCustomer } from './phone-number';
@@ -30,6 +31,24 @@ function time(value: string): string {
   return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
 }
 
+/** The quoted message above a reply: a bar on the left, who wrote it and its text on one or two lines. */
+function QuotedEntry({ quoted }: { quoted: PhoneEntry | undefined }) {
+  const { t } = useTranslation();
+  return (
+    <Box
+      data-testid="phone-message-quoted"
+      sx={{ mb: 0.5, px: 1, py: 0.5, borderLeft: 4, borderColor: quoted?.fromCustomer ? '#06cf9c' : '#53bdeb', borderRadius: 1, bgcolor: 'action.hover' }}
+    >
+      <Typography variant="caption" sx={{ display: 'block', fontWeight: 600, color: quoted?.fromCustomer ? '#06cf9c' : '#53bdeb' }}>
+        {quoted?.fromCustomer ? t('sandbox.quotedYou') : t('sandbox.quotedCompany')}
+      </Typography>
+      <Typography variant="caption" color="text.secondary" sx={{ display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden', wordBreak: 'break-word' }}>
+        {quoted ? quoted.deleted ? t('sandbox.deleted') : quoted.body ? <FormattedText text={quoted.body} /> : (quoted.mediaName ?? t('sandbox.file')) : t('sandbox.quotedMissing')}
+      </Typography>
+    </Box>
+  );
+}
+
 function EntryContent({ entry }: { entry: PhoneEntry }) {
   const { t } = useTranslation();
   if (entry.deleted) {
@@ -40,9 +59,10 @@ function EntryContent({ entry }: { entry: PhoneEntry }) {
       </Stack>
     );
   }
+  // What WhatsApp shows: *bold*, _italic_, ~strike~ and ```monospace``` rendered, never as markup.
   const text = entry.body ? (
     <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
-      {entry.body}
+      <FormattedText text={entry.body} />
     </Typography>
   ) : null;
   switch (entry.mediaType) {
@@ -116,6 +136,7 @@ export function PhoneChat({ connection, customer, onSent }: { connection: Connec
   const scroller = useRef<HTMLDivElement>(null);
   const entries = conversation.data ?? [];
   const lastId = entries.at(-1)?.id;
+  const byId = new Map(entries.map((entry) => [entry.id, entry]));
 
   // Like a phone: the newest message stays in view.
   useEffect(() => {
@@ -244,6 +265,7 @@ export function PhoneChat({ connection, customer, onSent }: { connection: Connec
                 bgcolor: entry.fromCustomer ? (theme.palette.mode === 'dark' ? '#005c4b' : '#d9fdd3') : theme.palette.mode === 'dark' ? '#202c33' : '#fff',
               })}
             >
+              {entry.quotedId ? <QuotedEntry quoted={byId.get(entry.quotedId)} /> : null}
               <EntryContent entry={entry} />
               <Typography variant="caption" color="text.secondary" sx={{ display: 'block', textAlign: 'right', lineHeight: 1.2, mt: 0.25 }}>
                 {time(entry.createdAt)}

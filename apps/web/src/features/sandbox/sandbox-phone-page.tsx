@@ -17,6 +17,19 @@ import { isValidPhoneNumber, normalizePhoneNumber, rememberCustomer, type Sandbo
 const RECENT_KEY = 'sandboxCustomers';
 const DEFAULT_NUMBER = '5511999990001';
 
+/** The customer last played on one test phone, kept across reloads. */
+const customerKey = (whatsappId: number) => `sandboxCustomer:${whatsappId}`;
+
+function loadCustomer(whatsappId: number | null): SandboxCustomer | null {
+  if (whatsappId === null) return null;
+  try {
+    const parsed = JSON.parse(localStorage.getItem(customerKey(whatsappId)) ?? 'null') as Partial<SandboxCustomer> | null;
+    return parsed && typeof parsed.number === 'string' && typeof parsed.name === 'string' ? { number: parsed.number, name: parsed.name } : null;
+  } catch {
+    return null;
+  }
+}
+
 function loadRecent(): SandboxCustomer[] {
   try {
     const parsed = JSON.parse(localStorage.getItem(RECENT_KEY) ?? '[]') as unknown;
@@ -42,13 +55,27 @@ export default function SandboxPhonePage() {
   const connections = useConnections();
   useConnectionEvents();
   const [recent, setRecent] = useState(loadRecent);
-  const [number, setNumber] = useState(() => searchParams.get('number') ?? recent[0]?.number ?? DEFAULT_NUMBER);
-  const [name, setName] = useState(() => searchParams.get('name') ?? recent[0]?.name ?? t('sandbox.defaultCustomer'));
+  const paramId = param ? Number(param) : null;
+  const [number, setNumber] = useState(() => searchParams.get('number') ?? loadCustomer(paramId)?.number ?? recent[0]?.number ?? DEFAULT_NUMBER);
+  const [name, setName] = useState(() => searchParams.get('name') ?? loadCustomer(paramId)?.name ?? recent[0]?.name ?? t('sandbox.defaultCustomer'));
+  // Switching phones brings back the customer last played on that phone.
+  const [customerFor, setCustomerFor] = useState(paramId);
+  if (customerFor !== paramId) {
+    setCustomerFor(paramId);
+    const stored = loadCustomer(paramId);
+    if (stored && !searchParams.get('number')) {
+      setNumber(stored.number);
+      setName(stored.name);
+    }
+  }
+  useEffect(() => {
+    if (paramId !== null) localStorage.setItem(customerKey(paramId), JSON.stringify({ number, name }));
+  }, [paramId, number, name]);
   const [creating, setCreating] = useState(false);
   const admin = user ? can(user, 'connections-page:actionButtons') : false;
 
   const sandboxes = (connections.data ?? []).filter(isSandbox);
-  const selectedId = param ? Number(param) : null;
+  const selectedId = paramId;
   const selected = sandboxes.find((c) => c.id === selectedId) ?? null;
   const firstId = sandboxes[0]?.id;
 

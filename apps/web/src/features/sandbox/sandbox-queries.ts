@@ -10,6 +10,8 @@ export interface PhoneEntry {
   mediaType: string | null;
   mediaName: string | null;
   mediaUrl: string | null;
+  /** The id of the message a reply quotes (shown above it), or null. */
+  quotedId?: string | null;
   deleted: boolean;
   createdAt: string;
 }

@@ -1,7 +1,7 @@
-import { SETTING_MAX_LENGTH, type SettingKey } from '@atende/shared';
+import { CHATBOT_TEXT_DEFAULTS, CHATBOT_TEXT_KEYS, CHATBOT_TEXT_LANGUAGES, SETTING_MAX_LENGTH, type ChatbotTextKey, type SettingKey } from '@atende/shared';
 import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
-import { Box, Button, CircularProgress, IconButton, InputAdornment, MenuItem, Stack, TextField, Tooltip } from '@mui/material';
+import { Box, Button, CircularProgress, IconButton, InputAdornment, MenuItem, Stack, TextField, Tooltip, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toastError, toastSuccess } from '../../components/toast';
@@ -43,7 +43,93 @@ export function OptionsTab({ settings, readOnly }: { settings: readonly Setting[
           />
         ))}
       </Box>
+      <ChatbotTextsFields
+        stored={Object.fromEntries(CHATBOT_TEXT_KEYS.map((key) => [key, settingValue(settings, key)])) as Record<ChatbotTextKey, string>}
+        saving={CHATBOT_TEXT_KEYS.some((key) => pending[key] !== undefined)}
+        readOnly={readOnly}
+        onSave={change}
+      />
       <TokenField stored={settingValue(settings, 'asaas')} saving={pending.asaas !== undefined} readOnly={readOnly} onSave={(value) => change('asaas', value)} />
+    </Stack>
+  );
+}
+
+/**
+ * The chatbot's menu words as the customer reads them: typed, or filled with
+ * the defaults of a language, then saved with their button (changed ones only).
+ */
+function ChatbotTextsFields({
+  stored,
+  saving,
+  readOnly,
+  onSave,
+}: {
+  stored: Record<ChatbotTextKey, string>;
+  saving: boolean;
+  readOnly: boolean;
+  onSave(key: SettingKey, value: string): Promise<boolean>;
+}) {
+  const { t } = useTranslation();
+  const [drafts, setDrafts] = useState<Partial<Record<ChatbotTextKey, string>>>({});
+  const shown = (key: ChatbotTextKey) => drafts[key] ?? stored[key];
+  const values = CHATBOT_TEXT_KEYS.map((key) => [key, textSettingValue(shown(key))] as const);
+  const invalid = values.some(([, value]) => value === null || value === '');
+  const changed = values.filter(([key, value]) => value !== null && value !== stored[key]);
+
+  const submit = async () => {
+    if (invalid || changed.length === 0) return;
+    for (const [key, value] of changed) {
+      if (value === null || !(await onSave(key, value))) return;
+      setDrafts((current) => ({ ...current, [key]: undefined }));
+    }
+  };
+
+  return (
+    <Stack
+      component="form"
+      spacing={2}
+      sx={{ maxWidth: 720 }}
+      data-testid="setting-chatbot-texts"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <Typography variant="subtitle1" component="h2">
+        {t('settings.chatbotTexts.title')}
+      </Typography>
+      {CHATBOT_TEXT_KEYS.map((key) => {
+        const value = textSettingValue(shown(key));
+        return (
+          <TextField
+            key={key}
+            label={t(`settings.options.${key}.label`)}
+            helperText={value === null ? t('settings.tokenTooLong', { max: SETTING_MAX_LENGTH }) : t(`settings.options.${key}.help`)}
+            error={value === null || value === ''}
+            value={shown(key)}
+            onChange={(event) => setDrafts((current) => ({ ...current, [key]: event.target.value }))}
+            disabled={readOnly || saving}
+            fullWidth
+            slotProps={{ htmlInput: { 'data-testid': `setting-${key}-input` } }}
+          />
+        );
+      })}
+      {readOnly ? null : (
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }}>
+          <Typography variant="body2" color="text.secondary">
+            {t('settings.chatbotTexts.defaults')}
+          </Typography>
+          {CHATBOT_TEXT_LANGUAGES.map((language) => (
+            <Button key={language} size="small" variant="outlined" disabled={saving} onClick={() => setDrafts({ ...CHATBOT_TEXT_DEFAULTS[language] })} data-testid={`setting-chatbot-defaults-${language}`}>
+              {t(`settings.chatbotTexts.language.${language}`)}
+            </Button>
+          ))}
+          <Box sx={{ flex: 1 }} />
+          <Button type="submit" variant="contained" disabled={saving || invalid || changed.length === 0} sx={{ whiteSpace: 'nowrap' }} data-testid="setting-chatbot-texts-save">
+            {saving ? <CircularProgress size={22} aria-label={t('settings.saving')} /> : t('settings.chatbotTexts.save')}
+          </Button>
+        </Stack>
+      )}
     </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import { SETTING_DEFINITIONS, SETTING_MAX_LENGTH, type SettingKey } from '@atende/shared';
+import { CHATBOT_TEXT_KEYS, SETTING_DEFINITIONS, SETTING_MAX_LENGTH, type SettingKey } from '@atende/shared';
 import { settingValue, type Setting } from './settings-queries';
 
 /**
@@ -20,8 +20,8 @@ export const CHOICE_SETTINGS = [
 ] as const satisfies readonly SettingKey[];
 export type ChoiceSetting = (typeof CHOICE_SETTINGS)[number];
 
-/** Free-text options (the billing integration's token). */
-export const TEXT_SETTINGS = ['asaas'] as const satisfies readonly SettingKey[];
+/** Free-text options (the billing integration's token, the chatbot's menu words). */
+export const TEXT_SETTINGS = ['asaas', ...CHATBOT_TEXT_KEYS] as const satisfies readonly SettingKey[];
 export type TextSetting = (typeof TEXT_SETTINGS)[number];
 
 /** The values a choice offers, as the server accepts them (`PUT /settings/:key`). */

@@ -105,6 +105,33 @@ describe('settings page', { timeout: 20_000 }, () => {
     expect(screen.getByTestId('setting-userRating').dataset.value).toBe('disabled');
   });
 
+  it("shows the chatbot's menu texts (Portuguese by default) and saves the English defaults, the changed ones only", async () => {
+    const calls = fakeApi();
+    renderPage();
+    const input = (key: string) => screen.getByTestId(`setting-${key}-input`) as HTMLInputElement;
+    expect((await screen.findByTestId('setting-chatbotChooseOption-input') as HTMLInputElement).value).toBe('Escolha uma das opções abaixo:');
+    expect(input('chatbotBack').value).toBe('Voltar');
+    expect(input('chatbotMainMenu').value).toBe('Menu principal');
+    const save = screen.getByTestId('setting-chatbot-texts-save');
+    expect(save).toHaveProperty('disabled', true);
+
+    await userEvent.click(screen.getByTestId('setting-chatbot-defaults-en'));
+    expect([input('chatbotChooseOption').value, input('chatbotBack').value, input('chatbotMainMenu').value]).toEqual(['Choose one of the options below:', 'Back', 'Main menu']);
+    await userEvent.clear(input('chatbotMainMenu'));
+    await userEvent.type(input('chatbotMainMenu'), 'Menu principal');
+    await userEvent.click(save);
+    await waitFor(() => expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(2));
+    expect(calls.filter((c) => c.method === 'PUT')).toEqual([
+      { method: 'PUT', url: '/settings/chatbotChooseOption', body: { key: 'chatbotChooseOption', value: 'Choose one of the options below:' } },
+      { method: 'PUT', url: '/settings/chatbotBack', body: { key: 'chatbotBack', value: 'Back' } },
+    ]);
+    await waitFor(() => expect(input('chatbotBack').value).toBe('Back'));
+
+    // An emptied text cannot be saved (the customer would read nothing).
+    await userEvent.clear(input('chatbotBack'));
+    expect(save).toHaveProperty('disabled', true);
+  });
+
   it('offers the Schedules tab once scheduleType is company', async () => {
     fakeApi();
     renderPage();

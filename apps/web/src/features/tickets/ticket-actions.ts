@@ -5,6 +5,21 @@ import { useSession } from '../../api/session';
 import type { Ticket } from '../../api/desk-types';
 import { toastError } from '../../components/toast';
 
+/**
+ * Router state of a navigation that put the ticket in the assigned list
+ * (accept, reopen): the tickets manager shows that list, so the ticket is not
+ * left behind on the Waiting or Closed tab it came from.
+ */
+export interface FollowTicketState {
+  followTicket: 'open';
+}
+
+export function followsTicketToOpen(state: unknown): boolean {
+  return typeof state === 'object' && state !== null && (state as Partial<FollowTicketState>).followTicket === 'open';
+}
+
+const FOLLOW_TO_OPEN: FollowTicketState = { followTicket: 'open' };
+
 export interface TransferInput {
   userId: number | null;
   queueId: number | null;
@@ -23,13 +38,13 @@ export function useTicketActions() {
   const [busy, setBusy] = useState(false);
 
   const run = useCallback(
-    async (work: () => Promise<Ticket | void>, goTo: (ticket: Ticket | void) => string) => {
+    async (work: () => Promise<Ticket | void>, goTo: (ticket: Ticket | void) => string, state?: FollowTicketState) => {
       setBusy(true);
       try {
         const ticket = await work();
         if (ticket) queryClient.setQueryData(['ticket', ticket.uuid], ticket);
         await queryClient.invalidateQueries({ queryKey: ['tickets'] });
-        void navigate(goTo(ticket));
+        void navigate(goTo(ticket), state ? { state } : undefined);
         return ticket;
       } catch (error) {
         toastError(error);
@@ -46,7 +61,7 @@ export function useTicketActions() {
   return {
     busy,
     accept: (ticket: Ticket) =>
-      run(() => update(ticket, { status: 'open', userId: user?.id, queueId: ticket.queueId }), (t) => `/tickets/${t ? t.uuid : ticket.uuid}`),
+      run(() => update(ticket, { status: 'open', userId: user?.id, queueId: ticket.queueId }), (t) => `/tickets/${t ? t.uuid : ticket.uuid}`, FOLLOW_TO_OPEN),
     returnToPending: (ticket: Ticket) => run(() => update(ticket, { status: 'pending', userId: null }), () => '/tickets'),
     close: (ticket: Ticket) =>
       run(
@@ -54,7 +69,7 @@ export function useTicketActions() {
         () => '/tickets/',
       ),
     reopen: (ticket: Ticket) =>
-      run(() => update(ticket, { status: 'open', userId: user?.id, queueId: ticket.queueId }), (t) => `/tickets/${t ? t.uuid : ticket.uuid}`),
+      run(() => update(ticket, { status: 'open', userId: user?.id, queueId: ticket.queueId }), (t) => `/tickets/${t ? t.uuid : ticket.uuid}`, FOLLOW_TO_OPEN),
     transfer: (ticket: Ticket, input: TransferInput) =>
       run(
         () => update(ticket, { userId: input.userId, queueId: input.queueId, whatsappId: input.whatsappId, status: input.userId ? 'open' : 'pending' }),

@@ -6,6 +6,7 @@ import SearchIcon from '@mui/icons-material/Search';
 import { Box, Button, Divider, FormControlLabel, InputAdornment, Paper, Switch, Tab, Tabs, TextField, useMediaQuery } from '@mui/material';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
 import type { Tag, Ticket, UserSummary } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { useDebouncedValue } from '../../components/use-debounced-value';
@@ -13,6 +14,7 @@ import { NewTicketDialog } from './new-ticket-dialog';
 import { QueueFilter, TagFilter, UserFilter } from './ticket-filters';
 import type { TicketListParams } from './ticket-list-cache';
 import { TicketList } from './ticket-list';
+import { followsTicketToOpen } from './ticket-actions';
 import { TicketPeekDialog } from './ticket-peek-dialog';
 import { useSelectableQueues } from './use-selectable-queues';
 import { useTicketCount, useTicketList } from './use-ticket-list';
@@ -54,6 +56,17 @@ export function TicketsManager({ selectedUuid }: { selectedUuid: string | undefi
   const [users, setUsers] = useState<UserSummary[]>([]);
   const [peeking, setPeeking] = useState<Ticket | null>(null);
   const [creating, setCreating] = useState(false);
+
+  // An accepted (or reopened) ticket is followed to the assigned list instead of leaving an emptied Waiting tab.
+  const location = useLocation();
+  const [followedKey, setFollowedKey] = useState(location.key);
+  if (followedKey !== location.key) {
+    setFollowedKey(location.key);
+    if (followsTicketToOpen(location.state)) {
+      setTab('open');
+      setSubTab('open');
+    }
+  }
 
   const { queues, loading: queuesLoading } = useSelectableQueues();
   const queueIds = useMemo(() => queues.map((q) => q.id).filter((id) => !unticked.includes(id)), [queues, unticked]);

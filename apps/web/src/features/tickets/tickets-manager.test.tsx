@@ -1,0 +1,121 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { SnackbarProvider } from 'notistack';
+import { MemoryRouter, Route, Routes, useLocation, useParams } from 'react-router';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Ticket } from '../../api/desk-types';
+import { SessionProvider } from '../../api/session';
+import { setupI18n } from '../../i18n';
+import { fakeApi, type FakeRequest } from '../../test/fake-api';
+import { TicketsManager } from './tickets-manager';
+
+const noop = () => undefined;
+
+function ticket(id: number, status: Ticket['status'], userId: number | null): Ticket {
+  return {
+    id,
+    uuid: `uuid-${id}`,
+    status,
+    userId,
+    user: null,
+    queueId: 5,
+    queue: { id: 5, name: 'Vendas', color: '#338ccc' },
+    whatsappId: 1,
+    whatsapp: null,
+    contactId: id,
+    contact: { id, name: `Cliente ${id}`, number: `55119000000${id}`, profilePicUrl: '', isGroup: false, email: '' },
+    isGroup: false,
+    chatbot: false,
+    unreadMessages: 0,
+    lastMessage: `Mensagem ${id}`,
+    useIntegration: false,
+    promptId: null,
+    integrationId: null,
+    tags: [],
+    companyId: 3,
+    code: String(id),
+    createdAt: '2026-01-01T10:00:00.000Z',
+    updatedAt: '2026-01-01T10:00:00.000Z',
+  } as Ticket;
+}
+
+/** Where the router is. */
+function Where() {
+  return <span data-testid="where">{useLocation().pathname}</span>;
+}
+
+function Manager() {
+  return <TicketsManager selectedUuid={useParams().ticketId} />;
+}
+
+// jsdom lays nothing out: the list's scroll box and its rows get a size, so the virtual list renders its rows.
+const layout = { clientHeight: 2000, offsetHeight: 108, scrollHeight: 2000 } as const;
+const jsdomLayout = Object.fromEntries(Object.keys(layout).map((key) => [key, Object.getOwnPropertyDescriptor(HTMLElement.prototype, key)]));
+
+beforeAll(() => {
+  for (const [key, value] of Object.entries(layout)) Object.defineProperty(HTMLElement.prototype, key, { configurable: true, get: () => value });
+  localStorage.setItem('i18nextLng', 'en');
+  setupI18n();
+});
+afterAll(() => {
+  for (const [key, descriptor] of Object.entries(jsdomLayout)) if (descriptor) Object.defineProperty(HTMLElement.prototype, key, descriptor);
+});
+beforeEach(() => localStorage.setItem('token', 'test-token'));
+afterEach(() => vi.unstubAllGlobals());
+
+describe('tickets manager', { timeout: 30_000 }, () => {
+  it('follows an accepted ticket from the Waiting tab to the In progress tab', async () => {
+    // The server's tickets: one waiting ticket that the PUT assigns to the agent.
+    const rows = new Map<number, Ticket>([[7, ticket(7, 'pending', null)]]);
+    const api = fakeApi({
+      'GET /auth/me': () => ({ id: 1, name: 'Ana', profile: 'user', super: false, companyId: 3, queues: [{ id: 5, name: 'Vendas', color: '#338ccc' }], company: { id: 3, settings: [] } }),
+      'GET /tickets': (request: FakeRequest) => ({ tickets: [...rows.values()].filter((row) => row.status === request.query.get('status')), hasMore: false }),
+      'PUT /tickets/7': (request: FakeRequest) => {
+        const body = request.body as { status: Ticket['status']; userId: number };
+        const updated = { ...rows.get(7)!, status: body.status, userId: body.userId };
+        rows.set(7, updated);
+        return updated;
+      },
+    });
+    const user = userEvent.setup();
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <SnackbarProvider>
+          <SessionProvider onSessionEnd={noop}>
+            <MemoryRouter initialEntries={['/tickets']}>
+              <Routes>
+                <Route
+                  path="/tickets/:ticketId?"
+                  element={
+                    <>
+                      <Where />
+                      <Manager />
+                    </>
+                  }
+                />
+              </Routes>
+            </MemoryRouter>
+          </SessionProvider>
+        </SnackbarProvider>
+      </QueryClientProvider>,
+    );
+
+    await waitFor(() => expect(screen.getByTestId('count-pending').textContent).toBe('1'));
+    await user.click(screen.getByTestId('subtab-pending'));
+    const waiting = await screen.findByTestId('ticket-item');
+    expect(waiting.dataset.status).toBe('pending');
+
+    await user.click(within(waiting).getByTestId('ticket-accept'));
+
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/tickets/uuid-7'));
+    expect(api.calls('PUT /tickets/7').map((call) => call.body)).toEqual([{ status: 'open', userId: 1, queueId: 5 }]);
+    // The list follows the ticket: In progress is the shown tab, with the accepted ticket in it.
+    await waitFor(() => expect(screen.getByTestId('subtab-open').getAttribute('aria-selected')).toBe('true'));
+    expect(screen.getByTestId('subtab-pending').getAttribute('aria-selected')).toBe('false');
+    await waitFor(() => expect(screen.getByTestId('ticket-item').dataset.status).toBe('open'));
+    expect(screen.getByTestId('ticket-item').getAttribute('aria-current')).toBe('page');
+    expect(screen.getByTestId('count-pending').textContent).toBe('0');
+    expect(api.unhandled).toEqual([]);
+  });
+});
