@@ -6,6 +6,7 @@ import { contacts, messages, sandboxOutbox, tickets } from '../platform/db/schem
 import { createChannelTestContext, waitUntil, type ChannelTestContext } from '../test/channel-test-app.js';
 import { startFakeGraphApi, type FakeGraphApi } from '../test/fake-graph-api.js';
 import { testConfig } from '../test/test-app.js';
+import { sendAutomaticMessage } from '../modules/messages/messages.service.js';
 import { recoverPendingMessages, storePendingMessages } from './outgoing-messages.js';
 import { SANDBOX_NOT_ON_WHATSAPP_PREFIX } from './sandbox/sandbox.provider.js';
 
@@ -109,6 +110,14 @@ const rowsOf = (ticketId: number) =>
 const outboxOf = (number: string) => t.database.db.select().from(sandboxOutbox).where(eq(sandboxOutbox.number, number));
 
 describe('an agent message is stored before it is sent', () => {
+  it("a bot's or integration's text with NUL or a lone surrogate is stored and sent without them, never lost", async () => {
+    const ticketId = await openSandboxTicket('5511977770009');
+    const sent = await sendAutomaticMessage(t.app.services, { companyId }, ticketId, { body: 'Res\u0000posta \uD800do bot', source: 'bot' });
+    expect(sent).toMatchObject({ body: 'Resposta do bot', sendStatus: 'sent' });
+    const [outbox] = await outboxOf('5511977770009');
+    expect(outbox?.body).toBe('Resposta do bot');
+  });
+
   it('appears at once as pending (ack 0), then is settled with the channel id and ack', async () => {
     const ticketId = await openSandboxTicket('5511977770001');
     const response = await t.request(adminToken, 'POST', `/messages/${ticketId}`, { body: 'Já te respondo' });

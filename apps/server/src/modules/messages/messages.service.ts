@@ -12,6 +12,7 @@ import { showTicket } from '../tickets/tickets.service.js';
 import type { TicketDetail } from '../tickets/tickets.presenter.js';
 import type { MessageDetail } from './messages.presenter.js';
 import { loadMessageDetails, pageConversation } from './messages.repo.js';
+import { stripUnsafeText } from '../../platform/text/unsafe-text.js';
 
 async function connectionOf(services: AppServices, ctx: TenantScope, ticket: TicketDetail): Promise<WhatsappRow> {
   if (ticket.whatsappId === null) throw new AppError('ERR_NO_WAPP_FOUND');
@@ -177,7 +178,8 @@ export async function sendAutomaticMessage(services: AppServices, scope: TenantS
     whatsappId: connection.id,
     userId: input.userId ?? null,
     source: input.source,
-    items: [{ message: { to: ticket.contact.number, body: input.body, media }, media }],
+    // A bot's or an integration's answer is a peer's text: what PostgreSQL cannot store is removed, never the message.
+    items: [{ message: { to: ticket.contact.number, body: stripUnsafeText(input.body), media }, media }],
   });
   if (!delivery) throw new AppError('ERR_CREATING_MESSAGE');
   // Stored either way (a failed one waits for an agent's retry); the caller logs the refusal.
