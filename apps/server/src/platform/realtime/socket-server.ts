@@ -67,11 +67,11 @@ interface SocketData {
   expiresAt: number | null;
   /** The sign-in (refresh family) of that token: a logout of it ends the socket. */
   familyId?: string;
-  expiryTimer?: NodeJS.Timeout;
-  /** Re-syncs of one socket run one after another. */
-  syncing?: Promise<void>;
   ended?: boolean;
 }
+// Connection-state recovery stores `socket.data` (through the Redis adapter, as
+// msgpack): it holds plain values only. A timer or a promise there (circular) made
+// the adapter throw and the process crash when a socket dropped.
 
 /** `ready` to one socket; the company events (`company-{id}-ticket`, ...) to rooms. */
 type ServerToClient = Record<string, (payload?: unknown) => void>;
@@ -220,6 +220,10 @@ async function syncMembership(
 export async function createSocketServer(httpServer: HttpServer, options: SocketServerOptions): Promise<SocketServer> {
   const { logger } = options;
   const pacer = createWritePacer(options.flushIntervalMs);
+  /** The timer that ends a socket when its token expires. */
+  const expiryTimers = new WeakMap<AtendeSocket, NodeJS.Timeout>();
+  /** Re-syncs of one socket run one after another: the last one queued. */
+  const syncs = new WeakMap<AtendeSocket, Promise<void>>();
   let chatBoxAuthorizer: JoinAuthorizer | null = null;
   let redis: RedisStreamsConnection | null = null;
 
@@ -268,7 +272,7 @@ export async function createSocketServer(httpServer: HttpServer, options: Socket
   function endSocket(socket: AtendeSocket, reason: SessionEndReason): void {
     if (socket.data.ended) return;
     socket.data.ended = true;
-    clearTimeout(socket.data.expiryTimer);
+    clearTimeout(expiryTimers.get(socket));
     const { ctx } = socket.data;
     const payload: AuthEventPayload = { action: 'sessionEnded', reason };
     logger.info({ companyId: ctx.companyId, userId: ctx.user.id, reason }, 'socket session ended');
@@ -278,7 +282,7 @@ export async function createSocketServer(httpServer: HttpServer, options: Socket
   }
 
   function scheduleExpiry(socket: AtendeSocket): void {
-    clearTimeout(socket.data.expiryTimer);
+    clearTimeout(expiryTimers.get(socket));
     const { expiresAt } = socket.data;
     if (expiresAt === null) return;
     const wait = expiresAt - Date.now();
@@ -286,25 +290,27 @@ export async function createSocketServer(httpServer: HttpServer, options: Socket
       endSocket(socket, 'tokenExpired');
       return;
     }
-    socket.data.expiryTimer = setTimeout(() => {
+    const timer = setTimeout(() => {
       if (socket.data.expiresAt !== null && socket.data.expiresAt <= Date.now()) endSocket(socket, 'tokenExpired');
       else scheduleExpiry(socket);
     }, Math.min(wait, MAX_TIMER_MS));
-    socket.data.expiryTimer.unref();
+    timer.unref();
+    expiryTimers.set(socket, timer);
   }
 
   /** Re-syncs one socket to its (new) rights; one at a time per socket. */
   function resync(socket: AtendeSocket, reason: 'connect' | 'change'): Promise<void> {
-    const previous = socket.data.syncing ?? Promise.resolve();
+    const previous = syncs.get(socket) ?? Promise.resolve();
     const next = previous.then(async () => {
       if (socket.data.ended || !socket.connected) return;
       // Chat boxes are asked again too: a recovered socket gets back the ones it had joined.
       await syncMembership(socket, socket.data.ctx, chatBoxAuthorizer, reason === 'connect');
     });
-    socket.data.syncing = next.catch((error: unknown) => {
+    const settled = next.catch((error: unknown) => {
       logger.error({ err: error, companyId: socket.data.ctx.companyId, userId: socket.data.ctx.user.id }, 'socket re-sync failed');
     });
-    return socket.data.syncing;
+    syncs.set(socket, settled);
+    return settled;
   }
 
   let closed = false;
@@ -345,7 +351,7 @@ export async function createSocketServer(httpServer: HttpServer, options: Socket
     track('userStatus failed', ctx, () => options.onUserStatus(ctx));
 
     socket.on('disconnect', () => {
-      clearTimeout(socket.data.expiryTimer);
+      clearTimeout(expiryTimers.get(socket));
       const left = (socketsPerUser.get(userKey) ?? 1) - 1;
       if (left > 0) {
         socketsPerUser.set(userKey, left);
