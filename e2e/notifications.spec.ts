@@ -18,9 +18,16 @@ test('notifications: a new pending ticket shows live in the bell popover and ope
   await login(page);
   // Away from the tickets screen: the bell alone has to tell, and on a phone too.
   await page.setViewportSize({ width: 390, height: 844 });
+  // The bell's count is known once its two count requests (pending, open with unread) have answered.
+  let countsAnswered = 0;
+  page.on('response', (response) => {
+    if (new URL(response.url()).pathname === '/tickets/count') countsAnswered += 1;
+  });
   await page.goto('/contacts');
   const bell = page.getByTestId('notifications-button');
   await expect(bell).toBeVisible();
+  await expect.poll(() => countsAnswered).toBeGreaterThanOrEqual(2);
+  await page.waitForTimeout(300);
   const before = await bellCount(page);
 
   // The customer writes from the sandbox phone's test route.
