@@ -12,6 +12,7 @@ import { fakeApi, json, type FakeRequest } from '../../test/fake-api';
 import { standInSocketServer } from '../../test/stand-in-socket-server';
 import { shownToasts } from '../../test/toasts';
 import KanbanPage from './kanban-page';
+import { buildTicket } from '../../test/build-ticket';
 
 const socketServer = standInSocketServer();
 const noop = () => undefined;
@@ -23,32 +24,7 @@ const lanes: Tag[] = [
 const vip = { id: 30, name: 'VIP', color: '#000000' };
 
 function ticket(id: number, tags: { id: number; name: string; color: string }[], extra: Partial<Ticket> = {}): Ticket {
-  return {
-    id,
-    uuid: `uuid-${id}`,
-    status: 'open',
-    userId: 1,
-    user: null,
-    queueId: 5,
-    queue: { id: 5, name: 'Vendas', color: '#338ccc' },
-    whatsappId: 1,
-    whatsapp: null,
-    contactId: id,
-    contact: { id, name: `Cliente ${id}`, number: `55119000000${id}`, profilePicUrl: '', isGroup: false, email: '' },
-    isGroup: false,
-    chatbot: false,
-    unreadMessages: 0,
-    lastMessage: `Mensagem ${id}`,
-    useIntegration: false,
-    promptId: null,
-    integrationId: null,
-    tags,
-    companyId: 3,
-    code: String(id),
-    createdAt: '2026-01-01T10:00:00.000Z',
-    updatedAt: `2026-01-01T10:${String(id).padStart(2, '0')}:00.000Z`,
-    ...extra,
-  } as Ticket;
+  return buildTicket(id, { status: 'open', userId: 1, tags, ...extra });
 }
 
 /** The server's board: tickets by lane (a lane tag, or none), answered a lane at a time. */

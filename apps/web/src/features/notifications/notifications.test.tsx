@@ -12,37 +12,13 @@ import { setupI18n } from '../../i18n';
 import { SocketProvider } from '../../realtime/socket';
 import { fakeApi, type FakeRequest } from '../../test/fake-api';
 import { standInSocketServer } from '../../test/stand-in-socket-server';
+import { buildTicket } from '../../test/build-ticket';
 
 const socketServer = standInSocketServer();
 const noop = () => undefined;
 
 function ticket(id: number, extra: Partial<Ticket> = {}): Ticket {
-  return {
-    id,
-    uuid: `uuid-${id}`,
-    status: 'pending',
-    userId: null,
-    user: null,
-    queueId: 5,
-    queue: { id: 5, name: 'Vendas', color: '#338ccc' },
-    whatsappId: 1,
-    whatsapp: null,
-    contactId: id,
-    contact: { id, name: `Cliente ${id}`, number: `55119000000${id}`, profilePicUrl: '', isGroup: false, email: '' },
-    isGroup: false,
-    chatbot: false,
-    unreadMessages: 1,
-    lastMessage: `Mensagem ${id}`,
-    useIntegration: false,
-    promptId: null,
-    integrationId: null,
-    tags: [],
-    companyId: 3,
-    code: String(id),
-    createdAt: '2026-01-01T10:00:00.000Z',
-    updatedAt: `2026-01-01T10:${String(id).padStart(2, '0')}:00.000Z`,
-    ...extra,
-  } as Ticket;
+  return buildTicket(id, { unreadMessages: 1, ...extra });
 }
 
 /** The server: pending and own-unread tickets (as lists of one page) and their whole counts. */

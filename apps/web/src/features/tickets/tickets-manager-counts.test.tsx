@@ -12,36 +12,18 @@ import { fakeApi } from '../../test/fake-api';
 import { standInSocketServer } from '../../test/stand-in-socket-server';
 import { TicketsManager } from './tickets-manager';
 import { useTicketsRealtime } from './use-tickets-realtime';
+import { buildTicket } from '../../test/build-ticket';
 
 const socketServer = standInSocketServer();
 const noop = () => undefined;
 
 function ticket(id: number, status: 'open' | 'pending'): Ticket {
-  return {
-    id,
-    uuid: `uuid-${id}`,
+  return buildTicket(id, {
     status,
     userId: status === 'open' ? 1 : null,
-    user: null,
-    queueId: 5,
-    queue: { id: 5, name: 'Vendas', color: '#338ccc' },
-    whatsappId: 1,
-    whatsapp: null,
-    contactId: id,
     contact: { id, name: `Cliente ${id}`, number: `5511900${id}`, profilePicUrl: '', isGroup: false, email: '' },
-    isGroup: false,
-    chatbot: false,
-    unreadMessages: 0,
-    lastMessage: `Mensagem ${id}`,
-    useIntegration: false,
-    promptId: null,
-    integrationId: null,
-    tags: [],
-    companyId: 3,
-    code: String(id),
-    createdAt: '2026-01-01T10:00:00.000Z',
     updatedAt: '2026-01-01T10:00:00.000Z',
-  } as Ticket;
+  });
 }
 
 function Live() {

@@ -9,35 +9,12 @@ import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
 import { fakeApi, type FakeRequest } from '../../test/fake-api';
 import { TicketsManager } from './tickets-manager';
+import { buildTicket } from '../../test/build-ticket';
 
 const noop = () => undefined;
 
 function ticket(id: number, status: Ticket['status'], userId: number | null): Ticket {
-  return {
-    id,
-    uuid: `uuid-${id}`,
-    status,
-    userId,
-    user: null,
-    queueId: 5,
-    queue: { id: 5, name: 'Vendas', color: '#338ccc' },
-    whatsappId: 1,
-    whatsapp: null,
-    contactId: id,
-    contact: { id, name: `Cliente ${id}`, number: `55119000000${id}`, profilePicUrl: '', isGroup: false, email: '' },
-    isGroup: false,
-    chatbot: false,
-    unreadMessages: 0,
-    lastMessage: `Mensagem ${id}`,
-    useIntegration: false,
-    promptId: null,
-    integrationId: null,
-    tags: [],
-    companyId: 3,
-    code: String(id),
-    createdAt: '2026-01-01T10:00:00.000Z',
-    updatedAt: '2026-01-01T10:00:00.000Z',
-  } as Ticket;
+  return buildTicket(id, { status, userId, updatedAt: '2026-01-01T10:00:00.000Z' });
 }
 
 /** Where the router is. */
