@@ -70,7 +70,11 @@ describe('timers across a real process restart (pg-boss on PostgreSQL)', () => {
       250,
     );
     expect(closed.status).toBe('closed');
-    const outbox = (await (await api(server, token, 'GET', `/sandbox/${whatsappId}/outbox?number=${number}`)).json()) as { body: string }[];
+    // The closing message is sent after the close commits: wait for it rather than read the outbox once.
+    const outbox = await waitFor('the inactivity message to reach the customer', async () => {
+      const sent = (await (await api(server, token, 'GET', `/sandbox/${whatsappId}/outbox?number=${number}`)).json()) as { body: string }[];
+      return sent.length >= 2 ? sent : null;
+    });
     expect(outbox.map((m) => m.body)).toEqual(['Posso ajudar?', 'Encerramos por inatividade.']);
 
     // The run that survived completed, and the chain goes on with exactly one queued run, a minute ahead.
