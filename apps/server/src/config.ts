@@ -44,6 +44,15 @@ const EnvSchema = z.object({
   LOGIN_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
   /** How often the worker retries jobs whose lease ran out (a node died while running them), in seconds. */
   JOBS_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /**
+   * Outbound engine (schedules, campaigns): a send claimed this long ago and never
+   * settled belongs to a node that stopped; it is re-checked (docs/architecture.md).
+   */
+  OUTBOUND_CLAIM_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(90),
+  /** How often the worker looks for due sends and schedules, in seconds. */
+  OUTBOUND_SWEEP_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
+  /** A schedule whose time passed longer ago than this (server down) is marked ERRO instead of sent, in hours. */
+  SCHEDULE_OVERDUE_LIMIT_HOURS: z.coerce.number().min(0).max(24 * 365).default(24),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Peers we call; overridable so tests and air-gapped installs can point them at local servers. */
   GRAPH_API_BASE_URL: z.url().default('https://graph.facebook.com/v21.0'),

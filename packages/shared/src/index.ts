@@ -13,3 +13,4 @@ export * from './connection-schemas.js';
 export * from './automation-schemas.js';
 export * from './route-roles.js';
 export * from './message-variables.js';
+export * from './outbound-schemas.js';

@@ -17,6 +17,11 @@ export interface OutgoingMessage {
   body: string;
   media?: StoredMedia;
   quotedExternalId?: string | null;
+  /**
+   * Set by the outbound engine: the same key twice is one message. A provider that
+   * honours it says so with `idempotentSends`; the others ignore it.
+   */
+  idempotencyKey?: string;
 }
 
 export interface SentMessage {
@@ -32,6 +37,8 @@ export interface SentMessage {
  */
 export interface ChannelProvider {
   readonly kind: ProviderKind;
+  /** A repeated send with the same `idempotencyKey` is not sent again (the engine may re-dispatch after a crash). */
+  readonly idempotentSends?: boolean;
   send(connection: WhatsappRow, message: OutgoingMessage): Promise<SentMessage>;
   deleteMessage(connection: WhatsappRow, to: string, externalId: string): Promise<void>;
   markRead(connection: WhatsappRow, to: string, externalIds: string[]): Promise<void>;

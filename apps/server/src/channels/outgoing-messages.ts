@@ -194,7 +194,8 @@ export async function recoverPendingMessages(
   const stale = await services.db
     .select({ id: messages.id, companyId: messages.companyId, createdAt: messages.createdAt, sendAttempts: messages.sendAttempts, isDeleted: messages.isDeleted })
     .from(messages)
-    .where(and(eq(messages.sendStatus, 'pending'), lte(messages.updatedAt, staleBefore)))
+    // Messages of the outbound engine (a key in their payload) are re-checked by it (outbound/outbound.ts).
+    .where(and(eq(messages.sendStatus, 'pending'), lte(messages.updatedAt, staleBefore), sql`${messages.sendPayload} ->> 'idempotencyKey' is null`))
     .orderBy(asc(messages.id))
     .limit(500);
   const result = { resent: 0, failed: 0 };

@@ -2,6 +2,7 @@ import { and, eq, lt } from 'drizzle-orm';
 import type { AppServices } from '../app.js';
 import { loadMessageDetails } from '../modules/messages/messages.repo.js';
 import { findTicketDetail } from '../modules/tickets/tickets.repo.js';
+import { applyOutboundAck } from '../outbound/outbound.js';
 import { messages } from '../platform/db/schema.js';
 import type { TenantScope } from '../platform/http/context.js';
 import { stripUnsafeText } from '../platform/text/unsafe-text.js';
@@ -26,6 +27,8 @@ function byRef(ref: MessageRef) {
 
 /** Acks only move forward (ARCHITECTURE §3.5): a late "delivered" never undoes "read". Returns whether it changed. */
 export async function applyAck(services: AppServices, ref: MessageRef, ack: number): Promise<boolean> {
+  // A schedule's or campaign's send learns it was delivered (it may have no message row).
+  await applyOutboundAck(services, ref, ack);
   const [row] = await services.db
     .update(messages)
     .set({ ack, updatedAt: new Date() })

@@ -25,6 +25,7 @@ import { registerPromptRoutes } from './prompts/prompts.routes.js';
 import { subscribeIntegrationEvents } from './integrations/integrations.events.js';
 import { registerIntegrationRoutes } from './integrations/integrations.routes.js';
 import { registerAutomationJobs } from '../automation/automation-jobs.js';
+import { registerOutboundJobs } from '../outbound/outbound.js';
 import { subscribeTagEvents } from './tags/tags.events.js';
 import { registerTagRoutes } from './tags/tags.routes.js';
 import { registerKanbanRoutes } from './kanban/kanban.routes.js';
@@ -74,6 +75,8 @@ export function subscribeModuleEvents(services: AppServices): void {
   subscribeIntegrationEvents(services);
   // The automation's durable timers and webhook retries.
   registerAutomationJobs(services);
+  // The outbound engine's dispatch and sweep (schedules, campaigns).
+  registerOutboundJobs(services);
   subscribeAuthEvents(services);
   subscribeUserEvents(services);
   subscribeSettingEvents(services);

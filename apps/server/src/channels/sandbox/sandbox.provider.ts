@@ -20,21 +20,26 @@ export const SANDBOX_NOT_ON_WHATSAPP_PREFIX = '999';
 export function createSandboxProvider(db: Db): ChannelProvider {
   return {
     kind: 'sandbox',
+    idempotentSends: true,
     async send(connection, message) {
       // Like WhatsApp, the sandbox refuses to send to a number that is not on it.
       if (message.to.replace(/\D/g, '').startsWith(SANDBOX_NOT_ON_WHATSAPP_PREFIX)) throw new Error('sandbox: the number is not on WhatsApp');
-      const externalId = `SBX-${randomUUID()}`;
-      await db.insert(sandboxOutbox).values({
-        companyId: connection.companyId,
-        whatsappId: connection.id,
-        number: message.to,
-        externalId,
-        body: message.body,
-        mediaType: message.media?.mediaType ?? null,
-        mediaPath: message.media?.path ?? null,
-        mediaName: message.media?.name ?? null,
-        quotedExternalId: message.quotedExternalId ?? null,
-      });
+      // A keyed send has an id derived from its key: sent twice, the second insert is a no-op.
+      const externalId = message.idempotencyKey ? `SBX-K-${message.idempotencyKey}` : `SBX-${randomUUID()}`;
+      await db
+        .insert(sandboxOutbox)
+        .values({
+          companyId: connection.companyId,
+          whatsappId: connection.id,
+          number: message.to,
+          externalId,
+          body: message.body,
+          mediaType: message.media?.mediaType ?? null,
+          mediaPath: message.media?.path ?? null,
+          mediaName: message.media?.name ?? null,
+          quotedExternalId: message.quotedExternalId ?? null,
+        })
+        .onConflictDoNothing();
       // The simulated phone is always online: the message is delivered at once.
       return { externalId, ack: 2 };
     },

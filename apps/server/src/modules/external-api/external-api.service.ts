@@ -39,8 +39,8 @@ async function findOrCreateContact(services: AppServices, connection: WhatsappRo
   return contact.id;
 }
 
-/** The contact's open or pending ticket on this connection, or a new pending one (the one-active index settles races). */
-async function findOrCreateTicket(services: AppServices, scope: TenantScope, contactId: number, whatsappId: number): Promise<{ id: number; created: boolean }> {
+/** The contact's open or pending ticket on this connection, or a new pending one (the one-active index settles races). Also used by the outbound engine. */
+export async function findOrCreateTicket(services: AppServices, scope: TenantScope, contactId: number, whatsappId: number): Promise<{ id: number; created: boolean }> {
   const existing = await findActiveTicket(services.db, scope, contactId, whatsappId);
   if (existing) return { id: existing.id, created: false };
   const [created] = await services.db

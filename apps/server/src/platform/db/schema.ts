@@ -487,6 +487,8 @@ export interface OutgoingPayload {
   body: string;
   media?: { path: string; name: string; mimeType: string; mediaType: 'image' | 'audio' | 'video' | 'application'; size: number };
   quotedExternalId?: string | null;
+  /** Lets a provider that supports it make a repeated send a no-op (outbound engine). */
+  idempotencyKey?: string;
   /** A Cloud API template (sent with `sendTemplate`; `body` is its rendered text). */
   template?: { name: string; language: string; parameters: string[] };
 }
@@ -690,6 +692,142 @@ export const sandboxOutbox = pgTable(
   (t) => [
     index('sandbox_outbox_company_id_whatsapp_number_idx').on(t.companyId, t.whatsappId, t.number, t.createdAt),
     index('sandbox_outbox_whatsapp_id_idx').on(t.whatsappId),
+    // A send carrying an idempotency key gets an external id derived from it: a repeat is a no-op.
+    uniqueIndex('sandbox_outbox_external_id_uq').on(t.whatsappId, t.externalId),
+  ],
+);
+
+// ---- Outbound engine (issue 20): one durable record per schedule / campaign recipient ----
+
+/** One message of an outbound send: text, or a file with an optional caption. */
+export interface OutboundItem {
+  body: string;
+  media?: OutgoingPayload['media'];
+}
+
+export const OUTBOUND_KINDS = ['schedule', 'campaign'] as const;
+export const OUTBOUND_STATES = ['queued', 'sending', 'sent', 'delivered', 'failed', 'cancelled'] as const;
+
+/**
+ * Every schedule and every campaign recipient is a row here before anything reaches
+ * a channel (ARCHITECTURE §3.7, §3.14); see apps/server/src/outbound/outbound.ts.
+ */
+export const outboundSends = pgTable(
+  'outbound_sends',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    kind: text('kind', { enum: OUTBOUND_KINDS }).notNull(),
+    /** The schedule's or campaign's id. */
+    sourceId: integer('source_id').notNull(),
+    /** Who it goes to within the source (a contact id or a number): unique per source. */
+    recipient: text('recipient').notNull(),
+    whatsappId: integer('whatsapp_id').references(() => whatsapps.id, { onDelete: 'set null' }),
+    contactId: integer('contact_id').references(() => contacts.id, { onDelete: 'set null' }),
+    /** Digits the channel sends to. */
+    number: text('number').notNull(),
+    /** Stored in the contact's ticket conversation (schedules) or sent without a ticket (campaigns). */
+    conversation: boolean('conversation').notNull().default(false),
+    ticketId: integer('ticket_id').references(() => tickets.id, { onDelete: 'set null' }),
+    /** The conversation's first message row of this send (conversation sends). */
+    messageId: bigint('message_id', { mode: 'number' }),
+    items: jsonb('items').$type<OutboundItem[]>().notNull().default([]),
+    /** What the source needs back (a campaign's variant, ...). */
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    state: text('state', { enum: OUTBOUND_STATES }).notNull().default('queued'),
+    /** Error code of a failed or cancelled send. */
+    reason: text('reason'),
+    attempts: integer('attempts').notNull().default(0),
+    /** The channel's id of the first message (acks settle 'delivered' by it). */
+    externalId: text('external_id'),
+    ack: integer('ack').notNull().default(0),
+    notBefore: timestamp('not_before', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    claimedAt: timestamp('claimed_at', { withTimezone: true, mode: 'date' }),
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('outbound_sends_source_recipient_uq').on(t.companyId, t.kind, t.sourceId, t.recipient),
+    // The dispatcher's look-up of a connection's due sends.
+    index('outbound_sends_due_idx').on(t.whatsappId, t.notBefore, t.id).where(sql`${t.state} = 'queued'`),
+    // The sweep's look-ups: due sends of every connection, claims a stopped node left.
+    index('outbound_sends_queued_idx').on(t.notBefore).where(sql`${t.state} = 'queued'`),
+    index('outbound_sends_sending_idx').on(t.claimedAt).where(sql`${t.state} = 'sending'`),
+    index('outbound_sends_external_id_idx')
+      .on(t.companyId, t.whatsappId, t.externalId)
+      .where(sql`${t.externalId} is not null`),
+    index('outbound_sends_whatsapp_id_idx').on(t.whatsappId),
+    index('outbound_sends_contact_id_idx').on(t.contactId),
+    index('outbound_sends_ticket_id_idx').on(t.ticketId),
+    index('outbound_sends_message_id_idx').on(t.messageId),
+  ],
+);
+
+/** A connection's pacing gate: when it may send next, and campaign sends since its last long pause. */
+export const outboundPacing = pgTable(
+  'outbound_pacing',
+  {
+    whatsappId: integer('whatsapp_id')
+      .primaryKey()
+      .references(() => whatsapps.id, { onDelete: 'cascade' }),
+    companyId: companyId(),
+    nextAt: timestamp('next_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    sentCount: integer('sent_count').notNull().default(0),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('outbound_pacing_company_id_idx').on(t.companyId)],
+);
+
+/** Campaign settings (spec part 2 §3): key/JSON-value pairs per company. */
+export const campaignSettings = pgTable(
+  'campaign_settings',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    key: text('key').notNull(),
+    value: jsonb('value').$type<unknown>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('campaign_settings_company_id_key_uq').on(t.companyId, t.key)],
+);
+
+export const SCHEDULE_STATUSES = ['PENDENTE', 'AGENDADA', 'ENVIADA', 'ERRO'] as const;
+
+export const schedules = pgTable(
+  'schedules',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    body: text('body').notNull(),
+    contactId: integer('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    sendAt: timestamp('send_at', { withTimezone: true, mode: 'date' }).notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+    status: text('status', { enum: SCHEDULE_STATUSES }).notNull().default('PENDENTE'),
+    /** Why it is ERRO (an error code). */
+    reason: text('reason'),
+    whatsappId: integer('whatsapp_id').references(() => whatsapps.id, { onDelete: 'set null' }),
+    ticketId: integer('ticket_id').references(() => tickets.id, { onDelete: 'set null' }),
+    mediaPath: text('media_path'),
+    mediaName: text('media_name'),
+    mediaMime: text('media_mime'),
+    mediaSize: integer('media_size'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('schedules_company_id_send_at_idx').on(t.companyId, t.sendAt, t.id),
+    // The promotion of due schedules.
+    index('schedules_pending_idx').on(t.sendAt).where(sql`${t.status} = 'PENDENTE'`),
+    index('schedules_contact_id_idx').on(t.contactId),
+    index('schedules_user_id_idx').on(t.userId),
+    index('schedules_whatsapp_id_idx').on(t.whatsappId),
+    index('schedules_ticket_id_idx').on(t.ticketId),
   ],
 );
 
@@ -707,3 +845,5 @@ export type WhatsappRow = typeof whatsapps.$inferSelect;
 export type QueueOptionRow = typeof queueOptions.$inferSelect;
 export type PromptRow = typeof prompts.$inferSelect;
 export type QueueIntegrationRow = typeof queueIntegrations.$inferSelect;
+export type OutboundSendRow = typeof outboundSends.$inferSelect;
+export type ScheduleRecord = typeof schedules.$inferSelect;
