@@ -73,6 +73,15 @@ export const ERROR_STATUS = {
   ERR_OUTBOUND_URL_REFUSED: 400,
   ERR_OUTSIDE_CUSTOMER_WINDOW: 400,
   ERR_INVALID_API_TOKEN: 401,
+  // outbound engine and schedules (issue 20)
+  ERR_NO_SCHEDULE_FOUND: 404,
+  // A schedule already sent (sentAt) or being sent cannot be changed or submitted again.
+  ERR_SCHEDULE_ALREADY_SENT: 409,
+  // A schedule whose time passed longer ago than the overdue limit (the server was down).
+  ERR_SCHEDULE_EXPIRED: 400,
+  // A send cancelled before it went out (its campaign was cancelled).
+  ERR_CANCELLED: 400,
+  ERR_INVALID_FILE_TYPE: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { noneAsAbsent, noneId } from './conventions.js';
+import { id, isDateTime, requiredText } from './validation.js';
 
 // ---- Outbound (issue 20): campaign settings and schedules ----
 
@@ -57,4 +59,65 @@ export type CampaignSettingKey = (typeof CAMPAIGN_SETTING_KEYS)[number];
 export interface CampaignSettingEntry {
   key: CampaignSettingKey;
   value: string;
+}
+
+/** Spec part 2 §5: schedule body at least 5 characters; contact and sendAt required. */
+export const SCHEDULE_BODY_MIN = 5;
+export const SCHEDULE_STATUS = ['PENDENTE', 'AGENDADA', 'ENVIADA', 'ERRO'] as const;
+export type ScheduleStatus = (typeof SCHEDULE_STATUS)[number];
+/** Attachments a schedule takes (spec part 2 §2.6). */
+export const SCHEDULE_MEDIA_EXTENSIONS = ['.png', '.jpg', '.jpeg'] as const;
+export const SCHEDULE_MEDIA_TYPES = ['image/png', 'image/jpeg'] as const;
+
+/**
+ * A schedule's send time: an ISO date-time; without an offset it is read in the
+ * company's time zone.
+ */
+const sendAt = () =>
+  z
+    .string({ error: 'validation.required' })
+    .trim()
+    .min(1, 'validation.required')
+    .refine(isDateTime, 'validation.invalidDate');
+
+export const ScheduleBody = z.object({
+  body: requiredText(SCHEDULE_BODY_MIN, 10_000),
+  contactId: id(),
+  sendAt: sendAt(),
+});
+export type ScheduleBody = z.infer<typeof ScheduleBody>;
+
+export const ScheduleUpdateBody = z.object({
+  body: requiredText(SCHEDULE_BODY_MIN, 10_000).optional(),
+  // A schedule always has a contact: "none" (false, '', null) leaves it as it is.
+  contactId: noneAsAbsent(id().optional()),
+  sendAt: sendAt().optional(),
+});
+export type ScheduleUpdateBody = z.infer<typeof ScheduleUpdateBody>;
+
+export const ScheduleListQuery = z.object({
+  searchParam: z.string().max(200, 'validation.tooLong').optional().default(''),
+  pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
+  contactId: noneId().optional(),
+});
+export type ScheduleListQuery = z.infer<typeof ScheduleListQuery>;
+
+export interface PresentedSchedule {
+  id: number;
+  body: string;
+  contactId: number;
+  contact: { id: number; name: string; number: string };
+  sendAt: string;
+  sentAt: string | null;
+  status: ScheduleStatus;
+  /** Why it is ERRO (an error code). */
+  reason: string | null;
+  whatsappId: number | null;
+  ticketId: number | null;
+  userId: number | null;
+  mediaPath: string | null;
+  mediaName: string | null;
+  mediaUrl: string | null;
+  createdAt: string;
+  updatedAt: string;
 }

@@ -19,6 +19,8 @@ export const REALTIME_ENTITIES = [
   'sandbox',
   'prompt',
   'queueIntegration',
+  // schedules (issue 20)
+  'schedule',
 ] as const;
 export type RealtimeEntity = (typeof REALTIME_ENTITIES)[number];
 

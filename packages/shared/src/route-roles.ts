@@ -153,6 +153,17 @@ export const ROUTE_ROLES = {
   'DELETE /quick-messages/:id': 'user',
   'POST /quick-messages/:id/media-upload': 'user',
   'DELETE /quick-messages/:id/media-upload': 'user',
+  // outbound (issue 20, engine helper): schedules (plan flag useSchedules, any user of the
+  // company) and campaign settings (campaign area: admins, plan flag useCampaigns)
+  'GET /schedules': 'user',
+  'GET /schedules/:id': 'user',
+  'POST /schedules': 'user',
+  'PUT /schedules/:id': 'user',
+  'DELETE /schedules/:id': 'user',
+  'POST /schedules/:id/media-upload': 'user',
+  'DELETE /schedules/:id/media-upload': 'user',
+  'GET /campaign-settings': 'admin',
+  'POST /campaign-settings': 'admin',
 } as const satisfies Record<string, RouteRole>;
 
 export type RouteKey = keyof typeof ROUTE_ROLES;

@@ -26,6 +26,8 @@ import { subscribeIntegrationEvents } from './integrations/integrations.events.j
 import { registerIntegrationRoutes } from './integrations/integrations.routes.js';
 import { registerAutomationJobs } from '../automation/automation-jobs.js';
 import { registerOutboundJobs } from '../outbound/outbound.js';
+import { registerScheduleRoutes, subscribeScheduleEvents } from './schedules/schedules.routes.js';
+import { registerCampaignSettingRoutes } from './campaign-settings/campaign-settings.routes.js';
 import { subscribeTagEvents } from './tags/tags.events.js';
 import { registerTagRoutes } from './tags/tags.routes.js';
 import { registerKanbanRoutes } from './kanban/kanban.routes.js';
@@ -66,6 +68,9 @@ export const privateModules: RegisterRoutes[] = [
   registerTagRoutes,
   registerKanbanRoutes,
   registerQuickMessageRoutes,
+  // outbound: schedules and campaign settings (issue 20)
+  registerScheduleRoutes,
+  registerCampaignSettingRoutes,
 ];
 
 /** Each feature turns its domain events into realtime messages. */
@@ -85,4 +90,5 @@ export function subscribeModuleEvents(services: AppServices): void {
   subscribeContactEvents(services);
   subscribeTagEvents(services);
   subscribeQuickMessageEvents(services);
+  subscribeScheduleEvents(services);
 }

@@ -178,6 +178,16 @@ export const ROUTE_CASES: Record<RouteKey, RouteCase> = {
   'DELETE /quick-messages/:id': deny((f) => `/quick-messages/${f.quickMessageId}`),
   'POST /quick-messages/:id/media-upload': deny((f) => upload(`/quick-messages/${f.quickMessageId}/media-upload`)),
   'DELETE /quick-messages/:id/media-upload': deny((f) => `/quick-messages/${f.quickMessageId}/media-upload`),
+  // outbound (issue 20, engine helper): schedules and campaign settings
+  'GET /schedules': open((f) => `/schedules?searchParam=${q(f)}`),
+  'GET /schedules/:id': deny((f) => `/schedules/${f.scheduleId}`),
+  'POST /schedules': deny((f) => call('/schedules', { body: 'Probe schedule body', contactId: f.contactId, sendAt: '2999-01-01T10:00:00Z' })),
+  'PUT /schedules/:id': deny((f) => call(`/schedules/${f.scheduleId}`, { body: 'Probe schedule edit' })),
+  'DELETE /schedules/:id': deny((f) => `/schedules/${f.scheduleId}`),
+  'POST /schedules/:id/media-upload': deny((f) => upload(`/schedules/${f.scheduleId}/media-upload`)),
+  'DELETE /schedules/:id/media-upload': deny((f) => `/schedules/${f.scheduleId}/media-upload`),
+  'GET /campaign-settings': open(() => '/campaign-settings'),
+  'POST /campaign-settings': open(() => call('/campaign-settings', { settings: { messageInterval: 5 } })),
 };
 
 /** The case of a registered route, or undefined when the table has none. */

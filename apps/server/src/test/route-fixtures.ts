@@ -1,5 +1,5 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
-import { helps, plans, prompts, queueIntegrations, queueOptions, userQueues } from '../platform/db/schema.js';
+import { helps, plans, prompts, queueIntegrations, queueOptions, schedules, userQueues } from '../platform/db/schema.js';
 import type { TestContext } from './test-app.js';
 import { createServiceDeskFactories } from './service-desk-factories.js';
 
@@ -34,6 +34,8 @@ export interface RouteFixture {
   quickMessageId: number;
   /** A platform-wide help video (not any company's). */
   helpId: number;
+  /** A schedule (issue 20), not yet due. */
+  scheduleId: number;
   marker: string;
 }
 
@@ -79,8 +81,12 @@ export async function seedRouteFixture(t: TestContext, owners: FixtureOwners, ma
   await sd.tagTicket(companyId, ticket.id, [tag.id]);
   const quick = await sd.buildQuickMessage(companyId, authorId, { shortcode: `${marker}-quick-${n}`, message: `${marker} quick text`, geral: true });
   // Platform data every company reads (like plans): no marker, it is nobody's secret.
+  const [schedule] = await db
+    .insert(schedules)
+    .values({ companyId, body: `${marker} scheduled text`, contactId: contact.id, userId: authorId, sendAt: new Date('2999-01-01T10:00:00Z') })
+    .returning();
   const [help] = await db.insert(helps).values({ title: `Platform help ${n}`, video: `probe${n}`, description: 'Shown to every company' }).returning();
-  if (!option || !prompt || !integration || !help) throw new Error('fixture not created');
+  if (!option || !prompt || !integration || !help || !schedule) throw new Error('fixture not created');
 
   return {
     companyId: owners.targetCompanyId ?? companyId,
@@ -103,6 +109,7 @@ export async function seedRouteFixture(t: TestContext, owners: FixtureOwners, ma
     tagId: tag.id,
     quickMessageId: quick.id,
     helpId: help.id,
+    scheduleId: schedule.id,
     marker,
   };
 }

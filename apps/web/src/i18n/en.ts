@@ -222,5 +222,10 @@ export const en: Messages = {
     ERR_OUTBOUND_URL_REFUSED: 'This address points to the internal network of the server and cannot be used. Use a public address or ask the server operator to allow it.',
     ERR_OUTSIDE_CUSTOMER_WINDOW: "More than 24 hours since the customer's last message: send an approved message template.",
     ERR_INVALID_API_TOKEN: 'Invalid API token.',
+    ERR_NO_SCHEDULE_FOUND: 'Schedule not found.',
+    ERR_SCHEDULE_ALREADY_SENT: 'This schedule was already sent and cannot be changed.',
+    ERR_SCHEDULE_EXPIRED: 'The schedule time passed while the server was down; the message was not sent.',
+    ERR_CANCELLED: 'Sending cancelled.',
+    ERR_INVALID_FILE_TYPE: 'File type not allowed.',
   },
 };

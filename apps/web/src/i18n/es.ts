@@ -222,5 +222,10 @@ export const es: Messages = {
     ERR_OUTBOUND_URL_REFUSED: 'Esta dirección apunta a la red interna del servidor y no se puede usar. Use una dirección pública o pida al administrador del servidor que la permita.',
     ERR_OUTSIDE_CUSTOMER_WINDOW: 'Pasaron más de 24 horas desde el último mensaje del cliente: envíe una plantilla de mensaje aprobada.',
     ERR_INVALID_API_TOKEN: 'Token de la API no válido.',
+    ERR_NO_SCHEDULE_FOUND: 'Programación no encontrada.',
+    ERR_SCHEDULE_ALREADY_SENT: 'Esta programación ya fue enviada y no se puede cambiar.',
+    ERR_SCHEDULE_EXPIRED: 'La hora programada pasó mientras el servidor estaba detenido; el mensaje no se envió.',
+    ERR_CANCELLED: 'Envío cancelado.',
+    ERR_INVALID_FILE_TYPE: 'Tipo de archivo no permitido.',
   },
 };

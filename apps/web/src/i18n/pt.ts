@@ -223,6 +223,11 @@ export const pt = {
     ERR_OUTBOUND_URL_REFUSED: 'Este endereço aponta para a rede interna do servidor e não pode ser usado. Use um endereço público ou peça ao administrador do servidor para liberá-lo.',
     ERR_OUTSIDE_CUSTOMER_WINDOW: 'Mais de 24 horas desde a última mensagem do cliente: envie um modelo de mensagem aprovado.',
     ERR_INVALID_API_TOKEN: 'Token da API inválido.',
+    ERR_NO_SCHEDULE_FOUND: 'Agendamento não encontrado.',
+    ERR_SCHEDULE_ALREADY_SENT: 'Este agendamento já foi enviado e não pode ser alterado.',
+    ERR_SCHEDULE_EXPIRED: 'O horário do agendamento passou enquanto o servidor estava parado; a mensagem não foi enviada.',
+    ERR_CANCELLED: 'Envio cancelado.',
+    ERR_INVALID_FILE_TYPE: 'Tipo de arquivo não permitido.',
   },
 };
 

@@ -16,8 +16,8 @@ import {
   type MediaFile,
 } from './quick-messages.service.js';
 
-/** One file in the field `file`; `typeArch` (the spec client's folder hint) is accepted and ignored. */
-async function readUpload(request: FastifyRequest): Promise<MediaFile> {
+/** One file in the field `file`; `typeArch` (the spec client's folder hint) is accepted and ignored. Schedules read their attachment with it too. */
+export async function readUpload(request: FastifyRequest): Promise<MediaFile> {
   if (!request.isMultipart()) throw new AppError('ERR_VALIDATION', undefined, { message: 'Send the file as multipart/form-data', fields: { file: ['Required'] } });
   let file: MediaFile | undefined;
   for await (const part of request.parts()) {
