@@ -134,7 +134,7 @@ function engine(services: AppServices): EngineState {
         random: Math.random,
         batchSize: 50,
         concurrency: 8,
-        runBudgetMs: 25_000,
+        runBudgetMs: 20_000,
         claimLeaseMs: services.config.OUTBOUND_CLAIM_LEASE_SECONDS * 1000,
         sweepSeconds: services.config.OUTBOUND_SWEEP_SECONDS,
         overdueLimitMs: services.config.SCHEDULE_OVERDUE_LIMIT_HOURS * 3_600_000,
@@ -732,8 +732,10 @@ export function registerOutboundJobs(services: AppServices): void {
   state.jobs = {
     dispatch: defineJob<DispatchData>({
       name: 'outbound.dispatch',
-      // One run at a time per connection (singletonKey = connection id), one more queued.
-      options: { policy: 'stately', retryLimit: 5, retryDelay: 5, expireInSeconds: 120 },
+      // One run at a time per connection (singletonKey = connection id), one more queued. A run
+      // lasts at most runBudgetMs (20 s) plus one batch; the lease is short because a run a killed
+      // node held blocks its connection until the lease ends and maintenance hands it back.
+      options: { policy: 'stately', retryLimit: 5, retryDelay: 5, expireInSeconds: 40 },
       handler: (data) => dispatchConnection(services, data),
     }),
     sweep: defineJob<{ at?: string }>({
