@@ -16,6 +16,8 @@ export interface SessionUser {
     name: string;
     dueDate: string | null;
     status: boolean;
+    /** IANA name; schedules are typed and shown in it. */
+    timezone?: string;
     settings: { key: string; value: string }[];
     plan: PlanFlags & { id: number; name: string; users: number; connections: number; queues: number; value: number };
   };

@@ -22,6 +22,8 @@ const UsersPage = lazy(() => import('../features/users/users-page'));
 const TagsPage = lazy(() => import('../features/tags/tags-page'));
 const KanbanPage = lazy(() => import('../features/kanban/kanban-page'));
 const HelpsPage = lazy(() => import('../features/helps/helps-page'));
+const SchedulesPage = lazy(() => import('../features/schedules/schedules-page'));
+const CampaignsConfigPage = lazy(() => import('../features/campaign-settings/campaigns-config-page'));
 
 /** Areas already built; the rest of PRIVATE shows its title. */
 const BUILT: Record<string, ReactNode> = {
@@ -38,6 +40,8 @@ const BUILT: Record<string, ReactNode> = {
   '/tags': <TagsPage />,
   '/kanban': <KanbanPage />,
   '/helps': <HelpsPage />,
+  '/schedules': <SchedulesPage />,
+  '/campaigns-config': <CampaignsConfigPage />,
 };
 
 /** Private routes of spec part 2 §2.1; areas not built yet show their title. */

@@ -13,6 +13,8 @@ import { userModalTexts, usersTexts } from '../features/users/users.i18n';
 import { messagesApiTexts } from '../features/messages-api/messages-api.i18n';
 import { tagsTexts } from '../features/tags/tags.i18n';
 import { helpsTexts } from '../features/helps/helps.i18n';
+import { schedulesTexts } from '../features/schedules/schedules.i18n';
+import { campaignSettingsTexts } from '../features/campaign-settings/campaign-settings.i18n';
 import { kanbanTexts } from '../features/kanban/kanban.i18n';
 import { notificationsTexts } from '../features/notifications/notifications.i18n';
 
@@ -152,6 +154,8 @@ export const es: Messages = {
   messagesApi: messagesApiTexts.es,
   users: usersTexts.es,
   tags: tagsTexts.es,
+  schedules: schedulesTexts.es,
+  campaignSettings: campaignSettingsTexts.es,
   helps: helpsTexts.es,
   kanban: kanbanTexts.es,
   notifications: notificationsTexts.es,

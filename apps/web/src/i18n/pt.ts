@@ -12,6 +12,8 @@ import { userModalTexts, usersTexts } from '../features/users/users.i18n';
 import { messagesApiTexts } from '../features/messages-api/messages-api.i18n';
 import { tagsTexts } from '../features/tags/tags.i18n';
 import { helpsTexts } from '../features/helps/helps.i18n';
+import { schedulesTexts } from '../features/schedules/schedules.i18n';
+import { campaignSettingsTexts } from '../features/campaign-settings/campaign-settings.i18n';
 import { kanbanTexts } from '../features/kanban/kanban.i18n';
 import { notificationsTexts } from '../features/notifications/notifications.i18n';
 import type { Catalogue } from './catalogue';
@@ -153,6 +155,8 @@ export const pt = {
   messagesApi: messagesApiTexts.pt,
   users: usersTexts.pt,
   tags: tagsTexts.pt,
+  schedules: schedulesTexts.pt,
+  campaignSettings: campaignSettingsTexts.pt,
   helps: helpsTexts.pt,
   kanban: kanbanTexts.pt,
   notifications: notificationsTexts.pt,

@@ -25,7 +25,6 @@ export const conversationTexts = featureTexts({
       schedule: 'Agendamento',
       deleteConfirm: 'Excluir o ticket do contato {{name}}?',
       deleteWarning: 'Atenção! Todas as mensagens relacionadas ao ticket serão perdidas.',
-      scheduleSoon: 'Os agendamentos chegam em breve.',
     },
     tags: {
       label: 'Tags',
@@ -172,7 +171,6 @@ export const conversationTexts = featureTexts({
       schedule: 'Schedule',
       deleteConfirm: 'Delete the ticket of contact {{name}}?',
       deleteWarning: 'Warning! All messages of this ticket will be lost.',
-      scheduleSoon: 'Schedules are coming soon.',
     },
     tags: {
       label: 'Tags',
@@ -319,7 +317,6 @@ export const conversationTexts = featureTexts({
       schedule: 'Programación',
       deleteConfirm: '¿Eliminar el ticket del contacto {{name}}?',
       deleteWarning: '¡Atención! Se perderán todos los mensajes del ticket.',
-      scheduleSoon: 'Las programaciones llegarán pronto.',
     },
     tags: {
       label: 'Etiquetas',

@@ -4,14 +4,16 @@ import MoreVert from '@mui/icons-material/MoreVert';
 import TaskAlt from '@mui/icons-material/TaskAlt';
 import Undo from '@mui/icons-material/Undo';
 import { Avatar, Box, Button, ButtonBase, IconButton, Menu, MenuItem, Stack, Tooltip, Typography, useMediaQuery, useTheme } from '@mui/material';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Ticket } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { ConfirmationDialog } from '../../components/confirmation-dialog';
-import { toastInfo } from '../../components/toast';
 import { useTicketActions } from '../tickets/ticket-actions';
 import { TransferDialog } from './transfer-dialog';
+
+// Loaded when first opened: the tickets screen does not carry the schedules code.
+const ScheduleDialog = lazy(() => import('../schedules/schedule-dialog').then((module) => ({ default: module.ScheduleDialog })));
 
 export interface TicketHeaderProps {
   ticket: Ticket;
@@ -29,6 +31,7 @@ export function TicketHeader({ ticket, onOpenContact, onBack }: TicketHeaderProp
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
   const [transferOpen, setTransferOpen] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [scheduleOpen, setScheduleOpen] = useState(false);
   const mayDelete = user ? can(user, 'ticket-options:deleteTicket') : false;
   const details = [
     t('conversation.header.ticket', { id: ticket.id }),
@@ -124,7 +127,7 @@ export function TicketHeader({ ticket, onOpenContact, onBack }: TicketHeaderProp
           data-testid="ticket-options-schedule"
           onClick={() => {
             closeMenu();
-            toastInfo(t('conversation.actions.scheduleSoon'));
+            setScheduleOpen(true);
           }}
         >
           {t('conversation.actions.schedule')}
@@ -142,6 +145,11 @@ export function TicketHeader({ ticket, onOpenContact, onBack }: TicketHeaderProp
           </MenuItem>
         ) : null}
       </Menu>
+      {scheduleOpen ? (
+        <Suspense fallback={null}>
+          <ScheduleDialog record={null} contact={{ id: ticket.contact.id, name: ticket.contact.name, number: ticket.contact.number }} onClose={() => setScheduleOpen(false)} />
+        </Suspense>
+      ) : null}
       {transferOpen ? <TransferDialog ticket={ticket} onClose={() => setTransferOpen(false)} onTransfer={(input) => actions.transfer(ticket, input)} /> : null}
       <ConfirmationDialog open={confirmDelete} title={t('conversation.actions.deleteConfirm', { name: ticket.contact.name })} onClose={() => setConfirmDelete(false)} onConfirm={() => void actions.remove(ticket)}>
         {t('conversation.actions.deleteWarning')}
