@@ -3,6 +3,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SnackbarProvider } from 'notistack';
 import { MemoryRouter } from 'react-router';
+import type { CampaignSettingEntry } from '@atende/shared';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
@@ -10,7 +11,7 @@ import { fakeApi } from '../../test/fake-api';
 import CampaignsConfigPage, { readSettings } from './campaigns-config-page';
 
 const noop = () => undefined;
-const STORED = [
+const STORED: CampaignSettingEntry[] = [
   { key: 'messageInterval', value: '20' },
   { key: 'longerIntervalAfter', value: '20' },
   { key: 'greaterInterval', value: '60' },
