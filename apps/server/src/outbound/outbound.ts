@@ -21,9 +21,13 @@
  * - `resumeSends(tx, scope, kind, sourceId)`: cancelled rows → queued again (a
  *   campaign restart sends only who was not sent to).
  * - `onSendSettled(services, kind, handler)`: the handler runs in the settle's
- *   transaction with every row of that kind that reached sent, delivered, failed
- *   (or cancelled by the engine); it may return a function run after the commit
- *   (realtime events).
+ *   transaction with every row of that kind that reached sent, delivered (also
+ *   later, from an ack) or failed; it may return a function run after the commit
+ *   (realtime events). Rows the source cancels itself (`cancelSends`) are not
+ *   reported: the source knows.
+ * - `idempotencyKey(sendId, item)`, `configureOutbound(services, {...})` (tests:
+ *   clock, random source, waits), `dispatchConnection` and `sweepOutbound` (what
+ *   the jobs run; tests call them directly).
  * - `onOutboundSweep(services, hook)`: runs on every sweep (a source queues what
  *   became due, e.g. schedules).
  * - `sendProgress(db, scope, kind, sourceIds)`: counts per state per source.
