@@ -242,6 +242,32 @@ describe('pacing (controllable clock)', () => {
     expectGaps(gaps(await sentTimes(sourceId)), [2, 7, 30, 9, 1, 30]);
   });
 
+  it('a cancel while a paced run waits stops every send still queued: nothing goes after the current wait', async () => {
+    await saveCampaignSettings(t.app.services.db, scope(), { messageInterval: 10 });
+    const sourceId = sourceSeq++;
+    await queueSends(t.app.services.db, scope(), campaignSends(sourceId, ['5511900000301', '5511900000302', '5511900000303', '5511900000304']));
+    randoms = [0.5, 0.5, 0.5];
+    let waits = 0;
+    configureOutbound(t.app.services, {
+      sleep: async (ms) => {
+        clock += ms;
+        // The campaign is cancelled during the wait after the second send.
+        if (++waits === 2) await cancelSends(t.app.services.db, scope(), 'campaign', sourceId);
+      },
+    });
+    try {
+      await dispatch();
+    } finally {
+      configureOutbound(t.app.services, {
+        sleep: async (ms) => {
+          clock += ms;
+        },
+      });
+    }
+    expect((await sendsOf(sourceId)).map((row) => row.state)).toEqual(['delivered', 'delivered', 'cancelled', 'cancelled']);
+    expect(await outbox('5511900000303')).toHaveLength(0);
+  });
+
   it('the per-connection cap spaces every send, and a restart keeps the stored gate', async () => {
     await saveCampaignSettings(t.app.services.db, scope(), { messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0, sendCaps: { baileys: 1, 'cloud-api': 0, sandbox: 2 } });
     const sourceId = sourceSeq++;
