@@ -112,8 +112,8 @@ export async function deleteSchedule(services: AppServices, ctx: RequestContext,
     await cancelSends(tx, ctx, 'schedule', id);
     await tx.delete(schedules).where(and(eq(schedules.companyId, ctx.companyId), eq(schedules.id, id)));
   });
-  // A schedule that went out (or is going) shares its image with the message in the ticket: the file stays.
-  const unsent = schedule.sentAt === null && (schedule.status === 'PENDENTE' || schedule.status === 'ERRO');
+  // Once handed to the engine (sent, sending or failed) its image is also the ticket message's: the file stays.
+  const unsent = schedule.sentAt === null && schedule.status === 'PENDENTE';
   if (schedule.mediaPath && unsent) await services.media.remove(ctx, schedule.mediaPath).catch(() => undefined);
   services.events.emit('schedule.deleted', { companyId: ctx.companyId, scheduleId: id });
 }
