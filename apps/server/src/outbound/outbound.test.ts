@@ -9,6 +9,7 @@ import {
   configureOutbound,
   dispatchConnection,
   idempotencyKey,
+  listSends,
   onSendSettled,
   queueSends,
   recoverStaleClaims,
@@ -114,6 +115,8 @@ describe('outbound engine', () => {
       ['failed', 'ERR_WAPP_INVALID_CONTACT'],
       ['delivered', null],
     ]);
+    // What a report lists as failures.
+    expect((await listSends(t.app.services.db, scope(), 'campaign', sourceId, { states: ['failed'] })).map((row) => [row.number, row.reason])).toEqual([[bad, 'ERR_WAPP_INVALID_CONTACT']]);
   });
 
   it('keeps the sends of a stopped connection queued and sends them when it is back', async () => {

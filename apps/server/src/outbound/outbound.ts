@@ -31,8 +31,10 @@
  * - `onOutboundSweep(services, hook)`: runs on every sweep (a source queues what
  *   became due, e.g. schedules).
  * - `sendProgress(db, scope, kind, sourceIds)`: counts per state per source.
+ * - `listSends(db, scope, kind, sourceId, { states?, limit?, offset? })`: a source's
+ *   rows (a report's failures with their reasons), oldest first.
  */
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import pino, { type Logger } from 'pino';
 import type { AppServices } from '../app.js';
 import { providerKindOf, type ChannelProvider } from '../channels/channel-provider.js';
@@ -257,6 +259,30 @@ export async function sendProgress(db: DbOrTx, scope: TenantScope, kind: Outboun
     counts.total += Number(row.count);
   }
   return result;
+}
+
+/** A page of a source's sends, oldest first, optionally only some states (a report's failures). */
+export async function listSends(
+  db: DbOrTx,
+  scope: TenantScope,
+  kind: OutboundKind,
+  sourceId: number,
+  options: { states?: OutboundState[]; limit?: number; offset?: number } = {},
+): Promise<OutboundSendRow[]> {
+  return db
+    .select()
+    .from(outboundSends)
+    .where(
+      and(
+        eq(outboundSends.companyId, scope.companyId),
+        eq(outboundSends.kind, kind),
+        eq(outboundSends.sourceId, sourceId),
+        options.states && options.states.length > 0 ? inArray(outboundSends.state, options.states) : undefined,
+      ),
+    )
+    .orderBy(asc(outboundSends.id))
+    .limit(Math.min(options.limit ?? 100, 1000))
+    .offset(options.offset ?? 0);
 }
 
 /** Asks the dispatcher to look at these connections now (after the queueing transaction committed). */
