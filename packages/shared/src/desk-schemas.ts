@@ -16,7 +16,7 @@ export const contactNumber = () =>
     .transform((value) => value.replace(/\D/g, ''))
     .pipe(z.string().min(1, 'validation.required').min(8, 'validation.tooShort').max(50, 'validation.tooLong'));
 
-const emailOrEmpty = () => z.union([z.literal(''), email()]);
+export const emailOrEmpty = () => z.union([z.literal(''), email()]);
 
 export const ExtraInfoEntry = z.object({
   id: id().optional(),

@@ -82,6 +82,13 @@ export const ERROR_STATUS = {
   // A send cancelled before it went out (its campaign was cancelled).
   ERR_CANCELLED: 400,
   ERR_INVALID_FILE_TYPE: 400,
+  // contact lists (issue 20)
+  ERR_NO_CONTACT_LIST_FOUND: 404,
+  ERR_NO_CONTACT_LIST_ITEM_FOUND: 404,
+  // The number is already in this list.
+  ERR_DUPLICATED_LIST_ITEM: 409,
+  // The upload is not a spreadsheet we can read (.xlsx, or .xls saved in the Excel 2007+ format).
+  ERR_INVALID_SPREADSHEET: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

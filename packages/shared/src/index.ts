@@ -14,3 +14,4 @@ export * from './automation-schemas.js';
 export * from './route-roles.js';
 export * from './message-variables.js';
 export * from './outbound-schemas.js';
+export * from './contact-list-schemas.js';

@@ -21,6 +21,9 @@ export const REALTIME_ENTITIES = [
   'queueIntegration',
   // schedules (issue 20)
   'schedule',
+  // contact lists (issue 20)
+  'ContactList',
+  'ContactListItem',
 ] as const;
 export type RealtimeEntity = (typeof REALTIME_ENTITIES)[number];
 

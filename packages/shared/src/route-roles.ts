@@ -164,6 +164,19 @@ export const ROUTE_ROLES = {
   'DELETE /schedules/:id/media-upload': 'user',
   'GET /campaign-settings': 'admin',
   'POST /campaign-settings': 'admin',
+  // contact lists (issue 20): campaign area, admins, plan flag useCampaigns
+  'GET /contact-lists': 'admin',
+  'GET /contact-lists/list': 'admin',
+  'GET /contact-lists/:id': 'admin',
+  'POST /contact-lists': 'admin',
+  'PUT /contact-lists/:id': 'admin',
+  'DELETE /contact-lists/:id': 'admin',
+  'POST /contact-lists/:id/upload': 'admin',
+  'GET /contact-list-items': 'admin',
+  'GET /contact-list-items/:id': 'admin',
+  'POST /contact-list-items': 'admin',
+  'PUT /contact-list-items/:id': 'admin',
+  'DELETE /contact-list-items/:id': 'admin',
 } as const satisfies Record<string, RouteRole>;
 
 export type RouteKey = keyof typeof ROUTE_ROLES;

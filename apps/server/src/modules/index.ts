@@ -27,6 +27,7 @@ import { registerIntegrationRoutes } from './integrations/integrations.routes.js
 import { registerAutomationJobs } from '../automation/automation-jobs.js';
 import { registerOutboundJobs } from '../outbound/outbound.js';
 import { registerScheduleRoutes, subscribeScheduleEvents } from './schedules/schedules.routes.js';
+import { registerContactListRoutes, subscribeContactListEvents } from './contact-lists/contact-lists.routes.js';
 import { registerCampaignSettingRoutes } from './campaign-settings/campaign-settings.routes.js';
 import { subscribeTagEvents } from './tags/tags.events.js';
 import { registerTagRoutes } from './tags/tags.routes.js';
@@ -71,6 +72,7 @@ export const privateModules: RegisterRoutes[] = [
   // outbound: schedules and campaign settings (issue 20)
   registerScheduleRoutes,
   registerCampaignSettingRoutes,
+  registerContactListRoutes,
 ];
 
 /** Each feature turns its domain events into realtime messages. */
@@ -91,4 +93,5 @@ export function subscribeModuleEvents(services: AppServices): void {
   subscribeTagEvents(services);
   subscribeQuickMessageEvents(services);
   subscribeScheduleEvents(services);
+  subscribeContactListEvents(services);
 }

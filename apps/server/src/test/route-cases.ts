@@ -188,6 +188,19 @@ export const ROUTE_CASES: Record<RouteKey, RouteCase> = {
   'DELETE /schedules/:id/media-upload': deny((f) => `/schedules/${f.scheduleId}/media-upload`),
   'GET /campaign-settings': open(() => '/campaign-settings'),
   'POST /campaign-settings': open(() => call('/campaign-settings', { settings: { messageInterval: 5 } })),
+  // contact lists (issue 20)
+  'GET /contact-lists': open((f) => `/contact-lists?searchParam=${q(f)}`),
+  'GET /contact-lists/list': open(() => '/contact-lists/list'),
+  'GET /contact-lists/:id': deny((f) => `/contact-lists/${f.contactListId}`),
+  'POST /contact-lists': open(() => call('/contact-lists', { name: 'Probe list' })),
+  'PUT /contact-lists/:id': deny((f) => call(`/contact-lists/${f.contactListId}`, { name: 'Probe list renamed' })),
+  'DELETE /contact-lists/:id': deny((f) => `/contact-lists/${f.contactListId}`),
+  'POST /contact-lists/:id/upload': deny((f) => upload(`/contact-lists/${f.contactListId}/upload`)),
+  'GET /contact-list-items': deny((f) => `/contact-list-items?contactListId=${f.contactListId}&searchParam=${q(f)}`),
+  'GET /contact-list-items/:id': deny((f) => `/contact-list-items/${f.contactListItemId}`),
+  'POST /contact-list-items': deny((f) => call('/contact-list-items', { contactListId: f.contactListId, name: 'Probe person', number: '5511987650000' })),
+  'PUT /contact-list-items/:id': deny((f) => call(`/contact-list-items/${f.contactListItemId}`, { name: 'Probe person renamed' })),
+  'DELETE /contact-list-items/:id': deny((f) => `/contact-list-items/${f.contactListItemId}`),
 };
 
 /** The case of a registered route, or undefined when the table has none. */

@@ -1,5 +1,5 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
-import { helps, plans, prompts, queueIntegrations, queueOptions, schedules, userQueues } from '../platform/db/schema.js';
+import { contactListItems, contactLists, helps, plans, prompts, queueIntegrations, queueOptions, schedules, userQueues } from '../platform/db/schema.js';
 import type { TestContext } from './test-app.js';
 import { createServiceDeskFactories } from './service-desk-factories.js';
 
@@ -36,6 +36,9 @@ export interface RouteFixture {
   helpId: number;
   /** A schedule (issue 20), not yet due. */
   scheduleId: number;
+  /** A contact list (issue 20) with one item. */
+  contactListId: number;
+  contactListItemId: number;
   marker: string;
 }
 
@@ -85,8 +88,13 @@ export async function seedRouteFixture(t: TestContext, owners: FixtureOwners, ma
     .insert(schedules)
     .values({ companyId, body: `${marker} scheduled text`, contactId: contact.id, userId: authorId, sendAt: new Date('2999-01-01T10:00:00Z') })
     .returning();
+  const [contactList] = await db.insert(contactLists).values({ companyId, name: `${marker} list ${n}` }).returning();
+  const [contactListItem] = await db
+    .insert(contactListItems)
+    .values({ companyId, contactListId: contactList!.id, name: `${marker} person ${n}`, number: `55119${String(n).padStart(8, '0')}`, email: `${marker.toLowerCase()}.list${n}@example.com` })
+    .returning();
   const [help] = await db.insert(helps).values({ title: `Platform help ${n}`, video: `probe${n}`, description: 'Shown to every company' }).returning();
-  if (!option || !prompt || !integration || !help || !schedule) throw new Error('fixture not created');
+  if (!option || !prompt || !integration || !help || !schedule || !contactList || !contactListItem) throw new Error('fixture not created');
 
   return {
     companyId: owners.targetCompanyId ?? companyId,
@@ -110,6 +118,8 @@ export async function seedRouteFixture(t: TestContext, owners: FixtureOwners, ma
     quickMessageId: quick.id,
     helpId: help.id,
     scheduleId: schedule.id,
+    contactListId: contactList.id,
+    contactListItemId: contactListItem.id,
     marker,
   };
 }

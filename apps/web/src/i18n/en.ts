@@ -231,5 +231,9 @@ export const en: Messages = {
     ERR_SCHEDULE_EXPIRED: 'The schedule time passed while the server was down; the message was not sent.',
     ERR_CANCELLED: 'Sending cancelled.',
     ERR_INVALID_FILE_TYPE: 'File type not allowed.',
+    ERR_NO_CONTACT_LIST_FOUND: 'Contact list not found.',
+    ERR_NO_CONTACT_LIST_ITEM_FOUND: 'List contact not found.',
+    ERR_DUPLICATED_LIST_ITEM: 'This number is already in this list.',
+    ERR_INVALID_SPREADSHEET: 'The spreadsheet could not be read. Send an .xlsx file (or an .xls saved in the Excel 2007 or newer format).',
   },
 };

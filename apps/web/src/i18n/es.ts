@@ -231,5 +231,9 @@ export const es: Messages = {
     ERR_SCHEDULE_EXPIRED: 'La hora programada pasó mientras el servidor estaba detenido; el mensaje no se envió.',
     ERR_CANCELLED: 'Envío cancelado.',
     ERR_INVALID_FILE_TYPE: 'Tipo de archivo no permitido.',
+    ERR_NO_CONTACT_LIST_FOUND: 'Lista de contactos no encontrada.',
+    ERR_NO_CONTACT_LIST_ITEM_FOUND: 'Contacto de la lista no encontrado.',
+    ERR_DUPLICATED_LIST_ITEM: 'Este número ya está en esta lista.',
+    ERR_INVALID_SPREADSHEET: 'No se pudo leer la hoja de cálculo. Envíe un archivo .xlsx (o un .xls guardado en el formato de Excel 2007 o posterior).',
   },
 };

@@ -232,6 +232,10 @@ export const pt = {
     ERR_SCHEDULE_EXPIRED: 'O horário do agendamento passou enquanto o servidor estava parado; a mensagem não foi enviada.',
     ERR_CANCELLED: 'Envio cancelado.',
     ERR_INVALID_FILE_TYPE: 'Tipo de arquivo não permitido.',
+    ERR_NO_CONTACT_LIST_FOUND: 'Lista de contatos não encontrada.',
+    ERR_NO_CONTACT_LIST_ITEM_FOUND: 'Contato da lista não encontrado.',
+    ERR_DUPLICATED_LIST_ITEM: 'Este número já está nesta lista.',
+    ERR_INVALID_SPREADSHEET: 'Não foi possível ler a planilha. Envie um arquivo .xlsx (ou .xls salvo no formato do Excel 2007 ou mais novo).',
   },
 };
 

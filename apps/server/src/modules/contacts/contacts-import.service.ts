@@ -9,7 +9,7 @@ import { insertContacts, type NewContact } from './contacts.repo.js';
 type ErrorEntry = ContactImportResult['errorBag'][number];
 
 /** Column titles accepted for each field, compared trimmed, lowercased and without accents. */
-const COLUMNS = {
+export const COLUMNS = {
   name: ['name', 'nome'],
   number: ['number', 'numero', 'phone', 'telefone', 'celular'],
   email: ['email', 'e-mail'],
@@ -20,7 +20,7 @@ const MAX_LIVE_EVENTS = 100;
 
 const DUPLICATE_MESSAGE = 'ERR_DUPLICATED_CONTACT';
 
-function normalizeTitle(title: string): string {
+export function normalizeTitle(title: string): string {
   return title
     .trim()
     .toLowerCase()
@@ -28,7 +28,7 @@ function normalizeTitle(title: string): string {
     .replace(/\p{Diacritic}/gu, '');
 }
 
-function cell(row: Record<string, unknown>, titles: readonly string[]): string {
+export function cell(row: Record<string, unknown>, titles: readonly string[]): string {
   for (const [title, value] of Object.entries(row)) {
     if (value === null || value === undefined) continue;
     if (titles.includes(normalizeTitle(title))) return String(value).trim();
@@ -40,7 +40,7 @@ function cell(row: Record<string, unknown>, titles: readonly string[]): string {
  * Why a row cannot become a contact: a sentence for API clients, and per field
  * the validation key (`validation.tooShort`, ...) the web translates.
  */
-function rowProblem(fields: { name: string; number: string; email: string }): { message: string; fields: Record<string, string> } | null {
+export function rowProblem(fields: { name: string; number: string; email: string }): { message: string; fields: Record<string, string> } | null {
   const parsed = ContactBody.safeParse(fields);
   if (parsed.success) return null;
   const keys: Record<string, string> = {};

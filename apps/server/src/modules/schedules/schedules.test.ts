@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_NOT_ON_WHATSAPP_PREFIX } from '../../channels/sandbox/sandbox.provider.js';
 import { companies, messages, outboundSends, sandboxOutbox, schedules } from '../../platform/db/schema.js';
 import { createChannelTestContext, waitUntil, type ChannelTestContext } from '../../test/channel-test-app.js';
+import { multipart } from '../../test/multipart.js';
 import { createServiceDeskFactories } from '../../test/service-desk-factories.js';
 import { queueDueSchedules } from './schedules.service.js';
 
@@ -26,16 +27,6 @@ let ticketId: number;
 let otherContactId: number;
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
-
-function multipart(fileName: string, mimeType: string, data: Buffer) {
-  const boundary = `----schedule${Date.now()}`;
-  const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: ${mimeType}\r\n\r\n`),
-    data,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 beforeAll(async () => {
   t = await createChannelTestContext({ jobs: true, env: { OUTBOUND_SWEEP_SECONDS: '1' } });

@@ -831,7 +831,46 @@ export const schedules = pgTable(
   ],
 );
 
+/** Contact lists (spec part 2 §2.8, §3): the audiences of campaigns. */
+export const contactLists = pgTable(
+  'contact_lists',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('contact_lists_company_id_name_idx').on(t.companyId, t.name, t.id)],
+);
+
+/** One person of a contact list; a number appears once per list. */
+export const contactListItems = pgTable(
+  'contact_list_items',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    contactListId: integer('contact_list_id')
+      .notNull()
+      .references(() => contactLists.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    number: text('number').notNull(),
+    email: text('email').notNull().default(''),
+    /** null until checked through a connection; then whether the number is on WhatsApp. */
+    isWhatsappValid: boolean('is_whatsapp_valid'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('contact_list_items_list_number_key').on(t.contactListId, t.number),
+    index('contact_list_items_list_name_idx').on(t.contactListId, t.name, t.id),
+    index('contact_list_items_company_id_idx').on(t.companyId),
+  ],
+);
+
 export type PlanRow = typeof plans.$inferSelect;
+export type ContactListRow = typeof contactLists.$inferSelect;
+export type ContactListItemRow = typeof contactListItems.$inferSelect;
 export type HelpRow = typeof helps.$inferSelect;
 export type CompanyRow = typeof companies.$inferSelect;
 export type UserRow = typeof users.$inferSelect;

@@ -1,0 +1,154 @@
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createChannelTestContext, waitUntil, type ChannelTestContext } from '../../test/channel-test-app.js';
+import { multipart } from '../../test/multipart.js';
+import { createServiceDeskFactories } from '../../test/service-desk-factories.js';
+
+/*
+ * Contact lists and items (spec part 2 §2.8, §3, §5, §7): campaign area (admins,
+ * plan flag useCampaigns), spreadsheet upload keeping good rows and reporting bad
+ * ones by line, numbers checked on WhatsApp by a job through the connection.
+ */
+
+let t: ChannelTestContext;
+let adminToken: string;
+let agentToken: string;
+let otherToken: string;
+let noPlanToken: string;
+
+const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+async function spreadsheet(rows: (string | number)[][]): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Contatos');
+  for (const row of rows) sheet.addRow(row);
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+async function upload(token: string, listId: number, fileName: string, mimeType: string, data: Buffer) {
+  const body = multipart(fileName, mimeType, data);
+  return t.app.inject({ method: 'POST', url: `/contact-lists/${listId}/upload`, headers: { authorization: `Bearer ${token}`, ...body.headers }, payload: body.payload });
+}
+
+beforeAll(async () => {
+  t = await createChannelTestContext({ jobs: true });
+  const sd = createServiceDeskFactories(t.database.db);
+  const company = await t.factories.buildCompany();
+  adminToken = (await company.admin.login()).token;
+  agentToken = (await (await t.factories.buildUser(company.id, { profile: 'user' })).login()).token;
+  await sd.buildConnection(company.id, { name: 'Sandbox', isDefault: true });
+  otherToken = (await (await t.factories.buildCompany()).admin.login()).token;
+  noPlanToken = (await (await t.factories.buildCompany({ plan: { useCampaigns: false } })).admin.login()).token;
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+async function newList(name = 'Clientes VIP') {
+  const created = await t.request(adminToken, 'POST', '/contact-lists', { name });
+  expect(created.statusCode).toBe(201);
+  return created.json() as { id: number; name: string; contactsCount: number };
+}
+
+describe('contact lists', () => {
+  it('an admin creates, finds, renames and deletes a list; the count follows its items', async () => {
+    const list = await newList();
+    expect(list).toMatchObject({ name: 'Clientes VIP', contactsCount: 0 });
+    const item = await t.request(adminToken, 'POST', '/contact-list-items', { contactListId: list.id, name: 'Ana Souza', number: '+55 (11) 98765-4321', email: 'ana@example.com' });
+    expect(item.statusCode).toBe(201);
+    expect(item.json()).toMatchObject({ name: 'Ana Souza', number: '5511987654321', email: 'ana@example.com', contactListId: list.id });
+    const page = await t.request(adminToken, 'GET', '/contact-lists/?searchParam=vip');
+    expect(page.json().records).toEqual([expect.objectContaining({ id: list.id, contactsCount: 1 })]);
+    expect((await t.request(adminToken, 'GET', '/contact-lists/list')).json().map((l: { id: number }) => l.id)).toContain(list.id);
+    expect((await t.request(adminToken, 'PUT', `/contact-lists/${list.id}`, { name: 'Clientes Ouro' })).json()).toMatchObject({ name: 'Clientes Ouro', contactsCount: 1 });
+    const items = await t.request(adminToken, 'GET', `/contact-list-items?contactListId=${list.id}&searchParam=ana`);
+    expect(items.json()).toMatchObject({ hasMore: false, contacts: [expect.objectContaining({ name: 'Ana Souza' })] });
+    expect((await t.request(adminToken, 'DELETE', `/contact-lists/${list.id}`)).statusCode).toBe(200);
+    expect((await t.request(adminToken, 'GET', `/contact-list-items/${item.json().id}`)).statusCode).toBe(404);
+  });
+
+  it('validates names, numbers and e-mails with field messages, and refuses a number twice in a list', async () => {
+    expect((await t.request(adminToken, 'POST', '/contact-lists', { name: 'A' })).json().fields).toHaveProperty('name');
+    const list = await newList('Validação');
+    const bad = await t.request(adminToken, 'POST', '/contact-list-items', { contactListId: list.id, name: 'B', number: '123', email: 'not-mail' });
+    expect(bad.statusCode).toBe(400);
+    expect(Object.keys(bad.json().fields).sort()).toEqual(['email', 'name', 'number']);
+    const body = { contactListId: list.id, name: 'Bruno Lima', number: '5521912345678' };
+    expect((await t.request(adminToken, 'POST', '/contact-list-items', body)).statusCode).toBe(201);
+    const again = await t.request(adminToken, 'POST', '/contact-list-items', body);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toBe('ERR_DUPLICATED_LIST_ITEM');
+  });
+
+  it('agents, other companies and plans without campaigns are refused', async () => {
+    const list = await newList('Privada');
+    const item = (await t.request(adminToken, 'POST', '/contact-list-items', { contactListId: list.id, name: 'Caio Reis', number: '5531955554444' })).json();
+    expect((await t.request(agentToken, 'GET', '/contact-lists')).statusCode).toBe(403);
+    expect((await t.request(noPlanToken, 'GET', '/contact-lists')).statusCode).toBe(403);
+    expect((await t.request(noPlanToken, 'POST', '/contact-lists', { name: 'Sem plano' })).statusCode).toBe(403);
+    for (const [method, url, body] of [
+      ['GET', `/contact-lists/${list.id}`, undefined],
+      ['PUT', `/contact-lists/${list.id}`, { name: 'Alheia' }],
+      ['DELETE', `/contact-lists/${list.id}`, undefined],
+      ['GET', `/contact-list-items?contactListId=${list.id}`, undefined],
+      ['POST', '/contact-list-items', { contactListId: list.id, name: 'Intruso', number: '5511900000000' }],
+      ['GET', `/contact-list-items/${item.id}`, undefined],
+      ['PUT', `/contact-list-items/${item.id}`, { name: 'Alterado' }],
+      ['DELETE', `/contact-list-items/${item.id}`, undefined],
+    ] as const) {
+      expect((await t.request(otherToken, method, url, body)).statusCode, `${method} ${url}`).toBe(404);
+    }
+    expect((await upload(otherToken, list.id, 'lista.xlsx', XLSX_MIME, await spreadsheet([['nome', 'numero'], ['X Y', '5511900001111']]))).statusCode).toBe(404);
+    expect((await t.request(adminToken, 'GET', `/contact-list-items/${item.id}`)).json().name).toBe('Caio Reis');
+  });
+});
+
+describe('spreadsheet upload', () => {
+  it('keeps the good rows and reports each bad one by line, then checks the numbers on WhatsApp', async () => {
+    const list = await newList('Importada');
+    const data = await spreadsheet([
+      ['Nome', 'Número', 'E-mail'],
+      ['Diana Prado', '(41) 99888-7766', 'diana@example.com'],
+      ['E', '5541999990000', ''],
+      ['Fábio Nunes', '12', ''],
+      ['Gina Alves', '5541977776666', 'gina@'],
+      ['Hugo Dias', '999 4199 5555', ''],
+      ['Diana de novo', '41998887766', ''],
+    ]);
+    const answer = await upload(adminToken, list.id, 'contatos.xlsx', XLSX_MIME, data);
+    expect(answer.statusCode).toBe(200);
+    const result = answer.json();
+    expect(result.imported).toBe(2);
+    expect(result.errors.map((e: { row: number }) => e.row)).toEqual([3, 4, 5, 7]);
+    expect(result.errors[0].fields).toHaveProperty('name');
+    expect(result.errors[1].fields).toHaveProperty('number');
+    expect(result.errors[2].fields).toHaveProperty('email');
+    expect(result.errors[3].message).toBe('ERR_DUPLICATED_LIST_ITEM');
+    // The sandbox answers numbers starting 999 as not on WhatsApp.
+    const checked = await waitUntil(async () => {
+      const items = (await t.request(adminToken, 'GET', `/contact-list-items?contactListId=${list.id}`)).json().contacts as { name: string; isWhatsappValid: boolean | null }[];
+      return items.every((i) => i.isWhatsappValid !== null) ? items : null;
+    });
+    expect(Object.fromEntries(checked.map((i) => [i.name, i.isWhatsappValid]))).toEqual({ 'Diana Prado': true, 'Hugo Dias': false });
+  });
+
+  it('refuses files that are not spreadsheets with a clear error and keeps the list as it was', async () => {
+    const list = await newList('Intacta');
+    const png = await upload(adminToken, list.id, 'foto.png', 'image/png', Buffer.from('89504e47', 'hex'));
+    expect(png.statusCode).toBe(400);
+    expect(png.json().error).toBe('ERR_INVALID_FILE_TYPE');
+    const broken = await upload(adminToken, list.id, 'lista.xlsx', XLSX_MIME, Buffer.from('not a zip at all'));
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json().error).toBe('ERR_INVALID_SPREADSHEET');
+    expect((await t.request(adminToken, 'GET', `/contact-lists/${list.id}`)).json().contactsCount).toBe(0);
+  });
+
+  it('imports 10,000 rows in one upload', async () => {
+    const list = await newList('Grande');
+    const rows: (string | number)[][] = [['name', 'number']];
+    for (let i = 0; i < 10_000; i += 1) rows.push([`Pessoa ${i}`, `55119${String(i).padStart(8, '0')}`]);
+    const answer = await upload(adminToken, list.id, 'grande.xlsx', XLSX_MIME, await spreadsheet(rows));
+    expect(answer.json()).toMatchObject({ imported: 10_000, errors: [] });
+    expect((await t.request(adminToken, 'GET', `/contact-lists/${list.id}`)).json().contactsCount).toBe(10_000);
+  }, 60_000);
+});

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { contactNumber, emailOrEmpty } from './desk-schemas.js';
+import { id, requiredText } from './validation.js';
+
+/** Contact lists (spec part 2 §2.8, §3, §5, §7): the audiences of campaigns. */
+export const ContactListBody = z.object({ name: requiredText(2, 50) });
+export type ContactListBody = z.infer<typeof ContactListBody>;
+
+const page = {
+  searchParam: z.string().max(200, 'validation.tooLong').optional().default(''),
+  pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
+};
+
+export const ContactListsQuery = z.object(page);
+export type ContactListsQuery = z.infer<typeof ContactListsQuery>;
+
+/** A list item: name 2 to 50, number 8 to 50 digits, optional valid email. */
+export const ContactListItemBody = z.object({
+  contactListId: id(),
+  name: requiredText(2, 50),
+  number: contactNumber(),
+  email: emailOrEmpty().optional().default(''),
+});
+export type ContactListItemBody = z.infer<typeof ContactListItemBody>;
+
+/** PUT: only the fields sent change; an item never moves to another list. */
+export const ContactListItemUpdateBody = z.object({
+  name: requiredText(2, 50).optional(),
+  number: contactNumber().optional(),
+  email: emailOrEmpty().optional(),
+});
+export type ContactListItemUpdateBody = z.infer<typeof ContactListItemUpdateBody>;
+
+export const ContactListItemsQuery = z.object({ ...page, contactListId: z.coerce.number().int().positive() });
+export type ContactListItemsQuery = z.infer<typeof ContactListItemsQuery>;
+
+export interface PresentedContactList {
+  id: number;
+  name: string;
+  contactsCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PresentedContactListItem {
+  id: number;
+  contactListId: number;
+  companyId: number;
+  name: string;
+  number: string;
+  email: string;
+  isWhatsappValid: boolean | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What an upload answers: rows kept, and each refused row with its line and why. */
+export interface ContactListUploadResult {
+  imported: number;
+  errors: { row: number; name: string; number: string; message: string; fields: Record<string, string> }[];
+}
