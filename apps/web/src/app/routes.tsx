@@ -24,6 +24,8 @@ const KanbanPage = lazy(() => import('../features/kanban/kanban-page'));
 const HelpsPage = lazy(() => import('../features/helps/helps-page'));
 const SchedulesPage = lazy(() => import('../features/schedules/schedules-page'));
 const CampaignsConfigPage = lazy(() => import('../features/campaign-settings/campaigns-config-page'));
+const ContactListsPage = lazy(() => import('../features/contact-lists/contact-lists-page'));
+const ContactListItemsPage = lazy(() => import('../features/contact-lists/contact-list-items-page'));
 
 /** Areas already built; the rest of PRIVATE shows its title. */
 const BUILT: Record<string, ReactNode> = {
@@ -42,6 +44,8 @@ const BUILT: Record<string, ReactNode> = {
   '/helps': <HelpsPage />,
   '/schedules': <SchedulesPage />,
   '/campaigns-config': <CampaignsConfigPage />,
+  '/contact-lists': <ContactListsPage />,
+  '/contact-lists/:contactListId/contacts': <ContactListItemsPage />,
 };
 
 /** Private routes of spec part 2 §2.1; areas not built yet show their title. */

@@ -1,0 +1,113 @@
+import type { PresentedContactList, PresentedContactListItem } from '@atende/shared';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { SnackbarProvider } from 'notistack';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SessionProvider } from '../../api/session';
+import { setupI18n } from '../../i18n';
+import { SocketProvider } from '../../realtime/socket';
+import { fakeApi, json } from '../../test/fake-api';
+import { standInSocketServer } from '../../test/stand-in-socket-server';
+import ContactListItemsPage from './contact-list-items-page';
+import ContactListsPage from './contact-lists-page';
+
+const socketServer = standInSocketServer();
+const noop = () => undefined;
+const at = '2026-11-25T10:00:00.000Z';
+
+const buildList = (overrides: Partial<PresentedContactList> = {}): PresentedContactList => ({ id: 7, name: 'Clientes VIP', contactsCount: 2, createdAt: at, updatedAt: at, ...overrides });
+const buildItem = (overrides: Partial<PresentedContactListItem> = {}): PresentedContactListItem => ({
+  id: 1,
+  contactListId: 7,
+  companyId: 3,
+  name: 'Ana Souza',
+  number: '5511987654321',
+  email: '',
+  isWhatsappValid: true,
+  createdAt: at,
+  updatedAt: at,
+  ...overrides,
+});
+
+const admin = { id: 1, name: 'Ana', profile: 'admin', super: false, companyId: 3, queues: [], company: { id: 3, settings: [], plan: { useCampaigns: true } } };
+
+function renderAt(path: string) {
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <SnackbarProvider>
+        <SessionProvider onSessionEnd={noop}>
+          <SocketProvider>
+            <MemoryRouter initialEntries={[path]}>
+              <Routes>
+                <Route path="/contact-lists" element={<ContactListsPage />} />
+                <Route path="/contact-lists/:contactListId/contacts" element={<ContactListItemsPage />} />
+              </Routes>
+            </MemoryRouter>
+          </SocketProvider>
+        </SessionProvider>
+      </SnackbarProvider>
+    </QueryClientProvider>,
+  );
+}
+
+beforeAll(async () => {
+  localStorage.setItem('i18nextLng', 'en');
+  setupI18n();
+  await socketServer.start();
+});
+afterAll(() => socketServer.stop());
+beforeEach(() => {
+  localStorage.setItem('token', 'test-token');
+  socketServer.point('/contact-lists');
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('contact lists pages', { timeout: 30_000 }, () => {
+  it('lists the lists with their counts, searches in lower case, creates one and shows it live', async () => {
+    const api = fakeApi({
+      'GET /auth/me': () => admin,
+      'GET /contact-lists': (request) => ({ records: (request.query.get('searchParam') ?? '') === 'zzz' ? [] : [buildList()], hasMore: false }),
+      'POST /contact-lists': (request) => json(buildList({ id: 8, name: (request.body as { name: string }).name, contactsCount: 0 }), 201),
+    });
+    renderAt('/contact-lists');
+    const row = await screen.findByTestId('contact-list-row');
+    expect(within(row).getByTestId('contact-list-count').textContent).toBe('2');
+    await userEvent.click(screen.getByTestId('contact-list-add'));
+    await userEvent.click(screen.getByTestId('contact-list-save'));
+    // An empty name is refused in the dialog: nothing is sent.
+    expect(await screen.findByText('Required')).toBeTruthy();
+    expect(api.calls('POST /contact-lists')).toHaveLength(0);
+    await userEvent.type(screen.getByTestId('contact-list-name'), 'Leads Novembro');
+    await userEvent.click(screen.getByTestId('contact-list-save'));
+    await waitFor(() => expect(screen.getAllByTestId('contact-list-row').map((r) => r.dataset.listName)).toEqual(['Clientes VIP', 'Leads Novembro']));
+    expect(api.calls('POST /contact-lists')[0]?.body).toEqual({ name: 'Leads Novembro' });
+    socketServer.push('company-3-ContactList', { action: 'update', record: buildList({ contactsCount: 40 }) });
+    await waitFor(() => expect(screen.getAllByTestId('contact-list-count')[0]?.textContent).toBe('40'));
+    await userEvent.type(screen.getByTestId('contact-list-search'), 'ZZZ');
+    await waitFor(() => expect(api.calls('GET /contact-lists').some((c) => c.query.get('searchParam') === 'zzz')).toBe(true));
+    expect(await screen.findByTestId('contact-lists-empty')).toBeTruthy();
+  });
+
+  it("shows a list's items with the WhatsApp icon, imports a spreadsheet and reports the refused rows", async () => {
+    const items = [buildItem(), buildItem({ id: 2, name: 'Bruno Lima', number: '5521912345678', isWhatsappValid: null })];
+    const api = fakeApi({
+      'GET /auth/me': () => admin,
+      'GET /contact-lists/7': () => buildList(),
+      'GET /contact-list-items': () => ({ contacts: items, hasMore: false }),
+      'POST /contact-lists/7/upload': () => ({ imported: 1, errors: [{ row: 3, name: 'E', number: '5511999', message: 'x', fields: { name: 'validation.tooShort' } }] }),
+    });
+    renderAt('/contact-lists/7/contacts');
+    await waitFor(() => expect(screen.getByTestId('contact-list-items-title').textContent).toContain('Clientes VIP'));
+    await waitFor(() => expect(screen.getAllByTestId('contact-list-item-row')).toHaveLength(2));
+    expect(screen.getByTestId('item-valid')).toBeTruthy();
+    expect(screen.getByTestId('item-unchecked')).toBeTruthy();
+    const file = new File(['xlsx'], 'contatos.xlsx', { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
+    await userEvent.upload(screen.getByTestId('contact-list-import-file'), file);
+    const result = await screen.findByTestId('contact-list-import-result');
+    expect(result.textContent).toContain('1 contact(s) imported.');
+    expect(result.textContent).toContain('Row 3: E 5511999');
+    expect((api.calls('POST /contact-lists/7/upload')[0]?.body as FormData).get('file')).toBeInstanceOf(File);
+  });
+});
