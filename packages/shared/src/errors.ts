@@ -89,6 +89,14 @@ export const ERROR_STATUS = {
   ERR_DUPLICATED_LIST_ITEM: 409,
   // The upload is not a spreadsheet we can read (.xlsx, or .xls saved in the Excel 2007+ format).
   ERR_INVALID_SPREADSHEET: 400,
+  // campaigns (issue 20)
+  ERR_NO_CAMPAIGN_FOUND: 404,
+  // Spec part 2 §4: editable only INATIVA, or PROGRAMADA more than an hour ahead (messages also when CANCELADA).
+  ERR_CAMPAIGN_NOT_EDITABLE: 409,
+  // Cancel needs a running or scheduled campaign; restart a cancelled one.
+  ERR_CAMPAIGN_STATE: 409,
+  // A campaign needs a connection, an audience (list or tag) and at least one message to start.
+  ERR_CAMPAIGN_INCOMPLETE: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

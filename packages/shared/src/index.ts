@@ -15,3 +15,4 @@ export * from './route-roles.js';
 export * from './message-variables.js';
 export * from './outbound-schemas.js';
 export * from './contact-list-schemas.js';
+export * from './campaign-schemas.js';

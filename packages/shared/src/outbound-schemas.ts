@@ -73,7 +73,7 @@ export const SCHEDULE_MEDIA_TYPES = ['image/png', 'image/jpeg'] as const;
  * A schedule's send time: an ISO date-time; without an offset it is read in the
  * company's time zone.
  */
-const sendAt = () =>
+export const sendAt = () =>
   z
     .string({ error: 'validation.required' })
     .trim()

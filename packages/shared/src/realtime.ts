@@ -24,6 +24,7 @@ export const REALTIME_ENTITIES = [
   // contact lists (issue 20)
   'ContactList',
   'ContactListItem',
+  'campaign',
 ] as const;
 export type RealtimeEntity = (typeof REALTIME_ENTITIES)[number];
 

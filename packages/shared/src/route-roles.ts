@@ -177,6 +177,16 @@ export const ROUTE_ROLES = {
   'POST /contact-list-items': 'admin',
   'PUT /contact-list-items/:id': 'admin',
   'DELETE /contact-list-items/:id': 'admin',
+  // campaigns (issue 20): campaign area, admins, plan flag useCampaigns
+  'GET /campaigns': 'admin',
+  'GET /campaigns/:id': 'admin',
+  'POST /campaigns': 'admin',
+  'PUT /campaigns/:id': 'admin',
+  'DELETE /campaigns/:id': 'admin',
+  'POST /campaigns/:id/cancel': 'admin',
+  'POST /campaigns/:id/restart': 'admin',
+  'POST /campaigns/:id/media-upload': 'admin',
+  'DELETE /campaigns/:id/media-upload': 'admin',
 } as const satisfies Record<string, RouteRole>;
 
 export type RouteKey = keyof typeof ROUTE_ROLES;

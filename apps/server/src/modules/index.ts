@@ -28,6 +28,7 @@ import { registerAutomationJobs } from '../automation/automation-jobs.js';
 import { registerOutboundJobs } from '../outbound/outbound.js';
 import { registerScheduleRoutes, subscribeScheduleEvents } from './schedules/schedules.routes.js';
 import { registerContactListRoutes, subscribeContactListEvents } from './contact-lists/contact-lists.routes.js';
+import { registerCampaignRoutes, subscribeCampaignEvents } from './campaigns/campaigns.routes.js';
 import { registerCampaignSettingRoutes } from './campaign-settings/campaign-settings.routes.js';
 import { subscribeTagEvents } from './tags/tags.events.js';
 import { registerTagRoutes } from './tags/tags.routes.js';
@@ -73,6 +74,7 @@ export const privateModules: RegisterRoutes[] = [
   registerScheduleRoutes,
   registerCampaignSettingRoutes,
   registerContactListRoutes,
+  registerCampaignRoutes,
 ];
 
 /** Each feature turns its domain events into realtime messages. */
@@ -94,4 +96,5 @@ export function subscribeModuleEvents(services: AppServices): void {
   subscribeQuickMessageEvents(services);
   subscribeScheduleEvents(services);
   subscribeContactListEvents(services);
+  subscribeCampaignEvents(services);
 }

@@ -201,6 +201,16 @@ export const ROUTE_CASES: Record<RouteKey, RouteCase> = {
   'POST /contact-list-items': deny((f) => call('/contact-list-items', { contactListId: f.contactListId, name: 'Probe person', number: '5511987650000' })),
   'PUT /contact-list-items/:id': deny((f) => call(`/contact-list-items/${f.contactListItemId}`, { name: 'Probe person renamed' })),
   'DELETE /contact-list-items/:id': deny((f) => `/contact-list-items/${f.contactListItemId}`),
+  // campaigns (issue 20)
+  'GET /campaigns': open((f) => `/campaigns?searchParam=${q(f)}`),
+  'GET /campaigns/:id': deny((f) => `/campaigns/${f.campaignId}`),
+  'POST /campaigns': open(() => call('/campaigns', { name: 'Probe campaign', message1: 'Olá {nome}' })),
+  'PUT /campaigns/:id': deny((f) => call(`/campaigns/${f.campaignId}`, { name: 'Probe campaign renamed' })),
+  'DELETE /campaigns/:id': deny((f) => `/campaigns/${f.campaignId}`),
+  'POST /campaigns/:id/cancel': deny((f) => call(`/campaigns/${f.campaignId}/cancel`)),
+  'POST /campaigns/:id/restart': deny((f) => call(`/campaigns/${f.campaignId}/restart`)),
+  'POST /campaigns/:id/media-upload': deny((f) => upload(`/campaigns/${f.campaignId}/media-upload`)),
+  'DELETE /campaigns/:id/media-upload': deny((f) => `/campaigns/${f.campaignId}/media-upload`),
 };
 
 /** The case of a registered route, or undefined when the table has none. */

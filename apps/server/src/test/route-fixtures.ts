@@ -1,5 +1,5 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
-import { contactListItems, contactLists, helps, plans, prompts, queueIntegrations, queueOptions, schedules, userQueues } from '../platform/db/schema.js';
+import { campaigns, contactListItems, contactLists, helps, plans, prompts, queueIntegrations, queueOptions, schedules, userQueues } from '../platform/db/schema.js';
 import type { TestContext } from './test-app.js';
 import { createServiceDeskFactories } from './service-desk-factories.js';
 
@@ -39,6 +39,8 @@ export interface RouteFixture {
   /** A contact list (issue 20) with one item. */
   contactListId: number;
   contactListItemId: number;
+  /** An inactive campaign (issue 20) to the contact list. */
+  campaignId: number;
   marker: string;
 }
 
@@ -93,8 +95,12 @@ export async function seedRouteFixture(t: TestContext, owners: FixtureOwners, ma
     .insert(contactListItems)
     .values({ companyId, contactListId: contactList!.id, name: `${marker} person ${n}`, number: `55119${String(n).padStart(8, '0')}`, email: `${marker.toLowerCase()}.list${n}@example.com` })
     .returning();
+  const [campaign] = await db
+    .insert(campaigns)
+    .values({ companyId, name: `${marker} campaign ${n}`, message1: `${marker} campaign text`, whatsappId: connection.id, contactListId: contactList!.id })
+    .returning();
   const [help] = await db.insert(helps).values({ title: `Platform help ${n}`, video: `probe${n}`, description: 'Shown to every company' }).returning();
-  if (!option || !prompt || !integration || !help || !schedule || !contactList || !contactListItem) throw new Error('fixture not created');
+  if (!option || !prompt || !integration || !help || !schedule || !contactList || !contactListItem || !campaign) throw new Error('fixture not created');
 
   return {
     companyId: owners.targetCompanyId ?? companyId,
@@ -120,6 +126,7 @@ export async function seedRouteFixture(t: TestContext, owners: FixtureOwners, ma
     scheduleId: schedule.id,
     contactListId: contactList.id,
     contactListItemId: contactListItem.id,
+    campaignId: campaign.id,
     marker,
   };
 }

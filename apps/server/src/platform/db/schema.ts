@@ -868,7 +868,47 @@ export const contactListItems = pgTable(
   ],
 );
 
+/** Campaign states (spec part 2 §4). */
+export const CAMPAIGN_STATUSES = ['INATIVA', 'PROGRAMADA', 'EM_ANDAMENTO', 'CANCELADA', 'FINALIZADA'] as const;
+
+/** Campaigns (spec part 2 §2.7, §3): one message (of up to 5 variants) to every contact of a list or a tag. */
+export const campaigns = pgTable(
+  'campaigns',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    name: text('name').notNull(),
+    message1: text('message1').notNull().default(''),
+    message2: text('message2').notNull().default(''),
+    message3: text('message3').notNull().default(''),
+    message4: text('message4').notNull().default(''),
+    message5: text('message5').notNull().default(''),
+    status: text('status', { enum: CAMPAIGN_STATUSES }).notNull().default('INATIVA'),
+    scheduledAt: timestamp('scheduled_at', { withTimezone: true, mode: 'date' }),
+    completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
+    whatsappId: integer('whatsapp_id').references(() => whatsapps.id, { onDelete: 'set null' }),
+    contactListId: integer('contact_list_id').references(() => contactLists.id, { onDelete: 'set null' }),
+    tagId: integer('tag_id').references(() => tags.id, { onDelete: 'set null' }),
+    confirmation: boolean('confirmation').notNull().default(false),
+    mediaPath: text('media_path'),
+    mediaName: text('media_name'),
+    mediaMime: text('media_mime'),
+    mediaSize: integer('media_size'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('campaigns_company_id_name_idx').on(t.companyId, t.name, t.id),
+    // The start of due campaigns.
+    index('campaigns_due_idx').on(t.scheduledAt).where(sql`${t.status} = 'PROGRAMADA'`),
+    index('campaigns_whatsapp_id_idx').on(t.whatsappId),
+    index('campaigns_contact_list_id_idx').on(t.contactListId),
+    index('campaigns_tag_id_idx').on(t.tagId),
+  ],
+);
+
 export type PlanRow = typeof plans.$inferSelect;
+export type CampaignRow = typeof campaigns.$inferSelect;
 export type ContactListRow = typeof contactLists.$inferSelect;
 export type ContactListItemRow = typeof contactListItems.$inferSelect;
 export type HelpRow = typeof helps.$inferSelect;

@@ -1,0 +1,143 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contactListItems, contactLists, outboundSends, sandboxOutbox } from '../../platform/db/schema.js';
+import { createChannelTestContext, waitUntil, type ChannelTestContext } from '../../test/channel-test-app.js';
+import { createServiceDeskFactories } from '../../test/service-desk-factories.js';
+
+/*
+ * Campaigns (spec part 2 §2.7, §4, §5, §7) on the outbound engine with a real job
+ * runner: a due campaign starts, sends one message per contact of its list with
+ * the placeholders filled, reports sent/delivered/failed with reasons and ends
+ * FINALIZADA; states, editable window, tenants and the plan flag are enforced.
+ */
+
+let t: ChannelTestContext;
+let companyId: number;
+let adminToken: string;
+let agentToken: string;
+let otherToken: string;
+let noPlanToken: string;
+let whatsappId: number;
+
+beforeAll(async () => {
+  t = await createChannelTestContext({ jobs: true, env: { OUTBOUND_SWEEP_SECONDS: '1' } });
+  const sd = createServiceDeskFactories(t.database.db);
+  const company = await t.factories.buildCompany();
+  companyId = company.id;
+  adminToken = (await company.admin.login()).token;
+  agentToken = (await (await t.factories.buildUser(companyId, { profile: 'user' })).login()).token;
+  whatsappId = (await sd.buildConnection(companyId, { name: 'Sandbox' })).id;
+  otherToken = (await (await t.factories.buildCompany()).admin.login()).token;
+  noPlanToken = (await (await t.factories.buildCompany({ plan: { useCampaigns: false } })).admin.login()).token;
+  // Pacing off: the sends go as fast as the sandbox takes them.
+  const settings = await t.request(adminToken, 'POST', '/campaign-settings', {
+    settings: { messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0, variables: [{ key: 'loja', value: 'Loja Centro' }] },
+  });
+  expect(settings.statusCode).toBe(200);
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+async function buildList(people: { name: string; number: string; email?: string }[]) {
+  const [list] = await t.database.db.insert(contactLists).values({ companyId, name: `Lista ${Date.now()}` }).returning();
+  await t.database.db.insert(contactListItems).values(people.map((p) => ({ companyId, contactListId: list!.id, email: '', ...p })));
+  return list!.id;
+}
+
+const report = async (id: number) => (await t.request(adminToken, 'GET', `/campaigns/${id}`)).json();
+
+describe('campaigns', () => {
+  it('a due campaign sends each contact one message with the placeholders filled, then ends FINALIZADA with an honest report', async () => {
+    const contactListId = await buildList([
+      { name: 'Ana Souza', number: '5511987650001', email: 'ana@example.com' },
+      { name: 'Bruno Lima', number: '5511987650002' },
+      { name: 'Sem WhatsApp', number: '9991987650003' },
+    ]);
+    const created = await t.request(adminToken, 'POST', '/campaigns', {
+      name: 'Black Friday',
+      message1: 'Olá {nome}, ofertas na {loja}! ({email})',
+      message2: 'Oi {nome}, seu número {numero} ganhou desconto.',
+      whatsappId,
+      contactListId,
+      tagListId: false,
+      scheduledAt: new Date(Date.now() - 1000).toISOString(),
+      confirmation: 0,
+    });
+    expect(created.statusCode).toBe(201);
+    const campaign = created.json();
+    expect(campaign).toMatchObject({ status: 'PROGRAMADA', whatsapp: { id: whatsappId }, contactList: { id: contactListId } });
+
+    const finished = await waitUntil(async () => {
+      const now = await report(campaign.id);
+      return now.status === 'FINALIZADA' ? now : null;
+    }, 20_000);
+    expect(finished.progress).toEqual({ valid: 3, queued: 0, sent: 2, delivered: 2, failed: 1, cancelled: 0 });
+    expect(finished.failures).toEqual([{ number: '9991987650003', reason: 'ERR_WAPP_INVALID_CONTACT' }]);
+    expect(finished.completedAt).not.toBeNull();
+    const outbox = await t.database.db.select({ to: sandboxOutbox.number, body: sandboxOutbox.body }).from(sandboxOutbox).where(eq(sandboxOutbox.whatsappId, whatsappId));
+    expect(outbox.sort((a, b) => a.to.localeCompare(b.to))).toEqual([
+      { to: '5511987650001', body: 'Olá Ana Souza, ofertas na Loja Centro! (ana@example.com)' },
+      { to: '5511987650002', body: 'Oi Bruno Lima, seu número 5511987650002 ganhou desconto.' },
+    ]);
+    const variants = await t.database.db.select({ details: outboundSends.details }).from(outboundSends).where(eq(outboundSends.sourceId, campaign.id));
+    expect(variants.map((row) => (row.details as { variant: number }).variant).sort()).toEqual([1, 1, 2]);
+  });
+
+  it('a scheduled campaign is editable until an hour before; cancelled it sends nothing; restarted it sends to everyone once', async () => {
+    const contactListId = await buildList([{ name: 'Carla Dias', number: '5511987650010' }]);
+    const inTwoHours = new Date(Date.now() + 2 * 3_600_000).toISOString();
+    const campaign = (await t.request(adminToken, 'POST', '/campaigns', { name: 'Natal', message1: 'Feliz Natal, {nome}!', whatsappId, contactListId, scheduledAt: inTwoHours })).json();
+    expect((await t.request(adminToken, 'PUT', `/campaigns/${campaign.id}`, { name: 'Natal 2026' })).json()).toMatchObject({ name: 'Natal 2026', status: 'PROGRAMADA' });
+    const soon = await t.request(adminToken, 'PUT', `/campaigns/${campaign.id}`, { scheduledAt: new Date(Date.now() + 30 * 60_000).toISOString() });
+    expect(soon.json()).toMatchObject({ status: 'PROGRAMADA' });
+    const locked = await t.request(adminToken, 'PUT', `/campaigns/${campaign.id}`, { name: 'Tarde demais' });
+    expect(locked.statusCode).toBe(409);
+    expect(locked.json().error).toBe('ERR_CAMPAIGN_NOT_EDITABLE');
+
+    expect((await t.request(adminToken, 'POST', `/campaigns/${campaign.id}/restart`)).statusCode).toBe(409);
+    expect((await t.request(adminToken, 'POST', `/campaigns/${campaign.id}/cancel`)).json().status).toBe('CANCELADA');
+    // Messages stay editable while cancelled; nothing else is.
+    expect((await t.request(adminToken, 'PUT', `/campaigns/${campaign.id}`, { message1: 'Boas festas, {nome}!' })).statusCode).toBe(200);
+    expect((await t.request(adminToken, 'PUT', `/campaigns/${campaign.id}`, { name: 'Outro' })).statusCode).toBe(409);
+    expect((await report(campaign.id)).progress.valid).toBe(0);
+
+    expect((await t.request(adminToken, 'POST', `/campaigns/${campaign.id}/restart`)).json().status).toBe('EM_ANDAMENTO');
+    const done = await waitUntil(async () => {
+      const now = await report(campaign.id);
+      return now.status === 'FINALIZADA' ? now : null;
+    }, 20_000);
+    expect(done.progress).toMatchObject({ valid: 1, sent: 1 });
+    const outbox = await t.database.db.select({ body: sandboxOutbox.body }).from(sandboxOutbox).where(eq(sandboxOutbox.number, '5511987650010'));
+    expect(outbox).toEqual([{ body: 'Boas festas, Carla Dias!' }]);
+  });
+
+  it('validates the name and refuses a scheduled campaign without connection, audience or message', async () => {
+    const short = await t.request(adminToken, 'POST', '/campaigns', { name: 'X' });
+    expect(short.statusCode).toBe(400);
+    expect(short.json().fields).toHaveProperty('name');
+    expect((await t.request(adminToken, 'POST', '/campaigns', { name: 'Rascunho' })).json().status).toBe('INATIVA');
+    const incomplete = await t.request(adminToken, 'POST', '/campaigns', { name: 'Incompleta', scheduledAt: new Date(Date.now() + 7_200_000).toISOString() });
+    expect(incomplete.statusCode).toBe(400);
+    expect(incomplete.json().error).toBe('ERR_CAMPAIGN_INCOMPLETE');
+    expect((await t.request(adminToken, 'POST', '/campaigns', { name: 'Data ruim', scheduledAt: '2026-02-30T10:00' })).statusCode).toBe(400);
+  });
+
+  it('agents, plans without campaigns and other companies are refused', async () => {
+    const mine = (await t.request(adminToken, 'POST', '/campaigns', { name: 'Privada', message1: 'Oi' })).json();
+    expect((await t.request(agentToken, 'GET', '/campaigns')).statusCode).toBe(403);
+    expect((await t.request(noPlanToken, 'POST', '/campaigns', { name: 'Sem plano' })).statusCode).toBe(403);
+    for (const [method, url, body] of [
+      ['GET', `/campaigns/${mine.id}`, undefined],
+      ['PUT', `/campaigns/${mine.id}`, { name: 'Alheia' }],
+      ['DELETE', `/campaigns/${mine.id}`, undefined],
+      ['POST', `/campaigns/${mine.id}/cancel`, undefined],
+      ['POST', `/campaigns/${mine.id}/restart`, undefined],
+    ] as const) {
+      expect((await t.request(otherToken, method, url, body)).statusCode, `${method} ${url}`).toBe(404);
+    }
+    // Another company's connection or list cannot be named.
+    expect((await t.request(otherToken, 'POST', '/campaigns', { name: 'Intrusa', whatsappId })).statusCode).toBe(404);
+    expect((await t.request(adminToken, 'GET', `/campaigns/${mine.id}`)).json().name).toBe('Privada');
+  });
+});
