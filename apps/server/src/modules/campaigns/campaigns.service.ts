@@ -10,6 +10,7 @@ import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext, TenantScope } from '../../platform/http/context.js';
 import { mediaTypeOf, type UploadedFile } from '../../platform/storage/media-storage.js';
 import { allContactListItems } from '../contact-lists/contact-lists.repo.js';
+import { resolveSendAt } from '../schedules/schedules.repo.js';
 import { findCampaign, loadCampaigns, lockDueCampaigns, type CampaignDetail } from './campaigns.repo.js';
 
 declare module '../../platform/events/domain-events.js' {
@@ -47,8 +48,15 @@ function columnsOf(body: CampaignUpdateBody): Partial<typeof campaigns.$inferIns
   if (body.contactListId !== undefined) columns.contactListId = body.contactListId;
   const tagId = body.tagId !== undefined ? body.tagId : body.tagListId;
   if (tagId !== undefined) columns.tagId = tagId;
-  if (body.scheduledAt !== undefined) columns.scheduledAt = body.scheduledAt === null ? null : new Date(body.scheduledAt);
   if (body.confirmation !== undefined) columns.confirmation = body.confirmation;
+  return columns;
+}
+
+/** The body's columns, its start time read in the company's time zone when it has no offset. */
+async function columnsFor(services: AppServices, ctx: RequestContext, body: CampaignUpdateBody): Promise<Partial<typeof campaigns.$inferInsert>> {
+  const columns = columnsOf(body);
+  if (body.scheduledAt !== undefined) columns.scheduledAt = body.scheduledAt === null ? null : await resolveSendAt(services.db, body.scheduledAt, ctx.company.timezone);
+  await assertReferences(services.db, ctx, columns);
   return columns;
 }
 
@@ -66,8 +74,7 @@ function plannedStatus(merged: CampaignRow): 'INATIVA' | 'PROGRAMADA' {
 }
 
 export async function createCampaign(services: AppServices, ctx: RequestContext, body: CampaignBody): Promise<CampaignDetail> {
-  const columns = columnsOf(body);
-  await assertReferences(services.db, ctx, columns);
+  const columns = await columnsFor(services, ctx, body);
   const draft = { ...columns, companyId: ctx.companyId, name: body.name } as CampaignRow;
   const status = plannedStatus({ ...draft, message1: draft.message1 ?? '', message2: draft.message2 ?? '', message3: draft.message3 ?? '', message4: draft.message4 ?? '', message5: draft.message5 ?? '' });
   const [row] = await services.db.insert(campaigns).values({ ...columns, companyId: ctx.companyId, name: body.name, status }).returning({ id: campaigns.id });
@@ -91,8 +98,7 @@ function assertEditable(campaign: CampaignRow, columns: Partial<typeof campaigns
 }
 
 export async function updateCampaign(services: AppServices, ctx: RequestContext, id: number, body: CampaignUpdateBody): Promise<CampaignDetail> {
-  const columns = columnsOf(body);
-  await assertReferences(services.db, ctx, columns);
+  const columns = await columnsFor(services, ctx, body);
   await services.db.transaction(async (tx) => {
     const [current] = await tx
       .select()
