@@ -26,6 +26,8 @@ const SchedulesPage = lazy(() => import('../features/schedules/schedules-page'))
 const CampaignsConfigPage = lazy(() => import('../features/campaign-settings/campaigns-config-page'));
 const ContactListsPage = lazy(() => import('../features/contact-lists/contact-lists-page'));
 const ContactListItemsPage = lazy(() => import('../features/contact-lists/contact-list-items-page'));
+const CampaignsPage = lazy(() => import('../features/campaigns/campaigns-page'));
+const CampaignReportPage = lazy(() => import('../features/campaigns/campaign-report-page'));
 
 /** Areas already built; the rest of PRIVATE shows its title. */
 const BUILT: Record<string, ReactNode> = {
@@ -46,6 +48,8 @@ const BUILT: Record<string, ReactNode> = {
   '/campaigns-config': <CampaignsConfigPage />,
   '/contact-lists': <ContactListsPage />,
   '/contact-lists/:contactListId/contacts': <ContactListItemsPage />,
+  '/campaigns': <CampaignsPage />,
+  '/campaign/:campaignId/report': <CampaignReportPage />,
 };
 
 /** Private routes of spec part 2 §2.1; areas not built yet show their title. */

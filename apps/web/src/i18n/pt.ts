@@ -13,6 +13,7 @@ import { messagesApiTexts } from '../features/messages-api/messages-api.i18n';
 import { tagsTexts } from '../features/tags/tags.i18n';
 import { helpsTexts } from '../features/helps/helps.i18n';
 import { contactListsTexts } from '../features/contact-lists/contact-lists.i18n';
+import { campaignsTexts } from '../features/campaigns/campaigns.i18n';
 import { schedulesTexts } from '../features/schedules/schedules.i18n';
 import { campaignSettingsTexts } from '../features/campaign-settings/campaign-settings.i18n';
 import { kanbanTexts } from '../features/kanban/kanban.i18n';
@@ -160,6 +161,7 @@ export const pt = {
   campaignSettings: campaignSettingsTexts.pt,
   helps: helpsTexts.pt,
   contactLists: contactListsTexts.pt,
+  campaigns: campaignsTexts.pt,
   kanban: kanbanTexts.pt,
   notifications: notificationsTexts.pt,
   errors: {

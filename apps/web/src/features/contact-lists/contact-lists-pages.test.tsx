@@ -83,8 +83,11 @@ describe('contact lists pages', { timeout: 30_000 }, () => {
     await userEvent.click(screen.getByTestId('contact-list-save'));
     await waitFor(() => expect(screen.getAllByTestId('contact-list-row').map((r) => r.dataset.listName)).toEqual(['Clientes VIP', 'Leads Novembro']));
     expect(api.calls('POST /contact-lists')[0]?.body).toEqual({ name: 'Leads Novembro' });
-    socketServer.push('company-3-ContactList', { action: 'update', record: buildList({ contactsCount: 40 }) });
-    await waitFor(() => expect(screen.getAllByTestId('contact-list-count')[0]?.textContent).toBe('40'));
+    await waitFor(() => expect(socketServer.connected()).toBe(true));
+    await waitFor(async () => {
+      await socketServer.push('company-3-ContactList', { action: 'update', record: buildList({ contactsCount: 40 }) });
+      expect(screen.getAllByTestId('contact-list-count')[0]?.textContent).toBe('40');
+    });
     await userEvent.type(screen.getByTestId('contact-list-search'), 'ZZZ');
     await waitFor(() => expect(api.calls('GET /contact-lists').some((c) => c.query.get('searchParam') === 'zzz')).toBe(true));
     expect(await screen.findByTestId('contact-lists-empty')).toBeTruthy();
