@@ -25,7 +25,7 @@ const fields = {
   tagListId: noneId().optional(),
   scheduledAt: startAt().optional(),
   confirmation: flag().optional(),
-  // Accepted for compatibility with the spec's client (file lists are sent after the text when the area exists).
+  /** Its files are sent after the text. */
   fileListId: noneId().optional(),
 };
 
@@ -69,6 +69,7 @@ export interface PresentedCampaign {
   contactListId: number | null;
   contactList: { id: number; name: string } | null;
   tagId: number | null;
+  fileListId: number | null;
   confirmation: boolean;
   mediaPath: string | null;
   mediaName: string | null;

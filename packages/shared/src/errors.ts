@@ -97,6 +97,8 @@ export const ERROR_STATUS = {
   ERR_CAMPAIGN_STATE: 409,
   // A campaign needs a connection, an audience (list or tag) and at least one message to start.
   ERR_CAMPAIGN_INCOMPLETE: 400,
+  // file lists (issue 20)
+  ERR_NO_FILE_LIST_FOUND: 404,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

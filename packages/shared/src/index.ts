@@ -16,3 +16,4 @@ export * from './message-variables.js';
 export * from './outbound-schemas.js';
 export * from './contact-list-schemas.js';
 export * from './campaign-schemas.js';
+export * from './file-list-schemas.js';

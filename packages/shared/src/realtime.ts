@@ -25,6 +25,7 @@ export const REALTIME_ENTITIES = [
   'ContactList',
   'ContactListItem',
   'campaign',
+  'file',
 ] as const;
 export type RealtimeEntity = (typeof REALTIME_ENTITIES)[number];
 

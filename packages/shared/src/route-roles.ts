@@ -187,6 +187,13 @@ export const ROUTE_ROLES = {
   'POST /campaigns/:id/restart': 'admin',
   'POST /campaigns/:id/media-upload': 'admin',
   'DELETE /campaigns/:id/media-upload': 'admin',
+  // file lists (issue 20): admins
+  'GET /files': 'admin',
+  'GET /files/:id': 'admin',
+  'POST /files': 'admin',
+  'PUT /files/:id': 'admin',
+  'DELETE /files/:id': 'admin',
+  'POST /files/uploadList/:id': 'admin',
 } as const satisfies Record<string, RouteRole>;
 
 export type RouteKey = keyof typeof ROUTE_ROLES;

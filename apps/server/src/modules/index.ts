@@ -29,6 +29,7 @@ import { registerOutboundJobs } from '../outbound/outbound.js';
 import { registerScheduleRoutes, subscribeScheduleEvents } from './schedules/schedules.routes.js';
 import { registerContactListRoutes, subscribeContactListEvents } from './contact-lists/contact-lists.routes.js';
 import { registerCampaignRoutes, subscribeCampaignEvents } from './campaigns/campaigns.routes.js';
+import { registerFileListRoutes, subscribeFileListEvents } from './file-lists/file-lists.routes.js';
 import { registerCampaignSettingRoutes } from './campaign-settings/campaign-settings.routes.js';
 import { subscribeTagEvents } from './tags/tags.events.js';
 import { registerTagRoutes } from './tags/tags.routes.js';
@@ -75,6 +76,7 @@ export const privateModules: RegisterRoutes[] = [
   registerCampaignSettingRoutes,
   registerContactListRoutes,
   registerCampaignRoutes,
+  registerFileListRoutes,
 ];
 
 /** Each feature turns its domain events into realtime messages. */
@@ -97,4 +99,5 @@ export function subscribeModuleEvents(services: AppServices): void {
   subscribeScheduleEvents(services);
   subscribeContactListEvents(services);
   subscribeCampaignEvents(services);
+  subscribeFileListEvents(services);
 }

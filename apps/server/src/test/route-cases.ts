@@ -211,6 +211,13 @@ export const ROUTE_CASES: Record<RouteKey, RouteCase> = {
   'POST /campaigns/:id/restart': deny((f) => call(`/campaigns/${f.campaignId}/restart`)),
   'POST /campaigns/:id/media-upload': deny((f) => upload(`/campaigns/${f.campaignId}/media-upload`)),
   'DELETE /campaigns/:id/media-upload': deny((f) => `/campaigns/${f.campaignId}/media-upload`),
+  // file lists (issue 20)
+  'GET /files': open((f) => `/files?searchParam=${q(f)}`),
+  'GET /files/:id': deny((f) => `/files/${f.fileListId}`),
+  'POST /files': open(() => call('/files', { name: 'Probe files', message: 'Probe message', options: [{ name: 'Catalog' }] })),
+  'PUT /files/:id': deny((f) => call(`/files/${f.fileListId}`, { name: 'Probe files renamed' })),
+  'DELETE /files/:id': deny((f) => `/files/${f.fileListId}`),
+  'POST /files/uploadList/:id': deny((f) => upload(`/files/uploadList/${f.fileListId}`)),
 };
 
 /** The case of a registered route, or undefined when the table has none. */

@@ -1,5 +1,5 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
-import { campaigns, contactListItems, contactLists, helps, plans, prompts, queueIntegrations, queueOptions, schedules, userQueues } from '../platform/db/schema.js';
+import { campaigns, contactListItems, contactLists, fileListOptions, fileLists, helps, plans, prompts, queueIntegrations, queueOptions, schedules, userQueues } from '../platform/db/schema.js';
 import type { TestContext } from './test-app.js';
 import { createServiceDeskFactories } from './service-desk-factories.js';
 
@@ -41,6 +41,8 @@ export interface RouteFixture {
   contactListItemId: number;
   /** An inactive campaign (issue 20) to the contact list. */
   campaignId: number;
+  /** A file list (issue 20) with one option. */
+  fileListId: number;
   marker: string;
 }
 
@@ -99,8 +101,10 @@ export async function seedRouteFixture(t: TestContext, owners: FixtureOwners, ma
     .insert(campaigns)
     .values({ companyId, name: `${marker} campaign ${n}`, message1: `${marker} campaign text`, whatsappId: connection.id, contactListId: contactList!.id })
     .returning();
+  const [fileList] = await db.insert(fileLists).values({ companyId, name: `${marker} files ${n}`, message: `${marker} files text` }).returning();
+  await db.insert(fileListOptions).values({ companyId, fileListId: fileList!.id, name: `${marker} option` });
   const [help] = await db.insert(helps).values({ title: `Platform help ${n}`, video: `probe${n}`, description: 'Shown to every company' }).returning();
-  if (!option || !prompt || !integration || !help || !schedule || !contactList || !contactListItem || !campaign) throw new Error('fixture not created');
+  if (!option || !prompt || !integration || !help || !schedule || !contactList || !contactListItem || !campaign || !fileList) throw new Error('fixture not created');
 
   return {
     companyId: owners.targetCompanyId ?? companyId,
@@ -127,6 +131,7 @@ export async function seedRouteFixture(t: TestContext, owners: FixtureOwners, ma
     contactListId: contactList.id,
     contactListItemId: contactListItem.id,
     campaignId: campaign.id,
+    fileListId: fileList.id,
     marker,
   };
 }

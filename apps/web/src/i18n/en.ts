@@ -243,5 +243,6 @@ export const en: Messages = {
     ERR_CAMPAIGN_NOT_EDITABLE: 'This campaign can no longer be edited (only while inactive, or scheduled more than 1 hour ahead).',
     ERR_CAMPAIGN_STATE: 'This action is not possible in the campaign’s current status.',
     ERR_CAMPAIGN_INCOMPLETE: 'To schedule it, the campaign needs a connection, a contact list or tag and at least one message.',
+    ERR_NO_FILE_LIST_FOUND: 'File list not found.',
   },
 };

@@ -243,5 +243,6 @@ export const es: Messages = {
     ERR_CAMPAIGN_NOT_EDITABLE: 'Esta campaña ya no se puede editar (solo inactiva, o programada para dentro de más de 1 hora).',
     ERR_CAMPAIGN_STATE: 'Esta acción no es posible en el estado actual de la campaña.',
     ERR_CAMPAIGN_INCOMPLETE: 'Para programarla, la campaña necesita una conexión, una lista de contactos o etiqueta y al menos un mensaje.',
+    ERR_NO_FILE_LIST_FOUND: 'Lista de archivos no encontrada.',
   },
 };

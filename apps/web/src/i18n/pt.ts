@@ -244,6 +244,7 @@ export const pt = {
     ERR_CAMPAIGN_NOT_EDITABLE: 'Esta campanha não pode mais ser editada (só quando inativa, ou programada para daqui a mais de 1 hora).',
     ERR_CAMPAIGN_STATE: 'Esta ação não é possível no status atual da campanha.',
     ERR_CAMPAIGN_INCOMPLETE: 'Para agendar, a campanha precisa de uma conexão, uma lista de contatos ou tag e ao menos uma mensagem.',
+    ERR_NO_FILE_LIST_FOUND: 'Lista de arquivos não encontrada.',
   },
 };
 

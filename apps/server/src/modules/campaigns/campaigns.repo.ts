@@ -33,6 +33,7 @@ export function presentCampaign(row: CampaignDetail, media: Pick<MediaStorage, '
     contactListId: row.contactListId,
     contactList: row.contactList,
     tagId: row.tagId,
+    fileListId: row.fileListId,
     confirmation: row.confirmation,
     mediaPath: row.mediaPath ? row.mediaName : null,
     mediaName: row.mediaPath ? row.mediaName : null,

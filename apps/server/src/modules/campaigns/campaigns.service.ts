@@ -4,12 +4,13 @@ import type { AppServices } from '../../app.js';
 import { loadCampaignSettings } from '../../outbound/campaign-settings.repo.js';
 import { cancelSends, onOutboundSweep, onSendSettled, outboundRuntime, queueSends, resumeSends, sendProgress, wakeOutbound, type QueuedSend } from '../../outbound/outbound.js';
 import type { DbOrTx } from '../../platform/db/client.js';
-import { campaigns, contactLists, contacts, tags, ticketTags, tickets, whatsapps, type CampaignRow } from '../../platform/db/schema.js';
+import { campaigns, contactLists, contacts, fileLists, tags, ticketTags, tickets, whatsapps, type CampaignRow } from '../../platform/db/schema.js';
 import { assertIdsInTenant } from '../../platform/db/tenant.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext, TenantScope } from '../../platform/http/context.js';
 import { mediaTypeOf, type UploadedFile } from '../../platform/storage/media-storage.js';
 import { allContactListItems } from '../contact-lists/contact-lists.repo.js';
+import { findFileList } from '../file-lists/file-lists.service.js';
 import { resolveSendAt } from '../schedules/schedules.repo.js';
 import { findCampaign, loadCampaigns, lockDueCampaigns, type CampaignDetail } from './campaigns.repo.js';
 
@@ -49,6 +50,7 @@ function columnsOf(body: CampaignUpdateBody): Partial<typeof campaigns.$inferIns
   const tagId = body.tagId !== undefined ? body.tagId : body.tagListId;
   if (tagId !== undefined) columns.tagId = tagId;
   if (body.confirmation !== undefined) columns.confirmation = body.confirmation;
+  if (body.fileListId !== undefined) columns.fileListId = body.fileListId;
   return columns;
 }
 
@@ -64,6 +66,7 @@ async function assertReferences(db: DbOrTx, scope: TenantScope, columns: Partial
   if (columns.whatsappId) await assertIdsInTenant(db, scope, whatsapps, [columns.whatsappId], 'ERR_NO_WAPP_FOUND');
   if (columns.contactListId) await assertIdsInTenant(db, scope, contactLists, [columns.contactListId], 'ERR_NO_CONTACT_LIST_FOUND');
   if (columns.tagId) await assertIdsInTenant(db, scope, tags, [columns.tagId], 'ERR_NO_TAG_FOUND');
+  if (columns.fileListId) await assertIdsInTenant(db, scope, fileLists, [columns.fileListId], 'ERR_NO_FILE_LIST_FOUND');
 }
 
 /** INATIVA without a start time, PROGRAMADA with one (then it must be complete). */
@@ -224,6 +227,14 @@ async function queueAudience(services: AppServices, tx: DbOrTx, campaign: Campai
   const media = campaign.mediaPath
     ? { path: campaign.mediaPath, name: campaign.mediaName ?? 'file', mimeType: campaign.mediaMime ?? 'application/octet-stream', mediaType: mediaTypeOf(campaign.mediaMime ?? 'application/octet-stream'), size: campaign.mediaSize ?? 0 }
     : undefined;
+  // The file list's files go after the text (spec part 2 §2.7), each with its option's name as caption.
+  const files = campaign.fileListId ? await findFileList(tx, scope, campaign.fileListId) : null;
+  const fileItems = (files?.options ?? [])
+    .filter((option) => option.path)
+    .map((option) => ({
+      body: option.name,
+      media: { path: option.path!, name: option.fileName ?? option.name, mimeType: option.mimeType ?? 'application/octet-stream', mediaType: mediaTypeOf(option.mimeType ?? 'application/octet-stream'), size: option.size ?? 0 },
+    }));
   const recipients = await audienceOf(tx, scope, campaign);
   const sends: QueuedSend[] = recipients.map((recipient, index) => {
     const variant = index % messages.length;
@@ -234,7 +245,7 @@ async function queueAudience(services: AppServices, tx: DbOrTx, campaign: Campai
       whatsappId: campaign.whatsappId!,
       contactId: recipient.contactId,
       number: recipient.number,
-      items: [{ body: fillCampaignText(messages[variant]!, recipient, variables) }, ...(media ? [{ body: '', media }] : [])],
+      items: [{ body: fillCampaignText(messages[variant]!, recipient, variables) }, ...(media ? [{ body: '', media }] : []), ...fileItems],
       details: { variant: variant + 1 },
     };
   });

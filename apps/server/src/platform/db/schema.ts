@@ -868,6 +868,39 @@ export const contactListItems = pgTable(
   ],
 );
 
+/** File lists (spec part 2 §2.11, §3): named files a campaign sends after its text. */
+export const fileLists = pgTable(
+  'file_lists',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    name: text('name').notNull(),
+    message: text('message').notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('file_lists_company_id_name_idx').on(t.companyId, t.name, t.id)],
+);
+
+/** One option of a file list: a name and, once uploaded, its file. */
+export const fileListOptions = pgTable(
+  'file_list_options',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    fileListId: integer('file_list_id')
+      .notNull()
+      .references(() => fileLists.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    path: text('path'),
+    fileName: text('file_name'),
+    mimeType: text('mime_type'),
+    size: integer('size'),
+    position: integer('position').notNull().default(0),
+  },
+  (t) => [index('file_list_options_file_list_id_idx').on(t.fileListId, t.position, t.id), index('file_list_options_company_id_idx').on(t.companyId)],
+);
+
 /** Campaign states (spec part 2 §4). */
 export const CAMPAIGN_STATUSES = ['INATIVA', 'PROGRAMADA', 'EM_ANDAMENTO', 'CANCELADA', 'FINALIZADA'] as const;
 
@@ -889,6 +922,7 @@ export const campaigns = pgTable(
     whatsappId: integer('whatsapp_id').references(() => whatsapps.id, { onDelete: 'set null' }),
     contactListId: integer('contact_list_id').references(() => contactLists.id, { onDelete: 'set null' }),
     tagId: integer('tag_id').references(() => tags.id, { onDelete: 'set null' }),
+    fileListId: integer('file_list_id').references(() => fileLists.id, { onDelete: 'set null' }),
     confirmation: boolean('confirmation').notNull().default(false),
     mediaPath: text('media_path'),
     mediaName: text('media_name'),
@@ -904,11 +938,14 @@ export const campaigns = pgTable(
     index('campaigns_whatsapp_id_idx').on(t.whatsappId),
     index('campaigns_contact_list_id_idx').on(t.contactListId),
     index('campaigns_tag_id_idx').on(t.tagId),
+    index('campaigns_file_list_id_idx').on(t.fileListId),
   ],
 );
 
 export type PlanRow = typeof plans.$inferSelect;
 export type CampaignRow = typeof campaigns.$inferSelect;
+export type FileListRow = typeof fileLists.$inferSelect;
+export type FileListOptionRow = typeof fileListOptions.$inferSelect;
 export type ContactListRow = typeof contactLists.$inferSelect;
 export type ContactListItemRow = typeof contactListItems.$inferSelect;
 export type HelpRow = typeof helps.$inferSelect;

@@ -34,6 +34,7 @@ const buildCampaign = (overrides: Partial<PresentedCampaign> = {}): PresentedCam
   contactListId: 7,
   contactList: { id: 7, name: 'Clientes VIP' },
   tagId: null,
+  fileListId: null,
   confirmation: false,
   mediaPath: null,
   mediaName: null,
