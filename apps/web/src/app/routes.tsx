@@ -28,6 +28,7 @@ const ContactListsPage = lazy(() => import('../features/contact-lists/contact-li
 const ContactListItemsPage = lazy(() => import('../features/contact-lists/contact-list-items-page'));
 const CampaignsPage = lazy(() => import('../features/campaigns/campaigns-page'));
 const CampaignReportPage = lazy(() => import('../features/campaigns/campaign-report-page'));
+const FileListsPage = lazy(() => import('../features/file-lists/file-lists-page'));
 
 /** Areas already built; the rest of PRIVATE shows its title. */
 const BUILT: Record<string, ReactNode> = {
@@ -50,6 +51,7 @@ const BUILT: Record<string, ReactNode> = {
   '/contact-lists/:contactListId/contacts': <ContactListItemsPage />,
   '/campaigns': <CampaignsPage />,
   '/campaign/:campaignId/report': <CampaignReportPage />,
+  '/files': <FileListsPage />,
 };
 
 /** Private routes of spec part 2 §2.1; areas not built yet show their title. */

@@ -1,4 +1,4 @@
-import { CAMPAIGN_MESSAGE_FIELDS, CampaignBody, type PresentedCampaign, type PresentedContactList } from '@atende/shared';
+import { CAMPAIGN_MESSAGE_FIELDS, CampaignBody, type PresentedCampaign, type PresentedContactList, type PresentedFileList } from '@atende/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Dialog, DialogContent, DialogTitle, FormControlLabel, MenuItem, Stack, Switch, TextField } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -31,6 +31,7 @@ export function CampaignDialog({ campaign, onClose }: { campaign: PresentedCampa
   const connections = useConnections();
   const lists = useQuery({ queryKey: ['contact-lists', 'list'], queryFn: () => api.get<PresentedContactList[]>('/contact-lists/list') });
   const tags = useQuery({ queryKey: ['tags', 'list'], queryFn: () => api.get<Tag[]>('/tags/list') });
+  const fileLists = useQuery({ queryKey: ['files', 'all'], queryFn: () => api.get<{ files: PresentedFileList[] }>('/files', { pageNumber: 1 }) });
   const timeZone = user?.company?.timezone ?? browserTimeZone();
   const editable = editableParts(campaign);
   const form = useForm<FormInput, unknown, FormOutput>({
@@ -45,6 +46,7 @@ export function CampaignDialog({ campaign, onClose }: { campaign: PresentedCampa
       whatsappId: campaign?.whatsappId ?? null,
       contactListId: campaign?.contactListId ?? null,
       tagId: campaign?.tagId ?? null,
+      fileListId: campaign?.fileListId ?? null,
       scheduledAt: campaign?.scheduledAt ? toLocalInput(new Date(campaign.scheduledAt), timeZone) : '',
       confirmation: campaign?.confirmation ?? false,
     },
@@ -64,7 +66,7 @@ export function CampaignDialog({ campaign, onClose }: { campaign: PresentedCampa
   });
 
   const locked = editable !== 'all';
-  const select = (name: 'whatsappId' | 'contactListId' | 'tagId', options: { id: number; name: string }[], testId: string) => (
+  const select = (name: 'whatsappId' | 'contactListId' | 'tagId' | 'fileListId', options: { id: number; name: string }[], testId: string) => (
     <Controller
       control={form.control}
       name={name}
@@ -72,7 +74,7 @@ export function CampaignDialog({ campaign, onClose }: { campaign: PresentedCampa
         <TextField
           select
           fullWidth
-          label={t(`campaigns.dialog.${name === 'whatsappId' ? 'whatsapp' : name === 'contactListId' ? 'contactList' : 'tag'}`)}
+          label={t(`campaigns.dialog.${({ whatsappId: 'whatsapp', contactListId: 'contactList', tagId: 'tag', fileListId: 'fileList' } as const)[name]}`)}
           value={field.value ?? ''}
           onChange={(event) => field.onChange(event.target.value === '' ? null : Number(event.target.value))}
           disabled={locked}
@@ -110,6 +112,7 @@ export function CampaignDialog({ campaign, onClose }: { campaign: PresentedCampa
               {select('whatsappId', connections.data ?? [], 'campaign-whatsapp')}
               {select('contactListId', lists.data ?? [], 'campaign-contact-list')}
               {select('tagId', tags.data ?? [], 'campaign-tag')}
+              {select('fileListId', fileLists.data?.files ?? [], 'campaign-file-list')}
             </Stack>
             <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: { md: 'center' } }}>
               <TextField
