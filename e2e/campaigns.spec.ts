@@ -1,3 +1,5 @@
+import path from 'node:path';
+import type { Page } from '@playwright/test';
 import ExcelJS from 'exceljs';
 import { api, apiLogin, expect, login, test, uniqueStamp } from './fixtures';
 
@@ -14,8 +16,25 @@ async function spreadsheet(rows: string[][]): Promise<Buffer> {
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
+/** Each page at desktop and phone width, light and dark; nothing wider than the screen. */
+async function shoot(page: Page, shots: [name: string, url: string, ready: string][]): Promise<void> {
+  const folder = path.resolve(process.env.E2E_SCREENSHOTS_DIR ?? path.join(import.meta.dirname, 'artifacts/screenshots'));
+  for (const [size, viewport] of [['desktop', { width: 1440, height: 900 }], ['phone', { width: 390, height: 844 }]] as const) {
+    await page.setViewportSize(viewport);
+    for (const theme of ['light', 'dark'] as const) {
+      await page.evaluate((value) => localStorage.setItem('preferredTheme', value), theme);
+      for (const [name, url, ready] of shots) {
+        await page.goto(url);
+        await expect(page.getByTestId(ready).first()).toBeVisible();
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+        await page.screenshot({ path: path.join(folder, `${name}-${size === 'phone' ? 'phone-' : ''}${theme}.png`) });
+      }
+    }
+  }
+}
+
 test.describe('campaigns', () => {
-  test('a list imported from a spreadsheet gets a campaign whose report reaches 100% delivered live', async ({ page, baseURL }) => {
+  test('campaigns: a list imported from a spreadsheet gets a campaign whose report reaches 100% delivered live', async ({ page, baseURL }) => {
     test.setTimeout(120_000);
     const base = baseURL ?? '';
     const token = await apiLogin(base);
@@ -75,5 +94,11 @@ test.describe('campaigns', () => {
       const outbox = await api<{ body: string }[]>(base, token, 'GET', `/sandbox/${connection.id}/outbox?number=${number}`);
       expect(outbox.map((m) => m.body)).toEqual([`Olá ${['Ana Prado', 'Beto Reis', 'Caio Luz'][index]}, temos novidades!`]);
     }
+    const listId = (await api<{ id: number; name: string }[]>(base, token, 'GET', '/contact-lists/list')).find((l) => l.name === listName)!.id;
+    await shoot(page, [
+      ['campaigns-list', '/campaigns', 'campaign-row'],
+      ['campaign-report', `/campaign/${campaignId}/report`, 'campaign-progress'],
+      ['contact-list-items', `/contact-lists/${listId}/contacts`, 'contact-list-item-row'],
+    ]);
   });
 });

@@ -193,7 +193,7 @@ export default function ContactListItemsPage() {
             <TableCell align="center">
               <ValidIcon valid={item.isWhatsappValid} />
             </TableCell>
-            <TableCell sx={{ maxWidth: { xs: 110, sm: 'none' }, overflowWrap: 'anywhere' }}>{item.name}</TableCell>
+            <TableCell sx={{ minWidth: 90 }}>{item.name}</TableCell>
             <TableCell>{item.number}</TableCell>
             <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{item.email}</TableCell>
             <RowActionsCell testIdPrefix="contact-list-item" onEdit={() => dialog.edit(item)} onDelete={() => deletion.ask(item)} />
