@@ -31,8 +31,10 @@ const { values: args } = parseArgs({
     rate: { type: 'string', default: '100' },
     /** Processes the fan-out sockets are split over (the server and the sender keep the rest of the CPU). */
     'fanout-procs': { type: 'string', default: '1' },
-    /** A comma-separated subset of list,search,history,ingest,fanout (default: all). */
-    only: { type: 'string', default: 'list,search,history,ingest,fanout' },
+    /** A comma-separated subset of list,search,history,ingest,fanout,campaign (default: all). */
+    only: { type: 'string', default: 'list,search,history,ingest,fanout,campaign' },
+    /** Contacts of the campaign figure's list. */
+    'campaign-contacts': { type: 'string', default: '5000' },
     'admin-url': { type: 'string', default: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
     /** Where results go; the CI smoke run writes elsewhere so it never replaces the committed figures. */
     'out-dir': { type: 'string', default: path.resolve(import.meta.dirname, 'results') },
@@ -150,6 +152,50 @@ async function measure(name: string, ownPids: number[], work: () => Promise<Omit
 async function settle(database: Database): Promise<void> {
   await database.sql.executeSql('vacuum analyze');
   await database.sql.executeSql('checkpoint');
+}
+
+async function api<T>(url: string, token: string, method: string, pathAndQuery: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${url}${pathAndQuery}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  if (!response.ok) throw new Error(`${method} ${pathAndQuery}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/**
+ * The campaign figure: sends per second from the start to FINALIZADA (every record
+ * settled by the sandbox), and the ticket list's latency while it runs.
+ */
+async function runCampaign(url: string, token: string, databaseUrl: string, whatsappId: number, recipients: number, load: (pathAndQuery: string) => () => Promise<LoadResult>) {
+  await api(url, token, 'POST', '/campaign-settings', { settings: { messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0, sendCaps: { baileys: 1, 'cloud-api': 0, sandbox: 0 } } });
+  const list = await api<{ id: number }>(url, token, 'POST', '/contact-lists', { name: `Bench ${Date.now()}` });
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query(
+    `insert into contact_list_items (company_id, contact_list_id, name, number)
+     select l.company_id, l.id, 'Cliente ' || n, '55119' || lpad(n::text, 8, '0') from contact_lists l, generate_series(1, $2::int) n where l.id = $1`,
+    [list.id, recipients],
+  );
+  await client.end();
+  const started = performance.now();
+  const campaign = await api<{ id: number }>(url, token, 'POST', '/campaigns', { name: 'Bench', message1: 'Oferta para {nome}', whatsappId, contactListId: list.id, scheduledAt: new Date().toISOString() });
+  const listLoad = load('/tickets?status=open&showAll=true&pageNumber=1')();
+  let finished: { status: string; progress: { sent: number; failed: number } } | null = null;
+  while (!finished) {
+    const now = await api<{ status: string; progress: { sent: number; failed: number } }>(url, token, 'GET', `/campaigns/${campaign.id}`);
+    if (now.status === 'FINALIZADA') finished = now;
+    else await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const elapsed = (performance.now() - started) / 1000;
+  const list_ = await listLoad;
+  return {
+    rps: Math.round(recipients / elapsed),
+    requests: recipients,
+    errors: finished.progress.failed,
+    extra: { sendSeconds: Math.round(elapsed * 10) / 10, sent: finished.progress.sent, listRpsDuring: list_.rps ?? 0, listP99During: list_.p99 ?? 0 },
+  };
 }
 
 async function main() {
@@ -312,6 +358,13 @@ async function main() {
       );
     }
     await app.close();
+
+    // Campaign: one list of N contacts, pacing off, on the sandbox connection; the ticket list measured while it sends.
+    if (only.has('campaign')) {
+      if (only.has('fanout') || only.has('ingest')) await settle(database);
+      const recipients = Number(args['campaign-contacts']);
+      rows.push(await measure(`campaign sending, ${recipients} contacts, pacing off`, ownPids, () => runCampaign(server.url, token, databaseUrl, seed.connectionId, recipients, load)));
+    }
   } finally {
     server.child.kill('SIGTERM');
     await database.close();
