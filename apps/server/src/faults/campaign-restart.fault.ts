@@ -1,7 +1,6 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { report } from './burst.js';
-import { api, serverSecrets, signIn, privatePostgres, sleep, startServer, waitFor, type PrivatePostgres, type ServerProcess } from './processes.js';
+import { api, serverSecrets, signIn, privatePostgres, queryDatabase, sleep, startServer, waitFor, type PrivatePostgres, type ServerProcess } from './processes.js';
 
 /*
  * Issue 20: a 200-contact campaign on a sandbox connection, the server killed
@@ -31,15 +30,7 @@ afterAll(async () => {
   await server?.kill('SIGKILL');
 });
 
-async function query<Row>(text: string, values: unknown[] = []): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-  try {
-    return (await client.query(text, values)).rows as Row[];
-  } finally {
-    await client.end();
-  }
-}
+const query = <Row>(text: string, values: unknown[] = []) => queryDatabase<Row>(database.url, text, values);
 
 describe('a campaign across three server kills', () => {
   it('sends each of its 200 contacts exactly one message and reports matching counts', async () => {

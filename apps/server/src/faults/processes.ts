@@ -271,3 +271,14 @@ export async function api(server: Pick<ServerProcess, 'url'>, token: string, met
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 }
+
+/** One statement on a private database, on a connection of its own (the server under test may be down). */
+export async function queryDatabase<Row>(url: string, text: string, values: unknown[] = []): Promise<Row[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(text, values)).rows as Row[];
+  } finally {
+    await client.end();
+  }
+}

@@ -1,7 +1,6 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { report } from './burst.js';
-import { api, serverSecrets, signIn, privatePostgres, sleep, startServer, waitFor, type PrivatePostgres, type ServerProcess } from './processes.js';
+import { api, serverSecrets, signIn, privatePostgres, queryDatabase, sleep, startServer, waitFor, type PrivatePostgres, type ServerProcess } from './processes.js';
 
 /*
  * Issue 20: 50 schedules fall due while the server is down. After the restart
@@ -33,15 +32,7 @@ afterAll(async () => {
   await server?.kill('SIGKILL');
 });
 
-async function query<Row>(text: string, values: unknown[] = []): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-  try {
-    return (await client.query(text, values)).rows as Row[];
-  } finally {
-    await client.end();
-  }
-}
+const query = <Row>(text: string, values: unknown[] = []) => queryDatabase<Row>(database.url, text, values);
 
 describe('schedules due during a downtime', () => {
   it('are each sent exactly once after the restart, also when the server is killed again while sending', async () => {

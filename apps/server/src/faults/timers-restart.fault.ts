@@ -1,7 +1,6 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { report } from './burst.js';
-import { api, serverSecrets, signIn, privatePostgres, startServer, waitFor, type PrivatePostgres, type ServerProcess } from './processes.js';
+import { api, serverSecrets, signIn, privatePostgres, queryDatabase, startServer, waitFor, type PrivatePostgres, type ServerProcess } from './processes.js';
 
 let database: PrivatePostgres;
 let server: ServerProcess;
@@ -17,15 +16,7 @@ afterAll(async () => {
   await server?.kill('SIGKILL');
 });
 
-async function query<Row>(text: string, values: unknown[] = []): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-  try {
-    return (await client.query(text, values)).rows as Row[];
-  } finally {
-    await client.end();
-  }
-}
+const query = <Row>(text: string, values: unknown[] = []) => queryDatabase<Row>(database.url, text, values);
 
 const queuedTimers = () =>
   query<{ id: string; start_after: Date }>(`select id, start_after from pgboss.job where name = 'automation.timers' and state in ('created', 'retry')`);

@@ -1,21 +1,16 @@
 import type { PresentedCampaign } from '@atende/shared';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { SnackbarProvider } from 'notistack';
-import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
-import { SocketProvider } from '../../realtime/socket';
 import { fakeApi, json } from '../../test/fake-api';
+import { renderPages } from '../../test/render-page';
 import { standInSocketServer } from '../../test/stand-in-socket-server';
 import { editableParts } from './campaign-dialog';
 import CampaignReportPage from './campaign-report-page';
 import CampaignsPage from './campaigns-page';
 
 const socketServer = standInSocketServer();
-const noop = () => undefined;
 const at = '2026-11-25T10:00:00.000Z';
 
 const buildCampaign = (overrides: Partial<PresentedCampaign> = {}): PresentedCampaign => ({
@@ -48,24 +43,7 @@ const buildCampaign = (overrides: Partial<PresentedCampaign> = {}): PresentedCam
 
 const admin = { id: 1, name: 'Ana', profile: 'admin', super: false, companyId: 3, queues: [], company: { id: 3, settings: [], plan: { useCampaigns: true } } };
 
-function renderAt(path: string) {
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <SnackbarProvider>
-        <SessionProvider onSessionEnd={noop}>
-          <SocketProvider>
-            <MemoryRouter initialEntries={[path]}>
-              <Routes>
-                <Route path="/campaigns" element={<CampaignsPage />} />
-                <Route path="/campaign/:campaignId/report" element={<CampaignReportPage />} />
-              </Routes>
-            </MemoryRouter>
-          </SocketProvider>
-        </SessionProvider>
-      </SnackbarProvider>
-    </QueryClientProvider>,
-  );
-}
+const renderAt = (path: string) => renderPages(path, { '/campaigns': <CampaignsPage />, '/campaign/:campaignId/report': <CampaignReportPage /> });
 
 beforeAll(async () => {
   localStorage.setItem('i18nextLng', 'en');

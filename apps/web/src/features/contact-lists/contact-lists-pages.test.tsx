@@ -1,20 +1,15 @@
 import type { PresentedContactList, PresentedContactListItem } from '@atende/shared';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { SnackbarProvider } from 'notistack';
-import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
-import { SocketProvider } from '../../realtime/socket';
 import { fakeApi, json } from '../../test/fake-api';
+import { renderPages } from '../../test/render-page';
 import { standInSocketServer } from '../../test/stand-in-socket-server';
 import ContactListItemsPage from './contact-list-items-page';
 import ContactListsPage from './contact-lists-page';
 
 const socketServer = standInSocketServer();
-const noop = () => undefined;
 const at = '2026-11-25T10:00:00.000Z';
 
 const buildList = (overrides: Partial<PresentedContactList> = {}): PresentedContactList => ({ id: 7, name: 'Clientes VIP', contactsCount: 2, createdAt: at, updatedAt: at, ...overrides });
@@ -33,24 +28,7 @@ const buildItem = (overrides: Partial<PresentedContactListItem> = {}): Presented
 
 const admin = { id: 1, name: 'Ana', profile: 'admin', super: false, companyId: 3, queues: [], company: { id: 3, settings: [], plan: { useCampaigns: true } } };
 
-function renderAt(path: string) {
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <SnackbarProvider>
-        <SessionProvider onSessionEnd={noop}>
-          <SocketProvider>
-            <MemoryRouter initialEntries={[path]}>
-              <Routes>
-                <Route path="/contact-lists" element={<ContactListsPage />} />
-                <Route path="/contact-lists/:contactListId/contacts" element={<ContactListItemsPage />} />
-              </Routes>
-            </MemoryRouter>
-          </SocketProvider>
-        </SessionProvider>
-      </SnackbarProvider>
-    </QueryClientProvider>,
-  );
-}
+const renderAt = (path: string) => renderPages(path, { '/contact-lists': <ContactListsPage />, '/contact-lists/:contactListId/contacts': <ContactListItemsPage /> });
 
 beforeAll(async () => {
   localStorage.setItem('i18nextLng', 'en');

@@ -1,14 +1,10 @@
 import type { PresentedFileList } from '@atende/shared';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { SnackbarProvider } from 'notistack';
-import { MemoryRouter } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
-import { SocketProvider } from '../../realtime/socket';
 import { fakeApi, json } from '../../test/fake-api';
+import { renderPages } from '../../test/render-page';
 import { standInSocketServer } from '../../test/stand-in-socket-server';
 import FileListsPage from './file-lists-page';
 
@@ -38,19 +34,7 @@ describe('file lists page', { timeout: 30_000 }, () => {
       'POST /files': () => json(saved, 201),
       'POST /files/uploadList/4': () => ({ ...saved, options: [{ ...saved.options[0]!, path: 'tabela.pdf', mediaType: 'application' }] }),
     });
-    render(
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <SnackbarProvider>
-          <SessionProvider onSessionEnd={() => undefined}>
-            <SocketProvider>
-              <MemoryRouter initialEntries={['/files']}>
-                <FileListsPage />
-              </MemoryRouter>
-            </SocketProvider>
-          </SessionProvider>
-        </SnackbarProvider>
-      </QueryClientProvider>,
-    );
+    renderPages('/files', { '/files': <FileListsPage /> });
     expect(await screen.findByTestId('file-lists-empty')).toBeTruthy();
     await userEvent.click(screen.getByTestId('file-list-add'));
     await userEvent.type(screen.getByTestId('file-list-name'), 'Catálogo');
