@@ -112,6 +112,17 @@ describe('campaigns', () => {
     expect(outbox).toEqual([{ body: 'Boas festas, Carla Dias!' }]);
   });
 
+  it('a campaign scheduled a moment ahead is started by the engine sweep when its time comes', async () => {
+    const contactListId = await buildList([{ name: 'Elis Rocha', number: '5511987650020' }]);
+    const campaign = (await t.request(adminToken, 'POST', '/campaigns', { name: 'Daqui a pouco', message1: 'Oi {nome}', whatsappId, contactListId, scheduledAt: new Date(Date.now() + 2000).toISOString() })).json();
+    expect(campaign.status).toBe('PROGRAMADA');
+    const done = await waitUntil(async () => {
+      const now = await report(campaign.id);
+      return now.status === 'FINALIZADA' ? now : null;
+    }, 20_000);
+    expect(done.progress).toMatchObject({ valid: 1, sent: 1 });
+  });
+
   it('validates the name and refuses a scheduled campaign without connection, audience or message', async () => {
     const short = await t.request(adminToken, 'POST', '/campaigns', { name: 'X' });
     expect(short.statusCode).toBe(400);

@@ -81,6 +81,13 @@ export function createJobs(database: Database, logger: JobsLogger, tuning: JobsT
   let working = false;
   /** pg-boss worker id per queue worked on this node. */
   const workers = new Map<string, string>();
+  // Sends made while the app is built, before start() (the outbound sweep's first run, in the
+  // test harness that starts jobs after building the app), wait for it, for a while.
+  let markStarted: () => void = () => undefined;
+  const started = new Promise<void>((resolve) => {
+    markStarted = resolve;
+  });
+  const EARLY_SEND_WAIT_MS = 30_000;
 
   function connectionOptions(): PgBoss.ConstructorOptions {
     // PGlite has one connection and no wire protocol: pg-boss runs through our
@@ -161,10 +168,20 @@ export function createJobs(database: Database, logger: JobsLogger, tuning: JobsT
         else await ensureQueue(instance, def);
       }
       logger.info({ jobs: [...definitions.keys()], work: shouldWork }, 'jobs started');
+      markStarted();
     },
 
     async send(def, data, options = {}) {
-      if (!boss) throw new Error('Jobs are not started');
+      if (!boss) {
+        let timer: NodeJS.Timeout | undefined;
+        const timeout = new Promise<'timeout'>((resolve) => {
+          timer = setTimeout(() => resolve('timeout'), EARLY_SEND_WAIT_MS);
+          timer.unref();
+        });
+        const outcome = await Promise.race([started, timeout]);
+        clearTimeout(timer);
+        if (outcome === 'timeout' || !boss) throw new Error('Jobs are not started');
+      }
       await ensureQueue(boss, def as unknown as StoredJob);
       // The policy belongs to the queue (set in ensureQueue); the rest are per-job defaults.
       const { policy: _policy, ...jobDefaults } = def.options ?? {};
