@@ -43,8 +43,10 @@ describe('timers as durable jobs', () => {
     const queued = h.jobs.pending('automation.timers');
     expect(queued).toHaveLength(1);
     const next = minutes(T0, 2);
-    expect(await runJobsAt(next)).toBe(1);
+    // Other durable chains (the outbound engine's sweep) run too: the timers run is the one that was queued.
+    expect(await runJobsAt(next)).toBeGreaterThanOrEqual(1);
     const again = h.jobs.pending('automation.timers');
+    expect(again[0]).not.toBe(queued[0]);
     expect(again).toHaveLength(1);
     expect(again[0]?.runAt.getTime()).toBe(next.getTime() + SWEEP_INTERVAL_SECONDS * 1000);
   });
