@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactListItems, contactLists, outboundSends, sandboxOutbox } from '../../platform/db/schema.js';
 import { createChannelTestContext, waitUntil, type ChannelTestContext } from '../../test/channel-test-app.js';
+import { multipart } from '../../test/multipart.js';
 import { createServiceDeskFactories } from '../../test/service-desk-factories.js';
 
 /*
@@ -82,6 +83,40 @@ describe('campaigns', () => {
     ]);
     const variants = await t.database.db.select({ details: outboundSends.details }).from(outboundSends).where(eq(outboundSends.sourceId, campaign.id));
     expect(variants.map((row) => (row.details as { variant: number }).variant).sort()).toEqual([1, 1, 2]);
+  });
+
+  it('takes an attachment (413 over 16 MB, replaced, removed) and sends it after the text', async () => {
+    const contactListId = await buildList([{ name: 'Dora Maia', number: '5511987650020' }]);
+    const inTwoHours = new Date(Date.now() + 2 * 3_600_000).toISOString();
+    const campaign = (await t.request(adminToken, 'POST', '/campaigns', { name: 'Com anexo', message1: 'Veja o folheto, {nome}', whatsappId, contactListId, scheduledAt: inTwoHours })).json();
+    const attach = (token: string, fileName: string, mimeType: string, data: Buffer) => {
+      const body = multipart(fileName, mimeType, data);
+      return t.app.inject({ method: 'POST', url: `/campaigns/${campaign.id}/media-upload`, headers: { authorization: `Bearer ${token}`, ...body.headers }, payload: body.payload });
+    };
+    const huge = await attach(adminToken, 'enorme.pdf', 'application/pdf', Buffer.alloc(16 * 1024 * 1024 + 1, 1));
+    expect(huge.statusCode).toBe(413);
+    expect((await report(campaign.id)).mediaName).toBeNull();
+    expect((await attach(otherToken, 'a.pdf', 'application/pdf', Buffer.from('%PDF-1.4'))).statusCode).toBe(404);
+    expect((await attach(adminToken, 'primeiro.pdf', 'application/pdf', Buffer.from('%PDF-1.4 one'))).json()).toMatchObject({ mediaName: 'primeiro.pdf' });
+    const replaced = (await attach(adminToken, 'folheto.pdf', 'application/pdf', Buffer.from('%PDF-1.4 two'))).json();
+    expect(replaced.mediaName).toBe('folheto.pdf');
+    const download = await t.app.inject({ method: 'GET', url: new URL(replaced.mediaUrl, 'http://x').pathname + new URL(replaced.mediaUrl, 'http://x').search });
+    expect(download.body).toBe('%PDF-1.4 two');
+    const removed = await t.app.inject({ method: 'DELETE', url: `/campaigns/${campaign.id}/media-upload`, headers: { authorization: `Bearer ${adminToken}` } });
+    expect(removed.json()).toMatchObject({ mediaName: null, mediaUrl: null });
+    await attach(adminToken, 'folheto.pdf', 'application/pdf', Buffer.from('%PDF-1.4 three'));
+
+    expect((await t.request(adminToken, 'PUT', `/campaigns/${campaign.id}`, { scheduledAt: new Date(Date.now() - 1000).toISOString() })).statusCode).toBe(200);
+    await waitUntil(async () => ((await report(campaign.id)).status === 'FINALIZADA' ? true : null), 20_000);
+    const outbox = await t.database.db
+      .select({ body: sandboxOutbox.body, mediaName: sandboxOutbox.mediaName })
+      .from(sandboxOutbox)
+      .where(eq(sandboxOutbox.number, '5511987650020'))
+      .orderBy(sandboxOutbox.id);
+    expect(outbox).toEqual([
+      { body: 'Veja o folheto, Dora Maia', mediaName: null },
+      { body: '', mediaName: 'folheto.pdf' },
+    ]);
   });
 
   it('a scheduled campaign is editable until an hour before; cancelled it sends nothing; restarted it sends to everyone once', async () => {

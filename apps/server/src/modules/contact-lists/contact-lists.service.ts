@@ -1,11 +1,11 @@
 import { ContactBody, type ContactListItemBody, type ContactListItemUpdateBody, type ContactListUploadResult } from '@atende/shared';
 import { and, asc, desc, eq } from 'drizzle-orm';
-import ExcelJS from 'exceljs';
 import type { AppServices } from '../../app.js';
 import { whatsapps, type ContactListItemRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { TenantScope } from '../../platform/http/context.js';
 import { defineJob } from '../../platform/jobs/jobs.js';
+import { readFirstSheetRows } from '../../platform/spreadsheet/index.js';
 import { COLUMNS, cell, rowProblem } from '../contacts/contacts-import.service.js';
 import {
   checkProgress,
@@ -114,34 +114,20 @@ export async function removeContactListItem(services: AppServices, scope: Tenant
   await emitListSaved(services, scope, item.contactListId, 'update');
 }
 
-/** The first worksheet as rows keyed by the first row's titles. */
-async function readSheet(data: Buffer): Promise<Record<string, unknown>[]> {
-  const workbook = new ExcelJS.Workbook();
+/** The first worksheet (`.xlsx` or `.xls`) as rows keyed by the first row's titles, with their line numbers; blank rows are skipped. */
+async function readSheet(data: Buffer): Promise<{ line: number; record: Record<string, unknown> }[]> {
+  let cells: string[][];
   try {
-    await workbook.xlsx.load(data as unknown as ArrayBuffer);
+    cells = await readFirstSheetRows(data);
   } catch {
     throw new AppError('ERR_INVALID_SPREADSHEET');
   }
-  const sheet = workbook.worksheets[0];
-  if (!sheet) throw new AppError('ERR_INVALID_SPREADSHEET');
-  if (sheet.actualRowCount - 1 > MAX_UPLOAD_ROWS) {
+  const [titles = [], ...body] = cells;
+  const filled = body.flatMap((row, index) => (row.some((text) => text.trim() !== '') ? [{ line: index + 2, row }] : []));
+  if (filled.length > MAX_UPLOAD_ROWS) {
     throw new AppError('ERR_VALIDATION', undefined, { message: `At most ${MAX_UPLOAD_ROWS} rows per spreadsheet`, fields: { file: ['validation.tooLong'] } });
   }
-  const titles: string[] = [];
-  sheet.getRow(1).eachCell((c, column) => {
-    titles[column] = String(c.text ?? '');
-  });
-  const rows: Record<string, unknown>[] = [];
-  sheet.eachRow((row, index) => {
-    if (index === 1) return;
-    const record: Record<string, unknown> = {};
-    row.eachCell((c, column) => {
-      const title = titles[column];
-      if (title) record[title] = c.text;
-    });
-    rows.push(record);
-  });
-  return rows;
+  return filled.map(({ line, row }) => ({ line, record: Object.fromEntries(titles.flatMap((title, column) => (title ? [[title, row[column] ?? '']] : []))) }));
 }
 
 /**
@@ -156,8 +142,7 @@ export async function uploadContactList(services: AppServices, scope: TenantScop
   const errors: ContactListUploadResult['errors'] = [];
   const candidates: (NewListItem & { row: number })[] = [];
   const seen = new Set<string>();
-  rows.forEach((row, index) => {
-    const line = index + 2;
+  rows.forEach(({ line, record: row }) => {
     const fields = { name: cell(row, COLUMNS.name), number: cell(row, COLUMNS.number), email: cell(row, COLUMNS.email) };
     const problem = rowProblem(fields);
     if (problem) {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChannelTestContext, waitUntil, type ChannelTestContext } from '../../test/channel-test-app.js';
 import { multipart } from '../../test/multipart.js';
 import { createServiceDeskFactories } from '../../test/service-desk-factories.js';
+import { buildXls } from '../../test/xls.js';
 
 /*
  * Contact lists and items (spec part 2 §2.8, §3, §5, §7): campaign area (admins,
@@ -140,6 +141,32 @@ describe('spreadsheet upload', () => {
     const broken = await upload(adminToken, list.id, 'lista.xlsx', XLSX_MIME, Buffer.from('not a zip at all'));
     expect(broken.statusCode).toBe(400);
     expect(broken.json().error).toBe('ERR_INVALID_SPREADSHEET');
+    expect((await t.request(adminToken, 'GET', `/contact-lists/${list.id}`)).json().contactsCount).toBe(0);
+  });
+
+  it('reads legacy .xls workbooks the same way', async () => {
+    const list = await newList('Legada');
+    const data = buildXls([
+      ['Nome', 'Número', 'E-mail'],
+      ['Iara Melo', 5541977771111, 'iara@example.com'],
+      ['Jonas Reis', '12', ''],
+      ['Kátia Luz', '(41) 97777-2222', ''],
+    ]);
+    const answer = await upload(adminToken, list.id, 'contatos.xls', 'application/vnd.ms-excel', data);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json()).toMatchObject({ imported: 2, errors: [{ row: 3, name: 'Jonas Reis' }] });
+    const items = (await t.request(adminToken, 'GET', `/contact-list-items?contactListId=${list.id}`)).json().contacts as { name: string; number: string }[];
+    expect(items.map((i) => [i.name, i.number]).sort()).toEqual([
+      ['Iara Melo', '5541977771111'],
+      ['Kátia Luz', '41977772222'],
+    ]);
+  });
+
+  it('refuses a file over the 16 MB upload limit with 413 and keeps the list as it was', async () => {
+    const list = await newList('Enorme');
+    const answer = await upload(adminToken, list.id, 'enorme.xlsx', XLSX_MIME, Buffer.alloc(16 * 1024 * 1024 + 1, 1));
+    expect(answer.statusCode).toBe(413);
+    expect(answer.json().error).toBe('ERR_PAYLOAD_TOO_LARGE');
     expect((await t.request(adminToken, 'GET', `/contact-lists/${list.id}`)).json().contactsCount).toBe(0);
   });
 

@@ -83,6 +83,9 @@ describe('file lists', () => {
     const script = await upload(adminToken, list.id, [{ optionId, name: 'virus.exe', type: 'application/octet-stream', data: Buffer.from('MZ') }]);
     expect(script.statusCode).toBe(400);
     expect(script.json().error).toBe('ERR_INVALID_FILE_TYPE');
+    const huge = await upload(adminToken, list.id, [{ optionId, name: 'enorme.pdf', type: 'application/pdf', data: Buffer.alloc(16 * 1024 * 1024 + 1, 1) }]);
+    expect(huge.statusCode).toBe(413);
+    expect((await t.request(adminToken, 'GET', `/files/${list.id}`)).json().options[0].path).toBeNull();
     expect((await upload(adminToken, list.id, [{ optionId: optionId + 999, name: 'a.pdf', type: 'application/pdf', data: Buffer.from('%PDF') }])).statusCode).toBe(400);
     expect((await t.request(agentToken, 'GET', '/files')).statusCode).toBe(403);
     for (const [method, url, body] of [

@@ -157,7 +157,7 @@ export default function ContactListItemsPage() {
             </Button>
           </span>
         </Tooltip>
-        <HiddenFileInput inputRef={fileInput} testId="contact-list-import-file" onPick={(file) => void upload(file)} />
+        <HiddenFileInput inputRef={fileInput} testId="contact-list-import-file" accept=".xls,.xlsx" onPick={(file) => void upload(file)} />
         <AddButton label={t('contactLists.items.add')} onClick={dialog.add} testId="contact-list-item-add" />
       </ListPageHeader>
       {importing ? (
