@@ -6,7 +6,8 @@ import { api, apiLogin, expect, login, test, uniqueStamp } from './fixtures';
 /**
  * Contact lists and campaigns end to end (issue 20): a list imported from an
  * .xlsx, numbers checked on WhatsApp through the sandbox, a campaign to it whose
- * report reaches 100% delivered live, and each customer's phone got one message.
+ * report reaches 100% delivered live, and each customer's phone got the message
+ * and the attachment picked in the dialog.
  */
 
 async function spreadsheet(rows: string[][]): Promise<Buffer> {
@@ -76,6 +77,8 @@ test.describe('campaigns', () => {
     await page.getByRole('option', { name: `Campanhas ${stamp.text}` }).click();
     await page.getByTestId('campaign-contact-list').locator('..').click();
     await page.getByRole('option', { name: listName }).click();
+    await page.getByTestId('campaign-attachment-file').setInputFiles({ name: 'folheto.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4 folheto') });
+    await expect(page.getByTestId('campaign-attachment')).toContainText('folheto.pdf');
     await page.getByTestId('campaign-save').click();
     const campaignRow = page.getByTestId('campaign-row').filter({ hasText: name });
     await expect(campaignRow.getByTestId('campaign-status')).toHaveAttribute('data-status', 'INATIVA');
@@ -91,8 +94,12 @@ test.describe('campaigns', () => {
     await expect(page.getByTestId('campaign-status')).toHaveAttribute('data-status', 'FINALIZADA');
 
     for (const [index, number] of numbers.entries()) {
-      const outbox = await api<{ body: string }[]>(base, token, 'GET', `/sandbox/${connection.id}/outbox?number=${number}`);
-      expect(outbox.map((m) => m.body)).toEqual([`Olá ${['Ana Prado', 'Beto Reis', 'Caio Luz'][index]}, temos novidades!`]);
+      const outbox = await api<{ body: string; mediaName: string | null }[]>(base, token, 'GET', `/sandbox/${connection.id}/outbox?number=${number}`);
+      // The text, then the dialog's attachment.
+      expect(outbox.map((m) => [m.body, m.mediaName])).toEqual([
+        [`Olá ${['Ana Prado', 'Beto Reis', 'Caio Luz'][index]}, temos novidades!`, null],
+        ['', 'folheto.pdf'],
+      ]);
     }
     const listId = (await api<{ id: number; name: string }[]>(base, token, 'GET', '/contact-lists/list')).find((l) => l.name === listName)!.id;
     await shoot(page, [

@@ -49,3 +49,6 @@ export const PAGE_SIZE = 20;
 export const SOCKET_PING_MS = 18_000;
 /** userStatus heartbeat (spec part 1 §9). */
 export const USER_STATUS_INTERVAL_MS = 300_000;
+
+/** The largest file any upload takes (media, attachments, lists); larger answers 413 ERR_PAYLOAD_TOO_LARGE. */
+export const MAX_UPLOAD_BYTES = 16 * 1024 * 1024;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { id, requiredText } from './validation.js';
+import { MAX_UPLOAD_BYTES } from './constants.js';
 
 /** File lists (spec part 2 §2.11, §3, §5): name at least 3 characters, message required, options each with a name. */
 export const FileListOption = z.object({ id: id().optional(), name: requiredText(1, 100) });
@@ -27,7 +28,7 @@ export type FileListQuery = z.infer<typeof FileListQuery>;
 
 /** What a file list option may hold: images, audio, video, PDF and office documents, up to 16 MB each. */
 export const FILE_LIST_EXTENSIONS = ['.png', '.jpg', '.jpeg', '.gif', '.webp', '.mp3', '.ogg', '.m4a', '.mp4', '.pdf', '.doc', '.docx', '.xls', '.xlsx', '.ppt', '.pptx', '.txt', '.csv', '.zip'] as const;
-export const FILE_LIST_MAX_BYTES = 16 * 1024 * 1024;
+export const FILE_LIST_MAX_BYTES = MAX_UPLOAD_BYTES;
 
 export interface PresentedFileListOption {
   id: number;

@@ -1,3 +1,4 @@
+import { MAX_UPLOAD_BYTES } from '@atende/shared';
 import { createHmac, hkdfSync, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
@@ -6,7 +7,7 @@ import { AppError } from '../http/app-error.js';
 import type { TenantScope } from '../http/context.js';
 
 /** 16 MiB: WhatsApp's own limit for most media types. */
-export const MAX_MEDIA_BYTES = 16 * 1024 * 1024;
+export const MAX_MEDIA_BYTES = MAX_UPLOAD_BYTES;
 const URL_TTL_SECONDS = 24 * 3600;
 
 export type MediaType = 'image' | 'audio' | 'video' | 'application';

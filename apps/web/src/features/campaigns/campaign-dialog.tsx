@@ -1,12 +1,14 @@
-import { CAMPAIGN_MESSAGE_FIELDS, CampaignBody, type PresentedCampaign, type PresentedContactList, type PresentedFileList } from '@atende/shared';
+import { CAMPAIGN_MESSAGE_FIELDS, CampaignBody, MAX_UPLOAD_BYTES, type PresentedCampaign, type PresentedContactList, type PresentedFileList } from '@atende/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Dialog, DialogContent, DialogTitle, FormControlLabel, MenuItem, Stack, Switch, TextField } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import type { Tag } from '../../api/desk-types';
 import { useSession } from '../../api/session';
+import { AttachmentField, storedAttachment, syncAttachment, type Attachment } from '../../components/attachment-field';
 import { FormDialogActions } from '../../components/form-dialog-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { useConnections } from '../connections/connections-queries';
@@ -23,7 +25,7 @@ export function editableParts(campaign: PresentedCampaign | null, now = Date.now
   return campaign.status === 'CANCELADA' ? 'messages' : 'none';
 }
 
-/** Campaign dialog (spec part 2 §2.7): name, up to 5 messages, connection, contact list or tag, start time, confirmation. */
+/** Campaign dialog (spec part 2 §2.7): name, up to 5 messages, connection, contact list or tag, file list, start time, confirmation, attachment (uploaded after the save). */
 export function CampaignDialog({ campaign, onClose }: { campaign: PresentedCampaign | null; onClose(): void }) {
   const { t } = useTranslation();
   const { api, user } = useSession();
@@ -52,12 +54,17 @@ export function CampaignDialog({ campaign, onClose }: { campaign: PresentedCampa
     },
   });
   const { errors, isSubmitting } = form.formState;
+  const [attachment, setAttachment] = useState<Attachment>(storedAttachment(campaign?.mediaName));
+  // Once saved, a retry (after a failed upload) updates the same campaign.
+  const [stored, setStored] = useState<PresentedCampaign | null>(campaign);
 
   const submit = form.handleSubmit(async (values) => {
     const body = editable === 'messages' ? Object.fromEntries(CAMPAIGN_MESSAGE_FIELDS.map((field) => [field, values[field] ?? ''])) : values;
     try {
-      const saved = campaign ? await api.put<PresentedCampaign>(`/campaigns/${campaign.id}`, body) : await api.post<PresentedCampaign>('/campaigns', body);
+      const saved = stored ? await api.put<PresentedCampaign>(`/campaigns/${stored.id}`, body) : await api.post<PresentedCampaign>('/campaigns', body);
+      setStored(saved);
       cacheSavedCampaign(queryClient, saved);
+      if (editable === 'all') cacheSavedCampaign(queryClient, await syncAttachment(api, `/campaigns/${saved.id}`, saved, attachment));
       toastSuccess(t('campaigns.saved'));
       onClose();
     } catch (error) {
@@ -135,6 +142,15 @@ export function CampaignDialog({ campaign, onClose }: { campaign: PresentedCampa
                 )}
               />
             </Stack>
+            <AttachmentField
+              value={attachment}
+              onChange={setAttachment}
+              disabled={locked}
+              check={(file) => (file.size > MAX_UPLOAD_BYTES ? t('campaigns.dialog.tooLarge') : null)}
+              onRefused={(message) => toastError(new Error(message))}
+              labels={{ attach: t('campaigns.dialog.attach'), hint: t('campaigns.dialog.attachHint'), remove: t('campaigns.dialog.removeAttachment') }}
+              testId="campaign-attachment"
+            />
             {CAMPAIGN_MESSAGE_FIELDS.map((field, index) => (
               <TextField
                 key={field}

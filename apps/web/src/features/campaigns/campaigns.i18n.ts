@@ -34,6 +34,10 @@ export const campaignsTexts = featureTexts({
       scheduledAt: 'Agendamento',
       scheduledHint: 'Vazio: a campanha fica inativa até ser agendada.',
       confirmation: 'Confirmação',
+      attach: 'Anexar arquivo',
+      attachHint: 'Enviado a cada contato logo depois da mensagem; até 16 MB.',
+      removeAttachment: 'Remover anexo',
+      tooLarge: 'O arquivo passa de 16 MB.',
       none: 'Nenhuma',
     },
     reportPage: {
@@ -84,6 +88,10 @@ export const campaignsTexts = featureTexts({
       scheduledAt: 'Scheduled for',
       scheduledHint: 'Empty: the campaign stays inactive until scheduled.',
       confirmation: 'Confirmation',
+      attach: 'Attach file',
+      attachHint: 'Sent to each contact right after the message; up to 16 MB.',
+      removeAttachment: 'Remove attachment',
+      tooLarge: 'The file is larger than 16 MB.',
       none: 'None',
     },
     reportPage: {
@@ -134,6 +142,10 @@ export const campaignsTexts = featureTexts({
       scheduledAt: 'Programación',
       scheduledHint: 'Vacío: la campaña queda inactiva hasta programarla.',
       confirmation: 'Confirmación',
+      attach: 'Adjuntar archivo',
+      attachHint: 'Se envía a cada contacto justo después del mensaje; hasta 16 MB.',
+      removeAttachment: 'Quitar adjunto',
+      tooLarge: 'El archivo supera los 16 MB.',
       none: 'Ninguna',
     },
     reportPage: {

@@ -1,14 +1,12 @@
 import { SCHEDULE_BODY_MIN, SCHEDULE_MEDIA_EXTENSIONS } from '@atende/shared';
-import AttachFile from '@mui/icons-material/AttachFile';
-import Close from '@mui/icons-material/Close';
-import { Alert, Autocomplete, Box, Button, Chip, Dialog, DialogContent, DialogTitle, Stack, TextField, Tooltip } from '@mui/material';
+import { Alert, Autocomplete, Box, Button, Dialog, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ContactPage } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { FormDialogActions } from '../../components/form-dialog-actions';
-import { HiddenFileInput } from '../../components/hidden-file-input';
+import { AttachmentField, storedAttachment, syncAttachment, type Attachment } from '../../components/attachment-field';
 import { toastError, toastSuccess } from '../../components/toast';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { browserTimeZone, defaultSendAt, formatInZone, toLocalInput } from './schedule-time';
@@ -23,7 +21,6 @@ export interface ScheduleContact {
   number?: string;
 }
 
-type Attachment = { kind: 'stored'; name: string } | { kind: 'new'; file: File } | { kind: 'none' };
 
 function isAllowedImage(file: File): boolean {
   const name = file.name.toLowerCase();
@@ -60,14 +57,13 @@ export function ScheduleDialog({ record, contact: fixedContact, initialSendAt, o
   const { api } = useSession();
   const queryClient = useQueryClient();
   const timeZone = useCompanyTimeZone();
-  const fileInput = useRef<HTMLInputElement>(null);
   const sent = record !== null && (record.sentAt !== null || record.status === 'ENVIADA' || record.status === 'AGENDADA');
 
   const [contact, setContact] = useState<ScheduleContact | null>(record ? { id: record.contact.id, name: record.contact.name, number: record.contact.number } : (fixedContact ?? null));
   const [input, setInput] = useState(contact?.name ?? '');
   const [body, setBody] = useState(record?.body ?? '');
   const [sendAt, setSendAt] = useState(record ? toLocalInput(new Date(record.sendAt), timeZone) : (initialSendAt ?? defaultSendAt(timeZone)));
-  const [attachment, setAttachment] = useState<Attachment>(record?.mediaName ? { kind: 'stored', name: record.mediaName } : { kind: 'none' });
+  const [attachment, setAttachment] = useState<Attachment>(storedAttachment(record?.mediaName));
   const [submitted, setSubmitted] = useState(false);
   const [saving, setSaving] = useState(false);
   // Once saved, a retry (after a failed upload) updates the same schedule.
@@ -94,14 +90,7 @@ export function ScheduleDialog({ record, contact: fixedContact, initialSendAt, o
       const values = { body: body.trim(), contactId: contact.id, sendAt };
       const saved = stored ? await api.put<Schedule>(`/schedules/${stored.id}`, values) : await api.post<Schedule>('/schedules', values);
       setStored(saved);
-      let final = saved;
-      if (attachment.kind === 'new') {
-        const form = new FormData();
-        form.append('file', attachment.file);
-        final = await api.post<Schedule>(`/schedules/${saved.id}/media-upload`, form);
-      } else if (attachment.kind === 'none' && saved.mediaName) {
-        final = await api.delete<Schedule>(`/schedules/${saved.id}/media-upload`);
-      }
+      const final = await syncAttachment(api, `/schedules/${saved.id}`, saved, attachment);
       cacheSavedSchedule(queryClient, final);
       toastSuccess(t('schedules.saved'));
       onClose();
@@ -112,7 +101,6 @@ export function ScheduleDialog({ record, contact: fixedContact, initialSendAt, o
     }
   };
 
-  const attachmentName = attachment.kind === 'new' ? attachment.file.name : attachment.kind === 'stored' ? attachment.name : null;
   const title = sent ? t('schedules.dialog.sentTitle') : record ? t('schedules.dialog.editTitle') : t('schedules.dialog.addTitle');
 
   return (
@@ -199,25 +187,16 @@ export function ScheduleDialog({ record, contact: fixedContact, initialSendAt, o
               helperText={sendAtError ?? t('schedules.dialog.sendAtHint', { timeZone })}
               slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'schedule-send-at' } }}
             />
-            <Box>
-              {attachmentName ? (
-                <Chip
-                  icon={<AttachFile />}
-                  label={attachmentName}
-                  onDelete={sent ? undefined : () => setAttachment({ kind: 'none' })}
-                  deleteIcon={<Close aria-label={t('schedules.dialog.removeAttachment')} />}
-                  data-testid="schedule-attachment"
-                  sx={{ maxWidth: '100%' }}
-                />
-              ) : (
-                <Tooltip title={t('schedules.dialog.attachHint')}>
-                  <span>
-                    <Button startIcon={<AttachFile />} onClick={() => fileInput.current?.click()} disabled={sent} data-testid="schedule-attach">
-                      {t('schedules.dialog.attach')}
-                    </Button>
-                  </span>
-                </Tooltip>
-              )}
+            <AttachmentField
+              value={attachment}
+              onChange={setAttachment}
+              disabled={sent}
+              accept={SCHEDULE_MEDIA_EXTENSIONS.join(',')}
+              check={(file) => (isAllowedImage(file) ? null : t('schedules.dialog.badFile'))}
+              onRefused={(message) => toastError(new Error(message))}
+              labels={{ attach: t('schedules.dialog.attach'), hint: t('schedules.dialog.attachHint'), remove: t('schedules.dialog.removeAttachment') }}
+              testId="schedule-attachment"
+            >
               {record && onDelete ? (
                 <Button
                   color="error"
@@ -231,15 +210,7 @@ export function ScheduleDialog({ record, contact: fixedContact, initialSendAt, o
                   {t('schedules.dialog.delete')}
                 </Button>
               ) : null}
-              <HiddenFileInput
-                inputRef={fileInput}
-                testId="schedule-file"
-                onPick={(file) => {
-                  if (isAllowedImage(file)) setAttachment({ kind: 'new', file });
-                  else toastError(new Error(t('schedules.dialog.badFile')));
-                }}
-              />
-            </Box>
+            </AttachmentField>
           </Stack>
         </DialogContent>
         <FormDialogActions saving={saving} onCancel={onClose} saveTestId="schedule-save" saveDisabled={sent} />
