@@ -7,6 +7,7 @@
  *   npm run bench -- --tickets 5000 --messages 50000 --seconds 2 --warmup 1 --sockets 50   (CI smoke run)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -16,6 +17,7 @@ import pg from 'pg';
 import { cpuSpeed, startCpuWatch } from './cpu.js';
 import { sendAtRate, startFanoutClients, wallClock } from './fanout.js';
 import { runLoad, summarize, type LoadResult } from './load.js';
+import { startWireCounter } from './pg-wire-counter.js';
 import { BENCH_ADMIN, seedBench } from './seed.js';
 import type { Database } from '../apps/server/src/platform/db/client.js';
 
@@ -207,7 +209,7 @@ async function main() {
   // The seed vacuumed what it loaded; its dirty pages still wait for a checkpoint.
   await database.sql.executeSql('checkpoint');
 
-  const server = await startServer(databaseUrl);
+  let server = await startServer(databaseUrl);
   const ownPids = [process.pid, server.child.pid ?? 0];
   const rows: Row[] = [];
   try {
@@ -362,6 +364,23 @@ async function main() {
       const recipients = Number(args['campaign-contacts']);
       rows.push(await measure(`campaign sending, ${recipients} contacts, pacing off`, ownPids, () => runCampaign(server.url, token, databaseUrl, seed.connectionId, recipients, null)));
       rows.push(await measure(`ticket list while a ${recipients}-contact campaign sends`, ownPids, () => runCampaign(server.url, token, databaseUrl, seed.connectionId, recipients, load)));
+      // SQL per send: the same campaign again, on a server whose database connections run through a
+      // counting relay (after the figures above, so the relay's hop touches none of them). Everything the
+      // server runs meanwhile counts: engine, pg-boss, sweeps and this bench's progress polls.
+      server.child.kill('SIGTERM');
+      await once(server.child, 'exit');
+      const counter = await startWireCounter(databaseUrl);
+      server = await startServer(counter.url);
+      const countedToken = await login(server.url, BENCH_ADMIN.email, BENCH_ADMIN.password);
+      rows.push(
+        await measure(`campaign SQL statements per send, ${recipients} contacts`, [process.pid, server.child.pid ?? 0], async () => {
+          const before = counter.statements();
+          const result = await runCampaign(server.url, countedToken, databaseUrl, seed.connectionId, recipients, null);
+          const statementsPerSend = Math.round(((counter.statements() - before) / recipients) * 100) / 100;
+          return { ...result, extra: { ...result.extra, statementsPerSend } };
+        }),
+      );
+      server.child.on('exit', () => void counter.close());
     }
   } finally {
     server.child.kill('SIGTERM');
