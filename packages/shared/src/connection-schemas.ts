@@ -17,6 +17,13 @@ export type ConnectionProvider = (typeof CONNECTION_PROVIDERS)[number];
 export const CONNECTION_STATUSES = ['OPENING', 'qrcode', 'PAIRING', 'CONNECTED', 'TIMEOUT', 'DISCONNECTED'] as const;
 export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
 
+/** Why a connection needs its admin: an error code (translated) and the channel's own words. */
+export interface ConnectionProblem {
+  code: string;
+  detail?: string;
+  at: string;
+}
+
 /** Spec part 2 §9: the QR dialog draws the code at 256 px. */
 export const CONNECTION_QR_SIZE = 256;
 /** Spec part 2 §9. */

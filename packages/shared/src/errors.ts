@@ -87,7 +87,7 @@ export const ERROR_STATUS = {
   ERR_NO_CONTACT_LIST_ITEM_FOUND: 404,
   // The number is already in this list.
   ERR_DUPLICATED_LIST_ITEM: 409,
-  // The upload is not a spreadsheet we can read (.xlsx, or .xls saved in the Excel 2007+ format).
+  // The upload is not a spreadsheet we can read (.xlsx, or Excel 97–2003 .xls).
   ERR_INVALID_SPREADSHEET: 400,
   // campaigns (issue 20)
   ERR_NO_CAMPAIGN_FOUND: 404,
@@ -99,6 +99,18 @@ export const ERROR_STATUS = {
   ERR_CAMPAIGN_INCOMPLETE: 400,
   // file lists (issue 20)
   ERR_NO_FILE_LIST_FOUND: 404,
+  // channel fidelity (issue 19): what WhatsApp answered about a send, or a file it holds
+  // The number cannot receive the message (not on WhatsApp, blocked, or an old app): Cloud API 131026.
+  ERR_WA_UNDELIVERABLE: 400,
+  // WhatsApp's sending limit for the number was reached, even after waiting: 130429, 131048, 131056.
+  ERR_WA_RATE_LIMITED: 429,
+  // The connection's access token expired or was revoked: 190.
+  ERR_WA_TOKEN_INVALID: 400,
+  // A customer's file WhatsApp no longer has, could not be downloaded, arrived corrupt, or had no id.
+  ERR_MEDIA_EXPIRED: 400,
+  ERR_MEDIA_DOWNLOAD: 400,
+  ERR_MEDIA_CHECKSUM: 400,
+  ERR_MEDIA_MISSING: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -1,3 +1,4 @@
+import type { MessageData } from '@atende/shared';
 import type { WhatsappRow } from '../platform/db/schema.js';
 import type { StoredMedia } from '../platform/storage/media-storage.js';
 
@@ -28,6 +29,8 @@ export interface SentMessage {
   externalId: string;
   /** 1 sent, 2 delivered, 3 read (spec part 1 §9). */
   ack: number;
+  /** What the channel said beyond the id (Cloud API `message_status`), kept on the message. */
+  data?: MessageData;
 }
 
 /**

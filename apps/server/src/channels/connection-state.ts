@@ -1,4 +1,4 @@
-import type { ConnectionStatus } from '@atende/shared';
+import type { ConnectionProblem, ConnectionStatus } from '@atende/shared';
 import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { AppServices } from '../app.js';
 import { findConnectionDetail } from '../modules/connections/connections.repo.js';
@@ -14,6 +14,7 @@ export interface SessionPatch {
   qrcode?: string;
   retries?: number;
   number?: string;
+  problem?: ConnectionProblem | null;
 }
 
 export interface SessionWriteGuard {
@@ -46,7 +47,8 @@ export async function writeSessionState(
   if (guard.fromSession && patch.status !== 'DISCONNECTED') conditions.push(ne(whatsapps.status, 'DISCONNECTED'));
   const [row] = await services.db
     .update(whatsapps)
-    .set({ ...patch, updatedAt: sql`now()` })
+    // Connected again: the problem that was noted is over.
+    .set({ ...(patch.status === 'CONNECTED' ? { problem: null } : {}), ...patch, updatedAt: sql`now()` })
     .where(and(...conditions))
     .returning();
   if (!row) return null;

@@ -140,7 +140,14 @@ async function settleSent(services: AppServices, scope: TenantScope, messageId: 
       );
     await tx
       .update(messages)
-      .set({ externalId: sent.externalId, ack: sql`greatest(${messages.ack}, ${sent.ack})`, sendStatus: 'sent', sendError: null, updatedAt: new Date() })
+      .set({
+        externalId: sent.externalId,
+        ack: sql`greatest(${messages.ack}, ${sent.ack})`,
+        sendStatus: 'sent',
+        sendError: null,
+        ...(sent.data ? { dataJson: sql`coalesce(${messages.dataJson}, '{}'::jsonb) || ${JSON.stringify(sent.data)}::jsonb` } : {}),
+        updatedAt: new Date(),
+      })
       .where(and(eq(messages.companyId, scope.companyId), eq(messages.id, messageId)));
   });
 }

@@ -1,3 +1,4 @@
+import type { MessageData } from '@atende/shared';
 import type { StoredMedia } from '../platform/storage/media-storage.js';
 import { stripUnsafeText } from '../platform/text/unsafe-text.js';
 
@@ -26,6 +27,10 @@ export interface InboundMessage {
   /** Group chats: who wrote it. */
   senderName?: string;
   timestamp?: Date;
+  /** A line the channel itself wrote (the customer changed number): shown as system, never answered by the bot. */
+  source?: 'system';
+  /** What the channel gave beyond text and file (stored as `data_json`). */
+  data?: MessageData;
 }
 
 const cleanOptional = <T extends string | null | undefined>(text: T): T => (typeof text === 'string' ? (stripUnsafeText(text) as T) : text);
@@ -35,6 +40,14 @@ function storableTime(timestamp: Date | undefined): Date | undefined {
   if (!timestamp) return undefined;
   const year = timestamp.getUTCFullYear();
   return Number.isFinite(year) && year >= 1 && year <= 9999 ? timestamp : undefined;
+}
+
+/** A channel's details with every text cleaned like the body (jsonb refuses NUL too), keys included. */
+function cleanData<T>(value: T): T {
+  if (typeof value === 'string') return stripUnsafeText(value) as T;
+  if (Array.isArray(value)) return value.map(cleanData) as T;
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, inner]) => [stripUnsafeText(key), cleanData(inner)])) as T;
+  return value;
 }
 
 /**
@@ -53,5 +66,6 @@ export function storableInbound(input: InboundMessage): InboundMessage {
     quotedExternalId: cleanOptional(input.quotedExternalId),
     senderName: cleanOptional(input.senderName),
     timestamp: storableTime(input.timestamp),
+    data: input.data ? cleanData(input.data) : undefined,
   };
 }

@@ -43,7 +43,7 @@ const STORE_BATCH = `
     select * from jsonb_to_recordset($1::jsonb) as i(
       ord int, company_id int, whatsapp_id int, number text, contact_name text, is_group boolean, external_id text,
       body text, from_me boolean, media_type text, media_path text, media_name text, quoted_external_id text,
-      sender_name text, created_at timestamptz, preview text)
+      sender_name text, created_at timestamptz, preview text, data_json jsonb, source text)
   ), known as (
     -- Looked up per number through the unique key: the planner takes the input for 100
     -- rows (a function's default), which against a table of a few thousand contacts
@@ -95,13 +95,13 @@ const STORE_BATCH = `
     from (select * from targets where ticket_id is not null order by ord) o
   ), stored as (
     insert into messages (id, company_id, ticket_id, contact_id, whatsapp_id, external_id, body, from_me, source, ack, read,
-      media_type, media_path, media_name, quoted_msg_id, sender_name, created_at)
+      media_type, media_path, media_name, quoted_msg_id, sender_name, created_at, data_json)
     overriding system value
     select n.message_id, n.company_id, n.ticket_id, n.contact_id, n.whatsapp_id, n.external_id, n.body, n.from_me,
-      case when n.from_me then 'phone' else 'customer' end, case when n.from_me then 1 else 0 end, n.from_me,
+      coalesce(n.source, case when n.from_me then 'phone' else 'customer' end), case when n.from_me then 1 else 0 end, n.from_me,
       n.media_type, n.media_path, n.media_name,
       (select q.id from messages q where q.company_id = n.company_id and q.whatsapp_id = n.whatsapp_id and q.external_id = n.quoted_external_id),
-      n.sender_name, coalesce(n.created_at, now())
+      n.sender_name, coalesce(n.created_at, now()), n.data_json
     from numbered n order by n.message_id
     on conflict (company_id, whatsapp_id, external_id) where external_id is not null do nothing
     returning id
@@ -112,7 +112,7 @@ const STORE_BATCH = `
     update tickets tk set
       last_message = case when u.newest_at >= coalesce((select max(m.created_at) from messages m where m.ticket_id = tk.id), '-infinity'::timestamptz)
         then u.last_message else tk.last_message end,
-      unread_messages = tk.unread_messages + u.unread, updated_at = now(),
+      unread_messages = tk.unread_messages + u.unread, updated_at = greatest(tk.updated_at, u.newest_at),
       last_customer_message_at = greatest(u.last_customer_at, tk.last_customer_message_at)
     from (
       select n.ticket_id, count(*) filter (where not n.from_me)::int as unread,
@@ -172,6 +172,8 @@ export async function storeBatch(executor: SqlExecutor, items: BatchItem[]): Pro
     sender_name: input.senderName ?? null,
     created_at: input.timestamp?.toISOString() ?? null,
     preview,
+    data_json: input.data ?? null,
+    source: input.source ?? null,
   }));
   const result = (await executor.executeSql(STORE_BATCH, [JSON.stringify(rows)], { name: 'ingest_store_batch' })) as unknown as { rows: BatchRow[] };
 

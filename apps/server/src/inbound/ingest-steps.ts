@@ -105,7 +105,7 @@ export async function storeSlowly(services: AppServices, { input, number, previe
           externalId: input.externalId ?? null,
           body: input.body,
           fromMe,
-          source: fromMe ? 'phone' : 'customer',
+          source: input.source ?? (fromMe ? 'phone' : 'customer'),
           ack: fromMe ? 1 : 0,
           read: fromMe,
           mediaType: input.specialType ?? input.media?.mediaType ?? null,
@@ -113,6 +113,7 @@ export async function storeSlowly(services: AppServices, { input, number, previe
           mediaName: input.media?.name ?? null,
           quotedMsgId,
           senderName: input.senderName ?? null,
+          dataJson: input.data ?? null,
           ...(input.timestamp ? { createdAt: input.timestamp } : {}),
         })
         .onConflictDoNothing()
@@ -130,7 +131,8 @@ export async function storeSlowly(services: AppServices, { input, number, previe
           unreadMessages: fromMe || rating ? tickets.unreadMessages : sql`${tickets.unreadMessages} + 1`,
           // The Cloud API's 24-hour customer-service window counts from the customer's last message (never backwards).
           ...(fromMe ? {} : { lastCustomerMessageAt: sql`greatest(${tickets.lastCustomerMessageAt}, ${(input.timestamp ?? new Date()).toISOString()}::timestamptz)` }),
-          ...(rating ? {} : { updatedAt: new Date() }),
+          // Times only move forward: a late message from the past does not bring the ticket back to the top.
+          ...(rating ? {} : { updatedAt: sql`greatest(${tickets.updatedAt}, ${(input.timestamp ?? new Date()).toISOString()}::timestamptz)` }),
         })
         .where(eq(tickets.id, ticket.id));
       const hints: TicketHints = {
@@ -171,7 +173,7 @@ export async function afterCommit(services: AppServices, { input }: BatchItem, s
  * of a connection with a bot does; a group chat never).
  */
 export function automationTurn(input: InboundMessage, stored: StoredInbound): InboundTurn | null {
-  if (input.fromMe || stored.rating || input.specialType === 'call_log') return null;
+  if (input.fromMe || stored.rating || input.specialType === 'call_log' || input.source === 'system') return null;
   if (stored.ticketCreated && input.isGroup) return null;
   if (!needsAutomation(stored.hints)) return null;
   return {

@@ -1,10 +1,12 @@
-import { and, eq, lt } from 'drizzle-orm';
+import type { MessageData } from '@atende/shared';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { AppServices } from '../app.js';
 import { loadMessageDetails } from '../modules/messages/messages.repo.js';
 import { findTicketDetail } from '../modules/tickets/tickets.repo.js';
 import { applyOutboundAck } from '../outbound/outbound.js';
 import { messages } from '../platform/db/schema.js';
 import type { TenantScope } from '../platform/http/context.js';
+import type { StoredMedia } from '../platform/storage/media-storage.js';
 import { stripUnsafeText } from '../platform/text/unsafe-text.js';
 
 /** A change a channel reports about a message it knows by its own id. */
@@ -31,7 +33,12 @@ export async function applyAck(services: AppServices, ref: MessageRef, ack: numb
   await applyOutboundAck(services, ref, ack);
   const [row] = await services.db
     .update(messages)
-    .set({ ack, updatedAt: new Date() })
+    .set({
+      ack,
+      // Delivered or read proves a "failed" reported out of order wrong.
+      ...(ack >= 2 ? { sendStatus: sql`case when ${messages.sendStatus} = 'failed' then 'sent' else ${messages.sendStatus} end`, sendError: sql`case when ${messages.sendStatus} = 'failed' then null else ${messages.sendError} end` } : {}),
+      updatedAt: new Date(),
+    })
     .where(and(byRef(ref), lt(messages.ack, ack)))
     .returning({ id: messages.id });
   if (!row) return false;
@@ -57,6 +64,70 @@ export async function applyRevoke(services: AppServices, ref: MessageRef): Promi
     .update(messages)
     .set({ isDeleted: true, updatedAt: new Date() })
     .where(byRef(ref))
+    .returning({ id: messages.id });
+  if (!row) return false;
+  await publishUpdate(services, ref, row.id);
+  return true;
+}
+
+/**
+ * A customer's reaction to a message: one per person, the latest wins, an empty
+ * emoji removes it. Answers false when the channel's message is not stored here.
+ */
+export async function applyReaction(services: AppServices, ref: MessageRef, from: string, emoji: string): Promise<boolean> {
+  const text = stripUnsafeText(emoji).slice(0, 32);
+  const added = text ? sql`jsonb_build_array(jsonb_build_object('from', ${from}::text, 'emoji', ${text}::text))` : sql`'[]'::jsonb`;
+  const [row] = await services.db
+    .update(messages)
+    .set({
+      dataJson: sql`jsonb_set(coalesce(${messages.dataJson}, '{}'::jsonb), '{reactions}',
+        coalesce((select jsonb_agg(r) from jsonb_array_elements(coalesce(${messages.dataJson} -> 'reactions', '[]'::jsonb)) r where r ->> 'from' <> ${from}::text), '[]'::jsonb) || ${added})`,
+      updatedAt: new Date(),
+    })
+    .where(byRef(ref))
+    .returning({ id: messages.id });
+  if (!row) return false;
+  await publishUpdate(services, ref, row.id);
+  return true;
+}
+
+/**
+ * The channel reported that a message we sent failed after accepting it: marked
+ * failed with our error code (shown translated, with Retry) and the channel's own
+ * words kept. Answers whether a message changed.
+ */
+export async function applySendFailure(services: AppServices, ref: MessageRef, code: string, failure: NonNullable<MessageData['failure']>): Promise<boolean> {
+  const [row] = await services.db
+    .update(messages)
+    .set({
+      sendStatus: 'failed',
+      sendError: code,
+      dataJson: sql`coalesce(${messages.dataJson}, '{}'::jsonb) || jsonb_build_object('failure', ${JSON.stringify(failure)}::jsonb)`,
+      updatedAt: new Date(),
+    })
+    // A message already delivered or read did not fail (statuses can arrive out of order).
+    .where(and(byRef(ref), eq(messages.fromMe, true), lt(messages.ack, 2)))
+    .returning({ id: messages.id });
+  if (!row) return false;
+  await publishUpdate(services, ref, row.id);
+  return true;
+}
+
+/** A media message stored while its file was fetched: the file arrived (media) or will not (reason). */
+export async function settlePendingMedia(services: AppServices, ref: MessageRef, outcome: { media: StoredMedia } | { reason: string }): Promise<boolean> {
+  const fields =
+    'media' in outcome
+      ? {
+          mediaType: outcome.media.mediaType,
+          mediaPath: outcome.media.path,
+          mediaName: outcome.media.name,
+          dataJson: sql`coalesce(${messages.dataJson}, '{}'::jsonb) - 'media'`,
+        }
+      : { dataJson: sql`coalesce(${messages.dataJson}, '{}'::jsonb) || jsonb_build_object('media', jsonb_build_object('status', 'unavailable', 'reason', ${outcome.reason}::text))` };
+  const [row] = await services.db
+    .update(messages)
+    .set({ ...fields, updatedAt: new Date() })
+    .where(and(byRef(ref), sql`${messages.dataJson} -> 'media' ->> 'status' = 'pending'`))
     .returning({ id: messages.id });
   if (!row) return false;
   await publishUpdate(services, ref, row.id);

@@ -29,6 +29,10 @@ export interface FakeGraphApi {
   addMedia(data: Buffer, mimeType: string): string;
   /** The next `times` requests whose path contains `pathPart` answer 500. */
   failNext(pathPart: string, times: number): void;
+  /** The next `times` sends (POST /{phone-number-id}/messages, not read receipts) answer Meta's error `code` with `status`. */
+  failSends(code: number, times: number, status?: number): void;
+  /** The access token stops working (expired or revoked): every call answers 401 with code 190. */
+  revokeToken(): void;
   /** Requests seen, as "METHOD path". */
   requests: string[];
   close(): Promise<void>;
@@ -64,6 +68,8 @@ export async function startFakeGraphApi(options: { outsideWindow?: Set<string> }
   const accessToken = `EAAG${randomBytes(24).toString('hex')}`;
   const media = new Map<string, { data: Buffer; mimeType: string }>();
   const failures: { pathPart: string; remaining: number }[] = [];
+  const sendFailures: { code: number; status: number; remaining: number }[] = [];
+  let revoked = false;
   let counter = 0;
 
   const state: Omit<FakeGraphApi, 'baseUrl' | 'close'> = {
@@ -82,6 +88,12 @@ export async function startFakeGraphApi(options: { outsideWindow?: Set<string> }
     failNext(pathPart, times) {
       failures.push({ pathPart, remaining: times });
     },
+    failSends(code, times, status = 400) {
+      sendFailures.push({ code, status, remaining: times });
+    },
+    revokeToken() {
+      revoked = true;
+    },
   };
 
   let base = '';
@@ -89,7 +101,7 @@ export async function startFakeGraphApi(options: { outsideWindow?: Set<string> }
     void (async () => {
       const url = new URL(request.url ?? '/', 'http://localhost');
       state.requests.push(`${request.method} ${url.pathname}`);
-      if (request.headers.authorization !== `Bearer ${accessToken}`) return graphError(response, 401, 190, 'Invalid OAuth access token.');
+      if (revoked || request.headers.authorization !== `Bearer ${accessToken}`) return graphError(response, 401, 190, 'Error validating access token: Session has expired.');
       const failure = failures.find((f) => f.remaining > 0 && url.pathname.includes(f.pathPart));
       if (failure) {
         failure.remaining -= 1;
@@ -109,10 +121,17 @@ export async function startFakeGraphApi(options: { outsideWindow?: Set<string> }
         state.sent.push({ phoneNumberId, body });
         if (body.status === 'read') return json(response, { success: true });
         const to = String(body.to ?? '');
+        const sendFailure = sendFailures.find((f) => f.remaining > 0);
+        if (sendFailure) {
+          sendFailure.remaining -= 1;
+          return graphError(response, sendFailure.status, sendFailure.code, `Error ${sendFailure.code}`);
+        }
         if (body.type !== 'template' && options.outsideWindow?.has(to)) {
           return graphError(response, 400, 131047, 'Re-engagement message');
         }
-        return json(response, { messaging_product: 'whatsapp', contacts: [{ input: to, wa_id: to }], messages: [{ id: `wamid.FAKE${++counter}` }] });
+        // Meta adds `message_status` for some sends (templates: accepted, held_for_quality_assessment, paused).
+        const status = body.type === 'template' ? { message_status: 'accepted' } : {};
+        return json(response, { messaging_product: 'whatsapp', contacts: [{ input: to, wa_id: to }], messages: [{ id: `wamid.FAKE${++counter}`, ...status }] });
       }
       if (parts[0] === phoneNumberId && parts[1] === 'media' && request.method === 'POST') {
         const raw = await readBody(request);

@@ -38,27 +38,33 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export function createCloudApiJobs(services: AppServices, provider: CloudApiProvider, logger: CloudInboundDeps['logger']): CloudApiJobs {
   const media = defineJob<CloudMediaJob>({
     name: 'cloud-api-media',
-    options: { retryLimit: 6, retryDelay: 2, retryBackoff: true, expireInSeconds: 120 },
+    // pg-boss retries only what a crash interrupted; download failures queue their own next try (below).
+    options: { retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 120 },
     async handler(job) {
       const connection = await cloudConnection(services, job.companyId, job.whatsappId);
-      if (connection) await processMediaMessage({ services, provider, logger }, connection, job);
+      if (!connection) return;
+      const outcome = await processMediaMessage({ services, provider, logger }, connection, job);
+      if (outcome === 'retry') await retryMedia(job);
     },
   });
+
+  /** The next try of a download, after 2, 4, 8, ... seconds (with jitter). */
+  async function retryMedia(job: CloudMediaJob): Promise<void> {
+    const attempt = (job.attempt ?? 1) + 1;
+    const delay = 2 ** (attempt - 1) * (0.75 + Math.random() / 2);
+    if (services.jobs) await services.jobs.send(media, { ...job, attempt }, { startAfter: Math.ceil(delay) });
+    else {
+      await sleep(Math.min(delay * 50, 500));
+      await media.handler({ ...job, attempt }, { id: 'inline' });
+    }
+  }
 
   async function enqueueMedia(job: CloudMediaJob): Promise<void> {
     if (services.jobs) {
       await services.jobs.send(media, job);
       return;
     }
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await media.handler(job, { id: 'inline' });
-        return;
-      } catch (error) {
-        if (attempt >= 3) throw error;
-        await sleep(200 * attempt);
-      }
-    }
+    await media.handler(job, { id: 'inline' });
   }
 
   const deps: CloudInboundDeps = { services, provider, enqueueMedia, logger };

@@ -3,12 +3,11 @@ import type { AppServices } from '../../app.js';
 import type { WhatsappRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { ChannelProvider, OutgoingMessage, SentMessage } from '../channel-provider.js';
+import { noteConnectionProblem } from '../connection-problems.js';
+import { cloudErrorCode } from './cloud-api.inbound.js';
 import { isCloudApiConfigured, readCloudApiSettings } from './cloud-api.config.js';
 import { customerWindow } from './customer-window.js';
 import { createGraphApiClient, GraphApiError, type GraphApiClient, type GraphTemplate } from './graph-api.client.js';
-
-/** Meta's error for a free-form message outside the 24-hour window ("re-engagement message"). */
-const OUTSIDE_WINDOW_CODES = new Set([131047]);
 
 export interface TemplateMessage {
   name: string;
@@ -22,10 +21,15 @@ export interface CloudApiProvider extends ChannelProvider {
   listTemplates(connection: WhatsappRow): Promise<GraphTemplate[]>;
 }
 
-function sendError(error: unknown): AppError {
+/** A refused send as our error; a token Meta no longer accepts also flags the connection for its admins. */
+async function sendError(services: AppServices, connection: WhatsappRow, error: unknown): Promise<AppError> {
   if (error instanceof AppError) return error;
-  if (error instanceof GraphApiError && error.code !== null && OUTSIDE_WINDOW_CODES.has(error.code)) return new AppError('ERR_OUTSIDE_CUSTOMER_WINDOW');
-  return new AppError('ERR_SENDING_WAPP_MSG');
+  if (!(error instanceof GraphApiError)) return new AppError('ERR_SENDING_WAPP_MSG');
+  if (error.code === 190 || error.status === 401) {
+    await noteConnectionProblem(services, connection, 'ERR_WA_TOKEN_INVALID', { message: error.message });
+    return new AppError('ERR_WA_TOKEN_INVALID');
+  }
+  return new AppError(cloudErrorCode(error.code));
 }
 
 /**
@@ -73,14 +77,14 @@ export function createCloudApiProvider(services: AppServices): CloudApiProvider 
       if (!window.open) throw new AppError('ERR_OUTSIDE_CUSTOMER_WINDOW');
       try {
         const payload = await mediaPayload(api, message);
-        const externalId = await api.sendMessage({
+        const sent = await api.sendMessage({
           to: message.to,
           ...payload,
           ...(message.quotedExternalId ? { context: { message_id: message.quotedExternalId } } : {}),
         });
-        return { externalId, ack: 1 };
+        return { externalId: sent.id, ack: 1, ...(sent.status ? { data: { channelStatus: sent.status } } : {}) };
       } catch (error) {
-        throw sendError(error);
+        throw await sendError(services, connection, error);
       }
     },
     async sendTemplate(connection, to, template) {
@@ -89,10 +93,10 @@ export function createCloudApiProvider(services: AppServices): CloudApiProvider 
         ? [{ type: 'body', parameters: template.parameters.map((text) => ({ type: 'text', text })) }]
         : undefined;
       try {
-        const externalId = await api.sendMessage({ to, type: 'template', template: { name: template.name, language: { code: template.language }, components } });
-        return { externalId, ack: 1 };
+        const sent = await api.sendMessage({ to, type: 'template', template: { name: template.name, language: { code: template.language }, components } });
+        return { externalId: sent.id, ack: 1, ...(sent.status ? { data: { channelStatus: sent.status } } : {}) };
       } catch (error) {
-        throw sendError(error);
+        throw await sendError(services, connection, error);
       }
     },
     async listTemplates(connection) {

@@ -246,15 +246,17 @@ describe('batched webhook', () => {
 });
 
 describe('media', () => {
-  it('fetches a media message by id in a retried job and stores the file', async () => {
+  it('stores a media message at once as pending, fetches its file by id in a retried job and fills it in', async () => {
     const bytes = Buffer.from('fake-jpeg-bytes-0123456789');
     const mediaId = fake.addMedia(bytes, 'image/jpeg');
     // The first download fails: the job must retry.
     fake.failNext('/download/', 1);
     const image = { from: '5511944440000', id: `wamid.IMG${++counter}`, timestamp: String(Math.floor(Date.now() / 1000)), type: 'image', image: { id: mediaId, mime_type: 'image/jpeg', caption: 'Foto do produto' } };
     expect((await postWebhook(envelope([{ messages: [image] }]))).statusCode).toBe(200);
-    const stored = await waitUntil(() => storedMessage(image.id), 20_000, 'image stored');
-    expect(stored).toMatchObject({ mediaType: 'image', body: 'Foto do produto' });
+    const pending = await waitUntil(() => storedMessage(image.id), 20_000, 'image stored');
+    expect(pending.body).toBe('Foto do produto');
+    const stored = await waitUntil(async () => ((await storedMessage(image.id))?.mediaType ? storedMessage(image.id) : null), 20_000, 'image fetched');
+    expect(stored).toMatchObject({ mediaType: 'image', body: 'Foto do produto', dataJson: {} });
     expect(fake.requests.filter((r) => r.includes(`/download/${mediaId}`)).length).toBeGreaterThanOrEqual(2);
     const ticket = await ticketOf('5511944440000');
     const page = (await t.request(adminToken, 'GET', `/messages/${ticket?.id}`)).json();

@@ -28,6 +28,12 @@ export interface GraphMediaInfo {
   id: string;
 }
 
+/** Meta's "too many messages" codes: worth waiting for before the send fails. */
+const RATE_LIMIT_CODES = new Set([130429, 131056]);
+const RATE_LIMIT_ATTEMPTS = 3;
+const RATE_LIMIT_BASE_MS = 500;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** Requests to Meta are bounded: a slow Graph API must not hold a request or a job forever. */
 const TIMEOUT_MS = 20_000;
 
@@ -57,16 +63,27 @@ export function createGraphApiClient(settings: CloudApiSettings, fetchImpl: type
   }
 
   return {
-    /** POST /{phone-number-id}/messages; answers the new message's wamid. */
-    async sendMessage(payload: Record<string, unknown>): Promise<string> {
-      const body = await call<{ messages?: { id: string }[] }>(`${settings.phoneNumberId}/messages`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ messaging_product: 'whatsapp', recipient_type: 'individual', ...payload }),
-      });
-      const id = body?.messages?.[0]?.id;
-      if (!id) throw new GraphApiError(502, null, 'Graph API returned no message id');
-      return id;
+    /**
+     * POST /{phone-number-id}/messages; answers the new message's wamid and its
+     * `message_status` when Meta gives one. Meta's rate limit (130429 and its
+     * per-pair and spam cousins) is waited out a few times, with backoff and jitter.
+     */
+    async sendMessage(payload: Record<string, unknown>): Promise<{ id: string; status?: string }> {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const body = await call<{ messages?: { id: string; message_status?: string }[] }>(`${settings.phoneNumberId}/messages`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ messaging_product: 'whatsapp', recipient_type: 'individual', ...payload }),
+          });
+          const sent = body?.messages?.[0];
+          if (!sent?.id) throw new GraphApiError(502, null, 'Graph API returned no message id');
+          return { id: sent.id, ...(sent.message_status ? { status: sent.message_status } : {}) };
+        } catch (error) {
+          if (!(error instanceof GraphApiError) || !RATE_LIMIT_CODES.has(error.code ?? 0) || attempt >= RATE_LIMIT_ATTEMPTS) throw error;
+          await sleep(RATE_LIMIT_BASE_MS * 2 ** (attempt - 1) * (0.5 + Math.random()));
+        }
+      }
     },
 
     async markRead(messageId: string): Promise<void> {

@@ -34,6 +34,8 @@ export function presentConnection(connection: ConnectionDetail) {
     queueIds: connection.queues.map((queue) => queue.id),
     queues: connection.queues,
     schedules: connection.schedules,
+    /** Why the connection needs its admin (code and the channel's words), or null. */
+    problem: connection.problem ?? null,
     createdAt: connection.createdAt.toISOString(),
     updatedAt: connection.updatedAt.toISOString(),
   };
@@ -70,6 +72,7 @@ export function presentSession(connection: WhatsappRow) {
     number: connection.number,
     provider: connection.provider,
     isDefault: connection.isDefault,
+    problem: connection.problem ?? null,
     updatedAt: connection.updatedAt.toISOString(),
   };
 }

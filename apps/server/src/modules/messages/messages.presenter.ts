@@ -27,6 +27,8 @@ export function presentMessage(message: MessageDetail, media: MediaStorage) {
     /** Outgoing messages: 'pending' until the channel answers, 'sent' or 'failed' (with the error code); null otherwise. */
     sendStatus: message.sendStatus,
     sendError: message.sendError,
+    /** What the channel gave beyond text and file (issue 19): reactions, order, referral, ...; null when nothing. */
+    dataJson: message.isDeleted ? null : (message.dataJson ?? null),
     contact: message.contact,
     quotedMsgId: message.quotedMsgId,
     quotedMsg: message.quoted

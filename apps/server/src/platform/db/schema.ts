@@ -14,6 +14,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { ConnectionProblem, MessageData } from '@atende/shared';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
@@ -116,6 +117,8 @@ export const whatsapps = pgTable(
     providerConfig: jsonb('provider_config').$type<Record<string, string>>().notNull().default({}),
     /** Provider secrets (cloud-api: accessToken, appSecret) as one JSON object sealed by the secret box. */
     providerSecrets: text('provider_secrets').notNull().default(''),
+    /** The channel's last problem an admin must know of (a revoked token, a webhook-level error); cleared when it connects again. */
+    problem: jsonb('problem').$type<ConnectionProblem>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -531,6 +534,8 @@ export const messages = pgTable(
     sendAttempts: integer('send_attempts').notNull().default(0),
     /** What is handed to the channel, kept so a retry (or the recovery after a crash) sends the same thing. */
     sendPayload: jsonb('send_payload').$type<OutgoingPayload>(),
+    /** What the channel gave beyond text and file (reactions, order, referral, ...; issue 19), presented as `dataJson`. */
+    dataJson: jsonb('data_json').$type<MessageData>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,0 +1,396 @@
+import { createHmac } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contacts, messages, tickets } from '../../platform/db/schema.js';
+import { createChannelTestContext, waitUntil, type ChannelTestContext } from '../../test/channel-test-app.js';
+import { startFakeGraphApi, type FakeGraphApi } from '../../test/fake-graph-api.js';
+
+/*
+ * Channel fidelity (issue 19): every message kind, status and error Meta's Cloud
+ * API documents, delivered through the signed webhook and the Graph API fake,
+ * each checked on what the agent's conversation shows (`GET /messages/{ticketId}`).
+ */
+
+const APP_SECRET = 'fidelity-app-secret-0123456789';
+
+let t: ChannelTestContext;
+let fake: FakeGraphApi;
+let adminToken: string;
+let adminId: number;
+let connectionId: number;
+let counter = 0;
+let numberSeed = 5511970000000;
+
+const nextNumber = () => String(++numberSeed);
+const nextId = () => `wamid.FID${++counter}`;
+const now = () => String(Math.floor(Date.now() / 1000));
+
+function postWebhook(values: Record<string, unknown>[]) {
+  const raw = JSON.stringify({
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: fake.wabaId,
+        changes: values.map((value) => ({
+          field: 'messages',
+          value: { messaging_product: 'whatsapp', metadata: { display_phone_number: '551140000000', phone_number_id: fake.phoneNumberId }, ...value },
+        })),
+      },
+    ],
+  });
+  return t.app.inject({
+    method: 'POST',
+    url: '/cloud-api/webhook',
+    payload: raw,
+    headers: { 'content-type': 'application/json', 'x-hub-signature-256': `sha256=${createHmac('sha256', APP_SECRET).update(raw).digest('hex')}` },
+  });
+}
+
+/** One customer message (Meta's shape: from, id, timestamp, type and the type's object). */
+async function receive(from: string, message: Record<string, unknown>, name = 'Cliente Teste') {
+  const full = { from, id: nextId(), timestamp: now(), ...message };
+  expect((await postWebhook([{ contacts: [{ wa_id: from, profile: { name } }], messages: [full] }])).statusCode).toBe(200);
+  return full;
+}
+
+async function ticketOf(number: string) {
+  const [row] = await t.database.db
+    .select({ id: tickets.id, lastMessage: tickets.lastMessage, lastCustomerMessageAt: tickets.lastCustomerMessageAt, updatedAt: tickets.updatedAt })
+    .from(tickets)
+    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+    .where(and(eq(tickets.whatsappId, connectionId), eq(contacts.number, number)));
+  return row ?? null;
+}
+
+interface Shown {
+  id: number;
+  body: string;
+  source: string;
+  mediaType: string | null;
+  mediaUrl: string | null;
+  mediaName: string | null;
+  sendStatus: string | null;
+  sendError: string | null;
+  ack: number;
+  dataJson: Record<string, unknown> | null;
+}
+
+/** The conversation as the agent's screen reads it. */
+async function conversation(number: string): Promise<Shown[]> {
+  const ticket = await waitUntil(() => ticketOf(number), 10_000, `ticket of ${number}`);
+  return (await t.request(adminToken, 'GET', `/messages/${ticket.id}`)).json().messages as Shown[];
+}
+
+/** The message the agent sees for a channel id, once it satisfies `ready`. */
+async function shown(number: string, externalId: string, ready: (m: Shown) => boolean = () => true): Promise<Shown> {
+  return waitUntil(
+    async () => {
+      const [row] = await t.database.db.select({ id: messages.id }).from(messages).where(and(eq(messages.whatsappId, connectionId), eq(messages.externalId, externalId)));
+      if (!row) return null;
+      const found = (await conversation(number)).find((m) => m.id === row.id);
+      return found && ready(found) ? found : null;
+    },
+    15_000,
+    `message ${externalId}`,
+  );
+}
+
+/** An agent's message to the customer; answers what the agent sees of it afterwards. */
+async function agentSends(number: string, body: string): Promise<Shown> {
+  const ticket = await waitUntil(() => ticketOf(number), 10_000, 'ticket');
+  await t.request(adminToken, 'PUT', `/tickets/${ticket.id}`, { status: 'open', userId: adminId });
+  await t.request(adminToken, 'POST', `/messages/${ticket.id}`, { body });
+  const page = (await t.request(adminToken, 'GET', `/messages/${ticket.id}`)).json().messages as Shown[];
+  return page.filter((m) => m.body === body).at(-1)!;
+}
+
+async function externalIdOf(messageId: number): Promise<string> {
+  const [row] = await t.database.db.select({ externalId: messages.externalId }).from(messages).where(eq(messages.id, messageId));
+  return row!.externalId!;
+}
+
+beforeAll(async () => {
+  fake = await startFakeGraphApi();
+  t = await createChannelTestContext({ jobs: true, env: { GRAPH_API_BASE_URL: fake.baseUrl } });
+  const company = await t.factories.buildCompany();
+  adminToken = (await company.admin.login()).token;
+  adminId = company.admin.id;
+  const created = await t.request(adminToken, 'POST', '/whatsapp', {
+    name: 'Oficial',
+    provider: 'cloud-api',
+    cloudApi: { phoneNumberId: fake.phoneNumberId, wabaId: fake.wabaId, accessToken: fake.accessToken, appSecret: APP_SECRET, verifyToken: 'fidelity-verify-token' },
+  });
+  expect(created.statusCode).toBe(201);
+  connectionId = created.json().id;
+}, 30_000);
+afterAll(async () => {
+  await t?.close();
+  await fake?.close();
+});
+
+describe('inbound message kinds', () => {
+  it('text keeps the ad that brought the customer and the forwarded mark', async () => {
+    const from = nextNumber();
+    const message = await receive(from, {
+      type: 'text',
+      text: { body: 'Vi o anúncio' },
+      context: { forwarded: true, frequently_forwarded: true },
+      referral: { source_url: 'https://fb.me/ad1', source_type: 'ad', source_id: '120200', headline: 'Promoção de verão', body: 'Até 50% off', media_type: 'image', image_url: 'https://x/img.jpg', ctwa_clid: 'clid-1' },
+    });
+    const seen = await shown(from, message.id);
+    expect(seen.body).toBe('Vi o anúncio');
+    expect(seen.dataJson).toEqual({
+      forwarded: 'frequently',
+      referral: { sourceUrl: 'https://fb.me/ad1', sourceType: 'ad', sourceId: '120200', headline: 'Promoção de verão', body: 'Até 50% off', mediaType: 'image', mediaUrl: 'https://x/img.jpg', ctwaClid: 'clid-1' },
+    });
+  });
+
+  it('media is shown at once as pending, then with its file; voice, sticker and file names are kept', async () => {
+    const from = nextNumber();
+    const voice = Buffer.from('OggS-voice-note');
+    const audio = await receive(from, { type: 'audio', audio: { id: fake.addMedia(voice, 'audio/ogg; codecs=opus'), mime_type: 'audio/ogg; codecs=opus', voice: true } });
+    const sticker = await receive(from, { type: 'sticker', sticker: { id: fake.addMedia(Buffer.from('RIFF-webp'), 'image/webp'), mime_type: 'image/webp', animated: false } });
+    const document = await receive(from, { type: 'document', document: { id: fake.addMedia(Buffer.from('%PDF-1.4'), 'application/pdf'), mime_type: 'application/pdf', filename: 'Orçamento março.pdf', caption: 'Segue' } });
+    const video = await receive(from, { type: 'video', video: { id: fake.addMedia(Buffer.from('mp4'), 'video/mp4'), mime_type: 'video/mp4', caption: 'Olha' } });
+
+    const shownAudio = await shown(from, audio.id, (m) => m.mediaUrl !== null);
+    expect(shownAudio).toMatchObject({ mediaType: 'audio', dataJson: { voice: true } });
+    expect((await t.app.inject({ method: 'GET', url: shownAudio.mediaUrl! })).rawPayload.equals(voice)).toBe(true);
+    expect(await shown(from, sticker.id, (m) => m.mediaUrl !== null)).toMatchObject({ mediaType: 'image', dataJson: { sticker: true } });
+    expect(await shown(from, document.id, (m) => m.mediaUrl !== null)).toMatchObject({ mediaType: 'application', mediaName: 'Orçamento março.pdf', body: 'Segue' });
+    expect(await shown(from, video.id, (m) => m.mediaUrl !== null)).toMatchObject({ mediaType: 'video', body: 'Olha' });
+  });
+
+  it('media WhatsApp no longer has, or that arrives corrupt, says so with the reason', async () => {
+    const from = nextNumber();
+    const gone = await receive(from, { type: 'image', image: { id: '999999999', mime_type: 'image/jpeg', caption: 'Foto' } });
+    const corrupt = await receive(from, { type: 'image', image: { id: fake.addMedia(Buffer.from('jpeg'), 'image/jpeg'), mime_type: 'image/jpeg', sha256: 'not-the-hash' } });
+    expect(await shown(from, gone.id, (m) => (m.dataJson?.media as { status?: string })?.status === 'unavailable')).toMatchObject({
+      body: 'Foto',
+      mediaUrl: null,
+      dataJson: { media: { status: 'unavailable', reason: 'ERR_MEDIA_EXPIRED' } },
+    });
+    expect(await shown(from, corrupt.id, (m) => (m.dataJson?.media as { status?: string })?.status === 'unavailable')).toMatchObject({
+      dataJson: { media: { status: 'unavailable', reason: 'ERR_MEDIA_CHECKSUM' } },
+    });
+  });
+
+  it('location keeps its name, address and url', async () => {
+    const from = nextNumber();
+    const message = await receive(from, { type: 'location', location: { latitude: -23.55, longitude: -46.63, name: 'Loja Centro', address: 'Rua A, 1', url: 'https://loja.example' } });
+    const seen = await shown(from, message.id);
+    expect(seen.mediaType).toBe('locationMessage');
+    expect(seen.body).toContain('Loja Centro - Rua A, 1');
+    expect(seen.dataJson).toEqual({ location: { latitude: -23.55, longitude: -46.63, name: 'Loja Centro', address: 'Rua A, 1', url: 'https://loja.example' } });
+  });
+
+  it('shared contacts keep every phone with its type, e-mails and company', async () => {
+    const from = nextNumber();
+    const message = await receive(from, {
+      type: 'contacts',
+      contacts: [
+        {
+          name: { formatted_name: 'Rita Lima', first_name: 'Rita' },
+          phones: [
+            { phone: '+55 11 3333-4444', type: 'WORK' },
+            { phone: '+55 11 98888-7777', wa_id: '5511988887777', type: 'CELL' },
+          ],
+          emails: [{ email: 'rita@example.com', type: 'WORK' }],
+          org: { company: 'Lima & Cia' },
+        },
+      ],
+    });
+    const seen = await shown(from, message.id);
+    expect(seen.mediaType).toBe('vcard');
+    expect(seen.body).toContain('TEL;type=WORK:+55 11 3333-4444');
+    expect(seen.body).toContain('EMAIL;type=WORK:rita@example.com');
+    expect(seen.dataJson?.contacts).toEqual([
+      {
+        name: 'Rita Lima',
+        phones: [
+          { phone: '+55 11 3333-4444', type: 'WORK' },
+          { phone: '+55 11 98888-7777', type: 'CELL', waId: '5511988887777' },
+        ],
+        emails: [{ email: 'rita@example.com', type: 'WORK' }],
+        organization: 'Lima & Cia',
+      },
+    ]);
+  });
+
+  it('button and list replies keep their ids and descriptions; template buttons their payload', async () => {
+    const from = nextNumber();
+    const button = await receive(from, { type: 'interactive', interactive: { type: 'button_reply', button_reply: { id: 'opt-yes', title: 'Sim' } } });
+    const list = await receive(from, { type: 'interactive', interactive: { type: 'list_reply', list_reply: { id: 'row-2', title: 'Suporte', description: 'Falar com o suporte' } } });
+    const template = await receive(from, { type: 'button', button: { text: 'Parar promoções', payload: 'STOP_PROMO' } });
+    expect(await shown(from, button.id)).toMatchObject({ body: 'Sim', dataJson: { reply: { kind: 'button', id: 'opt-yes', title: 'Sim' } } });
+    expect(await shown(from, list.id)).toMatchObject({ body: 'Suporte', dataJson: { reply: { kind: 'list', id: 'row-2', title: 'Suporte', description: 'Falar com o suporte' } } });
+    expect(await shown(from, template.id)).toMatchObject({ body: 'Parar promoções', dataJson: { button: { text: 'Parar promoções', payload: 'STOP_PROMO' } } });
+  });
+
+  it('a Flows reply shows the submitted fields', async () => {
+    const from = nextNumber();
+    const message = await receive(from, {
+      type: 'interactive',
+      interactive: { type: 'nfm_reply', nfm_reply: { name: 'flow', body: 'Sent', response_json: JSON.stringify({ flow_token: 'secret-token', nome: 'Ana', pessoas: 3 }) } },
+    });
+    const seen = await shown(from, message.id);
+    expect(seen.body).toBe('Sent\nnome: Ana\npessoas: 3');
+    expect(seen.dataJson).toEqual({ flow: { name: 'flow', fields: { nome: 'Ana', pessoas: 3 } } });
+  });
+
+  it('an order shows as a card: items, quantities and total', async () => {
+    const from = nextNumber();
+    const message = await receive(from, {
+      type: 'order',
+      order: {
+        catalog_id: 'cat-1',
+        text: 'Entregar à tarde',
+        product_items: [
+          { product_retailer_id: 'SKU-1', quantity: 2, item_price: 10.5, currency: 'BRL' },
+          { product_retailer_id: 'SKU-2', quantity: 1, item_price: 5, currency: 'BRL' },
+        ],
+      },
+    });
+    const seen = await shown(from, message.id);
+    expect(seen.body).toBe('Entregar à tarde\n2 × SKU-1 (BRL 10.50)\n1 × SKU-2 (BRL 5.00)\nTotal: BRL 26.00');
+    expect(seen.dataJson).toEqual({
+      order: {
+        catalogId: 'cat-1',
+        text: 'Entregar à tarde',
+        items: [
+          { productId: 'SKU-1', quantity: 2, price: 10.5, currency: 'BRL' },
+          { productId: 'SKU-2', quantity: 1, price: 5, currency: 'BRL' },
+        ],
+      },
+    });
+  });
+
+  it('a reaction shows on the message it reacts to, is replaced, and goes away when removed', async () => {
+    const from = nextNumber();
+    const original = await receive(from, { type: 'text', text: { body: 'Chegou?' } });
+    const sent = await agentSends(from, 'Chegou sim!');
+    const sentId = await externalIdOf(sent.id);
+    await receive(from, { type: 'reaction', reaction: { message_id: sentId, emoji: '👍' } });
+    expect((await shown(from, sentId, (m) => Boolean(m.dataJson?.reactions))).dataJson?.reactions).toEqual([{ from, emoji: '👍' }]);
+    await receive(from, { type: 'reaction', reaction: { message_id: sentId, emoji: '❤️' } });
+    expect((await shown(from, sentId, (m) => JSON.stringify(m.dataJson).includes('❤️'))).dataJson?.reactions).toEqual([{ from, emoji: '❤️' }]);
+    await receive(from, { type: 'reaction', reaction: { message_id: sentId } });
+    expect((await shown(from, sentId, (m) => (m.dataJson?.reactions as unknown[]).length === 0)).dataJson?.reactions).toEqual([]);
+    // No message of its own for a reaction to a message we have.
+    expect((await conversation(from)).map((m) => m.body)).toEqual([original.id ? 'Chegou?' : '', 'Chegou sim!']);
+
+    const stray = await receive(from, { type: 'reaction', reaction: { message_id: 'wamid.UNKNOWN', emoji: '😂' } });
+    expect(await shown(from, stray.id)).toMatchObject({ body: '😂', dataJson: { reaction: { emoji: '😂', messageId: 'wamid.UNKNOWN' } } });
+  });
+
+  it('a number change updates the contact and shows a system line the bot does not answer', async () => {
+    const from = nextNumber();
+    const newNumber = nextNumber();
+    await receive(from, { type: 'text', text: { body: 'Oi' } });
+    const ticket = await waitUntil(() => ticketOf(from), 10_000, 'ticket');
+    const message = await receive(from, { type: 'system', system: { body: 'Cliente mudou de número', new_wa_id: newNumber, type: 'customer_changed_number' } });
+    const seen = await waitUntil(async () => {
+      const page = (await t.request(adminToken, 'GET', `/messages/${ticket.id}`)).json().messages as Shown[];
+      return page.find((m) => m.source === 'system') ?? null;
+    });
+    expect(seen).toMatchObject({ body: 'Cliente mudou de número', dataJson: { system: { kind: 'customer_changed_number', text: 'Cliente mudou de número', newNumber } } });
+    const [contact] = await t.database.db.select({ number: contacts.number }).from(contacts).innerJoin(tickets, eq(tickets.contactId, contacts.id)).where(eq(tickets.id, ticket.id));
+    expect(contact?.number).toBe(newNumber);
+    expect(message.id).toBeTruthy();
+  });
+
+  it('an unsupported message says so with its type and error', async () => {
+    const from = nextNumber();
+    const message = await receive(from, { type: 'unsupported', unsupported: { type: 'edit' }, errors: [{ code: 131051, title: 'Message type unknown', message: 'Message type unknown' }] });
+    expect(await shown(from, message.id)).toMatchObject({
+      body: 'message type not supported by WhatsApp Cloud API (edit)',
+      dataJson: { unsupported: { type: 'edit', code: 131051, title: 'Message type unknown' } },
+    });
+  });
+
+  it('a message delivered late (older timestamp) takes its place without moving the preview, the window or the ticket back', async () => {
+    const from = nextNumber();
+    const newer = await receive(from, { type: 'text', text: { body: 'Mensagem nova' } });
+    await shown(from, newer.id);
+    const before = (await ticketOf(from))!;
+    const late = { from, id: nextId(), timestamp: String(Number(now()) - 3600), type: 'text', text: { body: 'Mensagem antiga' } };
+    await postWebhook([{ messages: [late] }]);
+    await shown(from, late.id);
+    const after = (await ticketOf(from))!;
+    expect(after.lastMessage).toBe('Mensagem nova');
+    expect(after.lastCustomerMessageAt?.getTime()).toBe(before.lastCustomerMessageAt?.getTime());
+    expect(after.updatedAt.getTime()).toBeGreaterThanOrEqual(before.updatedAt.getTime());
+    expect((await conversation(from)).map((m) => m.body)).toEqual(['Mensagem antiga', 'Mensagem nova']);
+  });
+});
+
+describe('statuses and errors', () => {
+  it('statuses move the ticks forward only; failed marks the message failed with the reason; delivered after failed wins', async () => {
+    const from = nextNumber();
+    await receive(from, { type: 'text', text: { body: 'Oi' } });
+    const first = await agentSends(from, 'Primeira');
+    const second = await agentSends(from, 'Segunda');
+    const firstId = await externalIdOf(first.id);
+    const secondId = await externalIdOf(second.id);
+    const status = (id: string, value: string, errors?: unknown[]) => ({ id, status: value, timestamp: now(), recipient_id: from, ...(errors ? { errors } : {}) });
+
+    await postWebhook([{ statuses: [status(firstId, 'read'), status(firstId, 'delivered'), status(firstId, 'sent')] }]);
+    expect(await shown(from, firstId, (m) => m.ack === 3)).toMatchObject({ ack: 3, sendStatus: 'sent' });
+    // Failed after read: delivery was proven, the failure is out of order.
+    await postWebhook([{ statuses: [status(firstId, 'failed', [{ code: 131026, title: 'Message undeliverable' }])] }]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await shown(from, firstId)).toMatchObject({ ack: 3, sendStatus: 'sent' });
+
+    await postWebhook([{ statuses: [status(secondId, 'failed', [{ code: 131026, title: 'Message undeliverable', error_data: { details: 'Receiver is incapable' } }])] }]);
+    expect(await shown(from, secondId, (m) => m.sendStatus === 'failed')).toMatchObject({
+      sendError: 'ERR_WA_UNDELIVERABLE',
+      dataJson: { failure: { code: 131026, title: 'Message undeliverable', details: 'Receiver is incapable' } },
+    });
+    await postWebhook([{ statuses: [status(secondId, 'delivered')] }]);
+    expect(await shown(from, secondId, (m) => m.ack === 2)).toMatchObject({ sendStatus: 'sent', sendError: null });
+  });
+
+  it('a change-level error is kept on the connection for its admins', async () => {
+    await postWebhook([{ errors: [{ code: 130429, title: 'Rate limit hit', message: '(#130429) Rate limit hit', error_data: { details: 'Cloud API message throughput has been reached.' } }] }]);
+    const connection = await waitUntil(async () => {
+      const shownConnection = (await t.request(adminToken, 'GET', `/whatsapp/${connectionId}`)).json();
+      return shownConnection.problem ? shownConnection : null;
+    });
+    expect(connection).toMatchObject({ status: 'CONNECTED', problem: { code: 'ERR_WA_RATE_LIMITED', detail: 'Rate limit hit: Cloud API message throughput has been reached.' } });
+  });
+
+  it('130429 on send is waited out and retried; when it persists, and for 131026, the message fails with a clear reason', async () => {
+    const from = nextNumber();
+    await receive(from, { type: 'text', text: { body: 'Oi' } });
+    const sentBefore = fake.sent.length;
+    fake.failSends(130429, 2);
+    expect(await agentSends(from, 'Depois da espera')).toMatchObject({ sendStatus: 'sent', sendError: null });
+    expect(fake.sent.length - sentBefore).toBe(3);
+
+    fake.failSends(130429, 3);
+    expect(await agentSends(from, 'Limite persistente')).toMatchObject({ sendStatus: 'failed', sendError: 'ERR_WA_RATE_LIMITED' });
+    fake.failSends(131026, 1);
+    expect(await agentSends(from, 'Número incapaz')).toMatchObject({ sendStatus: 'failed', sendError: 'ERR_WA_UNDELIVERABLE' });
+  });
+
+  it("keeps Meta's message_status of a send", async () => {
+    const from = nextNumber();
+    await receive(from, { type: 'text', text: { body: 'Oi' } });
+    const ticket = await waitUntil(() => ticketOf(from), 10_000, 'ticket');
+    await t.request(adminToken, 'PUT', `/tickets/${ticket.id}`, { status: 'open', userId: adminId });
+    fake.templates.push({ name: 'hello', language: 'pt_BR', status: 'APPROVED', category: 'UTILITY', components: [{ type: 'BODY', text: 'Olá!' }] });
+    const template = await t.request(adminToken, 'POST', `/messages/${ticket.id}/template`, { name: 'hello', language: 'pt_BR', parameters: [] });
+    expect(template.statusCode).toBe(201);
+    const [row] = await t.database.db.select({ dataJson: messages.dataJson }).from(messages).where(eq(messages.id, template.json()[0].id));
+    expect(row?.dataJson).toEqual({ channelStatus: 'accepted' });
+  });
+
+  it('a revoked token (190) fails the send and disconnects the connection with the reason', async () => {
+    const from = nextNumber();
+    await receive(from, { type: 'text', text: { body: 'Oi' } });
+    fake.revokeToken();
+    expect(await agentSends(from, 'Token vencido')).toMatchObject({ sendStatus: 'failed', sendError: 'ERR_WA_TOKEN_INVALID' });
+    const connection = (await t.request(adminToken, 'GET', `/whatsapp/${connectionId}`)).json();
+    expect(connection).toMatchObject({ status: 'DISCONNECTED', problem: { code: 'ERR_WA_TOKEN_INVALID' } });
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * What a message carries beyond its text and file (issue 19), kept as the
+ * channel gave it so nothing a customer sends is lost, and presented as
+ * `dataJson`. Every key is optional; `body` always holds a readable text too,
+ * for clients that know nothing of these details.
+ */
+export interface MessageData {
+  /** A media message whose file is still being fetched, or could not be (with the reason). */
+  media?: { status: 'pending' | 'unavailable'; reason?: string };
+  /** An audio recorded as a voice note. */
+  voice?: boolean;
+  /** An image that is a sticker. */
+  sticker?: boolean;
+  location?: { latitude: number; longitude: number; name?: string; address?: string; url?: string };
+  /** Shared contact cards, whole. */
+  contacts?: MessageDataContact[];
+  /** The option a customer picked in a button or list message. */
+  reply?: { kind: 'button' | 'list'; id: string; title: string; description?: string };
+  /** A template's quick-reply button. */
+  button?: { text: string; payload?: string };
+  /** A WhatsApp Flow's submitted fields. */
+  flow?: { name?: string; fields: Record<string, unknown> };
+  order?: MessageDataOrder;
+  /** The customer changed number or identity. */
+  system?: { kind: string; text: string; newNumber?: string };
+  /** A message kind the channel cannot deliver to us. */
+  unsupported?: { type?: string; code?: number; title?: string };
+  /** The click-to-WhatsApp ad that brought the customer. */
+  referral?: { sourceUrl?: string; sourceType?: string; sourceId?: string; headline?: string; body?: string; mediaType?: string; mediaUrl?: string; ctwaClid?: string };
+  forwarded?: 'forwarded' | 'frequently';
+  /** Reactions to this message, one per person (the latest). */
+  reactions?: { from: string; emoji: string }[];
+  /** A reaction to a message we do not have. */
+  reaction?: { emoji: string; messageId: string };
+  /** Why the channel reported the message failed, as it said it. */
+  failure?: { code?: number; title?: string; details?: string };
+  /** The channel's status for the message when it accepted it (Cloud API `message_status`). */
+  channelStatus?: string;
+}
+
+export interface MessageDataContact {
+  name: string;
+  phones: { phone: string; type?: string; waId?: string }[];
+  emails?: { email: string; type?: string }[];
+  organization?: string;
+}
+
+export interface MessageDataOrder {
+  catalogId?: string;
+  text?: string;
+  items: { productId: string; quantity: number; price: number; currency: string }[];
+}
+
+/** An order's total per currency (the items of one order share one in practice). */
+export function orderTotals(order: MessageDataOrder): { currency: string; amount: number }[] {
+  const totals = new Map<string, number>();
+  for (const item of order.items) totals.set(item.currency, (totals.get(item.currency) ?? 0) + item.price * item.quantity);
+  return [...totals].map(([currency, amount]) => ({ currency, amount: Math.round(amount * 100) / 100 }));
+}
