@@ -57,3 +57,10 @@ export function orderTotals(order: MessageDataOrder): { currency: string; amount
   for (const item of order.items) totals.set(item.currency, (totals.get(item.currency) ?? 0) + item.price * item.quantity);
   return [...totals].map(([currency, amount]) => ({ currency, amount: Math.round(amount * 100) / 100 }));
 }
+
+/** An order as text, for clients that show only the body (and the chat list's preview). */
+export function orderSummary(order: MessageDataOrder): string {
+  const items = order.items.map((item) => `${item.quantity} × ${item.productId} (${item.currency} ${item.price.toFixed(2)})`);
+  const totals = orderTotals(order).map((total) => `${total.currency} ${total.amount.toFixed(2)}`);
+  return [order.text, ...items, totals.length ? `Total: ${totals.join(' + ')}` : ''].filter(Boolean).join('\n');
+}

@@ -103,6 +103,7 @@ export const ROUTE_ROLES = {
   'POST /sandbox/:whatsappId/inbound': 'admin',
   'POST /sandbox/:whatsappId/read': 'admin',
   'POST /sandbox/:whatsappId/edit': 'admin',
+  'POST /sandbox/:whatsappId/react': 'admin',
   'POST /sandbox/:whatsappId/revoke': 'admin',
   'GET /sandbox/:whatsappId/outbox': 'admin',
   'GET /sandbox/:whatsappId/conversation': 'admin',

@@ -107,11 +107,33 @@ export const SandboxInboundBody = z.object({
   body: z.string().max(MESSAGE_MAX_LENGTH, 'validation.tooLong').default(''),
   id: z.string().trim().min(1).max(200).optional(),
   quotedId: z.string().trim().max(200).optional(),
-  /** What kind of message the simulated phone sends: plain text (or a file), a missed call, a location, a contact card. */
-  type: z.enum(['text', 'call', 'location', 'vcard']).default('text'),
+  /** What kind of message the simulated phone sends: plain text (or a file), a missed call, a location, a contact card, a catalog order. */
+  type: z.enum(['text', 'call', 'location', 'vcard', 'order']).default('text'),
+  /** The cart of an `order` (a catalog order, as the Cloud API delivers one). */
+  order: z
+    .object({
+      text: z.string().max(1000, 'validation.tooLong').optional(),
+      items: z
+        .array(
+          z.object({
+            productId: z.string().trim().min(1, 'validation.required').max(100, 'validation.tooLong'),
+            quantity: z.number().int().min(1).max(10_000),
+            price: z.number().min(0).max(1e9),
+            currency: z.string().trim().regex(/^[A-Z]{3}$/, 'validation.invalid'),
+          }),
+        )
+        .min(1, 'validation.required')
+        .max(100, 'validation.tooLong'),
+    })
+    .optional(),
 });
 export type SandboxInboundBody = z.infer<typeof SandboxInboundBody>;
 
 export const SandboxMessageRef = z.object({ id: z.string().trim().min(1).max(200) });
+/** The simulated customer reacts to a message the product sent (empty emoji: the reaction is removed). */
+export const SandboxReactBody = SandboxMessageRef.extend({
+  from: z.string().trim().regex(/^\+?\d{8,15}$/, 'validation.invalidNumber'),
+  emoji: z.string().max(32, 'validation.tooLong').default(''),
+});
 export const SandboxEditBody = SandboxMessageRef.extend({ body: z.string().trim().min(1, 'validation.required').max(MESSAGE_MAX_LENGTH, 'validation.tooLong') });
 export const SandboxReadBody = z.object({ number: z.string().trim().regex(/^\+?\d{8,15}$/, 'validation.invalidNumber') });

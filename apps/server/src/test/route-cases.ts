@@ -129,6 +129,7 @@ export const ROUTE_CASES: Record<RouteKey, RouteCase> = {
   'POST /sandbox/:whatsappId/inbound': deny((f) => call(`/sandbox/${f.connectionId}/inbound`, { from: f.contactNumber, body: 'probe' })),
   'POST /sandbox/:whatsappId/read': deny((f) => call(`/sandbox/${f.connectionId}/read`, { number: f.contactNumber })),
   'POST /sandbox/:whatsappId/edit': deny((f) => call(`/sandbox/${f.connectionId}/edit`, { id: f.messageExternalId, body: 'probe' })),
+  'POST /sandbox/:whatsappId/react': deny((f) => call(`/sandbox/${f.connectionId}/react`, { id: f.messageExternalId, from: f.contactNumber, emoji: '👍' })),
   'POST /sandbox/:whatsappId/revoke': deny((f) => call(`/sandbox/${f.connectionId}/revoke`, { id: f.messageExternalId })),
   'GET /sandbox/:whatsappId/outbox': deny((f) => `/sandbox/${f.connectionId}/outbox?number=${f.contactNumber}`),
   'GET /sandbox/:whatsappId/conversation': deny((f) => `/sandbox/${f.connectionId}/conversation?number=${f.contactNumber}`),

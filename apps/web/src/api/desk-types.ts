@@ -1,3 +1,4 @@
+import type { MessageData } from '@atende/shared';
 import type { TicketStatus } from '@atende/shared';
 
 /** Shapes the service-desk routes answer (server presenters; spec part 1 §3). */
@@ -58,6 +59,8 @@ export interface Message {
   /** Outgoing messages: 'pending' until the channel answers, then 'sent' or 'failed' (sendError is the error code). */
   sendStatus?: 'pending' | 'sent' | 'failed' | null;
   sendError?: string | null;
+  /** What the channel gave beyond text and file: reactions, order, referral, media state, ... (issue 19). */
+  dataJson?: MessageData | null;
   contact: { id: number; name: string };
   quotedMsgId: number | null;
   quotedMsg: { id: number; body: string; fromMe: boolean; mediaType: string | null; isDeleted: boolean; contact: { name: string } } | null;

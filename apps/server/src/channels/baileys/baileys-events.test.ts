@@ -67,6 +67,8 @@ beforeAll(async () => {
       connectTimeoutMs: 120_000,
       downloadMedia: async (m) => {
         downloads += 1;
+        // Media WhatsApp no longer serves (Baileys throws, e.g. a 410 from the media host).
+        if (m.key.id?.startsWith('GONE-')) throw new Error('Failed to fetch stream from https://mmg.whatsapp.net/x: 410');
         return Buffer.from(`media-of-${m.key.id}`);
       },
     },
@@ -126,25 +128,58 @@ describe('incoming messages, by kind', () => {
     );
     expect(downloads - before).toBe(5);
     expect((await stored('IMG-1'))?.message).toMatchObject({ mediaType: 'image', body: 'Foto do pedido', mediaName: 'image-IMG-1.jpeg' });
-    expect((await stored('AUD-1'))?.message).toMatchObject({ mediaType: 'audio' });
+    expect((await stored('AUD-1'))?.message).toMatchObject({ mediaType: 'audio', dataJson: { voice: true } });
     expect((await stored('VID-1'))?.message).toMatchObject({ mediaType: 'video' });
     expect((await stored('DOC-1'))?.message).toMatchObject({ mediaType: 'application', body: 'Segue o boleto', mediaName: 'boleto_março.pdf' });
-    expect((await stored('STK-1'))?.message).toMatchObject({ mediaType: 'image' });
+    expect((await stored('STK-1'))?.message).toMatchObject({ mediaType: 'image', dataJson: { sticker: true } });
     const image = await stored('IMG-1');
     expect(image?.message.mediaPath?.startsWith(`${company.id}/`)).toBe(true);
     const file = await t.app.inject({ method: 'GET', url: t.app.services.media.signedUrl(image?.message.mediaPath ?? '') });
     expect(file.body).toBe('media-of-IMG-1');
   });
 
-  it('location and contact cards; reactions are not shown', async () => {
+  it('location (with its name) and contact cards; a reaction shows on its message, is replaced and taken back', async () => {
     await upsert(
       message('LOC-1', { locationMessage: { degreesLatitude: -23.5505, degreesLongitude: -46.6333, name: 'Loja Centro', address: 'Praça da Sé' } }),
       message('VCF-1', { contactMessage: { displayName: 'João', vcard: 'BEGIN:VCARD\nVERSION:3.0\nFN:João\nTEL;type=CELL;waid=5511955550000:+55 11 95555-0000\nEND:VCARD' } }),
-      message('REA-1', { reactionMessage: { key: { remoteJid: pn(CUSTOMER), id: 'TXT-1', fromMe: false }, text: '👍' } }),
+      message('REA-1', { reactionMessage: { key: { remoteJid: pn(CUSTOMER), id: 'LOC-1', fromMe: false }, text: '👍' } }),
     );
-    expect((await stored('LOC-1'))?.message).toMatchObject({ mediaType: 'locationMessage', body: expect.stringContaining('-23.5505,-46.6333') });
+    expect((await stored('LOC-1'))?.message).toMatchObject({
+      mediaType: 'locationMessage',
+      body: expect.stringContaining('-23.5505,-46.6333'),
+      dataJson: { location: { latitude: -23.5505, longitude: -46.6333, name: 'Loja Centro', address: 'Praça da Sé' }, reactions: [{ from: CUSTOMER, emoji: '👍' }] },
+    });
     expect((await stored('VCF-1'))?.message).toMatchObject({ mediaType: 'vcard', body: expect.stringContaining('FN:João') });
+    // A reaction is not a message of its own.
     expect(await stored('REA-1')).toBeNull();
+    await upsert(message('REA-2', { reactionMessage: { key: { remoteJid: pn(CUSTOMER), id: 'LOC-1', fromMe: false }, text: '❤️' } }));
+    expect((await stored('LOC-1'))?.message.dataJson?.reactions).toEqual([{ from: CUSTOMER, emoji: '❤️' }]);
+    await upsert(message('REA-3', { reactionMessage: { key: { remoteJid: pn(CUSTOMER), id: 'LOC-1', fromMe: false }, text: '' } }));
+    expect((await stored('LOC-1'))?.message.dataJson?.reactions).toEqual([]);
+    // To a message we do not have: its own line, so it is not lost.
+    await upsert(message('REA-4', { reactionMessage: { key: { remoteJid: pn(CUSTOMER), id: 'NOT-HERE', fromMe: true }, text: '😂' } }));
+    expect((await stored('REA-4'))?.message).toMatchObject({ body: '😂', dataJson: { reaction: { emoji: '😂', messageId: 'NOT-HERE' } } });
+  });
+
+  it('media that cannot be downloaded still shows, named, with the reason; forwarded marks and picked options are kept', async () => {
+    await upsert(
+      message('GONE-1', { documentMessage: { mimetype: 'application/pdf', fileName: 'nota.pdf' } }),
+      message('FWD-1', { extendedTextMessage: { text: 'Corrente', contextInfo: { isForwarded: true, forwardingScore: 7 } } }),
+      message('BTN-1', { buttonsResponseMessage: { selectedButtonId: 'yes', selectedDisplayText: 'Sim' } }),
+      message('LST-1', { listResponseMessage: { title: 'Suporte', description: 'Falar com o suporte', singleSelectReply: { selectedRowId: 'row-2' } } }),
+    );
+    expect((await stored('GONE-1'))?.message).toMatchObject({ body: 'nota.pdf', mediaPath: null, dataJson: { media: { status: 'unavailable', reason: 'ERR_MEDIA_DOWNLOAD' } } });
+    expect((await stored('FWD-1'))?.message).toMatchObject({ body: 'Corrente', dataJson: { forwarded: 'frequently' } });
+    expect((await stored('BTN-1'))?.message).toMatchObject({ body: 'Sim', dataJson: { reply: { kind: 'button', id: 'yes', title: 'Sim' } } });
+    expect((await stored('LST-1'))?.message).toMatchObject({ body: 'Suporte', dataJson: { reply: { kind: 'list', id: 'row-2', title: 'Suporte', description: 'Falar com o suporte' } } });
+  });
+
+  it("a number change (WhatsApp's notice) is a system line and the contact follows", async () => {
+    const old = '5511987650007';
+    const next = '5511987650077';
+    await upsert(message('CHG-0', { conversation: 'Oi' }, { remoteJid: pn(old) }, { pushName: 'Gil' }));
+    await upsert(message('CHG-1', undefined as unknown as proto.IMessage, { remoteJid: pn(old) }, { messageStubType: WAMessageStubType.INDIVIDUAL_CHANGE_NUMBER, messageStubParameters: [pn(old), pn(next)] }));
+    expect((await stored('CHG-1'))).toMatchObject({ number: next, message: { source: 'system', dataJson: { system: { kind: 'customer_changed_number', newNumber: next } } } });
   });
 
   it('a message typed on the phone itself is stored once, as fromMe', async () => {
@@ -200,6 +235,14 @@ describe('incoming messages, by kind', () => {
     status(proto.WebMessageInfo.Status.PLAYED);
     await session.idle();
     expect((await stored('PHONE-1'))?.message.ack).toBe(4);
+    // An error after delivery is out of order: the message was delivered.
+    status(proto.WebMessageInfo.Status.ERROR);
+    await session.idle();
+    expect((await stored('PHONE-1'))?.message).toMatchObject({ ack: 4, sendStatus: null });
+    await upsert(message('PHONE-2', { conversation: 'Outra pelo celular' }, { fromMe: true }));
+    socket.ev.emit('messages.update', [{ key: { remoteJid: pn(CUSTOMER), id: 'PHONE-2', fromMe: true }, update: { status: proto.WebMessageInfo.Status.ERROR } }]);
+    await session.idle();
+    expect((await stored('PHONE-2'))?.message).toMatchObject({ sendStatus: 'failed', sendError: 'ERR_SENDING_WAPP_MSG' });
   });
 
   it('missed calls become call_log; with the call setting disabled the call is refused with a message', async () => {

@@ -5,6 +5,7 @@ import {
   isLidUser,
   isPnUser,
   jidDecode,
+  normalizeMessageContent,
   proto,
   toNumber,
   WAMessageStubType,
@@ -17,9 +18,10 @@ import {
 import type { AppServices } from '../../app.js';
 import { ingestMessage } from '../../inbound/ingest.js';
 import type { InboundMessage } from '../../inbound/inbound-message.js';
-import { applyAck, applyEdit, applyRevoke } from '../../inbound/message-updates.js';
+import { applyAck, applyEdit, applyReaction, applyRevoke, applySendFailure } from '../../inbound/message-updates.js';
 import type { StoredMedia } from '../../platform/storage/media-storage.js';
 import { channelSettings } from '../channel-settings.js';
+import { followNumberChange } from '../number-change.js';
 import type { SessionRef } from '../connection-state.js';
 import { mapContent, textOf } from './baileys-message-mapper.js';
 
@@ -87,23 +89,83 @@ function timestampOf(message: WAMessage): Date | undefined {
   return seconds > 0 ? new Date(seconds * 1000) : undefined;
 }
 
+/** Who reacted: the connected account ('me'), a group member, or the chat's customer. */
+async function reactorOf(ctx: BaileysInboundContext, message: WAMessage, chat: Chat): Promise<string> {
+  if (message.key.fromMe) return 'me';
+  if (chat.isGroup && message.key.participant) return phoneNumberOf(ctx.socket, message.key.participant, message.key.participantAlt);
+  return chat.number;
+}
+
+/**
+ * A reaction changes the message it reacts to (an empty one takes it back); one
+ * to a message we do not have is stored as its own line, so nothing is lost.
+ */
+async function ingestReaction(ctx: BaileysInboundContext, message: WAMessage, chat: Chat, reaction: proto.Message.IReactionMessage): Promise<boolean> {
+  const targetId = reaction.key?.id;
+  const emoji = reaction.text ?? '';
+  if (!targetId) return false;
+  const ref = { companyId: ctx.ref.companyId, whatsappId: ctx.ref.whatsappId, externalId: targetId };
+  if (await applyReaction(ctx.services, ref, await reactorOf(ctx, message, chat), emoji)) return true;
+  if (!emoji || !message.key.id) return false;
+  const result = await ingestMessage(ctx.services, {
+    companyId: ctx.ref.companyId,
+    whatsappId: ctx.ref.whatsappId,
+    externalId: message.key.id,
+    from: chat.number,
+    body: emoji,
+    fromMe: Boolean(message.key.fromMe),
+    isGroup: chat.isGroup,
+    timestamp: timestampOf(message),
+    data: { reaction: { emoji, messageId: targetId } },
+  });
+  return !result.duplicate;
+}
+
+/** The customer changed number (WhatsApp's notice in the chat): a system line, and the contact follows when it can. */
+async function ingestNumberChange(ctx: BaileysInboundContext, message: WAMessage, chat: Chat): Promise<boolean> {
+  if (!message.key.id) return false;
+  const numbers = (message.messageStubParameters ?? []).map((jid: string) => userOf(jid)).filter((user: string) => /^\d{8,15}$/.test(user) && user !== chat.number);
+  const newNumber = numbers.at(-1);
+  const text = newNumber ? `Changed number to ${newNumber}` : 'Changed number';
+  const result = await ingestMessage(ctx.services, {
+    companyId: ctx.ref.companyId,
+    whatsappId: ctx.ref.whatsappId,
+    externalId: message.key.id,
+    from: chat.number,
+    body: text,
+    source: 'system',
+    timestamp: timestampOf(message),
+    data: { system: { kind: 'customer_changed_number', text, ...(newNumber ? { newNumber } : {}) } },
+  });
+  if (newNumber) await followNumberChange(ctx.services, ctx.ref, chat.number, newNumber);
+  return !result.duplicate;
+}
+
 /** One WhatsApp message into the ingest pipeline; answers whether it was stored. */
 export async function ingestBaileysMessage(ctx: BaileysInboundContext, message: WAMessage, ignoreGroups: boolean): Promise<boolean> {
   const { key } = message;
   if (!key.id) return false;
-  const content = mapContent(message);
-  if (!content) return false;
+  const reaction = normalizeMessageContent(message.message)?.reactionMessage;
+  const numberChange = message.messageStubType === WAMessageStubType.INDIVIDUAL_CHANGE_NUMBER;
+  const content = reaction || numberChange ? null : mapContent(message);
+  if (!content && !reaction && !numberChange) return false;
   const chat = await chatOf(ctx, key);
   if (!chat) return false;
   if (chat.isGroup && ignoreGroups) return false;
+  if (reaction) return ingestReaction(ctx, message, chat, reaction);
+  if (numberChange || !content) return numberChange && !chat.isGroup ? ingestNumberChange(ctx, message, chat) : false;
 
   let media: StoredMedia | undefined;
   let body = content.body;
+  let data = content.data;
   if (content.media) {
     const saved = await saveMedia(ctx, message, content.media);
     if (saved) media = saved;
-    // The file could not be fetched: the message still shows, named, rather than vanish.
-    else body = body || content.media.fileName;
+    else {
+      // The file could not be fetched: the message still shows, named, and says why.
+      body = body || content.media.fileName;
+      data = { ...data, media: { status: 'unavailable', reason: 'ERR_MEDIA_DOWNLOAD' } };
+    }
   }
 
   const fromMe = Boolean(key.fromMe);
@@ -119,6 +181,7 @@ export async function ingestBaileysMessage(ctx: BaileysInboundContext, message: 
     quotedExternalId: content.quotedExternalId,
     isGroup: chat.isGroup,
     timestamp: timestampOf(message),
+    ...(data ? { data } : {}),
   };
   if (chat.isGroup) {
     input.contactName = await ctx.groupSubject(key.remoteJid ?? '');
@@ -169,6 +232,8 @@ export async function handleUpdates(ctx: BaileysInboundContext, updates: Baileys
     try {
       const ack = ackOf(update.status);
       if (ack > 0) await applyAck(ctx.services, ref, ack);
+      // WhatsApp gave up on one of our messages.
+      else if (update.status === proto.WebMessageInfo.Status.ERROR) await applySendFailure(ctx.services, ref, 'ERR_SENDING_WAPP_MSG', { title: 'WhatsApp reported the message as failed' });
       const edited = update.message?.editedMessage?.message;
       if (edited) {
         const text = textOf(edited);

@@ -1,4 +1,5 @@
 import { extensionForMediaMessage, getContentType, normalizeMessageContent, type proto, type WAMessage } from 'baileys';
+import type { MessageData } from '@atende/shared';
 import type { SpecialMediaType } from '../../inbound/inbound-message.js';
 
 export type MediaKind = 'image' | 'video' | 'audio' | 'document' | 'sticker';
@@ -9,6 +10,8 @@ export interface MappedContent {
   media?: { kind: MediaKind; mimeType: string; fileName: string };
   specialType?: SpecialMediaType;
   quotedExternalId: string | null;
+  /** What WhatsApp gave beyond text and file (voice note, sticker, forwarded, picked option, place). */
+  data?: MessageData;
 }
 
 const MEDIA_KINDS: Partial<Record<keyof proto.IMessage, MediaKind>> = {
@@ -20,7 +23,7 @@ const MEDIA_KINDS: Partial<Record<keyof proto.IMessage, MediaKind>> = {
   ptvMessage: 'video',
 };
 
-/** Kinds that are not conversation content: reactions (not shown, by decision), protocol traffic, polls' votes, key distribution. */
+/** Kinds that are not conversation content: reactions (they change the message they react to), protocol traffic, polls' votes, key distribution. */
 const IGNORED_KINDS = new Set<keyof proto.IMessage>([
   'protocolMessage',
   'reactionMessage',
@@ -95,43 +98,77 @@ export function mapContent(message: WAMessage): MappedContent | null {
   if (!content) return null;
   const kind = getContentType(content);
   if (!kind || IGNORED_KINDS.has(kind)) return null;
-  const quotedExternalId = contextOf(content, kind)?.stanzaId ?? null;
+  const context = contextOf(content, kind);
+  const quotedExternalId = context?.stanzaId ?? null;
+  // WhatsApp marks "forwarded many times" from a forwarding score of 5.
+  const common: MessageData = context?.isForwarded ? { forwarded: (context.forwardingScore ?? 0) >= 5 ? 'frequently' : 'forwarded' } : {};
+  const withData = (mapped: MappedContent, extra: MessageData = {}): MappedContent => {
+    const data = { ...common, ...extra };
+    return Object.keys(data).length ? { ...mapped, data } : mapped;
+  };
 
   const mediaKind = MEDIA_KINDS[kind];
   if (mediaKind) {
-    const inner = (content[kind] ?? {}) as { mimetype?: string | null; caption?: string | null; fileName?: string | null };
-    return {
-      body: inner.caption ?? '',
-      media: { kind: mediaKind, mimeType: mimeBase(inner.mimetype, FALLBACK_MIME[mediaKind]), fileName: mediaFileName(message, mediaKind, inner) },
-      quotedExternalId,
-    };
+    const inner = (content[kind] ?? {}) as { mimetype?: string | null; caption?: string | null; fileName?: string | null; ptt?: boolean | null };
+    return withData(
+      {
+        body: inner.caption ?? '',
+        media: { kind: mediaKind, mimeType: mimeBase(inner.mimetype, FALLBACK_MIME[mediaKind]), fileName: mediaFileName(message, mediaKind, inner) },
+        quotedExternalId,
+      },
+      { ...(inner.ptt ? { voice: true } : {}), ...(mediaKind === 'sticker' ? { sticker: true } : {}) },
+    );
   }
 
   switch (kind) {
     case 'conversation':
-      return { body: content.conversation ?? '', quotedExternalId };
+      return withData({ body: content.conversation ?? '', quotedExternalId });
     case 'extendedTextMessage':
-      return { body: content.extendedTextMessage?.text ?? '', quotedExternalId };
-    case 'locationMessage':
-      return { body: locationBody(content.locationMessage ?? {}), specialType: 'locationMessage', quotedExternalId };
+      return withData({ body: content.extendedTextMessage?.text ?? '', quotedExternalId });
+    case 'locationMessage': {
+      const location = content.locationMessage ?? {};
+      return withData(
+        { body: locationBody(location), specialType: 'locationMessage', quotedExternalId },
+        {
+          location: {
+            latitude: Number(location.degreesLatitude ?? 0),
+            longitude: Number(location.degreesLongitude ?? 0),
+            ...(location.name ? { name: location.name } : {}),
+            ...(location.address ? { address: location.address } : {}),
+            ...(location.url ? { url: location.url } : {}),
+          },
+        },
+      );
+    }
     case 'liveLocationMessage':
-      return { body: locationBody(content.liveLocationMessage ?? {}), specialType: 'locationMessage', quotedExternalId };
+      return withData({ body: locationBody(content.liveLocationMessage ?? {}), specialType: 'locationMessage', quotedExternalId });
     case 'contactMessage':
-      return { body: content.contactMessage?.vcard ?? content.contactMessage?.displayName ?? '', specialType: 'vcard', quotedExternalId };
+      return withData({ body: content.contactMessage?.vcard ?? content.contactMessage?.displayName ?? '', specialType: 'vcard', quotedExternalId });
     case 'contactsArrayMessage': {
       const cards = (content.contactsArrayMessage?.contacts ?? []).map((card) => card.vcard ?? card.displayName ?? '').filter(Boolean);
-      return { body: cards.join('\n'), specialType: 'vcard', quotedExternalId };
+      return withData({ body: cards.join('\n'), specialType: 'vcard', quotedExternalId });
     }
-    case 'buttonsResponseMessage':
-      return { body: content.buttonsResponseMessage?.selectedDisplayText ?? content.buttonsResponseMessage?.selectedButtonId ?? '', quotedExternalId };
-    case 'listResponseMessage':
-      return { body: content.listResponseMessage?.title ?? content.listResponseMessage?.singleSelectReply?.selectedRowId ?? '', quotedExternalId };
-    case 'templateButtonReplyMessage':
-      return { body: content.templateButtonReplyMessage?.selectedDisplayText ?? '', quotedExternalId };
+    case 'buttonsResponseMessage': {
+      const reply = content.buttonsResponseMessage;
+      const title = reply?.selectedDisplayText ?? reply?.selectedButtonId ?? '';
+      return withData({ body: title, quotedExternalId }, { reply: { kind: 'button', id: reply?.selectedButtonId ?? '', title } });
+    }
+    case 'listResponseMessage': {
+      const reply = content.listResponseMessage;
+      const title = reply?.title ?? reply?.singleSelectReply?.selectedRowId ?? '';
+      return withData(
+        { body: title, quotedExternalId },
+        { reply: { kind: 'list', id: reply?.singleSelectReply?.selectedRowId ?? '', title, ...(reply?.description ? { description: reply.description } : {}) } },
+      );
+    }
+    case 'templateButtonReplyMessage': {
+      const reply = content.templateButtonReplyMessage;
+      return withData({ body: reply?.selectedDisplayText ?? '', quotedExternalId }, { button: { text: reply?.selectedDisplayText ?? '', ...(reply?.selectedId ? { payload: reply.selectedId } : {}) } });
+    }
     default: {
       // Something newer than this mapping: keep whatever text it carries rather than lose the message.
       const text = textOf(content);
-      return text ? { body: text, quotedExternalId } : null;
+      return text ? withData({ body: text, quotedExternalId }) : null;
     }
   }
 }

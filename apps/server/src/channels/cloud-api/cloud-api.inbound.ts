@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { orderTotals, type ErrorCode, type MessageData, type MessageDataContact } from '@atende/shared';
-import { sql } from 'drizzle-orm';
+import { orderSummary, type ErrorCode, type MessageData, type MessageDataContact } from '@atende/shared';
 import { z } from 'zod';
 import type { AppServices } from '../../app.js';
 import { ingestMessage } from '../../inbound/ingest.js';
@@ -10,6 +9,7 @@ import type { WhatsappRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
 import { stripUnsafeText } from '../../platform/text/unsafe-text.js';
 import { noteConnectionProblem } from '../connection-problems.js';
+import { followNumberChange } from '../number-change.js';
 import type { CloudApiProvider } from './cloud-api.provider.js';
 import { GraphApiError } from './graph-api.client.js';
 
@@ -256,9 +256,7 @@ export function mapCloudMessage(message: CloudMessage): Pick<InboundMessage, 'bo
       const order = message.order;
       const items = (order?.product_items ?? []).map((item) => ({ productId: item.product_retailer_id, quantity: item.quantity, price: item.item_price, currency: item.currency }));
       const summary = { catalogId: order?.catalog_id, text: order?.text, items };
-      const totals = orderTotals(summary).map((total) => `${total.currency} ${total.amount.toFixed(2)}`);
-      const lines = [order?.text, ...items.map((item) => `${item.quantity} × ${item.productId} (${item.currency} ${item.price.toFixed(2)})`), totals.length ? `Total: ${totals.join(' + ')}` : ''];
-      return withData({ body: lines.filter(Boolean).join('\n') }, { order: summary });
+      return withData({ body: orderSummary(summary) }, { order: summary });
     }
     case 'system': {
       const system = message.system;
@@ -323,15 +321,6 @@ async function ingestPendingMedia(deps: CloudInboundDeps, connection: WhatsappRo
   };
   await ingestMessage(deps.services, { ...baseInput(connection, message, contactName), body: media.caption ?? media.filename ?? '', data });
   await deps.enqueueMedia({ companyId: connection.companyId, whatsappId: connection.id, message, contactName, attempt: 1 });
-}
-
-/** The customer changed number: the contact follows, unless the company already has a contact with the new one. */
-async function followNumberChange(services: AppServices, connection: WhatsappRow, from: string, newNumber: string): Promise<void> {
-  if (!newNumber || newNumber === from) return;
-  await services.db.execute(sql`
-    update contacts set number = ${newNumber}, updated_at = now()
-    where company_id = ${connection.companyId} and number = ${from}
-      and not exists (select 1 from contacts other where other.company_id = ${connection.companyId} and other.number = ${newNumber})`);
 }
 
 /** Every message and status of one change, in the order Meta listed them. */

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { id, SandboxEditBody, SandboxInboundBody, SandboxMessageRef, SandboxReadBody } from '@atende/shared';
+import { id, orderSummary, SandboxEditBody, SandboxInboundBody, SandboxMessageRef, SandboxReactBody, SandboxReadBody } from '@atende/shared';
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppServices } from '../../app.js';
 import { ingestMessage } from '../../inbound/ingest.js';
 import type { SpecialMediaType } from '../../inbound/inbound-message.js';
-import { applyAck, applyEdit, applyRevoke } from '../../inbound/message-updates.js';
+import { applyAck, applyEdit, applyReaction, applyRevoke } from '../../inbound/message-updates.js';
 import { findConnection } from '../../modules/connections/connections.repo.js';
 import { contacts, messages, type WhatsappRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
@@ -24,6 +24,7 @@ const SPECIAL_TYPES: Record<SandboxInboundBody['type'], SpecialMediaType | undef
   call: 'call_log',
   location: 'locationMessage',
   vcard: 'vcard',
+  order: undefined,
 };
 const NumberQuery = z.object({ number: z.string().trim().regex(/^\+?\d{8,15}$/, 'validation.invalidNumber') });
 
@@ -67,8 +68,10 @@ export function registerSandboxRoutes(scope: FastifyInstance, services: AppServi
     const connection = await sandboxConnection(services, request.ctx, request.params.whatsappId);
     const { body, media } = await readInbound(services, request);
     const specialType = SPECIAL_TYPES[body.type];
+    if (body.type === 'order' && !body.order) throw new AppError('ERR_VALIDATION', undefined, { fields: { order: ['validation.required'] } });
+    const order = body.type === 'order' ? body.order : undefined;
     // A text of nothing but NUL is empty once ingest strips it.
-    if (!stripUnsafeText(body.body).trim() && !media && !specialType) throw new AppError('ERR_EMPTY_MESSAGE', undefined, { fields: { body: ['Required'] } });
+    if (!stripUnsafeText(body.body).trim() && !media && !specialType && !order) throw new AppError('ERR_EMPTY_MESSAGE', undefined, { fields: { body: ['Required'] } });
     const result = await ingestMessage(services, {
       companyId: request.ctx.companyId,
       whatsappId: connection.id,
@@ -76,9 +79,10 @@ export function registerSandboxRoutes(scope: FastifyInstance, services: AppServi
       externalId: body.id ?? `sandbox-in-${randomUUID()}`,
       from: body.from.replace(/\D/g, ''),
       contactName: body.name,
-      body: body.body,
+      body: order ? orderSummary(order) : body.body,
       media,
       specialType,
+      ...(order ? { data: { order } } : {}),
       quotedExternalId: body.quotedId ?? null,
     });
     return reply.status(result.duplicate ? 200 : 201).send(result);
@@ -100,6 +104,14 @@ export function registerSandboxRoutes(scope: FastifyInstance, services: AppServi
     const ref = { companyId: request.ctx.companyId, whatsappId: connection.id, externalId: request.body.id };
     if (!(await applyEdit(services, ref, request.body.body))) throw new AppError('ERR_NO_MESSAGE_FOUND');
     return { edited: true };
+  });
+
+  // The customer reacts to one of the product's messages (or takes the reaction back with an empty emoji).
+  app.post('/sandbox/:whatsappId/react', { schema: { params: Params, body: SandboxReactBody }, config: { providerText: true } }, async (request) => {
+    const connection = await sandboxConnection(services, request.ctx, request.params.whatsappId);
+    const ref = { companyId: request.ctx.companyId, whatsappId: connection.id, externalId: request.body.id };
+    if (!(await applyReaction(services, ref, request.body.from.replace(/\D/g, ''), request.body.emoji))) throw new AppError('ERR_NO_MESSAGE_FOUND');
+    return { reacted: true };
   });
 
   app.post('/sandbox/:whatsappId/revoke', { schema: { params: Params, body: SandboxMessageRef } }, async (request) => {

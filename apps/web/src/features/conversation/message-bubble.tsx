@@ -12,6 +12,7 @@ import { useTranslation } from 'react-i18next';
 import type { Message } from '../../api/desk-types';
 import { FormattedText } from './format-message';
 import { ackState } from './message-content';
+import { detailText, MediaState, MessageOrigin, OrderCard, Reactions } from './message-details';
 import { bodyIsMediaName, MessageMedia } from './message-media';
 
 const time = (value: string) => {
@@ -65,7 +66,8 @@ function SendFailure({ message, onRetry }: { message: Message; onRetry?(message:
   const { t, i18n } = useTranslation();
   const code = message.sendError ?? 'ERR_SENDING_WAPP_MSG';
   const reason = i18n.exists(`errors.${code}`) ? t(`errors.${code}`) : code;
-  const label = t('conversation.message.failed', { reason });
+  const detail = message.dataJson?.failure?.title;
+  const label = t('conversation.message.failed', { reason }) + (detail ? ` (${t('conversation.message.failureDetail', { detail })})` : '');
   return (
     <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }} data-testid="message-failed">
       <Tooltip title={label}>
@@ -96,8 +98,11 @@ export function MessageBubble({ message, showSender, onReply, onDelete, onRetry,
   const automated = message.source === 'bot' || message.source === 'system';
   const showMenu = Boolean(onReply || onDelete) && !message.isDeleted;
   const canDelete = Boolean(onDelete) && message.fromMe && mayDelete;
+  const data = message.isDeleted ? null : (message.dataJson ?? null);
   const text = message.isDeleted || bodyIsMediaName(message) ? '' : message.body;
-  const textual = message.mediaType === 'locationMessage' || message.mediaType === 'vcard' || message.mediaType === 'contactMessage' ? '' : text;
+  const special = data ? detailText(data, t) : null;
+  const textual = message.mediaType === 'locationMessage' || message.mediaType === 'vcard' || message.mediaType === 'contactMessage' ? '' : (special ?? text);
+  const reactions = data?.reactions ?? [];
 
   return (
     <Box
@@ -111,6 +116,7 @@ export function MessageBubble({ message, showSender, onReply, onDelete, onRetry,
         minWidth: 100,
         position: 'relative',
         my: 0.25,
+        mb: reactions.length ? 2 : 0.25,
         pl: 1.25,
         pr: showMenu ? 3.5 : 1.25,
         pt: 0.75,
@@ -145,15 +151,19 @@ export function MessageBubble({ message, showSender, onReply, onDelete, onRetry,
           {message.senderName}
         </Typography>
       ) : null}
+      {data ? <MessageOrigin data={data} /> : null}
       {message.quotedMsg ? <QuotedBlock quoted={message.quotedMsg} /> : null}
       {message.isDeleted ? (
         <Typography variant="body2" data-testid="message-deleted" sx={{ fontStyle: 'italic', color: 'text.secondary', display: 'flex', alignItems: 'center', gap: 0.5 }}>
           <Block fontSize="inherit" />
           {t('conversation.message.deleted')}
         </Typography>
+      ) : data?.media ? (
+        <MediaState media={data.media} />
       ) : (
         <MessageMedia message={message} />
       )}
+      {data?.order ? <OrderCard order={data.order} /> : null}
       {textual ? (
         <Typography variant="body2" component="div" data-testid="message-body" sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', mt: message.mediaUrl ? 0.5 : 0 }}>
           <FormattedText text={textual} />
@@ -170,6 +180,7 @@ export function MessageBubble({ message, showSender, onReply, onDelete, onRetry,
         </Typography>
         {message.fromMe && message.sendStatus === 'failed' ? <SendFailure message={message} onRetry={onRetry} /> : message.fromMe ? <AckIcon ack={message.ack} /> : null}
       </Stack>
+      <Reactions reactions={reactions} />
       <Menu anchorEl={menuAnchor} open={Boolean(menuAnchor)} onClose={() => setMenuAnchor(null)}>
         {onReply ? (
           <MenuItem

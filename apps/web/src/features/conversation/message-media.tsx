@@ -13,32 +13,48 @@ export function MessageMedia({ message }: { message: Message }) {
   const [fullImage, setFullImage] = useState(false);
   const url = message.mediaUrl;
 
+  const data = message.dataJson;
   if (message.mediaType === 'locationMessage') {
     const href = locationLink(message.body);
+    const place = [data?.location?.name, data?.location?.address].filter(Boolean).join(' · ');
     return (
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
         <PlaceOutlined fontSize="small" />
-        {href ? (
-          <Link href={href} target="_blank" rel="noopener noreferrer" data-testid="message-location">
-            {t('conversation.message.openMap')}
-          </Link>
-        ) : (
-          <Typography variant="body2">{t('conversation.message.location')}</Typography>
-        )}
+        <Box>
+          {place ? <Typography variant="body2">{place}</Typography> : null}
+          {href ? (
+            <Link href={href} target="_blank" rel="noopener noreferrer" data-testid="message-location">
+              {t('conversation.message.openMap')}
+            </Link>
+          ) : (
+            <Typography variant="body2">{t('conversation.message.location')}</Typography>
+          )}
+        </Box>
       </Stack>
     );
   }
   if (message.mediaType === 'vcard' || message.mediaType === 'contactMessage') {
-    const card = parseVcard(message.body);
+    // Every card, with every phone and e-mail, when the channel gave them whole.
+    const cards = data?.contacts?.length
+      ? data.contacts.map((contact) => ({ name: contact.name, lines: [...contact.phones.map((phone) => phone.phone), ...(contact.emails ?? []).map((email) => email.email)] }))
+      : [parseVcard(message.body)].map((card) => ({ name: card.name, lines: card.number ? [card.number] : [] }));
     return (
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }} data-testid="message-vcard">
-        <ContactPhoneOutlined />
-        <Box>
-          <Typography variant="body2" sx={{ fontWeight: 600 }}>
-            {card.name || t('conversation.message.contactCard')}
-          </Typography>
-          {card.number ? <Typography variant="caption">{card.number}</Typography> : null}
-        </Box>
+      <Stack spacing={1}>
+        {cards.map((card, index) => (
+          <Stack key={index} direction="row" spacing={1} sx={{ alignItems: 'center' }} data-testid="message-vcard">
+            <ContactPhoneOutlined />
+            <Box>
+              <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                {card.name || t('conversation.message.contactCard')}
+              </Typography>
+              {card.lines.map((line) => (
+                <Typography key={line} variant="caption" sx={{ display: 'block' }}>
+                  {line}
+                </Typography>
+              ))}
+            </Box>
+          </Stack>
+        ))}
       </Stack>
     );
   }
@@ -46,6 +62,7 @@ export function MessageMedia({ message }: { message: Message }) {
   const name = message.mediaName ?? t('conversation.message.file');
   switch (message.mediaType) {
     case 'image':
+      if (data?.sticker) return <Box component="img" src={url} alt={name} loading="lazy" data-testid="message-sticker" sx={{ width: 120, height: 120, objectFit: 'contain', display: 'block' }} />;
       return (
         <>
           <Box
@@ -63,7 +80,7 @@ export function MessageMedia({ message }: { message: Message }) {
         </>
       );
     case 'audio':
-      return <Box component="audio" controls preload="metadata" src={url} sx={{ maxWidth: '100%', width: 260 }} aria-label={t('conversation.message.audio')} />;
+      return <Box component="audio" controls preload="metadata" src={url} sx={{ maxWidth: '100%', width: 260 }} aria-label={t(data?.voice ? 'conversation.message.voiceNote' : 'conversation.message.audio')} />;
     case 'video':
       return <Box component="video" controls preload="metadata" src={url} sx={{ maxWidth: '100%', width: 260, borderRadius: 1 }} aria-label={t('conversation.message.video')} />;
     default:

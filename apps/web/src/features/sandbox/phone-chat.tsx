@@ -7,6 +7,8 @@ import InsertDriveFileOutlined from '@mui/icons-material/InsertDriveFileOutlined
 import PhoneMissed from '@mui/icons-material/PhoneMissed';
 import PlaceOutlined from '@mui/icons-material/PlaceOutlined';
 import Send from '@mui/icons-material/Send';
+import ShoppingCartOutlined from '@mui/icons-material/ShoppingCartOutlined';
+import ThumbUpOutlined from '@mui/icons-material/ThumbUpOutlined';
 import { Avatar, Box, Chip, CircularProgress, IconButton, Link, Stack, TextField, Tooltip, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
@@ -24,7 +26,16 @@ import { sandboxKeys, useConversation, useConversationRefreshOnMessages, type Ph
 const SAMPLE_LOCATION = '-23.561414,-46.655881';
 const SAMPLE_CARD_NUMBER = '5511977776666';
 
-type SpecialType = 'call' | 'location' | 'vcard';
+/** A sample catalog order, as a customer sends one from the catalog's cart. */
+const SAMPLE_ORDER = {
+  text: 'Entregar à tarde',
+  items: [
+    { productId: 'CAMISETA-M', quantity: 2, price: 49.9, currency: 'BRL' },
+    { productId: 'BONE-AZUL', quantity: 1, price: 35, currency: 'BRL' },
+  ],
+};
+
+type SpecialType = 'call' | 'location' | 'vcard' | 'order';
 
 function time(value: string): string {
   const date = new Date(value);
@@ -151,7 +162,9 @@ export function PhoneChat({ connection, customer, onSent }: { connection: Connec
     setSending(true);
     try {
       const fields = { from: customer.number, name: customer.name.trim() || customer.number, body, type: special ?? 'text' };
-      if (!special && file) {
+      if (special === 'order') {
+        await api.post(`/sandbox/${connection.id}/inbound`, { ...fields, order: SAMPLE_ORDER });
+      } else if (!special && file) {
         const form = new FormData();
         for (const [key, value] of Object.entries(fields)) form.append(key, value);
         form.append('media', file);
@@ -169,6 +182,17 @@ export function PhoneChat({ connection, customer, onSent }: { connection: Connec
       toastError(error);
     } finally {
       setSending(false);
+    }
+  };
+
+  /** The customer reacts with a thumbs-up to one of the product's messages. */
+  const react = async (entry: PhoneEntry) => {
+    if (!customer) return;
+    try {
+      await api.post(`/sandbox/${connection.id}/react`, { id: entry.id, from: customer.number, emoji: '👍' });
+      toastInfo(t('sandbox.reacted'));
+    } catch (error) {
+      toastError(error);
     }
   };
 
@@ -267,9 +291,16 @@ export function PhoneChat({ connection, customer, onSent }: { connection: Connec
             >
               {entry.quotedId ? <QuotedEntry quoted={byId.get(entry.quotedId)} /> : null}
               <EntryContent entry={entry} />
-              <Typography variant="caption" color="text.secondary" sx={{ display: 'block', textAlign: 'right', lineHeight: 1.2, mt: 0.25 }}>
-                {time(entry.createdAt)}
-              </Typography>
+              <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end', alignItems: 'center', mt: 0.25 }}>
+                {!entry.fromCustomer && !entry.deleted ? (
+                  <IconButton size="small" aria-label={t('sandbox.react')} onClick={() => void react(entry)} data-testid="phone-react" sx={{ p: 0.25 }}>
+                    <ThumbUpOutlined sx={{ fontSize: 14 }} />
+                  </IconButton>
+                ) : null}
+                <Typography variant="caption" color="text.secondary" sx={{ lineHeight: 1.2 }}>
+                  {time(entry.createdAt)}
+                </Typography>
+              </Stack>
             </Box>
           ))}
         </Stack>
@@ -295,6 +326,7 @@ export function PhoneChat({ connection, customer, onSent }: { connection: Connec
               ['call', <PhoneMissed key="i" fontSize="small" />, t('sandbox.missedCall')],
               ['location', <PlaceOutlined key="i" fontSize="small" />, t('sandbox.location')],
               ['vcard', <ContactPhoneOutlined key="i" fontSize="small" />, t('sandbox.contactCard')],
+              ['order', <ShoppingCartOutlined key="i" fontSize="small" />, t('sandbox.order')],
             ] as const
           ).map(([action, icon, label]) => (
             <Tooltip key={action} title={label}>
