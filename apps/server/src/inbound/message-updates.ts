@@ -3,7 +3,7 @@ import { and, eq, lt, sql } from 'drizzle-orm';
 import type { AppServices } from '../app.js';
 import { loadMessageDetails } from '../modules/messages/messages.repo.js';
 import { findTicketDetail } from '../modules/tickets/tickets.repo.js';
-import { applyOutboundAck } from '../outbound/outbound.js';
+import { applyOutboundAck, applyOutboundFailure } from '../outbound/outbound.js';
 import { messages } from '../platform/db/schema.js';
 import type { TenantScope } from '../platform/http/context.js';
 import type { StoredMedia } from '../platform/storage/media-storage.js';
@@ -97,6 +97,7 @@ export async function applyReaction(services: AppServices, ref: MessageRef, from
  * words kept. Answers whether a message changed.
  */
 export async function applySendFailure(services: AppServices, ref: MessageRef, code: string, failure: NonNullable<MessageData['failure']>): Promise<boolean> {
+  await applyOutboundFailure(services, ref, code);
   const [row] = await services.db
     .update(messages)
     .set({

@@ -2,6 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SANDBOX_NOT_ON_WHATSAPP_PREFIX } from '../channels/sandbox/sandbox.provider.js';
 import { contacts, messages, outboundPacing, outboundSends, sandboxOutbox, tickets, whatsapps } from '../platform/db/schema.js';
+import { applySendFailure } from '../inbound/message-updates.js';
 import { createChannelTestContext, type ChannelTestContext } from '../test/channel-test-app.js';
 import { saveCampaignSettings } from './campaign-settings.repo.js';
 import {
@@ -117,6 +118,23 @@ describe('outbound engine', () => {
     ]);
     // What a report lists as failures.
     expect((await listSends(t.app.services.db, scope(), 'campaign', sourceId, { states: ['failed'] })).map((row) => [row.number, row.reason])).toEqual([[bad, 'ERR_WAPP_INVALID_CONTACT']]);
+  });
+
+  it('a failure the channel reports after accepting a send fails its record and tells the source; a delivered one stays delivered', async () => {
+    const sourceId = sourceSeq++;
+    await queueSends(t.app.services.db, scope(), campaignSends(sourceId, ['5511900000015', '5511900000016']));
+    await dispatch();
+    const [first, second] = await sendsOf(sourceId);
+    // The first only accepted so far (a Cloud API send before its delivered status).
+    await t.app.services.db.update(outboundSends).set({ state: 'sent', ack: 1 }).where(eq(outboundSends.id, first!.id));
+    for (const row of [first!, second!]) {
+      await applySendFailure(t.app.services, { companyId, whatsappId: sandboxId, externalId: row.externalId! }, 'ERR_WA_UNDELIVERABLE', { code: 131026 });
+    }
+    expect((await sendsOf(sourceId)).map((row) => [row.state, row.reason])).toEqual([
+      ['failed', 'ERR_WA_UNDELIVERABLE'],
+      ['delivered', null],
+    ]);
+    expect(settledSeen.filter((s) => s.sourceId === sourceId && s.state === 'failed').map((s) => s.reason)).toEqual(['ERR_WA_UNDELIVERABLE']);
   });
 
   it('keeps the sends of a stopped connection queued and sends them when it is back', async () => {

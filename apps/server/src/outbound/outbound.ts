@@ -614,6 +614,33 @@ export async function applyOutboundAck(services: AppServices, ref: { companyId: 
   for (const run of afterCommit) run();
 }
 
+/**
+ * The channel reported that a send it had accepted failed (a Cloud API `failed`
+ * status, a Baileys error ack): the record is failed with the reason, and its
+ * source (schedule, campaign) learns it like any other failure. A delivered send
+ * stays delivered.
+ */
+export async function applyOutboundFailure(services: AppServices, ref: { companyId: number; whatsappId: number; externalId: string }, reason: string): Promise<void> {
+  const now = engine(services).runtime.now();
+  const afterCommit: (() => void)[] = [];
+  await services.db.transaction(async (tx) => {
+    const rows = await tx
+      .update(outboundSends)
+      .set({ state: 'failed', reason, updatedAt: now })
+      .where(
+        and(
+          eq(outboundSends.companyId, ref.companyId),
+          eq(outboundSends.whatsappId, ref.whatsappId),
+          eq(outboundSends.externalId, ref.externalId),
+          eq(outboundSends.state, 'sent'),
+        ),
+      )
+      .returning();
+    await runHandlers(services, tx, rows.map(rowToSettled), afterCommit);
+  });
+  for (const run of afterCommit) run();
+}
+
 function rowToSettled(row: OutboundSendRow): SettledSend {
   return {
     id: row.id,

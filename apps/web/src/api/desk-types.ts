@@ -1,4 +1,4 @@
-import type { MessageData } from '@atende/shared';
+import type { ConnectionProblem, MessageData } from '@atende/shared';
 import type { TicketStatus } from '@atende/shared';
 
 /** Shapes the service-desk routes answer (server presenters; spec part 1 §3). */
@@ -184,6 +184,8 @@ export interface Connection {
   isDefault: boolean;
   provider: string;
   companyId: number;
+  /** Why the connection needs its admin (a revoked token, a channel error), or null. */
+  problem?: ConnectionProblem | null;
   createdAt: string;
   updatedAt: string;
 }

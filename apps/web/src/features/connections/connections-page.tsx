@@ -141,9 +141,25 @@ export default function ConnectionsPage() {
     }
   };
 
-  const statusChip = (connection: ConnectionDetail) => (
-    <Chip size="small" color={STATUS_COLOR[connection.status] ?? 'default'} label={label('statuses', connection.status)} data-testid="connection-status" />
-  );
+  const problemText = (connection: ConnectionDetail) => {
+    const problem = connection.problem;
+    if (!problem) return null;
+    const reason = i18n.exists(`errors.${problem.code}`) ? t(`errors.${problem.code}`) : problem.code;
+    return problem.detail ? `${reason} (${problem.detail})` : reason;
+  };
+  const statusChip = (connection: ConnectionDetail) => {
+    const problem = problemText(connection);
+    return (
+      <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
+        <Chip size="small" color={STATUS_COLOR[connection.status] ?? 'default'} label={label('statuses', connection.status)} data-testid="connection-status" />
+        {problem ? (
+          <Typography variant="caption" color="error" data-testid="connection-problem" sx={{ maxWidth: 280, wordBreak: 'break-word' }}>
+            {problem}
+          </Typography>
+        ) : null}
+      </Stack>
+    );
+  };
   const sessionButtons = (connection: ConnectionDetail) =>
     maySession ? (
       <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }} data-testid="connection-session">
