@@ -18,3 +18,4 @@ export * from './contact-list-schemas.js';
 export * from './campaign-schemas.js';
 export * from './file-list-schemas.js';
 export * from './message-data.js';
+export * from './dashboard-schemas.js';

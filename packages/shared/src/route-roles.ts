@@ -27,6 +27,10 @@ export const ROUTE_ROLES = {
   'POST /auth/refresh_token': 'public',
   'DELETE /auth/logout': 'public', // the refresh cookie names the session
   'GET /auth/me': 'user',
+  // dashboard (issue 21)
+  'GET /dashboard': 'admin',
+  'GET /dashboard/ticketsUsers': 'admin',
+  'GET /dashboard/ticketsDay': 'admin',
   // webhooks and the external API (their own credentials)
   'GET /cloud-api/webhook': 'public',
   'POST /cloud-api/webhook': 'public',

@@ -33,6 +33,7 @@ import { registerFileListRoutes, subscribeFileListEvents } from './file-lists/fi
 import { registerCampaignSettingRoutes } from './campaign-settings/campaign-settings.routes.js';
 import { subscribeTagEvents } from './tags/tags.events.js';
 import { registerTagRoutes } from './tags/tags.routes.js';
+import { registerDashboardRoutes } from './dashboard/dashboard.routes.js';
 import { registerKanbanRoutes } from './kanban/kanban.routes.js';
 import { registerTicketNoteRoutes } from './ticket-notes/ticket-notes.routes.js';
 import { subscribeTicketEvents } from './tickets/tickets.events.js';
@@ -77,6 +78,8 @@ export const privateModules: RegisterRoutes[] = [
   registerContactListRoutes,
   registerCampaignRoutes,
   registerFileListRoutes,
+  // dashboard (issue 21)
+  registerDashboardRoutes,
 ];
 
 /** Each feature turns its domain events into realtime messages. */

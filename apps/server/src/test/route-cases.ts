@@ -164,6 +164,10 @@ export const ROUTE_CASES: Record<RouteKey, RouteCase> = {
   'POST /ticket-notes': deny((f) => call('/ticket-notes', { note: 'Probe note', ticketId: f.ticketId, contactId: f.contactId })),
   'DELETE /ticket-notes/:id': deny((f) => `/ticket-notes/${f.noteId}`),
   'GET /tags': open((f) => `/tags?searchParam=${q(f)}`),
+  // The company is the session's: another company's id, queues and connections count for nothing.
+  'GET /dashboard': open((f) => `/dashboard?days=90&companyId=${f.ownCompanyId}&queueIds=${f.queueId}&whatsappIds=${f.connectionId}`),
+  'GET /dashboard/ticketsUsers': open((f) => `/dashboard/ticketsUsers?initialDate=2026-01-01&finalDate=2026-12-31&companyId=${f.ownCompanyId}&queueIds=${f.queueId}`),
+  'GET /dashboard/ticketsDay': open((f) => `/dashboard/ticketsDay?initialDate=2026-01-01&finalDate=2026-12-31&companyId=${f.ownCompanyId}&whatsappIds=${f.connectionId}`),
   'GET /tags/list': open((f) => `/tags/list?companyId=${f.ownCompanyId}`),
   'GET /tags/kanban': open(() => '/tags/kanban'),
   'GET /tags/:id': deny((f) => `/tags/${f.tagId}`),

@@ -654,6 +654,71 @@ export const quickMessages = pgTable(
   ],
 );
 
+/**
+ * One cycle of a ticket (issue 21), from the moment it is queued (created, or
+ * reopened by hand) to its close and rating: what the dashboard counts. Written by
+ * database triggers (migration 0019) in the same transaction as the change that
+ * causes each moment, whatever code path makes it.
+ */
+export const ticketCycles = pgTable(
+  'ticket_cycles',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    ticketId: integer('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    contactId: integer('contact_id').references(() => contacts.id, { onDelete: 'set null' }),
+    whatsappId: integer('whatsapp_id').references(() => whatsapps.id, { onDelete: 'set null' }),
+    queueId: integer('queue_id').references(() => queues.id, { onDelete: 'set null' }),
+    /** The agent who has the ticket (the last one, after transfers). */
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    queuedAt: timestamp('queued_at', { withTimezone: true }).notNull(),
+    /** Accepted: the first time an agent took it in this cycle. */
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    /** The first agent message (never a bot's or the system's, decision 9). */
+    firstResponseAt: timestamp('first_response_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    ratedAt: timestamp('rated_at', { withTimezone: true }),
+    rating: integer('rating'),
+    transfers: integer('transfers').notNull().default(0),
+  },
+  (t) => [
+    index('ticket_cycles_company_id_queued_at_idx').on(t.companyId, t.queuedAt),
+    index('ticket_cycles_ticket_id_idx').on(t.ticketId, t.id),
+    index('ticket_cycles_contact_id_idx').on(t.contactId),
+    index('ticket_cycles_whatsapp_id_idx').on(t.whatsappId),
+    index('ticket_cycles_queue_id_idx').on(t.queueId),
+    index('ticket_cycles_user_id_idx').on(t.userId),
+    check('ticket_cycles_rating_ck', sql`${t.rating} between 1 and 3`),
+  ],
+);
+
+/** A ticket moved between queues or agents during a cycle (issue 21). */
+export const ticketTransfers = pgTable(
+  'ticket_transfers',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    cycleId: bigint('cycle_id', { mode: 'number' })
+      .notNull()
+      .references(() => ticketCycles.id, { onDelete: 'cascade' }),
+    fromQueueId: integer('from_queue_id').references(() => queues.id, { onDelete: 'set null' }),
+    toQueueId: integer('to_queue_id').references(() => queues.id, { onDelete: 'set null' }),
+    fromUserId: integer('from_user_id').references(() => users.id, { onDelete: 'set null' }),
+    toUserId: integer('to_user_id').references(() => users.id, { onDelete: 'set null' }),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('ticket_transfers_cycle_id_idx').on(t.cycleId),
+    index('ticket_transfers_company_id_at_idx').on(t.companyId, t.at),
+    index('ticket_transfers_from_queue_id_idx').on(t.fromQueueId),
+    index('ticket_transfers_to_queue_id_idx').on(t.toQueueId),
+    index('ticket_transfers_from_user_id_idx').on(t.fromUserId),
+    index('ticket_transfers_to_user_id_idx').on(t.toUserId),
+  ],
+);
+
 /** A customer's 1–3 rating of a closed ticket (spec part 1 §9). */
 export const userRatings = pgTable(
   'user_ratings',
