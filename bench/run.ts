@@ -33,8 +33,8 @@ const { values: args } = parseArgs({
     rate: { type: 'string', default: '100' },
     /** Processes the fan-out sockets are split over (the server and the sender keep the rest of the CPU). */
     'fanout-procs': { type: 'string', default: '1' },
-    /** A comma-separated subset of list,search,history,ingest,fanout,campaign (default: all). */
-    only: { type: 'string', default: 'list,search,history,ingest,fanout,campaign' },
+    /** A comma-separated subset of list,search,history,dashboard,ingest,fanout,campaign (default: all). */
+    only: { type: 'string', default: 'list,search,history,dashboard,ingest,fanout,campaign' },
     /** Contacts of the campaign figure's list. */
     'campaign-contacts': { type: 'string', default: '5000' },
     'admin-url': { type: 'string', default: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
@@ -197,6 +197,11 @@ async function runCampaign(url: string, token: string, databaseUrl: string, what
   return { rps: sending.sendsPerSecond, requests: recipients, errors: finished.progress.failed, extra: sending };
 }
 
+/** yyyy-MM-dd of `days` ago in the seeded company's zone (São Paulo, UTC−3). */
+function daysAgo(days: number): string {
+  return new Date(Date.now() - 3 * 3_600_000 - days * 86_400_000).toISOString().slice(0, 10);
+}
+
 async function main() {
   const databaseUrl = await freshDatabase();
   const { openDatabase } = await import('../apps/server/src/platform/db/client.js');
@@ -221,6 +226,11 @@ async function main() {
     if (only.has('history')) {
       rows.push(await measure('history, 100-message ticket', ownPids, load(`/messages/${seed.heavyTicketId}`)));
       rows.push(await measure('history, 10-message ticket', ownPids, load(`/messages/${seed.lightTicketId}`)));
+    }
+
+    if (only.has('dashboard')) {
+      rows.push(await measure('dashboard, last 90 days', ownPids, load('/dashboard?days=90')));
+      rows.push(await measure('dashboard chart, tickets per day over 90 days', ownPids, load(`/dashboard/ticketsDay?initialDate=${daysAgo(89)}&finalDate=${daysAgo(0)}`)));
     }
 
     // Ingest runs in this process through the real pipeline, with agents' sockets on the server under test.

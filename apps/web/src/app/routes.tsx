@@ -29,9 +29,11 @@ const ContactListItemsPage = lazy(() => import('../features/contact-lists/contac
 const CampaignsPage = lazy(() => import('../features/campaigns/campaigns-page'));
 const CampaignReportPage = lazy(() => import('../features/campaigns/campaign-report-page'));
 const FileListsPage = lazy(() => import('../features/file-lists/file-lists-page'));
+const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page'));
 
 /** Areas already built; the rest of PRIVATE shows its title. */
 const BUILT: Record<string, ReactNode> = {
+  '/': <DashboardPage />,
   '/tickets/:ticketId?': <TicketsPage />,
   '/contacts': <ContactsPage />,
   '/quick-messages': <QuickMessagesPage />,

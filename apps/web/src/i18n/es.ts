@@ -15,6 +15,7 @@ import { tagsTexts } from '../features/tags/tags.i18n';
 import { helpsTexts } from '../features/helps/helps.i18n';
 import { contactListsTexts } from '../features/contact-lists/contact-lists.i18n';
 import { campaignsTexts } from '../features/campaigns/campaigns.i18n';
+import { dashboardTexts } from '../features/dashboard/dashboard.i18n';
 import { fileListsTexts } from '../features/file-lists/file-lists.i18n';
 import { schedulesTexts } from '../features/schedules/schedules.i18n';
 import { campaignSettingsTexts } from '../features/campaign-settings/campaign-settings.i18n';
@@ -162,6 +163,7 @@ export const es: Messages = {
   helps: helpsTexts.es,
   contactLists: contactListsTexts.es,
   campaigns: campaignsTexts.es,
+  dashboard: dashboardTexts.es,
   fileLists: fileListsTexts.es,
   kanban: kanbanTexts.es,
   notifications: notificationsTexts.es,

@@ -1,7 +1,7 @@
-import { DashboardChartQuery, DashboardQuery } from '@atende/shared';
 import type { FastifyInstance } from 'fastify';
 import type { AppServices } from '../../app.js';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
+import { DashboardChartQuery, DashboardQuery } from './dashboard.schemas.js';
 import { readDashboard, readTicketsDay, readTicketsUsers } from './dashboard.service.js';
 
 /** The dashboard (spec part 1 §2, §7; issue 21): admins of the session's company only (ROUTE_ROLES). */

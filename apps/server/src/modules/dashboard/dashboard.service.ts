@@ -2,9 +2,7 @@ import {
   DASHBOARD_MAX_DAYS,
   type DashboardAnswer,
   type DashboardAttendant,
-  type DashboardChartQuery,
   type DashboardCounters,
-  type DashboardQuery,
   type TicketsDayAnswer,
   type TicketsUsersAnswer,
 } from '@atende/shared';
@@ -14,6 +12,7 @@ import type { Db } from '../../platform/db/client.js';
 import { companies } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { TenantScope } from '../../platform/http/context.js';
+import type { DashboardChartQuery, DashboardQuery } from './dashboard.schemas.js';
 
 /**
  * The dashboard (issue 21) reads `ticket_cycles`, which database triggers keep
