@@ -15,9 +15,12 @@ import type { TenantScope } from '../../platform/http/context.js';
 import type { DashboardChartQuery, DashboardQuery } from './dashboard.schemas.js';
 
 /**
- * The dashboard (issue 21) reads `ticket_cycles`, which database triggers keep
- * per ticket cycle. Days are the company's (its time zone); every value of the
- * request reaches SQL as a parameter; the company is always the session's.
+ * The dashboard (issue 21) reads the daily totals (`ticket_cycle_days`,
+ * `contact_days`) that database triggers keep from `ticket_cycles` and `contacts`,
+ * so a 90-day range reads a few hundred rows instead of every cycle; a one-day
+ * chart reads its cycles by hour. Days are the company's (its time zone); every
+ * value of the request reaches SQL as a parameter; the company is always the
+ * session's.
  */
 
 interface Range {
@@ -66,19 +69,29 @@ export function resolveRange(timeZone: string, input: { days?: number; from?: st
   return { from, to, timeZone };
 }
 
-/** The cycles of the company queued in the range, with the filters, as a WHERE clause on `c`. */
+/** The cycles of the company queued in the range, with the filters, as a WHERE clause on `c` (raw cycles). */
 function cycleScope(scope: TenantScope, range: Range, filters: Filters): SQL {
   const parts: SQL[] = [
     sql`c.company_id = ${scope.companyId}`,
     sql`c.queued_at >= (${range.from}::date)::timestamp at time zone ${range.timeZone}`,
     sql`c.queued_at < (${range.to}::date + 1)::timestamp at time zone ${range.timeZone}`,
   ];
-  if (filters.queueIds) parts.push(sql`c.queue_id = any(${`{${filters.queueIds.join(',')}}`}::int[])`);
-  if (filters.whatsappIds) parts.push(sql`c.whatsapp_id = any(${`{${filters.whatsappIds.join(',')}}`}::int[])`);
+  if (filters.queueIds) parts.push(sql`c.queue_id = any(${idArray(filters.queueIds)}::int[])`);
+  if (filters.whatsappIds) parts.push(sql`c.whatsapp_id = any(${idArray(filters.whatsappIds)}::int[])`);
   return sql.join(parts, sql` and `);
 }
 
-type Row = Record<string, string | number | boolean | null>;
+const idArray = (ids: number[]) => `{${ids.join(',')}}`;
+
+/** The daily totals of the range with the filters, as a WHERE clause on `d` (`ticket_cycle_days`). */
+function dayScope(scope: TenantScope, range: Range, filters: Filters): SQL {
+  const parts: SQL[] = [sql`d.company_id = ${scope.companyId}`, sql`d.day between ${range.from}::date and ${range.to}::date`];
+  if (filters.queueIds) parts.push(sql`d.queue_id = any(${idArray(filters.queueIds)}::int[])`);
+  if (filters.whatsappIds) parts.push(sql`d.whatsapp_id = any(${idArray(filters.whatsappIds)}::int[])`);
+  return sql.join(parts, sql` and `);
+}
+
+type Row = Record<string, string | number | boolean | null | number[]>;
 
 async function rows<T extends Row>(db: Db, query: SQL): Promise<T[]> {
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
@@ -86,43 +99,76 @@ async function rows<T extends Row>(db: Db, query: SQL): Promise<T[]> {
 
 const num = (value: unknown): number => (value === null || value === undefined ? 0 : Number(value));
 const minutes = (seconds: unknown): number => Math.round((num(seconds) / 60) * 100) / 100;
-const optionalMinutes = (seconds: unknown): number | null => (seconds === null || seconds === undefined ? null : minutes(seconds));
+const average = (sum: unknown, count: unknown) => (num(count) ? num(sum) / num(count) : 0);
+
+/**
+ * The first-response histogram's buckets (0-based index → lower bound in seconds),
+ * as migration 0020's `frt_bucket` fills them: a minute each under an hour, 15
+ * minutes each up to 8 hours, 2 hours each up to 48 hours, then one.
+ */
+export const FRT_BUCKETS = 109;
+export function frtBucketStart(index: number): number {
+  if (index < 60) return index * 60;
+  if (index < 88) return 3600 + (index - 60) * 900;
+  if (index < 108) return 28_800 + (index - 88) * 7200;
+  return 172_800;
+}
+
+/**
+ * A percentile (0–1) of the first responses in a histogram, as `percentile_cont`
+ * would give over the values rounded down to their bucket's start; null when empty.
+ */
+export function histogramPercentile(counts: number[], fraction: number): number | null {
+  const total = counts.reduce((sum, count) => sum + count, 0);
+  if (total === 0) return null;
+  const rank = fraction * (total - 1);
+  const valueAt = (position: number) => {
+    let seen = 0;
+    for (let index = 0; index < counts.length; index += 1) {
+      seen += counts[index] ?? 0;
+      if (position < seen) return frtBucketStart(index);
+    }
+    return frtBucketStart(counts.length - 1);
+  };
+  const low = valueAt(Math.floor(rank));
+  const high = valueAt(Math.ceil(rank));
+  return low + (rank - Math.floor(rank)) * (high - low);
+}
 
 async function readCounters(db: Db, scope: TenantScope, range: Range, filters: Filters): Promise<DashboardCounters> {
   const [row] = await rows<Row>(
     db,
-    sql`select
-      count(*) filter (where c.started_at is not null and c.finished_at is null) as happening,
-      count(*) filter (where c.started_at is null and c.finished_at is null) as pending,
-      count(*) filter (where c.finished_at is not null) as finished,
-      avg(extract(epoch from c.finished_at - c.started_at)) filter (where c.finished_at is not null and c.started_at is not null) as support_seconds,
-      avg(extract(epoch from c.started_at - c.queued_at)) filter (where c.started_at is not null) as wait_seconds,
-      percentile_cont(0.5) within group (order by extract(epoch from c.first_response_at - c.queued_at)) filter (where c.first_response_at is not null) as first_median,
-      percentile_cont(0.9) within group (order by extract(epoch from c.first_response_at - c.queued_at)) filter (where c.first_response_at is not null) as first_p90,
-      count(*) filter (where c.rating = 1) as rated_1,
-      count(*) filter (where c.rating = 2) as rated_2,
-      count(*) filter (where c.rating = 3) as rated_3,
-      count(*) filter (where c.rating is not null and c.finished_at is not null) as rated_finished
-    from ticket_cycles c where ${cycleScope(scope, range, filters)}`,
+    sql`select sum(d.happening) as happening, sum(d.pending) as pending, sum(d.finished) as finished,
+      sum(d.support_seconds) as support_seconds, sum(d.support_count) as support_count,
+      sum(d.wait_seconds) as wait_seconds, sum(d.wait_count) as wait_count,
+      sum(d.rated_1) as rated_1, sum(d.rated_2) as rated_2, sum(d.rated_3) as rated_3, sum(d.rated_finished) as rated_finished,
+      (select array_agg(coalesce(h.total, 0) order by b.i)
+        from generate_series(1, ${FRT_BUCKETS}) as b(i)
+        left join (select u.i, sum(u.v) as total from ticket_cycle_days d, unnest(d.frt_hist) with ordinality as u(v, i)
+          where ${dayScope(scope, range, filters)} group by u.i) h on h.i = b.i) as frt
+    from ticket_cycle_days d where ${dayScope(scope, range, filters)}`,
   );
-  const whatsappFilter = filters.whatsappIds ? sql` and whatsapp_id = any(${`{${filters.whatsappIds.join(',')}}`}::int[])` : sql``;
+  const whatsappFilter = filters.whatsappIds ? sql` and d.whatsapp_id = any(${idArray(filters.whatsappIds)}::int[])` : sql``;
   const [leads] = await rows<Row>(
     db,
-    sql`select count(*) as total from contacts
-      where company_id = ${scope.companyId} and is_group = false
-        and created_at >= (${range.from}::date)::timestamp at time zone ${range.timeZone}
-        and created_at < (${range.to}::date + 1)::timestamp at time zone ${range.timeZone}${whatsappFilter}`,
+    sql`select sum(d.created) as total from contact_days d
+      where d.company_id = ${scope.companyId} and d.day between ${range.from}::date and ${range.to}::date${whatsappFilter}`,
   );
   const finished = num(row?.finished);
+  const frt = ((row?.frt as number[] | null) ?? []).map(Number);
+  const percentile = (fraction: number) => {
+    const seconds = histogramPercentile(frt, fraction);
+    return seconds === null ? null : minutes(seconds);
+  };
   return {
     supportHappening: num(row?.happening),
     supportPending: num(row?.pending),
     supportFinished: finished,
     leads: num(leads?.total),
-    avgSupportTime: minutes(row?.support_seconds),
-    avgWaitTime: minutes(row?.wait_seconds),
-    firstResponseMedian: optionalMinutes(row?.first_median),
-    firstResponseP90: optionalMinutes(row?.first_p90),
+    avgSupportTime: minutes(average(row?.support_seconds, row?.support_count)),
+    avgWaitTime: minutes(average(row?.wait_seconds, row?.wait_count)),
+    firstResponseMedian: percentile(0.5),
+    firstResponseP90: percentile(0.9),
     ratings: { 1: num(row?.rated_1), 2: num(row?.rated_2), 3: num(row?.rated_3) },
     ratingResponseRate: finished ? Math.round((num(row?.rated_finished) / finished) * 1000) / 10 : 0,
   };
@@ -131,13 +177,13 @@ async function readCounters(db: Db, scope: TenantScope, range: Range, filters: F
 async function readAttendants(db: Db, scope: TenantScope, range: Range, filters: Filters): Promise<DashboardAttendant[]> {
   const list = await rows<Row>(
     db,
-    sql`select u.id, u.name, u.online, coalesce(s.tickets, 0) as tickets, s.rating, s.support_seconds
+    sql`select u.id, u.name, u.online, coalesce(s.tickets, 0) as tickets, s.rated, s.rating_sum, s.support_seconds, s.support_count
     from users u
     left join (
-      select c.user_id, count(*) as tickets, avg(c.rating) as rating,
-        avg(extract(epoch from c.finished_at - c.started_at)) filter (where c.finished_at is not null and c.started_at is not null) as support_seconds
-      from ticket_cycles c where ${cycleScope(scope, range, filters)} and c.user_id is not null
-      group by c.user_id
+      select d.user_id, sum(d.queued) as tickets, sum(d.rated_1 + d.rated_2 + d.rated_3) as rated,
+        sum(d.rated_1 + 2 * d.rated_2 + 3 * d.rated_3) as rating_sum, sum(d.support_seconds) as support_seconds, sum(d.support_count) as support_count
+      from ticket_cycle_days d where ${dayScope(scope, range, filters)} and d.user_id <> 0
+      group by d.user_id
     ) s on s.user_id = u.id
     where u.company_id = ${scope.companyId}
     order by lower(u.name), u.id`,
@@ -147,8 +193,8 @@ async function readAttendants(db: Db, scope: TenantScope, range: Range, filters:
     name: String(row.name),
     online: Boolean(row.online),
     tickets: num(row.tickets),
-    rating: row.rating === null ? null : Math.round(num(row.rating) * 100) / 100,
-    avgSupportTime: minutes(row.support_seconds),
+    rating: num(row.rated) ? Math.round((num(row.rating_sum) / num(row.rated)) * 100) / 100 : null,
+    avgSupportTime: minutes(average(row.support_seconds, row.support_count)),
   }));
 }
 
@@ -167,10 +213,10 @@ export async function readTicketsUsers(services: AppServices, scope: TenantScope
   const range = resolveRange(timeZone, { from: query.initialDate, to: query.finalDate });
   const list = await rows<Row>(
     services.db,
-    sql`select u.name as nome, count(*) as quantidade
-    from ticket_cycles c join users u on u.id = c.user_id and u.company_id = c.company_id
-    where ${cycleScope(scope, range, query)}
-    group by u.id, u.name order by count(*) desc, lower(u.name)`,
+    sql`select u.name as nome, sum(d.queued) as quantidade
+    from ticket_cycle_days d join users u on u.id = d.user_id and u.company_id = d.company_id
+    where ${dayScope(scope, range, query)}
+    group by u.id, u.name having sum(d.queued) > 0 order by sum(d.queued) desc, lower(u.name)`,
   );
   const data = list.map((row) => ({ nome: String(row.nome), quantidade: num(row.quantidade) }));
   return { data, count: data.reduce((sum, row) => sum + row.quantidade, 0) };
@@ -181,8 +227,10 @@ export async function readTicketsDay(services: AppServices, scope: TenantScope, 
   const timeZone = await companyTimeZone(services.db, scope);
   const range = resolveRange(timeZone, { from: query.initialDate, to: query.finalDate });
   const perHour = range.from === range.to;
-  const bucket = perHour ? sql`extract(hour from c.queued_at at time zone ${timeZone})::int` : sql`((c.queued_at at time zone ${timeZone})::date - ${range.from}::date)`;
-  const list = await rows<Row>(services.db, sql`select ${bucket} as bucket, count(*) as total from ticket_cycles c where ${cycleScope(scope, range, query)} group by 1`);
+  // One day reads its few cycles by hour; longer ranges read the daily totals.
+  const list = perHour
+    ? await rows<Row>(services.db, sql`select extract(hour from c.queued_at at time zone ${timeZone})::int as bucket, count(*) as total from ticket_cycles c where ${cycleScope(scope, range, query)} group by 1`)
+    : await rows<Row>(services.db, sql`select (d.day - ${range.from}::date) as bucket, sum(d.queued) as total from ticket_cycle_days d where ${dayScope(scope, range, query)} group by 1`);
   const totals = new Map(list.map((row) => [num(row.bucket), num(row.total)]));
   const size = perHour ? 24 : dayNumber(range.to) - dayNumber(range.from) + 1;
   const data = Array.from({ length: size }, (_, index) =>

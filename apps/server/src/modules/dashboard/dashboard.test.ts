@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companies, ticketCycles, ticketTransfers } from '../../platform/db/schema.js';
 import { createAutomationHarness, sandboxPhone, type AutomationHarness } from '../../test/automation-harness.js';
 import type { BuiltUser } from '../../test/factories.js';
-import { resolveRange } from './dashboard.service.js';
+import { frtBucketStart, histogramPercentile, resolveRange } from './dashboard.service.js';
 
 /*
  * The dashboard (issue 21) over a history built through the API and the sandbox:
@@ -118,6 +118,46 @@ describe('ticket cycles', () => {
     await h.request(agentToken, 'POST', `/messages/${ticketId}`, { body: 'Agora sim' });
     expect((await cycleOf(ticketId!)).firstResponseAt).not.toBeNull();
     await h.database.db.delete(ticketCycles).where(eq(ticketCycles.ticketId, ticketId!));
+  });
+});
+
+describe('daily totals', () => {
+  it('read first-response percentiles from the histogram as percentile_cont over bucket starts', () => {
+    const counts = new Array<number>(109).fill(0);
+    expect(histogramPercentile(counts, 0.5)).toBeNull();
+    counts[2] = 1; // 2 min
+    counts[61] = 2; // 1 h 15 min
+    counts[108] = 1; // 2 days or more
+    expect(frtBucketStart(61)).toBe(4500);
+    expect(histogramPercentile(counts, 0.5)).toBe(4500);
+    expect(histogramPercentile(counts, 0)).toBe(120);
+    expect(histogramPercentile(counts, 1)).toBe(172_800);
+    expect(histogramPercentile(counts, 0.9)).toBeCloseTo(4500 + 0.7 * (172_800 - 4500));
+  });
+
+  it('stay equal to a recount from the cycles through reopen, transfer, close and delete', async () => {
+    const phone = sandboxPhone(h, adminToken, whatsappId, '5511990000077');
+    const { ticketId } = await phone.say('Oi de novo');
+    await h.request(adminToken, 'PUT', `/tickets/${ticketId}`, { status: 'open', userId: agent.id, queueId: queueA });
+    await h.request(agentToken, 'POST', `/messages/${ticketId}`, { body: 'Pois não' });
+    await h.request(adminToken, 'PUT', `/tickets/${ticketId}`, { queueId: queueB });
+    expect((await h.request(adminToken, 'PUT', `/tickets/${ticketId}`, { status: 'closed' })).statusCode).toBe(200);
+    // Reopened by hand: a new cycle.
+    // Reopened by hand: a new cycle.
+    const reopened = await h.request(adminToken, 'PUT', `/tickets/${ticketId}`, { status: 'open', userId: agent.id });
+    expect(reopened.statusCode, reopened.body).toBe(200);
+    expect(await h.database.db.select().from(ticketCycles).where(eq(ticketCycles.ticketId, ticketId!))).toHaveLength(2);
+    const snapshot = async () =>
+      ((await h.database.db.execute(sql`select day::text, user_id, queue_id, whatsapp_id, queued, happening, pending, finished, round(support_seconds) as support, support_count,
+        round(wait_seconds) as wait, wait_count, rated_1, rated_2, rated_3, rated_finished, frt_hist::text as frt
+        from ticket_cycle_days where company_id = ${companyId} and (queued <> 0 or frt_hist <> array_fill(0, array[109])) order by 1, 2, 3, 4`)) as unknown as { rows: unknown[] }).rows;
+    const kept = await snapshot();
+    await h.database.db.execute(sql`select dashboard_days_rebuild(${companyId})`);
+    expect(await snapshot()).toEqual(kept);
+    await h.request(adminToken, 'DELETE', `/tickets/${ticketId}`);
+    const afterDelete = await snapshot();
+    await h.database.db.execute(sql`select dashboard_days_rebuild(${companyId})`);
+    expect(await snapshot()).toEqual(afterDelete);
   });
 });
 

@@ -3,6 +3,8 @@ import {
   bigint,
   boolean,
   check,
+  date,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -692,6 +694,50 @@ export const ticketCycles = pgTable(
     index('ticket_cycles_user_id_idx').on(t.userId),
     check('ticket_cycles_rating_ck', sql`${t.rating} between 1 and 3`),
   ],
+);
+
+/**
+ * The dashboard's daily totals (issue 21): the cycles queued on each day of the
+ * company's time zone, per agent, queue and connection (0 = none), kept by a
+ * trigger on `ticket_cycles` (migration 0020) and rebuilt when the company's time
+ * zone changes. First responses are kept as a histogram (`frt_hist`, see
+ * `dashboard.service.ts` FRT_BUCKETS) so percentiles need no scan of the cycles.
+ */
+export const ticketCycleDays = pgTable(
+  'ticket_cycle_days',
+  {
+    companyId: integer('company_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    userId: integer('user_id').notNull().default(0),
+    queueId: integer('queue_id').notNull().default(0),
+    whatsappId: integer('whatsapp_id').notNull().default(0),
+    queued: integer('queued').notNull().default(0),
+    happening: integer('happening').notNull().default(0),
+    pending: integer('pending').notNull().default(0),
+    finished: integer('finished').notNull().default(0),
+    supportSeconds: doublePrecision('support_seconds').notNull().default(0),
+    supportCount: integer('support_count').notNull().default(0),
+    waitSeconds: doublePrecision('wait_seconds').notNull().default(0),
+    waitCount: integer('wait_count').notNull().default(0),
+    rated1: integer('rated_1').notNull().default(0),
+    rated2: integer('rated_2').notNull().default(0),
+    rated3: integer('rated_3').notNull().default(0),
+    ratedFinished: integer('rated_finished').notNull().default(0),
+    frtHist: integer('frt_hist').array().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.day, t.userId, t.queueId, t.whatsappId] })],
+);
+
+/** New contacts per day of the company's time zone and connection (0 = none), for the dashboard (issue 21). */
+export const contactDays = pgTable(
+  'contact_days',
+  {
+    companyId: integer('company_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    whatsappId: integer('whatsapp_id').notNull().default(0),
+    created: integer('created').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.day, t.whatsappId] })],
 );
 
 /** A ticket moved between queues or agents during a cycle (issue 21). */
