@@ -228,6 +228,9 @@ export async function seedBench(database: Database, options: SeedOptions) {
   // A database that has lived 90 days has been vacuumed: its visibility map is set
   // (index-only scans skip the table) and autovacuum has nothing left to do.
   const vacuumStarted = performance.now();
+  // The dashboard's daily totals took the whole load as a burst of updates; over 90 real
+  // days they are written a few rows at a time and stay compact (fillfactor 50, HOT).
+  await db.execute(sql`vacuum full ticket_cycle_days, ticket_cycle_frt, contact_days`);
   await db.execute(sql`vacuum analyze`);
   phases.vacuum = Math.round(performance.now() - vacuumStarted);
   return { companyId, adminId: admin.id, connectionId: connection.id, heavyTicketId: ticketBase + 1, lightTicketId: ticketBase + options.tickets, tickets: ticketRows.length, messages: messageRows.length };

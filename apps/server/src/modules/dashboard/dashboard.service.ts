@@ -91,7 +91,7 @@ function dayScope(scope: TenantScope, range: Range, filters: Filters): SQL {
   return sql.join(parts, sql` and `);
 }
 
-type Row = Record<string, string | number | boolean | null | number[]>;
+type Row = Record<string, string | number | boolean | null>;
 
 async function rows<T extends Row>(db: Db, query: SQL): Promise<T[]> {
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
@@ -141,13 +141,10 @@ async function readCounters(db: Db, scope: TenantScope, range: Range, filters: F
     sql`select sum(d.happening) as happening, sum(d.pending) as pending, sum(d.finished) as finished,
       sum(d.support_seconds) as support_seconds, sum(d.support_count) as support_count,
       sum(d.wait_seconds) as wait_seconds, sum(d.wait_count) as wait_count,
-      sum(d.rated_1) as rated_1, sum(d.rated_2) as rated_2, sum(d.rated_3) as rated_3, sum(d.rated_finished) as rated_finished,
-      (select array_agg(coalesce(h.total, 0) order by b.i)
-        from generate_series(1, ${FRT_BUCKETS}) as b(i)
-        left join (select u.i, sum(u.v) as total from ticket_cycle_days d, unnest(d.frt_hist) with ordinality as u(v, i)
-          where ${dayScope(scope, range, filters)} group by u.i) h on h.i = b.i) as frt
+      sum(d.rated_1) as rated_1, sum(d.rated_2) as rated_2, sum(d.rated_3) as rated_3, sum(d.rated_finished) as rated_finished
     from ticket_cycle_days d where ${dayScope(scope, range, filters)}`,
   );
+  const buckets = await rows<Row>(db, sql`select d.bucket, sum(d.n) as n from ticket_cycle_frt d where ${dayScope(scope, range, filters)} group by d.bucket`);
   const whatsappFilter = filters.whatsappIds ? sql` and d.whatsapp_id = any(${idArray(filters.whatsappIds)}::int[])` : sql``;
   const [leads] = await rows<Row>(
     db,
@@ -155,7 +152,8 @@ async function readCounters(db: Db, scope: TenantScope, range: Range, filters: F
       where d.company_id = ${scope.companyId} and d.day between ${range.from}::date and ${range.to}::date${whatsappFilter}`,
   );
   const finished = num(row?.finished);
-  const frt = ((row?.frt as number[] | null) ?? []).map(Number);
+  const frt = new Array<number>(FRT_BUCKETS).fill(0);
+  for (const bucket of buckets) frt[num(bucket.bucket)] = num(bucket.n);
   const percentile = (fraction: number) => {
     const seconds = histogramPercentile(frt, fraction);
     return seconds === null ? null : minutes(seconds);

@@ -149,8 +149,10 @@ describe('daily totals', () => {
     expect(await h.database.db.select().from(ticketCycles).where(eq(ticketCycles.ticketId, ticketId!))).toHaveLength(2);
     const snapshot = async () =>
       ((await h.database.db.execute(sql`select day::text, user_id, queue_id, whatsapp_id, queued, happening, pending, finished, round(support_seconds) as support, support_count,
-        round(wait_seconds) as wait, wait_count, rated_1, rated_2, rated_3, rated_finished, frt_hist::text as frt
-        from ticket_cycle_days where company_id = ${companyId} and (queued <> 0 or frt_hist <> array_fill(0, array[109])) order by 1, 2, 3, 4`)) as unknown as { rows: unknown[] }).rows;
+        round(wait_seconds) as wait, wait_count, rated_1, rated_2, rated_3, rated_finished,
+        (select string_agg(f.bucket || ':' || f.n, ',' order by f.bucket) from ticket_cycle_frt f
+          where f.company_id = d.company_id and f.day = d.day and f.queue_id = d.queue_id and f.whatsapp_id = d.whatsapp_id and f.n <> 0) as frt
+        from ticket_cycle_days d where company_id = ${companyId} and queued <> 0 order by 1, 2, 3, 4`)) as unknown as { rows: unknown[] }).rows;
     const kept = await snapshot();
     await h.database.db.execute(sql`select dashboard_days_rebuild(${companyId})`);
     expect(await snapshot()).toEqual(kept);

@@ -700,8 +700,7 @@ export const ticketCycles = pgTable(
  * The dashboard's daily totals (issue 21): the cycles queued on each day of the
  * company's time zone, per agent, queue and connection (0 = none), kept by a
  * trigger on `ticket_cycles` (migration 0020) and rebuilt when the company's time
- * zone changes. First responses are kept as a histogram (`frt_hist`, see
- * `dashboard.service.ts` FRT_BUCKETS) so percentiles need no scan of the cycles.
+ * zone changes. First responses are counted apart (`ticket_cycle_frt`).
  */
 export const ticketCycleDays = pgTable(
   'ticket_cycle_days',
@@ -723,9 +722,26 @@ export const ticketCycleDays = pgTable(
     rated2: integer('rated_2').notNull().default(0),
     rated3: integer('rated_3').notNull().default(0),
     ratedFinished: integer('rated_finished').notNull().default(0),
-    frtHist: integer('frt_hist').array().notNull(),
   },
   (t) => [primaryKey({ columns: [t.companyId, t.day, t.userId, t.queueId, t.whatsappId] })],
+);
+
+/**
+ * First responses per day, queue and connection, counted in histogram buckets
+ * (`bucket`, see `dashboard.service.ts` frtBucketStart) so the dashboard's median
+ * and p90 need no scan of the cycles (issue 21, migration 0020).
+ */
+export const ticketCycleFrt = pgTable(
+  'ticket_cycle_frt',
+  {
+    companyId: integer('company_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    queueId: integer('queue_id').notNull().default(0),
+    whatsappId: integer('whatsapp_id').notNull().default(0),
+    bucket: integer('bucket').notNull(),
+    n: integer('n').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.day, t.queueId, t.whatsappId, t.bucket] })],
 );
 
 /** New contacts per day of the company's time zone and connection (0 = none), for the dashboard (issue 21). */
