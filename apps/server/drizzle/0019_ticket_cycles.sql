@@ -96,13 +96,16 @@ BEGIN
   IF current_id IS NULL THEN
     RETURN NULL;
   END IF;
+  -- A queue or agent that was deleted (the ticket's key set to null) is not a transfer.
   transferred := NEW.status <> 'closed' AND (
-    (OLD.queue_id IS NOT NULL AND OLD.queue_id IS DISTINCT FROM NEW.queue_id)
+    (OLD.queue_id IS NOT NULL AND NEW.queue_id IS NOT NULL AND OLD.queue_id <> NEW.queue_id)
     OR (OLD.user_id IS NOT NULL AND NEW.user_id IS NOT NULL AND OLD.user_id <> NEW.user_id));
   UPDATE ticket_cycles SET
     queue_id = NEW.queue_id,
     whatsapp_id = NEW.whatsapp_id,
-    user_id = coalesce(NEW.user_id, user_id),
+    -- A ticket given back keeps its last agent, unless that agent no longer exists.
+    user_id = CASE WHEN NEW.user_id IS NOT NULL THEN NEW.user_id
+      WHEN EXISTS (SELECT 1 FROM users u WHERE u.id = ticket_cycles.user_id) THEN ticket_cycles.user_id END,
     started_at = CASE WHEN started_at IS NULL AND NEW.status = 'open' AND NEW.user_id IS NOT NULL THEN now() ELSE started_at END,
     finished_at = CASE WHEN NEW.status = 'closed' AND OLD.status <> 'closed' THEN now() ELSE finished_at END,
     transfers = transfers + CASE WHEN transferred THEN 1 ELSE 0 END

@@ -24,6 +24,7 @@ import {
 import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
+import { ApiError } from '../../api/http-client';
 import { useSession } from '../../api/session';
 import { toastError } from '../../components/toast';
 import { useConnections } from '../connections/connections-queries';
@@ -145,7 +146,7 @@ type FilterType = 'period' | 'dates';
 
 /** The dashboard (spec part 1 §2, issue 21): admins only; others go to /tickets. */
 export default function DashboardPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { user } = useSession();
   const queues = useQueues();
   const connections = useConnections();
@@ -264,8 +265,8 @@ export default function DashboardPage() {
         </Typography>
       </Paper>
       {dashboard.isError ? (
-        <Alert severity="error" sx={{ mb: 2 }}>
-          {t('errors.ERR_INTERNAL', { defaultValue: String(dashboard.error) })}
+        <Alert severity="error" sx={{ mb: 2 }} data-testid="dashboard-error">
+          {dashboard.error instanceof ApiError && dashboard.error.code && i18n.exists(`errors.${dashboard.error.code}`) ? t(`errors.${dashboard.error.code}`) : String(dashboard.error.message)}
         </Alert>
       ) : null}
       <Grid container spacing={2} sx={{ mb: 2 }}>
