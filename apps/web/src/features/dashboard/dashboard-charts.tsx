@@ -57,7 +57,7 @@ function ChartCard({ title, total, rows, csvName, csvHeader, csvRows, testId }: 
                 contentStyle={{ background: theme.palette.background.paper, border: `1px solid ${theme.palette.divider}`, color: theme.palette.text.primary }}
                 cursor={{ fill: theme.palette.action.hover }}
               />
-              <Bar dataKey="value" name={t('dashboard.charts.tickets')} fill={theme.palette.primary.main} radius={[4, 4, 0, 0]} />
+              <Bar dataKey="value" name={t('dashboard.charts.tickets')} fill={theme.palette.primary.main} radius={[4, 4, 0, 0]} isAnimationActive={false} />
             </BarChart>
           </ResponsiveContainer>
         </Box>
