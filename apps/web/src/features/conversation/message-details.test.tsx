@@ -2,6 +2,7 @@ import { render, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../api/desk-types';
 import { setupI18n } from '../../i18n';
+import { buildMessage } from '../../test/build-message';
 import { MessageBubble } from './message-bubble';
 
 /*
@@ -10,29 +11,7 @@ import { MessageBubble } from './message-bubble';
  */
 
 const bubble = (extra: Partial<Message>) => {
-  const message = {
-    id: 1,
-    ticketId: 7,
-    contactId: 1,
-    userId: null,
-    body: 'Olá',
-    fromMe: false,
-    source: 'customer',
-    ack: 0,
-    read: true,
-    mediaType: null,
-    mediaUrl: null,
-    mediaName: null,
-    isDeleted: false,
-    isEdited: false,
-    senderName: null,
-    contact: { id: 1, name: 'Maria' },
-    quotedMsgId: null,
-    quotedMsg: null,
-    createdAt: '2026-01-05T10:00:00.000Z',
-    updatedAt: '2026-01-05T10:00:00.000Z',
-    ...extra,
-  } as Message;
+  const message = buildMessage(1, { body: 'Olá', ticketId: 7, ...extra });
   const { container } = render(<MessageBubble message={message} showSender={false} />);
   return container.querySelector<HTMLElement>('[data-testid="message-item"]')!;
 };

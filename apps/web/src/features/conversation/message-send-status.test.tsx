@@ -6,6 +6,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import type { Message, Ticket } from '../../api/desk-types';
 import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
+import { buildMessage } from '../../test/build-message';
 import { Composer } from './composer';
 import { MessageList } from './message-list';
 
@@ -15,26 +16,7 @@ import { MessageList } from './message-list';
  */
 
 const ticket = { id: 7, uuid: 'u-7', companyId: 3, status: 'open', isGroup: false } as Ticket;
-const base = {
-  ticketId: 7,
-  contactId: 1,
-  userId: 2,
-  fromMe: true,
-  source: 'agent',
-  read: true,
-  mediaType: null,
-  mediaUrl: null,
-  mediaName: null,
-  isDeleted: false,
-  isEdited: false,
-  senderName: null,
-  contact: { id: 1, name: 'Maria' },
-  quotedMsgId: null,
-  quotedMsg: null,
-  createdAt: '2026-01-05T10:00:00.000Z',
-  updatedAt: '2026-01-05T10:00:00.000Z',
-} satisfies Partial<Message>;
-const message = (id: number, extra: Partial<Message>): Message => ({ ...base, id, body: `m${id}`, ack: 0, sendStatus: null, sendError: null, ...extra }) as Message;
+const message = (id: number, extra: Partial<Message>): Message => buildMessage(id, { ticketId: 7, userId: 2, fromMe: true, source: 'agent', ...extra });
 
 const fetchMock = vi.fn<typeof fetch>();
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });

@@ -1,32 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Message, MessagePage, Ticket } from '../../api/desk-types';
+import { buildMessage } from '../../test/build-message';
 import { buildTimeline, mergeMessages, replaceMessage, upsertMessage, type MessagesCache } from './message-timeline';
 
-function message(id: number, createdAt: string, extra: Partial<Message> = {}): Message {
-  return {
-    id,
-    ticketId: 1,
-    contactId: 1,
-    userId: null,
-    body: `m${id}`,
-    fromMe: false,
-    source: 'customer',
-    ack: 0,
-    read: true,
-    mediaType: null,
-    mediaUrl: null,
-    mediaName: null,
-    isDeleted: false,
-    isEdited: false,
-    senderName: null,
-    contact: { id: 1, name: 'Maria' },
-    quotedMsgId: null,
-    quotedMsg: null,
-    createdAt,
-    updatedAt: createdAt,
-    ...extra,
-  };
-}
+const message = (id: number, createdAt: string, extra: Partial<Message> = {}): Message => buildMessage(id, { createdAt, ...extra });
 
 const page = (messages: Message[], hasMore = false): MessagePage => ({ messages, hasMore, ticket: {} as Ticket });
 const cacheOf = (...pages: MessagePage[]): MessagesCache => ({ pages, pageParams: pages.map((_, i) => i + 1) });
