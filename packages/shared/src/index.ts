@@ -17,3 +17,4 @@ export * from './outbound-schemas.js';
 export * from './contact-list-schemas.js';
 export * from './campaign-schemas.js';
 export * from './file-list-schemas.js';
+export * from './chat-schemas.js';
