@@ -111,6 +111,15 @@ export const ERROR_STATUS = {
   ERR_MEDIA_DOWNLOAD: 400,
   ERR_MEDIA_CHECKSUM: 400,
   ERR_MEDIA_MISSING: 400,
+  // internal chat and announcements (issue 22)
+  ERR_NO_CHAT_FOUND: 404,
+  // Only the chat's owner edits or deletes it.
+  ERR_NOT_CHAT_OWNER: 403,
+  // The caller is not a member of the chat.
+  ERR_NOT_CHAT_MEMBER: 403,
+  // The owner deletes a chat instead of leaving it.
+  ERR_CHAT_OWNER_CANNOT_LEAVE: 409,
+  ERR_NO_ANNOUNCEMENT_FOUND: 404,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

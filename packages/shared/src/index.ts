@@ -19,3 +19,4 @@ export * from './campaign-schemas.js';
 export * from './file-list-schemas.js';
 export * from './message-data.js';
 export * from './dashboard-schemas.js';
+export * from './chat-schemas.js';

@@ -199,6 +199,27 @@ export const ROUTE_ROLES = {
   'PUT /files/:id': 'admin',
   'DELETE /files/:id': 'admin',
   'POST /files/uploadList/:id': 'admin',
+  // announcements (issue 22): platform-wide; every user reads the active ones, super users write
+  'GET /announcements': 'user',
+  'GET /announcements/unread': 'user',
+  'POST /announcements/read': 'user',
+  'GET /announcements/:id': 'user',
+  'POST /announcements': 'super',
+  'PUT /announcements/:id': 'super',
+  'DELETE /announcements/:id': 'super',
+  'POST /announcements/:id/media-upload': 'super',
+  'DELETE /announcements/:id/media-upload': 'super',
+  // internal chat (issue 22): plan flag useInternalChat; members only, the owner edits and deletes
+  'GET /chats': 'user',
+  'GET /chats/unread': 'user',
+  'GET /chats/:id': 'user',
+  'POST /chats': 'user',
+  'PUT /chats/:id': 'user',
+  'DELETE /chats/:id': 'user',
+  'POST /chats/:id/leave': 'user',
+  'POST /chats/:id/read': 'user',
+  'GET /chats/:id/messages': 'user',
+  'POST /chats/:id/messages': 'user',
 } as const satisfies Record<string, RouteRole>;
 
 export type RouteKey = keyof typeof ROUTE_ROLES;

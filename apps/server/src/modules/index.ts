@@ -30,6 +30,10 @@ import { registerScheduleRoutes, subscribeScheduleEvents } from './schedules/sch
 import { registerContactListRoutes, subscribeContactListEvents } from './contact-lists/contact-lists.routes.js';
 import { registerCampaignRoutes, subscribeCampaignEvents } from './campaigns/campaigns.routes.js';
 import { registerFileListRoutes, subscribeFileListEvents } from './file-lists/file-lists.routes.js';
+import { subscribeAnnouncementEvents } from './announcements/announcements.events.js';
+import { registerAnnouncementRoutes } from './announcements/announcements.routes.js';
+import { subscribeChatEvents } from './chats/chats.events.js';
+import { registerChatRoutes } from './chats/chats.routes.js';
 import { registerCampaignSettingRoutes } from './campaign-settings/campaign-settings.routes.js';
 import { subscribeTagEvents } from './tags/tags.events.js';
 import { registerTagRoutes } from './tags/tags.routes.js';
@@ -80,6 +84,9 @@ export const privateModules: RegisterRoutes[] = [
   registerFileListRoutes,
   // dashboard (issue 21)
   registerDashboardRoutes,
+  // internal chat and announcements (issue 22)
+  registerAnnouncementRoutes,
+  registerChatRoutes,
 ];
 
 /** Each feature turns its domain events into realtime messages. */
@@ -103,4 +110,6 @@ export function subscribeModuleEvents(services: AppServices): void {
   subscribeContactListEvents(services);
   subscribeCampaignEvents(services);
   subscribeFileListEvents(services);
+  subscribeAnnouncementEvents(services);
+  subscribeChatEvents(services);
 }

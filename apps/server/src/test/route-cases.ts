@@ -223,6 +223,27 @@ export const ROUTE_CASES: Record<RouteKey, RouteCase> = {
   'PUT /files/:id': deny((f) => call(`/files/${f.fileListId}`, { name: 'Probe files renamed' })),
   'DELETE /files/:id': deny((f) => `/files/${f.fileListId}`),
   'POST /files/uploadList/:id': deny((f) => upload(`/files/uploadList/${f.fileListId}`)),
+  // announcements (issue 22): platform data every user reads; only super users write
+  'GET /announcements': open((f) => `/announcements?searchParam=${q(f)}`),
+  'GET /announcements/unread': open(() => '/announcements/unread'),
+  'POST /announcements/read': open(() => '/announcements/read'),
+  'GET /announcements/:id': open((f) => `/announcements/${f.announcementId}`),
+  'POST /announcements': open(() => call('/announcements', { title: 'Probe announcement', text: 'Probe text', priority: 3 })),
+  'PUT /announcements/:id': deny((f) => call(`/announcements/${f.announcementId}`, { title: 'Probe edit' })),
+  'DELETE /announcements/:id': deny((f) => `/announcements/${f.announcementId}`),
+  'POST /announcements/:id/media-upload': deny((f) => upload(`/announcements/${f.announcementId}/media-upload`)),
+  'DELETE /announcements/:id/media-upload': deny((f) => `/announcements/${f.announcementId}/media-upload`),
+  // internal chat (issue 22): members only
+  'GET /chats': open((f) => `/chats?searchParam=${q(f)}`),
+  'GET /chats/unread': open(() => '/chats/unread'),
+  'GET /chats/:id': deny((f) => `/chats/${f.chatUuid}`),
+  'POST /chats': deny((f) => call('/chats', { title: 'Probe chat', users: [{ id: f.userId }] })),
+  'PUT /chats/:id': deny((f) => call(`/chats/${f.chatId}`, { title: 'Probe chat renamed' })),
+  'DELETE /chats/:id': deny((f) => `/chats/${f.chatId}`),
+  'POST /chats/:id/leave': deny((f) => `/chats/${f.chatId}/leave`),
+  'POST /chats/:id/read': deny((f) => call(`/chats/${f.chatId}/read`, { userId: f.userId })),
+  'GET /chats/:id/messages': deny((f) => `/chats/${f.chatId}/messages?pageNumber=1`),
+  'POST /chats/:id/messages': deny((f) => call(`/chats/${f.chatId}/messages`, { message: 'Probe message' })),
 };
 
 /** The case of a registered route, or undefined when the table has none. */

@@ -1,5 +1,5 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
-import { campaigns, contactListItems, contactLists, fileListOptions, fileLists, helps, plans, prompts, queueIntegrations, queueOptions, schedules, userQueues } from '../platform/db/schema.js';
+import { announcements, chatMessages, chats, chatUsers, campaigns, contactListItems, contactLists, fileListOptions, fileLists, helps, plans, prompts, queueIntegrations, queueOptions, schedules, userQueues } from '../platform/db/schema.js';
 import type { TestContext } from './test-app.js';
 import { createServiceDeskFactories } from './service-desk-factories.js';
 
@@ -43,6 +43,11 @@ export interface RouteFixture {
   campaignId: number;
   /** A file list (issue 20) with one option. */
   fileListId: number;
+  /** A platform-wide announcement (issue 22), active. */
+  announcementId: number;
+  /** An internal chat (issue 22) owned by the author, with the agent as the other member and one message. */
+  chatId: number;
+  chatUuid: string;
   marker: string;
 }
 
@@ -104,7 +109,14 @@ export async function seedRouteFixture(t: TestContext, owners: FixtureOwners, ma
   const [fileList] = await db.insert(fileLists).values({ companyId, name: `${marker} files ${n}`, message: `${marker} files text` }).returning();
   await db.insert(fileListOptions).values({ companyId, fileListId: fileList!.id, name: `${marker} option` });
   const [help] = await db.insert(helps).values({ title: `Platform help ${n}`, video: `probe${n}`, description: 'Shown to every company' }).returning();
-  if (!option || !prompt || !integration || !help || !schedule || !contactList || !contactListItem || !campaign || !fileList) throw new Error('fixture not created');
+  const [announcement] = await db.insert(announcements).values({ title: `Platform announcement ${n}`, text: 'Shown to every company', priority: 2 }).returning();
+  const [chat] = await db.insert(chats).values({ companyId, title: `${marker} chat ${n}`, ownerId: authorId, lastMessage: `${marker} chat text` }).returning();
+  await db.insert(chatUsers).values([
+    { companyId, chatId: chat!.id, userId: authorId },
+    { companyId, chatId: chat!.id, userId: user.id, unreads: 1 },
+  ]);
+  await db.insert(chatMessages).values({ companyId, chatId: chat!.id, senderId: authorId, message: `${marker} chat text` });
+  if (!announcement || !chat || !option || !prompt || !integration || !help || !schedule || !contactList || !contactListItem || !campaign || !fileList) throw new Error('fixture not created');
 
   return {
     companyId: owners.targetCompanyId ?? companyId,
@@ -132,6 +144,9 @@ export async function seedRouteFixture(t: TestContext, owners: FixtureOwners, ma
     contactListItemId: contactListItem.id,
     campaignId: campaign.id,
     fileListId: fileList.id,
+    announcementId: announcement.id,
+    chatId: chat.id,
+    chatUuid: chat.uuid,
     marker,
   };
 }

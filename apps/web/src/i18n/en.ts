@@ -255,5 +255,10 @@ export const en: Messages = {
     ERR_CAMPAIGN_STATE: 'This action is not possible in the campaign’s current status.',
     ERR_CAMPAIGN_INCOMPLETE: 'To schedule it, the campaign needs a connection, a contact list or tag and at least one message.',
     ERR_NO_FILE_LIST_FOUND: 'File list not found.',
+    ERR_NO_CHAT_FOUND: 'Chat not found.',
+    ERR_NOT_CHAT_OWNER: 'Only the owner of the chat can change or delete it.',
+    ERR_NOT_CHAT_MEMBER: 'You are not a member of this chat.',
+    ERR_CHAT_OWNER_CANNOT_LEAVE: 'The owner cannot leave the chat; delete it instead.',
+    ERR_NO_ANNOUNCEMENT_FOUND: 'Announcement not found.',
   },
 };

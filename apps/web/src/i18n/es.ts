@@ -255,5 +255,10 @@ export const es: Messages = {
     ERR_CAMPAIGN_STATE: 'Esta acción no es posible en el estado actual de la campaña.',
     ERR_CAMPAIGN_INCOMPLETE: 'Para programarla, la campaña necesita una conexión, una lista de contactos o etiqueta y al menos un mensaje.',
     ERR_NO_FILE_LIST_FOUND: 'Lista de archivos no encontrada.',
+    ERR_NO_CHAT_FOUND: 'Conversación no encontrada.',
+    ERR_NOT_CHAT_OWNER: 'Solo el propietario de la conversación puede cambiarla o eliminarla.',
+    ERR_NOT_CHAT_MEMBER: 'No participas en esta conversación.',
+    ERR_CHAT_OWNER_CANNOT_LEAVE: 'El propietario no puede salir de la conversación; elimínela.',
+    ERR_NO_ANNOUNCEMENT_FOUND: 'Anuncio no encontrado.',
   },
 };

@@ -256,6 +256,11 @@ export const pt = {
     ERR_CAMPAIGN_STATE: 'Esta ação não é possível no status atual da campanha.',
     ERR_CAMPAIGN_INCOMPLETE: 'Para agendar, a campanha precisa de uma conexão, uma lista de contatos ou tag e ao menos uma mensagem.',
     ERR_NO_FILE_LIST_FOUND: 'Lista de arquivos não encontrada.',
+    ERR_NO_CHAT_FOUND: 'Conversa não encontrada.',
+    ERR_NOT_CHAT_OWNER: 'Apenas o dono da conversa pode alterá-la ou excluí-la.',
+    ERR_NOT_CHAT_MEMBER: 'Você não participa desta conversa.',
+    ERR_CHAT_OWNER_CANNOT_LEAVE: 'O dono da conversa não pode sair dela; exclua-a.',
+    ERR_NO_ANNOUNCEMENT_FOUND: 'Informativo não encontrado.',
   },
 };
 

@@ -1074,6 +1074,109 @@ export const campaigns = pgTable(
   ],
 );
 
+/**
+ * Announcements (spec part 2 §2.9, §3): platform data like help videos, written by
+ * super users and shown to every user of every company. The image lies in the media
+ * folder of the company of the super user who uploaded it (`mediaPath`).
+ */
+export const announcements = pgTable(
+  'announcements',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    title: text('title').notNull(),
+    text: text('text').notNull(),
+    priority: integer('priority').notNull().default(3),
+    status: boolean('status').notNull().default(true),
+    mediaPath: text('media_path'),
+    mediaName: text('media_name'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // The top bar: active ones, newest first.
+    index('announcements_active_created_at_idx').on(t.createdAt, t.id).where(sql`${t.status}`),
+    index('announcements_created_at_idx').on(t.createdAt, t.id),
+    check('announcements_priority_ck', sql`${t.priority} between 1 and 3`),
+  ],
+);
+
+/** When a user last opened the announcements popover: what is newer is unread. */
+export const announcementReads = pgTable(
+  'announcement_reads',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    companyId: companyId(),
+    seenAt: timestamp('seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('announcement_reads_company_id_idx').on(t.companyId)],
+);
+
+/** An internal chat between users of one company (spec part 2 §2.10, §3). */
+export const chats = pgTable(
+  'chats',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    uuid: text('uuid').notNull().default(sql`gen_random_uuid()::text`),
+    title: text('title').notNull(),
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    lastMessage: text('last_message').notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('chats_uuid_uq').on(t.uuid),
+    index('chats_company_id_updated_at_idx').on(t.companyId, t.updatedAt),
+    index('chats_owner_id_idx').on(t.ownerId),
+  ],
+);
+
+/** A member of a chat with its unread count. */
+export const chatUsers = pgTable(
+  'chat_users',
+  {
+    companyId: companyId(),
+    chatId: integer('chat_id')
+      .notNull()
+      .references(() => chats.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    unreads: integer('unreads').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.chatId, t.userId] }),
+    // A user's chats (the list, the unread count).
+    index('chat_users_company_id_user_id_idx').on(t.companyId, t.userId),
+    index('chat_users_user_id_idx').on(t.userId),
+  ],
+);
+
+/** A message of an internal chat; stored before it is broadcast to the members. */
+export const chatMessages = pgTable(
+  'chat_messages',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    chatId: integer('chat_id')
+      .notNull()
+      .references(() => chats.id, { onDelete: 'cascade' }),
+    senderId: integer('sender_id').references(() => users.id, { onDelete: 'set null' }),
+    message: text('message').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('chat_messages_chat_id_id_idx').on(t.chatId, t.id),
+    index('chat_messages_company_id_idx').on(t.companyId),
+    index('chat_messages_sender_id_idx').on(t.senderId).where(sql`${t.senderId} is not null`),
+  ],
+);
+
 export type PlanRow = typeof plans.$inferSelect;
 export type CampaignRow = typeof campaigns.$inferSelect;
 export type FileListRow = typeof fileLists.$inferSelect;
@@ -1081,6 +1184,9 @@ export type FileListOptionRow = typeof fileListOptions.$inferSelect;
 export type ContactListRow = typeof contactLists.$inferSelect;
 export type ContactListItemRow = typeof contactListItems.$inferSelect;
 export type HelpRow = typeof helps.$inferSelect;
+export type AnnouncementRow = typeof announcements.$inferSelect;
+export type ChatRow = typeof chats.$inferSelect;
+export type ChatMessageRow = typeof chatMessages.$inferSelect;
 export type CompanyRow = typeof companies.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
 export type QueueRow = typeof queues.$inferSelect;

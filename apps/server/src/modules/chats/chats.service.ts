@@ -1,0 +1,139 @@
+import type { ChatBody, ChatMessageBody, ChatUpdateBody } from '@atende/shared';
+import type { AppServices } from '../../app.js';
+import { chats, users } from '../../platform/db/schema.js';
+import { assertIdsInTenant } from '../../platform/db/tenant.js';
+import { AppError } from '../../platform/http/app-error.js';
+import type { RequestContext } from '../../platform/http/context.js';
+import { and, eq } from 'drizzle-orm';
+import {
+  clearUnreads,
+  findChat,
+  insertChatMessage,
+  isMember,
+  listChatMessages,
+  listMembers,
+  replaceMembers,
+  withMembers,
+  type ChatDetail,
+  type ChatMessageDetail,
+} from './chats.repo.js';
+import type { ChatRow } from '../../platform/db/schema.js';
+import type { DbOrTx } from '../../platform/db/client.js';
+
+type ChatRef = number | string;
+
+async function detail(db: DbOrTx, ctx: RequestContext, chat: ChatRow): Promise<ChatDetail> {
+  const [full] = await withMembers(db, ctx, [chat]);
+  return full!;
+}
+
+/** Another company's chat is not found; a chat the caller is not in is refused. */
+async function memberChat(db: DbOrTx, ctx: RequestContext, ref: ChatRef, forUpdate = false): Promise<ChatRow> {
+  const chat = await findChat(db, ctx, ref, forUpdate);
+  if (!chat) throw new AppError('ERR_NO_CHAT_FOUND');
+  if (!(await isMember(db, ctx, chat.id, ctx.user.id))) throw new AppError('ERR_NOT_CHAT_MEMBER');
+  return chat;
+}
+
+async function ownedChat(db: DbOrTx, ctx: RequestContext, ref: ChatRef): Promise<ChatRow> {
+  const chat = await memberChat(db, ctx, ref, true);
+  if (chat.ownerId !== ctx.user.id) throw new AppError('ERR_NOT_CHAT_OWNER');
+  return chat;
+}
+
+/** The members a body names, checked inside the company; at least one besides the owner (spec part 2 §5). */
+async function chosenMembers(db: DbOrTx, ctx: RequestContext, userIds: number[]): Promise<number[]> {
+  await assertIdsInTenant(db, ctx, users, userIds, 'ERR_NO_USER_FOUND');
+  const others = [...new Set(userIds)].filter((userId) => userId !== ctx.user.id);
+  if (others.length === 0) throw new AppError('ERR_VALIDATION', undefined, { message: 'Choose at least one user', fields: { users: ['Required'] } });
+  return [ctx.user.id, ...others];
+}
+
+export async function showChat(services: AppServices, ctx: RequestContext, ref: ChatRef): Promise<ChatDetail> {
+  return detail(services.db, ctx, await memberChat(services.db, ctx, ref));
+}
+
+/** The caller owns the chat it creates and is always one of its members. */
+export async function createChat(services: AppServices, ctx: RequestContext, body: ChatBody): Promise<ChatDetail> {
+  const chat = await services.db.transaction(async (tx) => {
+    const memberIds = await chosenMembers(tx, ctx, body.users);
+    const [row] = await tx.insert(chats).values({ companyId: ctx.companyId, title: body.title, ownerId: ctx.user.id }).returning();
+    if (!row) throw new Error('chat not inserted');
+    await replaceMembers(tx, ctx, row.id, memberIds);
+    return detail(tx, ctx, row);
+  });
+  services.events.emit('chat.saved', { companyId: ctx.companyId, chat, removedIds: [] });
+  return chat;
+}
+
+/** Owner only. Members sent replace the chat's (the owner stays); a removed member hears `delete` and nothing after. */
+export async function updateChat(services: AppServices, ctx: RequestContext, ref: ChatRef, body: ChatUpdateBody): Promise<ChatDetail> {
+  const { chat, removedIds } = await services.db.transaction(async (tx) => {
+    const current = await ownedChat(tx, ctx, ref);
+    const before = (await listMembers(tx, ctx, [current.id])).get(current.id) ?? [];
+    if (body.title !== undefined) {
+      await tx.update(chats).set({ title: body.title, updatedAt: new Date() }).where(and(eq(chats.companyId, ctx.companyId), eq(chats.id, current.id)));
+    }
+    let removed: number[] = [];
+    if (body.users !== undefined) {
+      const memberIds = await chosenMembers(tx, ctx, body.users);
+      await replaceMembers(tx, ctx, current.id, memberIds);
+      removed = before.map((member) => member.userId).filter((userId) => !memberIds.includes(userId));
+    }
+    const updated = await findChat(tx, ctx, current.id);
+    return { chat: await detail(tx, ctx, updated!), removedIds: removed };
+  });
+  services.events.emit('chat.saved', { companyId: ctx.companyId, chat, removedIds });
+  return chat;
+}
+
+export async function deleteChat(services: AppServices, ctx: RequestContext, ref: ChatRef): Promise<void> {
+  const { chatId, memberIds } = await services.db.transaction(async (tx) => {
+    const chat = await ownedChat(tx, ctx, ref);
+    const members = (await listMembers(tx, ctx, [chat.id])).get(chat.id) ?? [];
+    await tx.delete(chats).where(and(eq(chats.companyId, ctx.companyId), eq(chats.id, chat.id)));
+    return { chatId: chat.id, memberIds: members.map((member) => member.userId) };
+  });
+  services.events.emit('chat.deleted', { companyId: ctx.companyId, chatId, memberIds });
+}
+
+/** A member other than the owner leaves (the owner deletes the chat instead). */
+export async function leaveChat(services: AppServices, ctx: RequestContext, ref: ChatRef): Promise<void> {
+  const chat = await services.db.transaction(async (tx) => {
+    const current = await memberChat(tx, ctx, ref, true);
+    if (current.ownerId === ctx.user.id) throw new AppError('ERR_CHAT_OWNER_CANNOT_LEAVE');
+    const remaining = ((await listMembers(tx, ctx, [current.id])).get(current.id) ?? []).map((member) => member.userId).filter((userId) => userId !== ctx.user.id);
+    await replaceMembers(tx, ctx, current.id, remaining);
+    return detail(tx, ctx, current);
+  });
+  services.events.emit('chat.saved', { companyId: ctx.companyId, chat, removedIds: [ctx.user.id] });
+}
+
+export async function readChat(services: AppServices, ctx: RequestContext, ref: ChatRef): Promise<ChatDetail> {
+  const current = await memberChat(services.db, ctx, ref);
+  await clearUnreads(services.db, ctx, current.id, ctx.user.id);
+  const chat = await detail(services.db, ctx, current);
+  services.events.emit('chat.read', { companyId: ctx.companyId, chat, userId: ctx.user.id });
+  return chat;
+}
+
+export async function chatMessagesPage(services: AppServices, ctx: RequestContext, ref: ChatRef, pageNumber: number) {
+  const chat = await memberChat(services.db, ctx, ref);
+  return listChatMessages(services.db, ctx, chat.id, pageNumber);
+}
+
+/**
+ * Stored before it is broadcast: the row, the chat's preview and the others' unread
+ * counts commit together under the chat's row lock (which member changes also take),
+ * then the members of that moment hear it.
+ */
+export async function sendChatMessage(services: AppServices, ctx: RequestContext, ref: ChatRef, body: ChatMessageBody): Promise<{ message: ChatMessageDetail; chat: ChatDetail }> {
+  const result = await services.db.transaction(async (tx) => {
+    const current = await memberChat(tx, ctx, ref, true);
+    const row = await insertChatMessage(tx, ctx, current.id, ctx.user.id, body.message);
+    const updated = await findChat(tx, ctx, current.id);
+    return { message: { ...row, senderName: ctx.user.name }, chat: await detail(tx, ctx, updated!) };
+  });
+  services.events.emit('chat.message', { companyId: ctx.companyId, ...result });
+  return result;
+}
