@@ -29,6 +29,8 @@ const ContactListItemsPage = lazy(() => import('../features/contact-lists/contac
 const CampaignsPage = lazy(() => import('../features/campaigns/campaigns-page'));
 const CampaignReportPage = lazy(() => import('../features/campaigns/campaign-report-page'));
 const FileListsPage = lazy(() => import('../features/file-lists/file-lists-page'));
+const AnnouncementsPage = lazy(() => import('../features/announcements/announcements-page'));
+const ChatsPage = lazy(() => import('../features/chats/chats-page'));
 
 /** Areas already built; the rest of PRIVATE shows its title. */
 const BUILT: Record<string, ReactNode> = {
@@ -52,6 +54,8 @@ const BUILT: Record<string, ReactNode> = {
   '/campaigns': <CampaignsPage />,
   '/campaign/:campaignId/report': <CampaignReportPage />,
   '/files': <FileListsPage />,
+  '/announcements': <AnnouncementsPage />,
+  '/chats/:id?': <ChatsPage />,
 };
 
 /** Private routes of spec part 2 §2.1; areas not built yet show their title. */
