@@ -30,6 +30,8 @@ const CampaignsPage = lazy(() => import('../features/campaigns/campaigns-page'))
 const CampaignReportPage = lazy(() => import('../features/campaigns/campaign-report-page'));
 const FileListsPage = lazy(() => import('../features/file-lists/file-lists-page'));
 const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page'));
+const AnnouncementsPage = lazy(() => import('../features/announcements/announcements-page'));
+const ChatsPage = lazy(() => import('../features/chats/chats-page'));
 
 /** Areas already built; the rest of PRIVATE shows its title. */
 const BUILT: Record<string, ReactNode> = {
@@ -54,6 +56,8 @@ const BUILT: Record<string, ReactNode> = {
   '/campaigns': <CampaignsPage />,
   '/campaign/:campaignId/report': <CampaignReportPage />,
   '/files': <FileListsPage />,
+  '/announcements': <AnnouncementsPage />,
+  '/chats/:id?': <ChatsPage />,
 };
 
 /** Private routes of spec part 2 §2.1; areas not built yet show their title. */

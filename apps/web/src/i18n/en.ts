@@ -21,6 +21,8 @@ import { schedulesTexts } from '../features/schedules/schedules.i18n';
 import { campaignSettingsTexts } from '../features/campaign-settings/campaign-settings.i18n';
 import { kanbanTexts } from '../features/kanban/kanban.i18n';
 import { notificationsTexts } from '../features/notifications/notifications.i18n';
+import { chatsTexts } from '../features/chats/chats.i18n';
+import { announcementsTexts } from '../features/announcements/announcements.i18n';
 
 export const en: Messages = {
   app: { name: 'Atende', loading: 'Loading...', version: 'Version {{version}}', welcome: 'Pick a ticket to start' },
@@ -77,9 +79,7 @@ export const en: Messages = {
     volume: 'Volume',
     refresh: 'Refresh',
     announcements: 'Announcements',
-    noAnnouncements: 'No announcements.',
     chats: 'Internal chat',
-    noChats: 'No conversations.',
     profile: 'Profile',
     logout: 'Log out',
   },
@@ -167,6 +167,8 @@ export const en: Messages = {
   fileLists: fileListsTexts.en,
   kanban: kanbanTexts.en,
   notifications: notificationsTexts.en,
+  chats: chatsTexts.en,
+  announcements: announcementsTexts.en,
   errors: {
     ERR_INTERNAL_SERVER_ERROR: 'An unexpected error occurred. Please try again later.',
     ERR_NO_OTHER_WHATSAPP: 'There must be at least one default connection.',

@@ -21,6 +21,8 @@ import { schedulesTexts } from '../features/schedules/schedules.i18n';
 import { campaignSettingsTexts } from '../features/campaign-settings/campaign-settings.i18n';
 import { kanbanTexts } from '../features/kanban/kanban.i18n';
 import { notificationsTexts } from '../features/notifications/notifications.i18n';
+import { chatsTexts } from '../features/chats/chats.i18n';
+import { announcementsTexts } from '../features/announcements/announcements.i18n';
 
 export const es: Messages = {
   app: { name: 'Atende', loading: 'Cargando...', version: 'Versión {{version}}', welcome: 'Elija una atención para empezar' },
@@ -77,9 +79,7 @@ export const es: Messages = {
     volume: 'Volumen',
     refresh: 'Actualizar',
     announcements: 'Informativos',
-    noAnnouncements: 'No hay informativos.',
     chats: 'Chat interno',
-    noChats: 'No hay conversaciones.',
     profile: 'Perfil',
     logout: 'Salir',
   },
@@ -167,6 +167,8 @@ export const es: Messages = {
   fileLists: fileListsTexts.es,
   kanban: kanbanTexts.es,
   notifications: notificationsTexts.es,
+  chats: chatsTexts.es,
+  announcements: announcementsTexts.es,
   errors: {
     ERR_INTERNAL_SERVER_ERROR: 'Ocurrió un error inesperado. Intente más tarde.',
     ERR_NO_OTHER_WHATSAPP: 'Debe haber al menos una conexión predeterminada.',

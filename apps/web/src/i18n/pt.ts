@@ -20,6 +20,8 @@ import { schedulesTexts } from '../features/schedules/schedules.i18n';
 import { campaignSettingsTexts } from '../features/campaign-settings/campaign-settings.i18n';
 import { kanbanTexts } from '../features/kanban/kanban.i18n';
 import { notificationsTexts } from '../features/notifications/notifications.i18n';
+import { chatsTexts } from '../features/chats/chats.i18n';
+import { announcementsTexts } from '../features/announcements/announcements.i18n';
 import type { Catalogue } from './catalogue';
 
 /** Portuguese: the source catalogue. Strings the spec gives in Portuguese are verbatim. */
@@ -78,9 +80,7 @@ export const pt = {
     volume: 'Volume',
     refresh: 'Atualizar',
     announcements: 'Informativos',
-    noAnnouncements: 'Nenhum informativo.',
     chats: 'Chat interno',
-    noChats: 'Nenhuma conversa.',
     profile: 'Perfil',
     logout: 'Sair',
   },
@@ -168,6 +168,8 @@ export const pt = {
   fileLists: fileListsTexts.pt,
   kanban: kanbanTexts.pt,
   notifications: notificationsTexts.pt,
+  chats: chatsTexts.pt,
+  announcements: announcementsTexts.pt,
   errors: {
     ERR_INTERNAL_SERVER_ERROR: 'Ocorreu um erro inesperado. Tente novamente mais tarde.',
     ERR_NO_OTHER_WHATSAPP: 'Deve haver pelo menos uma conexão padrão.',

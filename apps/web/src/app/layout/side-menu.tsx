@@ -8,6 +8,7 @@ import { useApi } from '../../api/session';
 import { STORAGE } from '../../api/storage-keys';
 import type { SessionUser } from '../../api/types';
 import { useSocket } from '../../realtime/socket';
+import { useUnreadChats } from '../../features/chats/use-unread-chats';
 import { MENU_ICONS } from './menu-icons';
 
 /** Connection statuses that ask an admin to act (spec part 2 §2.2: the menu's warning badge). */
@@ -56,6 +57,7 @@ export function SideMenu({ user, collapsed, onNavigate }: { user: SessionUser; c
     : [];
   const groups: MenuGroup[] = ['main', 'campaigns', 'admin'];
   const connectionAlert = useConnectionAlert(user);
+  const unreadChats = useUnreadChats();
 
   return (
     <nav aria-label="menu">
@@ -72,11 +74,17 @@ export function SideMenu({ user, collapsed, onNavigate }: { user: SessionUser; c
             {inGroup.map((item) => {
               const label = t(`menu.${item.key}`);
               const alert = item.key === 'connections' && connectionAlert;
+              const unread = item.key === 'chats' && unreadChats > 0;
               return (
                 <Tooltip key={item.key} title={collapsed ? label : ''} placement="right">
                   <ListItemButton component={NavLink} to={item.route} end={item.route === '/'} onClick={onNavigate} data-testid={`menu-${item.key}`} aria-label={label}>
                     <ListItemIcon sx={{ minWidth: 40 }}>
-                      <Badge color="warning" variant="dot" invisible={!alert} data-testid={alert ? 'connections-alert' : undefined}>
+                      <Badge
+                        color={unread ? 'error' : 'warning'}
+                        variant="dot"
+                        invisible={!alert && !unread}
+                        data-testid={alert ? 'connections-alert' : unread ? 'chats-unread-dot' : undefined}
+                      >
                         {MENU_ICONS[item.key] ?? MENU_ICONS.fallback}
                       </Badge>
                     </ListItemIcon>

@@ -10,16 +10,23 @@ import Refresh from '@mui/icons-material/Refresh';
 import Translate from '@mui/icons-material/Translate';
 import VolumeUp from '@mui/icons-material/VolumeUp';
 import { AppBar, Badge, Box, IconButton, Menu, MenuItem, Popover, Slider, Toolbar, Tooltip, Typography } from '@mui/material';
-import { useState, type MouseEvent } from 'react';
+import { lazy, Suspense, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApi, useSession } from '../../api/session';
 import { STORAGE } from '../../api/storage-keys';
 import { toastError } from '../../components/toast';
+import { useUnreadAnnouncements } from '../../features/announcements/use-unread-announcements';
+import { useUnreadChats } from '../../features/chats/use-unread-chats';
 import { NotificationsPopover } from '../../features/notifications/notifications-popover';
 import { useNotifications } from '../../features/notifications/use-notifications';
-import { UserModal } from '../../features/users/user-modal';
 import { changeLanguage, formatDate } from '../../i18n';
 import { useThemeMode } from '../theme';
+
+// Loaded on their first open: only the badges' counts are on every page.
+const AnnouncementsPopover = lazy(() => import('../../features/announcements/announcements-popover'));
+const ChatsPopover = lazy(() => import('../../features/chats/chats-popover'));
+// The profile form is opened from the menu now and then: it (and its form fields) load when asked for.
+const UserModal = lazy(() => import('../../features/users/user-modal').then((m) => ({ default: m.UserModal })));
 
 type Panel = 'language' | 'volume' | 'notifications' | 'announcements' | 'chats' | 'profile';
 
@@ -32,21 +39,24 @@ export function TopBar({ onToggleMenu }: { onToggleMenu(): void }) {
   const [profileOpen, setProfileOpen] = useState(false);
   const [volume, setVolume] = useState(() => Number(localStorage.getItem(STORAGE.volume) ?? '1'));
   const notifications = useNotifications();
+  const unreadAnnouncements = useUnreadAnnouncements();
+  const unreadChats = useUnreadChats();
+  // A lazy popover stays mounted after its first open (it keeps its data and live listener).
+  const [opened, setOpened] = useState<{ announcements?: boolean; chats?: boolean }>({});
   if (!user) return null;
+  const chatAllowed = Boolean(user.company?.plan?.useInternalChat);
   const notificationCount = notifications.data?.count ?? 0;
 
-  const open = (name: Panel) => (event: MouseEvent<HTMLElement>) => setPanel({ name, anchor: event.currentTarget });
+  const open = (name: Panel) => (event: MouseEvent<HTMLElement>) => {
+    setPanel({ name, anchor: event.currentTarget });
+    if (name === 'announcements' || name === 'chats') setOpened((before) => ({ ...before, [name]: true }));
+  };
   const close = () => setPanel(null);
   const pickLanguage = (language: Language) => {
     close();
     changeLanguage(language);
     api.post(`/users/set-language/${language}`).catch(toastError);
   };
-  const empty = (key: string) => (
-    <Typography sx={{ p: 2 }} color="text.secondary">
-      {t(key)}
-    </Typography>
-  );
   const dueDate = user.profile === 'admin' && hasDueDate(user.company?.dueDate) ? ` ${t('topBar.dueDate', { date: formatDate(user.company.dueDate) })}` : '';
 
   return (
@@ -80,12 +90,23 @@ export function TopBar({ onToggleMenu }: { onToggleMenu(): void }) {
               <Refresh />
             </IconButton>
           </Tooltip>
-          <IconButton color="inherit" onClick={open('announcements')} aria-label={t('topBar.announcements')}>
-            <Campaign />
+          <IconButton
+            color="inherit"
+            onClick={open('announcements')}
+            aria-label={t('announcements.popover.badge', { count: unreadAnnouncements })}
+            data-testid="announcements-button"
+          >
+            <Badge color="error" badgeContent={unreadAnnouncements} max={99} data-testid="announcements-count">
+              <Campaign />
+            </Badge>
           </IconButton>
-          <IconButton color="inherit" onClick={open('chats')} aria-label={t('topBar.chats')}>
-            <ChatIcon />
-          </IconButton>
+          {chatAllowed ? (
+            <IconButton color="inherit" onClick={open('chats')} aria-label={t('chats.popover.badge', { count: unreadChats })} data-testid="chats-button">
+              <Badge color="error" badgeContent={unreadChats} max={99} data-testid="chats-count">
+                <ChatIcon />
+              </Badge>
+            </IconButton>
+          ) : null}
         </Box>
         {/* Outside the box hidden on phones: the bell is what tells an agent a customer is waiting. */}
         <IconButton
@@ -133,12 +154,10 @@ export function TopBar({ onToggleMenu }: { onToggleMenu(): void }) {
         data={notifications.data}
         loading={notifications.isPending}
       />
-      <Popover anchorEl={panel?.anchor} open={panel?.name === 'announcements'} onClose={close}>
-        {empty('topBar.noAnnouncements')}
-      </Popover>
-      <Popover anchorEl={panel?.anchor} open={panel?.name === 'chats'} onClose={close}>
-        {empty('topBar.noChats')}
-      </Popover>
+      <Suspense fallback={null}>
+        {opened.announcements ? <AnnouncementsPopover anchor={panel?.anchor ?? null} open={panel?.name === 'announcements'} onClose={close} /> : null}
+        {opened.chats && chatAllowed ? <ChatsPopover anchor={panel?.anchor ?? null} open={panel?.name === 'chats'} onClose={close} /> : null}
+      </Suspense>
       <Menu anchorEl={panel?.anchor} open={panel?.name === 'profile'} onClose={close}>
         <MenuItem
           onClick={() => {
@@ -158,7 +177,11 @@ export function TopBar({ onToggleMenu }: { onToggleMenu(): void }) {
           {t('topBar.logout')}
         </MenuItem>
       </Menu>
-      <UserModal open={profileOpen} userId={user.id} onClose={() => setProfileOpen(false)} />
+      {profileOpen ? (
+        <Suspense fallback={null}>
+          <UserModal open userId={user.id} onClose={() => setProfileOpen(false)} />
+        </Suspense>
+      ) : null}
     </AppBar>
   );
 }
