@@ -267,7 +267,7 @@ describe('inbound message kinds', () => {
 
   it('a reaction shows on the message it reacts to, is replaced, and goes away when removed', async () => {
     const from = nextNumber();
-    const original = await receive(from, { type: 'text', text: { body: 'Chegou?' } });
+    await receive(from, { type: 'text', text: { body: 'Chegou?' } });
     const sent = await agentSends(from, 'Chegou sim!');
     const sentId = await externalIdOf(sent.id);
     await receive(from, { type: 'reaction', reaction: { message_id: sentId, emoji: '👍' } });
@@ -277,7 +277,7 @@ describe('inbound message kinds', () => {
     await receive(from, { type: 'reaction', reaction: { message_id: sentId } });
     expect((await shown(from, sentId, (m) => (m.dataJson?.reactions as unknown[]).length === 0)).dataJson?.reactions).toEqual([]);
     // No message of its own for a reaction to a message we have.
-    expect((await conversation(from)).map((m) => m.body)).toEqual([original.id ? 'Chegou?' : '', 'Chegou sim!']);
+    expect((await conversation(from)).map((m) => m.body)).toEqual(['Chegou?', 'Chegou sim!']);
 
     const stray = await receive(from, { type: 'reaction', reaction: { message_id: 'wamid.UNKNOWN', emoji: '😂' } });
     expect(await shown(from, stray.id)).toMatchObject({ body: '😂', dataJson: { reaction: { emoji: '😂', messageId: 'wamid.UNKNOWN' } } });
