@@ -7,10 +7,10 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 // `npm run screenshots` (`--screenshots`): only the test that takes the README's
-// screenshots (tickets, conversation, users, tags, kanban, notifications, schedules, campaigns, dashboard), writing them to docs/screenshots instead of e2e/artifacts.
+// screenshots (tickets, conversation, users, tags, kanban, notifications, schedules, campaigns, dashboard, internal chat, announcements), writing them to docs/screenshots instead of e2e/artifacts.
 const screenshots = process.argv.includes('--screenshots');
 const playwrightArgs = screenshots
-  ? ['service-desk.spec.ts', 'kanban.spec.ts', 'users.spec.ts', 'notifications.spec.ts', 'schedules.spec.ts', 'campaigns.spec.ts', 'dashboard.spec.ts', '-g', 'reaches an agent live|a card moved in one browser|users:|a new pending ticket shows live|schedules:|campaigns:|dashboard:']
+  ? ['service-desk.spec.ts', 'kanban.spec.ts', 'users.spec.ts', 'notifications.spec.ts', 'schedules.spec.ts', 'campaigns.spec.ts', 'dashboard.spec.ts', 'chats.spec.ts', '-g', 'reaches an agent live|a card moved in one browser|users:|a new pending ticket shows live|schedules:|campaigns:|dashboard:|chats:|announcements:']
   : process.argv.slice(2);
 if (!existsSync(path.join(root, 'apps/web/dist/index.html')) || !existsSync(path.join(root, 'apps/server/dist/main.js'))) {
   const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });

@@ -114,7 +114,8 @@ export async function listChatMessages(db: DbOrTx, scope: TenantScope, chatId: n
 
 /** Stores a message, moves the chat's preview and time, and counts it unread for every member but the sender. */
 export async function insertChatMessage(tx: DbOrTx, scope: TenantScope, chatId: number, senderId: number, message: string): Promise<ChatMessageRow> {
-  const [row] = await tx.insert(chatMessages).values({ companyId: scope.companyId, chatId, senderId, message }).returning();
+  // The clock at the insert, under the chat's lock (not the transaction's start): server time orders messages as they were stored.
+  const [row] = await tx.insert(chatMessages).values({ companyId: scope.companyId, chatId, senderId, message, createdAt: sql`clock_timestamp()` }).returning();
   if (!row) throw new Error('chat message not inserted');
   await tx.update(chats).set({ lastMessage: message, updatedAt: row.createdAt }).where(and(eq(chats.companyId, scope.companyId), eq(chats.id, chatId)));
   await tx
