@@ -33,6 +33,8 @@ import { canSeeTicket, findTicketDetail } from './modules/tickets/tickets.repo.j
 import { loadSession } from './modules/auth/session.repo.js';
 import type { Jobs } from './platform/jobs/jobs.js';
 import { createSecretBox, type SecretBox } from './platform/crypto/secret-box.js';
+import { createRateLimiter, type RateLimiter } from './platform/http/rate-limiter.js';
+import { createMailer, type Mailer } from './platform/mail/mailer.js';
 
 /** Everything a route or service may use, built once per process. */
 export interface AppServices {
@@ -47,6 +49,11 @@ export interface AppServices {
   access: AccessChanges;
   publisher: Publisher;
   loginLimiter: LoginLimiter;
+  /** Public sign-ups and password-reset requests per IP (fixed windows of an hour). */
+  signupLimiter: RateLimiter;
+  resetLimiter: RateLimiter;
+  /** Outgoing e-mail (SMTP_URL); `configured` false without one. */
+  mailer: Mailer;
   media: MediaStorage;
   /** Encrypts secrets stored in the database. */
   secrets: SecretBox;
@@ -149,6 +156,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       perEmailIp: config.LOGIN_LIMIT_PER_EMAIL,
       windowMs: config.LOGIN_LIMIT_WINDOW_SECONDS * 1000,
     }),
+    signupLimiter: createRateLimiter(3_600_000),
+    resetLimiter: createRateLimiter(3_600_000),
+    mailer: createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }),
     media: createMediaStorage(path.join(config.DATA_DIR, 'media'), config.JWT_SECRET),
     secrets: createSecretBox(config.ENCRYPTION_KEY),
     channels: createChannelRegistry(database.db),
@@ -156,6 +166,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     jobs: options.jobs ?? null,
   };
   app.decorate('services', services);
+  app.addHook('onClose', () => services.mailer.close());
   if (config.REDIS_URL) {
     const { connectBaileysRelay } = await import('./channels/baileys/baileys-relay.js');
     const relay = await connectBaileysRelay(config.REDIS_URL, (error) => app.log.error({ err: error }, 'redis (channel relay) error'));

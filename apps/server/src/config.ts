@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -71,13 +71,42 @@ const EnvSchema = z.object({
     }),
   /** WhatsApp Web's WebSocket endpoint for Baileys (tests point it at a local server). */
   WA_WEBSOCKET_URL: optionalUrl(/^(ws|wss):\/\//),
+  /** The address browsers and peers (the PSP's webhook) reach this server at; default http://HOST:PORT. */
+  PUBLIC_URL: optionalUrl(/^https?:\/\//),
+  /** Outgoing e-mail (sign-up login, password reset codes): smtp://user:pass@host:587 or smtps://...; unset: no e-mail. */
+  SMTP_URL: optionalUrl(/^smtps?:\/\//),
+  MAIL_FROM: z.string().trim().min(3).default('Atende <no-reply@atende.local>'),
+  /** Public sign-ups per IP address and hour. */
+  SIGNUP_LIMIT_PER_IP: z.coerce.number().int().min(1).default(5),
+  /** Password reset requests per IP address and hour (codes sent; attempts per code are capped apart). */
+  PASSWORD_RESET_LIMIT_PER_IP: z.coerce.number().int().min(1).default(10),
+  /** A company's invoice is made this many days before its due date. */
+  INVOICE_DAYS_BEFORE_DUE: z.coerce.number().int().min(0).max(60).default(10),
+  /**
+   * Pix charges: `efi` (a PSP with Efí's API Pix), `fake` (the local fake PSP this server
+   * mounts at /fake-psp: nothing is really paid) or `none`. Default: fake, except with
+   * NODE_ENV=production, where it is none until configured (docs/operations.md).
+   */
+  PIX_PROVIDER: z.enum(['efi', 'fake', 'none']).optional(),
+  EFI_BASE_URL: z.url().default('https://pix.api.efipay.com.br'),
+  EFI_CLIENT_ID: z.string().trim().default(''),
+  EFI_CLIENT_SECRET: z.string().trim().default(''),
+  /** The PSP's client certificate for mutual TLS: a .p12 file (Efí gives one per application). */
+  EFI_CERT_PATH: z.string().trim().default(''),
+  EFI_CERT_PASSPHRASE: z.string().default(''),
+  /** The receiving Pix key of the platform's account at the PSP. */
+  PIX_KEY: z.string().trim().default(''),
+  /** Part of the webhook URL given to the PSP; derived from ENCRYPTION_KEY when unset. */
+  PAYMENT_WEBHOOK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  PIX_CHARGE_EXPIRES_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(3600),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
 
 export type Services = { api: boolean; worker: boolean; channels: boolean };
 
-export interface Config extends Omit<Env, 'JWT_SECRET' | 'JWT_REFRESH_SECRET' | 'ENCRYPTION_KEY' | 'WEB_ORIGIN' | 'OUTBOUND_ALLOW_PRIVATE'> {
+export interface Config
+  extends Omit<Env, 'JWT_SECRET' | 'JWT_REFRESH_SECRET' | 'ENCRYPTION_KEY' | 'WEB_ORIGIN' | 'OUTBOUND_ALLOW_PRIVATE' | 'PUBLIC_URL' | 'PIX_PROVIDER' | 'PAYMENT_WEBHOOK_SECRET'> {
   JWT_SECRET: string;
   /** OUTBOUND_ALLOW_PRIVATE, one entry each. */
   outboundAllowPrivate: string[];
@@ -85,6 +114,9 @@ export interface Config extends Omit<Env, 'JWT_SECRET' | 'JWT_REFRESH_SECRET' | 
   ENCRYPTION_KEY: string;
   webOrigins: string[];
   isProduction: boolean;
+  PUBLIC_URL: string;
+  PIX_PROVIDER: 'efi' | 'fake' | 'none';
+  PAYMENT_WEBHOOK_SECRET: string;
 }
 
 export class ConfigError extends Error {}
@@ -147,9 +179,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
 
   const { OUTBOUND_ALLOW_PRIVATE, ...rest } = values;
+  const pixProvider = values.PIX_PROVIDER ?? (isProduction ? 'none' : 'fake');
+  if (pixProvider === 'efi') {
+    const missing = (['EFI_CLIENT_ID', 'EFI_CLIENT_SECRET', 'EFI_CERT_PATH', 'PIX_KEY'] as const).filter((name) => !values[name]);
+    if (missing.length > 0) throw new ConfigError(`Invalid configuration: ${missing.join(', ')} required when PIX_PROVIDER=efi`);
+  }
   return {
     ...rest,
     ...secrets,
+    PUBLIC_URL: (values.PUBLIC_URL ?? `http://${values.HOST.includes(':') ? `[${values.HOST}]` : values.HOST}:${values.PORT}`).replace(/\/+$/, ''),
+    PIX_PROVIDER: pixProvider,
+    PAYMENT_WEBHOOK_SECRET: values.PAYMENT_WEBHOOK_SECRET ?? createHmac('sha256', secrets.ENCRYPTION_KEY).update('pix-webhook').digest('base64url'),
     outboundAllowPrivate: splitAllowList(OUTBOUND_ALLOW_PRIVATE),
     DATA_DIR: dataDir,
     webOrigins: values.WEB_ORIGIN.split(',')

@@ -120,6 +120,17 @@ export const ERROR_STATUS = {
   // The owner deletes a chat instead of leaving it.
   ERR_CHAT_OWNER_CANNOT_LEAVE: 409,
   ERR_NO_ANNOUNCEMENT_FOUND: 404,
+  // SaaS lifecycle (issue 23)
+  // The platform's public sign-up is turned off by a super user.
+  ERR_SIGNUP_DISABLED: 403,
+  // A password reset code that is wrong, used, expired or tried too often (one answer for all).
+  ERR_INVALID_RESET_CODE: 400,
+  // No SMTP server is configured: codes and logins cannot be e-mailed.
+  ERR_MAIL_UNAVAILABLE: 400,
+  ERR_NO_INVOICE_FOUND: 404,
+  ERR_INVOICE_ALREADY_PAID: 409,
+  // No Pix provider is configured (PIX_PROVIDER=none), or it cannot be reached now.
+  ERR_PAYMENTS_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

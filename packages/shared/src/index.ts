@@ -20,3 +20,4 @@ export * from './file-list-schemas.js';
 export * from './message-data.js';
 export * from './dashboard-schemas.js';
 export * from './chat-schemas.js';
+export * from './billing-schemas.js';

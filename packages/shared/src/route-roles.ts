@@ -37,6 +37,26 @@ export const ROUTE_ROLES = {
   'POST /api/messages/send': 'public',
   // plans: a global catalogue; the sign-up form lists it without a session
   'GET /plans/list': 'public',
+  // SaaS lifecycle (issue 23): sign-up and password reset need no session; the PSP's
+  // webhook has its secret and the charge fetched back; the fake PSP is a stand-in peer
+  'POST /companies/cadastro': 'public',
+  'GET /auth/options': 'public',
+  'POST /forgetpassword/:email': 'public',
+  'POST /resetpasswords/:email/:token/:newPassword': 'public',
+  'POST /auth/reset-password': 'public',
+  'POST /payments/pix/webhook/:secret': 'public',
+  'POST /payments/pix/webhook/:secret/pix': 'public',
+  'POST /fake-psp/oauth/token': 'public',
+  'PUT /fake-psp/v2/cob/:txid': 'public',
+  'GET /fake-psp/v2/cob/:txid': 'public',
+  'GET /fake-psp/v2/loc/:id': 'public',
+  'GET /fake-psp/v2/loc/:id/qrcode': 'public',
+  'PUT /fake-psp/v2/webhook/:chave': 'public',
+  'POST /fake-psp/pay': 'public',
+  // invoices and checkout: the company's admins (also while overdue)
+  'GET /invoices/all': 'admin',
+  'GET /subscription': 'admin',
+  'POST /subscription': 'admin',
   'GET /plans/all': 'user',
   'GET /plans': 'user',
   'GET /plans/:id': 'user',

@@ -7,6 +7,11 @@ import { email, id, isCalendarDate, isDateTime, requiredText, time, timeZone } f
 export const LoginBody = z.object({
   email: email(),
   password: z.string({ error: 'validation.required' }).min(1, 'validation.required').max(128, 'validation.tooLong'),
+  /**
+   * An admin of a company past its due date signs in to pay: the session reaches only
+   * the billing routes (without it the login is refused, as the spec says).
+   */
+  billing: flag().optional(),
 });
 export type LoginBody = z.infer<typeof LoginBody>;
 

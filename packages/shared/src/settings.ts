@@ -48,6 +48,10 @@ export const SETTING_DEFINITIONS = {
   sideMenu: { values: ['enabled', 'disabled'], default: 'enabled', visibility: 'public' },
   campaignsEnabled: { values: ['true', 'false'], default: 'true', visibility: 'public' },
   asaas: { values: null, default: '', visibility: 'secret' },
+  /** Platform setting (read from the main company): the public sign-up page creates companies. */
+  publicSignup: { values: ['enabled', 'disabled'], default: 'enabled', visibility: 'admin' },
+  /** Platform setting: `POST /forgetpassword` answers the spec's 404-in-body for an unknown e-mail (reveals accounts). */
+  passwordResetNotFound: { values: ['enabled', 'disabled'], default: 'disabled', visibility: 'admin' },
   /** The chatbot's menu texts (free text; empty: the Portuguese default). */
   chatbotChooseOption: { values: null, default: CHATBOT_TEXT_DEFAULTS.pt.chatbotChooseOption, visibility: 'admin' },
   chatbotBack: { values: null, default: CHATBOT_TEXT_DEFAULTS.pt.chatbotBack, visibility: 'admin' },
@@ -83,3 +87,13 @@ export const DEFAULT_SETTINGS: { key: SettingKey; value: string }[] = SETTING_KE
   key,
   value: SETTING_DEFINITIONS[key].default,
 }));
+
+/**
+ * Settings of the platform rather than of a company: only the main company's
+ * value counts, and only super users change them.
+ */
+export const PLATFORM_SETTING_KEYS = ['publicSignup', 'passwordResetNotFound'] as const satisfies readonly SettingKey[];
+
+export function isPlatformSetting(key: string): boolean {
+  return (PLATFORM_SETTING_KEYS as readonly string[]).includes(key);
+}

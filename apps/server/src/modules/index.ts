@@ -34,6 +34,10 @@ import { subscribeAnnouncementEvents } from './announcements/announcements.event
 import { registerAnnouncementRoutes } from './announcements/announcements.routes.js';
 import { subscribeChatEvents } from './chats/chats.events.js';
 import { registerChatRoutes } from './chats/chats.routes.js';
+import { subscribeInvoiceEvents } from './invoices/invoices.events.js';
+import { registerInvoiceRoutes, registerPaymentWebhookRoutes } from './invoices/invoices.routes.js';
+import { registerPasswordResetRoutes } from './password-reset/password-reset.routes.js';
+import { registerSignupRoutes } from './signup/signup.routes.js';
 import { registerCampaignSettingRoutes } from './campaign-settings/campaign-settings.routes.js';
 import { subscribeTagEvents } from './tags/tags.events.js';
 import { registerTagRoutes } from './tags/tags.routes.js';
@@ -50,7 +54,16 @@ import { registerUserRoutes } from './users/users.routes.js';
 type RegisterRoutes = (scope: FastifyInstance, services: AppServices) => void | Promise<void>;
 
 /** Routes reachable without a session. */
-export const publicModules: RegisterRoutes[] = [registerAuthPublicRoutes, registerPlanPublicRoutes, registerCloudApiWebhookRoutes, registerExternalApiRoutes];
+export const publicModules: RegisterRoutes[] = [
+  registerAuthPublicRoutes,
+  registerPlanPublicRoutes,
+  registerCloudApiWebhookRoutes,
+  registerExternalApiRoutes,
+  // SaaS lifecycle (issue 23): sign-up, password reset, the PSP's webhook (and the fake PSP)
+  registerSignupRoutes,
+  registerPasswordResetRoutes,
+  registerPaymentWebhookRoutes,
+];
 
 /** Routes behind the auth hook: each sees `req.ctx`. */
 export const privateModules: RegisterRoutes[] = [
@@ -87,6 +100,8 @@ export const privateModules: RegisterRoutes[] = [
   // internal chat and announcements (issue 22)
   registerAnnouncementRoutes,
   registerChatRoutes,
+  // invoices and checkout (issue 23)
+  registerInvoiceRoutes,
 ];
 
 /** Each feature turns its domain events into realtime messages. */
@@ -112,4 +127,5 @@ export function subscribeModuleEvents(services: AppServices): void {
   subscribeFileListEvents(services);
   subscribeAnnouncementEvents(services);
   subscribeChatEvents(services);
+  subscribeInvoiceEvents(services);
 }

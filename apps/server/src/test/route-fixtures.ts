@@ -1,5 +1,5 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
-import { announcements, chatMessages, chats, chatUsers, campaigns, contactListItems, contactLists, fileListOptions, fileLists, helps, plans, prompts, queueIntegrations, queueOptions, schedules, userQueues } from '../platform/db/schema.js';
+import { announcements, chatMessages, chats, chatUsers, campaigns, invoices, contactListItems, contactLists, fileListOptions, fileLists, helps, plans, prompts, queueIntegrations, queueOptions, schedules, userQueues } from '../platform/db/schema.js';
 import type { TestContext } from './test-app.js';
 import { createServiceDeskFactories } from './service-desk-factories.js';
 
@@ -48,6 +48,8 @@ export interface RouteFixture {
   /** An internal chat (issue 22) owned by the author, with the agent as the other member and one message. */
   chatId: number;
   chatUuid: string;
+  /** A paid invoice (issue 23): checkout answers 409 for it without calling the PSP. */
+  invoiceId: number;
   marker: string;
 }
 
@@ -116,7 +118,11 @@ export async function seedRouteFixture(t: TestContext, owners: FixtureOwners, ma
     { companyId, chatId: chat!.id, userId: user.id, unreads: 1 },
   ]);
   await db.insert(chatMessages).values({ companyId, chatId: chat!.id, senderId: authorId, message: `${marker} chat text` });
-  if (!announcement || !chat || !option || !prompt || !integration || !help || !schedule || !contactList || !contactListItem || !campaign || !fileList) throw new Error('fixture not created');
+  const [invoice] = await db
+    .insert(invoices)
+    .values({ companyId, detail: `${marker} invoice ${n}`, valueCents: 9900, dueDate: new Date(Date.UTC(2999, 0, 1 + n)), status: 'paid', paidAt: new Date() })
+    .returning();
+  if (!invoice || !announcement || !chat || !option || !prompt || !integration || !help || !schedule || !contactList || !contactListItem || !campaign || !fileList) throw new Error('fixture not created');
 
   return {
     companyId: owners.targetCompanyId ?? companyId,
@@ -147,6 +153,7 @@ export async function seedRouteFixture(t: TestContext, owners: FixtureOwners, ma
     announcementId: announcement.id,
     chatId: chat.id,
     chatUuid: chat.uuid,
+    invoiceId: invoice.id,
     marker,
   };
 }

@@ -294,8 +294,9 @@ describe('inbound message kinds', () => {
       return page.find((m) => m.source === 'system') ?? null;
     });
     expect(seen).toMatchObject({ body: 'Cliente mudou de número', dataJson: { system: { kind: 'customer_changed_number', text: 'Cliente mudou de número', newNumber } } });
-    const [contact] = await t.database.db.select({ number: contacts.number }).from(contacts).innerJoin(tickets, eq(tickets.contactId, contacts.id)).where(eq(tickets.id, ticket.id));
-    expect(contact?.number).toBe(newNumber);
+    // The contact follows right after the line is stored (same webhook, next statement).
+    const numberOf = async () => (await t.database.db.select({ number: contacts.number }).from(contacts).innerJoin(tickets, eq(tickets.contactId, contacts.id)).where(eq(tickets.id, ticket.id)))[0]?.number;
+    expect(await waitUntil(async () => ((await numberOf()) === newNumber ? newNumber : null), 10_000, 'number change')).toBe(newNumber);
     expect(message.id).toBeTruthy();
   });
 

@@ -44,13 +44,16 @@ function expiredError(dueDate: Date, timeZone: string): AppError {
  * Who may hold a session: anyone of a current company, and super users always.
  * Checked after the password, so only the account's owner learns the company's state.
  */
-function assertCompanyOpen(ctx: RequestContext): void {
+function assertCompanyOpen(ctx: RequestContext, options: { billing: boolean }): void {
   if (ctx.user.super) return;
   if (isCompanySuspended(ctx.company)) throw new AppError('ERR_COMPANY_SUSPENDED');
-  if (isCompanyExpired(ctx.company) && ctx.company.dueDate) throw expiredError(ctx.company.dueDate, ctx.company.timezone);
+  if (!isCompanyExpired(ctx.company) || !ctx.company.dueDate) return;
+  // An admin may hold a session to pay: the auth hook lets it reach the billing routes only.
+  if (options.billing && ctx.user.profile === 'admin') return;
+  throw expiredError(ctx.company.dueDate, ctx.company.timezone);
 }
 
-export async function login(services: AppServices, input: { email: string; password: string; ip: string }): Promise<SessionIssued> {
+export async function login(services: AppServices, input: { email: string; password: string; ip: string; billing?: boolean }): Promise<SessionIssued> {
   if (!services.loginLimiter.attempt(input.ip, input.email)) throw new AppError('ERR_TOO_MANY_REQUESTS');
   const { db } = services;
   const [row] = await db
@@ -68,7 +71,7 @@ export async function login(services: AppServices, input: { email: string; passw
 
   const ctx = await loadSession(db, row.id);
   if (!ctx) throw new AppError('ERR_INVALID_CREDENTIALS');
-  assertCompanyOpen(ctx);
+  assertCompanyOpen(ctx, { billing: input.billing === true });
 
   const familyId = randomUUID();
   const refreshToken = await issueRefreshToken(db, ctx, ctx.user.id, services.config.REFRESH_TOKEN_TTL_SECONDS, familyId);
@@ -110,7 +113,8 @@ export async function refresh(services: AppServices, presented: string | undefin
 
   const ctx = await loadSession(db, stored.userId);
   if (!ctx) throw new AppError('ERR_SESSION_EXPIRED', 401);
-  assertCompanyOpen(ctx);
+  // A session an admin opened to pay is refreshed while the company is overdue.
+  assertCompanyOpen(ctx, { billing: true });
 
   const refreshToken = await issueRefreshToken(
     db,

@@ -1,10 +1,10 @@
+import { createRateLimiter } from '../../platform/http/rate-limiter.js';
+
 /**
  * Login attempt limits per IP and per (email, IP) pair, counted whether or not the
  * email exists, so the 429 reveals nothing about accounts. No limit counts an email
  * alone: guessing one account's password is bounded per source address, and nobody
- * can lock a known email out by failing its logins from somewhere else. Fixed windows
- * kept in this process's memory: with several API nodes each node counts on its own,
- * which still bounds guessing to (nodes × limit) per window.
+ * can lock a known email out by failing its logins from somewhere else.
  */
 export interface LoginLimiter {
   /** Counts an attempt; false when the IP or the (email, IP) pair is over its limit. */
@@ -13,31 +13,13 @@ export interface LoginLimiter {
 }
 
 export function createLoginLimiter(options: { perIp: number; perEmailIp: number; windowMs: number }): LoginLimiter {
-  const counters = new Map<string, { count: number; resetAt: number }>();
-
-  function hit(key: string, limit: number, now: number): boolean {
-    const entry = counters.get(key);
-    if (!entry || entry.resetAt <= now) {
-      counters.set(key, { count: 1, resetAt: now + options.windowMs });
-      return true;
-    }
-    entry.count += 1;
-    return entry.count <= limit;
-  }
-
-  function sweep(now: number): void {
-    if (counters.size < 10_000) return;
-    for (const [key, entry] of counters) if (entry.resetAt <= now) counters.delete(key);
-  }
-
+  const counters = createRateLimiter(options.windowMs);
   return {
     attempt(ip, email) {
-      const now = Date.now();
-      sweep(now);
       // An IP over its limit adds no pair counters: memory stays bounded by IPs × perIp.
-      if (!hit(`ip:${ip}`, options.perIp, now)) return false;
-      return hit(`pair:${ip}\n${email}`, options.perEmailIp, now);
+      if (!counters.hit(`ip:${ip}`, options.perIp)) return false;
+      return counters.hit(`pair:${ip}\n${email}`, options.perEmailIp);
     },
-    reset: () => counters.clear(),
+    reset: () => counters.reset(),
   };
 }

@@ -1,6 +1,7 @@
 import { NO_EXPIRY_DUE_DATE, type CompanyBody, type CompanyUpdateBody, type ScheduleEntry } from '@atende/shared';
 import { eq } from 'drizzle-orm';
 import type { AppServices } from '../../app.js';
+import type { DbOrTx } from '../../platform/db/client.js';
 import { companies, users } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
@@ -26,6 +27,20 @@ function companyColumns(body: CompanyUpdateBody) {
   };
 }
 
+/** One company with its default settings and, when given, its first admin (super-user create and sign-up). */
+export async function insertCompany(
+  tx: DbOrTx,
+  input: { company: typeof companies.$inferInsert; campaignsEnabled: boolean; admin: { name: string; email: string; passwordHash: string } | null },
+): Promise<number> {
+  const [company] = await tx.insert(companies).values(input.company).returning({ id: companies.id });
+  if (!company) throw new AppError('ERR_INTERNAL_SERVER_ERROR');
+  await insertDefaultSettings(tx, { companyId: company.id }, { campaignsEnabled: input.campaignsEnabled ? 'true' : 'false' });
+  if (input.admin) {
+    await tx.insert(users).values({ companyId: company.id, ...input.admin, profile: 'admin', allTicket: 'enabled' });
+  }
+  return company.id;
+}
+
 export async function createCompany(services: AppServices, ctx: RequestContext, body: CompanyBody): Promise<CompanyDetail> {
   requireSuper(ctx);
   if (!(await findPlan(services.db, body.planId))) throw new AppError('ERR_NO_PLAN_FOUND');
@@ -33,34 +48,19 @@ export async function createCompany(services: AppServices, ctx: RequestContext, 
   if (adminEmail && (await emailTaken(services.db, adminEmail))) throw new AppError('ERR_EMAIL_ALREADY_EXISTS');
   const passwordHash = body.password && adminEmail ? await hashPassword(body.password) : null;
 
-  const companyId = await services.db.transaction(async (tx) => {
-    const [company] = await tx
-      .insert(companies)
-      .values({
+  const companyId = await services.db.transaction((tx) =>
+    insertCompany(tx, {
+      company: {
         ...companyColumns(body),
         // Created without one: no expiry, as a date the spec's client accepts.
         ...(body.dueDate === undefined ? { dueDate: new Date(NO_EXPIRY_DUE_DATE) } : {}),
         name: body.name,
         planId: body.planId,
-      })
-      .returning({ id: companies.id });
-    if (!company) throw new AppError('ERR_INTERNAL_SERVER_ERROR');
-    const scope = { companyId: company.id };
-    await insertDefaultSettings(tx, scope, {
-      campaignsEnabled: body.campaignsEnabled === false ? 'false' : 'true',
-    });
-    if (passwordHash && adminEmail) {
-      await tx.insert(users).values({
-        companyId: company.id,
-        name: body.name,
-        email: adminEmail,
-        passwordHash,
-        profile: 'admin',
-        allTicket: 'enabled',
-      });
-    }
-    return company.id;
-  });
+      },
+      campaignsEnabled: body.campaignsEnabled !== false,
+      admin: passwordHash && adminEmail ? { name: body.name, email: adminEmail, passwordHash } : null,
+    }),
+  );
   const detail = await findCompany(services.db, companyId);
   if (!detail) throw new AppError('ERR_NO_COMPANY_FOUND');
   return detail;

@@ -1,9 +1,9 @@
-import { isAllowedSettingValue, isSettingKey, SETTING_DEFINITIONS, settingVisibility, SettingUpdateBody } from '@atende/shared';
+import { isAllowedSettingValue, isPlatformSetting, isSettingKey, SETTING_DEFINITIONS, settingVisibility, SettingUpdateBody } from '@atende/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppServices } from '../../app.js';
 import { AppError } from '../../platform/http/app-error.js';
-import { requireAdmin } from '../../platform/http/guards.js';
+import { requireAdmin, requireSuper } from '../../platform/http/guards.js';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
 import { openSecretSetting, presentSetting, presentSettings } from './settings.presenter.js';
 import { findSetting, listSettings, upsertSetting } from './settings.repo.js';
@@ -30,6 +30,7 @@ export function registerSettingRoutes(scope: FastifyInstance, services: AppServi
     requireAdmin(request.ctx);
     const { key } = request.params;
     if (!isSettingKey(key)) throw new AppError('ERR_NO_SETTING_FOUND');
+    if (isPlatformSetting(key)) requireSuper(request.ctx);
     const { value } = request.body;
     if (!isAllowedSettingValue(key, value)) {
       const allowed = SETTING_DEFINITIONS[key].values;

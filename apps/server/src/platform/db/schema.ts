@@ -77,10 +77,12 @@ export const companies = pgTable(
     recurrence: text('recurrence').notNull().default('MENSAL'),
     schedules: jsonb('schedules').$type<ScheduleRow[]>().notNull().default([]),
     timezone: text('timezone').notNull().default('America/Sao_Paulo'),
+    /** End of the free trial of a company that signed up (spec part 2 §2.20); null for companies a super user created. */
+    trialExpiration: timestamp('trial_expiration', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('companies_plan_id_idx').on(t.planId), index('companies_name_idx').on(t.name)],
+  (t) => [index('companies_plan_id_idx').on(t.planId), index('companies_name_idx').on(t.name), index('companies_due_date_idx').on(t.dueDate)],
 );
 
 export const whatsapps = pgTable(
@@ -1201,3 +1203,77 @@ export type PromptRow = typeof prompts.$inferSelect;
 export type QueueIntegrationRow = typeof queueIntegrations.$inferSelect;
 export type OutboundSendRow = typeof outboundSends.$inferSelect;
 export type ScheduleRecord = typeof schedules.$inferSelect;
+
+/**
+ * A company's bill for one period (spec part 2 §3 Invoice): one per company and due
+ * date, so the daily job may run twice or on two nodes. Stored status is open or paid;
+ * "expired" is how an open invoice past its due date is shown.
+ */
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    planId: integer('plan_id').references(() => plans.id, { onDelete: 'set null' }),
+    detail: text('detail').notNull(),
+    /** Integer cents (DECISIONS.md §10), from the plan when the invoice was made. */
+    valueCents: integer('value_cents').notNull(),
+    dueDate: timestamp('due_date', { withTimezone: true, mode: 'date' }).notNull(),
+    status: text('status', { enum: ['open', 'paid'] }).notNull().default('open'),
+    paidAt: timestamp('paid_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('invoices_company_id_due_date_uq').on(t.companyId, t.dueDate),
+    index('invoices_plan_id_idx').on(t.planId),
+    check('invoices_status_ck', sql`${t.status} in ('open', 'paid')`),
+    check('invoices_value_ck', sql`${t.valueCents} > 0`),
+  ],
+);
+
+/** A Pix charge made at a PSP for an invoice; the webhook finds it by txid. */
+export const pixCharges = pgTable(
+  'pix_charges',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    invoiceId: integer('invoice_id')
+      .notNull()
+      .references(() => invoices.id, { onDelete: 'cascade' }),
+    txid: text('txid').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    status: text('status').notNull().default('ATIVA'),
+    copyPaste: text('copy_paste').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    endToEndId: text('end_to_end_id'),
+    paidAt: timestamp('paid_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('pix_charges_txid_uq').on(t.txid),
+    index('pix_charges_invoice_id_idx').on(t.invoiceId),
+    index('pix_charges_company_id_idx').on(t.companyId),
+  ],
+);
+
+/** A password reset code (DECISIONS.md §11): stored hashed, 30 minutes, single use, 5 tries. */
+export const passwordResets = pgTable(
+  'password_resets',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('password_resets_user_id_idx').on(t.userId), index('password_resets_company_id_idx').on(t.companyId)],
+);
+
+export type InvoiceRow = typeof invoices.$inferSelect;
+export type PixChargeRow = typeof pixCharges.$inferSelect;

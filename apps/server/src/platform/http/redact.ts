@@ -7,6 +7,7 @@ export function redactUrl(url: string): string {
   let safePath = pathPart;
   if (/^\/resetpasswords\//i.test(pathPart)) safePath = '/resetpasswords/[redacted]';
   else if (/^\/forgetpassword\//i.test(pathPart)) safePath = '/forgetpassword/[redacted]';
+  else if (/^\/payments\/pix\/webhook\//i.test(pathPart)) safePath = '/payments/pix/webhook/[redacted]';
   if (query === undefined) return safePath;
   const safeQuery = query.replace(/(^|&)(token|access_token|password)=[^&]*/gi, '$1$2=[redacted]');
   return `${safePath}?${safeQuery}`;

@@ -5,6 +5,8 @@ export const rooms = {
   company: (companyId: number) => `company:${companyId}`,
   user: (companyId: number, userId: number) => `company:${companyId}:user:${userId}`,
   admins: (companyId: number) => `company:${companyId}:admins`,
+  /** The company's admins hear payments here, also while the company is overdue (then it is their only room). */
+  billing: (companyId: number) => `company:${companyId}:billing`,
   notification: (companyId: number) => `company:${companyId}:notification`,
   tickets: (companyId: number, status: TicketStatus) => `company:${companyId}:tickets:${status}`,
   chatBox: (companyId: number, ticketId: number) => `company:${companyId}:ticket:${ticketId}`,

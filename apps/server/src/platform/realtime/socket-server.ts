@@ -6,7 +6,7 @@ import { Server, type Socket } from 'socket.io';
 import type { Authenticate } from '../../modules/auth/authenticate.js';
 import type { AccessChange } from '../events/access-changes.js';
 import { AppError } from '../http/app-error.js';
-import type { RequestContext } from '../http/context.js';
+import { isCompanyExpired, type RequestContext } from '../http/context.js';
 import type { RealtimeTransport } from './publisher.js';
 import { connectRedisStreams, type RedisStreamsConnection } from './redis-streams-client.js';
 import { rooms } from './rooms.js';
@@ -162,6 +162,11 @@ function endReason(current: RequestContext, fresh: RequestContext | null): Sessi
   return null;
 }
 
+/** A company past its due date, for anyone but super users: only its admins connect, and only to pay. */
+function isOverdue(ctx: RequestContext): boolean {
+  return !ctx.user.super && isCompanyExpired(ctx.company);
+}
+
 function chatBoxTicketId(room: string, companyId: number): number | null {
   const prefix = rooms.chatBox(companyId, 0).replace(/0$/, '');
   return room.startsWith(prefix) ? positiveInt(room.slice(prefix.length)) : null;
@@ -183,12 +188,28 @@ async function syncMembership(
   alwaysReady: boolean,
 ): Promise<void> {
   const { companyId, user } = ctx;
+  if (isOverdue(ctx)) {
+    // An admin of an overdue company is signed in to pay: it hears its payment and nothing else.
+    let left = false;
+    for (const room of socket.rooms) {
+      if (room === socket.id || room === rooms.billing(companyId)) continue;
+      await socket.leave(room);
+      left = true;
+    }
+    const joined = !socket.rooms.has(rooms.billing(companyId));
+    if (joined) await socket.join(rooms.billing(companyId));
+    if (socket.connected && (left || joined || alwaysReady)) emitToSocket(socket, SERVER_EVENTS.ready);
+    return;
+  }
   const wanted = new Set([rooms.company(companyId), rooms.user(companyId, user.id), rooms.everyone()]);
-  if (user.profile === 'admin') wanted.add(rooms.admins(companyId));
+  if (user.profile === 'admin') {
+    wanted.add(rooms.admins(companyId));
+    wanted.add(rooms.billing(companyId));
+  }
   if (user.allTicket === 'enabled') wanted.add(rooms.allTicket(companyId));
   for (const queueId of user.queueIds) wanted.add(rooms.queue(companyId, queueId));
 
-  const derived = [rooms.admins(companyId), rooms.allTicket(companyId)];
+  const derived = [rooms.admins(companyId), rooms.billing(companyId), rooms.allTicket(companyId)];
   const queuePrefix = rooms.queue(companyId, 0).replace(/0$/, '');
   const chatBoxes: { room: string; ticketId: number }[] = [];
   let changed = false;
@@ -264,8 +285,13 @@ export async function createSocketServer(httpServer: HttpServer, options: Socket
   async function authenticateSocket(token: string): Promise<{ ctx: RequestContext; expiresAt: number | null; familyId?: string }> {
     const ctx = await options.authenticate(token);
     if (!ctx.company.status && !ctx.user.super) throw new AppError('ERR_SESSION_EXPIRED', 401);
+    if (isOverdue(ctx) && ctx.user.profile !== 'admin') throw new AppError('ERR_SUBSCRIPTION_EXPIRED');
     const inspected = options.inspectToken ? await options.inspectToken(token) : null;
-    return { ctx, expiresAt: inspected?.expiresAt ?? null, familyId: inspected?.familyId };
+    let expiresAt = inspected?.expiresAt ?? null;
+    // The due date passing ends the socket like a token expiry: the client refreshes and comes back with what is left.
+    const due = ctx.company.dueDate?.getTime();
+    if (!ctx.user.super && !isOverdue(ctx) && due !== undefined) expiresAt = expiresAt === null ? due : Math.min(expiresAt, due);
+    return { ctx, expiresAt, familyId: inspected?.familyId };
   }
 
   /** Tells the client why (it must not reconnect with this token), then closes the socket. */
@@ -388,6 +414,7 @@ export async function createSocketServer(httpServer: HttpServer, options: Socket
 
     // Any user of the company hears its notifications.
     socket.on(CLIENT_EVENTS.joinNotification, (...args: unknown[]) => {
+      if (isOverdue(socket.data.ctx)) return ackOf(args)({ ok: false, error: 'ERR_NO_PERMISSION' });
       void socket.join(rooms.notification(companyId));
       ackOf(args)({ ok: true });
     });
@@ -400,6 +427,7 @@ export async function createSocketServer(httpServer: HttpServer, options: Socket
       const ack = ackOf([status, ...rest]);
       const valid = ticketStatus(status);
       if (!valid) return ack({ ok: false, error: 'ERR_VALIDATION' });
+      if (isOverdue(socket.data.ctx)) return ack({ ok: false, error: 'ERR_NO_PERMISSION' });
       void socket.join(rooms.tickets(companyId, valid));
       ack({ ok: true });
     });
@@ -415,6 +443,7 @@ export async function createSocketServer(httpServer: HttpServer, options: Socket
       const ack = ackOf([ticketId, ...rest]);
       const id = positiveInt(ticketId);
       if (id === null) return ack({ ok: false, error: 'ERR_VALIDATION' });
+      if (isOverdue(socket.data.ctx)) return ack({ ok: false, error: 'ERR_NO_PERMISSION' });
       // Without a registered authorizer nobody may join: refusing is the safe default.
       const authorizer = chatBoxAuthorizer;
       if (!authorizer) return ack({ ok: false, error: 'ERR_NO_PERMISSION' });

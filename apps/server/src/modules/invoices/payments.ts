@@ -1,0 +1,95 @@
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import type { AppServices } from '../../app.js';
+import { createEfiPixProvider } from '../../platform/payments/efi-pix.provider.js';
+import { registerFakePsp } from '../../platform/payments/fake-psp.js';
+import type { PaymentProvider } from '../../platform/payments/payment-provider.js';
+
+/** Where the local fake PSP is mounted (PIX_PROVIDER=fake). */
+export const FAKE_PSP_PREFIX = '/fake-psp';
+const FAKE_CLIENT_ID = 'atende-fake-psp';
+const FAKE_PIX_KEY = 'pix@atende.local';
+
+/** The webhook path the PSP is given; the secret in it is the first credential, the charge fetched back the second. */
+export const PIX_WEBHOOK_PATH = '/payments/pix/webhook';
+
+interface PaymentsState {
+  provider: Promise<PaymentProvider | null> | null;
+  server: FastifyInstance | null;
+}
+
+const states = new WeakMap<AppServices, PaymentsState>();
+
+function state(services: AppServices): PaymentsState {
+  let found = states.get(services);
+  if (!found) {
+    found = { provider: null, server: null };
+    states.set(services, found);
+  }
+  return found;
+}
+
+function fakeSecret(services: AppServices): string {
+  return `${services.config.PAYMENT_WEBHOOK_SECRET}-psp`;
+}
+
+/** This server's own address once it listens (the fake PSP and its webhook live here). */
+function ownAddress(services: AppServices): string | null {
+  const server = state(services).server;
+  const address = server?.server.address() as AddressInfo | string | null | undefined;
+  if (!address || typeof address === 'string') return null;
+  const host = address.family === 'IPv6' ? `[${address.address === '::' ? '::1' : address.address}]` : address.address === '0.0.0.0' ? '127.0.0.1' : address.address;
+  return `http://${host}:${address.port}`;
+}
+
+/** Mounts the fake PSP on this server when it is the configured provider (the embedded default and tests). */
+export async function registerPaymentRoutes(scope: FastifyInstance, services: AppServices): Promise<void> {
+  state(services).server = scope;
+  if (services.config.PIX_PROVIDER !== 'fake') return;
+  await registerFakePsp(scope, {
+    prefix: FAKE_PSP_PREFIX,
+    clientId: FAKE_CLIENT_ID,
+    clientSecret: fakeSecret(services),
+    merchantName: 'Atende',
+    merchantCity: 'Sao Paulo',
+  });
+}
+
+async function buildProvider(services: AppServices): Promise<PaymentProvider | null> {
+  const { config } = services;
+  if (config.PIX_PROVIDER === 'none') return null;
+  let provider: PaymentProvider;
+  let base: string;
+  if (config.PIX_PROVIDER === 'fake') {
+    const own = ownAddress(services);
+    if (!own) return null;
+    base = own;
+    provider = createEfiPixProvider({ baseUrl: `${own}${FAKE_PSP_PREFIX}`, clientId: FAKE_CLIENT_ID, clientSecret: fakeSecret(services), pixKey: FAKE_PIX_KEY, kind: 'fake' });
+  } else {
+    base = config.PUBLIC_URL;
+    provider = createEfiPixProvider({
+      baseUrl: config.EFI_BASE_URL,
+      clientId: config.EFI_CLIENT_ID,
+      clientSecret: config.EFI_CLIENT_SECRET,
+      pixKey: config.PIX_KEY,
+      kind: 'efi',
+      tls: { pfx: readFileSync(config.EFI_CERT_PATH), passphrase: config.EFI_CERT_PASSPHRASE },
+    });
+  }
+  await provider.registerWebhook(`${base}${PIX_WEBHOOK_PATH}/${config.PAYMENT_WEBHOOK_SECRET}`);
+  return provider;
+}
+
+/**
+ * The configured Pix provider, built on first use (the webhook is registered then);
+ * null when payments are off, or the fake PSP's server is not listening yet. A
+ * failed build is tried again on the next use.
+ */
+export async function paymentProvider(services: AppServices): Promise<PaymentProvider | null> {
+  const current = state(services);
+  current.provider ??= buildProvider(services).catch(() => null);
+  const provider = await current.provider;
+  if (!provider) current.provider = null;
+  return provider;
+}
