@@ -123,10 +123,10 @@ export const ERROR_STATUS = {
   // SaaS lifecycle (issue 23)
   // The platform's public sign-up is turned off by a super user.
   ERR_SIGNUP_DISABLED: 403,
-  // A password reset code that is wrong, used, expired or tried too often (one answer for all).
-  ERR_INVALID_RESET_CODE: 400,
-  // No SMTP server is configured: codes and logins cannot be e-mailed.
-  ERR_MAIL_UNAVAILABLE: 400,
+  // A password reset code that is wrong, used, expired or tried too often (one answer for all; the code is a credential).
+  ERR_INVALID_RESET_CODE: 401,
+  // No SMTP server is configured: codes and logins cannot be e-mailed (409: the install's state, not the request).
+  ERR_MAIL_UNAVAILABLE: 409,
   ERR_NO_INVOICE_FOUND: 404,
   ERR_INVOICE_ALREADY_PAID: 409,
   // No Pix provider is configured (PIX_PROVIDER=none), or it cannot be reached now.

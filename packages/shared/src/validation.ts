@@ -17,6 +17,9 @@ export const VALIDATION_MESSAGES = {
   'validation.invalidDate': 'Invalid date',
   'validation.invalidText': 'Contains a character that is not allowed (NUL or an unpaired surrogate)',
   'validation.invalidTimeZone': 'Unknown time zone',
+  'validation.passwordRule': 'At least 8 characters, with a digit, a lower-case and an upper-case letter',
+  'validation.invalidPhone': 'Invalid phone number',
+  'validation.invalidCode': 'The code has 6 digits',
 } as const;
 export type ValidationMessageKey = keyof typeof VALIDATION_MESSAGES;
 

@@ -1,0 +1,269 @@
+import { RECURRENCE_MONTHS, type InvoiceView, type PixCheckoutView, type Recurrence } from '@atende/shared';
+import { and, eq } from 'drizzle-orm';
+import { io, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { companies, invoices, pixCharges, whatsapps } from '../../platform/db/schema.js';
+import { parseBrCode } from '../../platform/payments/brcode.js';
+import type { BuiltCompany } from '../../test/factories.js';
+import { waitUntil } from '../../test/channel-test-app.js';
+import { createTestContext, type TestContext } from '../../test/test-app.js';
+import { createDueInvoices } from './invoices.repo.js';
+import { makeDueInvoices } from './invoices.service.js';
+
+const DAY = 86_400_000;
+let t: TestContext;
+let url: string;
+const sockets: Socket[] = [];
+
+beforeAll(async () => {
+  t = await createTestContext({ realtime: true, listen: true, env: { INVOICE_DAYS_BEFORE_DUE: '10' } });
+  const address = t.app.server.address();
+  if (!address || typeof address === 'string') throw new Error('not listening');
+  url = `http://127.0.0.1:${address.port}`;
+});
+afterAll(async () => {
+  for (const socket of sockets) socket.close();
+  await t.close();
+});
+
+/** A company on a priced plan whose due date is `dueInDays` away (negative: overdue). */
+async function buildBilledCompany(options: { dueInDays?: number; valueCents?: number; recurrence?: Recurrence } = {}): Promise<BuiltCompany> {
+  const company = await t.factories.buildCompany({ plan: { valueCents: options.valueCents ?? 9900 }, dueDate: new Date(Date.now() + (options.dueInDays ?? 5) * DAY) });
+  if (options.recurrence) await t.database.db.update(companies).set({ recurrence: options.recurrence }).where(eq(companies.id, company.id));
+  return company;
+}
+
+async function invoicesOf(companyId: number) {
+  return t.database.db.select().from(invoices).where(eq(invoices.companyId, companyId));
+}
+
+async function dueDateOf(companyId: number): Promise<Date> {
+  const [row] = await t.database.db.select({ dueDate: companies.dueDate }).from(companies).where(eq(companies.id, companyId));
+  return row!.dueDate!;
+}
+
+async function checkout(token: string, invoiceId: number, extra: Record<string, unknown> = {}) {
+  return t.request(token, 'POST', '/subscription', { invoiceId, firstName: 'Ana', lastName: 'Lima', address2: 'Rua A, 1', city: 'São Paulo', state: 'SP', zipcode: '01000-000', country: 'BR', ...extra });
+}
+
+/** The payer's bank pays the copy-and-paste code at the fake PSP, which notifies our webhook. */
+async function pay(copyPaste: string, amount?: string) {
+  const response = await t.app.inject({ method: 'POST', url: '/fake-psp/pay', payload: { pixCopiaECola: copyPaste, ...(amount ? { amount } : {}) } });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<{ status: string; webhookStatus: number; txid: string; endToEndId: string }>();
+}
+
+function addMonths(date: Date, months: number): Date {
+  const moved = new Date(date);
+  moved.setUTCMonth(moved.getUTCMonth() + months);
+  return moved;
+}
+
+describe('the invoice job', () => {
+  it('makes one invoice per company and due date, from the plan, even when two runs race', async () => {
+    const soon = await buildBilledCompany({ dueInDays: 5, valueCents: 12345 });
+    const later = await buildBilledCompany({ dueInDays: 40 });
+    const free = await t.factories.buildCompany({ plan: { valueCents: 0 }, dueDate: new Date(Date.now() + 2 * DAY) });
+    const now = new Date();
+    await Promise.all([createDueInvoices(t.database.db, { now, daysBefore: 10 }), createDueInvoices(t.database.db, { now, daysBefore: 10 }), makeDueInvoices(t.app.services)]);
+    await makeDueInvoices(t.app.services);
+    const made = await invoicesOf(soon.id);
+    expect(made).toHaveLength(1);
+    expect(made[0]).toMatchObject({ valueCents: 12345, status: 'open' });
+    expect(made[0]!.dueDate.getTime()).toBe((await dueDateOf(soon.id)).getTime());
+    expect(await invoicesOf(later.id)).toHaveLength(0);
+    expect(await invoicesOf(free.id)).toHaveLength(0);
+  });
+});
+
+describe('GET /invoices/all', () => {
+  it('lists the company’s invoices, latest first, with paid / open / expired, pages of 20 and the more-pages header', async () => {
+    const company = await buildBilledCompany({ dueInDays: 5 });
+    const base = Date.now();
+    await t.database.db.insert(invoices).values([
+      { companyId: company.id, detail: 'Paid', valueCents: 100, dueDate: new Date(base - 40 * DAY), status: 'paid', paidAt: new Date() },
+      { companyId: company.id, detail: 'Expired', valueCents: 100, dueDate: new Date(base - 10 * DAY) },
+      ...Array.from({ length: 20 }, (_, i) => ({ companyId: company.id, detail: `Future ${i}`, valueCents: 100, dueDate: new Date(base + (100 + i) * DAY) })),
+    ]);
+    const { token } = await company.admin.login();
+    const first = await t.request(token, 'GET', '/invoices/all?pageNumber=1');
+    expect(first.headers['x-has-more']).toBe('true');
+    const page1 = first.json<InvoiceView[]>();
+    expect(page1).toHaveLength(20);
+    expect(page1[0]).toMatchObject({ detail: 'Future 19', value: 1, status: 'open' });
+    expect(page1[19]).toMatchObject({ detail: 'Future 0' });
+    const second = await t.request(token, 'GET', '/invoices/all?pageNumber=2');
+    expect(second.headers['x-has-more']).toBe('false');
+    expect(second.json<InvoiceView[]>().map((i) => [i.detail, i.status])).toEqual([
+      ['Expired', 'expired'],
+      ['Paid', 'paid'],
+    ]);
+    expect((await t.request(token, 'GET', '/invoices/all?searchParam=expir')).json<InvoiceView[]>().map((i) => i.detail)).toEqual(['Expired']);
+
+    const other = await buildBilledCompany();
+    const otherToken = (await other.admin.login()).token;
+    expect((await t.request(otherToken, 'GET', '/invoices/all')).json()).toEqual([]);
+    const agent = await t.factories.buildUser(company.id, { profile: 'user' });
+    expect((await t.request((await agent.login()).token, 'GET', '/invoices/all')).statusCode).toBe(403);
+  });
+});
+
+describe('Pix checkout and the payment webhook', () => {
+  it('charges the invoice’s amount (never the client’s), shows a valid BR Code, and reuses a charge still payable', async () => {
+    const company = await buildBilledCompany({ valueCents: 4990 });
+    await makeDueInvoices(t.app.services, company.id);
+    const [invoice] = await invoicesOf(company.id);
+    const { token } = await company.admin.login();
+    const response = await checkout(token, invoice!.id, { plan: JSON.stringify({ price: 0.01, users: 999 }), value: 0.01, amountCents: 1 });
+    expect(response.statusCode, response.body).toBe(200);
+    const view = response.json<PixCheckoutView>();
+    expect(view).toMatchObject({ invoiceId: invoice!.id, valor: { original: '49.90' }, sandbox: true });
+    const parsed = parseBrCode(view.qrcode.qrcode);
+    expect(parsed.ok).toBe(true);
+    const [charge] = await t.database.db.select().from(pixCharges).where(eq(pixCharges.txid, view.txid));
+    expect(charge).toMatchObject({ amountCents: 4990, status: 'ATIVA', companyId: company.id });
+    expect((await checkout(token, invoice!.id)).json<PixCheckoutView>().txid).toBe(view.txid);
+
+    const other = await buildBilledCompany();
+    expect((await checkout((await other.admin.login()).token, invoice!.id)).statusCode).toBe(404);
+    const agent = await t.factories.buildUser(company.id, { profile: 'user' });
+    expect((await checkout((await agent.login()).token, invoice!.id)).statusCode).toBe(403);
+  });
+
+  it('pays the invoice once the PSP confirms it, moves the due date, emits CONCLUIDA to the company’s admins, and ignores a replay', async () => {
+    const company = await buildBilledCompany({ dueInDays: 5 });
+    const outsider = await buildBilledCompany();
+    await makeDueInvoices(t.app.services, company.id);
+    const [invoice] = await invoicesOf(company.id);
+    const { token } = await company.admin.login();
+    const heard: unknown[] = [];
+    const socket = io(url, { transports: ['websocket'], query: { token }, reconnection: false });
+    sockets.push(socket);
+    await new Promise<void>((resolve, reject) => {
+      socket.once('ready', () => resolve());
+      socket.once('connect_error', reject);
+    });
+    socket.on(`company-${company.id}-payment`, (payload: unknown) => heard.push(payload));
+    const outsiderSocket = io(url, { transports: ['websocket'], query: { token: (await outsider.admin.login()).token }, reconnection: false });
+    sockets.push(outsiderSocket);
+    const outsiderHeard: unknown[] = [];
+    outsiderSocket.onAny((event: string, payload: unknown) => event.endsWith('-payment') && outsiderHeard.push(payload));
+
+    const view = (await checkout(token, invoice!.id)).json<PixCheckoutView>();
+    const paid = await pay(view.qrcode.qrcode);
+    expect(paid).toMatchObject({ status: 'CONCLUIDA', webhookStatus: 200 });
+    const expectedDue = addMonths(invoice!.dueDate, 1);
+    await waitUntil(() => heard.length > 0, 5000, 'payment event');
+    expect(heard[0]).toEqual({ action: 'CONCLUIDA', invoiceId: invoice!.id, company: { id: company.id, dueDate: expectedDue.toISOString() } });
+    expect((await dueDateOf(company.id)).toISOString()).toBe(expectedDue.toISOString());
+    const [after] = await invoicesOf(company.id);
+    expect(after).toMatchObject({ status: 'paid' });
+    expect(outsiderHeard).toEqual([]);
+
+    // The PSP sends the same notification again: nothing moves twice.
+    const secret = t.config.PAYMENT_WEBHOOK_SECRET;
+    const replay = await t.app.inject({ method: 'POST', url: `/payments/pix/webhook/${secret}/pix`, payload: { pix: [{ txid: view.txid, endToEndId: paid.endToEndId, valor: '99.00' }] } });
+    expect(replay.json()).toEqual({ received: 1, outcomes: ['replay'] });
+    expect((await dueDateOf(company.id)).toISOString()).toBe(expectedDue.toISOString());
+    expect((await checkout(token, invoice!.id)).json().error).toBe('ERR_INVOICE_ALREADY_PAID');
+  });
+
+  it('refuses a notification without the secret, ignores unknown charges, unpaid charges and a wrong amount', async () => {
+    const company = await buildBilledCompany();
+    await makeDueInvoices(t.app.services, company.id);
+    const [invoice] = await invoicesOf(company.id);
+    const { token } = await company.admin.login();
+    const view = (await checkout(token, invoice!.id)).json<PixCheckoutView>();
+    const dueBefore = await dueDateOf(company.id);
+    const secret = t.config.PAYMENT_WEBHOOK_SECRET;
+    const notify = (path: string, txid: string, valor = '99.00') =>
+      t.app.inject({ method: 'POST', url: path, payload: { pix: [{ txid, endToEndId: 'E12345678202611251200abcdefghijk', valor }] } });
+
+    // Unsigned (no or a wrong secret): not found, nothing paid.
+    expect((await notify('/payments/pix/webhook/wrong-secret/pix', view.txid)).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'POST', url: '/payments/pix/webhook', payload: { pix: [] } })).statusCode).toBe(404);
+    // A forged notification with the secret, for a charge the PSP says is not paid.
+    expect((await notify(`/payments/pix/webhook/${secret}/pix`, view.txid)).json().outcomes).toEqual(['not-paid']);
+    // A charge we never made.
+    expect((await notify(`/payments/pix/webhook/${secret}`, 'X'.repeat(30))).json().outcomes).toEqual(['unknown-charge']);
+    // The payer pays less than the invoice: the PSP notifies, our check refuses.
+    const paid = await pay(view.qrcode.qrcode, '1.00');
+    expect(paid.webhookStatus).toBe(200);
+    expect((await invoicesOf(company.id))[0]).toMatchObject({ status: 'open' });
+    expect((await dueDateOf(company.id)).getTime()).toBe(dueBefore.getTime());
+    const [charge] = await t.database.db.select().from(pixCharges).where(and(eq(pixCharges.txid, view.txid)));
+    expect(charge!.status).toBe('ATIVA');
+  });
+
+  it.each(Object.entries(RECURRENCE_MONTHS))('renews %s by %i month(s) from the invoice’s due date', async (recurrence, months) => {
+    const company = await buildBilledCompany({ dueInDays: 3, recurrence: recurrence as Recurrence });
+    await makeDueInvoices(t.app.services, company.id);
+    const [invoice] = await invoicesOf(company.id);
+    const { token } = await company.admin.login();
+    const view = (await checkout(token, invoice!.id)).json<PixCheckoutView>();
+    await pay(view.qrcode.qrcode);
+    await waitUntil(async () => ((await invoicesOf(company.id))[0]?.status === 'paid' ? true : null), 5000, 'paid');
+    expect((await dueDateOf(company.id)).toISOString()).toBe(addMonths(invoice!.dueDate, months).toISOString());
+  });
+});
+
+describe('an overdue company', () => {
+  it('is refused on the API, sockets and the external API; its admin signs in to pay and is back in after paying', async () => {
+    const company = await buildBilledCompany({ dueInDays: -2 });
+    await t.database.db.insert(invoices).values({ companyId: company.id, detail: 'Overdue', valueCents: 9900, dueDate: await dueDateOf(company.id) });
+    const agent = await t.factories.buildUser(company.id, { profile: 'user' });
+    const login = (email: string, password: string, billing?: boolean) =>
+      t.app.inject({ method: 'POST', url: '/auth/login', payload: { email, password, ...(billing ? { billing: true } : {}) } });
+
+    expect((await login(company.admin.email, company.admin.password)).json().error).toBe('ERR_SUBSCRIPTION_EXPIRED');
+    expect((await login(agent.email, agent.password, true)).json().error).toBe('ERR_SUBSCRIPTION_EXPIRED');
+    const billing = await login(company.admin.email, company.admin.password, true);
+    expect(billing.statusCode).toBe(200);
+    const token = billing.json<{ token: string }>().token;
+
+    expect((await t.request(token, 'GET', '/tickets')).statusCode).toBe(402);
+    expect((await t.request(token, 'GET', '/contacts')).statusCode).toBe(402);
+    const apiToken = `overdue-${company.id}-token`;
+    await t.database.db.insert(whatsapps).values({ companyId: company.id, name: 'Overdue line', token: apiToken, provider: 'sandbox' });
+    const send = await t.app.inject({ method: 'POST', url: '/api/messages/send', headers: { authorization: `Bearer ${apiToken}` }, payload: { number: '5511999990000', body: 'hi' } });
+    expect(send.json().error).toBe('ERR_SUBSCRIPTION_EXPIRED');
+    const listed = await t.request(token, 'GET', '/invoices/all');
+    expect(listed.statusCode).toBe(200);
+    const [overdue] = listed.json<InvoiceView[]>();
+    expect(overdue).toMatchObject({ status: 'expired' });
+
+    // The socket hears its payment, and nothing else of the company.
+    const socket = io(url, { transports: ['websocket'], query: { token }, reconnection: false });
+    sockets.push(socket);
+    await new Promise<void>((resolve, reject) => {
+      socket.once('ready', () => resolve());
+      socket.once('connect_error', reject);
+    });
+    const joined = await socket.timeout(2000).emitWithAck('joinTickets', 'open');
+    expect(joined).toMatchObject({ ok: false });
+    const heard: { action: string; company: { dueDate: string } }[] = [];
+    socket.on(`company-${company.id}-payment`, (payload: { action: string; company: { dueDate: string } }) => heard.push(payload));
+
+    const before = Date.now();
+    const view = (await checkout(token, overdue!.id)).json<PixCheckoutView>();
+    await pay(view.qrcode.qrcode);
+    await waitUntil(() => heard.length > 0, 5000, 'payment event');
+    // Paid after its due date: the new period starts from the payment.
+    const due = new Date(heard[0]!.company.dueDate).getTime();
+    expect(due).toBeGreaterThanOrEqual(addMonths(new Date(before), 1).getTime() - 1000);
+    expect((await t.request(token, 'GET', '/tickets')).statusCode).toBe(200);
+    expect((await login(agent.email, agent.password)).statusCode).toBe(200);
+  });
+
+  it('keeps sockets of other users out while overdue', async () => {
+    const company = await buildBilledCompany({ dueInDays: 30 });
+    const agent = await t.factories.buildUser(company.id, { profile: 'user' });
+    const { token } = await agent.login();
+    await t.database.db.update(companies).set({ dueDate: new Date(Date.now() - DAY) }).where(eq(companies.id, company.id));
+    await t.app.services.access.changed({ companyId: company.id });
+    const socket = io(url, { transports: ['websocket'], query: { token }, reconnection: false });
+    sockets.push(socket);
+    const error = await new Promise<Error>((resolve) => socket.once('connect_error', resolve));
+    expect(error.message).toBe('ERR_SUBSCRIPTION_EXPIRED');
+  });
+});

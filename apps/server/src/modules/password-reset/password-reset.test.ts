@@ -1,0 +1,131 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { passwordResets } from '../../platform/db/schema.js';
+import { redactUrl } from '../../platform/http/redact.js';
+import { codeOf, startTestSmtpServer, type TestSmtpServer } from '../../test/smtp.js';
+import { createTestContext, SUPER_ADMIN, type TestContext } from '../../test/test-app.js';
+
+let t: TestContext;
+let smtp: TestSmtpServer;
+
+beforeAll(async () => {
+  smtp = await startTestSmtpServer();
+  t = await createTestContext({ env: { SMTP_URL: smtp.url } });
+});
+afterAll(async () => {
+  await t.close();
+  await smtp.close();
+});
+beforeEach(() => t.app.services.resetLimiter.reset());
+
+const forget = (email: string, ip = '10.1.1.1') => t.app.inject({ method: 'POST', url: `/forgetpassword/${encodeURIComponent(email)}`, remoteAddress: ip });
+const reset = (body: { email: string; token: string; newPassword: string }) => t.app.inject({ method: 'POST', url: '/auth/reset-password', payload: body });
+
+/** Asks for a code and reads it from the mail the real SMTP server received. */
+async function requestCode(email: string): Promise<string> {
+  const mail = smtp.nextMailTo(email);
+  const response = await forget(email);
+  expect(response.statusCode).toBe(200);
+  return codeOf(await mail);
+}
+
+describe('password reset', () => {
+  it('mails a 6-digit code; the code sets the password once and ends every session of the user', async () => {
+    const { admin } = await t.factories.buildCompany();
+    const before = await admin.login();
+    const code = await requestCode(admin.email);
+    expect(code).toMatch(/^\d{6}$/);
+
+    expect((await reset({ email: admin.email, token: code, newPassword: 'NewPass123' })).statusCode).toBe(200);
+    // The old access token and refresh cookie no longer work.
+    expect((await t.request(before.token, 'GET', '/auth/me')).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'POST', url: '/auth/refresh_token', headers: { cookie: before.cookie } })).statusCode).toBe(401);
+    await expect(t.login(admin.email, admin.password)).rejects.toThrow();
+    await expect(t.login(admin.email, 'NewPass123')).resolves.toBeTruthy();
+
+    // Single use.
+    const again = await reset({ email: admin.email, token: code, newPassword: 'Other123x' });
+    expect(again.statusCode).toBe(401);
+    expect(again.json().error).toBe('ERR_INVALID_RESET_CODE');
+  });
+
+  it('answers the same whether or not the e-mail has an account, unless the spec-client setting is on', async () => {
+    const unknown = await forget('nobody@nowhere.example');
+    const { admin } = await t.factories.buildCompany();
+    const mail = smtp.nextMailTo(admin.email);
+    const known = await forget(admin.email);
+    await mail;
+    expect(unknown.statusCode).toBe(known.statusCode);
+    expect(unknown.json()).toEqual(known.json());
+
+    const superToken = (await t.login(SUPER_ADMIN.email, SUPER_ADMIN.password)).token;
+    expect((await t.request(superToken, 'PUT', '/settings/passwordResetNotFound', { value: 'enabled' })).statusCode).toBe(200);
+    expect((await forget('nobody@nowhere.example')).json()).toMatchObject({ status: 404 });
+    await t.request(superToken, 'PUT', '/settings/passwordResetNotFound', { value: 'disabled' });
+    // A wrong code for an unknown e-mail is the same error as for a known one.
+    expect((await reset({ email: 'nobody@nowhere.example', token: '123456', newPassword: 'NewPass123' })).json().error).toBe('ERR_INVALID_RESET_CODE');
+  });
+
+  it('refuses an expired code', async () => {
+    const { admin } = await t.factories.buildCompany();
+    const code = await requestCode(admin.email);
+    await t.database.db.update(passwordResets).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(passwordResets.userId, admin.id));
+    expect((await reset({ email: admin.email, token: code, newPassword: 'NewPass123' })).json().error).toBe('ERR_INVALID_RESET_CODE');
+    await expect(admin.login()).resolves.toBeTruthy();
+  });
+
+  it('allows 5 tries of a code: the right code after 5 wrong ones is refused', async () => {
+    const { admin } = await t.factories.buildCompany();
+    const code = await requestCode(admin.email);
+    const wrong = code === '000000' ? '111111' : '000000';
+    for (let i = 0; i < 5; i += 1) expect((await reset({ email: admin.email, token: wrong, newPassword: 'NewPass123' })).statusCode).toBe(401);
+    expect((await reset({ email: admin.email, token: code, newPassword: 'NewPass123' })).json().error).toBe('ERR_INVALID_RESET_CODE');
+    await expect(admin.login()).resolves.toBeTruthy();
+  });
+
+  it('keeps only the latest code', async () => {
+    const { admin } = await t.factories.buildCompany();
+    const first = await requestCode(admin.email);
+    const second = await requestCode(admin.email);
+    if (first !== second) expect((await reset({ email: admin.email, token: first, newPassword: 'NewPass123' })).statusCode).toBe(401);
+    expect((await reset({ email: admin.email, token: second, newPassword: 'NewPass123' })).statusCode).toBe(200);
+  });
+
+  it("works through the spec's path route, which never reaches a log", async () => {
+    const { admin } = await t.factories.buildCompany();
+    const code = await requestCode(admin.email);
+    const url = `/resetpasswords/${encodeURIComponent(admin.email)}/${code}/NewPass123`;
+    expect(redactUrl(url)).toBe('/resetpasswords/[redacted]');
+    expect(redactUrl(`/forgetpassword/${encodeURIComponent(admin.email)}`)).toBe('/forgetpassword/[redacted]');
+    expect((await t.app.inject({ method: 'POST', url })).statusCode).toBe(200);
+    await expect(t.login(admin.email, 'NewPass123')).resolves.toBeTruthy();
+  });
+
+  it('validates the new password and the code', async () => {
+    const { admin } = await t.factories.buildCompany();
+    const weak = await reset({ email: admin.email, token: '12345', newPassword: 'weak' });
+    expect(weak.statusCode).toBe(400);
+    expect(Object.keys(weak.json().fields).sort()).toEqual(['newPassword', 'token']);
+  });
+
+  it('limits requests per IP address', async () => {
+    const statuses = [];
+    for (let i = 0; i < 11; i += 1) statuses.push((await forget(`someone${i}@nowhere.example`, '10.7.7.7')).statusCode);
+    expect(statuses.slice(0, 10).every((status) => status === 200)).toBe(true);
+    expect(statuses[10]).toBe(429);
+  });
+});
+
+describe('password reset without SMTP', () => {
+  it('says e-mail is not configured, and the public pages know it', async () => {
+    const bare = await createTestContext();
+    try {
+      const response = await bare.app.inject({ method: 'POST', url: '/forgetpassword/someone%40example.com' });
+      expect(response.statusCode).toBe(409);
+      expect(response.json().error).toBe('ERR_MAIL_UNAVAILABLE');
+      expect((await bare.app.inject({ method: 'GET', url: '/auth/options' })).json()).toMatchObject({ mailEnabled: false });
+    } finally {
+      await bare.close();
+    }
+  });
+});

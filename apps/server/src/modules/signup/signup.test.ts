@@ -1,0 +1,121 @@
+import { DEFAULT_SCHEDULES } from '@atende/shared';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { companies, invoices, settings, users } from '../../platform/db/schema.js';
+import { startTestSmtpServer, type TestSmtpServer } from '../../test/smtp.js';
+import { createTestContext, SUPER_ADMIN, type TestContext } from '../../test/test-app.js';
+
+let t: TestContext;
+let smtp: TestSmtpServer;
+let superToken: string;
+let pricedPlanId: number;
+let n = 0;
+
+beforeAll(async () => {
+  smtp = await startTestSmtpServer();
+  t = await createTestContext({ env: { SMTP_URL: smtp.url, MAIL_FROM: 'Atende <billing@atende.test>', SIGNUP_LIMIT_PER_IP: '3', INVOICE_DAYS_BEFORE_DUE: '10' } });
+  superToken = (await t.login(SUPER_ADMIN.email, SUPER_ADMIN.password)).token;
+  pricedPlanId = (await t.factories.buildPlan({ name: 'Plano Pro', valueCents: 9990 })).id;
+});
+afterAll(async () => {
+  await t.close();
+  await smtp.close();
+});
+beforeEach(() => t.app.services.signupLimiter.reset());
+
+function buildSignup(overrides: Record<string, unknown> = {}) {
+  n += 1;
+  return { name: `Loja ${n}`, email: `owner${n}@shop.example`, phone: '(11) 98765-4321', password: 'Strong123', planId: pricedPlanId, ...overrides };
+}
+
+const signup = (body: unknown, ip = '10.0.0.1') => t.app.inject({ method: 'POST', url: '/companies/cadastro', payload: body as object, remoteAddress: ip });
+
+describe('POST /companies/cadastro', () => {
+  it('creates the company on trial with its admin, default settings and hours, its first invoice, and mails the login', async () => {
+    const body = buildSignup({ recurrence: 'ANUAL', dueDate: '2999-01-01', status: 'f', campaignsEnabled: false, language: 'en' });
+    const mail = smtp.nextMailTo(body.email);
+    const before = Date.now();
+    const response = await signup(body);
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toEqual({ message: 'received' });
+
+    const [company] = await t.database.db.select().from(companies).where(eq(companies.email, body.email));
+    expect(company).toMatchObject({ name: body.name, phone: '11987654321', planId: pricedPlanId, status: true, recurrence: 'MENSAL', schedules: DEFAULT_SCHEDULES });
+    const due = company!.dueDate!.getTime();
+    expect(due).toBeGreaterThanOrEqual(before + 3 * 86_400_000 - 1000);
+    expect(due).toBeLessThanOrEqual(Date.now() + 3 * 86_400_000);
+    expect(company!.trialExpiration?.getTime()).toBe(due);
+
+    const rows = await t.database.db.select({ key: settings.key, value: settings.value }).from(settings).where(eq(settings.companyId, company!.id));
+    expect(rows.find((row) => row.key === 'campaignsEnabled')?.value).toBe('true');
+    expect(rows.length).toBeGreaterThan(10);
+    const [admin] = await t.database.db.select().from(users).where(eq(users.email, body.email));
+    expect(admin).toMatchObject({ companyId: company!.id, profile: 'admin', super: false });
+    const [invoice] = await t.database.db.select().from(invoices).where(eq(invoices.companyId, company!.id));
+    expect(invoice).toMatchObject({ valueCents: 9990, status: 'open', detail: 'Plano Pro' });
+    expect(invoice!.dueDate.getTime()).toBe(due);
+
+    const received = await mail;
+    expect(received.subject).toBe('Welcome to Atende');
+    expect(received.raw).toContain(body.email);
+    expect(received.raw).not.toContain(body.password);
+
+    const session = await t.login(body.email, body.password);
+    const subscription = (await t.request(session.token, 'GET', '/subscription')).json();
+    expect(subscription).toMatchObject({ email: body.email, plan: { id: pricedPlanId, name: 'Plano Pro', value: 99.9 }, trialDaysLeft: 3, recurrence: 'MENSAL' });
+  });
+
+  it('answers the same for an e-mail that has an account, creates nothing, and tells the owner by e-mail', async () => {
+    const existing = await t.factories.buildCompany();
+    const count = async () => (await t.database.db.select({ id: companies.id }).from(companies)).length;
+    const before = await count();
+    const mail = smtp.nextMailTo(existing.admin.email);
+    const response = await signup(buildSignup({ email: existing.admin.email.toUpperCase() }));
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toEqual({ message: 'received' });
+    expect(await count()).toBe(before);
+    expect((await mail).subject).toBe('Tentativa de cadastro com seu e-mail');
+    // The old password still signs in.
+    await expect(existing.admin.login()).resolves.toBeTruthy();
+  });
+
+  it('refuses bad input with field messages and creates nothing', async () => {
+    const response = await signup({ name: 'A', email: 'not-an-email', phone: '123', password: 'weakpass', planId: 'x' });
+    expect(response.statusCode).toBe(400);
+    const { fields } = response.json();
+    expect(fields).toMatchObject({
+      name: ['Too Short!'],
+      email: ['Invalid email'],
+      phone: ['Invalid phone number'],
+      password: ['At least 8 characters, with a digit, a lower-case and an upper-case letter'],
+    });
+    expect(fields.planId).toBeDefined();
+    for (const password of ['Short1a', 'alllower123', 'ALLUPPER123', 'NoDigitsHere', `Aa1${'x'.repeat(48)}`]) {
+      const weak = await signup(buildSignup({ password }));
+      expect(weak.statusCode, password).toBe(400);
+    }
+    expect((await signup(buildSignup({ planId: 999_999 }))).statusCode).toBe(404);
+  });
+
+  it('is rate-limited per IP address', async () => {
+    for (let i = 0; i < 3; i += 1) expect((await signup(buildSignup(), '10.9.9.9')).statusCode).toBe(201);
+    const limited = await signup(buildSignup(), '10.9.9.9');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().error).toBe('ERR_TOO_MANY_REQUESTS');
+    expect((await signup(buildSignup(), '10.9.9.10')).statusCode).toBe(201);
+  });
+
+  it('can be turned off by a super user only, and says so to the public pages', async () => {
+    const admin = await (await t.factories.buildCompany()).admin.login();
+    expect((await t.request(admin.token, 'PUT', '/settings/publicSignup', { value: 'disabled' })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url: '/auth/options' })).json()).toEqual({ signupEnabled: true, mailEnabled: true });
+
+    expect((await t.request(superToken, 'PUT', '/settings/publicSignup', { value: 'disabled' })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/auth/options' })).json()).toEqual({ signupEnabled: false, mailEnabled: true });
+    const refused = await signup(buildSignup());
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error).toBe('ERR_SIGNUP_DISABLED');
+    await t.request(superToken, 'PUT', '/settings/publicSignup', { value: 'enabled' });
+    expect((await signup(buildSignup())).statusCode).toBe(201);
+  });
+});
