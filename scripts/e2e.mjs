@@ -3,7 +3,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:http';
 import path from 'node:path';
+import { SMTPServer } from 'smtp-server';
 
 const root = path.resolve(import.meta.dirname, '..');
 // `npm run screenshots` (`--screenshots`): only the test that takes the README's
@@ -17,6 +19,9 @@ if (!existsSync(path.join(root, 'apps/web/dist/index.html')) || !existsSync(path
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
+// A real SMTP server for the product's e-mails (sign-up, password reset codes); the
+// browser tests read what it received from a small mailbox endpoint.
+const mailbox = await startMailbox();
 const port = String(20_000 + Math.floor(Math.random() * 20_000));
 const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
   cwd: root,
@@ -33,6 +38,8 @@ const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.j
     // Every browser test logs in; the login limiter (tested on the server) would refuse a whole suite.
     LOGIN_LIMIT_PER_IP: '10000',
     LOGIN_LIMIT_PER_EMAIL: '10000',
+    SMTP_URL: mailbox.smtpUrl,
+    MAIL_FROM: 'Atende <no-reply@atende.test>',
   },
   stdio: ['ignore', 'inherit', 'inherit'],
 });
@@ -60,11 +67,44 @@ try {
       ...process.env,
       E2E_BASE_URL: baseUrl,
       E2E_ADMIN_PASSWORD: 'Admin123!',
+      E2E_MAILBOX_URL: mailbox.url,
       ...(screenshots ? { E2E_SCREENSHOTS_DIR: path.join(root, 'docs/screenshots') } : {}),
     },
   });
   code = run.status ?? 1;
 } finally {
   server.kill('SIGTERM');
+  await mailbox.close();
 }
 process.exit(code);
+
+/** SMTP on loopback keeping every mail; `GET /mails?to=<address>` answers them as JSON (latest last). */
+async function startMailbox() {
+  const mails = [];
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks = [];
+      stream.on('data', (chunk) => chunks.push(chunk));
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        mails.push({ to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), subject: /^Subject: (.*)$/im.exec(raw)?.[1] ?? '', raw });
+        callback();
+      });
+    },
+  });
+  await new Promise((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const http = createServer((req, res) => {
+    const to = new URL(req.url ?? '/', 'http://mailbox').searchParams.get('to')?.toLowerCase() ?? '';
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify(mails.filter((mail) => !to || mail.to.includes(to))));
+  });
+  await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
+  return {
+    smtpUrl: `smtp://127.0.0.1:${smtp.server.address().port}`,
+    url: `http://127.0.0.1:${http.address().port}`,
+    close: () => Promise.all([new Promise((resolve) => smtp.close(resolve)), new Promise((resolve) => http.close(resolve))]),
+  };
+}
