@@ -11,11 +11,13 @@ import {
   dispatchConnection,
   idempotencyKey,
   listSends,
+  onOutboundSweep,
   onSendSettled,
   queueSends,
   recoverStaleClaims,
   resumeSends,
   sendProgress,
+  sweepOutbound,
   type QueuedSend,
   type SettledSend,
 } from './outbound.js';
@@ -301,5 +303,23 @@ describe('pacing (controllable clock)', () => {
     await queueSends(t.app.services.db, scope(), campaignSends(sourceId, ['5511900000204', '5511900000205']));
     await dispatch();
     expectGaps(gaps(await sentTimes(sourceId)), [0.5, 0.5, 0.5, 10]);
+  });
+});
+
+describe('the sweep', () => {
+  it('runs every source and the rest of the sweep when one source fails', async () => {
+    const logged: string[] = [];
+    configureOutbound(t.app.services, { logger: { error: (_o: object, message?: string) => logged.push(message ?? ''), info: () => undefined, warn: () => undefined } as never });
+    const ran: string[] = [];
+    onOutboundSweep(t.app.services, async () => {
+      ran.push('failing');
+      throw new Error('source down');
+    });
+    onOutboundSweep(t.app.services, async () => {
+      ran.push('next');
+    });
+    await sweepOutbound(t.app.services);
+    expect(ran).toEqual(['failing', 'next']);
+    expect(logged).toContain('outbound sweep hook failed');
   });
 });

@@ -761,7 +761,10 @@ async function failOrphans(services: AppServices): Promise<void> {
 export async function sweepOutbound(services: AppServices): Promise<void> {
   const state = engine(services);
   const now = state.runtime.now();
-  for (const hook of state.sweepHooks) await hook(now);
+  // A failing source (schedules, campaigns) is logged and the rest of the sweep still runs.
+  for (const hook of state.sweepHooks) {
+    await hook(now).catch((error: unknown) => state.runtime.logger.error({ err: error }, 'outbound sweep hook failed'));
+  }
   await recoverStaleClaims(services);
   await failOrphans(services);
   const due = await services.db

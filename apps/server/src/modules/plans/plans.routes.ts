@@ -1,7 +1,8 @@
 import { IdParams, PageQuery, PlanBody, PlanUpdateBody } from '@atende/shared';
 import type { FastifyInstance } from 'fastify';
 import type { AppServices } from '../../app.js';
-import type { PlanRow } from '../../platform/db/schema.js';
+import { eq } from 'drizzle-orm';
+import { companies, type PlanRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
 import { superOnly } from '../../platform/http/guards.js';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
@@ -44,8 +45,9 @@ export function registerPlanRoutes(scope: FastifyInstance, services: AppServices
     if (sameName && sameName.id !== request.params.id) throw new AppError('ERR_PLAN_NAME_ALREADY_EXISTS');
     const plan = await updatePlan(services.db, request.params.id, request.body);
     if (!plan) throw new AppError('ERR_NO_PLAN_FOUND');
-    // Cached sessions carry their company's plan flags and limits.
-    services.sessions.forget();
+    // Sessions carry their company's plan flags and limits: every node forgets those of the plan's companies.
+    const onPlan = await services.db.select({ id: companies.id }).from(companies).where(eq(companies.planId, plan.id));
+    for (const company of onPlan) await services.access.changed({ companyId: company.id });
     return presentPlanRow(plan);
   });
 
