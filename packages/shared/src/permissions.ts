@@ -83,6 +83,8 @@ export const MENU_ITEMS: readonly MenuItem[] = [
     feature: 'useExternalApi',
   },
   { key: 'financeiro', route: '/financeiro', group: 'admin', rule: 'drawer-admin-items:view' },
+  // Not in the spec's menu (part 2 §2.1 lists the route): admins find the trial and plan next to the invoices.
+  { key: 'subscription', route: '/subscription', group: 'admin', rule: 'drawer-admin-items:view' },
   { key: 'settings', route: '/settings', group: 'admin', rule: 'drawer-admin-items:view' },
 ];
 

@@ -25,6 +25,8 @@ export interface RequestOptions {
 
 export interface HttpClient {
   get<T>(url: string, params?: Record<string, unknown>): Promise<T>;
+  /** A GET whose response headers matter too (e.g. `x-has-more` of `GET /invoices/all`). */
+  getWithHeaders<T>(url: string, params?: Record<string, unknown>): Promise<{ data: T; headers: Headers }>;
   post<T>(url: string, body?: unknown): Promise<T>;
   put<T>(url: string, body?: unknown): Promise<T>;
   delete<T>(url: string): Promise<T>;
@@ -84,7 +86,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     return refreshing;
   };
 
-  const request = async <T>(method: string, url: string, requestOptions: RequestOptions = {}, retried = false): Promise<T> => {
+  const send = async <T>(method: string, url: string, requestOptions: RequestOptions = {}, retried = false): Promise<{ data: T; headers: Headers }> => {
     const headers: Record<string, string> = { accept: 'application/json' };
     const token = options.getToken();
     if (token) headers.authorization = `Bearer ${token}`;
@@ -106,7 +108,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         options.onSessionEnd();
         throw error;
       }
-      return request<T>(method, url, requestOptions, true);
+      return send<T>(method, url, requestOptions, true);
     }
     if (!response.ok) {
       if (!isAuthRoute && (response.status === 401 || expired)) options.onSessionEnd();
@@ -115,12 +117,14 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       const message = typeof record.message === 'string' ? record.message : typeof data === 'string' ? data : code ?? response.statusText;
       throw new ApiError(response.status, code, message, record);
     }
-    return data as T;
+    return { data: data as T, headers: response.headers };
   };
+  const request = async <T>(method: string, url: string, requestOptions: RequestOptions = {}): Promise<T> => (await send<T>(method, url, requestOptions)).data;
 
   return {
     request: (method, url, requestOptions) => request(method, url, requestOptions),
     get: (url, params) => request('GET', url, { params }),
+    getWithHeaders: (url, params) => send('GET', url, { params }),
     post: (url, body) => request('POST', url, { body }),
     put: (url, body) => request('PUT', url, { body }),
     delete: (url) => request('DELETE', url),

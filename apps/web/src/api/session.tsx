@@ -10,7 +10,13 @@ interface SessionState {
   loading: boolean;
   /** Where a signed-in user on a public route goes: /tickets right after login, else / (spec). */
   landing: string;
-  signIn(email: string, password: string): Promise<SessionUser>;
+  /**
+   * `billing`: an admin of a company past its due date signs in only to pay (the
+   * server then answers 402 on every route but the billing ones); it lands on /financeiro.
+   */
+  signIn(email: string, password: string, options?: { billing?: boolean }): Promise<SessionUser>;
+  /** Loads the signed-in user again (`GET /auth/me`), e.g. after a payment moved the company's due date. */
+  reloadUser(): Promise<SessionUser | null>;
   signOut(): Promise<void>;
   setUser(user: SessionUser): void;
   /** Ends the session locally (after a 401, a failed refresh, an account used elsewhere). */
@@ -60,8 +66,9 @@ export function SessionProvider({ children, onSessionEnd }: { children: ReactNod
   }, [api]);
 
   const signIn = useCallback(
-    async (email: string, password: string) => {
-      const session = await api.post<{ token: string; user: SessionUser }>('/auth/login', { email, password });
+    async (email: string, password: string, options: { billing?: boolean } = {}) => {
+      const body = options.billing ? { email, password, billing: true } : { email, password };
+      const session = await api.post<{ token: string; user: SessionUser }>('/auth/login', body);
       localStorage.setItem(STORAGE.token, session.token);
       localStorage.setItem(STORAGE.companyId, String(session.user.companyId));
       localStorage.setItem(STORAGE.userId, String(session.user.id));
@@ -70,12 +77,19 @@ export function SessionProvider({ children, onSessionEnd }: { children: ReactNod
       if (campaigns) localStorage.setItem(STORAGE.campaignsFlag, 'true');
       else localStorage.removeItem(STORAGE.campaignsFlag);
       // One update: the public-route guard sends the new session to /tickets.
-      setLanding('/tickets');
+      setLanding(options.billing ? '/financeiro' : '/tickets');
       setUser(session.user);
       return session.user;
     },
     [api],
   );
+
+  const reloadUser = useCallback(async () => {
+    if (!localStorage.getItem(STORAGE.token)) return null;
+    const me = await api.get<SessionUser>('/auth/me');
+    setUser(me);
+    return me;
+  }, [api]);
 
   const signOut = useCallback(async () => {
     await api.delete('/auth/logout').catch(() => undefined);
@@ -85,8 +99,8 @@ export function SessionProvider({ children, onSessionEnd }: { children: ReactNod
   }, [api]);
 
   const value = useMemo(
-    () => ({ api, user, loading, landing, signIn, signOut, setUser, endSession }),
-    [api, user, loading, landing, signIn, signOut, endSession],
+    () => ({ api, user, loading, landing, signIn, signOut, setUser, reloadUser, endSession }),
+    [api, user, loading, landing, signIn, signOut, reloadUser, endSession],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

@@ -1,6 +1,8 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { BILLING_PATHS, isOverdue } from '../api/overdue';
 import { useSession } from '../api/session';
+import type { SessionUser } from '../api/types';
 import { STORAGE } from '../api/storage-keys';
 import { PageLoading } from '../components/page-loading';
 import { PlaceholderPage } from '../features/placeholder/placeholder-page';
@@ -32,6 +34,10 @@ const FileListsPage = lazy(() => import('../features/file-lists/file-lists-page'
 const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page'));
 const AnnouncementsPage = lazy(() => import('../features/announcements/announcements-page'));
 const ChatsPage = lazy(() => import('../features/chats/chats-page'));
+const SignupPage = lazy(() => import('../features/signup/signup-page'));
+const PasswordResetPage = lazy(() => import('../features/password-reset/password-reset-page'));
+const InvoicesPage = lazy(() => import('../features/invoices/invoices-page'));
+const SubscriptionPage = lazy(() => import('../features/subscription/subscription-page'));
 
 /** Areas already built; the rest of PRIVATE shows its title. */
 const BUILT: Record<string, ReactNode> = {
@@ -58,6 +64,8 @@ const BUILT: Record<string, ReactNode> = {
   '/files': <FileListsPage />,
   '/announcements': <AnnouncementsPage />,
   '/chats/:id?': <ChatsPage />,
+  '/financeiro': <InvoicesPage />,
+  '/subscription': <SubscriptionPage />,
 };
 
 /** Private routes of spec part 2 §2.1; areas not built yet show their title. */
@@ -108,21 +116,45 @@ function PublicOnly({ children }: { children: ReactNode }) {
   return <Suspense fallback={<PageLoading />}>{children}</Suspense>;
 }
 
+/** The longest wait a timer can take (about 24.8 days); a later due date is checked again at the next render. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** Whether the session's company is overdue, turning true by itself when its due date passes while the app is open. */
+function useOverdue(user: SessionUser | null): boolean {
+  const [, setTick] = useState(0);
+  const overdue = isOverdue(user);
+  const dueDate = user?.company?.dueDate;
+  useEffect(() => {
+    if (overdue || !dueDate) return;
+    const wait = new Date(dueDate).getTime() - Date.now();
+    if (!(wait > 0 && wait < MAX_TIMER_MS)) return;
+    const timer = setTimeout(() => setTick((n) => n + 1), wait + 1000);
+    return () => clearTimeout(timer);
+  }, [overdue, dueDate]);
+  return overdue;
+}
+
 export function AppRoutes() {
+  const { user } = useSession();
+  const overdue = useOverdue(user);
   const campaigns = localStorage.getItem(STORAGE.campaignsFlag) === 'true' ? CAMPAIGNS : [];
+  // An overdue company reaches billing only (the server answers 402 elsewhere): every other page goes to
+  // /financeiro without being loaded. The routes keep their places, so the invoices page stays mounted
+  // when a payment ends the overdue state.
+  const page = (path: string, element: ReactNode) => (overdue && !(BILLING_PATHS as readonly string[]).includes(path) ? <Navigate to="/financeiro" replace /> : element);
   return (
     <Routes>
       <Route path="/login" element={<PublicOnly><LoginPage /></PublicOnly>} />
-      <Route path="/signup" element={<PublicOnly><PlaceholderPage titleKey="pages.signup" /></PublicOnly>} />
-      <Route path="/forgetpsw" element={<PublicOnly><PlaceholderPage titleKey="pages.forgetpsw" /></PublicOnly>} />
+      <Route path="/signup" element={<PublicOnly><SignupPage /></PublicOnly>} />
+      <Route path="/forgetpsw" element={<PublicOnly><PasswordResetPage /></PublicOnly>} />
       <Route element={<RequireSession><AppLayout /></RequireSession>}>
         {[...PRIVATE, ...campaigns].map(([path, titleKey]) => (
-          <Route key={path} path={path} element={BUILT[path] ?? <PlaceholderPage titleKey={titleKey} />} />
+          <Route key={path} path={path} element={page(path, BUILT[path] ?? <PlaceholderPage titleKey={titleKey} />)} />
         ))}
-        <Route path="/todolist" element={<TodoListPage />} />
+        <Route path="/todolist" element={page('/todolist', <TodoListPage />)} />
         {/* The simulated customer's phone of a sandbox connection (not in the spec's menu: opened from connections and tickets). */}
-        <Route path="/phone/:whatsappId?" element={<SandboxPhonePage />} />
-        <Route path="*" element={<PlaceholderPage titleKey="pages.notFound" />} />
+        <Route path="/phone/:whatsappId?" element={page('/phone', <SandboxPhonePage />)} />
+        <Route path="*" element={page('*', <PlaceholderPage titleKey="pages.notFound" />)} />
       </Route>
     </Routes>
   );

@@ -23,6 +23,10 @@ import { kanbanTexts } from '../features/kanban/kanban.i18n';
 import { notificationsTexts } from '../features/notifications/notifications.i18n';
 import { chatsTexts } from '../features/chats/chats.i18n';
 import { announcementsTexts } from '../features/announcements/announcements.i18n';
+import { signupTexts } from '../features/signup/signup.i18n';
+import { passwordResetTexts } from '../features/password-reset/password-reset.i18n';
+import { invoicesTexts } from '../features/invoices/invoices.i18n';
+import { subscriptionTexts } from '../features/subscription/subscription.i18n';
 
 export const en: Messages = {
   app: { name: 'Atende', loading: 'Loading...', version: 'Version {{version}}', welcome: 'Pick a ticket to start' },
@@ -39,6 +43,9 @@ export const en: Messages = {
     expired: 'Oops! Your subscription expired on {{date}}. Please contact support for more information!',
     serverDown: 'Could not reach the server. Check your connection and try again.',
     showPassword: 'Show password',
+    hidePassword: 'Hide password',
+    payNow: 'Pay now',
+    payNowHint: 'Administrators can sign in just to pay the invoice and restore access.',
   },
   menu: {
     dashboard: 'Dashboard',
@@ -127,6 +134,11 @@ export const en: Messages = {
     campaignsConfig: 'Campaign settings',
     notFound: 'Page not found',
   },
+  overdue: {
+    banner: 'Your subscription expired on {{date}}. Pay the open invoice to restore access to every area.',
+    bannerNoDate: 'Your subscription expired. Pay the open invoice to restore access to every area.',
+    notAdmin: 'Your subscription expired on {{date}}. Ask an administrator of your company to pay the invoice.',
+  },
   session: {
     usedElsewhere: 'Your account was accessed on another computer.',
     expired: 'Your session expired. Please sign in again.',
@@ -144,6 +156,9 @@ export const en: Messages = {
     invalidDate: 'Invalid date',
     invalidText: 'Contains a character that is not allowed (NUL or an unpaired surrogate)',
     invalidTimeZone: 'Unknown time zone',
+    passwordRule: 'The password needs 8 to 50 characters, with at least one digit, one lowercase and one uppercase letter',
+    invalidPhone: 'Invalid phone: use (99) 99999-9999',
+    invalidCode: 'The code has 6 digits',
   },
   tickets: ticketsTexts.en,
   conversation: conversationTexts.en,
@@ -169,6 +184,10 @@ export const en: Messages = {
   notifications: notificationsTexts.en,
   chats: chatsTexts.en,
   announcements: announcementsTexts.en,
+  signup: signupTexts.en,
+  passwordReset: passwordResetTexts.en,
+  invoices: invoicesTexts.en,
+  subscription: subscriptionTexts.en,
   errors: {
     ERR_INTERNAL_SERVER_ERROR: 'An unexpected error occurred. Please try again later.',
     ERR_NO_OTHER_WHATSAPP: 'There must be at least one default connection.',
@@ -262,5 +281,11 @@ export const en: Messages = {
     ERR_NOT_CHAT_MEMBER: 'You are not a member of this chat.',
     ERR_CHAT_OWNER_CANNOT_LEAVE: 'The owner cannot leave the chat; delete it instead.',
     ERR_NO_ANNOUNCEMENT_FOUND: 'Announcement not found.',
+    ERR_SIGNUP_DISABLED: 'Sign-up of new companies is turned off.',
+    ERR_INVALID_RESET_CODE: 'Invalid or expired code. Ask for a new code.',
+    ERR_MAIL_UNAVAILABLE: 'E-mail is not configured. Ask an administrator to set a new password for you.',
+    ERR_NO_INVOICE_FOUND: 'Invoice not found.',
+    ERR_INVOICE_ALREADY_PAID: 'This invoice is already paid.',
+    ERR_PAYMENTS_UNAVAILABLE: 'Payments are unavailable right now. Try again later.',
   },
 };

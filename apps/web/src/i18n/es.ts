@@ -23,6 +23,10 @@ import { kanbanTexts } from '../features/kanban/kanban.i18n';
 import { notificationsTexts } from '../features/notifications/notifications.i18n';
 import { chatsTexts } from '../features/chats/chats.i18n';
 import { announcementsTexts } from '../features/announcements/announcements.i18n';
+import { signupTexts } from '../features/signup/signup.i18n';
+import { passwordResetTexts } from '../features/password-reset/password-reset.i18n';
+import { invoicesTexts } from '../features/invoices/invoices.i18n';
+import { subscriptionTexts } from '../features/subscription/subscription.i18n';
 
 export const es: Messages = {
   app: { name: 'Atende', loading: 'Cargando...', version: 'Versión {{version}}', welcome: 'Elija una atención para empezar' },
@@ -39,6 +43,9 @@ export const es: Messages = {
     expired: '¡Ups! Su suscripción venció el {{date}}. ¡Contacte al soporte para más información!',
     serverDown: 'No fue posible comunicarse con el servidor. Verifique su conexión e intente de nuevo.',
     showPassword: 'Mostrar contraseña',
+    hidePassword: 'Ocultar contraseña',
+    payNow: 'Pagar ahora',
+    payNowHint: 'Los administradores pueden entrar solo para pagar la factura y restablecer el acceso.',
   },
   menu: {
     dashboard: 'Panel',
@@ -127,6 +134,11 @@ export const es: Messages = {
     campaignsConfig: 'Configuración de campañas',
     notFound: 'Página no encontrada',
   },
+  overdue: {
+    banner: 'Su suscripción venció el {{date}}. Pague la factura abierta para restablecer el acceso a todas las áreas.',
+    bannerNoDate: 'Su suscripción venció. Pague la factura abierta para restablecer el acceso a todas las áreas.',
+    notAdmin: 'Su suscripción venció el {{date}}. Pida a un administrador de su empresa que pague la factura.',
+  },
   session: {
     usedElsewhere: 'Su cuenta fue accedida desde otra computadora.',
     expired: 'Su sesión expiró. Ingrese nuevamente.',
@@ -144,6 +156,9 @@ export const es: Messages = {
     invalidDate: 'Fecha inválida',
     invalidText: 'Contiene un carácter no permitido (NUL o surrogate aislado)',
     invalidTimeZone: 'Zona horaria desconocida',
+    passwordRule: 'La contraseña debe tener de 8 a 50 caracteres, con al menos un número, una letra minúscula y una mayúscula',
+    invalidPhone: 'Teléfono inválido: use (99) 99999-9999',
+    invalidCode: 'El código tiene 6 dígitos',
   },
   tickets: ticketsTexts.es,
   conversation: conversationTexts.es,
@@ -169,6 +184,10 @@ export const es: Messages = {
   notifications: notificationsTexts.es,
   chats: chatsTexts.es,
   announcements: announcementsTexts.es,
+  signup: signupTexts.es,
+  passwordReset: passwordResetTexts.es,
+  invoices: invoicesTexts.es,
+  subscription: subscriptionTexts.es,
   errors: {
     ERR_INTERNAL_SERVER_ERROR: 'Ocurrió un error inesperado. Intente más tarde.',
     ERR_NO_OTHER_WHATSAPP: 'Debe haber al menos una conexión predeterminada.',
@@ -262,5 +281,11 @@ export const es: Messages = {
     ERR_NOT_CHAT_MEMBER: 'No participas en esta conversación.',
     ERR_CHAT_OWNER_CANNOT_LEAVE: 'El propietario no puede salir de la conversación; elimínela.',
     ERR_NO_ANNOUNCEMENT_FOUND: 'Anuncio no encontrado.',
+    ERR_SIGNUP_DISABLED: 'El registro de nuevas empresas está desactivado.',
+    ERR_INVALID_RESET_CODE: 'Código inválido o vencido. Pida un nuevo código.',
+    ERR_MAIL_UNAVAILABLE: 'El envío de correos no está configurado. Pida a un administrador que defina una nueva contraseña.',
+    ERR_NO_INVOICE_FOUND: 'Factura no encontrada.',
+    ERR_INVOICE_ALREADY_PAID: 'Esta factura ya fue pagada.',
+    ERR_PAYMENTS_UNAVAILABLE: 'Los pagos no están disponibles en este momento. Inténtelo más tarde.',
   },
 };

@@ -72,3 +72,11 @@ export function formatDateTime(value: string | Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${formatDate(date)} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
+
+const reais = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
+
+/** Amounts are Brazilian reais in every language (spec part 2 §9): R$ 1.234,56. */
+export function formatReais(value: number | string): string {
+  const amount = typeof value === 'string' ? Number(value) : value;
+  return Number.isFinite(amount) ? reais.format(amount) : String(value);
+}

@@ -22,6 +22,10 @@ import { kanbanTexts } from '../features/kanban/kanban.i18n';
 import { notificationsTexts } from '../features/notifications/notifications.i18n';
 import { chatsTexts } from '../features/chats/chats.i18n';
 import { announcementsTexts } from '../features/announcements/announcements.i18n';
+import { signupTexts } from '../features/signup/signup.i18n';
+import { passwordResetTexts } from '../features/password-reset/password-reset.i18n';
+import { invoicesTexts } from '../features/invoices/invoices.i18n';
+import { subscriptionTexts } from '../features/subscription/subscription.i18n';
 import type { Catalogue } from './catalogue';
 
 /** Portuguese: the source catalogue. Strings the spec gives in Portuguese are verbatim. */
@@ -40,6 +44,9 @@ export const pt = {
     expired: 'Opss! Sua assinatura venceu {{date}}. Entre em contato com o Suporte para mais informações!',
     serverDown: 'Não foi possível falar com o servidor. Verifique sua conexão e tente novamente.',
     showPassword: 'Mostrar senha',
+    hidePassword: 'Ocultar senha',
+    payNow: 'Pagar agora',
+    payNowHint: 'Administradores podem entrar só para pagar a fatura e reativar o acesso.',
   },
   menu: {
     dashboard: 'Dashboard',
@@ -128,6 +135,11 @@ export const pt = {
     campaignsConfig: 'Configurações de campanhas',
     notFound: 'Página não encontrada',
   },
+  overdue: {
+    banner: 'Sua assinatura venceu em {{date}}. Pague a fatura em aberto para restaurar o acesso a todas as áreas.',
+    bannerNoDate: 'Sua assinatura venceu. Pague a fatura em aberto para restaurar o acesso a todas as áreas.',
+    notAdmin: 'Sua assinatura venceu em {{date}}. Peça a um administrador da empresa para pagar a fatura.',
+  },
   session: {
     usedElsewhere: 'Sua conta foi acessada em outro computador.',
     expired: 'Sua sessão expirou. Entre novamente.',
@@ -145,6 +157,9 @@ export const pt = {
     invalidDate: 'Data inválida',
     invalidText: 'Contém um caractere não permitido (NUL ou surrogate isolado)',
     invalidTimeZone: 'Fuso horário desconhecido',
+    passwordRule: 'A senha deve ter de 8 a 50 caracteres, com pelo menos um número, uma letra minúscula e uma maiúscula',
+    invalidPhone: 'Telefone inválido: use (99) 99999-9999',
+    invalidCode: 'O código tem 6 dígitos',
   },
   tickets: ticketsTexts.pt,
   conversation: conversationTexts.pt,
@@ -170,6 +185,10 @@ export const pt = {
   notifications: notificationsTexts.pt,
   chats: chatsTexts.pt,
   announcements: announcementsTexts.pt,
+  signup: signupTexts.pt,
+  passwordReset: passwordResetTexts.pt,
+  invoices: invoicesTexts.pt,
+  subscription: subscriptionTexts.pt,
   errors: {
     ERR_INTERNAL_SERVER_ERROR: 'Ocorreu um erro inesperado. Tente novamente mais tarde.',
     ERR_NO_OTHER_WHATSAPP: 'Deve haver pelo menos uma conexão padrão.',
@@ -263,6 +282,12 @@ export const pt = {
     ERR_NOT_CHAT_MEMBER: 'Você não participa desta conversa.',
     ERR_CHAT_OWNER_CANNOT_LEAVE: 'O dono da conversa não pode sair dela; exclua-a.',
     ERR_NO_ANNOUNCEMENT_FOUND: 'Informativo não encontrado.',
+    ERR_SIGNUP_DISABLED: 'O cadastro de novas empresas está desativado.',
+    ERR_INVALID_RESET_CODE: 'Código inválido ou expirado. Peça um novo código.',
+    ERR_MAIL_UNAVAILABLE: 'O envio de e-mails não está configurado. Peça a um administrador para definir uma nova senha.',
+    ERR_NO_INVOICE_FOUND: 'Fatura não encontrada.',
+    ERR_INVOICE_ALREADY_PAID: 'Esta fatura já foi paga.',
+    ERR_PAYMENTS_UNAVAILABLE: 'Os pagamentos estão indisponíveis no momento. Tente novamente mais tarde.',
   },
 };
 

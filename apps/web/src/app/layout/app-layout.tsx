@@ -1,9 +1,11 @@
 import { Box, Drawer, Toolbar, useMediaQuery, useTheme } from '@mui/material';
 import { Suspense, useState } from 'react';
 import { Outlet } from 'react-router';
+import { isOverdue } from '../../api/overdue';
 import { useSession } from '../../api/session';
 import { PageLoading } from '../../components/page-loading';
 import { useOwnUserEvents } from '../../features/users/users-queries';
+import { BillingMenu, BillingTopBar, OverdueBanner } from './overdue-parts';
 import { SideMenu } from './side-menu';
 import { TopBar } from './top-bar';
 
@@ -21,22 +23,29 @@ export function AppLayout() {
   if (!user) return null;
 
   const width = open ? DRAWER_WIDTH : COLLAPSED_WIDTH;
+  const toggleMenu = () => (desktop ? setOpen((v) => !v) : setMobileOpen((v) => !v));
+  // Overdue (the server answers 402 outside billing): a bar and a menu that load nothing. The tree keeps
+  // its shape, so the page under <main> stays mounted when a payment ends the overdue state.
+  const overdue = isOverdue(user);
+  const menu = (collapsed: boolean, onNavigate?: () => void) =>
+    overdue ? <BillingMenu collapsed={collapsed} onNavigate={onNavigate} /> : <SideMenu user={user} collapsed={collapsed} onNavigate={onNavigate} />;
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>
-      <TopBar onToggleMenu={() => (desktop ? setOpen((v) => !v) : setMobileOpen((v) => !v))} />
+      {overdue ? <BillingTopBar user={user} onToggleMenu={toggleMenu} /> : <TopBar onToggleMenu={toggleMenu} />}
       {desktop ? (
         <Drawer variant="permanent" sx={{ width, flexShrink: 0, '& .MuiDrawer-paper': { width, boxSizing: 'border-box', overflowX: 'hidden' } }}>
           <Toolbar variant="dense" />
-          <SideMenu user={user} collapsed={!open} />
+          {menu(!open)}
         </Drawer>
       ) : (
         <Drawer variant="temporary" open={mobileOpen} onClose={() => setMobileOpen(false)} sx={{ '& .MuiDrawer-paper': { width: DRAWER_WIDTH } }}>
           <Toolbar variant="dense" />
-          <SideMenu user={user} collapsed={false} onNavigate={() => setMobileOpen(false)} />
+          {menu(false, () => setMobileOpen(false))}
         </Drawer>
       )}
       <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: { xs: 1, sm: 2 } }}>
         <Toolbar variant="dense" />
+        {overdue ? <OverdueBanner user={user} /> : null}
         <Suspense fallback={<PageLoading />}>
           <Outlet />
         </Suspense>

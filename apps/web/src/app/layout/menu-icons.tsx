@@ -3,6 +3,7 @@ import AllInboxIcon from '@mui/icons-material/AllInbox';
 import AnnouncementIcon from '@mui/icons-material/Announcement';
 import ApiIcon from '@mui/icons-material/Api';
 import AttachMoneyIcon from '@mui/icons-material/AttachMoney';
+import CardMembershipIcon from '@mui/icons-material/CardMembership';
 import CampaignIcon from '@mui/icons-material/Campaign';
 import ChecklistIcon from '@mui/icons-material/Checklist';
 import ContactPhoneIcon from '@mui/icons-material/ContactPhone';
@@ -48,6 +49,7 @@ export const MENU_ICONS: Record<string, ReactElement> = {
   users: <PeopleIcon />,
   messagesApi: <ApiIcon />,
   financeiro: <AttachMoneyIcon />,
+  subscription: <CardMembershipIcon />,
   settings: <SettingsIcon />,
   fallback: <AllInboxIcon />,
 };

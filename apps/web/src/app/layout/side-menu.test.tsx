@@ -50,6 +50,7 @@ describe('side menu gating', () => {
     expect(screen.queryByTestId('menu-dashboard')).toBeNull();
     expect(screen.queryByTestId('menu-group-admin')).toBeNull();
     expect(screen.queryByTestId('menu-connections')).toBeNull();
+    expect(screen.queryByTestId('menu-subscription')).toBeNull();
   });
 
   it('an admin sees the admin group, with plan-gated items following the plan', () => {
@@ -60,6 +61,10 @@ describe('side menu gating', () => {
     expect(screen.queryByTestId('menu-prompts')).toBeNull();
     expect(screen.queryByTestId('menu-messagesApi')).toBeNull();
     expect(screen.getByTestId('menu-queueIntegration')).toBeTruthy();
+    // Billing: Financeiro, then the subscription page next to it.
+    const admin = screen.getByTestId('menu-group-admin');
+    const keys = [...admin.querySelectorAll('[data-testid^="menu-"]')].map((node) => node.getAttribute('data-testid'));
+    expect(keys.slice(keys.indexOf('menu-financeiro'), keys.indexOf('menu-financeiro') + 2)).toEqual(['menu-financeiro', 'menu-subscription']);
     expect(screen.queryByTestId('menu-announcements')).toBeNull();
   });
 

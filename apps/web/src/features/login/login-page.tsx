@@ -21,11 +21,37 @@ export default function LoginPage() {
   const { t, i18n } = useTranslation();
   const { signIn } = useSession();
   const [failure, setFailure] = useState<string | null>(null);
+  // The credentials of a login refused for an expired subscription: "Pay now" signs in again with them, to pay.
+  const [expired, setExpired] = useState<LoginBody | null>(null);
+  const [payingNow, setPayingNow] = useState(false);
   const form = useForm({ resolver: zodResolver(LoginBody), defaultValues: { email: '', password: '' } });
   const message = (key?: string) => (key ? t(key) : undefined);
 
+  const expiredMessage = (error: ApiError) => t('login.expired', { date: typeof error.data.dueDate === 'string' ? formatDate(error.data.dueDate) : '' });
+
+  /**
+   * An admin of an overdue company signs in with `billing: true`: the session
+   * reaches the billing pages only, and lands on /financeiro. Anyone else is
+   * refused again, and the expired message stays.
+   */
+  const payNow = async () => {
+    if (!expired) return;
+    setPayingNow(true);
+    try {
+      await signIn(expired.email, expired.password, { billing: true });
+    } catch (error) {
+      setExpired(null);
+      if (error instanceof ApiError && error.code === 'ERR_SUBSCRIPTION_EXPIRED') setFailure(expiredMessage(error));
+      else if (error instanceof ApiError) toastError(error);
+      else setFailure(t('login.serverDown'));
+    } finally {
+      setPayingNow(false);
+    }
+  };
+
   const submit = form.handleSubmit(async (values) => {
     setFailure(null);
+    setExpired(null);
     try {
       const user = await signIn(values.email, values.password);
       const dueDate = user.company?.dueDate;
@@ -35,8 +61,8 @@ export default function LoginPage() {
       }
     } catch (error) {
       if (error instanceof ApiError && error.code === 'ERR_SUBSCRIPTION_EXPIRED') {
-        const dueDate = typeof error.data.dueDate === 'string' ? formatDate(error.data.dueDate) : '';
-        setFailure(t('login.expired', { date: dueDate }));
+        setFailure(expiredMessage(error));
+        setExpired(values);
       } else if (error instanceof ApiError) {
         toastError(error);
       } else {
@@ -58,7 +84,17 @@ export default function LoginPage() {
           {failure ? (
             <Alert severity="error" data-testid="login-error">
               {failure}
+              {expired ? (
+                <Typography variant="body2" sx={{ mt: 0.5 }}>
+                  {t('login.payNowHint')}
+                </Typography>
+              ) : null}
             </Alert>
+          ) : null}
+          {expired ? (
+            <Button variant="contained" color="warning" disabled={payingNow} onClick={() => void payNow()} data-testid="login-pay">
+              {t('login.payNow')}
+            </Button>
           ) : null}
           <TextField
             label={t('login.email')}

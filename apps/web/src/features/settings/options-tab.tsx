@@ -5,7 +5,7 @@ import { Box, Button, CircularProgress, IconButton, InputAdornment, MenuItem, St
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toastError, toastSuccess } from '../../components/toast';
-import { CHOICE_SETTINGS, settingChoices, shownSettingValue, textSettingValue, type ChoiceSetting } from './setting-options';
+import { CHOICE_SETTINGS, PLATFORM_CHOICE_SETTINGS, settingChoices, shownSettingValue, textSettingValue, type ChoiceSetting } from './setting-options';
 import { settingValue, useSaveSetting, type Setting } from './settings-queries';
 
 /**
@@ -14,7 +14,7 @@ import { settingValue, useSaveSetting, type Setting } from './settings-queries';
  * button. A field shows the value being saved, with a spinner, until the
  * server answers; a refused change returns to the stored value.
  */
-export function OptionsTab({ settings, readOnly }: { settings: readonly Setting[]; readOnly: boolean }) {
+export function OptionsTab({ settings, readOnly, isSuper = false }: { settings: readonly Setting[]; readOnly: boolean; isSuper?: boolean }) {
   const { t } = useTranslation();
   const { pending, save } = useSaveSetting();
 
@@ -43,6 +43,30 @@ export function OptionsTab({ settings, readOnly }: { settings: readonly Setting[
           />
         ))}
       </Box>
+      {isSuper ? (
+        <Stack spacing={2} data-testid="setting-platform">
+          <Box>
+            <Typography variant="subtitle1" component="h2">
+              {t('settings.platform.title')}
+            </Typography>
+            <Typography variant="body2" color="text.secondary">
+              {t('settings.platform.hint')}
+            </Typography>
+          </Box>
+          <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(3, minmax(0, 1fr))' } }}>
+            {PLATFORM_CHOICE_SETTINGS.map((key) => (
+              <ChoiceField
+                key={key}
+                settingKey={key}
+                value={shownSettingValue(settings, key, pending)}
+                saving={pending[key] !== undefined}
+                readOnly={readOnly}
+                onChange={(value) => void change(key, value)}
+              />
+            ))}
+          </Box>
+        </Stack>
+      ) : null}
       <ChatbotTextsFields
         stored={Object.fromEntries(CHATBOT_TEXT_KEYS.map((key) => [key, settingValue(settings, key)])) as Record<ChatbotTextKey, string>}
         saving={CHATBOT_TEXT_KEYS.some((key) => pending[key] !== undefined)}

@@ -1,4 +1,4 @@
-import { CHATBOT_TEXT_KEYS, SETTING_DEFINITIONS, SETTING_MAX_LENGTH, type SettingKey } from '@atende/shared';
+import { CHATBOT_TEXT_KEYS, PLATFORM_SETTING_KEYS, SETTING_DEFINITIONS, SETTING_MAX_LENGTH, type SettingKey } from '@atende/shared';
 import { settingValue, type Setting } from './settings-queries';
 
 /**
@@ -18,7 +18,14 @@ export const CHOICE_SETTINGS = [
   'userCreation',
   'sideMenu',
 ] as const satisfies readonly SettingKey[];
-export type ChoiceSetting = (typeof CHOICE_SETTINGS)[number];
+
+/**
+ * Options of the platform rather than of the company (public sign-up, revealing an
+ * unknown e-mail at password reset): read from the main company and changed by
+ * super users only (the server answers 403 to anyone else), so only they see them.
+ */
+export const PLATFORM_CHOICE_SETTINGS = PLATFORM_SETTING_KEYS;
+export type ChoiceSetting = (typeof CHOICE_SETTINGS)[number] | (typeof PLATFORM_CHOICE_SETTINGS)[number];
 
 /** Free-text options (the billing integration's token, the chatbot's menu words). */
 export const TEXT_SETTINGS = ['asaas', ...CHATBOT_TEXT_KEYS] as const satisfies readonly SettingKey[];

@@ -77,6 +77,25 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('settings page', { timeout: 20_000 }, () => {
+  it('offers the platform options (public sign-up, unknown e-mail at reset) to super users only', async () => {
+    const calls = fakeApi({ isSuper: true });
+    renderPage();
+    const platform = await screen.findByTestId('setting-platform');
+    expect(within(platform).getAllByText('Public company sign-up').length).toBeGreaterThan(0);
+    expect(screen.getByTestId('setting-publicSignup').dataset.value).toBe('enabled');
+    expect(screen.getByTestId('setting-passwordResetNotFound').dataset.value).toBe('disabled');
+    await choose('publicSignup', 'Disabled');
+    await waitFor(() => expect(calls.filter((c) => c.method === 'PUT')).toEqual([{ method: 'PUT', url: '/settings/publicSignup', body: { key: 'publicSignup', value: 'disabled' } }]));
+  });
+
+  it('does not show the platform options to an admin who is not a super user', async () => {
+    fakeApi({ isSuper: false });
+    renderPage();
+    await screen.findByTestId('setting-userRating');
+    expect(screen.queryByTestId('setting-platform')).toBeNull();
+    expect(screen.queryByTestId('setting-publicSignup')).toBeNull();
+  });
+
   it('shows each option with its stored value or its default', async () => {
     fakeApi();
     renderPage();

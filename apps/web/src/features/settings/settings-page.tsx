@@ -58,7 +58,7 @@ export default function SettingsPage() {
             <Alert severity="error">{t('settings.loadError')}</Alert>
           ) : (
             <>
-              {tab === 'options' ? <OptionsTab settings={settings.data} readOnly={readOnly} /> : null}
+              {tab === 'options' ? <OptionsTab settings={settings.data} readOnly={readOnly} isSuper={Boolean(user?.super)} /> : null}
               {tab === 'schedules' ? <CompanyHoursTab readOnly={readOnly} /> : null}
               {tab === 'companies' ? <CompaniesTab /> : null}
               {tab === 'plans' ? <PlansTab /> : null}

@@ -1,0 +1,94 @@
+import type { InvoiceStatus, InvoiceView } from '@atende/shared';
+import Pix from '@mui/icons-material/Pix';
+import { Alert, Button, Chip, Stack, TableCell, TableRow, Typography } from '@mui/material';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSession } from '../../api/session';
+import { InfiniteListFooter, InfiniteListPage, ListPageHeader, ListTable, loadMoreOnScroll, SearchField } from '../../components/list-page-parts';
+import { useDebouncedValue } from '../../components/use-debounced-value';
+import { formatDate, formatReais } from '../../i18n';
+import { CheckoutDialog } from './checkout-dialog';
+import { useInvoicePages, usePaymentEvents } from './invoices-queries';
+
+const STATUS_COLOR: Record<InvoiceStatus, 'success' | 'info' | 'error'> = { paid: 'success', open: 'info', expired: 'error' };
+
+/**
+ * Invoices page (spec part 2 §2.17): the company's invoices, latest first, with
+ * search and infinite scroll; an unpaid one has a Pay button opening the checkout.
+ * Admins only (the server answers 403 to anyone else), also while overdue.
+ */
+export default function InvoicesPage() {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const isAdmin = user?.profile === 'admin' || Boolean(user?.super);
+  const [search, setSearch] = useState('');
+  const searchParam = useDebouncedValue(search.trim().toLowerCase());
+  const pages = useInvoicePages(searchParam, isAdmin);
+  const [paying, setPaying] = useState<InvoiceView | null>(null);
+  usePaymentEvents();
+
+  if (!isAdmin) {
+    return (
+      <Stack spacing={2}>
+        <Typography variant="h5" component="h1">
+          {t('invoices.title')}
+        </Typography>
+        <Alert severity="info" data-testid="invoices-admin-only">
+          {t('invoices.adminOnly')}
+        </Alert>
+      </Stack>
+    );
+  }
+  const invoices = pages.data?.pages.flatMap((page) => page.invoices) ?? [];
+
+  return (
+    <InfiniteListPage>
+      <ListPageHeader title={t('invoices.title')}>
+        <SearchField value={search} onChange={setSearch} placeholder={t('invoices.search')} testId="invoice-search" />
+      </ListPageHeader>
+      <ListTable
+        onScroll={loadMoreOnScroll(pages)}
+        head={
+          <>
+            <TableCell>{t('invoices.columns.id')}</TableCell>
+            <TableCell>{t('invoices.columns.detail')}</TableCell>
+            <TableCell align="right">{t('invoices.columns.value')}</TableCell>
+            <TableCell align="center">{t('invoices.columns.dueDate')}</TableCell>
+            <TableCell align="center">{t('invoices.columns.status')}</TableCell>
+            <TableCell align="right">{t('invoices.columns.actions')}</TableCell>
+          </>
+        }
+        footer={<InfiniteListFooter pages={pages} empty={invoices.length === 0} emptyText={t('invoices.empty')} emptyTestId="invoices-empty" />}
+      >
+        {invoices.map((invoice) => (
+          <TableRow key={invoice.id} hover data-testid="invoice-row" data-invoice-id={invoice.id} data-status={invoice.status}>
+            <TableCell>{invoice.id}</TableCell>
+            <TableCell sx={{ wordBreak: 'break-word', minWidth: 160 }}>{invoice.detail}</TableCell>
+            <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+              {formatReais(invoice.value)}
+            </TableCell>
+            <TableCell align="center">{formatDate(invoice.dueDate)}</TableCell>
+            <TableCell align="center">
+              <Chip size="small" color={STATUS_COLOR[invoice.status]} label={t(`invoices.status.${invoice.status}`)} data-testid={`invoice-status-${invoice.id}`} />
+            </TableCell>
+            <TableCell align="right">
+              {invoice.status === 'paid' ? null : (
+                <Button
+                  size="small"
+                  variant="contained"
+                  startIcon={<Pix />}
+                  onClick={() => setPaying(invoice)}
+                  aria-label={t('invoices.payInvoice', { id: invoice.id })}
+                  data-testid={`invoice-pay-${invoice.id}`}
+                >
+                  {t('invoices.pay')}
+                </Button>
+              )}
+            </TableCell>
+          </TableRow>
+        ))}
+      </ListTable>
+      {paying ? <CheckoutDialog invoice={paying} onClose={() => setPaying(null)} /> : null}
+    </InfiniteListPage>
+  );
+}
