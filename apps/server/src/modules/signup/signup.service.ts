@@ -27,10 +27,14 @@ export async function signupEnabled(services: AppServices): Promise<boolean> {
   return (await platformSetting(services, 'publicSignup')) !== 'disabled';
 }
 
-/** Sends without failing the request: the account exists either way, and the login page works without the mail. */
-async function sendQuietly(services: AppServices, send: () => Promise<void>, log: (error: unknown) => void): Promise<void> {
+/**
+ * Sends after the answer is decided, without waiting: the account exists either way,
+ * the login page works without the mail, and a slow SMTP server neither delays the
+ * page nor tells (by timing) which e-mails have accounts.
+ */
+function sendQuietly(services: AppServices, send: () => Promise<void>, log: (error: unknown) => void): void {
   if (!services.mailer.configured) return;
-  await send().catch(log);
+  send().catch(log);
 }
 
 /**
@@ -51,7 +55,10 @@ export async function signup(
   const passwordHash = await hashPassword(body.password);
   const url = services.config.PUBLIC_URL;
   const tellOwner = () => sendQuietly(services, () => services.mailer.send(accountExistsMail(body.email, url, input.language)), input.log);
-  if (await emailTaken(services.db, body.email)) return tellOwner();
+  if (await emailTaken(services.db, body.email)) {
+    tellOwner();
+    return;
+  }
 
   const trialEnd = new Date(Date.now() + TRIAL_DAYS * 86_400_000);
   let companyId: number;
@@ -75,9 +82,12 @@ export async function signup(
     );
   } catch (error) {
     // Two sign-ups with one e-mail at once: the unique index let one through.
-    if (await emailTaken(services.db, body.email)) return tellOwner();
+    if (await emailTaken(services.db, body.email)) {
+    tellOwner();
+    return;
+  }
     throw error;
   }
   await makeDueInvoices(services, companyId);
-  await sendQuietly(services, () => services.mailer.send(welcomeMail(body.email, body.name, url, input.language)), input.log);
+  sendQuietly(services, () => services.mailer.send(welcomeMail(body.email, body.name, url, input.language)), input.log);
 }

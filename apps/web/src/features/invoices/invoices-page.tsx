@@ -17,6 +17,10 @@ const STATUS_COLOR: Record<InvoiceStatus, 'success' | 'info' | 'error'> = { paid
  * search and infinite scroll; an unpaid one has a Pay button opening the checkout.
  * Admins only (the server answers 403 to anyone else), also while overdue.
  */
+/** Phones show value, due date (with the status under it) and Pay; id, detail and the status column from `sm` up. */
+const CELL = { px: { xs: 1, sm: 2 } } as const;
+const WIDE_ONLY = { ...CELL, display: { xs: 'none', sm: 'table-cell' } } as const;
+
 export default function InvoicesPage() {
   const { t } = useTranslation();
   const { user } = useSession();
@@ -50,28 +54,32 @@ export default function InvoicesPage() {
         onScroll={loadMoreOnScroll(pages)}
         head={
           <>
-            <TableCell>{t('invoices.columns.id')}</TableCell>
-            <TableCell>{t('invoices.columns.detail')}</TableCell>
-            <TableCell align="right">{t('invoices.columns.value')}</TableCell>
-            <TableCell align="center">{t('invoices.columns.dueDate')}</TableCell>
-            <TableCell align="center">{t('invoices.columns.status')}</TableCell>
-            <TableCell align="right">{t('invoices.columns.actions')}</TableCell>
+            <TableCell sx={WIDE_ONLY}>{t('invoices.columns.id')}</TableCell>
+            <TableCell sx={WIDE_ONLY}>{t('invoices.columns.detail')}</TableCell>
+            <TableCell align="right" sx={CELL}>{t('invoices.columns.value')}</TableCell>
+            <TableCell align="center" sx={CELL}>{t('invoices.columns.dueDate')}</TableCell>
+            <TableCell align="center" sx={WIDE_ONLY}>{t('invoices.columns.status')}</TableCell>
+            <TableCell align="right" sx={CELL}>{t('invoices.columns.actions')}</TableCell>
           </>
         }
         footer={<InfiniteListFooter pages={pages} empty={invoices.length === 0} emptyText={t('invoices.empty')} emptyTestId="invoices-empty" />}
       >
         {invoices.map((invoice) => (
           <TableRow key={invoice.id} hover data-testid="invoice-row" data-invoice-id={invoice.id} data-status={invoice.status}>
-            <TableCell>{invoice.id}</TableCell>
-            <TableCell sx={{ wordBreak: 'break-word', minWidth: 160 }}>{invoice.detail}</TableCell>
-            <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+            <TableCell sx={WIDE_ONLY}>{invoice.id}</TableCell>
+            <TableCell sx={{ ...WIDE_ONLY, wordBreak: 'break-word', minWidth: 160 }}>{invoice.detail}</TableCell>
+            <TableCell align="right" sx={{ ...CELL, whiteSpace: 'nowrap' }}>
               {formatReais(invoice.value)}
             </TableCell>
-            <TableCell align="center">{formatDate(invoice.dueDate)}</TableCell>
-            <TableCell align="center">
+            <TableCell align="center" sx={CELL}>
+              {formatDate(invoice.dueDate)}
+              {/* On a phone the status sits under the due date (its own column is hidden). */}
+              <Chip size="small" sx={{ display: { xs: 'flex', sm: 'none' }, mt: 0.5, mx: 'auto', width: 'fit-content' }} color={STATUS_COLOR[invoice.status]} label={t(`invoices.status.${invoice.status}`)} />
+            </TableCell>
+            <TableCell align="center" sx={WIDE_ONLY}>
               <Chip size="small" color={STATUS_COLOR[invoice.status]} label={t(`invoices.status.${invoice.status}`)} data-testid={`invoice-status-${invoice.id}`} />
             </TableCell>
-            <TableCell align="right">
+            <TableCell align="right" sx={CELL}>
               {invoice.status === 'paid' ? null : (
                 <Button
                   size="small"
