@@ -1,26 +1,21 @@
-import { hasDueDate, LANGUAGES, type Language } from '@atende/shared';
+import { hasDueDate } from '@atende/shared';
 import AccountCircle from '@mui/icons-material/AccountCircle';
-import Brightness4 from '@mui/icons-material/Brightness4';
-import Brightness7 from '@mui/icons-material/Brightness7';
 import Campaign from '@mui/icons-material/Campaign';
 import ChatIcon from '@mui/icons-material/Chat';
-import MenuIcon from '@mui/icons-material/Menu';
 import Notifications from '@mui/icons-material/Notifications';
 import Refresh from '@mui/icons-material/Refresh';
-import Translate from '@mui/icons-material/Translate';
 import VolumeUp from '@mui/icons-material/VolumeUp';
-import { AppBar, Badge, Box, IconButton, Menu, MenuItem, Popover, Slider, Toolbar, Tooltip, Typography } from '@mui/material';
+import { Badge, Box, IconButton, Menu, MenuItem, Popover, Slider, Tooltip } from '@mui/material';
 import { lazy, Suspense, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useApi, useSession } from '../../api/session';
+import { useSession } from '../../api/session';
 import { STORAGE } from '../../api/storage-keys';
-import { toastError } from '../../components/toast';
 import { useUnreadAnnouncements } from '../../features/announcements/use-unread-announcements';
 import { useUnreadChats } from '../../features/chats/use-unread-chats';
 import { NotificationsPopover } from '../../features/notifications/notifications-popover';
 import { useNotifications } from '../../features/notifications/use-notifications';
-import { changeLanguage, formatDate } from '../../i18n';
-import { useThemeMode } from '../theme';
+import { formatDate } from '../../i18n';
+import { TopBarFrame } from './top-bar-frame';
 
 // Loaded on their first open: only the badges' counts are on every page.
 const AnnouncementsPopover = lazy(() => import('../../features/announcements/announcements-popover'));
@@ -28,13 +23,11 @@ const ChatsPopover = lazy(() => import('../../features/chats/chats-popover'));
 // The profile form is opened from the menu now and then: it (and its form fields) load when asked for.
 const UserModal = lazy(() => import('../../features/users/user-modal').then((m) => ({ default: m.UserModal })));
 
-type Panel = 'language' | 'volume' | 'notifications' | 'announcements' | 'chats' | 'profile';
+type Panel = 'volume' | 'notifications' | 'announcements' | 'chats' | 'profile';
 
 export function TopBar({ onToggleMenu }: { onToggleMenu(): void }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { user, signOut } = useSession();
-  const api = useApi();
-  const { mode, toggle } = useThemeMode();
   const [panel, setPanel] = useState<{ name: Panel; anchor: HTMLElement } | null>(null);
   const [profileOpen, setProfileOpen] = useState(false);
   const [volume, setVolume] = useState(() => Number(localStorage.getItem(STORAGE.volume) ?? '1'));
@@ -52,85 +45,53 @@ export function TopBar({ onToggleMenu }: { onToggleMenu(): void }) {
     if (name === 'announcements' || name === 'chats') setOpened((before) => ({ ...before, [name]: true }));
   };
   const close = () => setPanel(null);
-  const pickLanguage = (language: Language) => {
-    close();
-    changeLanguage(language);
-    api.post(`/users/set-language/${language}`).catch(toastError);
-  };
   const dueDate = user.profile === 'admin' && hasDueDate(user.company?.dueDate) ? ` ${t('topBar.dueDate', { date: formatDate(user.company.dueDate) })}` : '';
 
   return (
-    <AppBar position="fixed" sx={{ zIndex: (theme) => theme.zIndex.drawer + 1 }}>
-      <Toolbar variant="dense" sx={{ gap: 0.5 }}>
-        <IconButton color="inherit" edge="start" onClick={onToggleMenu} aria-label={t('menu.expand')}>
-          <MenuIcon />
-        </IconButton>
-        <Typography variant="body1" noWrap sx={{ flexGrow: 1, minWidth: 0 }} data-testid="greeting">
-          {t('topBar.greeting', { name: user.name, company: user.company?.name ?? '' })}
-          {dueDate}
-        </Typography>
-        <Tooltip title={t('topBar.language')}>
-          <IconButton color="inherit" onClick={open('language')} aria-label={t('topBar.language')} data-testid="language-button">
-            <Translate />
+    <TopBarFrame user={user} greetingSuffix={dueDate} onToggleMenu={onToggleMenu}>
+      <Box sx={{ display: { xs: 'none', sm: 'flex' } }}>
+        <Tooltip title={t('topBar.volume')}>
+          <IconButton color="inherit" onClick={open('volume')} aria-label={t('topBar.volume')}>
+            <VolumeUp />
           </IconButton>
         </Tooltip>
-        <Tooltip title={mode === 'dark' ? t('topBar.lightMode') : t('topBar.darkMode')}>
-          <IconButton color="inherit" onClick={toggle} aria-label={mode === 'dark' ? t('topBar.lightMode') : t('topBar.darkMode')} data-testid="theme-toggle">
-            {mode === 'dark' ? <Brightness7 /> : <Brightness4 />}
+        <Tooltip title={t('topBar.refresh')}>
+          <IconButton color="inherit" onClick={() => window.location.reload()} aria-label={t('topBar.refresh')}>
+            <Refresh />
           </IconButton>
         </Tooltip>
-        <Box sx={{ display: { xs: 'none', sm: 'flex' } }}>
-          <Tooltip title={t('topBar.volume')}>
-            <IconButton color="inherit" onClick={open('volume')} aria-label={t('topBar.volume')}>
-              <VolumeUp />
-            </IconButton>
-          </Tooltip>
-          <Tooltip title={t('topBar.refresh')}>
-            <IconButton color="inherit" onClick={() => window.location.reload()} aria-label={t('topBar.refresh')}>
-              <Refresh />
-            </IconButton>
-          </Tooltip>
-          <IconButton
-            color="inherit"
-            onClick={open('announcements')}
-            aria-label={t('announcements.popover.badge', { count: unreadAnnouncements })}
-            data-testid="announcements-button"
-          >
-            <Badge color="error" badgeContent={unreadAnnouncements} max={99} data-testid="announcements-count">
-              <Campaign />
-            </Badge>
-          </IconButton>
-          {chatAllowed ? (
-            <IconButton color="inherit" onClick={open('chats')} aria-label={t('chats.popover.badge', { count: unreadChats })} data-testid="chats-button">
-              <Badge color="error" badgeContent={unreadChats} max={99} data-testid="chats-count">
-                <ChatIcon />
-              </Badge>
-            </IconButton>
-          ) : null}
-        </Box>
-        {/* Outside the box hidden on phones: the bell is what tells an agent a customer is waiting. */}
         <IconButton
           color="inherit"
-          onClick={open('notifications')}
-          aria-label={t('notifications.bell', { count: notificationCount })}
-          data-testid="notifications-button"
+          onClick={open('announcements')}
+          aria-label={t('announcements.popover.badge', { count: unreadAnnouncements })}
+          data-testid="announcements-button"
         >
-          <Badge color="error" badgeContent={notificationCount} max={99} data-testid="notifications-count">
-            <Notifications />
+          <Badge color="error" badgeContent={unreadAnnouncements} max={99} data-testid="announcements-count">
+            <Campaign />
           </Badge>
         </IconButton>
-        <IconButton color="inherit" onClick={open('profile')} aria-label={t('topBar.profile')} data-testid="profile-button">
-          <AccountCircle />
-        </IconButton>
-      </Toolbar>
-
-      <Menu anchorEl={panel?.anchor} open={panel?.name === 'language'} onClose={close}>
-        {LANGUAGES.map((language) => (
-          <MenuItem key={language} selected={i18n.language === language} onClick={() => pickLanguage(language)} data-testid={`language-${language}`}>
-            {t(`languages.${language}`)}
-          </MenuItem>
-        ))}
-      </Menu>
+        {chatAllowed ? (
+          <IconButton color="inherit" onClick={open('chats')} aria-label={t('chats.popover.badge', { count: unreadChats })} data-testid="chats-button">
+            <Badge color="error" badgeContent={unreadChats} max={99} data-testid="chats-count">
+              <ChatIcon />
+            </Badge>
+          </IconButton>
+        ) : null}
+      </Box>
+      {/* Outside the box hidden on phones: the bell is what tells an agent a customer is waiting. */}
+      <IconButton
+        color="inherit"
+        onClick={open('notifications')}
+        aria-label={t('notifications.bell', { count: notificationCount })}
+        data-testid="notifications-button"
+      >
+        <Badge color="error" badgeContent={notificationCount} max={99} data-testid="notifications-count">
+          <Notifications />
+        </Badge>
+      </IconButton>
+      <IconButton color="inherit" onClick={open('profile')} aria-label={t('topBar.profile')} data-testid="profile-button">
+        <AccountCircle />
+      </IconButton>
       <Popover anchorEl={panel?.anchor} open={panel?.name === 'volume'} onClose={close} anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}>
         <Box sx={{ width: 180, px: 3, py: 2 }}>
           <Slider
@@ -182,6 +143,6 @@ export function TopBar({ onToggleMenu }: { onToggleMenu(): void }) {
           <UserModal open userId={user.id} onClose={() => setProfileOpen(false)} />
         </Suspense>
       ) : null}
-    </AppBar>
+    </TopBarFrame>
   );
 }

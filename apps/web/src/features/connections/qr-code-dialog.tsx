@@ -1,40 +1,13 @@
 import { CONNECTION_QR_SIZE } from '@atende/shared';
 import { Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
+import { QrCodeImage } from '../../components/qr-code-image';
 import { toastError } from '../../components/toast';
 import { connectionSessionKey, type ConnectionDetail } from './connections-queries';
 
-/** Draws a QR code value as a PNG; the encoder is loaded only when a QR code is shown (bundle budget). */
-function QrCodeImage({ value, label }: { value: string; label: string }) {
-  const [image, setImage] = useState<{ value: string; url: string } | null>(null);
-  useEffect(() => {
-    let cancelled = false;
-    import('qrcode')
-      .then((qrcode) => qrcode.toDataURL(value, { width: CONNECTION_QR_SIZE, margin: 1, errorCorrectionLevel: 'L' }))
-      .then((url) => {
-        if (!cancelled) setImage({ value, url });
-      })
-      .catch((error: unknown) => {
-        if (!cancelled) toastError(error);
-      });
-    return () => {
-      cancelled = true;
-    };
-  }, [value]);
-  const current = image?.value === value ? image : null;
-  return (
-    <Box sx={{ width: CONNECTION_QR_SIZE, height: CONNECTION_QR_SIZE, display: 'flex', alignItems: 'center', justifyContent: 'center', bgcolor: '#fff' }}>
-      {current ? (
-        <img src={current.url} width={CONNECTION_QR_SIZE} height={CONNECTION_QR_SIZE} alt={label} data-testid="qr-image" data-qr-value={current.value} />
-      ) : (
-        <CircularProgress size={32} aria-label={label} />
-      )}
-    </Box>
-  );
-}
 
 /**
  * The QR dialog (spec part 2 §2.2): `GET /whatsapp/:id` (with session detail)
@@ -75,7 +48,7 @@ export function QrCodeDialog({ connection, onClose }: { connection: Pick<Connect
             {t('connections.qrDialog.howTo')}
           </Typography>
           {qrcode ? (
-            <QrCodeImage value={qrcode} label={t('connections.qrDialog.image')} />
+            <QrCodeImage testId="qr-image" value={qrcode} label={t('connections.qrDialog.image')} />
           ) : (
             <Box role="status" sx={{ width: CONNECTION_QR_SIZE, height: CONNECTION_QR_SIZE, display: 'flex', flexDirection: 'column', gap: 1, alignItems: 'center', justifyContent: 'center' }} data-testid="qr-waiting">
               <CircularProgress size={32} />

@@ -1,43 +1,13 @@
 import type { PixCheckoutView } from '@atende/shared';
 import ContentCopy from '@mui/icons-material/ContentCopy';
 import { Alert, Box, Button, CircularProgress, Stack, Typography } from '@mui/material';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
+import { QrCodeImage } from '../../components/qr-code-image';
 import { toastError, toastSuccess } from '../../components/toast';
 import { formatDateTime, formatReais } from '../../i18n';
 
-/** Spec part 2 §9: QR codes are drawn 256 px wide. */
-const QR_SIZE = 256;
-
-/** The BR Code as a QR image; the encoder loads only when a charge is shown (bundle budget). */
-function PixQrCode({ value, label }: { value: string; label: string }) {
-  const [image, setImage] = useState<{ value: string; url: string } | null>(null);
-  useEffect(() => {
-    let cancelled = false;
-    import('qrcode')
-      .then((qrcode) => qrcode.toDataURL(value, { width: QR_SIZE, margin: 1, errorCorrectionLevel: 'M' }))
-      .then((url) => {
-        if (!cancelled) setImage({ value, url });
-      })
-      .catch((error: unknown) => {
-        if (!cancelled) toastError(error);
-      });
-    return () => {
-      cancelled = true;
-    };
-  }, [value]);
-  const current = image?.value === value ? image : null;
-  return (
-    <Box sx={{ width: QR_SIZE, maxWidth: '100%', aspectRatio: '1', display: 'flex', alignItems: 'center', justifyContent: 'center', bgcolor: '#fff', borderRadius: 1 }}>
-      {current ? (
-        <Box component="img" src={current.url} alt={label} data-testid="pix-qr-image" data-qr-value={current.value} sx={{ width: '100%', height: 'auto', display: 'block' }} />
-      ) : (
-        <CircularProgress size={32} aria-label={label} />
-      )}
-    </Box>
-  );
-}
 
 /**
  * The Pix charge of an invoice (spec part 2 §2.17, §3 "Pix result"): the QR code,
@@ -81,7 +51,7 @@ export function PixPayment({ charge }: { charge: PixCheckoutView }) {
       <Typography variant="body2" color="text.secondary" sx={{ textAlign: 'center' }}>
         {t('invoices.pix.instructions')}
       </Typography>
-      <PixQrCode value={code} label={t('invoices.pix.image')} />
+      <QrCodeImage testId="pix-qr-image" errorCorrectionLevel="M" value={code} label={t('invoices.pix.image')} />
       <Box sx={{ textAlign: 'center' }}>
         <Typography variant="caption" color="text.secondary">
           {t('invoices.pix.amount')}

@@ -1,0 +1,62 @@
+import { LANGUAGES, type Language } from '@atende/shared';
+import Brightness4 from '@mui/icons-material/Brightness4';
+import Brightness7 from '@mui/icons-material/Brightness7';
+import MenuIcon from '@mui/icons-material/Menu';
+import Translate from '@mui/icons-material/Translate';
+import { AppBar, IconButton, Menu, MenuItem, Toolbar, Tooltip, Typography } from '@mui/material';
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useApi } from '../../api/session';
+import type { SessionUser } from '../../api/types';
+import { toastError } from '../../components/toast';
+import { changeLanguage } from '../../i18n';
+import { useThemeMode } from '../theme';
+
+/**
+ * What every top bar has (spec part 1 §2): the menu toggle, the greeting, the
+ * language picker and the theme toggle; `children` are the bar's other controls
+ * (the full bar's counters and profile menu, or an overdue session's logout).
+ */
+export function TopBarFrame({ user, greetingSuffix = '', onToggleMenu, children }: { user: SessionUser; greetingSuffix?: string; onToggleMenu(): void; children: ReactNode }) {
+  const { t, i18n } = useTranslation();
+  const api = useApi();
+  const { mode, toggle } = useThemeMode();
+  const [languageAnchor, setLanguageAnchor] = useState<HTMLElement | null>(null);
+  const pickLanguage = (language: Language) => {
+    setLanguageAnchor(null);
+    changeLanguage(language);
+    api.post(`/users/set-language/${language}`).catch(toastError);
+  };
+  const themeLabel = mode === 'dark' ? t('topBar.lightMode') : t('topBar.darkMode');
+  return (
+    <AppBar position="fixed" sx={{ zIndex: (theme) => theme.zIndex.drawer + 1 }}>
+      <Toolbar variant="dense" sx={{ gap: 0.5 }}>
+        <IconButton color="inherit" edge="start" onClick={onToggleMenu} aria-label={t('menu.expand')}>
+          <MenuIcon />
+        </IconButton>
+        <Typography variant="body1" noWrap sx={{ flexGrow: 1, minWidth: 0 }} data-testid="greeting">
+          {t('topBar.greeting', { name: user.name, company: user.company?.name ?? '' })}
+          {greetingSuffix}
+        </Typography>
+        <Tooltip title={t('topBar.language')}>
+          <IconButton color="inherit" onClick={(event) => setLanguageAnchor(event.currentTarget)} aria-label={t('topBar.language')} data-testid="language-button">
+            <Translate />
+          </IconButton>
+        </Tooltip>
+        <Tooltip title={themeLabel}>
+          <IconButton color="inherit" onClick={toggle} aria-label={themeLabel} data-testid="theme-toggle">
+            {mode === 'dark' ? <Brightness7 /> : <Brightness4 />}
+          </IconButton>
+        </Tooltip>
+        {children}
+      </Toolbar>
+      <Menu anchorEl={languageAnchor} open={Boolean(languageAnchor)} onClose={() => setLanguageAnchor(null)}>
+        {LANGUAGES.map((language) => (
+          <MenuItem key={language} selected={i18n.language === language} onClick={() => pickLanguage(language)} data-testid={`language-${language}`}>
+            {t(`languages.${language}`)}
+          </MenuItem>
+        ))}
+      </Menu>
+    </AppBar>
+  );
+}
