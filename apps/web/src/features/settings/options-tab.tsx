@@ -29,20 +29,25 @@ export function OptionsTab({ settings, readOnly, isSuper = false }: { settings: 
     }
   };
 
+  /** A grid of choices, each saved on change. */
+  const choiceGrid = (keys: readonly ChoiceSetting[]) => (
+    <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(3, minmax(0, 1fr))' } }}>
+      {keys.map((key) => (
+        <ChoiceField
+          key={key}
+          settingKey={key}
+          value={shownSettingValue(settings, key, pending)}
+          saving={pending[key] !== undefined}
+          readOnly={readOnly}
+          onChange={(value) => void change(key, value)}
+        />
+      ))}
+    </Box>
+  );
+
   return (
     <Stack spacing={3}>
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(3, minmax(0, 1fr))' } }}>
-        {CHOICE_SETTINGS.map((key) => (
-          <ChoiceField
-            key={key}
-            settingKey={key}
-            value={shownSettingValue(settings, key, pending)}
-            saving={pending[key] !== undefined}
-            readOnly={readOnly}
-            onChange={(value) => void change(key, value)}
-          />
-        ))}
-      </Box>
+      {choiceGrid(CHOICE_SETTINGS)}
       {isSuper ? (
         <Stack spacing={2} data-testid="setting-platform">
           <Box>
@@ -53,18 +58,7 @@ export function OptionsTab({ settings, readOnly, isSuper = false }: { settings: 
               {t('settings.platform.hint')}
             </Typography>
           </Box>
-          <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(3, minmax(0, 1fr))' } }}>
-            {PLATFORM_CHOICE_SETTINGS.map((key) => (
-              <ChoiceField
-                key={key}
-                settingKey={key}
-                value={shownSettingValue(settings, key, pending)}
-                saving={pending[key] !== undefined}
-                readOnly={readOnly}
-                onChange={(value) => void change(key, value)}
-              />
-            ))}
-          </Box>
+          {choiceGrid(PLATFORM_CHOICE_SETTINGS)}
         </Stack>
       ) : null}
       <ChatbotTextsFields
