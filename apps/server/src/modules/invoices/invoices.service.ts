@@ -51,7 +51,18 @@ export async function checkout(services: AppServices, ctx: RequestContext, body:
   const sandbox = provider.kind === 'fake';
 
   const reusable = await findOpenCharge(services.db, ctx, invoice.id, new Date(Date.now() + REUSE_CHARGE_MS));
-  if (reusable) return presentCheckout(reusable, sandbox);
+  if (reusable) {
+    const remote = await provider.getPixCharge(reusable.txid).catch(() => undefined);
+    // The PSP could not be asked now: the stored charge is still the best answer.
+    if (remote === undefined || remote?.status === 'ATIVA') return presentCheckout(reusable, sandbox);
+    if (remote?.status === 'CONCLUIDA') {
+      // Paid, but its notification never arrived: settled now, as the webhook would have.
+      const outcome = await applyPixNotification(services, { txid: reusable.txid, endToEndId: '', amountCents: remote.paidCents });
+      if (outcome === 'paid' || outcome === 'replay') throw new AppError('ERR_INVOICE_ALREADY_PAID');
+    }
+    // The PSP no longer has it (removed, or a fake PSP that restarted): a new charge below.
+    await services.db.update(pixCharges).set({ status: remote?.status ?? 'REMOVIDA_PELO_PSP' }).where(eq(pixCharges.id, reusable.id));
+  }
 
   // The Pix API's txid: 26 to 35 letters and digits.
   const txid = randomBytes(24).toString('base64url').replace(/[^a-zA-Z0-9]/g, '').padEnd(26, '0').slice(0, 32);

@@ -195,6 +195,30 @@ describe('Pix checkout and the payment webhook', () => {
     expect(charge!.status).toBe('ATIVA');
   });
 
+  it('settles a payment whose notification never arrived when the admin opens the checkout again', async () => {
+    const company = await buildBilledCompany({ dueInDays: 4 });
+    await makeDueInvoices(t.app.services, company.id);
+    const [invoice] = await invoicesOf(company.id);
+    const { token } = await company.admin.login();
+    const view = (await checkout(token, invoice!.id)).json<PixCheckoutView>();
+    // The PSP's notifications go nowhere for this payment.
+    const basic = Buffer.from(`atende-fake-psp:${t.config.PAYMENT_WEBHOOK_SECRET}-psp`).toString('base64');
+    const pspToken = (await t.app.inject({ method: 'POST', url: '/fake-psp/oauth/token', headers: { authorization: `Basic ${basic}` }, payload: { grant_type: 'client_credentials' } })).json<{ access_token: string }>().access_token;
+    const register = (webhookUrl: string) =>
+      t.app.inject({ method: 'PUT', url: `/fake-psp/v2/webhook/${encodeURIComponent('pix@atende.local')}`, headers: { authorization: `Bearer ${pspToken}` }, payload: { webhookUrl } });
+    expect((await register('http://127.0.0.1:9/nowhere')).statusCode).toBeLessThan(300);
+    try {
+      expect((await pay(view.qrcode.qrcode)).webhookStatus).not.toBe(200);
+      expect((await invoicesOf(company.id))[0]).toMatchObject({ status: 'open' });
+      const again = await checkout(token, invoice!.id);
+      expect(again.json().error).toBe('ERR_INVOICE_ALREADY_PAID');
+      expect((await invoicesOf(company.id))[0]).toMatchObject({ status: 'paid' });
+      expect((await dueDateOf(company.id)).toISOString()).toBe(addMonths(invoice!.dueDate, 1).toISOString());
+    } finally {
+      await register(`${url}/payments/pix/webhook/${t.config.PAYMENT_WEBHOOK_SECRET}`);
+    }
+  });
+
   it.each(Object.entries(RECURRENCE_MONTHS))('renews %s by %i month(s) from the invoice’s due date', async (recurrence, months) => {
     const company = await buildBilledCompany({ dueInDays: 3, recurrence: recurrence as Recurrence });
     await makeDueInvoices(t.app.services, company.id);
