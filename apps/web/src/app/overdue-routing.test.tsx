@@ -54,6 +54,7 @@ const expiredAnswer = () => json({ error: 'ERR_SUBSCRIPTION_EXPIRED', message: '
 const billingRoutes = {
   'GET /invoices/all': () => new Response(JSON.stringify(invoices), { headers: { 'content-type': 'application/json', 'x-has-more': 'false' } }),
   'GET /version': () => ({ version: '6.0.0' }),
+  'GET /subscription': () => ({ companyId: 3, name: 'Acme', email: 'ana@acme.com', plan: { id: 1, name: 'Pro', value: 99 }, recurrence: 'MENSAL', dueDate: EXPIRED_ON, trialExpiration: null, trialDaysLeft: null, paymentsEnabled: true, mailEnabled: true }),
 };
 
 beforeAll(async () => {

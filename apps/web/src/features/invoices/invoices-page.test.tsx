@@ -53,9 +53,10 @@ function Where() {
   return <span data-testid="where">{useLocation().pathname}</span>;
 }
 
-function server(profile: 'admin' | 'user' = 'admin', sandbox = true): FakeApi {
+function server(profile: 'admin' | 'user' = 'admin', sandbox = true, paymentsEnabled = true): FakeApi {
   return fakeApi({
     'GET /auth/me': () => me(profile),
+    'GET /subscription': () => ({ companyId: 3, name: 'Acme', email: 'ana@acme.com', plan: { id: 1, name: 'Pro', value: 149.9 }, recurrence: 'MENSAL', dueDate: '2026-03-10T12:00:00.000Z', trialExpiration: null, trialDaysLeft: null, paymentsEnabled, mailEnabled: true }),
     'GET /invoices/all': (request) => (request.query.get('pageNumber') === '2' ? page([invoice(5, 'paid')], false) : page([invoice(7, 'open'), invoice(6, 'expired'), invoice(4, 'paid')], true)),
     'POST /subscription': () => charge(sandbox),
     'POST /fake-psp/pay': () => ({ status: 'CONCLUIDA' }),
@@ -182,6 +183,14 @@ describe('invoices page (spec part 2 §2.17, §4)', { timeout: 30_000 }, () => {
     expect(await screen.findByTestId('pix-payment')).toBeTruthy();
     expect(screen.queryByTestId('pix-sandbox-pay')).toBeNull();
     expect(screen.queryByTestId('pix-sandbox-note')).toBeNull();
+  });
+
+  it('says Pix is not configured and offers no Pay when the server has no PSP', async () => {
+    server('admin', true, false);
+    renderPages('/financeiro', { '/financeiro': <InvoicesPage /> });
+    expect(await screen.findByTestId('invoices-payments-disabled')).toBeTruthy();
+    expect(await screen.findAllByTestId('invoice-row')).toHaveLength(3);
+    expect(screen.queryByTestId('invoice-pay-7')).toBeNull();
   });
 
   it('tells a user who is not an admin that billing is for admins, and loads nothing', async () => {

@@ -8,7 +8,7 @@ import { InfiniteListFooter, InfiniteListPage, ListPageHeader, ListTable, loadMo
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { formatDate, formatReais } from '../../i18n';
 import { CheckoutDialog } from './checkout-dialog';
-import { useInvoicePages, usePaymentEvents } from './invoices-queries';
+import { useInvoicePages, useSubscription, usePaymentEvents } from './invoices-queries';
 
 const STATUS_COLOR: Record<InvoiceStatus, 'success' | 'info' | 'error'> = { paid: 'success', open: 'info', expired: 'error' };
 
@@ -28,6 +28,8 @@ export default function InvoicesPage() {
   const [search, setSearch] = useState('');
   const searchParam = useDebouncedValue(search.trim().toLowerCase());
   const pages = useInvoicePages(searchParam, isAdmin);
+  // Without a configured PSP there is nothing to pay with: say so instead of offering Pay.
+  const paymentsEnabled = useSubscription(isAdmin).data?.paymentsEnabled !== false;
   const [paying, setPaying] = useState<InvoiceView | null>(null);
   usePaymentEvents();
 
@@ -50,6 +52,11 @@ export default function InvoicesPage() {
       <ListPageHeader title={t('invoices.title')}>
         <SearchField value={search} onChange={setSearch} placeholder={t('invoices.search')} testId="invoice-search" />
       </ListPageHeader>
+      {paymentsEnabled ? null : (
+        <Alert severity="info" sx={{ mb: 2 }} data-testid="invoices-payments-disabled">
+          {t('subscription.paymentsDisabled')}
+        </Alert>
+      )}
       <ListTable
         onScroll={loadMoreOnScroll(pages)}
         head={
@@ -80,7 +87,7 @@ export default function InvoicesPage() {
               <Chip size="small" color={STATUS_COLOR[invoice.status]} label={t(`invoices.status.${invoice.status}`)} data-testid={`invoice-status-${invoice.id}`} />
             </TableCell>
             <TableCell align="right" sx={CELL}>
-              {invoice.status === 'paid' ? null : (
+              {invoice.status === 'paid' || !paymentsEnabled ? null : (
                 <Button
                   size="small"
                   variant="contained"

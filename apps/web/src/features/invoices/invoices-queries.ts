@@ -1,5 +1,5 @@
-import type { InvoiceView, PaymentEventPayload } from '@atende/shared';
-import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import type { InvoiceView, PaymentEventPayload, SubscriptionView } from '@atende/shared';
+import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSession } from '../../api/session';
 import { useCompanyEvent } from '../../realtime/socket';
 
@@ -45,4 +45,10 @@ export function usePaymentEvents(onConcluded?: (payment: PaymentEventPayload) =>
     reloadUser().catch(() => undefined);
     onConcluded?.(payment);
   });
+}
+
+/** `GET /subscription`: the company's plan, trial and whether Pix is configured (the invoices and subscription pages). */
+export function useSubscription(enabled: boolean) {
+  const { api } = useSession();
+  return useQuery({ queryKey: ['subscription'], queryFn: () => api.get<SubscriptionView>('/subscription'), enabled });
 }

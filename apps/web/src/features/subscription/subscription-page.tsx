@@ -1,10 +1,10 @@
 import { hasDueDate, type SubscriptionView } from '@atende/shared';
 import { Alert, Box, Button, CircularProgress, Paper, Stack, TextField, Typography } from '@mui/material';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { useSession } from '../../api/session';
 import { formatDate, formatReais } from '../../i18n';
+import { useSubscription } from '../invoices/invoices-queries';
 
 /**
  * Subscription page (spec part 2 §2.20): read-only trial days left, billing
@@ -13,9 +13,9 @@ import { formatDate, formatReais } from '../../i18n';
  */
 export default function SubscriptionPage() {
   const { t } = useTranslation();
-  const { api, user } = useSession();
+  const { user } = useSession();
   const isAdmin = user?.profile === 'admin' || Boolean(user?.super);
-  const subscription = useQuery({ queryKey: ['subscription'], queryFn: () => api.get<SubscriptionView>('/subscription'), enabled: isAdmin });
+  const subscription = useSubscription(isAdmin);
 
   return (
     <Stack spacing={2} sx={{ maxWidth: 640 }}>
