@@ -117,7 +117,6 @@ describe('an overdue company (spec part 1 §2 login; part 2 §2.17)', { timeout:
     socketServer.point('/tickets');
     const api = fakeApi({
       'GET /auth/me': () => overdueAdmin,
-      'GET /subscription': () => ({ companyId: 3, name: 'Acme', email: 'ana@acme.com', plan: { id: 1, name: 'Pro', value: 99 }, recurrence: 'MENSAL', dueDate: EXPIRED_ON, trialExpiration: null, trialDaysLeft: null, paymentsEnabled: true, mailEnabled: true }),
       ...billingRoutes,
     });
     renderApp('/tickets');
