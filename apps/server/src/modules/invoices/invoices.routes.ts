@@ -7,6 +7,7 @@ import type { InvoiceRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
 import { requireAdmin } from '../../platform/http/guards.js';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
+import { parsePixAmount } from '../../platform/payments/brcode.js';
 import { findCompany } from '../companies/companies.repo.js';
 import { applyPixNotification, checkout } from './invoices.service.js';
 import { pageInvoices } from './invoices.repo.js';
@@ -77,7 +78,7 @@ const PixWebhookBody = z.object({
       z.object({
         txid: z.string().max(64).optional(),
         endToEndId: z.string().max(64),
-        valor: z.string().regex(/^\d{1,10}\.\d{2}$/),
+        valor: z.string().refine((value) => parsePixAmount(value) !== null, 'validation.invalidValue'),
       }),
     )
     .max(100)
@@ -109,8 +110,8 @@ export async function registerPaymentWebhookRoutes(scope: FastifyInstance, servi
         outcomes.push('no-txid');
         continue;
       }
-      const [reais = '0', cents = '0'] = pix.valor.split('.');
-      const outcome = await applyPixNotification(services, { txid: pix.txid, endToEndId: pix.endToEndId, amountCents: Number(reais) * 100 + Number(cents) });
+      // The schema checked the amount's shape, so it parses.
+      const outcome = await applyPixNotification(services, { txid: pix.txid, endToEndId: pix.endToEndId, amountCents: parsePixAmount(pix.valor) ?? 0 });
       request.log.info({ txid: pix.txid, outcome }, 'pix notification');
       outcomes.push(outcome);
     }

@@ -7,6 +7,7 @@ import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { requireAdmin } from '../../platform/http/guards.js';
 import type { PixNotification } from '../../platform/payments/payment-provider.js';
+import { formatPixAmount } from '../../platform/payments/brcode.js';
 import { PaymentProviderError } from '../../platform/payments/efi-pix.provider.js';
 import { createDueInvoices, findChargeByTxid, findInvoice, findOpenCharge } from './invoices.repo.js';
 import { paymentProvider } from './payments.js';
@@ -30,7 +31,7 @@ function presentCheckout(charge: PixChargeRow, sandbox: boolean): PixCheckoutVie
     txid: charge.txid,
     invoiceId: charge.invoiceId,
     qrcode: { qrcode: charge.copyPaste },
-    valor: { original: (charge.amountCents / 100).toFixed(2) },
+    valor: { original: formatPixAmount(charge.amountCents) },
     expiresAt: charge.expiresAt.toISOString(),
     sandbox,
   };

@@ -1,12 +1,11 @@
 import { DEFAULT_SCHEDULES, type Language, type SignupBody } from '@atende/shared';
-import { and, eq } from 'drizzle-orm';
 import type { AppServices } from '../../app.js';
-import { settings } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
 import { hashPassword } from '../auth/auth.service.js';
 import { insertCompany, MAIN_COMPANY_ID } from '../companies/companies.service.js';
 import { makeDueInvoices } from '../invoices/invoices.service.js';
 import { findPlan } from '../plans/plans.repo.js';
+import { findSetting } from '../settings/settings.repo.js';
 import { emailTaken } from '../users/users.repo.js';
 import { accountExistsMail, welcomeMail } from './account-mails.js';
 
@@ -15,12 +14,7 @@ export const TRIAL_DAYS = 3;
 
 /** A platform setting: only the main company's value counts (super users set it). */
 export async function platformSetting(services: AppServices, key: 'publicSignup' | 'passwordResetNotFound'): Promise<string | null> {
-  const [row] = await services.db
-    .select({ value: settings.value })
-    .from(settings)
-    .where(and(eq(settings.companyId, MAIN_COMPANY_ID), eq(settings.key, key)))
-    .limit(1);
-  return row?.value ?? null;
+  return (await findSetting(services.db, { companyId: MAIN_COMPANY_ID }, key))?.value ?? null;
 }
 
 export async function signupEnabled(services: AppServices): Promise<boolean> {
