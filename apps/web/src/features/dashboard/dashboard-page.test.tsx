@@ -70,7 +70,7 @@ describe('dashboard page', { timeout: 30_000 }, () => {
     expect(rows.map((row) => row.dataset.name)).toEqual(['Bia', 'Caio']);
     expect(within(rows[0]!).getByTestId('dashboard-attendant-online').dataset.online).toBe('true');
     await waitFor(() => expect(screen.getByTestId('dashboard-chart-users-total').textContent).toBe('Total: 3'));
-    expect(screen.getByTestId('dashboard-chart-days-total').textContent).toBe('Total: 3');
+    await waitFor(() => expect(screen.getByTestId('dashboard-chart-days-total').textContent).toBe('Total: 3'));
 
     await userEvent.click(screen.getByTestId('dashboard-filter-type').parentElement!.querySelector('[role="combobox"]')!);
     await userEvent.click(await screen.findByRole('option', { name: 'By period' }));
