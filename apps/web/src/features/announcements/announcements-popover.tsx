@@ -1,25 +1,20 @@
 import type { PresentedAnnouncement } from '@atende/shared';
-import { Box, CircularProgress, List, ListItem, Popover, Typography } from '@mui/material';
+import { Box, ListItem, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
+import { TopBarPopover, type TopBarPopoverProps } from '../../components/top-bar-popover';
 import { formatDate } from '../../i18n';
 import { PRIORITY_COLOR } from './announcement-priority';
 import { announcementKeys, useAnnouncementEvent } from './use-unread-announcements';
-
-interface Props {
-  anchor: HTMLElement | null;
-  open: boolean;
-  onClose(): void;
-}
 
 /**
  * The top bar's announcements (spec part 1 §2, §3): the active ones, newest first,
  * with their priority colour and image, live through `company-announcement`.
  * Opening it marks them seen. Loaded on the first open (React.lazy).
  */
-export default function AnnouncementsPopover({ anchor, open, onClose }: Props) {
+export default function AnnouncementsPopover({ anchor, open, onClose }: TopBarPopoverProps) {
   const { t } = useTranslation();
   const { api } = useSession();
   const queryClient = useQueryClient();
@@ -42,58 +37,44 @@ export default function AnnouncementsPopover({ anchor, open, onClose }: Props) {
   const records = (list.data?.records ?? []).filter((announcement) => announcement.status);
 
   return (
-    <Popover
-      anchorEl={anchor}
+    <TopBarPopover
+      anchor={anchor}
       open={open}
       onClose={onClose}
-      anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-      transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-      slotProps={{ paper: { sx: { width: 380, maxWidth: 'calc(100vw - 16px)', maxHeight: 'min(520px, calc(100vh - 80px))', display: 'flex', flexDirection: 'column' } } }}
+      testId="announcements-popover"
+      title={t('announcements.popover.title')}
+      width={380}
+      maxHeight={520}
+      loading={list.isPending}
+      empty={records.length === 0 ? t('announcements.popover.empty') : null}
     >
-      <Box data-testid="announcements-popover" sx={{ display: 'flex', flexDirection: 'column', minHeight: 0 }}>
-        <Typography variant="subtitle1" sx={{ px: 2, pt: 1.5, pb: 1 }}>
-          {t('announcements.popover.title')}
-        </Typography>
-        {list.isPending ? (
-          <Box sx={{ p: 2 }} role="status">
-            <CircularProgress size={20} aria-label={t('common.loading')} />
+      {records.map((announcement) => (
+        <ListItem
+          key={announcement.id}
+          divider
+          data-testid="announcement-item"
+          data-priority={announcement.priority}
+          sx={{ display: 'block', borderLeft: 4, borderLeftColor: PRIORITY_COLOR[announcement.priority], py: 1 }}
+        >
+          <Box sx={{ display: 'flex', alignItems: 'baseline', gap: 1 }}>
+            <Typography variant="subtitle2" sx={{ flexGrow: 1, minWidth: 0 }} noWrap>
+              {announcement.title}
+            </Typography>
+            <Typography variant="caption" color="text.secondary" sx={{ flexShrink: 0 }}>
+              {formatDate(announcement.createdAt)}
+            </Typography>
           </Box>
-        ) : records.length === 0 ? (
-          <Typography sx={{ px: 2, pb: 2 }} color="text.secondary" data-testid="announcements-popover-empty">
-            {t('announcements.popover.empty')}
+          <Typography variant="caption" sx={{ color: PRIORITY_COLOR[announcement.priority], fontWeight: 600 }}>
+            {t(`announcements.priority.${announcement.priority}`)}
           </Typography>
-        ) : (
-          <List dense disablePadding sx={{ overflowY: 'auto', minHeight: 0 }}>
-            {records.map((announcement) => (
-              <ListItem
-                key={announcement.id}
-                divider
-                data-testid="announcement-item"
-                data-priority={announcement.priority}
-                sx={{ display: 'block', borderLeft: 4, borderLeftColor: PRIORITY_COLOR[announcement.priority], py: 1 }}
-              >
-                <Box sx={{ display: 'flex', alignItems: 'baseline', gap: 1 }}>
-                  <Typography variant="subtitle2" sx={{ flexGrow: 1, minWidth: 0 }} noWrap>
-                    {announcement.title}
-                  </Typography>
-                  <Typography variant="caption" color="text.secondary" sx={{ flexShrink: 0 }}>
-                    {formatDate(announcement.createdAt)}
-                  </Typography>
-                </Box>
-                <Typography variant="caption" sx={{ color: PRIORITY_COLOR[announcement.priority], fontWeight: 600 }}>
-                  {t(`announcements.priority.${announcement.priority}`)}
-                </Typography>
-                {announcement.mediaUrl ? (
-                  <Box component="img" src={announcement.mediaUrl} alt={announcement.mediaName ?? ''} sx={{ display: 'block', maxWidth: '100%', maxHeight: 160, borderRadius: 1, my: 0.5 }} />
-                ) : null}
-                <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
-                  {announcement.text}
-                </Typography>
-              </ListItem>
-            ))}
-          </List>
-        )}
-      </Box>
-    </Popover>
+          {announcement.mediaUrl ? (
+            <Box component="img" src={announcement.mediaUrl} alt={announcement.mediaName ?? ''} sx={{ display: 'block', maxWidth: '100%', maxHeight: 160, borderRadius: 1, my: 0.5 }} />
+          ) : null}
+          <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
+            {announcement.text}
+          </Typography>
+        </ListItem>
+      ))}
+    </TopBarPopover>
   );
 }

@@ -1,15 +1,13 @@
-import { Avatar, Badge, Box, Button, Chip, CircularProgress, List, ListItemAvatar, ListItemButton, ListItemText, Popover, Typography } from '@mui/material';
+import { Avatar, Badge, Box, Button, Chip, ListItemAvatar, ListItemButton, ListItemText, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { Ticket } from '../../api/desk-types';
+import { TopBarPopover, type TopBarPopoverProps } from '../../components/top-bar-popover';
 import { formatTicketTime } from '../tickets/ticket-format';
 import { desktopNotificationsSupported, type NotificationsData } from './use-notifications';
 
-interface Props {
-  anchor: HTMLElement | null;
-  open: boolean;
-  onClose(): void;
+interface Props extends TopBarPopoverProps {
   data: NotificationsData | undefined;
   loading: boolean;
 }
@@ -32,71 +30,60 @@ export function NotificationsPopover({ anchor, open, onClose, data, loading }: P
   };
 
   return (
-    <Popover
-      anchorEl={anchor}
+    <TopBarPopover
+      anchor={anchor}
       open={open}
       onClose={onClose}
-      anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-      transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-      slotProps={{ paper: { sx: { width: 360, maxWidth: 'calc(100vw - 16px)', maxHeight: 'min(480px, calc(100vh - 80px))', display: 'flex', flexDirection: 'column' } } }}
+      testId="notifications-popover"
+      title={t('notifications.title')}
+      width={360}
+      loading={loading && !data}
+      loadingText={t('notifications.loading')}
+      empty={tickets.length === 0 ? t('notifications.empty') : null}
+      footer={
+        <>
+          {hidden > 0 ? (
+            <Typography variant="body2" color="text.secondary" sx={{ px: 2, py: 1 }}>
+              {t('notifications.more', { count: hidden })}
+            </Typography>
+          ) : null}
+          {permission === 'default' ? (
+            <Box sx={{ px: 2, py: 1, borderTop: 1, borderColor: 'divider' }}>
+              <Button size="small" onClick={askPermission} data-testid="enable-desktop-notifications">
+                {t('notifications.enableDesktop')}
+              </Button>
+            </Box>
+          ) : null}
+        </>
+      }
     >
-      <Box data-testid="notifications-popover" sx={{ display: 'flex', flexDirection: 'column', minHeight: 0 }}>
-        <Typography variant="subtitle1" sx={{ px: 2, pt: 1.5, pb: 1 }}>
-          {t('notifications.title')}
-        </Typography>
-        {loading && !data ? (
-          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, p: 2 }} role="status">
-            <CircularProgress size={20} />
-            <Typography color="text.secondary">{t('notifications.loading')}</Typography>
+      {tickets.map((ticket) => (
+        <ListItemButton key={ticket.id} onClick={() => openTicket(ticket)} data-testid="notification-item" data-ticket-uuid={ticket.uuid} divider>
+          <ListItemAvatar sx={{ minWidth: 48 }}>
+            <Badge color="error" badgeContent={ticket.unreadMessages} max={99} invisible={ticket.unreadMessages === 0}>
+              <Avatar src={ticket.contact.profilePicUrl || undefined} alt="" sx={{ width: 36, height: 36 }}>
+                {ticket.contact.name.slice(0, 1).toUpperCase()}
+              </Avatar>
+            </Badge>
+          </ListItemAvatar>
+          <ListItemText
+            primary={ticket.contact.name}
+            secondary={ticket.lastMessage || ' '}
+            slotProps={{ primary: { noWrap: true }, secondary: { noWrap: true } }}
+            sx={{ minWidth: 0, mr: 1 }}
+          />
+          <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'flex-end', gap: 0.5, flexShrink: 0 }}>
+            <Typography variant="caption" color="text.secondary">
+              {formatTicketTime(ticket.updatedAt)}
+            </Typography>
+            {ticket.status === 'pending' ? (
+              <Chip size="small" color="warning" variant="outlined" label={t('notifications.pending')} />
+            ) : (
+              <Chip size="small" color="primary" variant="outlined" label={t('notifications.unread', { count: ticket.unreadMessages })} />
+            )}
           </Box>
-        ) : tickets.length === 0 ? (
-          <Typography sx={{ px: 2, pb: 2 }} color="text.secondary" data-testid="notifications-empty">
-            {t('notifications.empty')}
-          </Typography>
-        ) : (
-          <List dense disablePadding sx={{ overflowY: 'auto', minHeight: 0 }}>
-            {tickets.map((ticket) => (
-              <ListItemButton key={ticket.id} onClick={() => openTicket(ticket)} data-testid="notification-item" data-ticket-uuid={ticket.uuid} divider>
-                <ListItemAvatar sx={{ minWidth: 48 }}>
-                  <Badge color="error" badgeContent={ticket.unreadMessages} max={99} invisible={ticket.unreadMessages === 0}>
-                    <Avatar src={ticket.contact.profilePicUrl || undefined} alt="" sx={{ width: 36, height: 36 }}>
-                      {ticket.contact.name.slice(0, 1).toUpperCase()}
-                    </Avatar>
-                  </Badge>
-                </ListItemAvatar>
-                <ListItemText
-                  primary={ticket.contact.name}
-                  secondary={ticket.lastMessage || ' '}
-                  slotProps={{ primary: { noWrap: true }, secondary: { noWrap: true } }}
-                  sx={{ minWidth: 0, mr: 1 }}
-                />
-                <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'flex-end', gap: 0.5, flexShrink: 0 }}>
-                  <Typography variant="caption" color="text.secondary">
-                    {formatTicketTime(ticket.updatedAt)}
-                  </Typography>
-                  {ticket.status === 'pending' ? (
-                    <Chip size="small" color="warning" variant="outlined" label={t('notifications.pending')} />
-                  ) : (
-                    <Chip size="small" color="primary" variant="outlined" label={t('notifications.unread', { count: ticket.unreadMessages })} />
-                  )}
-                </Box>
-              </ListItemButton>
-            ))}
-          </List>
-        )}
-        {hidden > 0 ? (
-          <Typography variant="body2" color="text.secondary" sx={{ px: 2, py: 1 }}>
-            {t('notifications.more', { count: hidden })}
-          </Typography>
-        ) : null}
-        {permission === 'default' ? (
-          <Box sx={{ px: 2, py: 1, borderTop: 1, borderColor: 'divider' }}>
-            <Button size="small" onClick={askPermission} data-testid="enable-desktop-notifications">
-              {t('notifications.enableDesktop')}
-            </Button>
-          </Box>
-        ) : null}
-      </Box>
-    </Popover>
+        </ListItemButton>
+      ))}
+    </TopBarPopover>
   );
 }

@@ -140,7 +140,7 @@ describe('notifications popover', { timeout: 30_000 }, () => {
     server({ pending: [], unread: [] });
     renderTopBar();
     fireEvent.click(await screen.findByTestId('notifications-button'));
-    await waitFor(() => expect(screen.getByTestId('notifications-empty').textContent).toBe('No ticket needs you right now.'));
+    await waitFor(() => expect(screen.getByTestId('notifications-popover-empty').textContent).toBe('No ticket needs you right now.'));
     expect(document.title).toBe('Atende');
   });
 
