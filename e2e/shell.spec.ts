@@ -31,6 +31,33 @@ test.describe('app shell', () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
+  test('on a 390 px phone every top bar control is on screen and the language is picked from the profile menu', async ({ page }) => {
+    await page.addInitScript(() => {
+      if (!localStorage.getItem('i18nextLng')) localStorage.setItem('i18nextLng', 'en');
+    });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await login(page);
+    for (const id of ['theme-toggle', 'announcements-button', 'chats-button', 'notifications-button', 'profile-button']) {
+      const box = await page.getByTestId(id).boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= 390, id).toBe(true);
+    }
+    await expect(page.getByTestId('language-button')).toBeHidden();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+    await page.getByTestId('profile-button').click();
+    await page.getByTestId('profile-language').click();
+    await page.getByTestId('language-es').click();
+    await expect(page.getByTestId('greeting')).toContainText('Hola Admin');
+    await page.getByTestId('announcements-button').click();
+    await expect(page.getByTestId('announcements-popover')).toBeVisible();
+    // Back to English for the tests that follow on this user.
+    await page.keyboard.press('Escape');
+    await page.getByTestId('profile-button').click();
+    await page.getByTestId('profile-language').click();
+    await page.getByTestId('language-en').click();
+    await expect(page.getByTestId('greeting')).toContainText('Hello Admin');
+  });
+
   test('a user without the admin profile does not see the admin group', async ({ page, baseURL }) => {
     const token = await apiLogin(baseURL ?? '');
     const email = `agent-${Date.now()}@example.com`;

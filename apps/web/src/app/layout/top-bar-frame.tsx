@@ -12,25 +12,54 @@ import { toastError } from '../../components/toast';
 import { changeLanguage } from '../../i18n';
 import { useThemeMode } from '../theme';
 
+/** The language picker: the choice applies at once and is stored on the user. */
+export function LanguageMenu({ anchor, onClose }: { anchor: HTMLElement | null; onClose(): void }) {
+  const { t, i18n } = useTranslation();
+  const api = useApi();
+  const pickLanguage = (language: Language) => {
+    onClose();
+    changeLanguage(language);
+    api.post(`/users/set-language/${language}`).catch(toastError);
+  };
+  return (
+    <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={onClose}>
+      {LANGUAGES.map((language) => (
+        <MenuItem key={language} selected={i18n.language === language} onClick={() => pickLanguage(language)} data-testid={`language-${language}`}>
+          {t(`languages.${language}`)}
+        </MenuItem>
+      ))}
+    </Menu>
+  );
+}
+
 /**
  * What every top bar has (spec part 1 §2): the menu toggle, the greeting, the
  * language picker and the theme toggle; `children` are the bar's other controls
  * (the full bar's counters and profile menu, or an overdue session's logout).
+ * With `languageInMenuOnPhone` the language button gives its place on a phone to
+ * the bar's other controls (the bar offers the picker from its profile menu).
  */
-export function TopBarFrame({ user, greetingSuffix = '', onToggleMenu, children }: { user: SessionUser; greetingSuffix?: string; onToggleMenu(): void; children: ReactNode }) {
-  const { t, i18n } = useTranslation();
-  const api = useApi();
+export function TopBarFrame({
+  user,
+  greetingSuffix = '',
+  onToggleMenu,
+  languageInMenuOnPhone = false,
+  children,
+}: {
+  user: SessionUser;
+  greetingSuffix?: string;
+  onToggleMenu(): void;
+  languageInMenuOnPhone?: boolean;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
   const { mode, toggle } = useThemeMode();
   const [languageAnchor, setLanguageAnchor] = useState<HTMLElement | null>(null);
-  const pickLanguage = (language: Language) => {
-    setLanguageAnchor(null);
-    changeLanguage(language);
-    api.post(`/users/set-language/${language}`).catch(toastError);
-  };
   const themeLabel = mode === 'dark' ? t('topBar.lightMode') : t('topBar.darkMode');
   return (
     <AppBar position="fixed" sx={{ zIndex: (theme) => theme.zIndex.drawer + 1 }}>
-      <Toolbar variant="dense" sx={{ gap: 0.5 }}>
+      {/* Narrower buttons on a phone, so the greeting keeps some room beside every control. */}
+      <Toolbar variant="dense" sx={{ gap: { xs: 0, sm: 0.5 }, px: { xs: 1, sm: 2 }, '& .MuiIconButton-root': { p: { xs: 0.75, sm: 1 } } }}>
         <IconButton color="inherit" edge="start" onClick={onToggleMenu} aria-label={t('menu.expand')}>
           <MenuIcon />
         </IconButton>
@@ -39,7 +68,13 @@ export function TopBarFrame({ user, greetingSuffix = '', onToggleMenu, children 
           {greetingSuffix}
         </Typography>
         <Tooltip title={t('topBar.language')}>
-          <IconButton color="inherit" onClick={(event) => setLanguageAnchor(event.currentTarget)} aria-label={t('topBar.language')} data-testid="language-button">
+          <IconButton
+            color="inherit"
+            onClick={(event) => setLanguageAnchor(event.currentTarget)}
+            aria-label={t('topBar.language')}
+            data-testid="language-button"
+            sx={languageInMenuOnPhone ? { display: { xs: 'none', sm: 'inline-flex' } } : undefined}
+          >
             <Translate />
           </IconButton>
         </Tooltip>
@@ -50,13 +85,7 @@ export function TopBarFrame({ user, greetingSuffix = '', onToggleMenu, children 
         </Tooltip>
         {children}
       </Toolbar>
-      <Menu anchorEl={languageAnchor} open={Boolean(languageAnchor)} onClose={() => setLanguageAnchor(null)}>
-        {LANGUAGES.map((language) => (
-          <MenuItem key={language} selected={i18n.language === language} onClick={() => pickLanguage(language)} data-testid={`language-${language}`}>
-            {t(`languages.${language}`)}
-          </MenuItem>
-        ))}
-      </Menu>
+      <LanguageMenu anchor={languageAnchor} onClose={() => setLanguageAnchor(null)} />
     </AppBar>
   );
 }

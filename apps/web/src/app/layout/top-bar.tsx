@@ -15,7 +15,7 @@ import { useUnreadChats } from '../../features/chats/use-unread-chats';
 import { NotificationsPopover } from '../../features/notifications/notifications-popover';
 import { useNotifications } from '../../features/notifications/use-notifications';
 import { formatDate } from '../../i18n';
-import { TopBarFrame } from './top-bar-frame';
+import { LanguageMenu, TopBarFrame } from './top-bar-frame';
 
 // Loaded on their first open: only the badges' counts are on every page.
 const AnnouncementsPopover = lazy(() => import('../../features/announcements/announcements-popover'));
@@ -23,7 +23,7 @@ const ChatsPopover = lazy(() => import('../../features/chats/chats-popover'));
 // The profile form is opened from the menu now and then: it (and its form fields) load when asked for.
 const UserModal = lazy(() => import('../../features/users/user-modal').then((m) => ({ default: m.UserModal })));
 
-type Panel = 'volume' | 'notifications' | 'announcements' | 'chats' | 'profile';
+type Panel = 'volume' | 'notifications' | 'announcements' | 'chats' | 'profile' | 'language';
 
 export function TopBar({ onToggleMenu }: { onToggleMenu(): void }) {
   const { t } = useTranslation();
@@ -48,7 +48,8 @@ export function TopBar({ onToggleMenu }: { onToggleMenu(): void }) {
   const dueDate = user.profile === 'admin' && hasDueDate(user.company?.dueDate) ? ` ${t('topBar.dueDate', { date: formatDate(user.company.dueDate) })}` : '';
 
   return (
-    <TopBarFrame user={user} greetingSuffix={dueDate} onToggleMenu={onToggleMenu}>
+    <TopBarFrame user={user} greetingSuffix={dueDate} onToggleMenu={onToggleMenu} languageInMenuOnPhone>
+      {/* Volume and refresh give way on a phone; the counters stay: they are how an agent hears of a customer, a colleague or the platform. */}
       <Box sx={{ display: { xs: 'none', sm: 'flex' } }}>
         <Tooltip title={t('topBar.volume')}>
           <IconButton color="inherit" onClick={open('volume')} aria-label={t('topBar.volume')}>
@@ -60,25 +61,24 @@ export function TopBar({ onToggleMenu }: { onToggleMenu(): void }) {
             <Refresh />
           </IconButton>
         </Tooltip>
-        <IconButton
-          color="inherit"
-          onClick={open('announcements')}
-          aria-label={t('announcements.popover.badge', { count: unreadAnnouncements })}
-          data-testid="announcements-button"
-        >
-          <Badge color="error" badgeContent={unreadAnnouncements} max={99} data-testid="announcements-count">
-            <Campaign />
+      </Box>
+      <IconButton
+        color="inherit"
+        onClick={open('announcements')}
+        aria-label={t('announcements.popover.badge', { count: unreadAnnouncements })}
+        data-testid="announcements-button"
+      >
+        <Badge color="error" badgeContent={unreadAnnouncements} max={99} data-testid="announcements-count">
+          <Campaign />
+        </Badge>
+      </IconButton>
+      {chatAllowed ? (
+        <IconButton color="inherit" onClick={open('chats')} aria-label={t('chats.popover.badge', { count: unreadChats })} data-testid="chats-button">
+          <Badge color="error" badgeContent={unreadChats} max={99} data-testid="chats-count">
+            <ChatIcon />
           </Badge>
         </IconButton>
-        {chatAllowed ? (
-          <IconButton color="inherit" onClick={open('chats')} aria-label={t('chats.popover.badge', { count: unreadChats })} data-testid="chats-button">
-            <Badge color="error" badgeContent={unreadChats} max={99} data-testid="chats-count">
-              <ChatIcon />
-            </Badge>
-          </IconButton>
-        ) : null}
-      </Box>
-      {/* Outside the box hidden on phones: the bell is what tells an agent a customer is waiting. */}
+      ) : null}
       <IconButton
         color="inherit"
         onClick={open('notifications')}
@@ -128,6 +128,15 @@ export function TopBar({ onToggleMenu }: { onToggleMenu(): void }) {
         >
           {t('topBar.profile')}
         </MenuItem>
+        {/* On a phone the bar has no room for the language button: the picker opens from here. */}
+        <MenuItem
+          sx={{ display: { xs: 'flex', sm: 'none' } }}
+          // Anchored on the profile button: the menu item goes away with its menu.
+          onClick={() => setPanel((current) => current && { name: 'language', anchor: current.anchor })}
+          data-testid="profile-language"
+        >
+          {t('topBar.language')}
+        </MenuItem>
         <MenuItem
           data-testid="logout"
           onClick={() => {
@@ -138,6 +147,7 @@ export function TopBar({ onToggleMenu }: { onToggleMenu(): void }) {
           {t('topBar.logout')}
         </MenuItem>
       </Menu>
+      <LanguageMenu anchor={panel?.name === 'language' ? panel.anchor : null} onClose={close} />
       {profileOpen ? (
         <Suspense fallback={null}>
           <UserModal open userId={user.id} onClose={() => setProfileOpen(false)} />
