@@ -1,16 +1,13 @@
 import type { AppServices } from '../app.js';
-import { defineJob, type JobDefinition } from '../platform/jobs/jobs.js';
+import { defineJob, registerRecurringJob, type JobDefinition } from '../platform/jobs/jobs.js';
 import { automationRuntime } from './automation-runtime.js';
 import { sweepTimers } from './timers.js';
 import { retryWebhook, type WebhookRetryData } from './integrations/webhook.js';
 
 /** How often the timers look for inactive tickets and tickets waiting too long (seconds). */
 export const SWEEP_INTERVAL_SECONDS = 60;
-const SWEEP_KEY = 'automation-timers';
 
 export interface AutomationJobs {
-  /** Closes inactive tickets and moves waiting ones (timers.ts), then queues its next run. */
-  timers: JobDefinition<{ at?: string }>;
   webhookRetry: JobDefinition<WebhookRetryData>;
 }
 
@@ -20,18 +17,6 @@ export function automationJobs(services: AppServices): AutomationJobs {
   let jobs = definitions.get(services);
   if (jobs) return jobs;
   jobs = {
-    timers: defineJob<{ at?: string }>({
-      name: 'automation.timers',
-      // One queued run at a time, whichever node sends it. A run lost with its node is retried, so the chain of runs goes on.
-      options: { policy: 'short', retryLimit: 3, retryDelay: 30, expireInSeconds: 300 },
-      async handler() {
-        try {
-          await sweepTimers(services, automationRuntime(services).now());
-        } finally {
-          await scheduleJob(services, automationJobs(services).timers, {}, SWEEP_INTERVAL_SECONDS, SWEEP_KEY);
-        }
-      },
-    }),
     webhookRetry: defineJob<WebhookRetryData>({
       name: 'automation.webhook-retry',
       // retryWebhook schedules its own next attempt with the growing delay.
@@ -61,16 +46,22 @@ export async function scheduleJob<T extends object>(
 }
 
 /**
- * Registers the automation's jobs with the app's runner and makes sure the
- * timers run (a duplicate start is dropped by the queue's singleton policy).
+ * Registers the automation's jobs with the app's runner and starts the timers: every
+ * minute they close inactive tickets and move waiting ones (timers.ts); a run lost
+ * with its node is retried, so the chain goes on.
  */
 export function registerAutomationJobs(services: AppServices): void {
   const { jobs } = services;
   if (!jobs) return;
-  const defs = automationJobs(services);
-  jobs.register(defs.timers);
-  jobs.register(defs.webhookRetry);
-  scheduleJob(services, defs.timers, {}, SWEEP_INTERVAL_SECONDS, SWEEP_KEY).catch((error: unknown) =>
-    automationRuntime(services).logger.error({ err: error }, 'automation timers not started'),
-  );
+  jobs.register(automationJobs(services).webhookRetry);
+  const runtime = automationRuntime(services);
+  registerRecurringJob(jobs, {
+    name: 'automation.timers',
+    everySeconds: () => SWEEP_INTERVAL_SECONDS,
+    firstAfterSeconds: SWEEP_INTERVAL_SECONDS,
+    options: { retryLimit: 3, retryDelay: 30, expireInSeconds: 300 },
+    run: () => sweepTimers(services, runtime.now()),
+    logger: runtime.logger,
+    now: () => runtime.now(),
+  });
 }

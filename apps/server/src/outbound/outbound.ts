@@ -54,7 +54,7 @@ import {
 } from '../platform/db/schema.js';
 import { AppError } from '../platform/http/app-error.js';
 import type { TenantScope } from '../platform/http/context.js';
-import { defineJob, type JobDefinition } from '../platform/jobs/jobs.js';
+import { defineJob, registerRecurringJob, type JobDefinition } from '../platform/jobs/jobs.js';
 import { loadCampaignSettings } from './campaign-settings.repo.js';
 import { isPaced, nextGate, type PacingGate, type PacingSettings } from './pacing.js';
 
@@ -120,7 +120,7 @@ interface EngineState {
   runtime: OutboundRuntime;
   handlers: Map<OutboundKind, SettleHandler[]>;
   sweepHooks: SweepHook[];
-  jobs: { dispatch: JobDefinition<DispatchData>; sweep: JobDefinition<{ at?: string }> } | null;
+  jobs: { dispatch: JobDefinition<DispatchData> } | null;
 }
 
 interface DispatchData {
@@ -784,8 +784,6 @@ export async function sweepOutbound(services: AppServices): Promise<void> {
   for (const row of due) if (row.whatsappId !== null) await wakeOutbound(services, { companyId: row.companyId }, [row.whatsappId]);
 }
 
-const SWEEP_KEY = 'outbound-sweep';
-
 /** Registers the engine's jobs with the app's runner and starts the sweep chain. */
 export function registerOutboundJobs(services: AppServices): void {
   const state = engine(services);
@@ -798,27 +796,14 @@ export function registerOutboundJobs(services: AppServices): void {
       options: { policy: 'stately', retryLimit: 5, retryDelay: 5, expireInSeconds: 40 },
       handler: (data) => dispatchConnection(services, data),
     }),
-    sweep: defineJob<{ at?: string }>({
-      name: 'outbound.sweep',
-      options: { policy: 'short', retryLimit: 3, retryDelay: 10, expireInSeconds: 300 },
-      async handler() {
-        try {
-          await sweepOutbound(services);
-        } finally {
-          await scheduleSweep(services);
-        }
-      },
-    }),
   };
   if (!services.jobs) return;
   services.jobs.register(state.jobs.dispatch);
-  services.jobs.register(state.jobs.sweep);
-  scheduleSweep(services, 0).catch((error: unknown) => state.runtime.logger.error({ err: error }, 'outbound sweep not started'));
-}
-
-async function scheduleSweep(services: AppServices, afterSeconds?: number): Promise<void> {
-  const state = engine(services);
-  if (!services.jobs || !state.jobs) return;
-  const startAfter = new Date(Date.now() + (afterSeconds ?? state.runtime.sweepSeconds) * 1000);
-  await services.jobs.send(state.jobs.sweep, {}, { startAfter, singletonKey: SWEEP_KEY });
+  registerRecurringJob(services.jobs, {
+    name: 'outbound.sweep',
+    everySeconds: () => state.runtime.sweepSeconds,
+    options: { retryLimit: 3, retryDelay: 10, expireInSeconds: 300 },
+    run: () => sweepOutbound(services),
+    logger: state.runtime.logger,
+  });
 }

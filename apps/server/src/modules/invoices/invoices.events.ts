@@ -1,5 +1,6 @@
+import pino from 'pino';
 import type { AppServices } from '../../app.js';
-import { defineJob } from '../../platform/jobs/jobs.js';
+import { registerRecurringJob } from '../../platform/jobs/jobs.js';
 import { rooms } from '../../platform/realtime/rooms.js';
 import { makeDueInvoices } from './invoices.service.js';
 
@@ -11,29 +12,17 @@ export function subscribeInvoiceEvents(services: AppServices): void {
   registerInvoiceJob(services);
 }
 
-const INVOICE_RUN_KEY = 'billing-invoices';
 /** The invoice job runs this often; it is idempotent, so "daily" is met with room to spare after downtime. */
 const INVOICE_RUN_SECONDS = 3600;
 
-/**
- * The billing job: makes due invoices, then queues its next run (one queued run at a
- * time: singleton key on a 'short' queue). Several nodes or a double run make no
- * second invoice (one per company and due date).
- */
+/** The billing job makes due invoices; several nodes or a double run make no second invoice (one per company and due date). */
 function registerInvoiceJob(services: AppServices): void {
   if (!services.jobs) return;
-  const jobs = services.jobs;
-  const job = defineJob<{ at?: string }>({
+  registerRecurringJob(services.jobs, {
     name: 'billing.invoices',
-    options: { policy: 'short', retryLimit: 3, retryDelay: 60, expireInSeconds: 600 },
-    async handler() {
-      try {
-        await makeDueInvoices(services);
-      } finally {
-        await jobs.send(job, {}, { startAfter: INVOICE_RUN_SECONDS, singletonKey: INVOICE_RUN_KEY });
-      }
-    },
+    everySeconds: () => INVOICE_RUN_SECONDS,
+    options: { retryLimit: 3, retryDelay: 60, expireInSeconds: 600 },
+    run: () => makeDueInvoices(services),
+    logger: pino({ level: services.config.LOG_LEVEL, base: { module: 'billing' } }),
   });
-  jobs.register(job);
-  void jobs.send(job, {}, { singletonKey: INVOICE_RUN_KEY }).catch(() => undefined);
 }

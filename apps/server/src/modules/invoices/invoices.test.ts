@@ -53,9 +53,13 @@ async function pay(copyPaste: string, amount?: string) {
   return response.json<{ status: string; webhookStatus: number; txid: string; endToEndId: string }>();
 }
 
+/** Calendar months as PostgreSQL adds them: a day the target month lacks becomes its last day (30 Nov + 3 months = 28 Feb). */
 function addMonths(date: Date, months: number): Date {
   const moved = new Date(date);
+  moved.setUTCDate(1);
   moved.setUTCMonth(moved.getUTCMonth() + months);
+  const lastDay = new Date(Date.UTC(moved.getUTCFullYear(), moved.getUTCMonth() + 1, 0)).getUTCDate();
+  moved.setUTCDate(Math.min(date.getUTCDate(), lastDay));
   return moved;
 }
 

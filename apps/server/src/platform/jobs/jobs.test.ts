@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../db/client.js';
-import { createJobs, defineJob, type Jobs } from './jobs.js';
+import { createJobs, defineJob, registerRecurringJob, type Jobs } from './jobs.js';
 
 const silent = { info: () => undefined, error: () => undefined };
 // Same variable and default as src/test/test-database.ts.
@@ -153,6 +153,39 @@ for (const mode of modes) {
         expect(reminded).toEqual([7]);
       } finally {
         await sender.stop();
+      }
+    });
+
+    it('runs a recurring job again after each run, a failing one too, with one run queued at a time however many nodes register it', async () => {
+      let runs = 0;
+      const recurring = {
+        name: 'test-recurring',
+        everySeconds: () => 1,
+        options: { retryLimit: 0 },
+        logger: silent,
+        async run() {
+          runs += 1;
+          if (runs === 2) throw new Error('one run fails');
+        },
+      };
+      const queued = async () =>
+        Number((await database.sql.executeSql(`select count(*)::int as n from pgboss.job where name = 'test-recurring' and state in ('created', 'retry')`)).rows[0]?.n);
+      // A second node registering it (or a restart) joins the same chain.
+      const otherNode = createJobs(database, silent, { pollingIntervalSeconds: 0.5 });
+      try {
+        registerRecurringJob(jobs, recurring);
+        registerRecurringJob(otherNode, recurring);
+        await otherNode.start({ work: true });
+        const seen = new Set<number>();
+        const started = Date.now();
+        while (runs < 4) {
+          if (Date.now() - started > 15_000) throw new Error(`the chain stopped after ${runs} runs`);
+          seen.add(await queued());
+          await sleep(50);
+        }
+        expect(Math.max(...seen)).toBeLessThanOrEqual(1);
+      } finally {
+        await otherNode.stop();
       }
     });
 

@@ -34,6 +34,45 @@ export function defineJob<T extends object>(def: JobDefinition<T>): JobDefinitio
   return def;
 }
 
+/**
+ * Registers a job that runs about every `everySeconds()` seconds wherever jobs are
+ * worked: each run queues the next, even when it throws, on a 'short' queue keyed by
+ * the job's name (one queued run at a time, so several nodes or a second start make
+ * one chain), and registering queues the first run (at once unless `firstAfterSeconds`
+ * says). `run` must be idempotent: a run a dead node held is retried, and a node
+ * that starts while a run is under way queues one more at once. `now` is the clock
+ * the runs are timed by (tests replace it).
+ */
+export function registerRecurringJob(
+  jobs: Jobs,
+  def: {
+    name: string;
+    everySeconds(): number;
+    firstAfterSeconds?: number;
+    /** What it answers is not used. */
+    run(): Promise<unknown>;
+    options?: Omit<JobQueueOptions, 'policy'>;
+    logger: JobsLogger;
+    now?(): Date;
+  },
+): void {
+  const now = def.now ?? (() => new Date());
+  const queueNext = (afterSeconds: number) => jobs.send(job, {}, { startAfter: new Date(now().getTime() + afterSeconds * 1000), singletonKey: def.name });
+  const job = defineJob<Record<string, never>>({
+    name: def.name,
+    options: { ...def.options, policy: 'short' },
+    async handler() {
+      try {
+        await def.run();
+      } finally {
+        await queueNext(def.everySeconds());
+      }
+    },
+  });
+  jobs.register(job);
+  queueNext(def.firstAfterSeconds ?? 0).catch((error: unknown) => def.logger.error({ err: error }, `${def.name}: first run not queued`));
+}
+
 export interface SendJobOptions {
   /** A Date, or a number of seconds from now (pg-boss semantics). */
   startAfter?: Date | number;
