@@ -6,7 +6,7 @@ import Notifications from '@mui/icons-material/Notifications';
 import Refresh from '@mui/icons-material/Refresh';
 import VolumeUp from '@mui/icons-material/VolumeUp';
 import { Badge, Box, IconButton, Menu, MenuItem, Popover, Slider, Tooltip } from '@mui/material';
-import { lazy, Suspense, useState, type MouseEvent } from 'react';
+import { lazy, Suspense, useState, type MouseEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { STORAGE } from '../../api/storage-keys';
@@ -22,6 +22,17 @@ const AnnouncementsPopover = lazy(() => import('../../features/announcements/ann
 const ChatsPopover = lazy(() => import('../../features/chats/chats-popover'));
 // The profile form is opened from the menu now and then: it (and its form fields) load when asked for.
 const UserModal = lazy(() => import('../../features/users/user-modal').then((m) => ({ default: m.UserModal })));
+
+/** A top bar button with its count on a badge (test ids `{name}-button` and `{name}-count`). */
+function CounterButton({ name, label, count, icon, onClick }: { name: string; label: string; count: number; icon: ReactNode; onClick(event: MouseEvent<HTMLElement>): void }) {
+  return (
+    <IconButton color="inherit" onClick={onClick} aria-label={label} data-testid={`${name}-button`}>
+      <Badge color="error" badgeContent={count} max={99} data-testid={`${name}-count`}>
+        {icon}
+      </Badge>
+    </IconButton>
+  );
+}
 
 type Panel = 'volume' | 'notifications' | 'announcements' | 'chats' | 'profile' | 'language';
 
@@ -62,33 +73,9 @@ export function TopBar({ onToggleMenu }: { onToggleMenu(): void }) {
           </IconButton>
         </Tooltip>
       </Box>
-      <IconButton
-        color="inherit"
-        onClick={open('announcements')}
-        aria-label={t('announcements.popover.badge', { count: unreadAnnouncements })}
-        data-testid="announcements-button"
-      >
-        <Badge color="error" badgeContent={unreadAnnouncements} max={99} data-testid="announcements-count">
-          <Campaign />
-        </Badge>
-      </IconButton>
-      {chatAllowed ? (
-        <IconButton color="inherit" onClick={open('chats')} aria-label={t('chats.popover.badge', { count: unreadChats })} data-testid="chats-button">
-          <Badge color="error" badgeContent={unreadChats} max={99} data-testid="chats-count">
-            <ChatIcon />
-          </Badge>
-        </IconButton>
-      ) : null}
-      <IconButton
-        color="inherit"
-        onClick={open('notifications')}
-        aria-label={t('notifications.bell', { count: notificationCount })}
-        data-testid="notifications-button"
-      >
-        <Badge color="error" badgeContent={notificationCount} max={99} data-testid="notifications-count">
-          <Notifications />
-        </Badge>
-      </IconButton>
+      <CounterButton name="announcements" label={t('announcements.popover.badge', { count: unreadAnnouncements })} count={unreadAnnouncements} icon={<Campaign />} onClick={open('announcements')} />
+      {chatAllowed ? <CounterButton name="chats" label={t('chats.popover.badge', { count: unreadChats })} count={unreadChats} icon={<ChatIcon />} onClick={open('chats')} /> : null}
+      <CounterButton name="notifications" label={t('notifications.bell', { count: notificationCount })} count={notificationCount} icon={<Notifications />} onClick={open('notifications')} />
       <IconButton color="inherit" onClick={open('profile')} aria-label={t('topBar.profile')} data-testid="profile-button">
         <AccountCircle />
       </IconButton>

@@ -4,13 +4,11 @@ import EditOutlined from '@mui/icons-material/EditOutlined';
 import Logout from '@mui/icons-material/Logout';
 import Send from '@mui/icons-material/Send';
 import {
-  Badge,
   Box,
   CircularProgress,
   IconButton,
   List,
   ListItemButton,
-  ListItemText,
   Paper,
   Stack,
   Tab,
@@ -32,11 +30,10 @@ import { AddButton, ListPageHeader } from '../../components/list-page-parts';
 import { toastError, toastSuccess } from '../../components/toast';
 import { PLAN_REDIRECT_MS } from '../../components/use-plan-gate';
 import { formatDateTime } from '../../i18n';
-import { formatTicketTime } from '../tickets/ticket-format';
 import { ChatDialog } from './chat-dialog';
 import { ChatMessageText } from './chat-message-text';
 import { cacheRemovedChat, cacheSavedChat, messagesOf, useChatEvents, useChatMessages, useChatPages } from './chats-queries';
-import { unreadOf } from './chats-popover';
+import { ChatRowContent, unreadOf } from './chat-row';
 import { chatKeys } from './use-unread-chats';
 
 /** Spec part 2 §9: older messages load when scrolled within 600 px of the top. */
@@ -85,18 +82,7 @@ function ChatList({ chats, selected, onPick, loading }: { chats: PresentedChat[]
             data-chat-uuid={chat.uuid}
             data-unread={unread}
           >
-            <ListItemText
-              primary={chat.title}
-              secondary={chat.lastMessage || ' '}
-              slotProps={{ primary: { noWrap: true, sx: { fontWeight: unread > 0 ? 600 : undefined } }, secondary: { noWrap: true } }}
-              sx={{ minWidth: 0, mr: 1 }}
-            />
-            <Stack spacing={0.5} sx={{ alignItems: 'flex-end', flexShrink: 0 }}>
-              <Typography variant="caption" color="text.secondary">
-                {formatTicketTime(chat.updatedAt)}
-              </Typography>
-              <Badge color="error" badgeContent={unread} max={99} invisible={unread === 0} sx={{ mr: 1 }} data-testid="chat-unread" aria-label={t('chats.unread', { count: unread })} />
-            </Stack>
+            <ChatRowContent chat={chat} unread={unread} />
           </ListItemButton>
         );
       })}

@@ -1,14 +1,12 @@
 import type { PresentedChat } from '@atende/shared';
-import { Badge, Box, Button, ListItemButton, ListItemText, Typography } from '@mui/material';
+import { Box, Button, ListItemButton } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { TopBarPopover, type TopBarPopoverProps } from '../../components/top-bar-popover';
 import { useCompanyEvent } from '../../realtime/socket';
-import { formatTicketTime } from '../tickets/ticket-format';
+import { ChatRowContent, unreadOf } from './chat-row';
 import { chatKeys } from './use-unread-chats';
-
-export const unreadOf = (chat: PresentedChat, userId: number | undefined) => chat.users.find((member) => member.userId === userId)?.unreads ?? 0;
 
 /**
  * The top bar's internal chats (spec part 1 §2): the user's chats, unread ones
@@ -57,18 +55,7 @@ export default function ChatsPopover({ anchor, open, onClose }: TopBarPopoverPro
             data-chat-uuid={chat.uuid}
             data-unread={unread}
           >
-            <ListItemText
-              primary={chat.title}
-              secondary={chat.lastMessage || ' '}
-              slotProps={{ primary: { noWrap: true, sx: { fontWeight: unread > 0 ? 600 : undefined } }, secondary: { noWrap: true } }}
-              sx={{ minWidth: 0, mr: 1 }}
-            />
-            <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'flex-end', gap: 0.5, flexShrink: 0 }}>
-              <Typography variant="caption" color="text.secondary">
-                {formatTicketTime(chat.updatedAt)}
-              </Typography>
-              <Badge color="error" badgeContent={unread} max={99} invisible={unread === 0} aria-label={t('chats.unread', { count: unread })} sx={{ mr: 1 }} />
-            </Box>
+            <ChatRowContent chat={chat} unread={unread} />
           </ListItemButton>
         );
       })}
