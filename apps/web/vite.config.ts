@@ -27,5 +27,7 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
+    // After the server's files (see the root vitest.config.ts), with the default worker count.
+    sequence: { groupOrder: 1 },
   },
 });
