@@ -24,6 +24,8 @@ export interface FakeGraphApi {
   templates: FakeTemplate[];
   /** Messages and read receipts posted to /{phone-number-id}/messages, in order. */
   sent: SentRecord[];
+  /** The messages of `sent`, without the read receipts (which the server posts at its own pace). */
+  sends(): SentRecord[];
   uploads: { id: string; mimeType: string; size: number }[];
   /** Media a customer "sent": downloadable by id. */
   addMedia(data: Buffer, mimeType: string): string;
@@ -78,6 +80,9 @@ export async function startFakeGraphApi(options: { outsideWindow?: Set<string> }
     accessToken,
     templates: [],
     sent: [],
+    sends() {
+      return state.sent.filter((record) => record.body.status !== 'read');
+    },
     uploads: [],
     requests: [],
     addMedia(data, mimeType) {

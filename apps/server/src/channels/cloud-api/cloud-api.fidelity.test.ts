@@ -363,10 +363,10 @@ describe('statuses and errors', () => {
   it('130429 on send is waited out and retried; when it persists, and for 131026, the message fails with a clear reason', async () => {
     const from = nextNumber();
     await receive(from, { type: 'text', text: { body: 'Oi' } });
-    const sentBefore = fake.sent.length;
+    const sentBefore = fake.sends().length;
     fake.failSends(130429, 2);
     expect(await agentSends(from, 'Depois da espera')).toMatchObject({ sendStatus: 'sent', sendError: null });
-    expect(fake.sent.length - sentBefore).toBe(3);
+    expect(fake.sends().length - sentBefore).toBe(3);
 
     fake.failSends(130429, 3);
     expect(await agentSends(from, 'Limite persistente')).toMatchObject({ sendStatus: 'failed', sendError: 'ERR_WA_RATE_LIMITED' });

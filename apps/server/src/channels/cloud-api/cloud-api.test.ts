@@ -166,7 +166,7 @@ describe('batched webhook', () => {
     expect((await t.request(adminToken, 'PUT', `/tickets/${ticket.id}`, { status: 'open', userId: company.admin.id })).statusCode).toBe(200);
     const sent = await t.request(adminToken, 'POST', `/messages/${ticket.id}`, { body: 'Claro, como posso ajudar?' });
     expect(sent.statusCode).toBe(201);
-    const outgoing = fake.sent.at(-1)?.body;
+    const outgoing = fake.sends().at(-1)?.body;
     expect(outgoing).toMatchObject({ to: '5511922220000', type: 'text', text: { body: expect.stringContaining('Claro, como posso ajudar?') } });
     const [agentMessage] = await t.database.db.select().from(messages).where(eq(messages.id, sent.json()[0].id));
     const wamid = agentMessage?.externalId ?? '';
@@ -275,18 +275,18 @@ describe('24-hour customer window', () => {
 
     await t.database.db.update(tickets).set({ lastCustomerMessageAt: new Date(Date.now() - 25 * 3600 * 1000) }).where(eq(tickets.id, ticket.id));
     expect((await t.request(adminToken, 'GET', `/messages/${ticket.id}/window`)).json()).toMatchObject({ required: true, open: false });
-    const sentBefore = fake.sent.length;
+    const sentBefore = fake.sends().length;
     const refused = await t.request(adminToken, 'POST', `/messages/${ticket.id}`, { body: 'Ainda está aí?' });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().error).toBe('ERR_OUTSIDE_CUSTOMER_WINDOW');
-    expect(fake.sent.length).toBe(sentBefore);
+    expect(fake.sends().length).toBe(sentBefore);
 
     const templates = (await t.request(adminToken, 'GET', `/whatsapp/${connectionId}/templates`)).json().templates;
     expect(templates).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'order_update', language: 'pt_BR', parameters: 2 })]));
     const template = await t.request(adminToken, 'POST', `/messages/${ticket.id}/template`, { name: 'order_update', language: 'pt_BR', parameters: ['Ana', '123'] });
     expect(template.statusCode).toBe(201);
     expect(template.json()[0]).toMatchObject({ body: 'Olá Ana, seu pedido 123 saiu para entrega.', fromMe: true });
-    expect(fake.sent.at(-1)?.body).toMatchObject({
+    expect(fake.sends().at(-1)?.body).toMatchObject({
       to: OUTSIDE_NUMBER,
       type: 'template',
       template: { name: 'order_update', language: { code: 'pt_BR' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ana' }, { type: 'text', text: '123' }] }] },
