@@ -4,7 +4,7 @@ import type { AppServices } from '../app.js';
 import { loadMessageDetails } from '../modules/messages/messages.repo.js';
 import { findTicketDetail } from '../modules/tickets/tickets.repo.js';
 import { applyOutboundAck, applyOutboundFailure } from '../outbound/outbound.js';
-import { messages } from '../platform/db/schema.js';
+import { messages, outboundSends } from '../platform/db/schema.js';
 import type { TenantScope } from '../platform/http/context.js';
 import type { StoredMedia } from '../platform/storage/media-storage.js';
 import { stripUnsafeText } from '../platform/text/unsafe-text.js';
@@ -25,6 +25,22 @@ async function publishUpdate(services: AppServices, scope: TenantScope, messageI
 
 function byRef(ref: MessageRef) {
   return and(eq(messages.companyId, ref.companyId), eq(messages.whatsappId, ref.whatsappId), eq(messages.externalId, ref.externalId));
+}
+
+/**
+ * Whether a channel id names a message or a schedule's or campaign's send stored
+ * here. A status the channel reports before our send stored the id it answered
+ * (both race) finds nothing yet; the caller tries it again a little later.
+ */
+export async function isKnownSend(services: AppServices, ref: MessageRef): Promise<boolean> {
+  const [message] = await services.db.select({ id: messages.id }).from(messages).where(byRef(ref)).limit(1);
+  if (message) return true;
+  const [send] = await services.db
+    .select({ id: outboundSends.id })
+    .from(outboundSends)
+    .where(and(eq(outboundSends.companyId, ref.companyId), eq(outboundSends.whatsappId, ref.whatsappId), eq(outboundSends.externalId, ref.externalId)))
+    .limit(1);
+  return Boolean(send);
 }
 
 /** Acks only move forward (ARCHITECTURE §3.5): a late "delivered" never undoes "read". Returns whether it changed. */

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contacts, messages, tickets } from '../../platform/db/schema.js';
 import { createChannelTestContext, waitUntil, type ChannelTestContext } from '../../test/channel-test-app.js';
@@ -349,6 +349,25 @@ describe('statuses and errors', () => {
     });
     await postWebhook([{ statuses: [status(secondId, 'delivered')] }]);
     expect(await shown(from, secondId, (m) => m.ack === 2)).toMatchObject({ sendStatus: 'sent', sendError: null });
+  });
+
+  it('a status that overtakes the answer to its send is applied once the send stored its id', async () => {
+    const from = nextNumber();
+    await receive(from, { type: 'text', text: { body: 'Oi' } });
+    const sent = await agentSends(from, 'Corrida');
+    const wamid = await externalIdOf(sent.id);
+    // As if the Graph API's answer (with the id) were still on its way.
+    await t.database.db.update(messages).set({ externalId: null }).where(eq(messages.id, sent.id));
+    await postWebhook([{ statuses: [{ id: wamid, status: 'failed', timestamp: now(), recipient_id: from, errors: [{ code: 131026, title: 'Message undeliverable' }] }] }]);
+    // The first try found no send and queued the next one.
+    await waitUntil(async () => {
+      const retries = (await t.database.db.execute(
+        sql`select 1 from pgboss.job where name = 'cloud-api-webhook' and data ->> 'attempt' = '2' and data::text like ${`%${wamid}%`}`,
+      )) as unknown as { rows: unknown[] };
+      return retries.rows.length > 0 ? true : null;
+    }, 10_000, 'status retry');
+    await t.database.db.update(messages).set({ externalId: wamid }).where(eq(messages.id, sent.id));
+    expect(await shown(from, wamid, (m) => m.sendStatus === 'failed')).toMatchObject({ sendError: 'ERR_WA_UNDELIVERABLE' });
   });
 
   it('a change-level error is kept on the connection for its admins', async () => {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { AppServices } from '../../app.js';
 import { ingestMessage } from '../../inbound/ingest.js';
 import type { InboundMessage } from '../../inbound/inbound-message.js';
-import { applyAck, applyReaction, applySendFailure, settlePendingMedia } from '../../inbound/message-updates.js';
+import { applyAck, applyReaction, applySendFailure, isKnownSend, settlePendingMedia } from '../../inbound/message-updates.js';
 import type { WhatsappRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
 import { stripUnsafeText } from '../../platform/text/unsafe-text.js';
@@ -323,8 +323,12 @@ async function ingestPendingMedia(deps: CloudInboundDeps, connection: WhatsappRo
   await deps.enqueueMedia({ companyId: connection.companyId, whatsappId: connection.id, message, contactName, attempt: 1 });
 }
 
-/** Every message and status of one change, in the order Meta listed them. */
-export async function processWebhookValue(deps: CloudInboundDeps, connection: WhatsappRow, value: WebhookValue): Promise<void> {
+/**
+ * Every message and status of one change, in the order Meta listed them. Answers
+ * the statuses of sends not stored here (yet: a status can overtake the answer to
+ * the send that stored its id), for the caller to try again a little later.
+ */
+export async function processWebhookValue(deps: CloudInboundDeps, connection: WhatsappRow, value: WebhookValue): Promise<unknown[]> {
   const names = new Map((value.contacts ?? []).map((contact) => [contact.wa_id ?? '', contact.profile?.name ?? '']));
   for (const raw of value.errors ?? []) {
     // A change-level error (e.g. 130429 on the webhook) names no message: the connection keeps it for its admins.
@@ -359,18 +363,22 @@ export async function processWebhookValue(deps: CloudInboundDeps, connection: Wh
     await ingestMessage(deps.services, { ...baseInput(connection, message, contactName), ...mapped });
     if (mapped.data?.system?.newNumber) await followNumberChange(deps.services, connection, from, mapped.data.system.newNumber);
   }
+  const unmatched: unknown[] = [];
   for (const raw of value.statuses ?? []) {
     const parsed = CloudStatus.safeParse(raw);
     if (!parsed.success) continue;
     const status = parsed.data;
     const ack = ACKS[status.status];
     const ref = { companyId: connection.companyId, whatsappId: connection.id, externalId: status.id };
-    if (ack) await applyAck(deps.services, ref, ack);
+    let changed = false;
+    if (ack) changed = await applyAck(deps.services, ref, ack);
     else if (status.status === 'failed') {
       const error = status.errors?.[0];
-      await applySendFailure(deps.services, ref, cloudErrorCode(error?.code), { code: error?.code, title: error?.title ?? error?.message, details: error?.error_data?.details });
-    }
+      changed = await applySendFailure(deps.services, ref, cloudErrorCode(error?.code), { code: error?.code, title: error?.title ?? error?.message, details: error?.error_data?.details });
+    } else continue;
+    if (!changed && !(await isKnownSend(deps.services, ref))) unmatched.push(raw);
   }
+  return unmatched;
 }
 
 /** Meta's `sha256` of a media file (hex or base64, as it has been given). */

@@ -9,7 +9,12 @@ interface WebhookJob {
   companyId: number;
   whatsappId: number;
   value: unknown;
+  /** Set on the later tries of statuses whose send was not stored yet (1 for the first). */
+  attempt?: number;
 }
+
+/** Tries of a status whose send is not stored yet: again after 1, 2, 4 and 8 seconds, then dropped. */
+export const STATUS_ATTEMPTS = 5;
 
 export interface CloudApiJobs {
   webhook: JobDefinition<WebhookJob>;
@@ -77,9 +82,27 @@ export function createCloudApiJobs(services: AppServices, provider: CloudApiProv
       const connection = await cloudConnection(services, job.companyId, job.whatsappId);
       if (!connection) return;
       const value = WebhookValue.safeParse(job.value);
-      if (value.success) await processWebhookValue(deps, connection, value.data);
+      if (!value.success) return;
+      const unmatched = await processWebhookValue(deps, connection, value.data);
+      const attempt = job.attempt ?? 1;
+      if (unmatched.length === 0) return;
+      if (attempt >= STATUS_ATTEMPTS) {
+        logger.warn({ whatsappId: connection.id, statuses: unmatched.length }, 'Cloud API statuses of sends not stored here dropped');
+        return;
+      }
+      await retryStatuses({ ...job, value: { statuses: unmatched }, attempt: attempt + 1 });
     },
   });
+
+  /** The statuses' next try, after 1, 2, 4, ... seconds. */
+  async function retryStatuses(job: WebhookJob): Promise<void> {
+    const delay = 2 ** ((job.attempt ?? 2) - 2);
+    if (services.jobs) await services.jobs.send(webhook, job, { startAfter: delay });
+    else {
+      await sleep(Math.min(delay * 50, 500));
+      await webhook.handler(job, { id: 'inline' });
+    }
+  }
 
   return {
     webhook,

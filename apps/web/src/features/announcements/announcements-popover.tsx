@@ -1,7 +1,7 @@
 import type { PresentedAnnouncement } from '@atende/shared';
 import { Box, ListItem, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useCallback, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { TopBarPopover, type TopBarPopoverProps } from '../../components/top-bar-popover';
@@ -22,18 +22,20 @@ export default function AnnouncementsPopover({ anchor, open, onClose }: TopBarPo
     queryKey: announcementKeys.active,
     queryFn: () => api.get<{ records: PresentedAnnouncement[]; hasMore: boolean }>('/announcements', { active: true, pageNumber: 1 }),
   });
-  useAnnouncementEvent(() => {
-    void queryClient.invalidateQueries({ queryKey: announcementKeys.active });
-    // Seen as it arrives while the popover is open.
-    if (open) void api.post('/announcements/read').then(() => queryClient.setQueryData(announcementKeys.unread, { count: 0 }), () => undefined);
-  });
-  useEffect(() => {
-    if (!open) return;
+  const markSeen = useCallback(() => {
     api.post('/announcements/read').then(
       () => queryClient.setQueryData(announcementKeys.unread, { count: 0 }),
       () => undefined,
     );
-  }, [open, api, queryClient]);
+  }, [api, queryClient]);
+  useAnnouncementEvent(() => {
+    void queryClient.invalidateQueries({ queryKey: announcementKeys.active });
+    // Seen as it arrives while the popover is open.
+    if (open) markSeen();
+  });
+  useEffect(() => {
+    if (open) markSeen();
+  }, [open, markSeen]);
   const records = (list.data?.records ?? []).filter((announcement) => announcement.status);
 
   return (
