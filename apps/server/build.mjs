@@ -1,8 +1,11 @@
-// Bundles the server into dist/main.js. Workspace packages (TypeScript sources)
-// are bundled in; npm dependencies stay external and load from node_modules.
+// Bundles the server into dist/main.js (or `--outdir <dir>`, a sibling of dist/: the
+// bundle finds the migrations and the web app relative to itself). Workspace packages
+// (TypeScript sources) are bundled in; npm dependencies stay external and load from node_modules.
 import { readFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
+const outdirFlag = process.argv.indexOf('--outdir');
+const outdir = outdirFlag >= 0 ? process.argv[outdirFlag + 1] : 'dist';
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 const external = Object.keys(pkg.dependencies)
   .filter((name) => !name.startsWith('@atende/'))
@@ -10,7 +13,7 @@ const external = Object.keys(pkg.dependencies)
 
 await build({
   entryPoints: ['src/main.ts', 'src/cli/migrate.ts'],
-  outdir: 'dist',
+  outdir,
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -21,4 +24,4 @@ await build({
   // Bundled ESM still needs require() for the few CommonJS paths inside dependencies.
   banner: { js: "import { createRequire as __atendeRequire } from 'node:module'; const require = __atendeRequire(import.meta.url);" },
 });
-console.log('server built: apps/server/dist/main.js');
+console.log(`server built: apps/server/${outdir}/main.js`);

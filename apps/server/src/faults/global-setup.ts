@@ -8,7 +8,7 @@ declare module 'vitest' {
 }
 
 /**
- * The server is built once (the files start dist/main.js, as production does), and
+ * The server is bundled once (the files start it as production does, see buildServer), and
  * one private PostgreSQL cluster serves the fault suite (initdb is the slow part);
  * each file makes its own database in it. Files run one at a time, so a file may
  * stop and restart the cluster.

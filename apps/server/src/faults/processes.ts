@@ -185,9 +185,12 @@ export function serverSecrets(): Record<string, string> {
   };
 }
 
-/** Bundles the server as `npm run build` does (dist/main.js): the suite runs what production runs. */
+/** The suite's bundle: a folder of its own, since CI runs the suite beside the browser tests, whose server runs dist/main.js. */
+const BUNDLE_DIR = 'dist-faults';
+
+/** Bundles the server as `npm run build` does (the suite runs what production runs), into BUNDLE_DIR. */
 export function buildServer(): void {
-  const result = spawnSync(process.execPath, ['build.mjs'], { cwd: SERVER_DIR, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, ['build.mjs', '--outdir', BUNDLE_DIR], { cwd: SERVER_DIR, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`server build failed: ${result.stderr || result.stdout}`);
 }
 
@@ -196,7 +199,7 @@ export async function startServer(env: Record<string, string>, port?: number): P
   if (!env.DATABASE_URL) throw new Error('the fault suite runs the server on PostgreSQL: DATABASE_URL is required');
   const chosen = port ?? (await freePort());
   const dataDir = mkdtempSync(path.join(tmpdir(), 'atende-fault-data-'));
-  const child = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js'], {
+  const child = spawn(process.execPath, ['--enable-source-maps', `${BUNDLE_DIR}/main.js`], {
     cwd: SERVER_DIR,
     env: {
       PATH: process.env.PATH,
