@@ -151,13 +151,13 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     events,
     access,
     publisher,
-    loginLimiter: createLoginLimiter({
+    loginLimiter: createLoginLimiter(database.db, {
       perIp: config.LOGIN_LIMIT_PER_IP,
       perEmailIp: config.LOGIN_LIMIT_PER_EMAIL,
       windowMs: config.LOGIN_LIMIT_WINDOW_SECONDS * 1000,
     }),
-    signupLimiter: createRateLimiter(3_600_000),
-    resetLimiter: createRateLimiter(3_600_000),
+    signupLimiter: createRateLimiter(database.db, 'signup', 3_600_000),
+    resetLimiter: createRateLimiter(database.db, 'password-reset', 3_600_000),
     mailer: createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }),
     media: createMediaStorage(path.join(config.DATA_DIR, 'media'), config.JWT_SECRET),
     secrets: createSecretBox(config.ENCRYPTION_KEY),

@@ -54,7 +54,7 @@ function assertCompanyOpen(ctx: RequestContext, options: { billing: boolean }): 
 }
 
 export async function login(services: AppServices, input: { email: string; password: string; ip: string; billing?: boolean }): Promise<SessionIssued> {
-  if (!services.loginLimiter.attempt(input.ip, input.email)) throw new AppError('ERR_TOO_MANY_REQUESTS');
+  if (!(await services.loginLimiter.attempt(input.ip, input.email))) throw new AppError('ERR_TOO_MANY_REQUESTS');
   const { db } = services;
   const [row] = await db
     .select({ id: users.id, passwordHash: users.passwordHash })

@@ -1,3 +1,4 @@
+import type { Db } from '../../platform/db/client.js';
 import { createRateLimiter } from '../../platform/http/rate-limiter.js';
 
 /**
@@ -8,16 +9,16 @@ import { createRateLimiter } from '../../platform/http/rate-limiter.js';
  */
 export interface LoginLimiter {
   /** Counts an attempt; false when the IP or the (email, IP) pair is over its limit. */
-  attempt(ip: string, email: string): boolean;
-  reset(): void;
+  attempt(ip: string, email: string): Promise<boolean>;
+  reset(): Promise<void>;
 }
 
-export function createLoginLimiter(options: { perIp: number; perEmailIp: number; windowMs: number }): LoginLimiter {
-  const counters = createRateLimiter(options.windowMs);
+export function createLoginLimiter(db: Db, options: { perIp: number; perEmailIp: number; windowMs: number }): LoginLimiter {
+  const counters = createRateLimiter(db, 'login', options.windowMs);
   return {
-    attempt(ip, email) {
-      // An IP over its limit adds no pair counters: memory stays bounded by IPs × perIp.
-      if (!counters.hit(`ip:${ip}`, options.perIp)) return false;
+    async attempt(ip, email) {
+      // An IP over its limit adds no pair counters: rows stay bounded by IPs × perIp.
+      if (!(await counters.hit(`ip:${ip}`, options.perIp))) return false;
       return counters.hit(`pair:${ip}\n${email}`, options.perEmailIp);
     },
     reset: () => counters.reset(),

@@ -27,7 +27,7 @@ export async function requestReset(
   services: AppServices,
   input: { email: string; ip: string; language?: Language; log: (error: unknown) => void },
 ): Promise<{ found: boolean }> {
-  if (!services.resetLimiter.hit(`reset:${input.ip}`, services.config.PASSWORD_RESET_LIMIT_PER_IP)) throw new AppError('ERR_TOO_MANY_REQUESTS');
+  if (!(await services.resetLimiter.hit(input.ip, services.config.PASSWORD_RESET_LIMIT_PER_IP))) throw new AppError('ERR_TOO_MANY_REQUESTS');
   if (!services.mailer.configured) throw new AppError('ERR_MAIL_UNAVAILABLE');
   const [user] = await services.db
     .select({ id: users.id, companyId: users.companyId, language: users.language })

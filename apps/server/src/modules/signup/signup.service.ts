@@ -41,7 +41,7 @@ export async function signup(
   services: AppServices,
   input: { body: SignupBody; ip: string; language?: Language; log: (error: unknown) => void },
 ): Promise<void> {
-  if (!services.signupLimiter.hit(`signup:${input.ip}`, services.config.SIGNUP_LIMIT_PER_IP)) throw new AppError('ERR_TOO_MANY_REQUESTS');
+  if (!(await services.signupLimiter.hit(input.ip, services.config.SIGNUP_LIMIT_PER_IP))) throw new AppError('ERR_TOO_MANY_REQUESTS');
   if (!(await signupEnabled(services))) throw new AppError('ERR_SIGNUP_DISABLED');
   const { body } = input;
   if (!(await findPlan(services.db, body.planId))) throw new AppError('ERR_NO_PLAN_FOUND');

@@ -1275,5 +1275,20 @@ export const passwordResets = pgTable(
   (t) => [index('password_resets_user_id_idx').on(t.userId), index('password_resets_company_id_idx').on(t.companyId)],
 );
 
+/**
+ * Fixed-window request counters (login, sign-up, password reset), in the database
+ * so that every API node counts the same window. Not tenant data: the key is a
+ * limiter's name and a hash of what it counts (an IP, an e-mail), never the text.
+ */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').primaryKey(),
+    count: integer('count').notNull(),
+    resetAt: timestamp('reset_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('rate_limits_reset_at_idx').on(t.resetAt)],
+);
+
 export type InvoiceRow = typeof invoices.$inferSelect;
 export type PixChargeRow = typeof pixCharges.$inferSelect;

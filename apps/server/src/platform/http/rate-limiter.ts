@@ -1,34 +1,52 @@
+import { createHash } from 'node:crypto';
+import { like, lt, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { rateLimits } from '../db/schema.js';
+
 /**
- * Fixed-window counters per key, in this process's memory: with several API nodes
- * each node counts on its own, which still bounds a client to (nodes × limit) per
- * window. Memory stays bounded: expired windows are swept once the map is large.
+ * Fixed-window counters per key, in the database (`rate_limits`): every API node
+ * counts the same window, so a client gets `limit` per window whatever node it
+ * reaches. One statement per hit (an upsert that starts a new window once the
+ * last one ended); expired windows are deleted at most once a minute per node.
  */
 export interface RateLimiter {
   /** Counts a hit of the key; false when the key is over its limit in the current window. */
-  hit(key: string, limit: number): boolean;
-  reset(): void;
+  hit(key: string, limit: number): Promise<boolean>;
+  /** Forgets this limiter's counters (tests). */
+  reset(): Promise<void>;
 }
 
-export function createRateLimiter(windowMs: number): RateLimiter {
-  const counters = new Map<string, { count: number; resetAt: number }>();
+const SWEEP_EVERY_MS = 60_000;
 
-  function sweep(now: number): void {
-    if (counters.size < 10_000) return;
-    for (const [key, entry] of counters) if (entry.resetAt <= now) counters.delete(key);
+export function createRateLimiter(db: Db, name: string, windowMs: number): RateLimiter {
+  let nextSweep = 0;
+
+  async function sweep(): Promise<void> {
+    const now = Date.now();
+    if (now < nextSweep) return;
+    nextSweep = now + SWEEP_EVERY_MS;
+    await db.delete(rateLimits).where(lt(rateLimits.resetAt, sql`now()`));
   }
 
   return {
-    hit(key, limit) {
-      const now = Date.now();
-      sweep(now);
-      const entry = counters.get(key);
-      if (!entry || entry.resetAt <= now) {
-        counters.set(key, { count: 1, resetAt: now + windowMs });
-        return true;
-      }
-      entry.count += 1;
-      return entry.count <= limit;
+    async hit(key, limit) {
+      await sweep();
+      const ended = sql`${rateLimits.resetAt} <= now()`;
+      const [row] = await db
+        .insert(rateLimits)
+        .values({ key: `${name}:${createHash('sha256').update(key).digest('hex')}`, count: 1, resetAt: sql`now() + ${windowMs} * interval '1 millisecond'` })
+        .onConflictDoUpdate({
+          target: rateLimits.key,
+          set: {
+            count: sql`case when ${ended} then 1 else ${rateLimits.count} + 1 end`,
+            resetAt: sql`case when ${ended} then excluded.reset_at else ${rateLimits.resetAt} end`,
+          },
+        })
+        .returning({ count: rateLimits.count });
+      return (row?.count ?? 1) <= limit;
     },
-    reset: () => counters.clear(),
+    async reset() {
+      await db.delete(rateLimits).where(like(rateLimits.key, `${name}:%`));
+    },
   };
 }
