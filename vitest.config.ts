@@ -19,8 +19,8 @@ export default defineConfig({
           hookTimeout: 60_000,
           // Each test file owns its database; files run in parallel processes. Vitest's default
           // (CPUs − 1) runs them one at a time on a 2-CPU machine, where a file often waits on
-          // its server, timers and sockets: two at a time finish ~25% sooner. The web files stay
-          // at the default: their 1 s waits for the DOM are not made for a loaded machine.
+          // its server, timers and sockets: two at a time finish ~25% sooner. The web files do the
+          // same (their DOM waits give 5 s, apps/web/src/test/setup.ts).
           pool: 'forks',
           maxWorkers: Math.max(2, availableParallelism() - 1),
           sequence: { groupOrder: 0 },

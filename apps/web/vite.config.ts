@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
@@ -27,7 +28,8 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
-    // After the server's files (see the root vitest.config.ts), with the default worker count.
+    // After the server's files (see the root vitest.config.ts), two files at a time as they do.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     sequence: { groupOrder: 1 },
   },
 });

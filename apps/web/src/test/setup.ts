@@ -1,4 +1,4 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { registerCatalogue } from '../i18n';
 import { en } from '../i18n/en';
@@ -9,6 +9,10 @@ import { pt } from '../i18n/pt';
 registerCatalogue('pt', pt);
 registerCatalogue('en', en);
 registerCatalogue('es', es);
+
+// findBy and waitFor give the page 5 s, not 1 s: files run two at a time, on a machine
+// that may be busy; a wait that passes returns as soon as its condition holds.
+configure({ asyncUtilTimeout: 5_000 });
 
 afterEach(() => {
   cleanup();
