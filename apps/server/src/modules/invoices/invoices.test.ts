@@ -53,6 +53,28 @@ async function pay(copyPaste: string, amount?: string) {
   return response.json<{ status: string; webhookStatus: number; txid: string; endToEndId: string }>();
 }
 
+/**
+ * The receiver's side of the fake PSP, as an operator at the PSP would use it: where
+ * its notifications go (`register`; `restore` points them back here), and refunds.
+ */
+async function pspAsReceiver() {
+  const basic = Buffer.from(`atende-fake-psp:${t.config.PAYMENT_WEBHOOK_SECRET}-psp`).toString('base64');
+  const token = (await t.app.inject({ method: 'POST', url: '/fake-psp/oauth/token', headers: { authorization: `Basic ${basic}` }, payload: { grant_type: 'client_credentials' } })).json<{ access_token: string }>().access_token;
+  const headers = { authorization: `Bearer ${token}` };
+  const register = async (webhookUrl: string) => {
+    const response = await t.app.inject({ method: 'PUT', url: `/fake-psp/v2/webhook/${encodeURIComponent('pix@atende.local')}`, headers, payload: { webhookUrl } });
+    expect(response.statusCode, response.body).toBeLessThan(300);
+  };
+  return {
+    register,
+    restore: () => register(`${url}/payments/pix/webhook/${t.config.PAYMENT_WEBHOOK_SECRET}`),
+    async refund(endToEndId: string, valor: string) {
+      const response = await t.app.inject({ method: 'PUT', url: `/fake-psp/v2/pix/${endToEndId}/devolucao/D${Date.now()}`, headers, payload: { valor } });
+      expect(response.statusCode, response.body).toBe(201);
+    },
+  };
+}
+
 /** Calendar months as PostgreSQL adds them: a day the target month lacks becomes its last day (30 Nov + 3 months = 28 Feb). */
 function addMonths(date: Date, months: number): Date {
   const moved = new Date(date);
@@ -206,11 +228,8 @@ describe('Pix checkout and the payment webhook', () => {
     const { token } = await company.admin.login();
     const view = (await checkout(token, invoice!.id)).json<PixCheckoutView>();
     // The PSP's notifications go nowhere for this payment.
-    const basic = Buffer.from(`atende-fake-psp:${t.config.PAYMENT_WEBHOOK_SECRET}-psp`).toString('base64');
-    const pspToken = (await t.app.inject({ method: 'POST', url: '/fake-psp/oauth/token', headers: { authorization: `Basic ${basic}` }, payload: { grant_type: 'client_credentials' } })).json<{ access_token: string }>().access_token;
-    const register = (webhookUrl: string) =>
-      t.app.inject({ method: 'PUT', url: `/fake-psp/v2/webhook/${encodeURIComponent('pix@atende.local')}`, headers: { authorization: `Bearer ${pspToken}` }, payload: { webhookUrl } });
-    expect((await register('http://127.0.0.1:9/nowhere')).statusCode).toBeLessThan(300);
+    const psp = await pspAsReceiver();
+    await psp.register('http://127.0.0.1:9/nowhere');
     try {
       expect((await pay(view.qrcode.qrcode)).webhookStatus).not.toBe(200);
       expect((await invoicesOf(company.id))[0]).toMatchObject({ status: 'open' });
@@ -219,7 +238,31 @@ describe('Pix checkout and the payment webhook', () => {
       expect((await invoicesOf(company.id))[0]).toMatchObject({ status: 'paid' });
       expect((await dueDateOf(company.id)).toISOString()).toBe(addMonths(invoice!.dueDate, 1).toISOString());
     } finally {
-      await register(`${url}/payments/pix/webhook/${t.config.PAYMENT_WEBHOOK_SECRET}`);
+      await psp.restore();
+    }
+  });
+
+  it('does not count a payment refunded before it was confirmed', async () => {
+    const company = await buildBilledCompany({ valueCents: 9900 });
+    await makeDueInvoices(t.app.services, company.id);
+    const [invoice] = await invoicesOf(company.id);
+    const { token } = await company.admin.login();
+    const view = (await checkout(token, invoice!.id)).json<PixCheckoutView>();
+    const psp = await pspAsReceiver();
+    await psp.register('http://127.0.0.1:9/nowhere');
+    try {
+      const paid = await pay(view.qrcode.qrcode);
+      await psp.refund(paid.endToEndId, '10.00');
+      // The notification arrives late, naming the whole amount: the PSP's charge says 89.00 stayed.
+      const late = await t.app.inject({
+        method: 'POST',
+        url: `/payments/pix/webhook/${t.config.PAYMENT_WEBHOOK_SECRET}/pix`,
+        payload: { pix: [{ txid: view.txid, endToEndId: paid.endToEndId, valor: '99.00' }] },
+      });
+      expect(late.json().outcomes).toEqual(['wrong-amount']);
+      expect((await invoicesOf(company.id))[0]).toMatchObject({ status: 'open' });
+    } finally {
+      await psp.restore();
     }
   });
 

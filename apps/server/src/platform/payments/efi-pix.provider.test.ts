@@ -140,6 +140,22 @@ describe('Efí Pix provider against the fake PSP', () => {
     expect(await pix.getPixCharge(txid)).toMatchObject({ status: 'CONCLUIDA', amountCents: 9990, paidCents: 500 });
   });
 
+  it('subtracts refunds from the amount paid, and the PSP refuses refunding more than was paid', async () => {
+    const pix = provider();
+    const txid = newTxid();
+    const created = await pix.createPixCharge({ txid, amountCents: 9990, expiresInSeconds: 600, description: '' });
+    const { endToEndId } = (await pay({ pixCopiaECola: created.copyPaste })).body as { endToEndId: string };
+    const basic = Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64');
+    const token = ((await (await fetch(`${origin}/fake-psp/oauth/token`, { method: 'POST', headers: { authorization: `Basic ${basic}`, 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'client_credentials' }) })).json()) as { access_token: string }).access_token;
+    const refund = (id: string, valor: string) =>
+      fetch(`${origin}/fake-psp/v2/pix/${endToEndId}/devolucao/${id}`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ valor }) });
+    expect((await refund('R1', '10.00')).status).toBe(201);
+    expect(await pix.getPixCharge(txid)).toMatchObject({ status: 'CONCLUIDA', amountCents: 9990, paidCents: 8990 });
+    expect((await refund('R2', '90.00')).status).toBe(400);
+    expect((await refund('R3', '89.90')).status).toBe(201);
+    expect(await pix.getPixCharge(txid)).toMatchObject({ paidCents: 0 });
+  });
+
   it('answers null for a txid the PSP does not know', async () => {
     expect(await provider().getPixCharge(newTxid())).toBeNull();
   });

@@ -78,8 +78,11 @@ const CobAnswer = z.object({
   valor: z.object({ original: z.string() }),
   loc: z.object({ id: z.number().int() }).optional(),
   pixCopiaECola: z.string().min(1).optional(),
-  pix: z.array(z.object({ valor: z.string() })).optional(),
+  pix: z.array(z.object({ valor: z.string(), devolucoes: z.array(z.object({ valor: z.string(), status: z.string() })).optional() })).optional(),
 });
+
+/** Refunds that take money back: done, or under way (a failed one, NAO_REALIZADO, returned nothing). */
+const REFUNDING = new Set(['DEVOLVIDO', 'EM_PROCESSAMENTO']);
 type CobAnswer = z.infer<typeof CobAnswer>;
 
 const QrCodeAnswer = z.object({ qrcode: z.string().min(1) });
@@ -197,6 +200,12 @@ export function createEfiPixProvider(options: EfiPixProviderOptions): PaymentPro
       const cents = parsePixAmount(pix.valor);
       if (cents === null) throw new PaymentProviderError(`PSP answered a malformed Pix amount to ${what}: ${pix.valor}`, status);
       paidCents += cents;
+      for (const refund of pix.devolucoes ?? []) {
+        if (!REFUNDING.has(refund.status)) continue;
+        const refunded = parsePixAmount(refund.valor);
+        if (refunded === null) throw new PaymentProviderError(`PSP answered a malformed refund amount to ${what}: ${refund.valor}`, status);
+        paidCents -= refunded;
+      }
     }
     const createdAt = new Date(cob.calendario.criacao);
     if (Number.isNaN(createdAt.getTime())) throw new PaymentProviderError(`PSP answered a malformed creation date to ${what}`, status);

@@ -4,7 +4,8 @@
  * without a real PSP can embed it.
  *
  * Receiver's side (Efí's shapes): POST /oauth/token, PUT and GET /v2/cob/:txid,
- * GET /v2/loc/:id, GET /v2/loc/:id/qrcode, PUT /v2/webhook/:chave. Charges get a
+ * GET /v2/loc/:id, GET /v2/loc/:id/qrcode, PUT /v2/webhook/:chave, and refunds with
+ * PUT /v2/pix/:e2eId/devolucao/:id (settled at once: DEVOLVIDO). Charges get a
  * dynamic BR Code whose field 26/25 is the charge's location URL.
  *
  * Payer's side, which no real PSP API has: POST /pay with `{ pixCopiaECola, amount? }`
@@ -38,12 +39,21 @@ export interface FakePsp {
   revokeTokens(): void;
 }
 
+interface PixRefund {
+  id: string;
+  rtrId: string;
+  valor: string;
+  horario: { solicitacao: string; liquidacao: string };
+  status: 'DEVOLVIDO';
+}
+
 interface PixReceived {
   endToEndId: string;
   txid: string;
   valor: string;
   chave: string;
   horario: string;
+  devolucoes?: PixRefund[];
 }
 
 interface FakeCharge {
@@ -71,6 +81,8 @@ const CobBody = z.object({
 });
 const WebhookBody = z.object({ webhookUrl: z.string().min(1) });
 const TokenBody = z.object({ grant_type: z.literal('client_credentials') });
+const RefundBody = z.object({ valor: z.string() });
+const REFUND_ID = /^[a-zA-Z0-9]{1,35}$/;
 const PayBody = z.object({ pixCopiaECola: z.string().min(1), amount: z.string().optional() });
 
 function pspError(reply: FastifyReply, status: number, nome: string, mensagem: string): FastifyReply {
@@ -216,6 +228,23 @@ export async function registerFakePsp(app: FastifyInstance, options: FakePspOpti
         const charge = byLocId.get(Number(request.params.id));
         if (!charge) return pspError(reply, 404, 'location_nao_encontrada', 'Nenhuma location encontrada para o id informado');
         return { qrcode: charge.pixCopiaECola };
+      });
+
+      // A refund of a received Pix (BCB's API Pix: the receiver asks for it), up to what is left of it.
+      scope.put<{ Params: { e2eId: string; id: string } }>('/v2/pix/:e2eId/devolucao/:id', { onRequest: requireBearer }, async (request, reply) => {
+        const { e2eId, id } = request.params;
+        if (!REFUND_ID.test(id)) return pspError(reply, 400, 'id_invalido', 'O id da devolução deve ter de 1 a 35 caracteres [a-zA-Z0-9]');
+        const body = RefundBody.safeParse(request.body);
+        const cents = body.success ? parsePixAmount(body.data.valor) : null;
+        if (!body.success || cents === null || cents <= 0) return pspError(reply, 400, 'json_invalido', 'valor deve ser um decimal positivo com 2 casas');
+        const pix = [...charges.values()].flatMap((charge) => charge.pix).find((received) => received.endToEndId === e2eId);
+        if (!pix) return pspError(reply, 404, 'pix_nao_encontrado', 'Nenhum Pix recebido com o e2eId informado');
+        const refunded = (pix.devolucoes ?? []).reduce((sum, refund) => sum + (parsePixAmount(refund.valor) ?? 0), 0);
+        if (refunded + cents > (parsePixAmount(pix.valor) ?? 0)) return pspError(reply, 400, 'valor_devolucao_excede', 'A soma das devoluções excede o valor do Pix');
+        const now = new Date().toISOString();
+        const refund: PixRefund = { id, rtrId: `D${e2eId.slice(1)}`, valor: body.data.valor, horario: { solicitacao: now, liquidacao: now }, status: 'DEVOLVIDO' };
+        pix.devolucoes = [...(pix.devolucoes ?? []), refund];
+        return reply.status(201).send(refund);
       });
 
       scope.put<{ Params: { chave: string } }>('/v2/webhook/:chave', { onRequest: requireBearer }, async (request, reply) => {

@@ -21,7 +21,7 @@ export interface PixCharge {
   status: PixChargeStatus;
   /** The charge's amount as the PSP holds it, in integer cents. */
   amountCents: number;
-  /** Amount paid (sum of the Pix received for this charge), in integer cents; 0 while unpaid. */
+  /** Amount paid (the Pix received for this charge, less their refunds done or under way), in integer cents; 0 while unpaid. */
   paidCents: number;
   /** The BR Code ("Pix copia e cola") the payer's bank reads; also what the QR code encodes. */
   copyPaste: string;
