@@ -46,6 +46,16 @@ async function checkout(token: string, invoiceId: number, extra: Record<string, 
   return t.request(token, 'POST', '/subscription', { invoiceId, firstName: 'Ana', lastName: 'Lima', address2: 'Rua A, 1', city: 'São Paulo', state: 'SP', zipcode: '01000-000', country: 'BR', ...extra });
 }
 
+/** A billed company's admin at the checkout of its first invoice, with the Pix to pay. */
+async function openCheckout(options: Parameters<typeof buildBilledCompany>[0] = {}) {
+  const company = await buildBilledCompany(options);
+  await makeDueInvoices(t.app.services, company.id);
+  const [invoice] = await invoicesOf(company.id);
+  const { token } = await company.admin.login();
+  const view = (await checkout(token, invoice!.id)).json<PixCheckoutView>();
+  return { company, invoice: invoice!, token, view };
+}
+
 /** The payer's bank pays the copy-and-paste code at the fake PSP, which notifies our webhook. */
 async function pay(copyPaste: string, amount?: string) {
   const response = await t.app.inject({ method: 'POST', url: '/fake-psp/pay', payload: { pixCopiaECola: copyPaste, ...(amount ? { amount } : {}) } });
@@ -195,11 +205,7 @@ describe('Pix checkout and the payment webhook', () => {
   });
 
   it('refuses a notification without the secret, ignores unknown charges, unpaid charges and a wrong amount', async () => {
-    const company = await buildBilledCompany();
-    await makeDueInvoices(t.app.services, company.id);
-    const [invoice] = await invoicesOf(company.id);
-    const { token } = await company.admin.login();
-    const view = (await checkout(token, invoice!.id)).json<PixCheckoutView>();
+    const { company, view } = await openCheckout();
     const dueBefore = await dueDateOf(company.id);
     const secret = t.config.PAYMENT_WEBHOOK_SECRET;
     const notify = (path: string, txid: string, valor = '99.00') =>
@@ -222,11 +228,7 @@ describe('Pix checkout and the payment webhook', () => {
   });
 
   it('settles a payment whose notification never arrived when the admin opens the checkout again', async () => {
-    const company = await buildBilledCompany({ dueInDays: 4 });
-    await makeDueInvoices(t.app.services, company.id);
-    const [invoice] = await invoicesOf(company.id);
-    const { token } = await company.admin.login();
-    const view = (await checkout(token, invoice!.id)).json<PixCheckoutView>();
+    const { company, invoice, token, view } = await openCheckout({ dueInDays: 4 });
     // The PSP's notifications go nowhere for this payment.
     const psp = await pspAsReceiver();
     await psp.register('http://127.0.0.1:9/nowhere');
@@ -243,11 +245,7 @@ describe('Pix checkout and the payment webhook', () => {
   });
 
   it('does not count a payment refunded before it was confirmed', async () => {
-    const company = await buildBilledCompany({ valueCents: 9900 });
-    await makeDueInvoices(t.app.services, company.id);
-    const [invoice] = await invoicesOf(company.id);
-    const { token } = await company.admin.login();
-    const view = (await checkout(token, invoice!.id)).json<PixCheckoutView>();
+    const { company, view } = await openCheckout({ valueCents: 9900 });
     const psp = await pspAsReceiver();
     await psp.register('http://127.0.0.1:9/nowhere');
     try {
@@ -267,11 +265,7 @@ describe('Pix checkout and the payment webhook', () => {
   });
 
   it.each(Object.entries(RECURRENCE_MONTHS))('renews %s by %i month(s) from the invoice’s due date', async (recurrence, months) => {
-    const company = await buildBilledCompany({ dueInDays: 3, recurrence: recurrence as Recurrence });
-    await makeDueInvoices(t.app.services, company.id);
-    const [invoice] = await invoicesOf(company.id);
-    const { token } = await company.admin.login();
-    const view = (await checkout(token, invoice!.id)).json<PixCheckoutView>();
+    const { company, invoice, view } = await openCheckout({ dueInDays: 3, recurrence: recurrence as Recurrence });
     await pay(view.qrcode.qrcode);
     await waitUntil(async () => ((await invoicesOf(company.id))[0]?.status === 'paid' ? true : null), 5000, 'paid');
     expect((await dueDateOf(company.id)).toISOString()).toBe(addMonths(invoice!.dueDate, months).toISOString());
