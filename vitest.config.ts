@@ -2,13 +2,17 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
+/** Test files run two at a time at least (see the server project); apps/web/vite.config.ts does the same. */
+const TEST_WORKERS = Math.max(2, availableParallelism() - 1);
+
 export default defineConfig({
   test: {
     projects: [
       {
         // Projects with their own worker count run one after another (sequence.groupOrder):
         // the server's files first, then the shared and web ones.
-        test: { name: 'shared', root: './packages/shared', include: ['src/**/*.test.ts'], sequence: { groupOrder: 1 } },
+        // Beside the web files, with their worker count (projects of one group must agree on it).
+        test: { name: 'shared', root: './packages/shared', include: ['src/**/*.test.ts'], maxWorkers: TEST_WORKERS, sequence: { groupOrder: 1 } },
       },
       {
         test: {
@@ -22,7 +26,7 @@ export default defineConfig({
           // its server, timers and sockets: two at a time finish ~25% sooner. The web files do the
           // same (their DOM waits give 5 s, apps/web/src/test/setup.ts).
           pool: 'forks',
-          maxWorkers: Math.max(2, availableParallelism() - 1),
+          maxWorkers: TEST_WORKERS,
           sequence: { groupOrder: 0 },
           // One migrated embedded database that the files' databases are copied from.
           globalSetup: ['./src/test/global-setup.ts'],
