@@ -2,17 +2,13 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
-/** Test files run two at a time at least (see the server project); apps/web/vite.config.ts does the same. */
-const TEST_WORKERS = Math.max(2, availableParallelism() - 1);
-
 export default defineConfig({
   test: {
     projects: [
       {
         // Projects with their own worker count run one after another (sequence.groupOrder):
         // the server's files first, then the shared and web ones.
-        // Beside the web files, with their worker count (projects of one group must agree on it).
-        test: { name: 'shared', root: './packages/shared', include: ['src/**/*.test.ts'], maxWorkers: TEST_WORKERS, sequence: { groupOrder: 1 } },
+        test: { name: 'shared', root: './packages/shared', include: ['src/**/*.test.ts'], sequence: { groupOrder: 1 } },
       },
       {
         test: {
@@ -23,10 +19,10 @@ export default defineConfig({
           hookTimeout: 60_000,
           // Each test file owns its database; files run in parallel processes. Vitest's default
           // (CPUs − 1) runs them one at a time on a 2-CPU machine, where a file often waits on
-          // its server, timers and sockets: two at a time finish ~25% sooner. The web files do the
-          // same (their DOM waits give 5 s, apps/web/src/test/setup.ts).
+          // its server, timers and sockets: two at a time finish ~25% sooner. The web files stay
+          // at the default (apps/web/vite.config.ts says why).
           pool: 'forks',
-          maxWorkers: TEST_WORKERS,
+          maxWorkers: Math.max(2, availableParallelism() - 1),
           sequence: { groupOrder: 0 },
           // One migrated embedded database that the files' databases are copied from.
           globalSetup: ['./src/test/global-setup.ts'],

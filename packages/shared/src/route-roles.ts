@@ -52,6 +52,7 @@ export const ROUTE_ROLES = {
   'GET /fake-psp/v2/loc/:id': 'public',
   'GET /fake-psp/v2/loc/:id/qrcode': 'public',
   'PUT /fake-psp/v2/webhook/:chave': 'public',
+  'PUT /fake-psp/v2/pix/:e2eId/devolucao/:id': 'public',
   'POST /fake-psp/pay': 'public',
   // invoices and checkout: the company's admins (also while overdue)
   'GET /invoices/all': 'admin',

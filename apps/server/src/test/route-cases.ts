@@ -70,6 +70,7 @@ export const ROUTE_CASES: Record<RouteKey, RouteCase> = {
   'GET /fake-psp/v2/loc/:id': deny(() => ({ url: '/fake-psp/v2/loc/1', anonymous: true })),
   'GET /fake-psp/v2/loc/:id/qrcode': deny(() => ({ url: '/fake-psp/v2/loc/1/qrcode', anonymous: true })),
   'PUT /fake-psp/v2/webhook/:chave': deny(() => ({ url: '/fake-psp/v2/webhook/probe', body: { webhookUrl: 'http://127.0.0.1:9/x' }, anonymous: true })),
+  'PUT /fake-psp/v2/pix/:e2eId/devolucao/:id': deny(() => ({ url: '/fake-psp/v2/pix/E00000000202611270000ABCDEFGHIJK/devolucao/R1', body: { valor: '1.00' }, anonymous: true })),
   'POST /fake-psp/pay': deny(() => ({ url: '/fake-psp/pay', body: { pixCopiaECola: buildPixBrCode({ url: 'localhost/fake-psp/v2/loc/999999', merchantName: 'Probe', merchantCity: 'Probe' }) }, anonymous: true })),
   // session
   'DELETE /auth/logout': open(() => '/auth/logout', { ownSession: true }),

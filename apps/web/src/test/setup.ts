@@ -10,8 +10,8 @@ registerCatalogue('pt', pt);
 registerCatalogue('en', en);
 registerCatalogue('es', es);
 
-// findBy and waitFor give the page 5 s, not 1 s: files run two at a time, on a machine
-// that may be busy; a wait that passes returns as soon as its condition holds.
+// findBy and waitFor give the page 5 s, not 1 s, for a busy machine (CI runs other
+// suites beside); a wait that passes returns as soon as its condition holds.
 configure({ asyncUtilTimeout: 5_000 });
 
 afterEach(() => {

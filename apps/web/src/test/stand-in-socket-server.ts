@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { SERVER_EVENTS } from '@atende/shared';
 import { act } from '@testing-library/react';
 import { Server, type Socket } from 'socket.io';
+import { Manager, type Socket as ClientSocket } from 'socket.io-client';
 import { vi } from 'vitest';
 
 /**
@@ -16,8 +17,16 @@ export function standInSocketServer() {
   let io: Server | null = null;
   let port = 0;
   const sockets: Socket[] = [];
+  // The page's sockets (same process): whether one listens to an event yet.
+  const clients: ClientSocket[] = [];
   return {
     async start() {
+      const open = Manager.prototype.socket;
+      vi.spyOn(Manager.prototype, 'socket').mockImplementation(function (this: Manager, ...args: Parameters<Manager['socket']>) {
+        const client = open.apply(this, args);
+        clients.push(client);
+        return client;
+      });
       http = createServer();
       io = new Server(http);
       io.on('connection', (socket) => {
@@ -30,8 +39,11 @@ export function standInSocketServer() {
     point(path: string) {
       vi.stubGlobal('location', new URL(`http://127.0.0.1:${port}${path}`));
     },
-    /** Whether a client is connected (its events will be heard once the provider got `ready`). */
-    connected: () => sockets.some((socket) => socket.connected),
+    /**
+     * Whether a client is connected; with an event, also whether the page listens to it
+     * (its consumers got the socket after `ready`): an event pushed before that is lost.
+     */
+    connected: (event?: string) => sockets.some((socket) => socket.connected) && (!event || clients.some((client) => client.connected && client.hasListeners(event))),
     /** Sends an event to every connected client, as our publisher does. */
     push: (event: string, payload: unknown) => act(() => void io?.emit(event, payload)),
     async stop() {

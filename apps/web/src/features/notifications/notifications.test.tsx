@@ -150,7 +150,7 @@ describe('notifications popover', { timeout: 30_000 }, () => {
     server(state);
     renderTopBar();
     await waitFor(() => expect(bellCount()).toBe('1'));
-    await waitFor(() => expect(socketServer.connected()).toBe(true));
+    await waitFor(() => expect(socketServer.connected(companyEvent(3, 'appMessage'))).toBe(true));
 
     // A new customer writes: a pending ticket, while the tab is visible (no desktop notification).
     const fresh = ticket(9, { lastMessage: 'Olá, preciso de ajuda' });

@@ -76,7 +76,7 @@ describe('tickets manager count badges', { timeout: 30_000 }, () => {
     expect(api.calls('GET /tickets/count')[0]!.query.get('queueIds')).toBe('[5]');
 
     // A new pending ticket somewhere beyond the loaded page: the count follows.
-    await waitFor(() => expect(socketServer.connected()).toBe(true));
+    await waitFor(() => expect(socketServer.connected(companyEvent(3, 'ticket'))).toBe(true));
     state.pendingTotal = 58;
     await socketServer.push(companyEvent(3, 'ticket'), { action: 'update', ticket: ticket(999, 'pending') });
     await waitFor(() => expect(screen.getByTestId('count-pending').textContent).toBe('58'));
