@@ -41,6 +41,19 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * (the event) and ids; handlers reload the connection and skip when it is gone.
  */
 export function createCloudApiJobs(services: AppServices, provider: CloudApiProvider, logger: CloudInboundDeps['logger']): CloudApiJobs {
+  /**
+   * Queues a job's run, `afterSeconds` from now. Without a job runner (some tests) it
+   * runs here, after a short stand-in wait (50 ms a second, 500 ms at most).
+   */
+  async function runLater<T extends object>(def: JobDefinition<T>, data: T, afterSeconds = 0): Promise<void> {
+    if (services.jobs) {
+      await services.jobs.send(def, data, afterSeconds > 0 ? { startAfter: Math.ceil(afterSeconds) } : undefined);
+      return;
+    }
+    if (afterSeconds > 0) await sleep(Math.min(afterSeconds * 50, 500));
+    await def.handler(data, { id: 'inline' });
+  }
+
   const media = defineJob<CloudMediaJob>({
     name: 'cloud-api-media',
     // pg-boss retries only what a crash interrupted; download failures queue their own next try (below).
@@ -54,25 +67,12 @@ export function createCloudApiJobs(services: AppServices, provider: CloudApiProv
   });
 
   /** The next try of a download, after 2, 4, 8, ... seconds (with jitter). */
-  async function retryMedia(job: CloudMediaJob): Promise<void> {
+  function retryMedia(job: CloudMediaJob): Promise<void> {
     const attempt = (job.attempt ?? 1) + 1;
-    const delay = 2 ** (attempt - 1) * (0.75 + Math.random() / 2);
-    if (services.jobs) await services.jobs.send(media, { ...job, attempt }, { startAfter: Math.ceil(delay) });
-    else {
-      await sleep(Math.min(delay * 50, 500));
-      await media.handler({ ...job, attempt }, { id: 'inline' });
-    }
+    return runLater(media, { ...job, attempt }, 2 ** (attempt - 1) * (0.75 + Math.random() / 2));
   }
 
-  async function enqueueMedia(job: CloudMediaJob): Promise<void> {
-    if (services.jobs) {
-      await services.jobs.send(media, job);
-      return;
-    }
-    await media.handler(job, { id: 'inline' });
-  }
-
-  const deps: CloudInboundDeps = { services, provider, enqueueMedia, logger };
+  const deps: CloudInboundDeps = { services, provider, enqueueMedia: (job) => runLater(media, job), logger };
 
   const webhook = defineJob<WebhookJob>({
     name: 'cloud-api-webhook',
@@ -95,13 +95,8 @@ export function createCloudApiJobs(services: AppServices, provider: CloudApiProv
   });
 
   /** The statuses' next try, after 1, 2, 4, ... seconds. */
-  async function retryStatuses(job: WebhookJob): Promise<void> {
-    const delay = 2 ** ((job.attempt ?? 2) - 2);
-    if (services.jobs) await services.jobs.send(webhook, job, { startAfter: delay });
-    else {
-      await sleep(Math.min(delay * 50, 500));
-      await webhook.handler(job, { id: 'inline' });
-    }
+  function retryStatuses(job: WebhookJob): Promise<void> {
+    return runLater(webhook, job, 2 ** ((job.attempt ?? 2) - 2));
   }
 
   return {
