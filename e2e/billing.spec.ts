@@ -6,7 +6,8 @@ import { api, apiLogin, expect, login, test, uniqueStamp } from './fixtures';
  * The SaaS lifecycle (issue 23) as a new customer lives it: sign up a company at
  * /signup, sign in and see the trial on /subscription; forget the password, read
  * the code from the mail the real SMTP server received, reset it and sign in; pay
- * the trial's invoice at /financeiro with Pix through the fake PSP and see
+ * the trial's invoice at /financeiro with Pix through the test PSP (scripts/e2e.mjs
+ * names it: PIX_PROVIDER=fake) and see
  * CONCLUIDA with the new due date. Screenshots (light, dark, desktop and phone) of
  * the sign-up, the reset's second step, the invoices and the checkout's QR code.
  */

@@ -83,9 +83,9 @@ const EnvSchema = z.object({
   /** A company's invoice is made this many days before its due date. */
   INVOICE_DAYS_BEFORE_DUE: z.coerce.number().int().min(0).max(60).default(10),
   /**
-   * Pix charges: `efi` (a PSP with Efí's API Pix), `fake` (the local fake PSP this server
-   * mounts at /fake-psp: nothing is really paid) or `none`. Default: fake, except with
-   * NODE_ENV=production, where it is none until configured (docs/operations.md).
+   * Pix charges: `efi` (a PSP with Efí's API Pix), `fake` (the local test PSP this server
+   * mounts at /fake-psp, whose "test bank" pays any invoice for free: only when named
+   * here) or `none`. Default: none, whatever NODE_ENV says (docs/operations.md).
    */
   PIX_PROVIDER: z.enum(['efi', 'fake', 'none']).optional(),
   EFI_BASE_URL: z.url().default('https://pix.api.efipay.com.br'),
@@ -179,7 +179,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
 
   const { OUTBOUND_ALLOW_PRIVATE, ...rest } = values;
-  const pixProvider = values.PIX_PROVIDER ?? (isProduction ? 'none' : 'fake');
+  // The test PSP pays anything for free, so it runs only when named: never by default.
+  const pixProvider = values.PIX_PROVIDER ?? 'none';
   if (pixProvider === 'efi') {
     const missing = (['EFI_CLIENT_ID', 'EFI_CLIENT_SECRET', 'EFI_CERT_PATH', 'PIX_KEY'] as const).filter((name) => !values[name]);
     if (missing.length > 0) throw new ConfigError(`Invalid configuration: ${missing.join(', ')} required when PIX_PROVIDER=efi`);

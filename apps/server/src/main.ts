@@ -5,6 +5,7 @@ import { createChannelsService } from './channels/channels-service.js';
 import { startPendingRecovery } from './channels/outgoing-messages.js';
 import { ConfigError, loadConfig, parseServices } from './config.js';
 import { seedFirstStart } from './modules/companies/first-start.seed.js';
+import { paymentsBannerLine } from './modules/invoices/payments.js';
 import { openDatabase } from './platform/db/client.js';
 import { isDatabaseUnavailable } from './platform/db/unavailable.js';
 import { createJobs } from './platform/jobs/jobs.js';
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
     seed.generatedPassword
       ? `  Password: ${seed.generatedPassword}   (generated now and shown only once: write it down)`
       : `  Password: ${config.ADMIN_PASSWORD ? 'the ADMIN_PASSWORD you set' : 'the one shown at the first start'}`,
+    paymentsBannerLine(config),
     '',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);

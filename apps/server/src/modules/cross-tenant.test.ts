@@ -22,7 +22,8 @@ let probed = 0;
 let leaks = 0;
 
 beforeAll(async () => {
-  t = await createTestContext({ onRoute: routes.onRoute });
+  // The test PSP is chosen so its routes (public, some with credentials of their own) are probed too.
+  t = await createTestContext({ onRoute: routes.onRoute, env: { PIX_PROVIDER: 'fake' } });
   const a = await t.factories.buildCompany();
   const companyB = await t.factories.buildCompany({ name: `${MARKER} company` });
   b = await seedRouteFixture(t, { companyId: companyB.id, authorId: companyB.admin.id }, MARKER);

@@ -157,7 +157,8 @@ function describeCase(fuzz: FuzzCase): string {
 }
 
 beforeAll(async () => {
-  t = await createTestContext({ onRoute: collect });
+  // The test PSP is chosen so its routes are fuzzed too.
+  t = await createTestContext({ onRoute: collect, env: { PIX_PROVIDER: 'fake' } });
   const a = await t.factories.buildCompany();
   const b = await t.factories.buildCompany();
   // Company and plan routes (super) name company B, so a due date in the past cannot lock A's admin out mid-run.

@@ -16,7 +16,7 @@ let url: string;
 const sockets: Socket[] = [];
 
 beforeAll(async () => {
-  t = await createTestContext({ realtime: true, listen: true, env: { INVOICE_DAYS_BEFORE_DUE: '10' } });
+  t = await createTestContext({ realtime: true, listen: true, env: { INVOICE_DAYS_BEFORE_DUE: '10', PIX_PROVIDER: 'fake' } });
   const address = t.app.server.address();
   if (!address || typeof address === 'string') throw new Error('not listening');
   url = `http://127.0.0.1:${address.port}`;

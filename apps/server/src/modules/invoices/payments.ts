@@ -43,7 +43,22 @@ function ownAddress(services: AppServices): string | null {
   return `http://${host}:${address.port}`;
 }
 
-/** Mounts the fake PSP on this server when it is the configured provider (the embedded default and tests). */
+/**
+ * The start banner's line about payments (main.ts). The test PSP pays any invoice for
+ * free, so whoever starts the server is told when it is on.
+ */
+export function paymentsBannerLine(config: Pick<AppServices['config'], 'PIX_PROVIDER' | 'EFI_BASE_URL'>): string {
+  switch (config.PIX_PROVIDER) {
+    case 'fake':
+      return `  Payments: test payments on (PIX_PROVIDER=fake): the test PSP at ${FAKE_PSP_PREFIX} marks any invoice paid for free, no money moves; never with real customers`;
+    case 'efi':
+      return `  Payments: Pix through Efí's API Pix (${config.EFI_BASE_URL})`;
+    case 'none':
+      return '  Payments: not configured (PIX_PROVIDER unset): invoices cannot be paid (docs/operations.md, Billing)';
+  }
+}
+
+/** Mounts the test PSP on this server when it is the configured provider (PIX_PROVIDER=fake, named explicitly). */
 export async function registerPaymentRoutes(scope: FastifyInstance, services: AppServices): Promise<void> {
   state(services).server = scope;
   if (services.config.PIX_PROVIDER !== 'fake') return;

@@ -26,7 +26,8 @@ let callers: Caller[];
 let cells = 0;
 
 beforeAll(async () => {
-  t = await createTestContext({ onRoute: routes.onRoute });
+  // The test PSP is chosen so its routes are in the table too.
+  t = await createTestContext({ onRoute: routes.onRoute, env: { PIX_PROVIDER: 'fake' } });
   const user = await t.factories.buildUser(1, { name: 'Matrix user', profile: 'user' });
   const admin = await t.factories.buildUser(1, { name: 'Matrix admin', profile: 'admin' });
   const superLogin = await t.login(SUPER_ADMIN.email, SUPER_ADMIN.password);

@@ -24,7 +24,8 @@ function withSlash(url: string): string {
 const VOLATILE = /"(uptime|time|timestamp|now)":[^,}]*/g;
 
 beforeAll(async () => {
-  t = await createTestContext({ onRoute: routes.onRoute });
+  // The test PSP is chosen so its routes are walked too.
+  t = await createTestContext({ onRoute: routes.onRoute, env: { PIX_PROVIDER: 'fake' } });
   const login = await t.login(SUPER_ADMIN.email, SUPER_ADMIN.password);
   token = login.token;
   fixture = await seedRouteFixture(t, { companyId: 1, authorId: login.userId, selfId: login.userId }, 'Slashmark');

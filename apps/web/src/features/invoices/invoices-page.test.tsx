@@ -188,7 +188,7 @@ describe('invoices page (spec part 2 §2.17, §4)', { timeout: 30_000 }, () => {
   it('says Pix is not configured and offers no Pay when the server has no PSP', async () => {
     server('admin', true, false);
     renderPages('/financeiro', { '/financeiro': <InvoicesPage /> });
-    expect(await screen.findByTestId('invoices-payments-disabled')).toBeTruthy();
+    expect((await screen.findByTestId('invoices-payments-disabled')).textContent).toBe('Pix payments are not configured on this server.');
     expect(await screen.findAllByTestId('invoice-row')).toHaveLength(3);
     expect(screen.queryByTestId('invoice-pay-7')).toBeNull();
   });
