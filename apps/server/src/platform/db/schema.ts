@@ -372,8 +372,15 @@ export const refreshTokens = pgTable(
     familyId: text('family_id').notNull(),
     tokenHash: text('token_hash').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** When the token was replaced by its successor (rotation). */
     usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
     revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * The successor's value sealed with the SecretBox, kept for the grace window after
+     * `usedAt` so a concurrent refresh with this token gets the same new session;
+     * cleared once the window has passed (modules/auth/auth.service.ts `refresh`).
+     */
+    successorSealed: text('successor_sealed'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -381,6 +388,8 @@ export const refreshTokens = pgTable(
     index('refresh_tokens_company_id_user_id_idx').on(t.companyId, t.userId),
     index('refresh_tokens_user_id_idx').on(t.userId),
     index('refresh_tokens_family_id_idx').on(t.familyId),
+    // The sealed successors still kept: few rows, found by age to be cleared.
+    index('refresh_tokens_successor_used_at_idx').on(t.usedAt).where(sql`${t.successorSealed} is not null`),
   ],
 );
 

@@ -1,0 +1,2 @@
+ALTER TABLE "refresh_tokens" ADD COLUMN "successor_sealed" text;--> statement-breakpoint
+CREATE INDEX "refresh_tokens_successor_used_at_idx" ON "refresh_tokens" USING btree ("used_at") WHERE "refresh_tokens"."successor_sealed" is not null;
