@@ -16,6 +16,7 @@ import type { RequestContext } from './platform/http/context.js';
 import { createAccessChanges, type AccessChanges } from './platform/events/access-changes.js';
 import { createDomainEvents, type DomainEvents } from './platform/events/domain-events.js';
 import { requireSession } from './platform/http/auth-hook.js';
+import { corsOptions } from './platform/http/cors.js';
 import { registerErrorHandler } from './platform/http/error-handler.js';
 import { refuseUnsafeInput } from './platform/http/unsafe-input.js';
 import { guardRoutesByRole } from './platform/http/route-roles.js';
@@ -177,7 +178,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(fastifyCookie);
   await app.register(fastifyMultipart, { limits: { fileSize: MAX_MEDIA_BYTES, files: 10, fields: 20, fieldSize: 64 * 1024 } });
   if (config.webOrigins.length > 0) {
-    await app.register(fastifyCors, { origin: config.webOrigins, credentials: true });
+    await app.register(fastifyCors, corsOptions(config.webOrigins));
   }
   if (options.serveWeb !== false) {
     await registerWebApp(app, config.WEB_DIST_DIR ? path.resolve(config.WEB_DIST_DIR) : defaultWebDist());
