@@ -10,10 +10,11 @@ import type { UserDetail } from '../users/users.presenter.js';
 import { loadSession } from './session.repo.js';
 import type { AccessClaims } from './tokens.js';
 import {
-  consumeRefreshToken,
+  dropOldSuccessors,
   findRefreshToken,
   issueRefreshToken,
   revokeFamily,
+  rotateRefreshToken,
 } from './refresh-tokens.repo.js';
 
 export interface SessionIssued {
@@ -22,8 +23,12 @@ export interface SessionIssued {
   user: UserDetail;
 }
 
-/** A refresh token presented again within this window is a benign race between tabs, not theft. */
-const REUSE_GRACE_MS = 10_000;
+/**
+ * A refresh token presented again within this window after it was replaced is a benign
+ * race (two tabs, several components refreshing at once): it answers the same new
+ * session. Later it is a copy being replayed: the whole family is revoked.
+ */
+export const REUSE_GRACE_MS = 30_000;
 
 // Verifying against a real hash keeps unknown-email logins as slow as wrong-password ones.
 let dummyHash: Promise<string> | null = null;
@@ -95,34 +100,26 @@ export async function login(services: AppServices, input: { email: string; passw
 export async function refresh(services: AppServices, presented: string | undefined): Promise<SessionIssued> {
   const { db } = services;
   if (!presented) throw new AppError('ERR_SESSION_EXPIRED', 401);
-  const stored = await findRefreshToken(db, presented);
+  let stored = await findRefreshToken(db, presented);
   if (!stored || stored.revokedAt || stored.expiresAt.getTime() <= Date.now()) {
     throw new AppError('ERR_SESSION_EXPIRED', 401);
   }
-  if (stored.usedAt) {
-    // A replaced token came back. Within a few seconds it is two tabs racing;
-    // later it is a copy being replayed, and the whole session family goes.
-    if (Date.now() - stored.usedAt.getTime() > REUSE_GRACE_MS) {
-      await revokeFamily(db, stored.familyId);
-      // Its access tokens and sockets end now, on every node.
-      await services.access.changed({ companyId: stored.companyId, userIds: [stored.userId], endedFamilies: [stored.familyId] });
-    }
-    throw new AppError('ERR_SESSION_EXPIRED', 401);
+  // One successor per token, even when refreshes race: the loser of the conditional
+  // update reads the winner's successor and answers it, like a later request would.
+  let refreshToken = stored.usedAt ? null : await rotateRefreshToken(db, stored, services.config.REFRESH_TOKEN_TTL_SECONDS, (value) => services.secrets.seal(value));
+  if (refreshToken) {
+    await dropOldSuccessors(db, new Date(Date.now() - REUSE_GRACE_MS));
+  } else {
+    if (!stored.usedAt) stored = await findRefreshToken(db, presented);
+    if (!stored || stored.revokedAt || !stored.usedAt) throw new AppError('ERR_SESSION_EXPIRED', 401);
+    refreshToken = await graceSuccessor(services, stored);
   }
-  if (!(await consumeRefreshToken(db, stored.id))) throw new AppError('ERR_SESSION_EXPIRED', 401);
 
   const ctx = await loadSession(db, stored.userId);
   if (!ctx) throw new AppError('ERR_SESSION_EXPIRED', 401);
   // A session an admin opened to pay is refreshed while the company is overdue.
   assertCompanyOpen(ctx, { billing: true });
 
-  const refreshToken = await issueRefreshToken(
-    db,
-    ctx,
-    ctx.user.id,
-    services.config.REFRESH_TOKEN_TTL_SECONDS,
-    stored.familyId,
-  );
   const token = await services.tokens.signAccess({
     userId: ctx.user.id,
     companyId: ctx.companyId,
@@ -132,6 +129,35 @@ export async function refresh(services: AppServices, presented: string | undefin
   const user = await loadUserDetail(db, ctx, ctx.user.id);
   if (!user) throw new AppError('ERR_SESSION_EXPIRED', 401);
   return { token, refreshToken, user };
+}
+
+/**
+ * A replaced refresh token came back. Within the grace window it is a concurrent
+ * refresh: it answers the same successor (if that is still open). Later it is a copy
+ * being replayed: the whole family goes, its access tokens and sockets with it.
+ */
+async function graceSuccessor(
+  services: AppServices,
+  stored: NonNullable<Awaited<ReturnType<typeof findRefreshToken>>>,
+): Promise<string> {
+  const { db } = services;
+  const usedAt = stored.usedAt?.getTime() ?? 0;
+  if (Date.now() - usedAt > REUSE_GRACE_MS) {
+    await revokeFamily(db, stored.familyId);
+    // Its access tokens and sockets end now, on every node.
+    await services.access.changed({ companyId: stored.companyId, userIds: [stored.userId], endedFamilies: [stored.familyId] });
+    throw new AppError('ERR_SESSION_EXPIRED', 401);
+  }
+  if (!stored.successorSealed) throw new AppError('ERR_SESSION_EXPIRED', 401);
+  let successor: string;
+  try {
+    successor = services.secrets.open(stored.successorSealed);
+  } catch {
+    throw new AppError('ERR_SESSION_EXPIRED', 401);
+  }
+  const next = await findRefreshToken(db, successor);
+  if (!next || next.revokedAt || next.expiresAt.getTime() <= Date.now()) throw new AppError('ERR_SESSION_EXPIRED', 401);
+  return successor;
 }
 
 /**
