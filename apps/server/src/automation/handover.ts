@@ -26,7 +26,8 @@ async function existsInTenant(db: DbOrTx, scope: TenantScope, table: typeof queu
  * user makes the ticket open with that user, otherwise it waits as pending.
  */
 export async function handoverChange(db: DbOrTx, scope: TenantScope, ticket: TicketRow, target: HandoverTarget = {}): Promise<TicketChange> {
-  const { typebot: _typebot, invalid: _invalid, ...state } = readBotState(ticket.botState);
+  // A first turn still due is dropped too: the ticket is the agents' now, where it is.
+  const { typebot: _typebot, invalid: _invalid, startDue: _startDue, ...state } = readBotState(ticket.botState);
   const change: TicketChange = {
     chatbot: false,
     useIntegration: false,

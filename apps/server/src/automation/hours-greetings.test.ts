@@ -113,6 +113,32 @@ describe('business hours', () => {
     }
   });
 
+  it('company mode, one queue: a new conversation out of hours waits in the queue; inside hours the bot meets it as a first contact', async () => {
+    const { company, token, whatsapp, phone } = await setup({ scheduleType: 'company' }, { greetingMessage: 'Bem-vindo!', outOfHoursMessage: 'Fechado agora.' });
+    expect((await h.request(token, 'PUT', `/companies/${company.id}/schedules`, { schedules: DEFAULT_SCHEDULES })).statusCode).toBe(200);
+    const only = await queue(token, { name: 'Atendimento' });
+    await linkQueues(h.database, company.id, whatsapp.id, [only.id]);
+    expect((await h.request(token, 'POST', '/queue-options', { queueId: only.id, title: 'Boleto', message: 'Segue a segunda via.' })).statusCode).toBe(201);
+    const customer = phone();
+    try {
+      h.setNow(SUNDAY_10H);
+      const { ticketId } = await customer.say('Oi');
+      expect(await customer.received()).toEqual(['Fechado agora.']);
+      // Only the queue's users (and admins) see it meanwhile; its bot has not started.
+      const waiting = await ticketRow(ticketId);
+      expect(waiting).toMatchObject({ queueId: only.id, chatbot: false, amountUsedBotQueues: 0 });
+      expect(waiting.botState).not.toHaveProperty('started');
+      h.setNow(MONDAY_09H);
+      await customer.say('Bom dia');
+      expect(await customer.received()).toEqual(['Bem-vindo!', `${AUTOMATION_TEXTS.chooseOption}\n\n*1* - Boleto\n\n${AUTOMATION_TEXTS.backAndMainMenu}`]);
+      expect(await ticketRow(ticketId)).toMatchObject({ queueId: only.id, chatbot: true, botState: { started: true } });
+      await customer.say('1');
+      expect(await customer.received()).toEqual(['Segue a segunda via.']);
+    } finally {
+      h.setNow(null);
+    }
+  });
+
   it("queue mode: choosing a closed queue gets that queue's message; an open one goes on", async () => {
     const { company, token, whatsapp, phone } = await setup({ scheduleType: 'queue' }, { greetingMessage: 'Escolha:' });
     const closedAllWeek = DEFAULT_SCHEDULES.map((s) => ({ ...s, startTime: '00:00', endTime: '00:00' }));

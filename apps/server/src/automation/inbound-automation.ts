@@ -33,6 +33,8 @@ export interface TicketHints {
   scheduleType: string | null;
   /** The bot already ran for this ticket (bot_state.started). */
   botStarted: boolean;
+  /** The ticket was created in its arrival queue and the bot's first turn has not run yet (bot_state.startDue, arrival.ts). */
+  startDue: boolean;
   /** The connection's timeUseBotQueues: with 0 a stopped menu is never offered again. */
   menuWait: number;
   /** The connection offers no bot at all: no queues, no integration, no prompt. */
@@ -47,6 +49,7 @@ export interface TicketHints {
  */
 export function needsAutomation(hints: TicketHints): boolean {
   if (hints.status !== 'pending' || hints.isGroup) return false;
+  if (hints.startDue) return true;
   if (hints.chatbot || hints.useIntegration || hints.promptId !== null) return true;
   // Without a queue the bot may still start, or offer its menu again after the wait.
   if (hints.queueId === null && !hints.connectionIdle && (!hints.botStarted || hints.menuWait > 0)) return true;
@@ -132,6 +135,8 @@ async function finish(services: AppServices, before: TicketRow, effects: BotEffe
 
 async function decide(services: AppServices, turn: BotTurn): Promise<void> {
   const { ticket, company, settings, connection } = turn.at;
+  // Created in its arrival queue (arrival.ts): the first turn runs as for a new ticket without a queue.
+  const startDue = turn.state.startDue === true;
   if (ticket.useIntegration && ticket.integrationId && company.useIntegrations) {
     turn.effects.followUp = { kind: 'integration', integrationId: ticket.integrationId, start: false };
     return;
@@ -148,24 +153,29 @@ async function decide(services: AppServices, turn: BotTurn): Promise<void> {
   if (settings.scheduleType === 'company') {
     const notice = connection?.outOfHoursMessage.trim() || AUTOMATION_TEXTS.outOfHours;
     if (turn.closedNow(company.schedules, notice)) return;
-  } else if (settings.scheduleType === 'queue' && ticket.queueId !== null) {
+  } else if (settings.scheduleType === 'queue' && ticket.queueId !== null && !startDue) {
     const queue = await findQueueRow(turn.db, turn.scope, ticket.queueId);
     const notice = queue?.outOfHoursMessage.trim() || connection?.outOfHoursMessage.trim() || AUTOMATION_TEXTS.outOfHours;
     if (queue && turn.closedNow(queue.schedules, notice)) return;
   }
   const chatbot = new Chatbot(services, turn);
-  if (ticket.chatbot) {
-    await chatbot.answer();
-    return;
-  }
-  if (ticket.queueId !== null) return;
-  if (turn.state.started || ticket.amountUsedBotQueues > 0) {
-    await chatbot.offerAgain();
-    return;
+  if (!startDue) {
+    if (ticket.chatbot) {
+      await chatbot.answer();
+      return;
+    }
+    if (ticket.queueId !== null) return;
+    if (turn.state.started || ticket.amountUsedBotQueues > 0) {
+      await chatbot.offerAgain();
+      return;
+    }
   }
   // First contact (or the first message inside business hours): the bot starts once per ticket.
   turn.state.started = true;
+  delete turn.state.startDue;
   turn.saveState();
+  // The arrival queue is where the start below puts the ticket, unless the connection changed since (another queue, an integration).
+  if (startDue) turn.change({ queueId: null });
   // The connection itself may hand every new conversation to an integration or a prompt.
   if (connection?.integrationId && company.useIntegrations) {
     turn.change({ chatbot: true, useIntegration: true, integrationId: connection.integrationId });

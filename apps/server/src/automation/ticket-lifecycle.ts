@@ -57,8 +57,9 @@ export async function afterAgentChange(services: AppServices, ctx: RequestContex
 /** An agent has the ticket: the chatbot, integration and prompt stop answering it. */
 async function stopBots(services: AppServices, ctx: RequestContext, ticket: TicketDetail): Promise<void> {
   const state = readBotState(ticket.botState);
-  if (!ticket.chatbot && !ticket.useIntegration && ticket.promptId === null && !state.typebot) return;
-  const { typebot: _typebot, invalid: _invalid, ...rest } = state;
+  if (!ticket.chatbot && !ticket.useIntegration && ticket.promptId === null && !state.typebot && !state.startDue) return;
+  // A first turn still due (arrival.ts) is dropped too: a ticket an agent has had is never greeted by the bot as new.
+  const { typebot: _typebot, invalid: _invalid, startDue: _startDue, ...rest } = state;
   await applyTicketChange(services.db, ctx, ticket.id, {
     chatbot: false,
     useIntegration: false,

@@ -1,3 +1,4 @@
+import { arrivalQueueSql, START_DUE_STATE } from '../automation/arrival.js';
 import type { TicketHints } from '../automation/inbound-automation.js';
 import type { SqlExecutor } from '../platform/db/client.js';
 import type { InboundMessage } from './inbound-message.js';
@@ -32,6 +33,7 @@ interface BatchRow {
   prompt_id: number | null;
   queue_id: number | null;
   bot_started: boolean | null;
+  start_due: boolean | null;
   schedule_type: string | null;
   menu_wait: number | null;
   connection_idle: boolean | null;
@@ -62,7 +64,7 @@ const STORE_BATCH = `
     returning id, company_id, number, is_group
   ), active as (
     select tk.id, tk.contact_id, tk.whatsapp_id, tk.status, tk.is_group, tk.chatbot, tk.use_integration, tk.prompt_id, tk.queue_id,
-      (tk.bot_state ->> 'started') = 'true' as bot_started
+      (tk.bot_state ->> 'started') = 'true' as bot_started, (tk.bot_state ->> 'startDue') = 'true' as start_due
     from tickets tk join known k on k.id = tk.contact_id and k.company_id = tk.company_id
     where tk.status in ('open', 'pending') and (tk.company_id, tk.whatsapp_id, k.number) in (select company_id, whatsapp_id, number from input)
     for update of tk
@@ -71,19 +73,32 @@ const STORE_BATCH = `
       (array_agg(i.preview order by i.ord desc))[1] as last_message,
       max(coalesce(i.created_at, now())) filter (where not i.from_me) as last_customer_at
     from input i group by i.company_id, i.whatsapp_id, i.number
+  ), connections as (
+    -- What the automation's shortcut needs, read once per connection of the batch.
+    select w.id, w.company_id, w.time_use_bot_queues as menu_wait,
+      w.integration_id is null and w.prompt_id is null and not exists (select 1 from whatsapp_queues wq where wq.whatsapp_id = w.id) as idle,
+      -- Whether business hours are in use, so a waiting ticket costs the automation nothing when they are not.
+      (select st.value from settings st where st.company_id = w.company_id and st.key = 'scheduleType') as schedule_type,
+      ${arrivalQueueSql('w')} as arrival_queue_id
+    from whatsapps w where w.id in (select whatsapp_id from input)
   ), new_tickets as (
     -- A new contact's ticket starts with this batch's messages already counted: it cannot be updated in the same statement.
-    insert into tickets (company_id, contact_id, whatsapp_id, status, is_group, unread_messages, last_message, last_customer_message_at)
-    select nc.company_id, nc.id, ch.whatsapp_id, 'pending', nc.is_group, ch.unread, ch.last_message, ch.last_customer_at
+    -- It starts where the bot would put it without the customer's answer (automation/arrival.ts): groups never meet the bot.
+    insert into tickets (company_id, contact_id, whatsapp_id, status, is_group, unread_messages, last_message, last_customer_message_at, queue_id, bot_state)
+    select nc.company_id, nc.id, ch.whatsapp_id, 'pending', nc.is_group, ch.unread, ch.last_message, ch.last_customer_at, q.queue_id,
+      case when q.queue_id is null then '{}'::jsonb else '${JSON.stringify(START_DUE_STATE)}'::jsonb end
     from new_contacts nc join chats ch on ch.company_id = nc.company_id and ch.number = nc.number
-    returning id, contact_id, whatsapp_id
+    left join connections w on w.id = ch.whatsapp_id and w.company_id = ch.company_id
+    cross join lateral (select case when nc.is_group then null else w.arrival_queue_id end as queue_id) q
+    returning id, contact_id, whatsapp_id, queue_id
   ), targets as (
     select i.*, coalesce(k.id, nc.id) as contact_id, coalesce(a.id, nt.id) as ticket_id, nt.id is not null as on_new_ticket,
       -- The chat's first message of the batch is the one that opened the ticket.
       nt.id is not null and i.ord = min(i.ord) over (partition by i.company_id, i.whatsapp_id, i.number) as ticket_created,
       coalesce(a.status, 'pending') as status, coalesce(a.is_group, nc.is_group, false) as ticket_is_group,
       coalesce(a.chatbot, false) as chatbot, coalesce(a.use_integration, false) as use_integration,
-      a.prompt_id, a.queue_id, coalesce(a.bot_started, false) as bot_started
+      a.prompt_id, coalesce(a.queue_id, nt.queue_id) as queue_id, coalesce(a.bot_started, false) as bot_started,
+      coalesce(a.start_due, nt.queue_id is not null) as start_due
     from input i
     left join known k on k.company_id = i.company_id and k.number = i.number
     left join new_contacts nc on nc.company_id = i.company_id and nc.number = i.number
@@ -126,16 +141,9 @@ const STORE_BATCH = `
     -- The ids as an array too, so the tickets are found through their key whatever the table's size.
     where tk.id = u.ticket_id and tk.id = any(array(select a.id from active a))
     returning tk.id
-  ), connections as (
-    -- What the automation's shortcut needs, read once per connection of the batch.
-    select w.id, w.company_id, w.time_use_bot_queues as menu_wait,
-      w.integration_id is null and w.prompt_id is null and not exists (select 1 from whatsapp_queues wq where wq.whatsapp_id = w.id) as idle,
-      -- Whether business hours are in use, so a waiting ticket costs the automation nothing when they are not.
-      (select st.value from settings st where st.company_id = w.company_id and st.key = 'scheduleType') as schedule_type
-    from whatsapps w where w.id in (select whatsapp_id from input)
   )
   select t.ord, t.ticket_id, s.id as message_id, t.ticket_created, t.status, t.ticket_is_group as is_group, t.chatbot,
-    t.use_integration, t.prompt_id, t.queue_id, t.bot_started, w.schedule_type, w.menu_wait, w.idle as connection_idle
+    t.use_integration, t.prompt_id, t.queue_id, t.bot_started, t.start_due, w.schedule_type, w.menu_wait, w.idle as connection_idle
   from targets t
   left join connections w on w.id = t.whatsapp_id and w.company_id = t.company_id
   left join numbered n on n.ord = t.ord
@@ -197,6 +205,7 @@ export async function storeBatch(executor: SqlExecutor, items: BatchItem[]): Pro
               queueId: row.queue_id === null ? null : Number(row.queue_id),
               scheduleType: row.schedule_type,
               botStarted: row.bot_started === true,
+              startDue: row.start_due === true,
               menuWait: Number(row.menu_wait ?? 0),
               connectionIdle: row.connection_idle === true,
             },

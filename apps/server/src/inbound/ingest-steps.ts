@@ -3,6 +3,8 @@ import type { AppServices } from '../app.js';
 import { contacts, messages, tickets, type TicketRow } from '../platform/db/schema.js';
 import type { TenantScope } from '../platform/http/context.js';
 import { findActiveTicket } from '../modules/tickets/tickets.repo.js';
+import { arrivalQueue, START_DUE_STATE } from '../automation/arrival.js';
+import { readBotState } from '../automation/bot-effects.js';
 import { answerRejectedCall, needsAutomation, runInboundAutomation, type InboundTurn, type TicketHints } from '../automation/inbound-automation.js';
 import { answerRatingReply, decideRating, findAwaitingRating, recordRatingReply, type RatingDecision } from '../automation/rating.js';
 import type { BatchItem, BatchOutcome } from './ingest-batch.js';
@@ -46,7 +48,7 @@ export async function storeSlowly(services: AppServices, { input, number, previe
 
       let ticketCreated = false;
       // A contact created just now has no ticket yet.
-      let ticket: Pick<TicketRow, 'id' | 'status' | 'isGroup' | 'chatbot' | 'useIntegration' | 'promptId' | 'queueId'> | null = contactCreated
+      let ticket: Pick<TicketRow, 'id' | 'status' | 'isGroup' | 'chatbot' | 'useIntegration' | 'promptId' | 'queueId' | 'botState'> | null = contactCreated
         ? null
         : await findActiveTicket(tx, scope, contact.id, input.whatsappId);
       const fromMe = input.fromMe ?? false;
@@ -59,11 +61,13 @@ export async function storeSlowly(services: AppServices, { input, number, previe
           await recordRatingReply(tx, scope, awaiting, decision);
           if (decision.kind !== 'release') {
             rating = { decision };
-            ticket = { id: awaiting.id, status: 'closed', isGroup: false, chatbot: false, useIntegration: false, promptId: null, queueId: null };
+            ticket = { id: awaiting.id, status: 'closed', isGroup: false, chatbot: false, useIntegration: false, promptId: null, queueId: null, botState: {} };
           }
         }
       }
       if (!ticket) {
+        // Where the bot would put it without the customer's answer, as the batch does (automation/arrival.ts).
+        const queueId = input.isGroup ? null : await arrivalQueue(tx, scope, input.whatsappId);
         const [created] = await tx
           .insert(tickets)
           .values({
@@ -72,6 +76,7 @@ export async function storeSlowly(services: AppServices, { input, number, previe
             whatsappId: input.whatsappId,
             status: 'pending',
             isGroup: input.isGroup ?? false,
+            ...(queueId === null ? {} : { queueId, botState: { ...START_DUE_STATE } }),
           })
           .returning();
         ticket = created ?? null;
@@ -145,6 +150,7 @@ export async function storeSlowly(services: AppServices, { input, number, previe
         // Not read on this rarer path (the batch left the message alone): let the automation look.
         scheduleType: 'unknown',
         botStarted: false,
+        startDue: readBotState(ticket.botState).startDue === true,
         menuWait: 0,
         connectionIdle: false,
       };

@@ -167,6 +167,52 @@ describe('ingest under a burst (messages stored in batches)', () => {
   });
 });
 
+describe('a new conversation on a connection with one queue', () => {
+  it('is created in that queue, even when our side opened it; the bot meets the customer’s first message; groups stay without a queue', async () => {
+    const { company, whatsapp, inbound } = await setup();
+    const token = (await company.admin.login()).token;
+    const created = await h.request(token, 'POST', '/queue', { name: 'Único', color: '#123456', greetingMessage: 'Bem-vindo ao Único!' });
+    expect(created.statusCode).toBe(201);
+    const only = created.json<{ id: number }>().id;
+    await linkQueues(h.database, company.id, whatsapp.id, [only]);
+    const ticketRow = async (id: number | null) => (await h.database.db.select().from(tickets).where(eq(tickets.id, id ?? 0)))[0];
+    const replies = async (ticketId: number | null) =>
+      (await h.database.db.select({ body: messages.body }).from(messages).where(and(eq(messages.ticketId, ticketId ?? 0), eq(messages.source, 'bot')))).map((m) => m.body);
+
+    // Typed on the phone to a new number (the batch creates the ticket), and to a known contact without a ticket (one by one).
+    const known = await h.desk.buildTicketContact(company.id);
+    const opened = await Promise.all([
+      ingestMessage(h.app.services, inbound(nextNumber(), 'Olá, aqui é a loja', { fromMe: true })),
+      ingestMessage(h.app.services, inbound(known.number, 'Seu pedido chegou', { fromMe: true })),
+    ]);
+    for (const result of opened) {
+      expect(result.ticketCreated).toBe(true);
+      expect(await ticketRow(result.ticketId)).toMatchObject({ status: 'pending', queueId: only, chatbot: false, botState: { startDue: true } });
+      expect(await replies(result.ticketId)).toEqual([]);
+    }
+    const answer = await ingestMessage(h.app.services, inbound(known.number, 'Obrigado!'));
+    expect(answer.ticketId).toBe(opened[1]?.ticketId);
+    expect(await replies(answer.ticketId)).toEqual(['Bem-vindo ao Único!']);
+    expect(await ticketRow(answer.ticketId)).toMatchObject({ queueId: only, botState: { started: true } });
+    expect((await ticketRow(answer.ticketId))?.botState).not.toHaveProperty('startDue');
+
+    expect((await h.request(token, 'PUT', '/settings/CheckMsgIsGroup', { value: 'disabled' })).statusCode).toBe(200);
+    const group = await ingestMessage(h.app.services, inbound('120363000000000777', 'no grupo', { isGroup: true }));
+    expect(await ticketRow(group.ticketId)).toMatchObject({ queueId: null, botState: {} });
+  });
+
+  it('an agent taking the ticket before the bot met the customer drops the bot’s start', async () => {
+    const { company, inbound, offerQueues } = await setup();
+    const [only] = await offerQueues(['Único']);
+    const opened = await ingestMessage(h.app.services, inbound(nextNumber(), 'Olá', { fromMe: true }));
+    const token = (await company.admin.login()).token;
+    expect((await h.request(token, 'PUT', `/tickets/${opened.ticketId}`, { status: 'open' })).statusCode).toBe(200);
+    const [row] = await h.database.db.select().from(tickets).where(eq(tickets.id, opened.ticketId!));
+    expect(row).toMatchObject({ status: 'open', queueId: only });
+    expect(row?.botState).not.toHaveProperty('startDue');
+  });
+});
+
 describe('a message that arrives late (a webhook job re-run after a crash)', () => {
   it('takes its place in the chat by its timestamp, and the ticket keeps the newest message as preview and last customer time', async () => {
     const { company, inbound } = await setup();
