@@ -12,7 +12,8 @@ const external = Object.keys(pkg.dependencies)
   .flatMap((name) => [name, `${name}/*`]);
 
 await build({
-  entryPoints: ['src/main.ts', 'src/cli/migrate.ts'],
+  // The spreadsheet reader's worker sits beside main.js, where platform/spreadsheet/index.ts looks for it.
+  entryPoints: { main: 'src/main.ts', 'cli/migrate': 'src/cli/migrate.ts', 'sheet-reader.worker': 'src/platform/spreadsheet/sheet-reader.worker.ts' },
   outdir,
   bundle: true,
   platform: 'node',

@@ -89,6 +89,9 @@ export const ERROR_STATUS = {
   ERR_DUPLICATED_LIST_ITEM: 409,
   // The upload is not a spreadsheet we can read (.xlsx, or Excel 97–2003 .xls).
   ERR_INVALID_SPREADSHEET: 400,
+  // A spreadsheet whose reading went past the reader's bounds: it inflates past 128 MiB, outgrows the
+  // reader's memory or is not read within 10 s (a zip bomb, or a workbook far larger than an import needs).
+  ERR_SPREADSHEET_TOO_LARGE: 413,
   // campaigns (issue 20)
   ERR_NO_CAMPAIGN_FOUND: 404,
   // Spec part 2 §4: editable only INATIVA, or PROGRAMADA more than an hour ahead (messages also when CANCELADA).

@@ -271,6 +271,7 @@ export const en: Messages = {
     ERR_NO_CONTACT_LIST_ITEM_FOUND: 'List contact not found.',
     ERR_DUPLICATED_LIST_ITEM: 'This number is already in this list.',
     ERR_INVALID_SPREADSHEET: 'The spreadsheet could not be read. Send an .xlsx file (or an .xls saved in the Excel 2007 or newer format).',
+    ERR_SPREADSHEET_TOO_LARGE: 'The spreadsheet is too large to read. Keep only the contacts’ columns and up to 20,000 rows, and send it again.',
     ERR_NO_CAMPAIGN_FOUND: 'Campaign not found.',
     ERR_CAMPAIGN_NOT_EDITABLE: 'This campaign can no longer be edited (only while inactive, or scheduled more than 1 hour ahead).',
     ERR_CAMPAIGN_STATE: 'This action is not possible in the campaign’s current status.',

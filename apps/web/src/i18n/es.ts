@@ -271,6 +271,7 @@ export const es: Messages = {
     ERR_NO_CONTACT_LIST_ITEM_FOUND: 'Contacto de la lista no encontrado.',
     ERR_DUPLICATED_LIST_ITEM: 'Este número ya está en esta lista.',
     ERR_INVALID_SPREADSHEET: 'No se pudo leer la hoja de cálculo. Envíe un archivo .xlsx (o un .xls guardado en el formato de Excel 2007 o posterior).',
+    ERR_SPREADSHEET_TOO_LARGE: 'La hoja de cálculo es demasiado grande para leerla. Deje solo las columnas de los contactos y hasta 20.000 filas, y envíela de nuevo.',
     ERR_NO_CAMPAIGN_FOUND: 'Campaña no encontrada.',
     ERR_CAMPAIGN_NOT_EDITABLE: 'Esta campaña ya no se puede editar (solo inactiva, o programada para dentro de más de 1 hora).',
     ERR_CAMPAIGN_STATE: 'Esta acción no es posible en el estado actual de la campaña.',

@@ -272,6 +272,7 @@ export const pt = {
     ERR_NO_CONTACT_LIST_ITEM_FOUND: 'Contato da lista não encontrado.',
     ERR_DUPLICATED_LIST_ITEM: 'Este número já está nesta lista.',
     ERR_INVALID_SPREADSHEET: 'Não foi possível ler a planilha. Envie um arquivo .xlsx (ou .xls salvo no formato do Excel 2007 ou mais novo).',
+    ERR_SPREADSHEET_TOO_LARGE: 'A planilha é grande demais para ser lida. Deixe só as colunas dos contatos e até 20.000 linhas, e envie de novo.',
     ERR_NO_CAMPAIGN_FOUND: 'Campanha não encontrada.',
     ERR_CAMPAIGN_NOT_EDITABLE: 'Esta campanha não pode mais ser editada (só quando inativa, ou programada para daqui a mais de 1 hora).',
     ERR_CAMPAIGN_STATE: 'Esta ação não é possível no status atual da campanha.',

@@ -5,7 +5,7 @@ import { whatsapps, type ContactListItemRow } from '../../platform/db/schema.js'
 import { AppError } from '../../platform/http/app-error.js';
 import type { TenantScope } from '../../platform/http/context.js';
 import { defineJob } from '../../platform/jobs/jobs.js';
-import { readFirstSheetRows } from '../../platform/spreadsheet/index.js';
+import { SpreadsheetError, readSpreadsheet, type SheetTableResult } from '../../platform/spreadsheet/index.js';
 import { COLUMNS, cell, rowProblem } from '../contacts/contacts-import.service.js';
 import {
   checkProgress,
@@ -35,7 +35,7 @@ declare module '../../platform/events/domain-events.js' {
   }
 }
 
-/** The largest spreadsheet accepted, in rows (beyond it the upload is refused, not cut). */
+/** The largest spreadsheet accepted, in rows (beyond it the upload is refused, not cut; the reading stops at the first row past it). */
 export const MAX_UPLOAD_ROWS = 20_000;
 
 async function requireList(services: AppServices, scope: TenantScope, id: number): Promise<ContactListDetail> {
@@ -114,20 +114,36 @@ export async function removeContactListItem(services: AppServices, scope: Tenant
   await emitListSaved(services, scope, item.contactListId, 'update');
 }
 
-/** The first worksheet (`.xlsx` or `.xls`) as rows keyed by the first row's titles, with their line numbers; blank rows are skipped. */
+/** Why a spreadsheet was refused, as the API answers it. */
+function refusal(error: unknown): unknown {
+  if (!(error instanceof SpreadsheetError)) return error;
+  switch (error.reason) {
+    case 'invalid':
+      return new AppError('ERR_INVALID_SPREADSHEET');
+    case 'tooManyRows':
+      return new AppError('ERR_VALIDATION', undefined, { message: `At most ${MAX_UPLOAD_ROWS} rows per spreadsheet`, fields: { file: ['validation.tooLong'] } });
+    case 'tooLarge':
+    case 'timeout':
+      return new AppError('ERR_SPREADSHEET_TOO_LARGE');
+    case 'busy':
+      return new AppError('ERR_SERVICE_UNAVAILABLE', undefined, {}, { 'retry-after': '5' });
+  }
+}
+
+/**
+ * The first worksheet (`.xlsx` or `.xls`) as rows keyed by the first row's
+ * titles, with their line numbers; blank rows are skipped. Read off the event
+ * loop, and only up to the first row past the cap.
+ */
 async function readSheet(data: Buffer): Promise<{ line: number; record: Record<string, unknown> }[]> {
-  let cells: string[][];
+  let table: SheetTableResult;
   try {
-    cells = await readFirstSheetRows(data);
-  } catch {
-    throw new AppError('ERR_INVALID_SPREADSHEET');
+    table = await readSpreadsheet(data, { maxRows: MAX_UPLOAD_ROWS });
+  } catch (error) {
+    throw refusal(error);
   }
-  const [titles = [], ...body] = cells;
-  const filled = body.flatMap((row, index) => (row.some((text) => text.trim() !== '') ? [{ line: index + 2, row }] : []));
-  if (filled.length > MAX_UPLOAD_ROWS) {
-    throw new AppError('ERR_VALIDATION', undefined, { message: `At most ${MAX_UPLOAD_ROWS} rows per spreadsheet`, fields: { file: ['validation.tooLong'] } });
-  }
-  return filled.map(({ line, row }) => ({ line, record: Object.fromEntries(titles.flatMap((title, column) => (title ? [[title, row[column] ?? '']] : []))) }));
+  const { titles, rows } = table;
+  return rows.map(({ line, cells }) => ({ line, record: Object.fromEntries(titles.flatMap((title, column) => (title ? [[title, cells[column] ?? '']] : []))) }));
 }
 
 /**

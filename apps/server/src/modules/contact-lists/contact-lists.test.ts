@@ -1,9 +1,11 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChannelTestContext, waitUntil, type ChannelTestContext } from '../../test/channel-test-app.js';
 import { multipart } from '../../test/multipart.js';
 import { createServiceDeskFactories } from '../../test/service-desk-factories.js';
 import { buildXls } from '../../test/xls.js';
+import { buildXlsx, buildXlsxBomb } from '../../test/xlsx.js';
 
 /*
  * Contact lists and items (spec part 2 §2.8, §3, §5, §7): campaign area (admins,
@@ -168,6 +170,34 @@ describe('spreadsheet upload', () => {
     expect(answer.statusCode).toBe(413);
     expect(answer.json().error).toBe('ERR_PAYLOAD_TOO_LARGE');
     expect((await t.request(adminToken, 'GET', `/contact-lists/${list.id}`)).json().contactsCount).toBe(0);
+  });
+
+  it('refuses a 300,000-row spreadsheet at the 20,000-row cap while the server goes on answering', async () => {
+    const list = await newList('Trezentas mil');
+    const rows = function* () {
+      yield ['nome', 'numero'];
+      for (let i = 0; i < 300_000; i += 1) yield [`Pessoa ${i}`, 5511900000000 + i];
+    };
+    const data = buildXlsx(rows());
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    const uploading = upload(adminToken, list.id, 'trezentas-mil.xlsx', XLSX_MIME, data);
+    // Another request while the file is read: answered, and the event loop is never held 250 ms.
+    const other = await t.request(adminToken, 'GET', `/contact-lists/${list.id}`);
+    const answer = await uploading;
+    delay.disable();
+    expect(other.statusCode).toBe(200);
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json()).toMatchObject({ error: 'ERR_VALIDATION', fields: { file: ['validation.tooLong'] } });
+    expect(delay.max / 1e6).toBeLessThan(250);
+    expect((await t.request(adminToken, 'GET', `/contact-lists/${list.id}`)).json().contactsCount).toBe(0);
+  });
+
+  it('refuses a zip bomb (a sheet of 512 MiB in 0.5 MB) with ERR_SPREADSHEET_TOO_LARGE', async () => {
+    const list = await newList('Bomba');
+    const answer = await upload(adminToken, list.id, 'bomba.xlsx', XLSX_MIME, buildXlsxBomb('sheet', 512));
+    expect(answer.statusCode).toBe(413);
+    expect(answer.json().error).toBe('ERR_SPREADSHEET_TOO_LARGE');
   });
 
   it('imports 10,000 rows in one upload', async () => {

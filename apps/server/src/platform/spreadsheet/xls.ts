@@ -1,22 +1,25 @@
 import CFB from 'cfb';
+import { SheetTable, type SheetTableResult } from './sheet-table.js';
 
 /**
  * Reads the first worksheet of a legacy Excel 97–2003 workbook (`.xls`, BIFF8
- * records in the `Workbook` stream of an OLE compound file) as rows of cell
- * texts. Only what a contact import needs is decoded: shared strings, inline
- * strings, numbers (plain and RK-packed), booleans and formula results.
- * Anything else (BIFF5 and older, encrypted workbooks) throws.
+ * records in the `Workbook` stream of an OLE compound file) as column titles
+ * and non-blank rows, stopping at the first row past `maxRows`. Only what a
+ * contact import needs is decoded: shared strings, inline strings, numbers
+ * (plain and RK-packed), booleans and formula results. Anything else (BIFF5
+ * and older, encrypted workbooks) throws. The container is not compressed, so
+ * the work is bounded by the upload's size (and BIFF8's 65,536 rows).
  */
-export function readXlsRows(data: Buffer): string[][] {
+export function readXlsTable(data: Buffer, maxRows: number): SheetTableResult {
   const container = CFB.read(data, { type: 'buffer' });
   const entry = CFB.find(container, 'Workbook');
   if (!entry?.content || entry.content.length === 0) throw new Error('No BIFF8 workbook stream');
   const stream = Buffer.from(entry.content as Uint8Array);
-  const records = readRecords(stream);
-  const globals = readGlobals(records);
-  const sheetStart = records.findIndex((r) => r.offset === globals.firstSheetOffset);
-  if (sheetStart < 0) throw new Error('First worksheet not found');
-  return readSheetCells(records, sheetStart, globals.strings);
+  const globals = readGlobals(readRecords(stream, 0));
+  if (globals.firstSheetOffset < 0) throw new Error('First worksheet not found');
+  const table = new SheetTable(maxRows);
+  readSheetCells(readRecords(stream, globals.firstSheetOffset), globals.strings, table);
+  return table.finish((text) => text);
 }
 
 const BOF = 0x0809;
@@ -42,34 +45,41 @@ interface BiffRecord {
   continues: Buffer[];
 }
 
-function readRecords(stream: Buffer): BiffRecord[] {
-  const records: BiffRecord[] = [];
-  let offset = 0;
+/** The records from `offset` on, one at a time (with their CONTINUE records), so a reader that stops early reads no further. */
+function* readRecords(stream: Buffer, offset: number): Generator<BiffRecord> {
+  let pending: BiffRecord | null = null;
   while (offset + 4 <= stream.length) {
     const type = stream.readUInt16LE(offset);
     const length = stream.readUInt16LE(offset + 2);
     const end = offset + 4 + length;
     if (end > stream.length) throw new Error('Truncated BIFF record');
     const data = stream.subarray(offset + 4, end);
-    const previous = records.at(-1);
-    if (type === CONTINUE && previous) previous.continues.push(data);
-    else records.push({ type, offset, data, continues: [] });
+    if (type === CONTINUE && pending) pending.continues.push(data);
+    else {
+      if (pending) yield pending;
+      pending = { type, offset, data, continues: [] };
+    }
     offset = end;
   }
-  return records;
+  if (pending) yield pending;
 }
 
-function readGlobals(records: BiffRecord[]): { strings: string[]; firstSheetOffset: number } {
-  const first = records[0];
-  if (!first || first.type !== BOF || first.data.readUInt16LE(0) !== 0x0600) throw new Error('Not a BIFF8 workbook');
+function readGlobals(records: Iterable<BiffRecord>): { strings: string[]; firstSheetOffset: number } {
   let strings: string[] = [];
   let firstSheetOffset = -1;
+  let first = true;
   for (const record of records) {
+    if (first && (record.type !== BOF || record.data.readUInt16LE(0) !== 0x0600)) throw new Error('Not a BIFF8 workbook');
+    if (first) {
+      first = false;
+      continue;
+    }
     if (record.type === FILEPASS) throw new Error('Encrypted workbook');
     if (record.type === BOUNDSHEET && firstSheetOffset < 0 && record.data[5] === 0) firstSheetOffset = record.data.readUInt32LE(0);
     if (record.type === SST) strings = readSharedStrings(record);
     if (record.type === EOF) break;
   }
+  if (first) throw new Error('Not a BIFF8 workbook');
   return { strings, firstSheetOffset };
 }
 
@@ -193,15 +203,18 @@ function numberText(value: number): string {
   return String(value);
 }
 
-function readSheetCells(records: BiffRecord[], start: number, strings: string[]): string[][] {
-  const rows: string[][] = [];
-  const put = (row: number, column: number, text: string) => {
-    (rows[row] ??= [])[column] = text;
-  };
+/** The worksheet substream from its BOF record to its EOF. */
+function readSheetCells(records: Iterable<BiffRecord>, strings: string[], table: SheetTable): void {
+  const put = (row: number, column: number, text: string) => table.put(row, column, text);
   let pendingFormula: { row: number; column: number } | null = null;
-  for (let i = start + 1; i < records.length; i += 1) {
-    const record = records[i]!;
+  let first = true;
+  for (const record of records) {
     const { data } = record;
+    if (first) {
+      if (record.type !== BOF) throw new Error('First worksheet not found');
+      first = false;
+      continue;
+    }
     if (record.type === EOF) break;
     if (record.type === BOF) throw new Error('Nested BIFF substream');
     switch (record.type) {
@@ -243,5 +256,4 @@ function readSheetCells(records: BiffRecord[], start: number, strings: string[])
         break;
     }
   }
-  return Array.from(rows, (row) => Array.from(row ?? [], (text) => text ?? ''));
 }

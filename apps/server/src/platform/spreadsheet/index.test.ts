@@ -1,0 +1,72 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { describe, expect, it } from 'vitest';
+import { buildXls } from '../../test/xls.js';
+import { buildXlsx, buildXlsxBomb } from '../../test/xlsx.js';
+import { readSpreadsheet } from './index.js';
+import { MAX_COLUMNS } from './sheet-table.js';
+
+/**
+ * The bounds of the spreadsheet reader (a worker thread): the row cap stops the
+ * reading, inflated bytes and time are capped, and the event loop stays free
+ * while a large workbook is read.
+ */
+
+function* contactRows(count: number): Generator<(string | number)[]> {
+  yield ['nome', 'numero'];
+  for (let i = 0; i < count; i += 1) yield [`Pessoa ${i}`, 5511900000000 + i];
+}
+
+// 300,000 rows: 5 MB of .xlsx whose sheet inflates to 29 MB and its shared strings to 15 MB.
+const big = buildXlsx(contactRows(300_000));
+
+describe('readSpreadsheet limits', () => {
+  it('stops a 300,000-row .xlsx at the first row past the cap, without inflating the rest of the sheet', async () => {
+    // 24 MiB cover the shared strings (read whole once, for their blanks), the sheet's first 20,001 rows
+    // (2 MB) and their strings again, not the whole sheet: a reader that went on would answer tooLarge.
+    await expect(readSpreadsheet(big, { maxRows: 20_000, maxInflatedBytes: 24 * 1024 * 1024 })).rejects.toMatchObject({ reason: 'tooManyRows' });
+    const { rows } = await readSpreadsheet(buildXlsx(contactRows(20_000)), { maxRows: 20_000 });
+    expect(rows).toHaveLength(20_000);
+    expect(rows.at(-1)).toEqual({ line: 20_001, cells: ['Pessoa 19999', '5511900019999'] });
+  });
+
+  it('reads all 300,000 rows off the event loop: it is never held 250 ms', async () => {
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    const { titles, rows } = await readSpreadsheet(big, { maxRows: 1_000_000 });
+    delay.disable();
+    expect(titles).toEqual(['nome', 'numero']);
+    expect(rows).toHaveLength(300_000);
+    expect(delay.max / 1e6).toBeLessThan(250);
+  });
+
+  it('answers timeout when the reading outlasts its deadline', async () => {
+    await expect(readSpreadsheet(big, { maxRows: 1_000_000, timeoutMs: 20 })).rejects.toMatchObject({ reason: 'timeout' });
+  });
+
+  it('stops zip bombs (a sheet or a shared strings table of 512 MiB in 0.5 MB) at the inflated-bytes budget', async () => {
+    for (const part of ['sheet', 'sharedStrings'] as const) {
+      const bomb = buildXlsxBomb(part, 512);
+      expect(bomb.length).toBeLessThan(1024 * 1024);
+      await expect(readSpreadsheet(bomb, { maxRows: 20_000 }), part).rejects.toMatchObject({ reason: 'tooLarge' });
+    }
+  });
+
+  it('counts only non-blank rows below the titles, in both formats', async () => {
+    const rows = [['nome', 'numero'], ['Ana', 1], ['   ', ''], ['', ''], ['Bia', 2], ['Caio', 3]];
+    for (const [format, data] of [
+      ['xlsx', buildXlsx(rows)],
+      ['xls', buildXls(rows)],
+    ] as const) {
+      const table = await readSpreadsheet(data, { maxRows: 3 });
+      expect(table.rows.map((row) => row.line), format).toEqual([2, 5, 6]);
+      await expect(readSpreadsheet(data, { maxRows: 2 }), format).rejects.toMatchObject({ reason: 'tooManyRows' });
+    }
+  });
+
+  it(`reads at most ${MAX_COLUMNS} columns`, async () => {
+    const wide = Array.from({ length: 300 }, (_, i) => `c${i}`);
+    const { titles, rows } = await readSpreadsheet(buildXlsx([wide, wide]), { maxRows: 10 });
+    expect(titles).toHaveLength(MAX_COLUMNS);
+    expect(rows[0]?.cells).toHaveLength(MAX_COLUMNS);
+  });
+});
