@@ -23,6 +23,9 @@ if (!existsSync(path.join(root, 'apps/web/dist/index.html')) || !existsSync(path
 // browser tests read what it received from a small mailbox endpoint.
 const mailbox = await startMailbox();
 const port = String(20_000 + Math.floor(Math.random() * 20_000));
+// A second origin the server allows by CORS (WEB_ORIGIN): e2e/cors.spec.ts serves a page
+// there and calls the API from it, as a web client served elsewhere would.
+const allowedOrigin = `http://127.0.0.1:${await freePort()}`;
 const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
   cwd: root,
   env: {
@@ -42,6 +45,7 @@ const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.j
     MAIL_FROM: 'Atende <no-reply@atende.test>',
     // The billing test pays with the test PSP, which runs only when named (never by default).
     PIX_PROVIDER: 'fake',
+    WEB_ORIGIN: allowedOrigin,
   },
   stdio: ['ignore', 'inherit', 'inherit'],
 });
@@ -71,6 +75,7 @@ try {
       E2E_BASE_URL: baseUrl,
       E2E_ADMIN_PASSWORD: 'Admin123!',
       E2E_MAILBOX_URL: mailbox.url,
+      E2E_ALLOWED_ORIGIN: allowedOrigin,
       ...(screenshots ? { E2E_SCREENSHOTS_DIR: path.join(root, 'docs/screenshots') } : {}),
     },
   });
@@ -80,6 +85,15 @@ try {
   await mailbox.close();
 }
 process.exit(code);
+
+/** A port free on loopback now (the server is told it before anything listens there). */
+async function freePort() {
+  const probe = createServer();
+  await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port: free } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return free;
+}
 
 /** SMTP on loopback keeping every mail; `GET /mails?to=<address>` answers them as JSON (latest last). */
 async function startMailbox() {
