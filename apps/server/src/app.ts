@@ -35,6 +35,7 @@ import { loadSession } from './modules/auth/session.repo.js';
 import type { Jobs } from './platform/jobs/jobs.js';
 import { createSecretBox, type SecretBox } from './platform/crypto/secret-box.js';
 import { createRateLimiter, type RateLimiter } from './platform/http/rate-limiter.js';
+import type { HttpConnections } from './platform/http/connections.js';
 import { createMailer, type Mailer } from './platform/mail/mailer.js';
 
 /** Everything a route or service may use, built once per process. */
@@ -77,6 +78,8 @@ export interface BuildAppOptions {
   jobs?: Jobs;
   /** Told of every route as it is registered (the route-table suites read the real table so). */
   onRoute?: (route: RouteOptions) => void;
+  /** The listening process's connection rules (cap per address, drain at shutdown; `main.ts`). */
+  connections?: HttpConnections;
 }
 
 function defaultWebDist(): string {
@@ -111,9 +114,23 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     // The spec's client writes collection paths with a trailing slash (GET /users/, /settings/): the same route.
     routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: config.BODY_LIMIT_BYTES,
+    // Every state of a connection has a bound (docs/operations.md, "Limits and timeouts"): its request
+    // headers (from its opening, so a socket that sends nothing is closed too), its whole request, and
+    // the wait between requests. Answers have none (Socket.IO's long-polls, slow handlers).
+    http: {
+      headersTimeout: config.HTTP_HEADERS_TIMEOUT_SECONDS * 1000,
+      requestTimeout: config.HTTP_REQUEST_TIMEOUT_SECONDS * 1000,
+      // Node checks those two every 30 s by default; every second keeps the bound close to the setting.
+      connectionsCheckingInterval: 1000,
+    },
+    requestTimeout: config.HTTP_REQUEST_TIMEOUT_SECONDS * 1000,
+    keepAliveTimeout: config.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
+    // The drain answers 503 itself, with Retry-After (Fastify's own 503 has none).
+    return503OnClosing: !options.connections,
     trustProxy: config.isProduction,
   }).withTypeProvider<ZodTypeProvider>();
 
+  options.connections?.registerHooks(app);
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.setValidatorCompiler(zodValidatorCompiler);
   refuseUnsafeInput(app);

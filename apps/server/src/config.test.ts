@@ -42,6 +42,23 @@ describe('loadConfig', () => {
     expect(config.outboundAllowPrivate).toEqual(['10.0.0.0/8', 'fd00::/8', 'n8n.internal', '192.168.1.20']);
   });
 
+  it('bounds every state of an HTTP connection by default, and refuses a request timeout shorter than the headers one', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() })).toMatchObject({
+      HTTP_HEADERS_TIMEOUT_SECONDS: 30,
+      HTTP_REQUEST_TIMEOUT_SECONDS: 600,
+      HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: 72,
+      MAX_CONNECTIONS_PER_IP: 2000,
+    });
+    expect(loadConfig({ DATA_DIR: dataDir(), HTTP_REQUEST_TIMEOUT_SECONDS: '0', MAX_CONNECTIONS_PER_IP: '0' })).toMatchObject({
+      HTTP_REQUEST_TIMEOUT_SECONDS: 0,
+      MAX_CONNECTIONS_PER_IP: 0,
+    });
+    expect(() => loadConfig({ DATA_DIR: dataDir(), HTTP_HEADERS_TIMEOUT_SECONDS: '0' })).toThrow(/HTTP_HEADERS_TIMEOUT_SECONDS/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), HTTP_HEADERS_TIMEOUT_SECONDS: '60', HTTP_REQUEST_TIMEOUT_SECONDS: '30' })).toThrow(
+      /HTTP_REQUEST_TIMEOUT_SECONDS must be 0 or at least HTTP_HEADERS_TIMEOUT_SECONDS/,
+    );
+  });
+
   it('refuses to start in production without the three secrets', () => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), NODE_ENV: 'production' })).toThrow(/JWT_SECRET, JWT_REFRESH_SECRET, ENCRYPTION_KEY required/);
     const secret = 'a'.repeat(40);

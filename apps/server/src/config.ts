@@ -36,6 +36,20 @@ const EnvSchema = z.object({
   WEB_ORIGIN: z.string().default(''),
   WEB_DIST_DIR: z.string().optional(),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  /**
+   * A connection's request headers must be complete this many seconds after it opened (or after the
+   * first byte of its next request): a socket that sends nothing, or half a header, is closed (408).
+   */
+  HTTP_HEADERS_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /** A whole request, body included, must arrive within this many seconds (room for 16 MiB on a slow link); 0: no limit. */
+  HTTP_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
+  /** An idle keep-alive connection is closed after this many seconds (above common proxies' 60 s, so they close first). */
+  HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(72),
+  /**
+   * Simultaneous connections (HTTP and WebSocket) per client address, an IPv6 /64 counting as one;
+   * one more is closed at once. 0: no cap. Behind a reverse proxy every client has the proxy's address.
+   */
+  MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).default(2000),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
   REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).default(7 * 24 * 3600),
   LOGIN_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
@@ -173,6 +187,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       JWT_REFRESH_SECRET: values.JWT_REFRESH_SECRET ?? kept.JWT_REFRESH_SECRET,
       ENCRYPTION_KEY: values.ENCRYPTION_KEY ?? kept.ENCRYPTION_KEY,
     };
+  }
+  if (values.HTTP_REQUEST_TIMEOUT_SECONDS > 0 && values.HTTP_REQUEST_TIMEOUT_SECONDS < values.HTTP_HEADERS_TIMEOUT_SECONDS) {
+    throw new ConfigError('Invalid configuration: HTTP_REQUEST_TIMEOUT_SECONDS must be 0 or at least HTTP_HEADERS_TIMEOUT_SECONDS');
   }
   if (secrets.JWT_SECRET === secrets.JWT_REFRESH_SECRET) {
     throw new ConfigError('Invalid configuration: JWT_SECRET and JWT_REFRESH_SECRET must differ');

@@ -8,6 +8,7 @@ import { seedFirstStart } from './modules/companies/first-start.seed.js';
 import { paymentsBannerLine } from './modules/invoices/payments.js';
 import { openDatabase } from './platform/db/client.js';
 import { isDatabaseUnavailable } from './platform/db/unavailable.js';
+import { createHttpConnections } from './platform/http/connections.js';
 import { createJobs } from './platform/jobs/jobs.js';
 
 /** SIGTERM to exit, whatever happens (issue 16 defect 11); orchestrators kill at 30 s by default. */
@@ -42,9 +43,16 @@ async function main(): Promise<void> {
   const jobs = createJobs(database, logger, { maintenanceIntervalSeconds: config.JOBS_MAINTENANCE_SECONDS });
   await jobs.start({ work: services.worker });
 
+  // Connections per client address are capped; at shutdown every request that arrives is answered (503), never reset.
+  const connections = createHttpConnections({ maxPerAddress: config.MAX_CONNECTIONS_PER_IP });
   // Every service needs the app's services (ingest, realtime, job handlers), even on a node that serves no HTTP.
-  const app = await buildApp({ config, database, jobs });
-  if (services.api) await app.listen({ port: config.PORT, host: config.HOST });
+  const app = await buildApp({ config, database, jobs, connections });
+  if (services.api) {
+    connections.watch(app.server, (address, refused) =>
+      logger.warn({ address, refused, max: config.MAX_CONNECTIONS_PER_IP }, 'connections over MAX_CONNECTIONS_PER_IP refused (reported once a minute)'),
+    );
+    await app.listen({ port: config.PORT, host: config.HOST });
+  }
   const channels = services.channels ? createChannelsService(app.services) : null;
   await channels?.start();
   // Messages a stopped node stored but never settled are sent again or marked failed (ARCHITECTURE §3.14).
@@ -85,8 +93,10 @@ async function main(): Promise<void> {
       stopRecovery?.();
       // Sessions close and their leases are released first, so another node takes them over at once.
       await withTimeout(channels?.stop() ?? Promise.resolve(), CHANNELS_STOP_MS, 'channel sessions');
+      // From here every request gets 503 + Connection: close, and idle keep-alive connections end with a FIN.
       // app.close(): sockets end (preClose), the port closes, requests in flight finish; after
       // HTTP_DRAIN_MS the connections still open are cut. Running jobs finish meanwhile or are handed back.
+      connections.drain();
       const drain = setTimeout(() => app.server.closeAllConnections(), HTTP_DRAIN_MS);
       drain.unref();
       await Promise.all([
