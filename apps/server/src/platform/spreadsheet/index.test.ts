@@ -1,5 +1,5 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
+import { longestEventLoopBlock } from '../../test/event-loop.js';
 import { buildXls } from '../../test/xls.js';
 import { buildXlsx, buildXlsxBomb } from '../../test/xlsx.js';
 import { readSpreadsheet } from './index.js';
@@ -29,15 +29,14 @@ describe('readSpreadsheet limits', () => {
     expect(rows.at(-1)).toEqual({ line: 20_001, cells: ['Pessoa 19999', '5511900019999'] });
   });
 
-  it('reads all 300,000 rows off the event loop: it is never held 250 ms', async () => {
-    const delay = monitorEventLoopDelay({ resolution: 10 });
-    delay.enable();
-    const { titles, rows } = await readSpreadsheet(big, { maxRows: 1_000_000 });
-    delay.disable();
-    expect(titles).toEqual(['nome', 'numero']);
-    expect(rows).toHaveLength(300_000);
-    expect(delay.max / 1e6).toBeLessThan(250);
-  });
+  it('reads all of a 100,000-row sheet off the event loop: it is never held 250 ms, the rows included', async () => {
+    const data = buildXlsx(contactRows(100_000));
+    // The deadline is not what this test is about: a busy machine may take longer than 10 s.
+    const { result, longestBlockMs } = await longestEventLoopBlock(() => readSpreadsheet(data, { maxRows: 1_000_000, timeoutMs: 50_000 }));
+    expect(result.titles).toEqual(['nome', 'numero']);
+    expect(result.rows).toHaveLength(100_000);
+    expect(longestBlockMs).toBeLessThan(250);
+  }, 60_000);
 
   it('answers timeout when the reading outlasts its deadline', async () => {
     await expect(readSpreadsheet(big, { maxRows: 1_000_000, timeoutMs: 20 })).rejects.toMatchObject({ reason: 'timeout' });

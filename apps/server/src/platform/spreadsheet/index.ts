@@ -105,8 +105,10 @@ function readInWorker(data: Buffer, options: ReadSpreadsheetOptions): Promise<Sh
     };
     const deadline = setTimeout(() => settle({ error: new SpreadsheetError('timeout', `The spreadsheet was not read in ${timeoutMs} ms`) }), timeoutMs);
     worker.on('message', (message: SheetReaderMessage) => {
-      if (message.kind === 'rows') for (const row of message.rows) rows.push(row);
-      else if (message.kind === 'done') settle({ table: { titles: message.titles, rows } });
+      if (message.kind === 'rows') {
+        for (const row of message.rows) rows.push(row);
+        worker.postMessage('next');
+      } else if (message.kind === 'done') settle({ table: { titles: message.titles, rows } });
       else settle({ error: new SpreadsheetError(message.reason, message.message) });
     });
     worker.on('error', (error: Error & { code?: string }) => {

@@ -20,7 +20,12 @@ export type SheetReaderMessage =
   | { kind: 'done'; titles: string[] }
   | { kind: 'failed'; reason: 'invalid' | SheetLimit; message: string };
 
-/** Rows per message: the main thread takes each batch in well under a millisecond. */
+/**
+ * Rows per message: the main thread takes a batch in about a millisecond. The
+ * next batch is sent when the main thread asks for it: a port's waiting
+ * messages are all delivered in one turn of the event loop, so sending every
+ * batch at once would hand it the whole table in one go.
+ */
 const BATCH = 500;
 
 const OLE_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
@@ -35,9 +40,13 @@ async function readTable(request: SheetReaderRequest): Promise<SheetTableResult>
 const port = parentPort;
 if (port) {
   const send = (message: SheetReaderMessage) => port.postMessage(message);
+  const asked = () => new Promise((resolve) => port.once('message', resolve));
   try {
     const table = await readTable(workerData as SheetReaderRequest);
-    for (let i = 0; i < table.rows.length; i += BATCH) send({ kind: 'rows', rows: table.rows.slice(i, i + BATCH) });
+    for (let i = 0; i < table.rows.length; i += BATCH) {
+      send({ kind: 'rows', rows: table.rows.slice(i, i + BATCH) });
+      await asked();
+    }
     send({ kind: 'done', titles: table.titles });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
