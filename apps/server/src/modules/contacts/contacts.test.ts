@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { contacts } from '../../platform/db/schema.js';
 import type { BuiltCompany, BuiltUser } from '../../test/factories.js';
+import { longestEventLoopBlock } from '../../test/event-loop.js';
 import { createServiceDeskFactories } from '../../test/service-desk-factories.js';
 import { createTestContext, type TestContext } from '../../test/test-app.js';
 
@@ -239,6 +240,34 @@ describe('POST /contacts/upload', () => {
     expect(result.errorBag).toEqual([]);
     const tooMany = Array.from({ length: 10_001 }, () => ({ nome: 'x' }));
     expect((await t.request(token, 'POST', '/contacts/upload', tooMany)).statusCode).toBe(400);
+  });
+});
+
+describe('POST /contacts/upload bounds', () => {
+  const post = (token: string, payload: string) =>
+    t.app.inject({ method: 'POST', url: '/contacts/upload', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, payload });
+
+  it('refuses 8 MiB of empty rows from their shape, before parsing them: the event loop is never held 250 ms', async () => {
+    const token = (await (await t.factories.buildCompany()).admin.login()).token;
+    // 2.8 million objects for JSON.parse to build: half a second of a blocked event loop.
+    const emptyRows = `[${Array.from({ length: 2_790_000 }, () => '{}').join(',')}]`;
+    const { result: answer, longestBlockMs } = await longestEventLoopBlock(() => post(token, emptyRows));
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json()).toMatchObject({ error: 'ERR_VALIDATION', fields: { _: ['Too Long!'] } });
+    expect(longestBlockMs).toBeLessThan(250);
+  });
+
+  it('refuses more than 100,000 cells, and rows holding objects, with a validation error', async () => {
+    const token = (await (await t.factories.buildCompany()).admin.login()).token;
+    const wide = Object.fromEntries(Array.from({ length: 20_001 }, (_, i) => [`c${i}`, 1]));
+    const tooWide = await post(token, JSON.stringify([wide, wide, wide, wide, wide]));
+    expect(tooWide.statusCode).toBe(400);
+    expect(tooWide.json()).toMatchObject({ error: 'ERR_VALIDATION', message: 'At most 100000 cells per upload' });
+    const nested = await post(token, JSON.stringify([{ nome: 'Ana', numero: [{ deep: [1] }] }]));
+    expect(nested.statusCode).toBe(400);
+    expect(nested.json().error).toBe('ERR_VALIDATION');
+    const fine = await post(token, JSON.stringify([{ nome: 'Ana "A" \\ Souza', numero: '5511911110000' }]));
+    expect(fine.json().newContacts).toHaveLength(1);
   });
 });
 
