@@ -127,7 +127,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     keepAliveTimeout: config.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
     // The drain answers 503 itself, with Retry-After (Fastify's own 503 has none).
     return503OnClosing: !options.connections,
-    trustProxy: config.isProduction,
+    // Only the proxies TRUST_PROXY names may say who the client is (X-Forwarded-For); off by default.
+    trustProxy: config.TRUST_PROXY,
   }).withTypeProvider<ZodTypeProvider>();
 
   options.connections?.registerHooks(app);

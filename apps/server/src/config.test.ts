@@ -59,6 +59,23 @@ describe('loadConfig', () => {
     );
   });
 
+  it('believes X-Forwarded-For from nobody unless TRUST_PROXY names the proxy, in production too', () => {
+    const secrets = { JWT_SECRET: 'a'.repeat(40), JWT_REFRESH_SECRET: 'b'.repeat(40), ENCRYPTION_KEY: 'k'.repeat(40) };
+    expect(loadConfig({ DATA_DIR: dataDir() }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ ...secrets, NODE_ENV: 'production' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ ...secrets, NODE_ENV: 'production', TRUST_PROXY: '' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ ...secrets, TRUST_PROXY: '0' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ ...secrets, TRUST_PROXY: ' 10.0.0.5, 172.16.0.0/12 ,fd00::/8,loopback' }).TRUST_PROXY).toEqual(['10.0.0.5', '172.16.0.0/12', 'fd00::/8', 'loopback']);
+    // Trusting everyone, or a hop count (which trusts a direct client's forged header), is
+    // refused with a message saying what to write instead.
+    expect(() => loadConfig({ ...secrets, TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY: true would let every client choose its own address; name the proxy/);
+    expect(() => loadConfig({ ...secrets, TRUST_PROXY: '1' })).toThrow(/TRUST_PROXY: a hop count cannot tell the proxy from a client .*; name the proxy/);
+    for (const bad of ['10.0.0.0/40', 'proxy.internal', '1.2.3', '-1', '10.0.0.1,,nope']) {
+      expect(() => loadConfig({ ...secrets, TRUST_PROXY: bad }), bad).toThrow(ConfigError);
+      expect(() => loadConfig({ ...secrets, TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
+    }
+  });
+
   it('refuses to start in production without the three secrets', () => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), NODE_ENV: 'production' })).toThrow(/JWT_SECRET, JWT_REFRESH_SECRET, ENCRYPTION_KEY required/);
     const secret = 'a'.repeat(40);

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseAllowEntry, splitAllowList } from './platform/http/outbound.js';
+import { parseTrustProxy } from './platform/http/trust-proxy.js';
 
 const port = z.coerce.number().int().min(0).max(65_535);
 const optionalUrl = (protocols: RegExp) =>
@@ -52,10 +53,28 @@ const EnvSchema = z.object({
   MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).default(2000),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
   REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).default(7 * 24 * 3600),
-  LOGIN_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
-  /** Login attempts per (email, IP) pair and window; the name is kept from when it counted per email alone. */
+  /**
+   * Whose X-Forwarded-For is believed: unset (nobody, in every NODE_ENV) or the proxies'
+   * addresses and CIDR blocks, comma-separated (platform/http/trust-proxy.ts).
+   */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const parsed = parseTrustProxy(value);
+      if ('value' in parsed) return parsed.value;
+      ctx.addIssue({ code: 'custom', message: parsed.error });
+      return z.NEVER;
+    }),
+  /** FAILED logins per client address and window (successes count nothing): sized for a call centre behind one address. */
+  LOGIN_LIMIT_PER_IP: z.coerce.number().int().min(1).default(100),
+  /** Failed logins per (email, address) pair, and per device cookie, and window; the name is kept from when it counted per email alone. */
   LOGIN_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).default(10),
   LOGIN_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
+  /** An account's failed logins (from anywhere but its own devices) after which each attempt waits 1 s, 2 s, 4 s... */
+  LOGIN_LOCKOUT_AFTER: z.coerce.number().int().min(1).default(5),
+  /** The longest of those waits, in seconds. */
+  LOGIN_LOCKOUT_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   /** How often the worker retries jobs whose lease ran out (a node died while running them), in seconds. */
   JOBS_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   /**
@@ -94,6 +113,10 @@ const EnvSchema = z.object({
   SIGNUP_LIMIT_PER_IP: z.coerce.number().int().min(1).default(5),
   /** Password reset requests per IP address and hour (codes sent; attempts per code are capped apart). */
   PASSWORD_RESET_LIMIT_PER_IP: z.coerce.number().int().min(1).default(10),
+  /** Reset codes issued per account (e-mail) and hour, whatever the address asking. */
+  PASSWORD_RESET_CODES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
+  /** Reset tries per account (e-mail) and hour, across all its codes, whatever the address. */
+  PASSWORD_RESET_TRIES_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
   /** A company's invoice is made this many days before its due date. */
   INVOICE_DAYS_BEFORE_DUE: z.coerce.number().int().min(0).max(60).default(10),
   /**
