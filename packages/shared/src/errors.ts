@@ -36,6 +36,8 @@ export const ERROR_STATUS = {
   ERR_PAYLOAD_TOO_LARGE: 413,
   /** The database (or another service the request needs) is unreachable for now; sent with Retry-After. */
   ERR_SERVICE_UNAVAILABLE: 503,
+  /** No space left where the server writes (DATA_DIR: files, the embedded database) or in the database server; nothing was stored. */
+  ERR_STORAGE_FULL: 507,
   ERR_SUBSCRIPTION_EXPIRED: 402,
   ERR_COMPANY_SUSPENDED: 403,
   ERR_USER_LIMIT_REACHED: 403,
@@ -54,6 +56,14 @@ export const ERROR_STATUS = {
   ERR_LAST_ADMIN: 409,
   ERR_CANNOT_DELETE_MAIN_COMPANY: 400,
   ERR_TICKET_NOT_OPEN: 400,
+  // Ticket races (ARCHITECTURE.md §3 rule 16): the loser of a transition is told who has the
+  // ticket now (`userName`, and the ticket as it is), never overwrites it.
+  // Accept or reopen of a ticket another agent already has.
+  ERR_TICKET_ALREADY_ACCEPTED: 409,
+  // Close of a ticket someone else already closed.
+  ERR_TICKET_ALREADY_CLOSED: 409,
+  // The ticket is no longer in the state the client acted on (`expected`): changed meanwhile.
+  ERR_TICKET_CHANGED: 409,
   ERR_NO_MESSAGE_FOUND: 404,
   ERR_EMPTY_MESSAGE: 400,
   // A {{placeholder}} that is not a message variable: it would reach the customer raw.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TICKET_STATUSES } from './realtime.js';
-import { flag, noneId, queryFlag } from './conventions.js';
+import { flag, noneAsAbsent, noneId, queryFlag } from './conventions.js';
 import { calendarDate, id } from './validation.js';
 
 /** Id lists arrive as a JSON array string ('[1,2]'), a comma list or repeated parameters. */
@@ -76,6 +76,21 @@ export const CreateTicketBody = z.object({
 });
 export type CreateTicketBody = z.infer<typeof CreateTicketBody>;
 
+/**
+ * Ours (not in the spec): the ticket as the client saw it when the agent acted. Sent,
+ * the change applies only while the ticket is still so; otherwise 409
+ * `ERR_TICKET_CHANGED` (or the more precise ALREADY_ACCEPTED/ALREADY_CLOSED) naming who
+ * has it now. Our web sends it with every action; without it (a spec client) only the
+ * state the action implies is checked: accept and reopen need the ticket not to be
+ * another agent's, close needs it not closed.
+ */
+export const ExpectedTicketState = z.object({
+  status: z.enum(TICKET_STATUSES),
+  userId: noneId(),
+  queueId: noneId(),
+});
+export type ExpectedTicketState = z.infer<typeof ExpectedTicketState>;
+
 export const UpdateTicketBody = z.object({
   status: z.enum(TICKET_STATUSES).optional(),
   userId: noneId().optional(),
@@ -84,6 +99,7 @@ export const UpdateTicketBody = z.object({
   useIntegration: flag().optional(),
   promptId: noneId().optional(),
   integrationId: noneId().optional(),
+  expected: noneAsAbsent(ExpectedTicketState.optional()),
 });
 export type UpdateTicketBody = z.infer<typeof UpdateTicketBody>;
 

@@ -1,6 +1,6 @@
 import { and, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import { executeNamed, type Database, type DbOrTx } from '../../platform/db/client.js';
-import { tags, ticketTags, tickets } from '../../platform/db/schema.js';
+import { tags, ticketTags } from '../../platform/db/schema.js';
 import type { RequestContext, TenantScope } from '../../platform/http/context.js';
 import { presentTicketsInDatabase } from '../tickets/tickets.repo.js';
 
@@ -57,16 +57,6 @@ export async function listKanbanTickets(database: Pick<Database, 'sql'>, ctx: Re
   const ids = rows.map((row) => Number(row.id));
   const count = Number(total?.count ?? 0);
   return { ticketsJson: await presentTicketsInDatabase(database.sql, ctx, ids), count, hasMore: offset + ids.length < count };
-}
-
-/** Takes the ticket's row lock: moves of one card are applied one after the other. */
-export async function lockTicket(tx: DbOrTx, scope: TenantScope, ticketId: number): Promise<boolean> {
-  const rows = await tx
-    .select({ id: tickets.id })
-    .from(tickets)
-    .where(and(eq(tickets.companyId, scope.companyId), eq(tickets.id, ticketId)))
-    .for('update');
-  return rows.length > 0;
 }
 
 /** Removes the ticket's kanban tags (its lane), but `keepTagId`; other tags stay. */

@@ -4,10 +4,10 @@ import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { requireFeature } from '../../platform/http/guards.js';
 import { findTag } from '../tags/tags.repo.js';
-import { findTicketDetail } from '../tickets/tickets.repo.js';
+import { findTicketDetail, lockTicket } from '../tickets/tickets.repo.js';
 import type { TicketDetail } from '../tickets/tickets.presenter.js';
 import { showTicket } from '../tickets/tickets.service.js';
-import { attachTag, listKanbanTickets, lockTicket, removeKanbanTags } from './kanban.repo.js';
+import { attachTag, listKanbanTickets, removeKanbanTags } from './kanban.repo.js';
 
 /**
  * The kanban board (spec part 2 §2.4): lanes are the company's tags marked

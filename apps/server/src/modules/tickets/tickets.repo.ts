@@ -138,6 +138,20 @@ export async function findTicketDetail(db: DbOrTx, scope: TenantScope, id: numbe
   return ticket ?? null;
 }
 
+/**
+ * Takes the ticket's row lock for the transaction that decides its next state: a
+ * concurrent change (another agent's accept, a kanban move) waits, then decides on
+ * what this one committed (ARCHITECTURE.md §3 rule 16).
+ */
+export async function lockTicket(tx: DbOrTx, scope: TenantScope, ticketId: number): Promise<boolean> {
+  const rows = await tx
+    .select({ id: tickets.id })
+    .from(tickets)
+    .where(and(eq(tickets.companyId, scope.companyId), eq(tickets.id, ticketId)))
+    .for('update');
+  return rows.length > 0;
+}
+
 export async function findTicketIdByUuid(db: DbOrTx, scope: TenantScope, uuid: string): Promise<number | null> {
   const [row] = await db
     .select({ id: tickets.id })

@@ -1,13 +1,15 @@
+import type { ExpectedTicketState } from '@atende/shared';
 import { and, asc, desc, eq } from 'drizzle-orm';
 import type { AppServices } from '../../app.js';
 import { afterAgentChange } from '../../automation/ticket-lifecycle.js';
+import type { DbOrTx } from '../../platform/db/client.js';
 import { contacts, prompts, queueIntegrations, queues, tickets, users, whatsapps } from '../../platform/db/schema.js';
 import { assertIdsInTenant } from '../../platform/db/tenant.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { authorize, requireFeature } from '../../platform/http/guards.js';
 import { presentTicket, type TicketDetail } from './tickets.presenter.js';
-import { canSeeTicket, findActiveTicket, findTicketDetail } from './tickets.repo.js';
+import { canSeeTicket, findActiveTicket, findTicketDetail, lockTicket } from './tickets.repo.js';
 
 export const ACCESS_DENIED = 'Acesso não permitido';
 
@@ -28,10 +30,10 @@ function isUniqueViolation(error: unknown): boolean {
   return code === '23505';
 }
 
-async function otherOpenTicket(services: AppServices, ctx: RequestContext, contactId: number, whatsappId: number | null) {
-  const existing = await findActiveTicket(services.db, ctx, contactId, whatsappId);
+async function otherOpenTicket(db: DbOrTx, ctx: RequestContext, contactId: number, whatsappId: number | null) {
+  const existing = await findActiveTicket(db, ctx, contactId, whatsappId);
   if (!existing) return null;
-  const detail = await findTicketDetail(services.db, ctx, existing.id);
+  const detail = await findTicketDetail(db, ctx, existing.id);
   return new AppError('ERR_OTHER_OPEN_TICKET', undefined, detail ? { ticket: presentTicket(detail) } : {});
 }
 
@@ -79,7 +81,7 @@ export async function createTicket(services: AppServices, ctx: RequestContext, i
   await assertIdsInTenant(services.db, ctx, contacts, [input.contactId], 'ERR_NO_CONTACT_FOUND');
   await assertQueueAllowed(services, ctx, input.queueId);
   const whatsappId = await pickConnection(services, ctx, input.whatsappId);
-  const conflict = await otherOpenTicket(services, ctx, input.contactId, whatsappId);
+  const conflict = await otherOpenTicket(services.db, ctx, input.contactId, whatsappId);
   if (conflict) throw conflict;
   const status = input.status ?? 'open';
   let id: number;
@@ -99,7 +101,7 @@ export async function createTicket(services: AppServices, ctx: RequestContext, i
     id = created.id;
   } catch (error) {
     // Lost a race with an incoming message that opened one first.
-    if (isUniqueViolation(error)) throw (await otherOpenTicket(services, ctx, input.contactId, whatsappId)) ?? error;
+    if (isUniqueViolation(error)) throw (await otherOpenTicket(services.db, ctx, input.contactId, whatsappId)) ?? error;
     throw error;
   }
   const ticket = await findTicketDetail(services.db, ctx, id);
@@ -116,6 +118,8 @@ export interface UpdateTicketInput {
   useIntegration?: boolean;
   promptId?: number | null;
   integrationId?: number | null;
+  /** The ticket as the client saw it (ours; see ExpectedTicketState). */
+  expected?: ExpectedTicketState;
 }
 
 type TicketChange = Partial<typeof tickets.$inferInsert>;
@@ -128,29 +132,31 @@ function invalidTransition(from: string, to: string | undefined): AppError {
  * The ticket state table of spec part 1 §4: accept, return, close, reopen and
  * transfer. Returns the column changes; the caller persists them.
  */
-async function planChange(services: AppServices, ctx: RequestContext, current: TicketDetail, input: UpdateTicketInput): Promise<TicketChange> {
+async function planChange(db: DbOrTx, ctx: RequestContext, current: TicketDetail, input: UpdateTicketInput): Promise<TicketChange> {
   const me = ctx.user.id;
   if (input.status === 'closed') {
-    if (current.status === 'closed') throw invalidTransition('closed', 'closed');
     return { status: 'closed', userId: me, closedAt: new Date(), useIntegration: false, promptId: null, integrationId: null, unreadMessages: 0 };
   }
   if (current.status === 'closed') {
     if (input.status !== 'open') throw invalidTransition('closed', input.status);
-    const conflict = await otherOpenTicket(services, ctx, current.contactId, current.whatsappId);
+    const conflict = await otherOpenTicket(db, ctx, current.contactId, current.whatsappId);
     if (conflict) throw conflict;
     return { status: 'open', userId: me, closedAt: null };
   }
 
   const queueChanges = input.queueId !== undefined && input.queueId !== current.queueId;
   const connectionChanges = input.whatsappId !== undefined && input.whatsappId !== null && input.whatsappId !== current.whatsappId;
-  const userChanges = input.userId !== undefined && input.userId !== null && input.userId !== current.userId && input.userId !== me;
+  // Naming oneself moves the ticket only when another agent has it open (a takeover that
+  // updateTicket let through); on a pending ticket it is the accept below.
+  const userChanges =
+    input.userId !== undefined && input.userId !== null && input.userId !== current.userId && (input.userId !== me || current.status === 'open');
   if (queueChanges || connectionChanges || userChanges) {
-    if (input.queueId) await assertIdsInTenant(services.db, ctx, queues, [input.queueId], 'ERR_NO_QUEUE_FOUND');
-    if (input.userId) await assertIdsInTenant(services.db, ctx, users, [input.userId], 'ERR_NO_USER_FOUND');
+    if (input.queueId) await assertIdsInTenant(db, ctx, queues, [input.queueId], 'ERR_NO_QUEUE_FOUND');
+    if (input.userId) await assertIdsInTenant(db, ctx, users, [input.userId], 'ERR_NO_USER_FOUND');
     const change: TicketChange = { queueId: input.queueId === undefined ? current.queueId : input.queueId };
     if (connectionChanges && input.whatsappId) {
-      await assertIdsInTenant(services.db, ctx, whatsapps, [input.whatsappId], 'ERR_NO_WAPP_FOUND');
-      const conflict = await otherOpenTicket(services, ctx, current.contactId, input.whatsappId);
+      await assertIdsInTenant(db, ctx, whatsapps, [input.whatsappId], 'ERR_NO_WAPP_FOUND');
+      const conflict = await otherOpenTicket(db, ctx, current.contactId, input.whatsappId);
       if (conflict) throw conflict;
       change.whatsappId = input.whatsappId;
     }
@@ -169,28 +175,85 @@ async function planChange(services: AppServices, ctx: RequestContext, current: T
   if ((input.integrationId && input.integrationId !== current.integrationId) || (input.useIntegration === true && !current.useIntegration)) {
     requireFeature(ctx, 'useIntegrations');
   }
-  if (input.promptId) await assertIdsInTenant(services.db, ctx, prompts, [input.promptId], 'ERR_NO_PROMPT_FOUND');
-  if (input.integrationId) await assertIdsInTenant(services.db, ctx, queueIntegrations, [input.integrationId], 'ERR_NO_INTEGRATION_FOUND');
+  if (input.promptId) await assertIdsInTenant(db, ctx, prompts, [input.promptId], 'ERR_NO_PROMPT_FOUND');
+  if (input.integrationId) await assertIdsInTenant(db, ctx, queueIntegrations, [input.integrationId], 'ERR_NO_INTEGRATION_FOUND');
   if (input.useIntegration !== undefined) flags.useIntegration = input.useIntegration;
   if (input.promptId !== undefined) flags.promptId = input.promptId;
   if (input.integrationId !== undefined) flags.integrationId = input.integrationId;
   return flags;
 }
 
+/** The loser of a race: who has the ticket now (the winner, when it took or closed it) and the ticket as it is. */
+function ticketConflict(code: 'ERR_TICKET_ALREADY_ACCEPTED' | 'ERR_TICKET_ALREADY_CLOSED' | 'ERR_TICKET_CHANGED', current: TicketDetail): AppError {
+  return new AppError(code, undefined, { userName: current.user?.name ?? null, ticket: presentTicket(current) });
+}
+
+function isAsSeen(expected: ExpectedTicketState, current: TicketDetail): boolean {
+  return expected.status === current.status && expected.userId === current.userId && expected.queueId === current.queueId;
+}
+
+/**
+ * The state every action implies, checked whether or not the client said what it saw:
+ * closing needs the ticket not closed by someone else; accepting or reopening (status
+ * open for oneself) needs it not open with another agent. Taking another agent's open
+ * ticket on purpose (a transfer to oneself) is told apart by the client's `expected`
+ * (it saw that agent) or, from a spec client, by the transfer's new queue or connection.
+ */
+function checkImpliedState(ctx: RequestContext, current: TicketDetail, input: UpdateTicketInput): void {
+  const me = ctx.user.id;
+  if (input.status === 'closed' && current.status === 'closed' && current.userId !== me) throw ticketConflict('ERR_TICKET_ALREADY_CLOSED', current);
+  const takes = input.status === 'open' && (input.userId === undefined || input.userId === null || input.userId === me);
+  if (!takes || current.status !== 'open' || current.userId === null || current.userId === me) return;
+  const moves = (input.queueId !== undefined && input.queueId !== current.queueId) || (input.whatsappId != null && input.whatsappId !== current.whatsappId);
+  const onPurpose = input.expected ? isAsSeen(input.expected, current) : moves;
+  if (!onPurpose) throw ticketConflict('ERR_TICKET_ALREADY_ACCEPTED', current);
+}
+
+const STATE_FIELDS = ['status', 'userId', 'queueId', 'whatsappId', 'useIntegration', 'promptId', 'integrationId'] as const;
+
+/** The ticket is already as asked (the same agent's second click): nothing to write, no automation. */
+function changesNothing(current: TicketDetail, change: TicketChange): boolean {
+  return STATE_FIELDS.every((field) => !(field in change) || change[field] === current[field]);
+}
+
+/**
+ * A change of status, agent, queue or connection (spec part 1 §4) as a compare-and-set
+ * (ARCHITECTURE.md §3 rule 16): the ticket's row is locked, the change is decided on
+ * what is committed and written in the same transaction, so two agents' accepts, two
+ * closes or a transfer and an accept never both apply. The loser gets 409 with who has
+ * the ticket now; the same agent asking again for what it already has gets 200 and
+ * nothing happens. The automation (greeting, transfer notice, rating) runs only for
+ * the change that was written.
+ */
 export async function updateTicket(services: AppServices, ctx: RequestContext, id: number, input: UpdateTicketInput): Promise<TicketDetail> {
-  const current = await showTicket(services, ctx, id);
-  const change = await planChange(services, ctx, current, input);
+  const decided: { current?: TicketDetail; change?: TicketChange } = {};
+  let ticket: TicketDetail | null;
   try {
-    await services.db
-      .update(tickets)
-      .set({ ...change, updatedAt: new Date() })
-      .where(and(eq(tickets.companyId, ctx.companyId), eq(tickets.id, id)));
+    ticket = await services.db.transaction(async (tx) => {
+      if (!(await lockTicket(tx, ctx, id))) throw new AppError('ERR_NO_TICKET_FOUND');
+      const current = await findTicketDetail(tx, ctx, id);
+      if (!current) throw new AppError('ERR_NO_TICKET_FOUND');
+      if (!canSeeTicket(ctx, current)) throw accessDenied();
+      decided.current = current;
+      checkImpliedState(ctx, current, input);
+      const change = await planChange(tx, ctx, current, input);
+      if (changesNothing(current, change)) return null;
+      if (input.expected && !isAsSeen(input.expected, current)) throw ticketConflict('ERR_TICKET_CHANGED', current);
+      decided.change = change;
+      await tx
+        .update(tickets)
+        .set({ ...change, updatedAt: new Date() })
+        .where(and(eq(tickets.companyId, ctx.companyId), eq(tickets.id, id)));
+      return findTicketDetail(tx, ctx, id);
+    });
   } catch (error) {
-    if (isUniqueViolation(error)) throw (await otherOpenTicket(services, ctx, current.contactId, change.whatsappId ?? current.whatsappId)) ?? error;
+    const { current, change } = decided;
+    if (current && isUniqueViolation(error)) throw (await otherOpenTicket(services.db, ctx, current.contactId, change?.whatsappId ?? current.whatsappId)) ?? error;
     throw error;
   }
-  const ticket = await findTicketDetail(services.db, ctx, id);
-  if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND');
+  const current = decided.current;
+  if (!current) throw new AppError('ERR_NO_TICKET_FOUND');
+  if (!ticket) return current;
   services.events.emit('ticket.updated', { companyId: ctx.companyId, ticket, previous: current });
   // Greeting on accept, transfer notice, rating or goodbye on close (issue 6); never fails the change.
   await afterAgentChange(services, ctx, current, ticket);

@@ -29,7 +29,8 @@ export function TicketHeader({ ticket, onOpenContact, onBack }: TicketHeaderProp
   const theme = useTheme();
   const compact = useMediaQuery(theme.breakpoints.down('sm'));
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
-  const [transferOpen, setTransferOpen] = useState(false);
+  // The ticket as shown when the dialog opened: the transfer is refused if it changed meanwhile.
+  const [transferFrom, setTransferFrom] = useState<Ticket | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [scheduleOpen, setScheduleOpen] = useState(false);
   const mayDelete = user ? can(user, 'ticket-options:deleteTicket') : false;
@@ -98,7 +99,7 @@ export function TicketHeader({ ticket, onOpenContact, onBack }: TicketHeaderProp
               </>
             )}
             {compact ? null : (
-              <Button size="small" disabled={actions.busy} onClick={() => setTransferOpen(true)} data-testid="ticket-transfer-button">
+              <Button size="small" disabled={actions.busy} onClick={() => setTransferFrom(ticket)} data-testid="ticket-transfer-button">
                 {t('conversation.actions.transfer')}
               </Button>
             )}
@@ -118,7 +119,7 @@ export function TicketHeader({ ticket, onOpenContact, onBack }: TicketHeaderProp
           data-testid="ticket-options-transfer"
           onClick={() => {
             closeMenu();
-            setTransferOpen(true);
+            setTransferFrom(ticket);
           }}
         >
           {t('conversation.actions.transfer')}
@@ -150,7 +151,7 @@ export function TicketHeader({ ticket, onOpenContact, onBack }: TicketHeaderProp
           <ScheduleDialog record={null} contact={{ id: ticket.contact.id, name: ticket.contact.name, number: ticket.contact.number }} onClose={() => setScheduleOpen(false)} />
         </Suspense>
       ) : null}
-      {transferOpen ? <TransferDialog ticket={ticket} onClose={() => setTransferOpen(false)} onTransfer={(input) => actions.transfer(ticket, input)} /> : null}
+      {transferFrom ? <TransferDialog ticket={transferFrom} onClose={() => setTransferFrom(null)} onTransfer={(input) => actions.transfer(transferFrom, input)} /> : null}
       <ConfirmationDialog open={confirmDelete} title={t('conversation.actions.deleteConfirm', { name: ticket.contact.name })} onClose={() => setConfirmDelete(false)} onConfirm={() => void actions.remove(ticket)}>
         {t('conversation.actions.deleteWarning')}
       </ConfirmationDialog>

@@ -1,6 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
+import i18next from 'i18next';
 import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { ApiError } from '../../api/http-client';
 import { useSession } from '../../api/session';
 import type { Ticket } from '../../api/desk-types';
 import { toastError } from '../../components/toast';
@@ -19,6 +21,31 @@ export function followsTicketToOpen(state: unknown): boolean {
 }
 
 const FOLLOW_TO_OPEN: FollowTicketState = { followTicket: 'open' };
+
+/**
+ * The ticket as the agent saw it when acting: sent with every change (`expected`), so a
+ * change made meanwhile by someone else (an accept, a transfer, a close) is answered 409
+ * instead of being overwritten (ARCHITECTURE.md §3 rule 16).
+ */
+function seen(ticket: Ticket) {
+  return { expected: { status: ticket.status, userId: ticket.userId, queueId: ticket.queueId } };
+}
+
+const CONFLICT_TEXTS: Record<string, string> = {
+  ERR_TICKET_ALREADY_ACCEPTED: 'tickets.conflict.accepted',
+  ERR_TICKET_ALREADY_CLOSED: 'tickets.conflict.closed',
+  ERR_TICKET_CHANGED: 'tickets.conflict.changed',
+};
+
+/** A lost race: the ticket as the winner left it and the toast naming who has it ("Ticket already accepted by Ana"). */
+export function ticketConflict(error: unknown): { ticket: Ticket | null; text: string } | null {
+  if (!(error instanceof ApiError) || error.status !== 409 || !error.code) return null;
+  const key = CONFLICT_TEXTS[error.code];
+  if (!key) return null;
+  const name = typeof error.data.userName === 'string' ? error.data.userName : null;
+  const ticket = typeof error.data.ticket === 'object' && error.data.ticket !== null ? (error.data.ticket as Ticket) : null;
+  return { ticket, text: name ? i18next.t(key, { name }) : i18next.t(`errors.${error.code}`) };
+}
 
 export interface TransferInput {
   userId: number | null;
@@ -47,7 +74,15 @@ export function useTicketActions() {
         void navigate(goTo(ticket), state ? { state } : undefined);
         return ticket;
       } catch (error) {
-        toastError(error);
+        const conflict = ticketConflict(error);
+        if (conflict) {
+          // Show the ticket as it is now; the lists refetch.
+          if (conflict.ticket) queryClient.setQueryData(['ticket', conflict.ticket.uuid], conflict.ticket);
+          void queryClient.invalidateQueries({ queryKey: ['tickets'] });
+          toastError(new Error(conflict.text));
+        } else {
+          toastError(error);
+        }
         return undefined;
       } finally {
         setBusy(false);
@@ -61,18 +96,34 @@ export function useTicketActions() {
   return {
     busy,
     accept: (ticket: Ticket) =>
-      run(() => update(ticket, { status: 'open', userId: user?.id, queueId: ticket.queueId }), (t) => `/tickets/${t ? t.uuid : ticket.uuid}`, FOLLOW_TO_OPEN),
-    returnToPending: (ticket: Ticket) => run(() => update(ticket, { status: 'pending', userId: null }), () => '/tickets'),
+      run(
+        () => update(ticket, { status: 'open', userId: user?.id, queueId: ticket.queueId, ...seen(ticket) }),
+        (t) => `/tickets/${t ? t.uuid : ticket.uuid}`,
+        FOLLOW_TO_OPEN,
+      ),
+    returnToPending: (ticket: Ticket) => run(() => update(ticket, { status: 'pending', userId: null, ...seen(ticket) }), () => '/tickets'),
     close: (ticket: Ticket) =>
       run(
-        () => update(ticket, { status: 'closed', userId: user?.id, queueId: ticket.queueId, useIntegration: false, promptId: null, integrationId: null }),
+        () =>
+          update(ticket, { status: 'closed', userId: user?.id, queueId: ticket.queueId, useIntegration: false, promptId: null, integrationId: null, ...seen(ticket) }),
         () => '/tickets/',
       ),
     reopen: (ticket: Ticket) =>
-      run(() => update(ticket, { status: 'open', userId: user?.id, queueId: ticket.queueId }), (t) => `/tickets/${t ? t.uuid : ticket.uuid}`, FOLLOW_TO_OPEN),
+      run(
+        () => update(ticket, { status: 'open', userId: user?.id, queueId: ticket.queueId, ...seen(ticket) }),
+        (t) => `/tickets/${t ? t.uuid : ticket.uuid}`,
+        FOLLOW_TO_OPEN,
+      ),
     transfer: (ticket: Ticket, input: TransferInput) =>
       run(
-        () => update(ticket, { userId: input.userId, queueId: input.queueId, whatsappId: input.whatsappId, status: input.userId ? 'open' : 'pending' }),
+        () =>
+          update(ticket, {
+            userId: input.userId,
+            queueId: input.queueId,
+            whatsappId: input.whatsappId,
+            status: input.userId ? 'open' : 'pending',
+            ...seen(ticket),
+          }),
         () => '/tickets',
       ),
     remove: (ticket: Ticket) =>

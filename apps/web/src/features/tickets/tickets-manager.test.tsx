@@ -7,7 +7,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import type { Ticket } from '../../api/desk-types';
 import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
-import { fakeApi, type FakeRequest } from '../../test/fake-api';
+import { fakeApi, json, type FakeRequest } from '../../test/fake-api';
+import { shownToasts } from '../../test/toasts';
 import { TicketsManager } from './tickets-manager';
 import { buildTicket } from '../../test/build-ticket';
 
@@ -24,6 +25,31 @@ function Where() {
 
 function Manager() {
   return <TicketsManager selectedUuid={useParams().ticketId} />;
+}
+
+/** The tickets manager at /tickets, with the session, toasts and router it runs in. */
+function renderManager() {
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <SnackbarProvider>
+        <SessionProvider onSessionEnd={noop}>
+          <MemoryRouter initialEntries={['/tickets']}>
+            <Routes>
+              <Route
+                path="/tickets/:ticketId?"
+                element={
+                  <>
+                    <Where />
+                    <Manager />
+                  </>
+                }
+              />
+            </Routes>
+          </MemoryRouter>
+        </SessionProvider>
+      </SnackbarProvider>
+    </QueryClientProvider>,
+  );
 }
 
 // jsdom lays nothing out: the list's scroll box and its rows get a size, so the virtual list renders its rows.
@@ -56,27 +82,7 @@ describe('tickets manager', { timeout: 30_000 }, () => {
       },
     });
     const user = userEvent.setup();
-    render(
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <SnackbarProvider>
-          <SessionProvider onSessionEnd={noop}>
-            <MemoryRouter initialEntries={['/tickets']}>
-              <Routes>
-                <Route
-                  path="/tickets/:ticketId?"
-                  element={
-                    <>
-                      <Where />
-                      <Manager />
-                    </>
-                  }
-                />
-              </Routes>
-            </MemoryRouter>
-          </SessionProvider>
-        </SnackbarProvider>
-      </QueryClientProvider>,
-    );
+    renderManager();
 
     await waitFor(() => expect(screen.getByTestId('count-pending').textContent).toBe('1'));
     await user.click(screen.getByTestId('subtab-pending'));
@@ -86,13 +92,42 @@ describe('tickets manager', { timeout: 30_000 }, () => {
     await user.click(within(waiting).getByTestId('ticket-accept'));
 
     await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/tickets/uuid-7'));
-    expect(api.calls('PUT /tickets/7').map((call) => call.body)).toEqual([{ status: 'open', userId: 1, queueId: 5 }]);
+    expect(api.calls('PUT /tickets/7').map((call) => call.body)).toEqual([
+      { status: 'open', userId: 1, queueId: 5, expected: { status: 'pending', userId: null, queueId: 5 } },
+    ]);
     // The list follows the ticket: In progress is the shown tab, with the accepted ticket in it.
     await waitFor(() => expect(screen.getByTestId('subtab-open').getAttribute('aria-selected')).toBe('true'));
     expect(screen.getByTestId('subtab-pending').getAttribute('aria-selected')).toBe('false');
     await waitFor(() => expect(screen.getByTestId('ticket-item').dataset.status).toBe('open'));
     expect(screen.getByTestId('ticket-item').getAttribute('aria-current')).toBe('page');
     expect(screen.getByTestId('count-pending').textContent).toBe('0');
+    expect(api.unhandled).toEqual([]);
+  });
+
+  it('an accept that lost the race (409) names the winner in a toast and shows the ticket as the winner left it', async () => {
+    const rows = new Map<number, Ticket>([[7, ticket(7, 'pending', null)]]);
+    const api = fakeApi({
+      'GET /auth/me': () => ({ id: 1, name: 'Bruno', profile: 'user', super: false, companyId: 3, queues: [{ id: 5, name: 'Vendas', color: '#338ccc' }], company: { id: 3, settings: [] } }),
+      'GET /tickets': (request: FakeRequest) => ({ tickets: [...rows.values()].filter((row) => row.status === request.query.get('status')), hasMore: false }),
+      // Ana accepted it a moment before: the server refuses Bruno's accept.
+      'PUT /tickets/7': () => {
+        const taken = { ...rows.get(7)!, status: 'open' as const, userId: 2, user: { id: 2, name: 'Ana' } };
+        rows.set(7, taken);
+        return json({ error: 'ERR_TICKET_ALREADY_ACCEPTED', userName: 'Ana', ticket: taken }, 409);
+      },
+    });
+    const user = userEvent.setup();
+    renderManager();
+
+    await waitFor(() => expect(screen.getByTestId('count-pending').textContent).toBe('1'));
+    await user.click(screen.getByTestId('subtab-pending'));
+    await user.click(within(await screen.findByTestId('ticket-item')).getByTestId('ticket-accept'));
+
+    await waitFor(() => expect(shownToasts()).toEqual([{ text: 'Ticket already accepted by Ana', variant: 'error' }]));
+    // Bruno stays on the list, which no longer offers the ticket as waiting.
+    expect(screen.getByTestId('where').textContent).toBe('/tickets');
+    await waitFor(() => expect(screen.getByTestId('count-pending').textContent).toBe('0'));
+    expect(screen.queryByTestId('ticket-item')).toBeNull();
     expect(api.unhandled).toEqual([]);
   });
 });

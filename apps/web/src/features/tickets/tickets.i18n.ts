@@ -59,6 +59,11 @@ export const ticketsTexts = featureTexts({
       own: 'Você já tem um atendimento aberto com este contato.',
       goToTicket: 'Ir para o atendimento',
     },
+    conflict: {
+      accepted: 'Atendimento já aceito por {{name}}',
+      closed: 'Atendimento já resolvido por {{name}}',
+      changed: 'Este atendimento foi alterado enquanto isso: agora está com {{name}}.',
+    },
   },
   en: {
     title: 'Tickets',
@@ -117,6 +122,11 @@ export const ticketsTexts = featureTexts({
       own: 'You already have an open ticket with this contact.',
       goToTicket: 'Go to the ticket',
     },
+    conflict: {
+      accepted: 'Ticket already accepted by {{name}}',
+      closed: 'Ticket already resolved by {{name}}',
+      changed: 'This ticket was changed meanwhile: it is now with {{name}}.',
+    },
   },
   es: {
     title: 'Atenciones',
@@ -174,6 +184,11 @@ export const ticketsTexts = featureTexts({
       waiting: 'Este contacto ya tiene una atención en espera (cola: {{queue}}).',
       own: 'Ya tiene una atención abierta con este contacto.',
       goToTicket: 'Ir a la atención',
+    },
+    conflict: {
+      accepted: 'Atención ya aceptada por {{name}}',
+      closed: 'Atención ya resuelta por {{name}}',
+      changed: 'Esta atención cambió mientras tanto: ahora está con {{name}}.',
     },
   },
 });
