@@ -7,6 +7,7 @@ import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
 import { presentUser } from '../users/users.presenter.js';
 import { loadUserDetail } from '../users/users.repo.js';
 import { login, logout, refresh } from './auth.service.js';
+import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_SECONDS } from './device-cookie.js';
 
 export const REFRESH_COOKIE = 'jrt';
 
@@ -24,8 +25,16 @@ export function registerAuthPublicRoutes(scope: FastifyInstance, services: AppSe
   const app = scope.withTypeProvider<ZodTypeProvider>();
 
   app.post('/auth/login', { schema: { body: LoginBody } }, async (request, reply) => {
-    const session = await login(services, { ...request.body, ip: request.ip });
+    const session = await login(services, { ...request.body, ip: request.ip, deviceCookie: request.cookies[DEVICE_COOKIE] });
     setRefreshCookie(reply, services, session.refreshToken);
+    // This browser is now a known device of the account (login-limiter.ts).
+    reply.setCookie(DEVICE_COOKIE, session.deviceCookie, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: services.config.isProduction,
+      path: '/auth',
+      maxAge: DEVICE_COOKIE_MAX_AGE_SECONDS,
+    });
     return { token: session.token, user: presentUser(session.user) };
   });
 

@@ -3,8 +3,9 @@ import { hash, verify } from '@node-rs/argon2';
 import { eq, sql } from 'drizzle-orm';
 import type { AppServices } from '../../app.js';
 import { users } from '../../platform/db/schema.js';
-import { AppError } from '../../platform/http/app-error.js';
+import { AppError, tooManyRequests } from '../../platform/http/app-error.js';
 import { isCompanyExpired, isCompanySuspended, type RequestContext } from '../../platform/http/context.js';
+import { endResetCodes } from '../password-reset/password-reset.repo.js';
 import { loadUserDetail } from '../users/users.repo.js';
 import type { UserDetail } from '../users/users.presenter.js';
 import { loadSession } from './session.repo.js';
@@ -58,8 +59,18 @@ function assertCompanyOpen(ctx: RequestContext, options: { billing: boolean }): 
   throw expiredError(ctx.company.dueDate, ctx.company.timezone);
 }
 
-export async function login(services: AppServices, input: { email: string; password: string; ip: string; billing?: boolean }): Promise<SessionIssued> {
-  if (!(await services.loginLimiter.attempt(input.ip, input.email))) throw new AppError('ERR_TOO_MANY_REQUESTS');
+/**
+ * Signs in. The limiter admits the attempt before the password is checked (a refused
+ * one costs no argon2) and counts it as a failure unless it succeeds: only failures
+ * count (login-limiter.ts). A right password also ends the account's outstanding
+ * password-reset codes.
+ */
+export async function login(
+  services: AppServices,
+  input: { email: string; password: string; ip: string; billing?: boolean; deviceCookie?: string },
+): Promise<SessionIssued & { deviceCookie: string }> {
+  const admission = await services.loginLimiter.enter({ ip: input.ip, email: input.email, deviceCookie: input.deviceCookie });
+  if (!admission.admitted) throw tooManyRequests(admission.retryAfterSeconds);
   const { db } = services;
   const [row] = await db
     .select({ id: users.id, passwordHash: users.passwordHash })
@@ -73,6 +84,9 @@ export async function login(services: AppServices, input: { email: string; passw
   }
   const valid = await verify(row.passwordHash, input.password).catch(() => false);
   if (!valid) throw new AppError('ERR_INVALID_CREDENTIALS');
+  const deviceCookie = await admission.attempt.succeeded();
+  // Whoever asked for them, codes are no longer needed once the owner knows the password.
+  await endResetCodes(db, row.id);
 
   const ctx = await loadSession(db, row.id);
   if (!ctx) throw new AppError('ERR_INVALID_CREDENTIALS');
@@ -94,7 +108,7 @@ export async function login(services: AppServices, input: { email: string; passw
   });
   const user = await loadUserDetail(db, ctx, ctx.user.id);
   if (!user) throw new AppError('ERR_INVALID_CREDENTIALS');
-  return { token, refreshToken, user };
+  return { token, refreshToken, user, deviceCookie };
 }
 
 export async function refresh(services: AppServices, presented: string | undefined): Promise<SessionIssued> {

@@ -10,8 +10,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 beforeEach(() => t.app.services.loginLimiter.reset());
 
-const loginRequest = (email: string, password: string, ip = '127.0.0.1') =>
-  t.app.inject({ method: 'POST', url: '/auth/login', payload: { email, password }, remoteAddress: ip });
+const loginRequest = (email: string, password: string, ip = '127.0.0.1', cookies?: Record<string, string>) =>
+  t.app.inject({ method: 'POST', url: '/auth/login', payload: { email, password }, remoteAddress: ip, ...(cookies ? { cookies } : {}) });
 
 describe('POST /auth/login', () => {
   it('answers a token and the user with company, due date, plan and settings', async () => {
@@ -69,21 +69,28 @@ describe('POST /auth/login', () => {
     expect((await loginRequest(superUser.email, superUser.password)).statusCode).toBe(200);
   });
 
-  it('rate-limits per (email, IP) pair with 429, for existing and unknown emails alike; the email still works from elsewhere', async () => {
+  it("rate-limits failures per (email, IP) pair with 429, for existing and unknown emails alike; the owner's device still gets in from elsewhere", async () => {
     for (let i = 0; i < 5; i++) await loginRequest('ghost@example.com', 'wrong-pass', '10.0.0.1');
     const limited = await loginRequest('ghost@example.com', 'wrong-pass', '10.0.0.1');
     expect(limited.statusCode).toBe(429);
     expect(limited.json().error).toBe('ERR_TOO_MANY_REQUESTS');
+    // The owner signed in before from its own browser: that browser is a device of the account.
+    const device = (await loginRequest(SUPER_ADMIN.email, SUPER_ADMIN.password, '10.0.1.2')).cookies.find((c) => c.name === 'jdv');
+    expect(device).toMatchObject({ httpOnly: true, path: '/auth' });
     for (let i = 0; i < 5; i++) await loginRequest(SUPER_ADMIN.email, 'wrong-pass', '10.0.1.1');
     // Even the right password is refused from that address while the pair is over its limit...
     expect((await loginRequest(SUPER_ADMIN.email, SUPER_ADMIN.password, '10.0.1.1')).statusCode).toBe(429);
-    // ...but failures from one address do not lock the account out from another.
-    expect((await loginRequest(SUPER_ADMIN.email, SUPER_ADMIN.password, '10.0.1.2')).statusCode).toBe(200);
+    // ...the account's 5 failures make attempts from elsewhere wait (login-limits.test.ts)...
+    const elsewhere = await loginRequest(SUPER_ADMIN.email, SUPER_ADMIN.password, '10.0.1.3');
+    expect(elsewhere.statusCode).toBe(429);
+    expect(elsewhere.headers['retry-after']).toBe('1');
+    // ...but never its owner's device, from any address.
+    expect((await loginRequest(SUPER_ADMIN.email, SUPER_ADMIN.password, '10.0.1.3', { jdv: device?.value ?? '' })).statusCode).toBe(200);
     // The same address may still try other emails (up to its own per-IP limit).
     expect((await loginRequest('someone-else@example.com', 'wrong-pass', '10.0.1.1')).statusCode).toBe(401);
   });
 
-  it('rate-limits per IP', async () => {
+  it('rate-limits failures per IP', async () => {
     const strict = await createTestContext({ env: { LOGIN_LIMIT_PER_IP: '3' } });
     try {
       for (let i = 0; i < 3; i++) {

@@ -26,7 +26,7 @@ function fieldMessages(error: ZodError): Record<string, string[]> {
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError | ZodError, request, reply) => {
     if (error instanceof AppError) {
-      return reply.status(error.statusCode).send({ error: error.code, ...error.extra });
+      return reply.status(error.statusCode).headers(error.headers).send({ error: error.code, ...error.extra });
     }
     if (error instanceof ZodError) {
       const where = (error as ZodError & { validationContext?: string }).validationContext;
