@@ -7,6 +7,7 @@ import { AppError } from '../../platform/http/app-error.js';
 import { hashPassword } from '../auth/auth.service.js';
 import { revokeUserTokens } from '../auth/refresh-tokens.repo.js';
 import { resetCodeMail } from '../signup/account-mails.js';
+import { endResetCodes } from './password-reset.repo.js';
 import { platformSetting } from '../signup/signup.service.js';
 
 /** DECISIONS.md §11: a code lasts 30 minutes, is used once and tried at most 5 times. */
@@ -21,14 +22,18 @@ function hashCode(userId: number, code: string): string {
  * `POST /forgetpassword/{email}`: e-mails a 6-digit code to the account's owner. The
  * answer is the same whether or not the e-mail has an account (unless a super user
  * turned on the spec's 404-in-body for a client that expects it). A new code
- * replaces the earlier ones.
+ * replaces the earlier ones. Limited per address and per account (e-mail), the
+ * account's count kept for unknown e-mails too, so a 429 tells nothing either.
  */
 export async function requestReset(
   services: AppServices,
   input: { email: string; ip: string; language?: Language; log: (error: unknown) => void },
 ): Promise<{ found: boolean }> {
-  if (!(await services.resetLimiter.hit(input.ip, services.config.PASSWORD_RESET_LIMIT_PER_IP))) throw new AppError('ERR_TOO_MANY_REQUESTS');
+  const { config } = services;
+  if (!(await services.resetLimiter.hit(`ip:${input.ip}`, config.PASSWORD_RESET_LIMIT_PER_IP))) throw new AppError('ERR_TOO_MANY_REQUESTS');
   if (!services.mailer.configured) throw new AppError('ERR_MAIL_UNAVAILABLE');
+  // Whatever the address: rotating addresses (or a trusted proxy's header) gets no more codes.
+  if (!(await services.resetLimiter.hit(`codes:${input.email}`, config.PASSWORD_RESET_CODES_PER_ACCOUNT))) throw new AppError('ERR_TOO_MANY_REQUESTS');
   const [user] = await services.db
     .select({ id: users.id, companyId: users.companyId, language: users.language })
     .from(users)
@@ -37,7 +42,7 @@ export async function requestReset(
   if (!user) return { found: false };
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   await services.db.transaction(async (tx) => {
-    await tx.update(passwordResets).set({ usedAt: new Date() }).where(and(eq(passwordResets.userId, user.id), isNull(passwordResets.usedAt)));
+    await endResetCodes(tx, user.id);
     await tx.insert(passwordResets).values({
       companyId: user.companyId,
       userId: user.id,
@@ -59,9 +64,14 @@ export async function revealsUnknownEmail(services: AppServices): Promise<boolea
 /**
  * Sets a new password with a code: one answer (ERR_INVALID_RESET_CODE) for an
  * unknown e-mail, a wrong, used or expired code, or a code tried too often. Each
- * try counts before the code is compared. Every session of the user ends.
+ * try counts before the code is compared, on the code and on the account (e-mail,
+ * whatever the address: PASSWORD_RESET_TRIES_PER_ACCOUNT an hour across all its
+ * codes, unknown e-mails counted alike, so the 429 beyond tells nothing). Every
+ * session of the user ends, and every other code of the account.
  */
 export async function resetPassword(services: AppServices, body: ResetPasswordBody): Promise<void> {
+  const triesKey = `tries:${body.email}`;
+  if (!(await services.resetLimiter.hit(triesKey, services.config.PASSWORD_RESET_TRIES_PER_ACCOUNT))) throw new AppError('ERR_TOO_MANY_REQUESTS');
   // Hashed first, so an unknown e-mail answers as slowly as a wrong code.
   const passwordHash = await hashPassword(body.newPassword);
   const [user] = await services.db.select({ id: users.id, companyId: users.companyId }).from(users).where(eq(users.email, body.email)).limit(1);
@@ -89,6 +99,7 @@ export async function resetPassword(services: AppServices, body: ResetPasswordBo
       .where(and(eq(passwordResets.id, reset.id), isNull(passwordResets.usedAt)))
       .returning({ id: passwordResets.id });
     if (!used) return null;
+    await endResetCodes(tx, user.id);
     await tx
       .update(users)
       .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() })
@@ -96,6 +107,8 @@ export async function resetPassword(services: AppServices, body: ResetPasswordBo
     return revokeUserTokens(tx, user, user.id);
   });
   if (!revoked) throw new AppError('ERR_INVALID_RESET_CODE');
+  // The owner is back in: the account's tries start again (they were wrong tries only).
+  await services.resetLimiter.forget([triesKey]);
   await services.access.changed({ companyId: user.companyId, userIds: [user.id], endedFamilies: revoked });
 }
 

@@ -114,6 +114,51 @@ describe('password reset', () => {
     expect(statuses.slice(0, 10).every((status) => status === 200)).toBe(true);
     expect(statuses[10]).toBe(429);
   });
+
+  it('issues at most 5 codes an hour per account, whatever the address, and answers an unknown e-mail alike', async () => {
+    const { admin } = await t.factories.buildCompany();
+    const asked = async (email: string) => {
+      const answers = [];
+      // A new address each time, as rotating addresses (or forwarded headers) would give.
+      for (let i = 0; i < 6; i += 1) {
+        const mail = email === admin.email && i < 5 ? smtp.nextMailTo(email) : null;
+        const response = await forget(email, `10.8.${email.length}.${i}`);
+        if (mail) await mail;
+        answers.push({ status: response.statusCode, body: response.json() as unknown });
+      }
+      return answers;
+    };
+    const known = await asked(admin.email);
+    expect(known.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 429]);
+    expect(await asked('nobody-at-all@nowhere.example')).toEqual(known);
+  });
+
+  it('allows 10 tries an hour per account across all its codes, whatever the address, then refuses even the right code', async () => {
+    const { admin } = await t.factories.buildCompany();
+    for (let round = 0; round < 2; round += 1) {
+      const code = await requestCode(admin.email);
+      const wrong = code === '000000' ? '111111' : '000000';
+      for (let i = 0; i < 5; i += 1) expect((await reset({ email: admin.email, token: wrong, newPassword: 'NewPass123' })).statusCode).toBe(401);
+    }
+    const code = await requestCode(admin.email);
+    const refused = await reset({ email: admin.email, token: code, newPassword: 'NewPass123' });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().error).toBe('ERR_TOO_MANY_REQUESTS');
+    await expect(admin.login()).resolves.toBeTruthy();
+    // An unknown e-mail gets the same answers: 10 × 401, then 429.
+    const unknown = [];
+    for (let i = 0; i < 11; i += 1) unknown.push((await reset({ email: 'nobody-at-all@nowhere.example', token: '123456', newPassword: 'NewPass123' })).statusCode);
+    expect(unknown).toEqual([...Array<number>(10).fill(401), 429]);
+  });
+
+  it('ends the outstanding code when the owner signs in with the password', async () => {
+    const { admin } = await t.factories.buildCompany();
+    const code = await requestCode(admin.email);
+    await admin.login();
+    const response = await reset({ email: admin.email, token: code, newPassword: 'NewPass123' });
+    expect(response.statusCode).toBe(401);
+    expect(response.json().error).toBe('ERR_INVALID_RESET_CODE');
+  });
 });
 
 describe('password reset without SMTP', () => {
