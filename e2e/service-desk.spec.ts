@@ -169,6 +169,58 @@ test.describe('service desk', () => {
   });
   });
 
+  test.describe('two agents, one ticket', () => {
+    test.use({ expectedHttpErrors: [409] });
+
+    test('an agent accepting a ticket another agent just accepted is told who has it', async ({ newPage, baseURL }) => {
+      test.setTimeout(90_000);
+      const base = baseURL ?? '';
+      const setup = await setUp(base);
+      const bruno = { email: `bruno-${Date.now().toString(36)}@example.com`, password: 'Agent123' };
+      await api(base, setup.adminToken, 'POST', '/users', { name: 'Agente Bruno', ...bruno, profile: 'user', queueIds: [setup.sales.id, setup.support.id] });
+      const number = `55219${String(Date.now()).slice(-8)}`;
+
+      const ana = await newPage();
+      await ana.addInitScript(() => localStorage.setItem('i18nextLng', 'en'));
+      await login(ana, setup.agent.email, setup.agent.password);
+      // Bruno's browser stops hearing live events when told to: his list keeps showing the
+      // ticket as waiting after Ana took it, as on a screen a moment behind.
+      const brunoPage = await newPage();
+      let brunoHears = true;
+      await brunoPage.routeWebSocket(/socket\.io/, (socket) => {
+        const server = socket.connectToServer();
+        server.onMessage((message) => {
+          if (brunoHears) socket.send(message);
+        });
+      });
+      await brunoPage.addInitScript(() => localStorage.setItem('i18nextLng', 'en'));
+      await login(brunoPage, bruno.email, bruno.password);
+
+      await api(base, setup.adminToken, 'POST', `/sandbox/${setup.connectionId}/inbound`, { from: number, name: 'Cliente Disputado', body: 'Alguém me atende?' });
+      for (const agent of [ana, brunoPage]) {
+        await agent.getByTestId('subtab-pending').click();
+        await expect(agent.getByTestId('ticket-item').filter({ hasText: 'Cliente Disputado' })).toHaveAttribute('data-status', 'pending');
+      }
+
+      brunoHears = false;
+      await ana.getByTestId('ticket-item').filter({ hasText: 'Cliente Disputado' }).getByTestId('ticket-accept').click();
+      await expect(ana).toHaveURL(/\/tickets\/[0-9a-f-]{36}$/);
+
+      const stale = brunoPage.getByTestId('ticket-item').filter({ hasText: 'Cliente Disputado' });
+      await expect(stale).toHaveAttribute('data-status', 'pending');
+      await stale.getByTestId('ticket-accept').click();
+      await expect(brunoPage.locator('#notistack-snackbar')).toContainText('Ticket already accepted by Agente Ana');
+      await expect(brunoPage).toHaveURL(/\/tickets\/?$/);
+      // His list reloads and no longer offers it; Ana keeps the conversation.
+      await expect(stale).toHaveCount(0);
+      await expect(ana.getByTestId('ticket-resolve-button')).toBeVisible();
+      const ticket = (
+        await api<{ tickets: { status: string; user: { name: string } | null }[] }>(base, setup.adminToken, 'GET', `/tickets?status=open&showAll=true&searchParam=${number}`)
+      ).tickets[0];
+      expect(ticket).toMatchObject({ status: 'open', user: { name: 'Agente Ana' } });
+    });
+  });
+
   test('contacts: import an .xlsx, then export contatos.csv', async ({ page }) => {
     const dir = mkdtempSync(path.join(tmpdir(), 'atende-e2e-'));
     const sheet = path.join(dir, 'contatos.xlsx');
