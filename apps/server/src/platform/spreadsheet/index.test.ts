@@ -62,10 +62,12 @@ describe('readSpreadsheet limits', () => {
     }
   });
 
-  it(`reads at most ${MAX_COLUMNS} columns`, async () => {
-    const wide = Array.from({ length: 300 }, (_, i) => `c${i}`);
-    const { titles, rows } = await readSpreadsheet(buildXlsx([wide, wide]), { maxRows: 10 });
+  it(`reads at most ${MAX_COLUMNS} columns, and a quarter of a million distinct texts`, async () => {
+    const wide = (row: number) => Array.from({ length: 300 }, (_, column) => `r${row}c${column}`);
+    const { titles, rows } = await readSpreadsheet(buildXlsx(Array.from({ length: 1001 }, (_, row) => wide(row))), { maxRows: 1000 });
     expect(titles).toHaveLength(MAX_COLUMNS);
-    expect(rows[0]?.cells).toHaveLength(MAX_COLUMNS);
+    expect(rows).toHaveLength(1000);
+    expect(rows.at(-1)?.cells).toHaveLength(MAX_COLUMNS);
+    expect(rows.at(-1)?.cells.at(-1)).toBe(`r1000c${MAX_COLUMNS - 1}`);
   });
 });

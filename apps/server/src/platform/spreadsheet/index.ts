@@ -105,6 +105,7 @@ function readInWorker(data: Buffer, options: ReadSpreadsheetOptions): Promise<Sh
     };
     const deadline = setTimeout(() => settle({ error: new SpreadsheetError('timeout', `The spreadsheet was not read in ${timeoutMs} ms`) }), timeoutMs);
     worker.on('message', (message: SheetReaderMessage) => {
+      if (settled) return;
       if (message.kind === 'rows') {
         for (const row of message.rows) rows.push(row);
         worker.postMessage('next');

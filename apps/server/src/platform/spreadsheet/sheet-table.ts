@@ -77,7 +77,9 @@ export class SheetTable<C = string> {
     const titles = toTexts(this.rows.get(0) ?? []);
     const rows = [...this.filled]
       .sort((a, b) => a - b)
-      .map((row) => ({ line: row + 1, cells: toTexts(this.rows.get(row) ?? []) }));
+      .map((row) => ({ line: row + 1, cells: toTexts(this.rows.get(row) ?? []) }))
+      // A reference that resolves to nothing (a shared string the table lacks) leaves a row blank after all.
+      .filter((row) => row.cells.some((cell) => !isBlank(cell)));
     return { titles, rows };
   }
 }

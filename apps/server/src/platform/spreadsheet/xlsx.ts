@@ -159,7 +159,8 @@ async function blankSharedStrings(data: Buffer, entry: ZipEntry, budget: Inflate
 }
 
 async function neededSharedStrings(data: Buffer, entry: ZipEntry, needed: Set<number>, budget: InflateBudget): Promise<Map<number, string>> {
-  const last = Math.max(...needed);
+  let last = 0;
+  for (const index of needed) if (index > last) last = index;
   const strings = new Map<number, string>();
   await eachSharedString(data, entry, budget, (index, text, stop) => {
     if (needed.has(index)) strings.set(index, text);
