@@ -27,6 +27,7 @@ import { zodValidatorCompiler, type ZodTypeProvider } from './platform/http/zod-
 import { createPublisher, type Publisher } from './platform/realtime/publisher.js';
 import type { SocketServer } from './platform/realtime/socket-server.js';
 import { registerHealthRoutes } from './platform/http/health.routes.js';
+import { createStorageMonitor, type StorageMonitor } from './platform/storage/disk-space.js';
 import { createMediaStorage, MAX_MEDIA_BYTES, type MediaStorage } from './platform/storage/media-storage.js';
 import { registerMediaRoutes } from './platform/storage/media.routes.js';
 import { setUserPresence } from './modules/users/users.service.js';
@@ -57,6 +58,8 @@ export interface AppServices {
   /** Outgoing e-mail (SMTP_URL); `configured` false without one. */
   mailer: Mailer;
   media: MediaStorage;
+  /** Free space of DATA_DIR and writes refused for lack of space (/health, media). */
+  storage: StorageMonitor;
   /** Encrypts secrets stored in the database. */
   secrets: SecretBox;
   channels: ChannelRegistry;
@@ -135,7 +138,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.setValidatorCompiler(zodValidatorCompiler);
   refuseUnsafeInput(app);
-  registerErrorHandler(app);
+  const storage = createStorageMonitor({ dataDir: config.DATA_DIR, minFreeMb: config.DATA_DIR_MIN_FREE_MB, databaseServer: database.kind === 'postgres' });
+  registerErrorHandler(app, { onNoSpace: (error) => storage.noteNoSpace(error) });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -181,7 +185,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     signupLimiter: createRateLimiter(database.db, 'signup', 3_600_000),
     resetLimiter: createRateLimiter(database.db, 'password-reset', 3_600_000),
     mailer: createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }),
-    media: createMediaStorage(path.join(config.DATA_DIR, 'media'), config.JWT_SECRET),
+    media: createMediaStorage(path.join(config.DATA_DIR, 'media'), config.JWT_SECRET, storage),
+    storage,
     secrets: createSecretBox(config.ENCRYPTION_KEY),
     channels: createChannelRegistry(database.db),
     socketServer: null,

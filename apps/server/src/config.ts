@@ -19,6 +19,11 @@ const EnvSchema = z.object({
   PORT: port.default(8080),
   HOST: z.string().trim().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().trim().min(1).default('./data'),
+  /**
+   * Below this much free space in DATA_DIR (MB) the server does not start, /health is not ok and
+   * files are refused (507 ERR_STORAGE_FULL), keeping room for the database; 0 turns the checks off.
+   */
+  DATA_DIR_MIN_FREE_MB: z.coerce.number().int().min(0).default(50),
   DATABASE_URL: optionalUrl(/^(postgres|postgresql):\/\//),
   REDIS_URL: optionalUrl(/^(redis|rediss):\/\//),
   /** Prefix of this install's Redis keys and channels (two installs may share one Redis). */

@@ -2,6 +2,7 @@ import { validationText } from '@atende/shared';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ZodError } from 'zod';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
+import { isNoSpaceError } from '../storage/disk-space.js';
 import { AppError } from './app-error.js';
 
 /** Seconds a client waits before retrying while the database is unreachable. */
@@ -22,8 +23,13 @@ function fieldMessages(error: ZodError): Record<string, string[]> {
   return fields;
 }
 
+export interface ErrorHandlerOptions {
+  /** Told of every write that failed for lack of space (so /health reports it). */
+  onNoSpace?: (error: unknown) => void;
+}
+
 /** Maps every thrown error to the spec's `{ error: "ERR_..." }` shape. */
-export function registerErrorHandler(app: FastifyInstance): void {
+export function registerErrorHandler(app: FastifyInstance, options: ErrorHandlerOptions = {}): void {
   app.setErrorHandler((error: FastifyError | AppError | ZodError, request, reply) => {
     if (error instanceof AppError) {
       return reply.status(error.statusCode).headers(error.headers).send({ error: error.code, ...error.extra });
@@ -47,6 +53,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
       // The database is stopped or restarting: the client retries; the pool reconnects by itself.
       request.log.warn({ err: error }, 'database unavailable');
       return reply.status(503).header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS)).send({ error: 'ERR_SERVICE_UNAVAILABLE' });
+    }
+    if (isNoSpaceError(error)) {
+      // A full disk (DATA_DIR, the embedded database, or PostgreSQL's): nothing was stored; the client may send it again later.
+      request.log.warn({ err: error }, 'no space left');
+      options.onNoSpace?.(error);
+      return reply.status(507).send({ error: 'ERR_STORAGE_FULL' });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ error: 'ERR_INTERNAL_SERVER_ERROR' });

@@ -1,15 +1,32 @@
 import { APP_VERSION } from '@atende/shared';
 import type { FastifyInstance } from 'fastify';
 import type { AppServices } from '../../app.js';
+import type { StorageStatus } from '../storage/disk-space.js';
 
+/**
+ * `GET /health`: 200 `{status: 'ok', database, storage}` when the database answers and
+ * DATA_DIR has room; otherwise 503 with `status` `storage_full` (`storage.reason` says
+ * why: DATA_DIR under DATA_DIR_MIN_FREE_MB, a write there refused for lack of space, or
+ * the PostgreSQL server refusing writes for lack of space) or `unavailable` (the
+ * database does not answer). docs/operations.md.
+ */
 export function registerHealthRoutes(app: FastifyInstance, services: AppServices): void {
   app.get('/health', async (_request, reply) => {
-    try {
-      await services.database.ping();
-      return { status: 'ok', database: services.database.kind };
-    } catch {
-      return reply.status(503).send({ status: 'unavailable', database: services.database.kind });
-    }
+    const [databaseAnswers, storage] = await Promise.all([
+      services.database.ping().then(
+        () => true,
+        () => false,
+      ),
+      services.storage.status().catch((error: unknown): StorageStatus | { status: 'unknown'; reason: string } => ({
+        status: 'unknown',
+        reason: error instanceof Error ? error.message : String(error),
+      })),
+    ]);
+    const body = { database: services.database.kind, storage };
+    // A full disk first: it is also why an embedded database stops answering.
+    if (storage.status === 'full' || storage.status === 'database_full') return reply.status(503).send({ status: 'storage_full', ...body });
+    if (!databaseAnswers) return reply.status(503).send({ status: 'unavailable', ...body });
+    return { status: 'ok', ...body };
   });
   app.get('/version', async () => ({ version: APP_VERSION }));
 }

@@ -1,10 +1,11 @@
 import { MAX_UPLOAD_BYTES } from '@atende/shared';
 import { createHmac, hkdfSync, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../http/app-error.js';
 import type { TenantScope } from '../http/context.js';
+import { isNoSpaceError, type StorageMonitor } from './disk-space.js';
 
 /** 16 MiB: WhatsApp's own limit for most media types. */
 export const MAX_MEDIA_BYTES = MAX_UPLOAD_BYTES;
@@ -73,7 +74,35 @@ export function mediaSigningKey(secret: string): Buffer {
   return Buffer.from(hkdfSync('sha256', secret, 'atende', 'media-url-signatures', 32));
 }
 
-export function createMediaStorage(root: string, secret: string): MediaStorage {
+/**
+ * Writes a file whole or not at all: under a temporary name in the same folder, synced,
+ * then renamed; on any failure (a full disk) the temporary is removed, so a failed
+ * write leaves nothing that no message references.
+ */
+async function writeWhole(target: string, data: Buffer): Promise<void> {
+  const temporary = path.join(path.dirname(target), `.${path.basename(target)}.part`);
+  try {
+    await mkdir(path.dirname(target), { recursive: true });
+    const handle = await open(temporary, 'wx', 0o640);
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temporary, target);
+  } catch (error) {
+    await rm(temporary, { force: true }).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * `storage` (the server's disk monitor) refuses a file that would leave DATA_DIR under
+ * its minimum free space, which keeps room for the database, and learns of writes that
+ * failed for lack of space; both answer 507 `ERR_STORAGE_FULL`.
+ */
+export function createMediaStorage(root: string, secret: string, storage?: Pick<StorageMonitor, 'hasRoomFor' | 'noteNoSpace'>): MediaStorage {
   const key = mediaSigningKey(secret);
   const sign = (relativePath: string, expires: number) =>
     createHmac('sha256', key).update(`${relativePath}\n${expires}`).digest('base64url');
@@ -95,8 +124,14 @@ export function createMediaStorage(root: string, secret: string): MediaStorage {
       // The path comes from the tenant and a random id, never from the request.
       const relativePath = path.posix.join(String(scope.companyId), month, `${randomUUID()}-${name}`);
       const target = absolutePath(relativePath);
-      await mkdir(path.dirname(target), { recursive: true });
-      await writeFile(target, file.data, { mode: 0o640 });
+      if (storage && !(await storage.hasRoomFor(file.data.length))) throw new AppError('ERR_STORAGE_FULL');
+      try {
+        await writeWhole(target, file.data);
+      } catch (error) {
+        if (!isNoSpaceError(error)) throw error;
+        storage?.noteNoSpace(error);
+        throw new AppError('ERR_STORAGE_FULL');
+      }
       return { path: relativePath, name, mimeType: file.mimeType, mediaType: mediaTypeOf(file.mimeType), size: file.data.length };
     },
     signedUrl(relativePath) {
