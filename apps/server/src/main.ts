@@ -1,4 +1,3 @@
-import path from 'node:path';
 import pino from 'pino';
 import { buildApp } from './app.js';
 import { createChannelsService } from './channels/channels-service.js';
@@ -6,10 +5,12 @@ import { startPendingRecovery } from './channels/outgoing-messages.js';
 import { ConfigError, loadConfig, parseServices } from './config.js';
 import { seedFirstStart } from './modules/companies/first-start.seed.js';
 import { paymentsBannerLine } from './modules/invoices/payments.js';
-import { openDatabase } from './platform/db/client.js';
+import { DataDirLockedError } from './platform/db/data-dir-lock.js';
+import { embeddedDatabaseFolder, openDatabaseAtStart } from './platform/db/open-at-start.js';
 import { isDatabaseUnavailable } from './platform/db/unavailable.js';
 import { createHttpConnections } from './platform/http/connections.js';
 import { createJobs } from './platform/jobs/jobs.js';
+import { isNoSpaceError, NoSpaceToStartError } from './platform/storage/disk-space.js';
 
 /** SIGTERM to exit, whatever happens (issue 16 defect 11); orchestrators kill at 30 s by default. */
 const SHUTDOWN_LIMIT_MS = 10_000;
@@ -21,11 +22,8 @@ const DATABASE_CLOSE_MS = 1_000;
 async function main(): Promise<void> {
   const config = loadConfig();
   const services = parseServices(process.argv.slice(2));
-  const database = await openDatabase({
-    url: config.DATABASE_URL,
-    dataDir: config.DATABASE_URL ? undefined : path.join(config.DATA_DIR, 'pglite'),
-  });
-  await database.migrate();
+  // Refused with a sentence when DATA_DIR is short of space or another process holds the embedded database.
+  const database = await openDatabaseAtStart({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, minFreeMb: config.DATA_DIR_MIN_FREE_MB });
   const seed = await seedFirstStart(database.db, { adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD });
 
   const logger = pino({ level: config.LOG_LEVEL });
@@ -35,6 +33,11 @@ async function main(): Promise<void> {
   process.on('unhandledRejection', (reason) => {
     if (isDatabaseUnavailable(reason)) {
       logger.warn({ err: reason }, 'database unavailable (background work)');
+      return;
+    }
+    if (isNoSpaceError(reason)) {
+      // A full disk, like an outage: the job is retried once space is back (/health reports it meanwhile).
+      logger.warn({ err: reason }, 'no space left (background work)');
       return;
     }
     logger.fatal({ err: reason }, 'unhandled rejection');
@@ -66,7 +69,7 @@ async function main(): Promise<void> {
   const lines = [
     '',
     `  Atende is running: ${url}`,
-    `  Database: ${database.kind === 'pglite' ? `embedded (${path.join(config.DATA_DIR, 'pglite')})` : 'PostgreSQL'}`,
+    `  Database: ${database.kind === 'pglite' ? `embedded (${embeddedDatabaseFolder(config.DATA_DIR)})` : 'PostgreSQL'}`,
     `  Login: ${seed.adminEmail}`,
     seed.generatedPassword
       ? `  Password: ${seed.generatedPassword}   (generated now and shown only once: write it down)`
@@ -132,7 +135,7 @@ function withTimeout(work: Promise<unknown>, ms: number, what: string): Promise<
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof NoSpaceToStartError) {
     process.stderr.write(`${error.message}\n`);
   } else {
     process.stderr.write(`Atende failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

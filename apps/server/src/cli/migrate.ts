@@ -1,13 +1,19 @@
-import path from 'node:path';
-import { loadConfig } from '../config.js';
-import { openDatabase } from '../platform/db/client.js';
+import { ConfigError, loadConfig } from '../config.js';
+import { DataDirLockedError } from '../platform/db/data-dir-lock.js';
+import { openDatabaseAtStart } from '../platform/db/open-at-start.js';
+import { NoSpaceToStartError } from '../platform/storage/disk-space.js';
 
-/** `npm run db:migrate`: applies pending migrations to the configured database. */
-const config = loadConfig();
-const database = await openDatabase({
-  url: config.DATABASE_URL,
-  dataDir: config.DATABASE_URL ? undefined : path.join(config.DATA_DIR, 'pglite'),
-});
-await database.migrate();
-await database.close();
-process.stdout.write(`migrations applied (${database.kind})\n`);
+/**
+ * `npm run db:migrate`: applies pending migrations to the configured database. Like the
+ * server, it refuses an embedded database another process holds and a DATA_DIR out of space.
+ */
+try {
+  const config = loadConfig();
+  const database = await openDatabaseAtStart({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, minFreeMb: config.DATA_DIR_MIN_FREE_MB });
+  await database.close();
+  process.stdout.write(`migrations applied (${database.kind})\n`);
+} catch (error) {
+  const explained = error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof NoSpaceToStartError;
+  process.stderr.write(`${explained ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+}

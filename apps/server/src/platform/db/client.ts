@@ -11,6 +11,8 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.js';
+import { reopeningPglite } from './pglite-reopen.js';
 import * as schema from './schema.js';
 
 export type Schema = typeof schema;
@@ -115,7 +117,18 @@ export async function dumpMigratedPglite(): Promise<Blob> {
 
 async function openPglite({ dataDir, template }: DatabaseOptions): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const client = await createPglite({ dataDir, template });
+  // One process per folder: a second one exits naming the holder (DataDirLockedError).
+  const lock = dataDir ? lockDataDir(dataDir) : null;
+  let first: PGlite;
+  try {
+    first = await createPglite({ dataDir, template });
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+  // On a folder, an instance that aborts (a full disk at a checkpoint) is replaced by opening the folder again.
+  const pglite = dataDir ? reopeningPglite(first, dataDir, () => createPglite({ dataDir })) : { client: first, close: () => first.close() };
+  const { client } = pglite;
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   return {
     kind: 'pglite',
@@ -135,7 +148,13 @@ async function openPglite({ dataDir, template }: DatabaseOptions): Promise<Datab
     ping: async () => {
       await client.query('select 1');
     },
-    close: () => client.close(),
+    close: async () => {
+      try {
+        await pglite.close();
+      } finally {
+        lock?.release();
+      }
+    },
   };
 }
 

@@ -3,7 +3,18 @@
  * restarting, network gone, pool exhausted), as opposed to a bad query: such a
  * request answers 503 with Retry-After and the client tries again.
  */
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND']);
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+  // The embedded database's WebAssembly aborted for another reason than a full disk; it is being opened again (pglite-reopen.ts).
+  'EMBEDDED_DATABASE_STOPPED',
+]);
 const UNREACHABLE_MESSAGES = [
   'Connection terminated',
   'connection terminated',
