@@ -1,5 +1,5 @@
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
-import { MAX_CELL_TEXT, SheetTable, type SheetTableResult } from './sheet-table.js';
+import { MAX_CELL_TEXT, SheetLimitError, SheetTable, type SheetTableResult } from './sheet-table.js';
 import { InvalidArchiveError, entryText, readZipDirectory, type InflateBudget, type ZipEntry } from './zip.js';
 
 /**
@@ -8,22 +8,51 @@ import { InvalidArchiveError, entryText, readZipDirectory, type InflateBudget, t
  * sheet of a million rows costs what its first `maxRows` cost.
  *
  * Shared strings are referenced by index from the sheet, and producers put the
- * table after the sheets in the archive (Excel does), so it is read in two
- * passes around the sheet: first which strings are blank (a row of blank cells
- * does not count towards the cap), then only the strings the rows kept use,
- * up to the last one needed. Cell texts follow what exceljs's `cell.text` gave
- * (numbers as JavaScript prints them, booleans `true`/`false`, formula results).
+ * table after the sheets in the archive (Excel does), so the sheet is read
+ * first and then only the strings its kept rows use, up to the last one needed
+ * (Excel numbers them in order of first use: the first rows' strings come
+ * first). Whether a row is blank depends on its strings, so the sheet is read
+ * counting every string as text; when the cap stopped it and some of the rows
+ * it counted turn out blank, it is read again knowing which strings are blank
+ * (a pass over the whole table). Cell texts follow what exceljs's `cell.text`
+ * gave (numbers as JavaScript prints them, booleans `true`/`false`, formula
+ * results).
  */
 export async function readXlsxTable(data: Buffer, options: { maxRows: number; budget: InflateBudget }): Promise<SheetTableResult> {
   const entries = readZipDirectory(data);
-  const { sheet, sharedStrings } = await locateParts(data, entries, options.budget);
-  const blank = sharedStrings ? await blankSharedStrings(data, sharedStrings, options.budget) : new Set<number>();
-  const table = new SheetTable<Cell>(options.maxRows, (cell) => (typeof cell === 'number' ? blank.has(cell) : cell.trim() === ''));
-  await readSheet(data, sheet, table, options.budget);
+  const parts = await locateParts(data, entries, options.budget);
+  const first = await readWith(data, parts, options, null);
+  if (!first.stoppedAtCap) return first.table;
+  if (first.table.rows.length > options.maxRows) throw new SheetLimitError('tooManyRows', `More than ${options.maxRows} rows`);
+  const blank = parts.sharedStrings ? await blankSharedStrings(data, parts.sharedStrings, options.budget) : new Set<number>();
+  const exact = await readWith(data, parts, options, blank);
+  if (exact.stoppedAtCap) throw new SheetLimitError('tooManyRows', `More than ${options.maxRows} rows`);
+  return exact.table;
+}
+
+/**
+ * One reading of the sheet and of the strings its rows use. With `blank` null,
+ * every shared string counts as text, so the cap may stop the reading at rows
+ * that resolve blank (`stoppedAtCap` with fewer rows than counted).
+ */
+async function readWith(
+  data: Buffer,
+  parts: { sheet: ZipEntry; sharedStrings?: ZipEntry },
+  options: { maxRows: number; budget: InflateBudget },
+  blank: Set<number> | null,
+): Promise<{ table: SheetTableResult; stoppedAtCap: boolean }> {
+  const table = new SheetTable<Cell>(options.maxRows, (cell) => (typeof cell === 'number' ? (blank?.has(cell) ?? false) : cell.trim() === ''));
+  let stoppedAtCap = false;
+  try {
+    await readSheet(data, parts.sheet, table, options.budget);
+  } catch (error) {
+    if (!(error instanceof SheetLimitError && error.limit === 'tooManyRows')) throw error;
+    stoppedAtCap = true;
+  }
   const needed = new Set<number>();
   for (const cell of table.cells()) if (typeof cell === 'number') needed.add(cell);
-  const strings = sharedStrings && needed.size > 0 ? await neededSharedStrings(data, sharedStrings, needed, options.budget) : new Map<number, string>();
-  return table.finish((cell) => (typeof cell === 'number' ? (strings.get(cell) ?? '') : cell));
+  const strings = parts.sharedStrings && needed.size > 0 ? await neededSharedStrings(data, parts.sharedStrings, needed, options.budget) : new Map<number, string>();
+  return { table: table.finish((cell) => (typeof cell === 'number' ? (strings.get(cell) ?? '') : cell)), stoppedAtCap };
 }
 
 /** A cell's text, or the index of its shared string. */
