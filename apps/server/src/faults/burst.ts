@@ -190,9 +190,23 @@ export function judge(sent: Map<string, string[]>, stored: StoredMessage[]): Ver
   return { expected: expected.length, stored: stored.length, lost, duplicated, outOfOrder };
 }
 
-/** Totals the suite prints for CI (one line per test, summed by .ci/run). */
-export function report(fault: string, totals: { faults: number; sent: number; stored: number; lost: number; duplicated: number }): void {
+/**
+ * Totals the suite prints for CI (one line per test, summed by .ci/run). `unannounced`: stored
+ * messages whose live event never reached a connected agent's socket (where a test watches one).
+ */
+export function report(
+  fault: string,
+  totals: { faults: number; sent: number; stored: number; lost: number; duplicated: number; unannounced?: number },
+): void {
   process.stdout.write(
-    `FAULTS ${JSON.stringify({ fault, faultsInjected: totals.faults, messagesSent: totals.sent, stored: totals.stored, lost: totals.lost, duplicated: totals.duplicated })}\n`,
+    `FAULTS ${JSON.stringify({
+      fault,
+      faultsInjected: totals.faults,
+      messagesSent: totals.sent,
+      stored: totals.stored,
+      lost: totals.lost,
+      duplicated: totals.duplicated,
+      ...(totals.unannounced === undefined ? {} : { unannounced: totals.unannounced }),
+    })}\n`,
   );
 }

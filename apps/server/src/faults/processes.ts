@@ -194,12 +194,12 @@ export function buildServer(): void {
   if (result.status !== 0) throw new Error(`server build failed: ${result.stderr || result.stdout}`);
 }
 
-/** The built server (see buildServer) as production runs it, answering /health. */
-export async function startServer(env: Record<string, string>, port?: number): Promise<ServerProcess> {
+/** The built server (see buildServer) as production runs it, answering /health; `args` such as `--services=api`. */
+export async function startServer(env: Record<string, string>, port?: number, args: string[] = []): Promise<ServerProcess> {
   if (!env.DATABASE_URL) throw new Error('the fault suite runs the server on PostgreSQL: DATABASE_URL is required');
   const chosen = port ?? (await freePort());
   const dataDir = mkdtempSync(path.join(tmpdir(), 'atende-fault-data-'));
-  const child = spawn(process.execPath, ['--enable-source-maps', `${BUNDLE_DIR}/main.js`], {
+  const child = spawn(process.execPath, ['--enable-source-maps', `${BUNDLE_DIR}/main.js`, ...args], {
     cwd: SERVER_DIR,
     env: {
       PATH: process.env.PATH,

@@ -213,3 +213,29 @@ export async function storeBatch(executor: SqlExecutor, items: BatchItem[]): Pro
   }
   return outcomes;
 }
+
+/** A message already stored under an external id: what a redelivery finds. */
+export interface StoredMessageRef {
+  item: BatchItem;
+  ticketId: number;
+  messageId: number;
+}
+
+/**
+ * The stored messages of redelivered items (their external ids are taken), one
+ * statement for all of them. Items whose message is gone (deleted since) are left out.
+ */
+export async function findRedelivered(executor: SqlExecutor, items: BatchItem[]): Promise<StoredMessageRef[]> {
+  const keyed = items.filter((item) => item.input.externalId);
+  if (keyed.length === 0) return [];
+  const result = (await executor.executeSql(
+    `select m.id, m.ticket_id, k.ord from jsonb_to_recordset($1::jsonb) as k(ord int, company_id int, whatsapp_id int, external_id text)
+      join messages m on m.company_id = k.company_id and m.whatsapp_id = k.whatsapp_id and m.external_id = k.external_id
+      order by k.ord`,
+    [JSON.stringify(keyed.map(({ input }, ord) => ({ ord, company_id: input.companyId, whatsapp_id: input.whatsappId, external_id: input.externalId })))],
+  )) as unknown as { rows: { id: number | string; ticket_id: number | string; ord: number }[] };
+  return result.rows.flatMap((row) => {
+    const item = keyed[row.ord];
+    return item ? [{ item, ticketId: Number(row.ticket_id), messageId: Number(row.id) }] : [];
+  });
+}

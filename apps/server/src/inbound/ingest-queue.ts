@@ -3,7 +3,7 @@ import { automationRuntime } from '../automation/automation-runtime.js';
 import { decideInboundAutomation, type InboundTurn } from '../automation/inbound-automation.js';
 import { loadMessageDetails } from '../modules/messages/messages.repo.js';
 import { loadTicketDetails } from '../modules/tickets/tickets.repo.js';
-import { chatKey, storeBatch, type BatchItem, type BatchOutcome } from './ingest-batch.js';
+import { chatKey, findRedelivered, storeBatch, type BatchItem, type BatchOutcome } from './ingest-batch.js';
 import { afterCommit, automationTurn, storeSlowly, type StoredInbound } from './ingest-steps.js';
 import type { IngestResult } from './ingest.js';
 
@@ -26,6 +26,14 @@ const duplicate: IngestResult = { duplicate: true, ticketId: null, messageId: nu
  * After a batch commits, its messages are published in one read per company
  * and each message's follow-up (the bot, a rating's answer) runs in its chat's
  * order; the caller's promise settles when that is done.
+ *
+ * A redelivery (an external id already stored) stores nothing but publishes the
+ * stored message again before it is answered: the process that stored it may
+ * have died between its commit and its publish, and a provider delivers until
+ * it is answered, so every committed message reaches the agents' screens at
+ * least once. For the same reason no message is answered before its events have
+ * left the process (`publisher.delivered()`). The web applies a message it
+ * already has as an update.
  */
 export class IngestQueue {
   private waiting: Waiting[] = [];
@@ -73,6 +81,7 @@ export class IngestQueue {
       outcomes = unique.map(() => ({ kind: 'missed' }));
     }
     const stored: { entry: Waiting; stored: StoredInbound }[] = [];
+    const redelivered: Waiting[] = [];
     for (const [index, entry] of unique.entries()) {
       let outcome: BatchOutcome | StoredInbound | 'duplicate' = outcomes[index] ?? { kind: 'missed' };
       if (outcome.kind === 'missed') {
@@ -83,13 +92,20 @@ export class IngestQueue {
           continue;
         }
       }
-      if (outcome === 'duplicate' || outcome.kind === 'duplicate') entry.resolve(duplicate);
+      if (outcome === 'duplicate' || outcome.kind === 'duplicate') redelivered.push(entry);
       else stored.push({ entry, stored: outcome });
     }
-    if (stored.length === 0) return;
+    if (stored.length === 0 && redelivered.length === 0) return;
 
-    const published = this.published.then(() => publishStored(services, stored.map((s) => ({ item: s.entry.item, stored: s.stored }))));
-    this.published = published;
+    const published = this.published.then(() =>
+      publishStored(
+        services,
+        stored.map((s) => ({ companyId: s.entry.item.input.companyId, ticketId: s.stored.ticketId, messageId: s.stored.messageId })),
+      ),
+    );
+    const republished = published.then(() => publishAgain(services, redelivered.map((entry) => entry.item)));
+    this.published = republished;
+    for (const entry of redelivered) void republished.then(() => services.publisher.delivered()).then(() => entry.resolve(duplicate));
     this.followUp(published, stored);
   }
 
@@ -115,8 +131,9 @@ export class IngestQueue {
         together.set(turn.companyId, list);
       } else alone.push(s);
     }
+    // Answered once the follow-up's events too (the bot's answer) are out of the process.
     const settle = (entry: Waiting, outcome: StoredInbound, done: Promise<void>) =>
-      done.then(
+      done.then(() => services.publisher.delivered()).then(
         () => entry.resolve({ duplicate: false, ticketId: outcome.ticketId, messageId: outcome.messageId, ticketCreated: outcome.ticketCreated }),
         (error: unknown) => entry.reject(error),
       );
@@ -168,32 +185,57 @@ function splitRepeatedIds(batch: Waiting[]): [Waiting[], Waiting[]] {
   return [unique, repeated];
 }
 
-/** One read of ticket and message details per company for the whole batch, then a `message.created` per message, in order. */
-async function publishStored(services: AppServices, stored: { item: BatchItem; stored: StoredInbound }[]): Promise<void> {
-  const byCompany = new Map<number, { item: BatchItem; stored: StoredInbound }[]>();
+interface Published {
+  companyId: number;
+  ticketId: number;
+  messageId: number;
+}
+
+/**
+ * One read of ticket and message details per company for the whole batch, then a
+ * `message.created` per message, in order (`message.redelivered` for messages
+ * stored before, which only the realtime publisher hears).
+ */
+async function publishStored(services: AppServices, stored: Published[], event: 'message.created' | 'message.redelivered' = 'message.created'): Promise<void> {
+  const byCompany = new Map<number, Published[]>();
   for (const entry of stored) {
-    const list = byCompany.get(entry.item.input.companyId) ?? [];
+    const list = byCompany.get(entry.companyId) ?? [];
     list.push(entry);
-    byCompany.set(entry.item.input.companyId, list);
+    byCompany.set(entry.companyId, list);
   }
   for (const [companyId, entries] of byCompany) {
     const scope = { companyId };
     try {
       const [ticketRows, messageRows] = await Promise.all([
-        loadTicketDetails(services.db, scope, [...new Set(entries.map((e) => e.stored.ticketId))]),
-        loadMessageDetails(services.db, scope, entries.map((e) => e.stored.messageId)),
+        loadTicketDetails(services.db, scope, [...new Set(entries.map((e) => e.ticketId))]),
+        loadMessageDetails(services.db, scope, entries.map((e) => e.messageId)),
       ]);
       const ticketsById = new Map(ticketRows.map((ticket) => [ticket.id, ticket]));
       const messagesById = new Map(messageRows.map((message) => [message.id, message]));
-      for (const { stored: s } of entries) {
-        const ticket = ticketsById.get(s.ticketId);
-        const message = messagesById.get(s.messageId);
-        if (ticket && message) services.events.emit('message.created', { companyId, ticket, message });
+      for (const entry of entries) {
+        const ticket = ticketsById.get(entry.ticketId);
+        const message = messagesById.get(entry.messageId);
+        if (ticket && message) services.events.emit(event, { companyId, ticket, message });
       }
     } catch (error) {
       // The messages are stored: the agents see them on their next read.
       automationRuntime(services).logger.error({ err: error, companyId }, 'inbound messages not published');
     }
+  }
+}
+
+/** Publishes the stored messages of redelivered items again (see IngestQueue). */
+async function publishAgain(services: AppServices, items: BatchItem[]): Promise<void> {
+  if (items.length === 0) return;
+  try {
+    const found = await findRedelivered(services.database.sql, items);
+    await publishStored(
+      services,
+      found.map((ref) => ({ companyId: ref.item.input.companyId, ticketId: ref.ticketId, messageId: ref.messageId })),
+      'message.redelivered',
+    );
+  } catch (error) {
+    automationRuntime(services).logger.error({ err: error, size: items.length }, 'redelivered messages not published again');
   }
 }
 

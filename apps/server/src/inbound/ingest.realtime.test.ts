@@ -1,6 +1,9 @@
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { linkQueues } from '../test/automation-harness.js';
+import { storeBatch } from './ingest-batch.js';
+import { lastMessagePreview } from './ingest.js';
+import type { InboundMessage } from './inbound-message.js';
 import { createServiceDeskFactories } from '../test/service-desk-factories.js';
 import { createTestContext, type TestContext } from '../test/test-app.js';
 
@@ -101,5 +104,51 @@ describe('the first events of a new conversation on a connection with one queue'
         ]);
       }
     }
+  });
+});
+
+describe('a message stored just before the process died (committed, never published)', () => {
+  it('reaches a connected screen when the provider delivers it again', async () => {
+    const company = await t.factories.buildCompany();
+    const sd = createServiceDeskFactories(t.database.db);
+    const token = (await company.admin.login()).token;
+    const connection = await sd.buildConnection(company.id);
+    const admin = await listen(token);
+    const input = (externalId: string, from: string, body: string): InboundMessage => ({
+      companyId: company.id,
+      whatsappId: connection.id,
+      externalId,
+      from,
+      body,
+    });
+    // The crash window, on the path every provider's message takes: the batch statement commits
+    // (a new conversation, then a message into it), and nothing after it runs.
+    const first = input('wamid.CRASH-1', '5511970002001', 'Primeira');
+    const second = input('wamid.CRASH-2', '5511970002001', 'Segunda');
+    const committed: { ticketId: number }[] = [];
+    for (const message of [first, second]) {
+      const [outcome] = await storeBatch(t.database.sql, [{ input: message, number: message.from, preview: lastMessagePreview(message) }]);
+      if (outcome?.kind !== 'stored') throw new Error(`not stored: ${outcome?.kind}`);
+      committed.push(outcome);
+    }
+
+    // The provider had no answer, so it delivers both again (here as the sandbox phone would).
+    for (const message of [first, second]) {
+      const response = await t.request(token, 'POST', `/sandbox/${connection.id}/inbound`, { from: message.from, id: message.externalId, body: message.body });
+      expect(response.json()).toMatchObject({ duplicate: true });
+    }
+    await vi.waitFor(
+      () => {
+        const created = admin.filter((e) => e.event === `company-${company.id}-appMessage` && e.payload.action === 'create');
+        expect(created.map((e) => [e.payload.message?.body, e.payload.ticket?.id])).toEqual([
+          ['Primeira', committed[0]?.ticketId],
+          ['Segunda', committed[0]?.ticketId],
+        ]);
+      },
+      { timeout: 10_000, interval: 20 },
+    );
+    // Stored once each, whatever the redelivery announced.
+    const history = (await t.request(token, 'GET', `/messages/${committed[0]?.ticketId}`)).json<{ messages: { body: string }[] }>();
+    expect(history.messages.map((m) => m.body)).toEqual(['Primeira', 'Segunda']);
   });
 });

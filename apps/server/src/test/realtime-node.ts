@@ -3,6 +3,8 @@
  * with the socket server on the Redis streams adapter and a fake authenticate.
  * Prints `port <n>` when ready. Reads commands on stdin, one per line:
  *   emit <json: { rooms, event, payload }>   publishes through this node
+ *   emit-and-die <json>                        publishes, waits for the transport's flush
+ *                                              (Publisher.delivered), then SIGKILLs itself
  *   close                                      shuts down and exits
  */
 import { createServer } from 'node:http';
@@ -37,6 +39,12 @@ for await (const line of createInterface({ input: process.stdin })) {
     const { rooms, event, payload } = JSON.parse(line.slice(5)) as { rooms: string[]; event: string; payload: unknown };
     server.transport.emit(rooms, event, payload);
     process.stdout.write('emitted\n');
+  } else if (line.startsWith('emit-and-die ')) {
+    const { rooms, event, payload } = JSON.parse(line.slice('emit-and-die '.length)) as { rooms: string[]; event: string; payload: unknown };
+    server.transport.emit(rooms, event, payload);
+    // What an ingest does before it answers a provider; then the process dies as under kill -9.
+    await server.transport.flush?.();
+    process.kill(process.pid, 'SIGKILL');
   } else if (line === 'close') {
     break;
   }

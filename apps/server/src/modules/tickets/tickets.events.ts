@@ -12,6 +12,12 @@ declare module '../../platform/events/domain-events.js' {
     'ticket.read': { companyId: number; ticket: TicketDetail };
     'message.created': { companyId: number; ticket: TicketDetail; message: MessageDetail };
     'message.updated': { companyId: number; ticket: TicketDetail; message: MessageDetail };
+    /**
+     * A provider delivered again a message already stored (inbound/ingest-queue.ts): the
+     * process that stored it may have died before publishing it, so it is announced again
+     * as created. Only for the screens: nothing with side effects listens to it.
+     */
+    'message.redelivered': { companyId: number; ticket: TicketDetail; message: MessageDetail };
   }
 }
 
@@ -40,10 +46,10 @@ export function subscribeTicketEvents({ events, publisher, media }: AppServices)
   events.on('ticket.read', ({ companyId, ticket }) => {
     publisher.toRooms(companyId, ticketRooms(ticket), 'ticket', { action: 'updateUnread', ticketId: ticket.id });
   });
-  for (const name of ['message.created', 'message.updated'] as const) {
+  for (const name of ['message.created', 'message.redelivered', 'message.updated'] as const) {
     events.on(name, ({ companyId, ticket, message }) => {
       publisher.toRooms(companyId, ticketRooms(ticket), 'appMessage', {
-        action: name === 'message.created' ? 'create' : 'update',
+        action: name === 'message.updated' ? 'update' : 'create',
         message: presentMessage(message, media),
         ticket: presentTicket(ticket),
         contact: ticket.contact,

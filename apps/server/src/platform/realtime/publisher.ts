@@ -4,6 +4,8 @@ import { companyEvent } from '@atende/shared';
 /** What the publisher needs from Socket.IO (or a fake in unit tests). */
 export interface RealtimeTransport {
   emit(roomsToReach: string[], event: string, payload: unknown): void;
+  /** Resolves once what was emitted so far has left this process for the other nodes (see Publisher.delivered). */
+  flush?(): Promise<void>;
 }
 
 export interface Publisher {
@@ -11,6 +13,14 @@ export interface Publisher {
   toRooms(companyId: number, roomsToReach: string[], entity: RealtimeEntity, payload: unknown): void;
   /** Raw event name, for the few platform-wide events (announcements). */
   broadcast(roomsToReach: string[], event: string, payload: unknown): void;
+  /**
+   * Resolves once the events published so far are out of this process: with Redis, in
+   * the stream every node reads (a kill after this loses none of them). Whoever
+   * acknowledges a provider's delivery waits for it, so a delivery answered is a
+   * delivery announced. Without Redis the sockets are this process's own: a kill
+   * ends them, and the web reloads what it shows when it connects again.
+   */
+  delivered(): Promise<void>;
 }
 
 export function createPublisher(transport: () => RealtimeTransport | null): Publisher {
@@ -20,6 +30,9 @@ export function createPublisher(transport: () => RealtimeTransport | null): Publ
     },
     broadcast(roomsToReach, event, payload) {
       transport()?.emit(roomsToReach, event, payload);
+    },
+    async delivered() {
+      await transport()?.flush?.();
     },
   };
 }

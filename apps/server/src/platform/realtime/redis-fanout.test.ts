@@ -18,6 +18,8 @@ interface RealtimeNode {
   port: number;
   child: ChildProcessWithoutNullStreams;
   emit(roomsToReach: string[], event: string, payload: unknown): Promise<void>;
+  /** Publishes, waits for the transport's flush, and dies (SIGKILL); resolves when it has. */
+  emitAndDie(roomsToReach: string[], event: string, payload: unknown): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -44,8 +46,13 @@ async function startNode(): Promise<RealtimeNode> {
       child.stdin.write(`emit ${JSON.stringify({ rooms: roomsToReach, event, payload })}\n`);
       expect(await nextLine()).toBe('emitted');
     },
+    async emitAndDie(roomsToReach, event, payload) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.stdin.write(`emit-and-die ${JSON.stringify({ rooms: roomsToReach, event, payload })}\n`);
+      await exited;
+    },
     async stop() {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.stdin.write('close\n');
       const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
@@ -105,5 +112,17 @@ describe.runIf(process.env.TEST_DATABASE === 'postgres')('realtime fan-out acros
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(receivedByA).toEqual([{ event: 'company-1-ticket', payload: { action: 'update', ticket: { id: 9 } } }]);
     expect(receivedByB).toEqual([]);
+  });
+
+  it('still delivers an event whose process was killed right after flushing it (what an ingest waits for before it answers)', async () => {
+    const [first] = nodes as [RealtimeNode];
+    const doomed = await startNode();
+    nodes.push(doomed);
+    const socket = await connected(first.port, 'token-a');
+    sockets.push(socket);
+    const arrived = new Promise<unknown>((resolve) => socket.once('company-1-appMessage', resolve));
+    await doomed.emitAndDie([rooms.company(1)], 'company-1-appMessage', { action: 'create', message: { id: 77 } });
+    expect(doomed.child.signalCode).toBe('SIGKILL');
+    await expect(arrived).resolves.toEqual({ action: 'create', message: { id: 77 } });
   });
 });

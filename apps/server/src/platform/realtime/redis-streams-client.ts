@@ -29,8 +29,19 @@ export interface StreamsAdapterClient {
 
 export interface RedisStreamsConnection {
   client: StreamsAdapterClient;
+  /**
+   * Resolves once every XADD sent so far has been answered: the adapter publishes an
+   * event with one XADD, issued in the emit call, and the commands go out at the end
+   * of the tick (after an HTTP answer written in the same tick). While Redis is not
+   * connected the events wait in the client's queue and this does not wait for them
+   * (taking messages goes on during an outage); nor longer than FLUSH_LIMIT_MS.
+   */
+  flushed(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** The longest an acknowledgement waits for its events to reach Redis. */
+const FLUSH_LIMIT_MS = 2_000;
 
 const asStrings = (args: (string | number)[]) => args.map(String);
 
@@ -68,9 +79,18 @@ export async function connectRedisStreams(
 
   // sendCommand returns RESP2 arrays as-is, which is exactly the ioredis reply
   // shape the adapter maps (e.g. XREAD -> [[stream, [[id, [field, value, ...]]]]]).
+  const publishing = new Set<Promise<Reply>>();
+  function xadd(args: string[]): Promise<Reply> {
+    const sent = commands.sendCommand(['XADD', ...args]);
+    publishing.add(sent);
+    const done = () => publishing.delete(sent);
+    sent.then(done, done);
+    return sent;
+  }
+
   const client: StreamsAdapterClient = {
     xread: (...args) => xread(asStrings(args)),
-    xadd: (args) => commands.sendCommand(['XADD', ...asStrings(args)]),
+    xadd: (args) => xadd(asStrings(args)),
     xrange: (key, start, end) => commands.sendCommand(['XRANGE', key, start, end]),
     set: (key, value, mode, milliseconds) => commands.sendCommand(['SET', key, value, mode, String(milliseconds)]),
     multi() {
@@ -98,6 +118,16 @@ export async function connectRedisStreams(
 
   return {
     client,
+    async flushed() {
+      if (publishing.size === 0 || !commands.isReady) return;
+      let timer: NodeJS.Timeout | undefined;
+      const limit = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, FLUSH_LIMIT_MS);
+        timer.unref();
+      });
+      await Promise.race([Promise.allSettled([...publishing]), limit]);
+      clearTimeout(timer);
+    },
     async close() {
       // The reader may sit in a blocking XREAD: drop it rather than wait.
       reader.destroy();

@@ -164,6 +164,9 @@ describe('notifications popover', { timeout: 30_000 }, () => {
     hideTab(true);
     await socketServer.push(companyEvent(3, 'appMessage'), { action: 'create', message: { id: 91, fromMe: false, body: 'Alguém aí?' }, ticket: fresh });
     expect(shown).toEqual([{ title: 'New message from Cliente 9', body: 'Alguém aí?' }]);
+    // Announced again (its provider delivered it twice): the screens apply it, nobody is told twice.
+    await socketServer.push(companyEvent(3, 'appMessage'), { action: 'create', message: { id: 91, fromMe: false, body: 'Alguém aí?' }, ticket: fresh });
+    expect(shown).toHaveLength(1);
     // The agent's own message never notifies.
     await socketServer.push(companyEvent(3, 'appMessage'), { action: 'create', message: { id: 92, fromMe: true, body: 'Oi!' }, ticket: fresh });
     expect(shown).toHaveLength(1);

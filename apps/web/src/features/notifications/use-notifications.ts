@@ -29,6 +29,20 @@ interface AppMessageEvent {
 /** Live events come in bursts (a message updates its ticket too): at most one refetch per this delay. */
 const REFRESH_DELAY_MS = 500;
 
+/** How many notified message ids are remembered, so a message announced again (a redelivery) rings once. */
+const NOTIFIED_IDS_KEPT = 500;
+
+/** Remembers `id`; answers whether it was new. */
+function firstNotice(notified: Set<number>, id: number): boolean {
+  if (notified.has(id)) return false;
+  notified.add(id);
+  if (notified.size > NOTIFIED_IDS_KEPT) {
+    const oldest = notified.values().next();
+    if (!oldest.done) notified.delete(oldest.value);
+  }
+  return true;
+}
+
 /**
  * What the top bar's bell shows (spec part 1 §2): the pending tickets the user
  * may see (every pending ticket with allTicket; the server's list rules decide)
@@ -50,6 +64,8 @@ export function useNotifications() {
   // Read by the socket handlers without re-subscribing on each navigation.
   const openUuid = useRef<string | undefined>(undefined);
   const texts = useRef({ t, navigate });
+  // The server announces a message again when its provider redelivers it (it may never have reached us).
+  const notified = useRef(new Set<number>());
   useEffect(() => {
     openUuid.current = /^\/tickets\/([^/]+)/.exec(location.pathname)?.[1];
     texts.current = { t, navigate };
@@ -90,6 +106,7 @@ export function useNotifications() {
       refresh();
       const { ticket, message } = event;
       if (event.action !== 'create' || !ticket || !message || !shouldNotify(message, ticket, viewer, openUuid.current)) return;
+      if (!firstNotice(notified.current, message.id)) return;
       playNotificationSound();
       showDesktopNotification(texts.current.t('notifications.desktopTitle', { name: ticket.contact.name }), message.body, ticket.uuid, (uuid) =>
         texts.current.navigate(`/tickets/${uuid}`),
