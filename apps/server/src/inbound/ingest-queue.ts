@@ -71,7 +71,6 @@ export class IngestQueue {
   private async storeNext(batch: Waiting[]): Promise<void> {
     const { services } = this;
     const [unique, repeated] = splitRepeatedIds(batch);
-    for (const entry of repeated) entry.resolve(duplicate);
     let outcomes: BatchOutcome[];
     try {
       outcomes = await storeBatch(services.database.sql, unique.map((entry) => entry.item));
@@ -95,7 +94,10 @@ export class IngestQueue {
       if (outcome === 'duplicate' || outcome.kind === 'duplicate') redelivered.push(entry);
       else stored.push({ entry, stored: outcome });
     }
-    if (stored.length === 0 && redelivered.length === 0) return;
+    if (stored.length === 0 && redelivered.length === 0) {
+      for (const entry of repeated) entry.resolve(duplicate);
+      return;
+    }
 
     const published = this.published.then(() =>
       publishStored(
@@ -105,7 +107,9 @@ export class IngestQueue {
     );
     const republished = published.then(() => publishAgain(services, redelivered.map((entry) => entry.item)));
     this.published = republished;
-    for (const entry of redelivered) void republished.then(() => services.publisher.delivered()).then(() => entry.resolve(duplicate));
+    // A second copy within the batch is answered with its first, which this batch publishes.
+    const answered = republished.then(() => services.publisher.delivered());
+    for (const entry of [...repeated, ...redelivered]) void answered.then(() => entry.resolve(duplicate));
     this.followUp(published, stored);
   }
 
