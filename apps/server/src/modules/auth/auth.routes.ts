@@ -1,7 +1,7 @@
 import { LoginBody } from '@atende/shared';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppServices } from '../../app.js';
-import { AppError } from '../../platform/http/app-error.js';
+import { AppError, tooManyRequests } from '../../platform/http/app-error.js';
 import { bearerToken } from '../../platform/http/auth-hook.js';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
 import { presentUser } from '../users/users.presenter.js';
@@ -24,7 +24,16 @@ function setRefreshCookie(reply: FastifyReply, services: AppServices, value: str
 export function registerAuthPublicRoutes(scope: FastifyInstance, services: AppServices): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
 
-  app.post('/auth/login', { schema: { body: LoginBody } }, async (request, reply) => {
+  // An address this node knows is over its limit is answered before its body is read
+  // and validated: a flood's refusals cost as little as possible (a device's attempt
+  // is judged by its device alone, so it goes through).
+  const refuseKnownFlood = async (request: FastifyRequest) => {
+    if (request.cookies[DEVICE_COOKIE]) return;
+    const wait = services.loginLimiter.refusedAddress(request.ip);
+    if (wait > 0) throw tooManyRequests(wait);
+  };
+
+  app.post('/auth/login', { schema: { body: LoginBody }, onRequest: refuseKnownFlood }, async (request, reply) => {
     const session = await login(services, { ...request.body, ip: request.ip, deviceCookie: request.cookies[DEVICE_COOKIE] });
     setRefreshCookie(reply, services, session.refreshToken);
     // This browser is now a known device of the account (login-limiter.ts).

@@ -19,6 +19,11 @@ import { createDeviceCookies } from './device-cookie.js';
 export interface LoginLimiter {
   /** Admits an attempt before the password is checked, or says how long to wait. */
   enter(input: { ip: string; email: string; deviceCookie?: string }): Promise<LoginAdmission>;
+  /**
+   * Seconds this node already knows the address is refused (0: not known), for an
+   * attempt without a device cookie: the route answers it before reading the body.
+   */
+  refusedAddress(ip: string): number;
   reset(): Promise<void>;
 }
 
@@ -101,6 +106,10 @@ export function createLoginLimiter(db: Db, limits: LoginLimits): LoginLimiter {
           },
         },
       };
+    },
+    refusedAddress(ip) {
+      const known = counters.refusedFor(`ip:${ip}`);
+      return known > 0 ? Math.max(1, Math.ceil(known / 1000)) : 0;
     },
     reset: () => counters.reset(),
   };
