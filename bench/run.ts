@@ -9,14 +9,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { cpuSpeed, startCpuWatch } from './cpu.js';
 import { sendAtRate, startFanoutClients, wallClock } from './fanout.js';
 import { runLoad, summarize, type LoadResult } from './load.js';
+import { startLoginFlood } from './login-flood.js';
 import { startWireCounter } from './pg-wire-counter.js';
 import { BENCH_ADMIN, seedBench } from './seed.js';
 import type { Database } from '../apps/server/src/platform/db/client.js';
@@ -33,8 +34,12 @@ const { values: args } = parseArgs({
     rate: { type: 'string', default: '100' },
     /** Processes the fan-out sockets are split over (the server and the sender keep the rest of the CPU). */
     'fanout-procs': { type: 'string', default: '1' },
-    /** A comma-separated subset of list,search,history,dashboard,ingest,fanout,campaign (default: all). */
-    only: { type: 'string', default: 'list,search,history,dashboard,ingest,fanout,campaign' },
+    /** A comma-separated subset of list,search,history,dashboard,login-flood,ingest,fanout,campaign (default: all). */
+    only: { type: 'string', default: 'list,search,history,dashboard,login-flood,ingest,fanout,campaign' },
+    /** Login attempts in flight at once from the flooding address (the login-flood figure). */
+    'flood-connections': { type: 'string', default: '20' },
+    /** The server bundle to measure (another build's output, e.g. apps/server/dist-bench/main.js). */
+    bundle: { type: 'string', default: 'apps/server/dist/main.js' },
     /** Contacts of the campaign figure's list. */
     'campaign-contacts': { type: 'string', default: '5000' },
     'admin-url': { type: 'string', default: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
@@ -90,8 +95,8 @@ async function freshDatabase(): Promise<string> {
   return url.toString();
 }
 
-function startServer(databaseUrl: string): Promise<{ child: ChildProcess; url: string }> {
-  const bundle = path.join(root, 'apps/server/dist/main.js');
+function startServer(databaseUrl: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
+  const bundle = path.resolve(root, args.bundle);
   if (!existsSync(bundle)) throw new Error('Build first: npm run build');
   const child = spawn(process.execPath, [bundle], {
     cwd: root,
@@ -108,6 +113,7 @@ function startServer(databaseUrl: string): Promise<{ child: ChildProcess; url: s
       DATA_DIR: path.join(root, 'data-bench'),
       // Events published by the ingest running in the bench process reach the server's sockets through Redis.
       REDIS_URL: redisUrl,
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -231,6 +237,42 @@ async function main() {
     if (only.has('dashboard')) {
       rows.push(await measure('dashboard, last 90 days', ownPids, load('/dashboard?days=90')));
       rows.push(await measure('dashboard chart, tickets per day over 90 days', ownPids, load(`/dashboard/ticketsDay?initialDate=${daysAgo(89)}&finalDate=${daysAgo(0)}`)));
+    }
+
+    // The ticket list while one address (127.0.0.2; the list's clients are 127.0.0.1) floods /auth/login with wrong
+    // passwords of made-up e-mails: after its first failures every attempt is refused (429), which must stay cheap.
+    // Then the same on the embedded database (npm start's default), whose one connection serves every statement.
+    if (only.has('login-flood')) {
+      const listWhileFlooded = (url: string, listLoad: () => Promise<LoadResult>) => async () => {
+        const flood = startLoginFlood({ url, from: '127.0.0.2', connections: Number(args['flood-connections']) });
+        // Measured once the address is refused: its first failures (argon2 each) are the limit's price, not the flood's.
+        await flood.refusing;
+        const list = await listLoad();
+        const flooded = await flood.stop();
+        return { ...list, extra: { floodAttemptsPerSecond: flooded.attemptsPerSecond, floodRefused: flooded.refused, floodFailed: flooded.failed, floodOther: flooded.other } };
+      };
+      rows.push(await measure('ticket list while one address floods /auth/login', ownPids, listWhileFlooded(server.url, load('/tickets?status=open&showAll=true&pageNumber=1'))));
+
+      const embeddedDir = mkdtempSync(path.join(tmpdir(), 'atende-bench-embedded-'));
+      const embeddedSize = { tickets: Math.min(Number(args.tickets), 5000), messages: Math.min(Number(args.messages), 50_000) };
+      const seeding = await openDatabase({ dataDir: path.join(embeddedDir, 'pglite') });
+      await seeding.migrate();
+      await seedBench(seeding, embeddedSize);
+      await seeding.close();
+      const embedded = await startServer('', { DATA_DIR: embeddedDir, REDIS_URL: '' });
+      try {
+        const embeddedToken = await login(embedded.url, BENCH_ADMIN.email, BENCH_ADMIN.password);
+        const embeddedList = () =>
+          runLoad({ url: `${embedded.url}/tickets?status=open&showAll=true&pageNumber=1`, token: embeddedToken, connections: Number(args.connections), warmupSeconds: warmup, seconds });
+        const embeddedPids = [process.pid, embedded.child.pid ?? 0];
+        const size = `${embeddedSize.tickets / 1000}k tickets`;
+        rows.push(await measure(`ticket list, embedded database (${size})`, embeddedPids, embeddedList));
+        rows.push(await measure(`ticket list, embedded database (${size}), while one address floods /auth/login`, embeddedPids, listWhileFlooded(embedded.url, embeddedList)));
+      } finally {
+        embedded.child.kill('SIGTERM');
+        await once(embedded.child, 'exit');
+        rmSync(embeddedDir, { recursive: true, force: true });
+      }
     }
 
     // Ingest runs in this process through the real pipeline, with agents' sockets on the server under test.
