@@ -40,7 +40,7 @@ export interface RateLimiter {
   leaveBackoff(key: string, options: BackoffOptions): Promise<void>;
   /** Deletes the keys' counters (a success that clears them). */
   forget(keys: readonly string[]): Promise<void>;
-  /** Milliseconds this node knows the key stays refused (0: ask the database). */
+  /** While this node remembers the key refused: milliseconds until it opens (0: ask the database). */
   refusedFor(key: string): number;
   /** Forgets this limiter's counters, in the database and in memory (tests). */
   reset(): Promise<void>;
@@ -68,7 +68,8 @@ const MAX_REMEMBERED = 50_000;
 
 export function createRateLimiter(db: Db, name: string, windowMs: number): RateLimiter {
   let nextSweep = 0;
-  const refusedUntil = new Map<string, number>();
+  /** Key → until when this node answers from memory, and when the key opens (what Retry-After says). */
+  const refusedUntil = new Map<string, { until: number; opensAt: number }>();
   const stored = (key: string) => `${name}:${createHash('sha256').update(key).digest('hex')}`;
 
   async function sweep(): Promise<void> {
@@ -78,10 +79,10 @@ export function createRateLimiter(db: Db, name: string, windowMs: number): RateL
     await db.delete(rateLimits).where(lt(rateLimits.resetAt, sql`now()`));
   }
 
-  function remember(key: string, untilMs: number): void {
+  function remember(key: string, untilMs: number, opensAt: number): void {
     if (refusedUntil.size >= MAX_REMEMBERED) {
       const now = Date.now();
-      for (const [known, until] of refusedUntil) if (until <= now) refusedUntil.delete(known);
+      for (const [known, { until }] of refusedUntil) if (until <= now) refusedUntil.delete(known);
       // Still full: drop the oldest half (a Map iterates in insertion order).
       let drop = refusedUntil.size >= MAX_REMEMBERED ? refusedUntil.size / 2 : 0;
       for (const known of refusedUntil.keys()) {
@@ -89,7 +90,7 @@ export function createRateLimiter(db: Db, name: string, windowMs: number): RateL
         refusedUntil.delete(known);
       }
     }
-    refusedUntil.set(key, untilMs);
+    refusedUntil.set(key, { until: untilMs, opensAt });
   }
 
   const windowEnd = sql`now() + ${windowMs} * interval '1 millisecond'`;
@@ -136,7 +137,7 @@ export function createRateLimiter(db: Db, name: string, windowMs: number): RateL
       let retryAfterMs = 0;
       for (const row of over) {
         const key = limits.get(row.key)?.key ?? row.key;
-        remember(key, Math.min(row.resetAt.getTime(), now + REMEMBER_WINDOW_REFUSAL_MS));
+        remember(key, Math.min(row.resetAt.getTime(), now + REMEMBER_WINDOW_REFUSAL_MS), row.resetAt.getTime());
         retryAfterMs = Math.max(retryAfterMs, row.resetAt.getTime() - now);
       }
       return { admitted: false, retryAfterMs };
@@ -168,7 +169,7 @@ export function createRateLimiter(db: Db, name: string, windowMs: number): RateL
       const row = result.rows[0];
       if (row?.admitted !== null && row?.admitted !== undefined) return { admitted: true };
       const retryAfterMs = Math.max(0, Math.ceil(Number(row?.wait_ms ?? 0)));
-      remember(key, Date.now() + retryAfterMs);
+      remember(key, Date.now() + retryAfterMs, Date.now() + retryAfterMs);
       return { admitted: false, retryAfterMs };
     },
 
@@ -185,10 +186,10 @@ export function createRateLimiter(db: Db, name: string, windowMs: number): RateL
     },
 
     refusedFor(key) {
-      const until = refusedUntil.get(key);
-      if (until === undefined) return 0;
-      const left = until - Date.now();
-      if (left > 0) return left;
+      const known = refusedUntil.get(key);
+      if (!known) return 0;
+      const now = Date.now();
+      if (known.until > now) return Math.max(1, known.opensAt - now);
       refusedUntil.delete(key);
       return 0;
     },
