@@ -39,6 +39,8 @@ const mainScript = path.resolve(here, 'main.ts');
 interface Started {
   child: ChildProcess;
   dir: string;
+  /** nginx ends its workers itself on SIGTERM; SIGKILL would leave them running. */
+  signal: NodeJS.Signals;
 }
 const started: Started[] = [];
 
@@ -74,7 +76,7 @@ async function startServer(env: Record<string, string>): Promise<number> {
     },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  started.push({ child, dir });
+  started.push({ child, dir, signal: 'SIGKILL' });
   let output = '';
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const lines = createInterface({ input: child.stdout });
@@ -123,7 +125,7 @@ ${servers}
 `,
   );
   const child = spawn(NGINX, ['-p', dir, '-e', `${dir}/error.log`, '-c', conf, '-g', `daemon off; pid ${dir}/nginx.pid;`], { stdio: ['ignore', 'pipe', 'pipe'] });
-  started.push({ child, dir });
+  started.push({ child, dir, signal: 'SIGTERM' });
   let output = '';
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`nginx exited with ${code}:\n${output}`))));
@@ -219,11 +221,13 @@ describe.skipIf(!nginxPresent && !process.env.CI)('behind a real nginx (TRUST_PR
   }, 120_000);
 
   afterAll(async () => {
-    for (const { child } of started.reverse()) {
+    for (const { child, signal } of started.reverse()) {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGKILL');
+        child.kill(signal);
+        const late = setTimeout(() => child.kill('SIGKILL'), 5000);
         await exited;
+        clearTimeout(late);
       }
     }
     for (const { dir } of started) rmSync(dir, { recursive: true, force: true });
