@@ -54,7 +54,7 @@ export class Chatbot {
     return connectionQueues(this.turn.db, this.turn.scope, connection.id);
   }
 
-  /** A new pending ticket without a queue (or one the menu may be offered to again). */
+  /** A new pending ticket: without a queue, or created in its arrival queue (arrival.ts), whose bot has not started. */
   async start(): Promise<void> {
     const { turn, connection } = this;
     if (!connection) return;
