@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { cpuSpeed, startCpuWatch } from './cpu.js';
 import { sendAtRate, startFanoutClients, wallClock } from './fanout.js';
+import { acceptedXlsx, largestAllowedXlsx, listWhileUploading } from './import.js';
 import { runLoad, summarize, type LoadResult } from './load.js';
 import { startLoginFlood } from './login-flood.js';
 import { startWireCounter } from './pg-wire-counter.js';
@@ -232,6 +233,25 @@ async function main() {
     if (only.has('history')) {
       rows.push(await measure('history, 100-message ticket', ownPids, load(`/messages/${seed.heavyTicketId}`)));
       rows.push(await measure('history, 10-message ticket', ownPids, load(`/messages/${seed.lightTicketId}`)));
+    }
+
+    // Contact list imports (`import.ts`, only with `--only import`): the ticket list while the largest allowed
+    // .xlsx, then the largest accepted one, are uploaded back to back; the lists are deleted once measured.
+    if (only.has('import')) {
+      const largest = largestAllowedXlsx();
+      const fileMiB = Math.round((largest.data.length / 2 ** 20) * 10) / 10;
+      const listPath = '/tickets?status=open&showAll=true&pageNumber=1';
+      rows.push(
+        await measure(`ticket list while a ${fileMiB} MiB .xlsx of ${largest.rows} rows is uploaded back to back`, ownPids, () =>
+          listWhileUploading(server.url, token, largest.data, 'largest.xlsx', load(listPath), { fileMiB, fileRows: largest.rows }),
+        ),
+      );
+      rows.push(
+        await measure('ticket list while 20,000-row .xlsx imports run back to back', ownPids, () =>
+          listWhileUploading(server.url, token, acceptedXlsx(20_000), 'accepted.xlsx', load(listPath), { fileRows: 20_000 }),
+        ),
+      );
+      await settle(database);
     }
 
     if (only.has('dashboard')) {
