@@ -214,7 +214,8 @@ function columnOf(reference: string): number {
 function cellValue(type: string | undefined, value: string, inline: string): Cell | null {
   switch (type) {
     case 's': {
-      const index = Number(value);
+      // Number('') is 0: an empty reference is no reference.
+      const index = value.trim() === '' ? Number.NaN : Number(value);
       return Number.isInteger(index) && index >= 0 ? index : null;
     }
     case 'inlineStr':
