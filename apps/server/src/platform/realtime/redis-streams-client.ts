@@ -32,9 +32,11 @@ export interface RedisStreamsConnection {
   /**
    * Resolves once every XADD sent so far has been answered: the adapter publishes an
    * event with one XADD, issued in the emit call, and the commands go out at the end
-   * of the tick (after an HTTP answer written in the same tick). While Redis is not
-   * connected the events wait in the client's queue and this does not wait for them
-   * (taking messages goes on during an outage); nor longer than FLUSH_LIMIT_MS.
+   * of the tick (after an HTTP answer written in the same tick). One connection answers
+   * its commands in order, so waiting for the last XADD is waiting for all of them, and
+   * every caller until the next XADD shares that wait. While Redis is not connected the
+   * events wait in the client's queue and this does not wait for them (taking messages
+   * goes on during an outage); nor longer than FLUSH_LIMIT_MS.
    */
   flushed(): Promise<void>;
   close(): Promise<void>;
@@ -79,12 +81,16 @@ export async function connectRedisStreams(
 
   // sendCommand returns RESP2 arrays as-is, which is exactly the ioredis reply
   // shape the adapter maps (e.g. XREAD -> [[stream, [[id, [field, value, ...]]]]]).
-  const publishing = new Set<Promise<Reply>>();
+  /** The last XADD while it waits for its answer, and the shared wait for it. */
+  let lastPublish: Promise<Reply> | null = null;
+  let lastFlush: { of: Promise<Reply>; done: Promise<void> } | null = null;
   function xadd(args: string[]): Promise<Reply> {
     const sent = commands.sendCommand(['XADD', ...args]);
-    publishing.add(sent);
-    const done = () => publishing.delete(sent);
-    sent.then(done, done);
+    lastPublish = sent;
+    const answered = () => {
+      if (lastPublish === sent) lastPublish = null;
+    };
+    sent.then(answered, answered);
     return sent;
   }
 
@@ -118,15 +124,22 @@ export async function connectRedisStreams(
 
   return {
     client,
-    async flushed() {
-      if (publishing.size === 0 || !commands.isReady) return;
-      let timer: NodeJS.Timeout | undefined;
-      const limit = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, FLUSH_LIMIT_MS);
-        timer.unref();
-      });
-      await Promise.race([Promise.allSettled([...publishing]), limit]);
-      clearTimeout(timer);
+    flushed() {
+      const last = lastPublish;
+      if (!last || !commands.isReady) return Promise.resolve();
+      if (lastFlush?.of !== last) {
+        let timer: NodeJS.Timeout | undefined;
+        const limit = new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, FLUSH_LIMIT_MS);
+          timer.unref();
+        });
+        const answer = last.then(
+          () => undefined,
+          () => undefined,
+        );
+        lastFlush = { of: last, done: Promise.race([answer, limit]).then(() => clearTimeout(timer)) };
+      }
+      return lastFlush.done;
     },
     async close() {
       // The reader may sit in a blocking XREAD: drop it rather than wait.
