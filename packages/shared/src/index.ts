@@ -21,3 +21,4 @@ export * from './message-data.js';
 export * from './dashboard-schemas.js';
 export * from './chat-schemas.js';
 export * from './billing-schemas.js';
+export * from './desk-contracts.js';

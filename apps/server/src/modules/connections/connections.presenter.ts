@@ -1,3 +1,4 @@
+import type { PresentedConnection, PresentedConnectionForAdmin, PresentedConnectionSession } from '@atende/shared';
 import { providerKindOf } from '../../channels/channel-provider.js';
 import { presentCloudApiConfig } from '../../channels/cloud-api/cloud-api.config.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
@@ -9,7 +10,7 @@ import type { ConnectionDetail } from './connections.repo.js';
  * connections; the side menu's badge reads statuses). This is also the payload
  * of `company-{id}-whatsapp`, which reaches the whole company.
  */
-export function presentConnection(connection: ConnectionDetail) {
+export function presentConnection(connection: ConnectionDetail): PresentedConnection {
   return {
     id: connection.id,
     name: connection.name,
@@ -40,7 +41,6 @@ export function presentConnection(connection: ConnectionDetail) {
     updatedAt: connection.updatedAt.toISOString(),
   };
 }
-export type PresentedConnection = ReturnType<typeof presentConnection>;
 
 export interface PresentOptions {
   /** The caller may edit connections: it sees the API token and the Cloud API settings (secrets masked). */
@@ -50,7 +50,7 @@ export interface PresentOptions {
   secrets: SecretBox;
 }
 
-export function presentConnectionFor(connection: ConnectionDetail, options: PresentOptions) {
+export function presentConnectionFor(connection: ConnectionDetail, options: PresentOptions): PresentedConnection | PresentedConnectionForAdmin {
   const base = presentConnection(connection);
   if (!options.admin) return base;
   return {
@@ -62,7 +62,7 @@ export function presentConnectionFor(connection: ConnectionDetail, options: Pres
 }
 
 /** Payload of `company-{id}-whatsappSession` (admins only: it carries the QR code). */
-export function presentSession(connection: WhatsappRow) {
+export function presentSession(connection: WhatsappRow): PresentedConnectionSession {
   return {
     id: connection.id,
     name: connection.name,

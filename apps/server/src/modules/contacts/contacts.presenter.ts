@@ -1,3 +1,4 @@
+import type { ContactImportResult, PresentedContact, PresentedContactSummary } from '@atende/shared';
 import type { ContactRow } from '../../platform/db/schema.js';
 
 export interface ExtraInfoDetail {
@@ -10,7 +11,7 @@ export interface ContactDetail extends ContactRow {
   extraInfo: ExtraInfoDetail[];
 }
 
-export function presentContact(contact: ContactDetail) {
+export function presentContact(contact: ContactDetail): PresentedContact {
   return {
     id: contact.id,
     name: contact.name,
@@ -24,18 +25,10 @@ export function presentContact(contact: ContactDetail) {
     updatedAt: contact.updatedAt.toISOString(),
   };
 }
-export type PresentedContact = ReturnType<typeof presentContact>;
 
 /** The pickers' shape (`GET /contacts/list`). */
-export function presentContactSummary(contact: Pick<ContactRow, 'id' | 'name' | 'number' | 'email'>) {
+export function presentContactSummary(contact: Pick<ContactRow, 'id' | 'name' | 'number' | 'email'>): PresentedContactSummary {
   return { id: contact.id, name: contact.name, number: contact.number, email: contact.email };
 }
 
-export interface ContactImportResult {
-  newContacts: { contactId: number; contactName: string }[];
-  errorBag: {
-    contactName: string;
-    /** `fields`: per invalid column, the validation key (`validation.tooShort`, ...) a client translates. */
-    error: { message: string; code: 'ERR_DUPLICATED_CONTACT' | 'ERR_VALIDATION' | 'ERR_WAPP_NOT_INITIALIZED'; fields?: Record<string, string> };
-  }[];
-}
+export type { ContactImportResult };

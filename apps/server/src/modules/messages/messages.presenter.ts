@@ -1,3 +1,4 @@
+import type { PresentedMessage } from '@atende/shared';
 import type { MessageRow } from '../../platform/db/schema.js';
 import type { MediaStorage } from '../../platform/storage/media-storage.js';
 import type { PresentedMessageJson } from './messages.repo.js';
@@ -7,7 +8,7 @@ export interface MessageDetail extends MessageRow {
   quoted: Pick<MessageRow, 'id' | 'body' | 'fromMe' | 'mediaType' | 'isDeleted'> & { contactName: string } | null;
 }
 
-export function presentMessage(message: MessageDetail, media: MediaStorage) {
+export function presentMessage(message: MessageDetail, media: MediaStorage): PresentedMessage {
   return {
     id: message.id,
     ticketId: message.ticketId,
@@ -45,7 +46,6 @@ export function presentMessage(message: MessageDetail, media: MediaStorage) {
     updatedAt: message.updatedAt.toISOString(),
   };
 }
-export type PresentedMessage = ReturnType<typeof presentMessage>;
 
 /** A JSON array of messages presented by the database (`pageConversation`), with their media URLs signed. */
 export function presentedMessagesJson(messages: PresentedMessageJson[], media: MediaStorage): string {

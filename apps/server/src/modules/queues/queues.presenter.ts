@@ -1,6 +1,7 @@
+import type { PresentedQueue } from '@atende/shared';
 import type { QueueRow } from '../../platform/db/schema.js';
 
-export function presentQueue(queue: QueueRow) {
+export function presentQueue(queue: QueueRow): PresentedQueue {
   return {
     id: queue.id,
     name: queue.name,
@@ -17,4 +18,3 @@ export function presentQueue(queue: QueueRow) {
     updatedAt: queue.updatedAt.toISOString(),
   };
 }
-export type PresentedQueue = ReturnType<typeof presentQueue>;

@@ -1,3 +1,4 @@
+import type { PresentedTicket } from '@atende/shared';
 import type { TicketRow } from '../../platform/db/schema.js';
 
 export interface TicketDetail extends TicketRow {
@@ -8,7 +9,7 @@ export interface TicketDetail extends TicketRow {
   tags: { id: number; name: string; color: string }[];
 }
 
-export function presentTicket(ticket: TicketDetail) {
+export function presentTicket(ticket: TicketDetail): PresentedTicket {
   return {
     id: ticket.id,
     uuid: ticket.uuid,
@@ -36,4 +37,3 @@ export function presentTicket(ticket: TicketDetail) {
     updatedAt: ticket.updatedAt.toISOString(),
   };
 }
-export type PresentedTicket = ReturnType<typeof presentTicket>;

@@ -1,4 +1,4 @@
-import { presentDueDate, type AllTicket, type Language, type Profile } from '@atende/shared';
+import { presentDueDate, type AllTicket, type Language, type PresentedPlan, type PresentedUser, type Profile } from '@atende/shared';
 
 export interface PlanDetail {
   id: number;
@@ -42,13 +42,13 @@ export interface UserDetail {
   };
 }
 
-export function presentPlan(plan: PlanDetail) {
+export function presentPlan(plan: PlanDetail): PresentedPlan {
   const { valueCents, ...rest } = plan;
   // Reais on the wire (the spec's shape), integer cents in the database.
   return { ...rest, value: valueCents / 100 };
 }
 
-export function presentUser(user: UserDetail) {
+export function presentUser(user: UserDetail): PresentedUser {
   return {
     id: user.id,
     name: user.name,
@@ -79,4 +79,3 @@ export function presentUser(user: UserDetail) {
       : {}),
   };
 }
-export type PresentedUser = ReturnType<typeof presentUser>;

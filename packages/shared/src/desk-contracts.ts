@@ -1,0 +1,370 @@
+import type { ConnectionProblem } from './connection-schemas.js';
+import type { AllTicket, Language, Profile } from './constants.js';
+import type { MessageData } from './message-data.js';
+import type { PlanFlags } from './plans.js';
+import type { TicketStatus } from './realtime.js';
+import type { ScheduleEntry } from './schemas.js';
+
+/**
+ * What the service-desk routes and their realtime events answer (spec part 1 §3, §7):
+ * tickets, messages, contacts, tags, notes, quick messages, queues, users and
+ * connections. The server's presenters are typed with these, and the web reads the
+ * answers as these, so a change on one side that the other does not follow fails to
+ * compile. Dates are ISO 8601 strings.
+ */
+
+/** A queue where a ticket, a user or a connection names it. */
+export interface PresentedQueueSummary {
+  id: number;
+  name: string;
+  color: string;
+}
+
+/** `GET /queue`, `GET /queue/:id` and `company-{id}-queue`. */
+export interface PresentedQueue extends PresentedQueueSummary {
+  orderQueue: number | null;
+  greetingMessage: string;
+  outOfHoursMessage: string;
+  ratingMessage: string;
+  integrationId: number | null;
+  promptId: number | null;
+  schedules: ScheduleEntry[];
+  companyId: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A tag on a ticket (and what `POST /tags/sync` answers). */
+export interface PresentedTicketTag {
+  id: number;
+  name: string;
+  color: string;
+}
+
+/** `GET /tags/list` (pickers, the ticket's tag bar) and the kanban lanes (`GET /tags/kanban`'s `lista`). */
+export interface PresentedTagSummary extends PresentedTicketTag {
+  /** 1: the tag is a kanban lane. */
+  kanban: number;
+}
+
+/** The tags page (`GET /tags`, `GET /tags/:id`) and `company-{id}-tag`. */
+export interface PresentedTag extends PresentedTagSummary {
+  /** Who created it (null once that user is deleted). */
+  userId: number | null;
+  ticketsCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PresentedTagPage {
+  tags: PresentedTag[];
+  hasMore: boolean;
+  count: number;
+}
+
+/** `company-{id}-tag`. */
+export type TagEventPayload = { action: 'create' | 'update'; tag: PresentedTag } | { action: 'delete'; tagId: number };
+
+/** The contact a ticket carries. */
+export interface PresentedTicketContact {
+  id: number;
+  name: string;
+  number: string;
+  profilePicUrl: string;
+  isGroup: boolean;
+  email: string;
+}
+
+/** A ticket (`GET /tickets/:id`, the lists, `company-{id}-ticket`, the 409 of a lost race). */
+export interface PresentedTicket {
+  id: number;
+  uuid: string;
+  status: TicketStatus;
+  userId: number | null;
+  user: { id: number; name: string } | null;
+  queueId: number | null;
+  queue: PresentedQueueSummary | null;
+  whatsappId: number | null;
+  whatsapp: { id: number; name: string; status: string; provider: string } | null;
+  contactId: number;
+  contact: PresentedTicketContact;
+  isGroup: boolean;
+  chatbot: boolean;
+  unreadMessages: number;
+  lastMessage: string;
+  useIntegration: boolean;
+  promptId: number | null;
+  integrationId: number | null;
+  tags: PresentedTicketTag[];
+  companyId: number;
+  /** The protocol number shown to customers ({{protocol}}): the ticket id. */
+  code: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** `GET /tickets`: a page of the list. */
+export interface PresentedTicketPage {
+  tickets: PresentedTicket[];
+  hasMore: boolean;
+}
+
+/** Who produced a message: the customer, an agent, the phone itself, the bot or the system (decision 9). */
+export type MessageSource = 'customer' | 'agent' | 'phone' | 'bot' | 'system';
+
+/** What a message quotes, as the message carries it. */
+export interface PresentedQuotedMessage {
+  id: number;
+  body: string;
+  fromMe: boolean;
+  mediaType: string | null;
+  isDeleted: boolean;
+  contact: { name: string };
+}
+
+/** A message (`GET /messages/:ticketId`, the sends, `company-{id}-appMessage`). */
+export interface PresentedMessage {
+  id: number;
+  ticketId: number;
+  contactId: number;
+  userId: number | null;
+  /** Empty once deleted. */
+  body: string;
+  fromMe: boolean;
+  source: MessageSource;
+  ack: number;
+  read: boolean;
+  /** `image`, `audio`, `video`, `application`, `locationMessage`, `vcard`, `contactMessage`, `call_log`, `chat`, ...; null for text. */
+  mediaType: string | null;
+  /** A signed, expiring link to the file; null without one and once deleted. */
+  mediaUrl: string | null;
+  mediaName: string | null;
+  isDeleted: boolean;
+  isEdited: boolean;
+  senderName: string | null;
+  /** Outgoing messages: 'pending' until the channel answers, then 'sent' or 'failed' (`sendError` is the error code); null otherwise. */
+  sendStatus: 'pending' | 'sent' | 'failed' | null;
+  sendError: string | null;
+  /** What the channel gave beyond text and file (issue 19): reactions, order, referral, media state, ...; null when nothing. */
+  dataJson: MessageData | null;
+  contact: { id: number; name: string };
+  quotedMsgId: number | null;
+  quotedMsg: PresentedQuotedMessage | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** `GET /messages/:ticketId`: a page of the conversation (oldest first) and its ticket. */
+export interface PresentedMessagePage {
+  messages: PresentedMessage[];
+  ticket: PresentedTicket;
+  hasMore: boolean;
+}
+
+export interface PresentedExtraInfo {
+  id: number;
+  name: string;
+  value: string;
+}
+
+/** A contact (`GET /contacts`, `GET /contacts/:id`, `company-{id}-contact`). */
+export interface PresentedContact {
+  id: number;
+  name: string;
+  number: string;
+  email: string;
+  profilePicUrl: string;
+  isGroup: boolean;
+  /** The connection the contact first wrote through. */
+  whatsappId: number | null;
+  extraInfo: PresentedExtraInfo[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PresentedContactPage {
+  contacts: PresentedContact[];
+  hasMore: boolean;
+  count: number;
+}
+
+/** `GET /contacts/list`: every contact of the company, for pickers. */
+export interface PresentedContactSummary {
+  id: number;
+  name: string;
+  number: string;
+  email: string;
+}
+
+/** `POST /contacts/upload` and `POST /contacts/import`. `message` is an error code (ERR_DUPLICATED_CONTACT) or an English sentence. */
+export interface ContactImportResult {
+  newContacts: { contactId: number; contactName: string }[];
+  errorBag: {
+    contactName: string;
+    /** `fields`: per invalid column, the validation key (`validation.tooShort`, ...) a client translates. */
+    error: { message: string; code: 'ERR_DUPLICATED_CONTACT' | 'ERR_VALIDATION' | 'ERR_WAPP_NOT_INITIALIZED'; fields?: Record<string, string> };
+  }[];
+}
+
+/** `company-{id}-contact`: created and edited contacts are both `update`. */
+export type ContactEventPayload = { action: 'update'; contact: PresentedContact } | { action: 'delete'; contactId: number };
+
+/** A note on a contact (`GET /ticket-notes/list`, `POST /ticket-notes`). */
+export interface PresentedTicketNote {
+  id: number;
+  note: string;
+  ticketId: number;
+  contactId: number;
+  /** Null once its author is deleted (the note stays). */
+  user: { id: number; name: string } | null;
+  createdAt: string;
+}
+
+/**
+ * A quick message. `mediaPath` is the attachment's stored file name (spec part 2 §3),
+ * never where it lies on disk; `mediaUrl` is a signed, expiring link to it.
+ */
+export interface PresentedQuickMessage {
+  id: number;
+  shortcode: string;
+  message: string;
+  geral: boolean;
+  status: boolean;
+  userId: number | null;
+  isMedia: boolean;
+  mediaPath: string | null;
+  mediaName: string | null;
+  mediaUrl: string | null;
+}
+
+export interface PresentedQuickMessagePage {
+  records: PresentedQuickMessage[];
+  hasMore: boolean;
+  count: number;
+}
+
+/** `company-{id}-quickMessage` (a private one reaches only its owner and the admins). */
+export type QuickMessageEventPayload =
+  | { action: 'create' | 'update'; quickMessage: PresentedQuickMessage }
+  | { action: 'delete'; quickMessageId: number };
+
+/** A plan as a user's company carries it: reais on the wire (the spec's shape), integer cents in the database. */
+export interface PresentedPlan extends PlanFlags {
+  id: number;
+  name: string;
+  users: number;
+  connections: number;
+  queues: number;
+  value: number;
+}
+
+/** The signed-in user's company (`POST /auth/login`, `POST /auth/refresh_token`, `GET /auth/me`). */
+export interface PresentedUserCompany {
+  id: number;
+  name: string;
+  /** Never null: "no expiry" is `NO_EXPIRY_DUE_DATE`. */
+  dueDate: string;
+  status: boolean;
+  /** IANA name; schedules are typed and shown in it. */
+  timezone: string;
+  /** The public settings (`packages/shared/src/settings.ts`). */
+  settings: { key: string; value: string }[];
+  plan: PresentedPlan;
+}
+
+/** A user (`GET /users`, `GET /users/list`, `company-{id}-user`); the session's answers add `company`. */
+export interface PresentedUser {
+  id: number;
+  name: string;
+  email: string;
+  profile: Profile;
+  super: boolean;
+  allTicket: AllTicket;
+  language: Language | null;
+  online: boolean;
+  whatsappId: number | null;
+  whatsapp: { id: number; name: string } | null;
+  companyId: number;
+  queues: PresentedQueueSummary[];
+  createdAt: string;
+  updatedAt: string;
+  company?: PresentedUserCompany;
+}
+
+export interface PresentedUserPage {
+  users: PresentedUser[];
+  count: number;
+  hasMore: boolean;
+}
+
+/**
+ * What every user of the company sees of a connection (ticket screens name
+ * connections; the side menu's badge reads statuses): `GET /whatsapp` for users who
+ * may not edit connections, and `company-{id}-whatsapp`, which reaches the whole company.
+ */
+export interface PresentedConnection {
+  id: number;
+  name: string;
+  status: string;
+  isDefault: boolean;
+  provider: string;
+  /** The connected phone's number, once known. */
+  number: string;
+  retries: number;
+  companyId: number;
+  greetingMessage: string;
+  complationMessage: string;
+  outOfHoursMessage: string;
+  ratingMessage: string;
+  expiresInactiveMessage: string;
+  expiresTicket: number;
+  timeUseBotQueues: number;
+  maxUseBotQueues: number;
+  timeToTransfer: number;
+  transferQueueId: number | null;
+  promptId: number | null;
+  integrationId: number | null;
+  queueIds: number[];
+  queues: PresentedQueueSummary[];
+  schedules: ScheduleEntry[];
+  /** Why the connection needs its admin (a revoked token, a channel error), or null. */
+  problem: ConnectionProblem | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The Cloud API settings as an admin sees them: secrets masked, never whole. */
+export interface PresentedCloudApiSettings {
+  phoneNumberId: string;
+  wabaId: string;
+  verifyToken: string;
+  graphApiBaseUrl: string;
+  accessToken: string;
+  appSecret: string;
+  webhookPath: string;
+}
+
+/**
+ * A connection as users allowed `connections-page:editOrDeleteConnection` get it:
+ * the external API token and the Cloud API settings, and the QR code with session
+ * detail (`session` absent or not `0`).
+ */
+export interface PresentedConnectionForAdmin extends PresentedConnection {
+  token: string;
+  cloudApi: PresentedCloudApiSettings | null;
+  qrcode?: string;
+}
+
+/** `company-{id}-whatsappSession` (admins only: it carries the QR code) and the session routes' `session`. */
+export interface PresentedConnectionSession {
+  id: number;
+  name: string;
+  status: string;
+  qrcode: string;
+  retries: number;
+  number: string;
+  provider: string;
+  isDefault: boolean;
+  problem: ConnectionProblem | null;
+  updatedAt: string;
+}
