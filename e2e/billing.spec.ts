@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { api, apiLogin, expect, login, test, uniqueStamp } from './fixtures';
+import { BROWSER_TIME_ZONE } from './time-zone';
 
 /**
  * The SaaS lifecycle (issue 23) as a new customer lives it: sign up a company at
@@ -170,7 +171,7 @@ test('billing: sign up, see the trial, reset the password by e-mail, pay the inv
   const companies = await api<{ email: string; dueDate: string }[]>(base, superToken, 'GET', '/companies/list');
   const dueDate = new Date(companies.find((company) => company.email === owner.email)?.dueDate ?? 0);
   expect(dueDate.getTime()).toBeGreaterThan(Date.now() + 25 * 86_400_000);
-  await expect(done).toContainText(dueDate.toLocaleDateString('pt-BR', { timeZone: 'America/Sao_Paulo' }));
+  await expect(done).toContainText(dueDate.toLocaleDateString('pt-BR', { timeZone: BROWSER_TIME_ZONE }));
   // Back to / after 4 seconds.
   await expect(other).toHaveURL(/\/$/, { timeout: 10_000 });
   await other.goto('/financeiro');

@@ -1,4 +1,5 @@
 import { test as base, expect, type BrowserContext, type BrowserContextOptions, type Page } from '@playwright/test';
+import { BROWSER_TIME_ZONE } from './time-zone';
 
 export const ADMIN = { email: 'admin@admin.com', password: process.env.E2E_ADMIN_PASSWORD ?? 'Admin123!' };
 
@@ -67,7 +68,7 @@ export const test = base.extend<{
   newPage: async ({ browser, baseURL, viewport, expectedHttpErrors, browserProblems }, use) => {
     const contexts: BrowserContext[] = [];
     await use(async (options) => {
-      const context = await browser.newContext({ baseURL, viewport, ...options });
+      const context = await browser.newContext({ baseURL, viewport, timezoneId: BROWSER_TIME_ZONE, ...options });
       contexts.push(context);
       await watchContext(context, expectedHttpErrors, browserProblems);
       return context.newPage();

@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { BROWSER_TIME_ZONE } from './time-zone';
 
 export default defineConfig({
   testDir: '.',
@@ -12,6 +13,9 @@ export default defineConfig({
     baseURL: process.env.E2E_BASE_URL ?? 'http://127.0.0.1:8080',
     screenshot: 'only-on-failure',
     trace: 'off',
+    // The browsers of the seeded companies' people: their zone is the companies' (America/Sao_Paulo),
+    // so a date the page formats in the browser's zone reads the same whatever the machine's clock zone.
+    timezoneId: BROWSER_TIME_ZONE,
     launchOptions: {
       executablePath: '/usr/bin/chromium',
       args: [

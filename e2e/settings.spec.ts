@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { apiLogin, expect, login, test } from './fixtures';
+import { BROWSER_TIME_ZONE } from './time-zone';
 
 /**
  * The settings page (spec part 2 §2.15) end to end: options saved on change and
@@ -193,7 +194,8 @@ test('settings: the super user adds a plan and a company on it, renews it, and d
     await expect(row).toHaveAttribute('data-due-colour', '');
     const company = await api.call<{ planId: number; dueDate: string }>('GET', `/companies/${companyId}`);
     expect(company.planId).toBe(planId);
-    expect(iso(new Date(company.dueDate))).toBe(iso(renewed));
+    // Stored as the end of that day where the browser is (the company's zone).
+    expect(new Date(company.dueDate).toLocaleDateString('sv-SE', { timeZone: BROWSER_TIME_ZONE })).toBe(iso(renewed));
 
     // Delete the company, then its plan.
     await row.getByTestId('company-delete').click();
