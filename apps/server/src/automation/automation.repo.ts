@@ -18,6 +18,7 @@ import {
   type WhatsappRow,
 } from '../platform/db/schema.js';
 import type { TenantScope } from '../platform/http/context.js';
+import { sortOptions } from '../modules/queue-options/queue-options.repo.js';
 
 export type CompanySettings = Record<SettingKey, string>;
 
@@ -127,11 +128,6 @@ export async function optionChildren(db: DbOrTx, scope: TenantScope, queueId: nu
       ),
     );
   return sortOptions(rows);
-}
-
-/** Numeric positions in number order ('2' before '10'). */
-export function sortOptions<T extends { option: string; id: number }>(rows: T[]): T[] {
-  return [...rows].sort((a, b) => Number(a.option) - Number(b.option) || a.option.localeCompare(b.option) || a.id - b.id);
 }
 
 export async function findOptionRow(db: DbOrTx, scope: TenantScope, id: number): Promise<QueueOptionRow | null> {

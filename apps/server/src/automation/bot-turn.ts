@@ -3,7 +3,7 @@ import type { TenantScope } from '../platform/http/context.js';
 import type { AutomationTicket } from './automation.repo.js';
 import { readBotState, type BotEffects, type BotReply, type BotState } from './bot-effects.js';
 import { closedPeriodKey, hoursConfigured, isOpenAt } from './business-hours.js';
-import { formatMessage } from './message-variables.js';
+import { formatMessage } from '../modules/messages/message-variables.js';
 import type { ScheduleRow } from '../platform/db/schema.js';
 
 /**

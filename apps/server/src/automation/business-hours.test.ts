@@ -1,7 +1,7 @@
 import { DEFAULT_SCHEDULES } from '@atende/shared';
 import { describe, expect, it } from 'vitest';
 import { closedPeriodKey, isOpenAt } from './business-hours.js';
-import { formatMessage, greetingOfTheDay } from './message-variables.js';
+import { formatMessage, greetingOfTheDay } from '../modules/messages/message-variables.js';
 
 const SP = 'America/Sao_Paulo';
 const at = (iso: string) => new Date(iso);

@@ -7,7 +7,7 @@ import { findQueueRow, loadAutomationTicket } from './automation.repo.js';
 import { automationRuntime } from './automation-runtime.js';
 import { AUTOMATION_TEXTS } from './automation-texts.js';
 import { applyTicketChange, deliverEffects, type BotReply } from './bot-effects.js';
-import { formatMessage } from './message-variables.js';
+import { formatMessage } from '../modules/messages/message-variables.js';
 
 /**
  * The rating of a closed ticket (setting userRating, spec part 1 §9, decision 6):

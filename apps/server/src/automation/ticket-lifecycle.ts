@@ -8,7 +8,7 @@ import { applyTicketChange, readBotState } from './bot-effects.js';
 import { afterTicketClosed } from './rating.js';
 import { sendAutomaticMessage } from '../modules/messages/messages.service.js';
 import { findTicketDetail } from '../modules/tickets/tickets.repo.js';
-import { formatMessage } from './message-variables.js';
+import { formatMessage } from '../modules/messages/message-variables.js';
 
 /**
  * What an agent's change to a ticket sets off (spec part 1 §4): the greeting

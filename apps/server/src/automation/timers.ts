@@ -6,7 +6,7 @@ import { automationRuntime } from './automation-runtime.js';
 import { AUTOMATION_TEXTS, fill } from './automation-texts.js';
 import { applyTicketChange, deliverEffects, type BotReply } from './bot-effects.js';
 import { handoverChange } from './handover.js';
-import { formatMessage } from './message-variables.js';
+import { formatMessage } from '../modules/messages/message-variables.js';
 
 /**
  * The connection timers (spec part 2 §2.2), run by a durable job every minute

@@ -1,6 +1,6 @@
 import { and, asc, eq, lte, ne, sql } from 'drizzle-orm';
 import type { AppServices } from '../app.js';
-import { lastMessagePreview } from '../inbound/ingest.js';
+import { lastMessagePreview } from '../modules/messages/message-preview.js';
 import type { MessageDetail } from '../modules/messages/messages.presenter.js';
 import { loadMessageDetails } from '../modules/messages/messages.repo.js';
 import { findTicketDetail } from '../modules/tickets/tickets.repo.js';

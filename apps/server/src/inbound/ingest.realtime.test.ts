@@ -2,7 +2,7 @@ import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { linkQueues } from '../test/automation-harness.js';
 import { storeBatch } from './ingest-batch.js';
-import { lastMessagePreview } from './ingest.js';
+import { lastMessagePreview } from '../modules/messages/message-preview.js';
 import type { InboundMessage } from './inbound-message.js';
 import { createServiceDeskFactories } from '../test/service-desk-factories.js';
 import { createTestContext, type TestContext } from '../test/test-app.js';

@@ -1,5 +1,6 @@
 import type { AppServices } from '../app.js';
 import { groupMessagesIgnored } from '../automation/inbound-hooks.js';
+import { lastMessagePreview } from '../modules/messages/message-preview.js';
 import { storableInbound, type InboundMessage } from './inbound-message.js';
 import { ingestQueue } from './ingest-queue.js';
 
@@ -10,14 +11,6 @@ export interface IngestResult {
   ticketCreated: boolean;
   /** Not stored: a group message while the company ignores groups (setting CheckMsgIsGroup). */
   ignored?: boolean;
-}
-
-/** What a ticket's list row shows for its last message. */
-export function lastMessagePreview(input: Pick<InboundMessage, 'body' | 'media' | 'specialType'>): string {
-  if (input.body.trim()) return input.body.slice(0, 255);
-  // The web shows the word for it (spec: a location shows the word for location).
-  if (input.specialType) return input.specialType;
-  return input.media?.name ?? '';
 }
 
 /**

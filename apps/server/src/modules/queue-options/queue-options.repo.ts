@@ -2,7 +2,11 @@ import { and, eq, isNull, ne } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { queueOptions, type QueueOptionRow } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
-import { sortOptions } from '../../automation/automation.repo.js';
+
+/** Numeric positions in number order ('2' before '10'). */
+export function sortOptions<T extends { option: string; id: number }>(rows: T[]): T[] {
+  return [...rows].sort((a, b) => Number(a.option) - Number(b.option) || a.option.localeCompare(b.option) || a.id - b.id);
+}
 
 /** Every option of a queue: trees are small, the editor and the presenter nest them in memory. */
 export async function listQueueOptions(db: DbOrTx, scope: TenantScope, queueId: number): Promise<QueueOptionRow[]> {
