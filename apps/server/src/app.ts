@@ -218,6 +218,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     guardRoutesByRole(scope);
     for (const register of privateModules) await register(scope, services);
   });
+  // The providers and session control need the finished services (media, secrets, jobs).
+  services.channels.attach(services);
   subscribeModuleEvents(services);
 
   if (options.realtime !== false) {

@@ -1,26 +1,26 @@
 import pino from 'pino';
 import type { AppServices } from '../app.js';
 import type { Db } from '../platform/db/client.js';
-import type { WhatsappRow } from '../platform/db/schema.js';
 import { AppError } from '../platform/http/app-error.js';
 import { createBaileysProvider, type BaileysLocalProvider } from './baileys/baileys.provider.js';
 import type { BaileysRelay } from './baileys/baileys-relay.js';
 import type { BaileysSessionHub } from './baileys/baileys-session.js';
-import { providerKindOf, type ChannelProvider, type ProviderKind } from './channel-provider.js';
+import { providerKindOf, type ChannelGateway, type ProviderKind } from '../modules/connections/channel-provider.js';
 import { createCloudApiJobs, type CloudApiJobs } from './cloud-api/cloud-api.jobs.js';
 import { createCloudApiProvider, type CloudApiProvider } from './cloud-api/cloud-api.provider.js';
 import { createSandboxProvider } from './sandbox/sandbox.provider.js';
+import { applySessionAction, startSession } from './session-control.js';
+import { checkCloudApiConnection } from './cloud-api/cloud-api.session.js';
 
 export interface CloudApiChannel {
   provider: CloudApiProvider;
   jobs: CloudApiJobs;
 }
 
-export interface ChannelRegistry {
-  providerFor(connection: WhatsappRow): ChannelProvider;
+export interface ChannelRegistry extends ChannelGateway {
   /**
-   * Wires the providers that need the app's services (media, secrets, config,
-   * jobs). Called once while the app is built (connections.events.ts).
+   * Wires the providers and session control to the app's services (media, secrets,
+   * config, jobs). Called once while the app is built (app.ts).
    */
   attach(services: AppServices): void;
   cloudApi(): CloudApiChannel;
@@ -30,8 +30,6 @@ export interface ChannelRegistry {
   setRelay(relay: BaileysRelay): void;
   /** Answers relayed calls for the sessions this node's supervisor (`nodeId`) holds. */
   serveRelay(nodeId: string): Promise<void>;
-  /** Asks this process's session supervisor, if it runs one, to apply session changes now. */
-  wake(): void;
   onWake(listener: () => void): void;
   readonly logger: pino.Logger;
 }
@@ -47,6 +45,7 @@ export function createChannelRegistry(db: Db): ChannelRegistry {
   let baileys: BaileysLocalProvider | null = null;
   let relay: BaileysRelay | null = null;
   let cloud: CloudApiChannel | null = null;
+  let services: AppServices | null = null;
   let logger = pino({ level: 'silent' });
 
   function attached<T>(value: T | null): T {
@@ -69,17 +68,29 @@ export function createChannelRegistry(db: Db): ChannelRegistry {
           return assertNever(kind);
       }
     },
-    attach(services) {
+    attach(app) {
       if (baileys) return;
-      logger = pino({ level: services.config.LOG_LEVEL }).child({ module: 'channels' });
-      baileys = createBaileysProvider(services, baileysSessions, () => relay);
-      const provider = createCloudApiProvider(services);
-      const jobs = createCloudApiJobs(services, provider, logger);
+      services = app;
+      logger = pino({ level: app.config.LOG_LEVEL }).child({ module: 'channels' });
+      baileys = createBaileysProvider(app, baileysSessions, () => relay);
+      const provider = createCloudApiProvider(app);
+      const jobs = createCloudApiJobs(app, provider, logger);
       cloud = { provider, jobs };
-      services.jobs?.register(jobs.webhook);
-      services.jobs?.register(jobs.media);
+      app.jobs?.register(jobs.webhook);
+      app.jobs?.register(jobs.media);
     },
     cloudApi: () => attached(cloud),
+    startSession: (connection) => startSession(attached(services), connection),
+    sessionAction: (connection, action) => applySessionAction(attached(services), connection, action),
+    async checkConnection(connection) {
+      if (providerKindOf(connection.provider) === 'cloud-api') await checkCloudApiConnection(attached(services), connection);
+    },
+    async stopLocalSession(whatsappId) {
+      await baileysSessions
+        .get(whatsappId)
+        ?.stop('logout')
+        .catch(() => undefined);
+    },
     setRelay(value) {
       relay = value;
     },

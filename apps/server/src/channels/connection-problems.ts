@@ -1,6 +1,6 @@
 import type { AppServices } from '../app.js';
 import type { WhatsappRow } from '../platform/db/schema.js';
-import { writeSessionState } from './connection-state.js';
+import { writeSessionState } from '../modules/connections/connection-state.js';
 
 /**
  * Keeps a channel problem on the connection for its admins (shown on the

@@ -8,7 +8,7 @@ import { messages, tickets, whatsapps } from '../platform/db/schema.js';
 import type { TenantScope } from '../platform/http/context.js';
 import type { StoredMedia, UploadedFile } from '../platform/storage/media-storage.js';
 import { AppError } from '../platform/http/app-error.js';
-import { providerKindOf, type ChannelProvider, type OutgoingMessage, type SentMessage } from './channel-provider.js';
+import { providerKindOf, type ChannelProvider, type OutgoingMessage, type SentMessage } from '../modules/connections/channel-provider.js';
 import type { OutgoingPayload, WhatsappRow } from '../platform/db/schema.js';
 
 /** Messages of one send, all going to one ticket's contact through one connection. */

@@ -4,7 +4,9 @@ import type { AppServices } from '../app.js';
 import type { DbOrTx } from '../platform/db/client.js';
 import { whatsapps, type WhatsappRow } from '../platform/db/schema.js';
 import { clearAuthState } from './baileys/baileys-auth-state.js';
-import { announceSession, type SessionRef } from './connection-state.js';
+import { providerKindOf, type SessionAction } from '../modules/connections/channel-provider.js';
+import { announceSession, writeSessionState, type SessionRef } from '../modules/connections/connection-state.js';
+import { checkCloudApiConnection } from './cloud-api/cloud-api.session.js';
 
 /** Stored provider names whose connections run a supervised session (Baileys: the spec's 'beta'). */
 export const SESSION_PROVIDERS = ['beta', 'baileys'] as const;
@@ -70,4 +72,30 @@ export async function requestSessionStop(services: Pick<AppServices, 'db' | 'eve
   });
   await announceSession(services, ref);
   services.channels.wake();
+}
+
+type SessionServices = Pick<AppServices, 'db' | 'events' | 'channels' | 'secrets' | 'config'>;
+
+/** Brings a new or reconfigured connection's session up: QR pairing, a Graph API check, or nothing to do (sandbox). */
+export async function startSession(services: SessionServices, connection: WhatsappRow): Promise<void> {
+  const ref = { companyId: connection.companyId, whatsappId: connection.id };
+  if (hasSession(connection)) await requestSessionStart(services, ref, { reset: false });
+  else if (providerKindOf(connection.provider) === 'cloud-api') await checkCloudApiConnection(services, connection);
+}
+
+/** `POST /whatsappsession/:id` retry, `PUT` new QR code, `DELETE` disconnect, as the connection's provider does them. */
+export async function applySessionAction(services: SessionServices, connection: WhatsappRow, action: SessionAction): Promise<void> {
+  const ref = { companyId: connection.companyId, whatsappId: connection.id };
+  if (hasSession(connection)) {
+    if (action === 'disconnect') await requestSessionStop(services, ref);
+    else await requestSessionStart(services, ref, { reset: action === 'newQr' });
+    return;
+  }
+  if (action === 'disconnect') {
+    await writeSessionState(services, ref, { status: 'DISCONNECTED', qrcode: '' });
+    return;
+  }
+  // Nothing to pair: a new QR code means the same as a retry.
+  if (providerKindOf(connection.provider) === 'cloud-api') await checkCloudApiConnection(services, connection);
+  else await writeSessionState(services, ref, { status: 'CONNECTED', qrcode: '', retries: 0 });
 }

@@ -6,7 +6,7 @@ import type { BuiltCompany } from '../test/factories.js';
 import { startFakeWaWebSocket, type FakeWaWebSocket } from '../test/fake-wa-websocket.js';
 import { createServiceDeskFactories } from '../test/service-desk-factories.js';
 import { createChannelsService } from './channels-service.js';
-import { writeSessionState } from './connection-state.js';
+import { writeSessionState } from '../modules/connections/connection-state.js';
 import { requestSessionStart, requestSessionStop } from './session-control.js';
 import { createSessionSupervisor, type SessionSupervisor, type StopMode } from './session-supervisor.js';
 

@@ -7,7 +7,7 @@ import { findConnection } from '../modules/connections/connections.repo.js';
 import { AppError } from '../platform/http/app-error.js';
 import { authorize } from '../platform/http/guards.js';
 import type { ZodTypeProvider } from '../platform/http/zod-provider.js';
-import { writeSessionState } from './connection-state.js';
+import { writeSessionState } from '../modules/connections/connection-state.js';
 
 const TestSessionBody = z.object({
   status: z.enum(CONNECTION_STATUSES).optional(),

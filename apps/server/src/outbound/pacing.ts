@@ -1,4 +1,4 @@
-import type { ProviderKind } from '../channels/channel-provider.js';
+import type { ProviderKind } from '../modules/connections/channel-provider.js';
 
 /**
  * How one connection spaces its sends (campaign settings, spec part 2 §9, and

@@ -22,7 +22,7 @@ import { applyAck, applyEdit, applyReaction, applyRevoke, applySendFailure } fro
 import type { StoredMedia } from '../../platform/storage/media-storage.js';
 import { channelSettings } from '../channel-settings.js';
 import { followNumberChange } from '../number-change.js';
-import type { SessionRef } from '../connection-state.js';
+import type { SessionRef } from '../../modules/connections/connection-state.js';
 import { mapContent, textOf } from './baileys-message-mapper.js';
 
 export interface InboundLogger {

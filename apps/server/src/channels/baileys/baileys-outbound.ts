@@ -3,7 +3,7 @@ import type { AnyMessageContent, WAMessage } from 'baileys';
 import { and, eq } from 'drizzle-orm';
 import type { AppServices } from '../../app.js';
 import { contacts, messages, type WhatsappRow } from '../../platform/db/schema.js';
-import type { OutgoingMessage } from '../channel-provider.js';
+import type { OutgoingMessage } from '../../modules/connections/channel-provider.js';
 import { prepareVoiceNote } from '../voice-note.js';
 
 /** The WhatsApp address of a number: a group's when the contact is a group. */

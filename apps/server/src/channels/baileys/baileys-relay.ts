@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { isErrorCode } from '@atende/shared';
 import { createClient } from 'redis';
 import { AppError } from '../../platform/http/app-error.js';
-import type { OutgoingMessage, SentMessage } from '../channel-provider.js';
+import type { OutgoingMessage, SentMessage } from '../../modules/connections/channel-provider.js';
 
 /** An operation on a Baileys connection, asked of the node whose process holds its session. */
 export type RelayCall = { companyId: number; whatsappId: number } & (

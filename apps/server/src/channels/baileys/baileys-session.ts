@@ -14,7 +14,7 @@ import { and, eq } from 'drizzle-orm';
 import pino from 'pino';
 import type { AppServices } from '../../app.js';
 import { messages } from '../../platform/db/schema.js';
-import { writeSessionState, type SessionPatch, type SessionRef } from '../connection-state.js';
+import { writeSessionState, type SessionPatch, type SessionRef } from '../../modules/connections/connection-state.js';
 import type { StopMode, SupervisedSession } from '../session-supervisor.js';
 import { clearAuthState, useDatabaseAuthState } from './baileys-auth-state.js';
 import { handleCalls, handleUpdates, handleUpsert, type BaileysInboundContext } from './baileys-inbound.js';

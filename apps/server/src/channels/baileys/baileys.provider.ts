@@ -3,7 +3,7 @@ import type { AppServices } from '../../app.js';
 import type { WhatsappRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
 import { findConnection } from '../../modules/connections/connections.repo.js';
-import type { ChannelProvider, SentMessage } from '../channel-provider.js';
+import type { ChannelProvider, SentMessage } from '../../modules/connections/channel-provider.js';
 import { leaseHolder } from '../channel-leases.repo.js';
 import { contentFor, jidFor, quotedMessage } from './baileys-outbound.js';
 import type { BaileysRelay, RelayCall, RelayResult } from './baileys-relay.js';

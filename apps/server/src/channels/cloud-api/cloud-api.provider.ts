@@ -2,10 +2,10 @@ import { readFile } from 'node:fs/promises';
 import type { AppServices } from '../../app.js';
 import type { WhatsappRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
-import type { ChannelProvider, OutgoingMessage, SentMessage } from '../channel-provider.js';
+import type { ChannelProvider, OutgoingMessage, SentMessage } from '../../modules/connections/channel-provider.js';
 import { noteConnectionProblem } from '../connection-problems.js';
 import { cloudErrorCode } from './cloud-api.inbound.js';
-import { isCloudApiConfigured, readCloudApiSettings } from './cloud-api.config.js';
+import { isCloudApiConfigured, readCloudApiSettings } from '../../modules/connections/cloud-api-settings.js';
 import { customerWindow } from './customer-window.js';
 import { createGraphApiClient, GraphApiError, type GraphApiClient, type GraphTemplate } from './graph-api.client.js';
 

@@ -9,7 +9,7 @@ import type { WhatsappRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
-import { providerKindOf } from '../channel-provider.js';
+import { providerKindOf } from '../../modules/connections/channel-provider.js';
 import { storeAndDeliver } from '../outgoing-messages.js';
 import { customerWindow } from './customer-window.js';
 import type { GraphTemplate } from './graph-api.client.js';

@@ -1,7 +1,7 @@
 import type { AppServices } from '../../app.js';
 import type { WhatsappRow } from '../../platform/db/schema.js';
-import { writeSessionState } from '../connection-state.js';
-import { isCloudApiConfigured, readCloudApiSettings } from './cloud-api.config.js';
+import { writeSessionState } from '../../modules/connections/connection-state.js';
+import { isCloudApiConfigured, readCloudApiSettings } from '../../modules/connections/cloud-api-settings.js';
 import { createGraphApiClient } from './graph-api.client.js';
 
 /**

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { AppServices } from '../../app.js';
 import { whatsapps, type WhatsappRow } from '../../platform/db/schema.js';
 import { stripUnsafeDeep } from '../../platform/text/unsafe-text.js';
-import { CLOUD_API_WEBHOOK_PATH, readCloudApiSettings } from './cloud-api.config.js';
+import { CLOUD_API_WEBHOOK_PATH, readCloudApiSettings } from '../../modules/connections/cloud-api-settings.js';
 
 /** Meta's webhook payloads are small; a batch of hundreds of statuses still fits. */
 const WEBHOOK_BODY_LIMIT = 2 * 1024 * 1024;

@@ -1,4 +1,4 @@
-import type { CloudApiSettings } from './cloud-api.config.js';
+import type { CloudApiSettings } from '../../modules/connections/cloud-api-settings.js';
 
 /** A Graph API answer other than 2xx (Meta's error object when it sent one). */
 export class GraphApiError extends Error {

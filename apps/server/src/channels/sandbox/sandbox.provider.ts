@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import { sandboxOutbox } from '../../platform/db/schema.js';
-import type { ChannelProvider } from '../channel-provider.js';
+import type { ChannelProvider } from '../../modules/connections/channel-provider.js';
 import { sandboxPhoneBook } from './sandbox.repo.js';
 
 /**

@@ -20,8 +20,6 @@ declare module '../../platform/events/domain-events.js' {
  */
 export function subscribeConnectionEvents(services: AppServices): void {
   const { events, publisher } = services;
-  // The providers need the finished services (media, secrets, jobs): wired here, once per app.
-  services.channels.attach(services);
   events.on('connection.saved', ({ companyId, connection }) => {
     publisher.toRooms(companyId, [rooms.company(companyId)], 'whatsapp', { action: 'update', whatsapp: presentConnection(connection) });
   });

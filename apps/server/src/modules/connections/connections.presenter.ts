@@ -1,6 +1,6 @@
 import type { PresentedConnection, PresentedConnectionForAdmin, PresentedConnectionSession } from '@atende/shared';
-import { providerKindOf } from '../../channels/channel-provider.js';
-import { presentCloudApiConfig } from '../../channels/cloud-api/cloud-api.config.js';
+import { providerKindOf } from './channel-provider.js';
+import { presentCloudApiConfig } from './cloud-api-settings.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import type { WhatsappRow } from '../../platform/db/schema.js';
 import type { ConnectionDetail } from './connections.repo.js';

@@ -2,10 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { can, DEFAULT_MAX_USE_BOT_QUEUES, type ConnectionCreateBody, type ConnectionUpdateBody } from '@atende/shared';
 import { and, eq } from 'drizzle-orm';
 import type { AppServices } from '../../app.js';
-import { providerKindOf } from '../../channels/channel-provider.js';
-import { cloudApiColumns, isCloudApiConfigured, readCloudApiSettings } from '../../channels/cloud-api/cloud-api.config.js';
-import { checkCloudApiConnection } from '../../channels/cloud-api/cloud-api.session.js';
-import { hasSession, requestSessionStart } from '../../channels/session-control.js';
+import { providerKindOf } from './channel-provider.js';
+import { cloudApiColumns, isCloudApiConfigured, readCloudApiSettings } from './cloud-api-settings.js';
 import { prompts, queueIntegrations, queues, whatsapps, type WhatsappRow } from '../../platform/db/schema.js';
 import { assertIdsInTenant } from '../../platform/db/tenant.js';
 import { AppError } from '../../platform/http/app-error.js';
@@ -133,13 +131,6 @@ async function announce(services: AppServices, ctx: RequestContext, ids: number[
   }
 }
 
-/** Brings a new or reconfigured connection's session up: QR pairing, a Graph API check, or at once for the sandbox. */
-async function startSession(services: AppServices, connection: WhatsappRow): Promise<void> {
-  const ref = { companyId: connection.companyId, whatsappId: connection.id };
-  if (hasSession(connection)) await requestSessionStart(services, ref, { reset: false });
-  else if (providerKindOf(connection.provider) === 'cloud-api') await checkCloudApiConnection(services, connection);
-}
-
 export async function createConnection(services: AppServices, ctx: RequestContext, body: ConnectionCreateBody): Promise<ConnectionDetail> {
   authorize(ctx, 'connections-page:addConnection');
   const limit = ctx.company.plan.connections;
@@ -184,7 +175,7 @@ export async function createConnection(services: AppServices, ctx: RequestContex
   });
   await announce(services, ctx, [...demoted, id]);
   const created = await findConnection(services.db, ctx, id);
-  if (created) await startSession(services, created);
+  if (created) await services.channels.startSession(created);
   return showConnection(services, ctx, id);
 }
 
@@ -219,7 +210,7 @@ export async function updateConnection(services: AppServices, ctx: RequestContex
   await announce(services, ctx, [...demoted, id]);
   if (body.cloudApi) {
     const updated = await findConnection(services.db, ctx, id);
-    if (updated) await checkCloudApiConnection(services, updated);
+    if (updated) await services.channels.checkConnection(updated);
   }
   return showConnection(services, ctx, id);
 }
@@ -229,10 +220,7 @@ export async function deleteConnection(services: AppServices, ctx: RequestContex
   const connection = await findConnection(services.db, ctx, id);
   if (!connection) throw new AppError('ERR_NO_WAPP_FOUND');
   // A session running here logs the device out of the phone first; elsewhere its node stops it when the lease vanishes.
-  await services.channels.baileysSessions
-    .get(id)
-    ?.stop('logout')
-    .catch(() => undefined);
+  await services.channels.stopLocalSession(id);
   const promoted = await services.db.transaction(async (tx) => {
     await tx.delete(whatsapps).where(and(eq(whatsapps.companyId, ctx.companyId), eq(whatsapps.id, id)));
     if (!connection.isDefault) return null;

@@ -1,6 +1,6 @@
 import type { MessageData } from '@atende/shared';
-import type { WhatsappRow } from '../platform/db/schema.js';
-import type { StoredMedia } from '../platform/storage/media-storage.js';
+import type { WhatsappRow } from '../../platform/db/schema.js';
+import type { StoredMedia } from '../../platform/storage/media-storage.js';
 
 export const PROVIDER_KINDS = ['sandbox', 'baileys', 'cloud-api'] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
@@ -48,4 +48,26 @@ export interface ChannelProvider {
   checkNumber(connection: WhatsappRow, number: string): Promise<{ exists: boolean; number: string }>;
   /** The connected phone's address book (`POST /contacts/import`); providers that cannot list it leave it out. */
   listContacts?(connection: WhatsappRow): Promise<{ number: string; name: string }[]>;
+}
+
+/** What an admin asks of a connection's session (`/whatsappsession/:id`). */
+export type SessionAction = 'retry' | 'newQr' | 'disconnect';
+
+/**
+ * What the domain modules ask of the channels layer: a connection's provider and
+ * its session. Declared here, implemented by the channel registry
+ * (channels/channel-registry.ts) and handed to the modules by the composition root.
+ */
+export interface ChannelGateway {
+  providerFor(connection: WhatsappRow): ChannelProvider;
+  /** Brings a new or reconfigured connection's session up: QR pairing, a Graph API check, or nothing to do (sandbox). */
+  startSession(connection: WhatsappRow): Promise<void>;
+  /** Retry, new QR code or disconnect, as the connection's provider does it. */
+  sessionAction(connection: WhatsappRow, action: SessionAction): Promise<void>;
+  /** Checks a connection whose provider settings changed (the Cloud API's credentials). */
+  checkConnection(connection: WhatsappRow): Promise<void>;
+  /** Logs out a session this process runs before its connection is deleted. */
+  stopLocalSession(whatsappId: number): Promise<void>;
+  /** Asks this process's session supervisor, if it runs one, to apply session changes now. */
+  wake(): void;
 }

@@ -1,8 +1,8 @@
 import type { ConnectionProblem, ConnectionStatus } from '@atende/shared';
 import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
-import type { AppServices } from '../app.js';
-import { findConnectionDetail } from '../modules/connections/connections.repo.js';
-import { channelLeases, whatsapps, type WhatsappRow } from '../platform/db/schema.js';
+import type { AppServices } from '../../app.js';
+import { findConnectionDetail } from './connections.repo.js';
+import { channelLeases, whatsapps, type WhatsappRow } from '../../platform/db/schema.js';
 
 export interface SessionRef {
   companyId: number;
