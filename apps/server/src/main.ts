@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { buildApp } from './app.js';
 import { createChannelsService } from './channels/channels-service.js';
-import { startPendingRecovery } from './channels/outgoing-messages.js';
+import { startPendingRecovery } from './modules/messages/outgoing-messages.js';
 import { ConfigError, loadConfig, parseServices } from './config.js';
 import { seedFirstStart } from './modules/companies/first-start.seed.js';
 import { paymentsBannerLine } from './modules/invoices/payments.js';

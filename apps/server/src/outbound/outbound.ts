@@ -38,7 +38,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import pino, { type Logger } from 'pino';
 import type { AppServices } from '../app.js';
 import { providerKindOf, type ChannelProvider } from '../modules/connections/channel-provider.js';
-import { deliverPendingMessage, sendThrough, storePendingMessages } from '../channels/outgoing-messages.js';
+import { deliverPendingMessage, sendThrough, storePendingMessages } from '../modules/messages/outgoing-messages.js';
 import { findOrCreateTicket } from '../modules/external-api/external-api.service.js';
 import { findTicketDetail } from '../modules/tickets/tickets.repo.js';
 import type { Db, DbOrTx, Tx } from '../platform/db/client.js';

@@ -10,7 +10,7 @@ import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
 import { providerKindOf } from '../../modules/connections/channel-provider.js';
-import { storeAndDeliver } from '../outgoing-messages.js';
+import { storeAndDeliver } from '../../modules/messages/outgoing-messages.js';
 import { customerWindow } from './customer-window.js';
 import type { GraphTemplate } from './graph-api.client.js';
 

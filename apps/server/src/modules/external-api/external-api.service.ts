@@ -1,7 +1,7 @@
 import type { ExternalSendBody } from '@atende/shared';
 import { and, eq, ne } from 'drizzle-orm';
 import type { AppServices } from '../../app.js';
-import { outgoingItems, storeAndDeliver } from '../../channels/outgoing-messages.js';
+import { outgoingItems, storeAndDeliver } from '../messages/outgoing-messages.js';
 import { companies, contacts, plans, tickets, whatsapps, type WhatsappRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
 import { isCompanyExpired, isCompanySuspended, type TenantScope } from '../../platform/http/context.js';

@@ -6,7 +6,7 @@ import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext, TenantScope } from '../../platform/http/context.js';
 import type { StoredMedia } from '../../platform/storage/media-storage.js';
 import { formatMessage } from './message-variables.js';
-import { outgoingItems, retryFailedMessage, storeAndDeliver, type Delivery } from '../../channels/outgoing-messages.js';
+import { outgoingItems, retryFailedMessage, storeAndDeliver, type Delivery } from './outgoing-messages.js';
 import { findTicketDetail } from '../tickets/tickets.repo.js';
 import { showTicket } from '../tickets/tickets.service.js';
 import type { TicketDetail } from '../tickets/tickets.presenter.js';

@@ -1,15 +1,15 @@
 import { and, asc, eq, lte, ne, sql } from 'drizzle-orm';
-import type { AppServices } from '../app.js';
-import { lastMessagePreview } from '../modules/messages/message-preview.js';
-import type { MessageDetail } from '../modules/messages/messages.presenter.js';
-import { loadMessageDetails } from '../modules/messages/messages.repo.js';
-import { findTicketDetail } from '../modules/tickets/tickets.repo.js';
-import { messages, tickets, whatsapps } from '../platform/db/schema.js';
-import type { TenantScope } from '../platform/http/context.js';
-import type { StoredMedia, UploadedFile } from '../platform/storage/media-storage.js';
-import { AppError } from '../platform/http/app-error.js';
-import { providerKindOf, type ChannelProvider, type OutgoingMessage, type SentMessage } from '../modules/connections/channel-provider.js';
-import type { OutgoingPayload, WhatsappRow } from '../platform/db/schema.js';
+import type { AppServices } from '../../app.js';
+import { lastMessagePreview } from './message-preview.js';
+import type { MessageDetail } from './messages.presenter.js';
+import { loadMessageDetails } from './messages.repo.js';
+import { findTicketDetail } from '../tickets/tickets.repo.js';
+import { messages, tickets, whatsapps } from '../../platform/db/schema.js';
+import type { TenantScope } from '../../platform/http/context.js';
+import type { StoredMedia, UploadedFile } from '../../platform/storage/media-storage.js';
+import { AppError } from '../../platform/http/app-error.js';
+import { providerKindOf, type ChannelProvider, type OutgoingMessage, type SentMessage } from '../connections/channel-provider.js';
+import type { OutgoingPayload, WhatsappRow } from '../../platform/db/schema.js';
 
 /** Messages of one send, all going to one ticket's contact through one connection. */
 export interface PendingBatch {

@@ -1,14 +1,14 @@
 import { createHmac } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app.js';
-import { contacts, messages, sandboxOutbox, tickets } from '../platform/db/schema.js';
-import { createChannelTestContext, waitUntil, type ChannelTestContext } from '../test/channel-test-app.js';
-import { startFakeGraphApi, type FakeGraphApi } from '../test/fake-graph-api.js';
-import { testConfig } from '../test/test-app.js';
-import { sendAutomaticMessage } from '../modules/messages/messages.service.js';
+import { buildApp } from '../../app.js';
+import { contacts, messages, sandboxOutbox, tickets } from '../../platform/db/schema.js';
+import { createChannelTestContext, waitUntil, type ChannelTestContext } from '../../test/channel-test-app.js';
+import { startFakeGraphApi, type FakeGraphApi } from '../../test/fake-graph-api.js';
+import { testConfig } from '../../test/test-app.js';
+import { sendAutomaticMessage } from './messages.service.js';
 import { recoverPendingMessages, storePendingMessages } from './outgoing-messages.js';
-import { SANDBOX_NOT_ON_WHATSAPP_PREFIX } from './sandbox/sandbox.provider.js';
+import { SANDBOX_NOT_ON_WHATSAPP_PREFIX } from '../../channels/sandbox/sandbox.provider.js';
 
 /*
  * Store before send (ARCHITECTURE §3.14): every outgoing message is a pending row
