@@ -7,15 +7,15 @@ import {
   type IntegrationUpdateBody,
 } from '@atende/shared';
 import type { AppServices } from '../../app.js';
-import { automationRuntime } from '../../automation/automation-runtime.js';
-import { detectIntent, parseServiceAccount, type ServiceAccountKey } from '../../automation/integrations/dialogflow.js';
-import { PeerError } from '../../automation/integrations/peer-http.js';
+import { automationRuntime } from '../automation-runtime.js';
+import { detectIntent, parseServiceAccount, type ServiceAccountKey } from './dialogflow.js';
+import { PeerError } from './peer-http.js';
 import type { QueueIntegrationRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { checkOutboundUrl, outboundPolicy, OutboundRefusedError } from '../../platform/http/outbound.js';
 import { requireAdmin, requireFeature } from '../../platform/http/guards.js';
-import { maskedKey } from '../prompts/prompts.presenter.js';
+import { maskedKey } from '../../modules/prompts/prompts.presenter.js';
 import { deleteIntegrationRow, findIntegration, insertIntegration, updateIntegrationRow, type IntegrationValues } from './integrations.repo.js';
 
 /** Integrations are an admin page of plans with integrations (spec part 2 §2.13, §6). */

@@ -1,6 +1,6 @@
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import type { QueueIntegrationRow } from '../../platform/db/schema.js';
-import { maskedKey } from '../prompts/prompts.presenter.js';
+import { maskedKey } from '../../modules/prompts/prompts.presenter.js';
 
 /**
  * Credentials never leave in full: the Dialogflow key and the webhook signing
