@@ -4,7 +4,7 @@ import { SANDBOX_NOT_ON_WHATSAPP_PREFIX } from '../channels/sandbox/sandbox.prov
 import { contacts, messages, outboundPacing, outboundSends, sandboxOutbox, tickets, whatsapps } from '../platform/db/schema.js';
 import { applySendFailure } from '../inbound/message-updates.js';
 import { createChannelTestContext, type ChannelTestContext } from '../test/channel-test-app.js';
-import { saveCampaignSettings } from './campaign-settings.repo.js';
+import { saveCampaignSettings } from './campaign-settings/campaign-settings.repo.js';
 import {
   cancelSends,
   configureOutbound,

@@ -55,7 +55,7 @@ import {
 import { AppError } from '../platform/http/app-error.js';
 import type { TenantScope } from '../platform/http/context.js';
 import { defineJob, registerRecurringJob, type JobDefinition } from '../platform/jobs/jobs.js';
-import { loadCampaignSettings } from './campaign-settings.repo.js';
+import { loadCampaignSettings } from './campaign-settings/campaign-settings.repo.js';
 import { isPaced, nextGate, type PacingGate, type PacingSettings } from './pacing.js';
 
 export type OutboundKind = OutboundSendRow['kind'];

@@ -1,7 +1,7 @@
 import { SCHEDULE_MEDIA_EXTENSIONS, SCHEDULE_MEDIA_TYPES, type ScheduleBody, type ScheduleUpdateBody } from '@atende/shared';
 import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { AppServices } from '../../app.js';
-import { cancelSends, onOutboundSweep, onSendSettled, outboundRuntime, queueSends, wakeOutbound, type QueuedSend } from '../../outbound/outbound.js';
+import { cancelSends, onOutboundSweep, onSendSettled, outboundRuntime, queueSends, wakeOutbound, type QueuedSend } from '../outbound.js';
 import { contacts, outboundSends, schedules } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext, TenantScope } from '../../platform/http/context.js';

@@ -4,7 +4,7 @@ import type { DbOrTx } from '../../platform/db/client.js';
 import { campaigns, contactLists, whatsapps, type CampaignRow } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
 import type { MediaStorage } from '../../platform/storage/media-storage.js';
-import { sendProgress } from '../../outbound/outbound.js';
+import { sendProgress } from '../outbound.js';
 
 export const CAMPAIGNS_PAGE_SIZE = 20;
 

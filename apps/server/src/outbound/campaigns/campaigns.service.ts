@@ -1,16 +1,16 @@
 import { CAMPAIGN_MESSAGE_FIELDS, type CampaignBody, type CampaignUpdateBody } from '@atende/shared';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppServices } from '../../app.js';
-import { loadCampaignSettings } from '../../outbound/campaign-settings.repo.js';
-import { cancelSends, onOutboundSweep, onSendSettled, outboundRuntime, queueSends, resumeSends, sendProgress, wakeOutbound, type QueuedSend } from '../../outbound/outbound.js';
+import { loadCampaignSettings } from '../campaign-settings/campaign-settings.repo.js';
+import { cancelSends, onOutboundSweep, onSendSettled, outboundRuntime, queueSends, resumeSends, sendProgress, wakeOutbound, type QueuedSend } from '../outbound.js';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { campaigns, contactLists, contacts, fileLists, tags, ticketTags, tickets, whatsapps, type CampaignRow } from '../../platform/db/schema.js';
 import { assertIdsInTenant } from '../../platform/db/tenant.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext, TenantScope } from '../../platform/http/context.js';
 import { mediaTypeOf, type UploadedFile } from '../../platform/storage/media-storage.js';
-import { allContactListItems } from '../contact-lists/contact-lists.repo.js';
-import { findFileList } from '../file-lists/file-lists.service.js';
+import { allContactListItems } from '../../modules/contact-lists/contact-lists.repo.js';
+import { findFileList } from '../../modules/file-lists/file-lists.service.js';
 import { resolveSendAt } from '../schedules/schedules.repo.js';
 import { findCampaign, loadCampaigns, lockDueCampaigns, type CampaignDetail } from './campaigns.repo.js';
 

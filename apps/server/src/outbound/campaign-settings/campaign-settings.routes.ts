@@ -1,7 +1,7 @@
 import { CAMPAIGN_SETTING_KEYS, campaignSettingsBodySchema, type CampaignSettingEntry, type CampaignSettings } from '@atende/shared';
 import type { FastifyInstance } from 'fastify';
 import type { AppServices } from '../../app.js';
-import { loadCampaignSettings, saveCampaignSettings } from '../../outbound/campaign-settings.repo.js';
+import { loadCampaignSettings, saveCampaignSettings } from './campaign-settings.repo.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { requireAdmin, requireFeature } from '../../platform/http/guards.js';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';

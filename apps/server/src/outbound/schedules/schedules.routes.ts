@@ -4,7 +4,7 @@ import type { AppServices } from '../../app.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
 import { rooms } from '../../platform/realtime/rooms.js';
-import { readUpload } from '../quick-messages/quick-messages.routes.js';
+import { readUpload } from '../../modules/quick-messages/quick-messages.routes.js';
 import { listSchedules, presentSchedule, type ScheduleDetail } from './schedules.repo.js';
 import {
   attachScheduleMedia,

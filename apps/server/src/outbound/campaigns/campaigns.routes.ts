@@ -1,12 +1,12 @@
 import { CampaignBody, CampaignListQuery, CampaignUpdateBody, IdParams } from '@atende/shared';
 import type { FastifyInstance } from 'fastify';
 import type { AppServices } from '../../app.js';
-import { listSends } from '../../outbound/outbound.js';
+import { listSends } from '../outbound.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { requireAdmin, requireFeature } from '../../platform/http/guards.js';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
 import { rooms } from '../../platform/realtime/rooms.js';
-import { readUpload } from '../quick-messages/quick-messages.routes.js';
+import { readUpload } from '../../modules/quick-messages/quick-messages.routes.js';
 import { listCampaigns, presentCampaign, type CampaignDetail } from './campaigns.repo.js';
 import {
   attachCampaignMedia,

@@ -1,9 +1,9 @@
 import { CAMPAIGN_SETTINGS_DEFAULTS, type CampaignSettingKey, type CampaignSettings, type CampaignSettingsBody } from '@atende/shared';
 import { and, eq, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../platform/db/client.js';
-import { campaignSettings } from '../platform/db/schema.js';
-import type { TenantScope } from '../platform/http/context.js';
-import { DEFAULT_MAX_PER_SECOND } from './pacing.js';
+import type { DbOrTx } from '../../platform/db/client.js';
+import { campaignSettings } from '../../platform/db/schema.js';
+import type { TenantScope } from '../../platform/http/context.js';
+import { DEFAULT_MAX_PER_SECOND } from '../pacing.js';
 
 function defaults(): CampaignSettings {
   return { ...CAMPAIGN_SETTINGS_DEFAULTS, variables: [], sendCaps: { ...DEFAULT_MAX_PER_SECOND } };
