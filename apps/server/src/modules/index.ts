@@ -25,6 +25,7 @@ import { registerPromptRoutes } from './prompts/prompts.routes.js';
 import { subscribeIntegrationEvents } from '../automation/integrations/integrations.events.js';
 import { registerIntegrationRoutes } from '../automation/integrations/integrations.routes.js';
 import { registerAutomationJobs } from '../automation/automation-jobs.js';
+import { subscribeAutomationEvents } from '../automation/automation.events.js';
 import { registerOutboundJobs } from '../outbound/outbound.js';
 import { registerScheduleRoutes, subscribeScheduleEvents } from '../outbound/schedules/schedules.routes.js';
 import { registerContactListRoutes, subscribeContactListEvents } from './contact-lists/contact-lists.routes.js';
@@ -111,6 +112,8 @@ export function subscribeModuleEvents(services: AppServices): void {
   subscribeIntegrationEvents(services);
   // The automation's durable timers and webhook retries.
   registerAutomationJobs(services);
+  // Its answers to an agent's change of a ticket (greeting, transfer notice, rating).
+  subscribeAutomationEvents(services);
   // The outbound engine's dispatch and sweep (schedules, campaigns).
   registerOutboundJobs(services);
   subscribeAuthEvents(services);

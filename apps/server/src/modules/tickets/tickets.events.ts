@@ -1,5 +1,6 @@
 import type { AppServices } from '../../app.js';
 import { rooms } from '../../platform/realtime/rooms.js';
+import type { RequestContext } from '../../platform/http/context.js';
 import { presentMessage } from '../messages/messages.presenter.js';
 import type { MessageDetail } from '../messages/messages.presenter.js';
 import { presentTicket, type TicketDetail } from './tickets.presenter.js';
@@ -8,6 +9,12 @@ declare module '../../platform/events/domain-events.js' {
   interface DomainEventMap {
     /** `previous` lets the users who could see the ticket before a transfer drop it. */
     'ticket.updated': { companyId: number; ticket: TicketDetail; previous?: TicketDetail };
+    /**
+     * An agent's change of a ticket was written (accept, transfer, close, reopen), once per
+     * change: the automation answers it (greeting, transfer notice, rating), awaited by
+     * the request (`events.publish`).
+     */
+    'ticket.changedByAgent': { ctx: RequestContext; previous: TicketDetail; ticket: TicketDetail };
     'ticket.deleted': { companyId: number; ticket: TicketDetail };
     'ticket.read': { companyId: number; ticket: TicketDetail };
     'message.created': { companyId: number; ticket: TicketDetail; message: MessageDetail };

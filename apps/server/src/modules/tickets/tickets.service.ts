@@ -1,7 +1,6 @@
 import type { ExpectedTicketState } from '@atende/shared';
 import { and, asc, desc, eq } from 'drizzle-orm';
 import type { AppServices } from '../../app.js';
-import { afterAgentChange } from '../../automation/ticket-lifecycle.js';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { contacts, prompts, queueIntegrations, queues, tickets, users, whatsapps } from '../../platform/db/schema.js';
 import { assertIdsInTenant } from '../../platform/db/tenant.js';
@@ -255,8 +254,8 @@ export async function updateTicket(services: AppServices, ctx: RequestContext, i
   if (!current) throw new AppError('ERR_NO_TICKET_FOUND');
   if (!ticket) return current;
   services.events.emit('ticket.updated', { companyId: ctx.companyId, ticket, previous: current });
-  // Greeting on accept, transfer notice, rating or goodbye on close (issue 6); never fails the change.
-  await afterAgentChange(services, ctx, current, ticket);
+  // Greeting on accept, transfer notice, rating or goodbye on close (automation/ticket-lifecycle.ts); never fails the change.
+  await services.events.publish('ticket.changedByAgent', { ctx, previous: current, ticket });
   return ticket;
 }
 

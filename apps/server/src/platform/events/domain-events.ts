@@ -15,7 +15,14 @@ type Handler<K extends DomainEventName> = (payload: DomainEventMap[K]) => void |
 
 export interface DomainEvents {
   on<K extends DomainEventName>(name: K, handler: Handler<K>): void;
+  /** Tells the subscribers and goes on: what they do happens after the caller's answer. */
   emit<K extends DomainEventName>(name: K, payload: DomainEventMap[K]): void;
+  /**
+   * Tells the subscribers and waits for them (a reaction the caller's answer includes,
+   * e.g. the greeting an accept sends). A failing subscriber is reported, never thrown:
+   * the change that caused the event is already committed.
+   */
+  publish<K extends DomainEventName>(name: K, payload: DomainEventMap[K]): Promise<void>;
 }
 
 export function createDomainEvents(onError: (error: unknown, name: string) => void): DomainEvents {
@@ -32,6 +39,15 @@ export function createDomainEvents(onError: (error: unknown, name: string) => vo
         Promise.resolve()
           .then(() => (handler as Handler<typeof name>)(payload))
           .catch((error: unknown) => onError(error, name));
+      }
+    },
+    async publish(name, payload) {
+      for (const handler of handlers.get(name) ?? []) {
+        try {
+          await (handler as Handler<typeof name>)(payload);
+        } catch (error) {
+          onError(error, name);
+        }
       }
     },
   };
