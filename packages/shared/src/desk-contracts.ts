@@ -34,6 +34,9 @@ export interface PresentedQueue extends PresentedQueueSummary {
   updatedAt: string;
 }
 
+/** `company-{id}-queue`. */
+export type QueueEventPayload = { action: 'create' | 'update'; queue: PresentedQueue } | { action: 'delete'; queueId: number };
+
 /** A tag on a ticket (and what `POST /tags/sync` answers). */
 export interface PresentedTicketTag {
   id: number;
@@ -103,6 +106,12 @@ export interface PresentedTicket {
   updatedAt: string;
 }
 
+/** `company-{id}-ticket`. */
+export type TicketEventPayload =
+  | { action: 'update'; ticket: PresentedTicket }
+  | { action: 'delete'; ticketId: number }
+  | { action: 'updateUnread'; ticketId: number };
+
 /** `GET /tickets`: a page of the list. */
 export interface PresentedTicketPage {
   tickets: PresentedTicket[];
@@ -159,6 +168,14 @@ export interface PresentedMessagePage {
   messages: PresentedMessage[];
   ticket: PresentedTicket;
   hasMore: boolean;
+}
+
+/** `company-{id}-appMessage`: a message stored (`create`, also when announced again) or changed (`update`), with its ticket. */
+export interface AppMessageEventPayload {
+  action: 'create' | 'update';
+  message: PresentedMessage;
+  ticket: PresentedTicket;
+  contact: PresentedTicketContact;
 }
 
 export interface PresentedExtraInfo {
@@ -291,6 +308,9 @@ export interface PresentedUser {
   company?: PresentedUserCompany;
 }
 
+/** `company-{id}-user`. */
+export type UserEventPayload = { action: 'create' | 'update'; user: PresentedUser } | { action: 'delete'; userId: number };
+
 export interface PresentedUserPage {
   users: PresentedUser[];
   count: number;
@@ -355,6 +375,12 @@ export interface PresentedConnectionForAdmin extends PresentedConnection {
   qrcode?: string;
 }
 
+/** `GET /whatsapp` and `GET /whatsapp/:id` as a client reads them without knowing its rights: the admin's fields may be absent. */
+export type PresentedConnectionDetail = PresentedConnection & Partial<Omit<PresentedConnectionForAdmin, keyof PresentedConnection>>;
+
+/** `company-{id}-whatsapp`. */
+export type ConnectionEventPayload = { action: 'update'; whatsapp: PresentedConnection } | { action: 'delete'; whatsappId: number };
+
 /** `company-{id}-whatsappSession` (admins only: it carries the QR code) and the session routes' `session`. */
 export interface PresentedConnectionSession {
   id: number;
@@ -367,4 +393,10 @@ export interface PresentedConnectionSession {
   isDefault: boolean;
   problem: ConnectionProblem | null;
   updatedAt: string;
+}
+
+/** `company-{id}-whatsappSession`. */
+export interface ConnectionSessionEventPayload {
+  action: 'update';
+  session: PresentedConnectionSession;
 }

@@ -1,12 +1,11 @@
-import { hasDueDate } from '@atende/shared';
-import type { SessionUser } from './types';
+import { hasDueDate, type PresentedUser } from '@atende/shared';
 
 /**
  * A signed-in company past its due date (the server's `isCompanyExpired`): only
  * its admins have a session, signed in to pay, and every route but the billing
  * ones answers 402. Super users are never held back.
  */
-export function isOverdue(user: SessionUser | null | undefined, now = Date.now()): boolean {
+export function isOverdue(user: PresentedUser | null | undefined, now = Date.now()): boolean {
   const dueDate = user?.company?.dueDate;
   if (!user || user.super || !hasDueDate(dueDate)) return false;
   return new Date(dueDate).getTime() <= now;

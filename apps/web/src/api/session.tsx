@@ -1,11 +1,11 @@
+import type { PresentedUser } from '@atende/shared';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { createHttpClient, type HttpClient } from './http-client';
 import { clearSessionStorage, STORAGE } from './storage-keys';
-import type { SessionUser } from './types';
 
 interface SessionState {
   api: HttpClient;
-  user: SessionUser | null;
+  user: PresentedUser | null;
   /** True until the stored token has been checked with the server. */
   loading: boolean;
   /** Where a signed-in user on a public route goes: /tickets right after login, else / (spec). */
@@ -14,11 +14,11 @@ interface SessionState {
    * `billing`: an admin of a company past its due date signs in only to pay (the
    * server then answers 402 on every route but the billing ones); it lands on /financeiro.
    */
-  signIn(email: string, password: string, options?: { billing?: boolean }): Promise<SessionUser>;
+  signIn(email: string, password: string, options?: { billing?: boolean }): Promise<PresentedUser>;
   /** Loads the signed-in user again (`GET /auth/me`), e.g. after a payment moved the company's due date. */
-  reloadUser(): Promise<SessionUser | null>;
+  reloadUser(): Promise<PresentedUser | null>;
   signOut(): Promise<void>;
-  setUser(user: SessionUser): void;
+  setUser(user: PresentedUser): void;
   /** Ends the session locally (after a 401, a failed refresh, an account used elsewhere). */
   endSession(): void;
 }
@@ -26,7 +26,7 @@ interface SessionState {
 const SessionContext = createContext<SessionState | null>(null);
 
 export function SessionProvider({ children, onSessionEnd }: { children: ReactNode; onSessionEnd(): void }) {
-  const [user, setUser] = useState<SessionUser | null>(null);
+  const [user, setUser] = useState<PresentedUser | null>(null);
   const [loading, setLoading] = useState(() => Boolean(localStorage.getItem(STORAGE.token)));
   const [landing, setLanding] = useState('/');
 
@@ -50,7 +50,7 @@ export function SessionProvider({ children, onSessionEnd }: { children: ReactNod
     if (!localStorage.getItem(STORAGE.token)) return;
     let cancelled = false;
     api
-      .get<SessionUser>('/auth/me')
+      .get<PresentedUser>('/auth/me')
       .then((me) => {
         if (!cancelled) setUser(me);
       })
@@ -68,7 +68,7 @@ export function SessionProvider({ children, onSessionEnd }: { children: ReactNod
   const signIn = useCallback(
     async (email: string, password: string, options: { billing?: boolean } = {}) => {
       const body = options.billing ? { email, password, billing: true } : { email, password };
-      const session = await api.post<{ token: string; user: SessionUser }>('/auth/login', body);
+      const session = await api.post<{ token: string; user: PresentedUser }>('/auth/login', body);
       localStorage.setItem(STORAGE.token, session.token);
       localStorage.setItem(STORAGE.companyId, String(session.user.companyId));
       localStorage.setItem(STORAGE.userId, String(session.user.id));
@@ -86,7 +86,7 @@ export function SessionProvider({ children, onSessionEnd }: { children: ReactNod
 
   const reloadUser = useCallback(async () => {
     if (!localStorage.getItem(STORAGE.token)) return null;
-    const me = await api.get<SessionUser>('/auth/me');
+    const me = await api.get<PresentedUser>('/auth/me');
     setUser(me);
     return me;
   }, [api]);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SessionProvider } from '../api/session';
 import { setupI18n } from '../i18n';
 import { SocketProvider } from '../realtime/socket';
+import { buildUser, buildUserCompany } from '../test/build-user';
 import { fakeApi, json } from '../test/fake-api';
 import { standInSocketServer } from '../test/stand-in-socket-server';
 import { AppRoutes } from './routes';
@@ -14,19 +15,7 @@ import { AppRoutes } from './routes';
 const socketServer = standInSocketServer();
 const EXPIRED_ON = '2026-01-10T12:00:00.000Z';
 const plan = { id: 1, name: 'Pro', users: 5, connections: 1, queues: 1, value: 99, useCampaigns: true, useKanban: true, useOpenAi: true, useIntegrations: true, useSchedules: true, useInternalChat: true, useExternalApi: true };
-const overdueAdmin = {
-  id: 1,
-  name: 'Ana',
-  email: 'ana@acme.com',
-  profile: 'admin',
-  super: false,
-  allTicket: 'desabled',
-  language: 'en',
-  whatsappId: null,
-  companyId: 3,
-  queues: [],
-  company: { id: 3, name: 'Acme', dueDate: EXPIRED_ON, status: true, settings: [], plan },
-};
+const overdueAdmin = buildUser(1, { name: 'Ana', email: 'ana@acme.com', profile: 'admin', language: 'en', company: buildUserCompany({ name: 'Acme', dueDate: EXPIRED_ON, plan }) });
 const invoices = [{ id: 9, detail: 'Pro', value: 99, dueDate: EXPIRED_ON, status: 'expired', paidAt: null, createdAt: EXPIRED_ON }];
 
 function Where() {

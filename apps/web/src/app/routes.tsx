@@ -1,8 +1,8 @@
+import type { PresentedUser } from '@atende/shared';
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { BILLING_PATHS, isOverdue } from '../api/overdue';
 import { useSession } from '../api/session';
-import type { SessionUser } from '../api/types';
 import { STORAGE } from '../api/storage-keys';
 import { PageLoading } from '../components/page-loading';
 import { PlaceholderPage } from '../features/placeholder/placeholder-page';
@@ -120,7 +120,7 @@ function PublicOnly({ children }: { children: ReactNode }) {
 const MAX_TIMER_MS = 2_147_483_647;
 
 /** Whether the session's company is overdue, turning true by itself when its due date passes while the app is open. */
-function useOverdue(user: SessionUser | null): boolean {
+function useOverdue(user: PresentedUser | null): boolean {
   const [, setTick] = useState(0);
   const overdue = isOverdue(user);
   const dueDate = user?.company?.dueDate;

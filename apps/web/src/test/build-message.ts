@@ -1,10 +1,10 @@
-import type { Message } from '../api/desk-types';
+import type { PresentedMessage } from '@atende/shared';
 
 /**
  * A message as the API presents it, for web tests: Maria's (contact 1) text
  * "m{id}" in ticket 1, at 2026-01-05 10:00 UTC. Overrides replace whole fields.
  */
-export function buildMessage(id: number, overrides: Partial<Message> = {}): Message {
+export function buildMessage(id: number, overrides: Partial<PresentedMessage> = {}): PresentedMessage {
   const createdAt = overrides.createdAt ?? '2026-01-05T10:00:00.000Z';
   return {
     id,
@@ -24,6 +24,7 @@ export function buildMessage(id: number, overrides: Partial<Message> = {}): Mess
     senderName: null,
     sendStatus: null,
     sendError: null,
+    dataJson: null,
     contact: { id: 1, name: 'Maria' },
     quotedMsgId: null,
     quotedMsg: null,

@@ -1,11 +1,11 @@
-import type { Ticket } from '../api/desk-types';
+import type { PresentedTicket } from '@atende/shared';
 
 /**
  * A ticket as the API presents it, for web tests: pending, nobody's, in queue 5
  * "Vendas" of company 3, its contact "Cliente {id}", updated at 10:{id} so ids
  * sort by time. Overrides replace whole fields.
  */
-export function buildTicket(id: number, overrides: Partial<Ticket> = {}): Ticket {
+export function buildTicket(id: number, overrides: Partial<PresentedTicket> = {}): PresentedTicket {
   return {
     id,
     uuid: `uuid-${id}`,
@@ -31,5 +31,5 @@ export function buildTicket(id: number, overrides: Partial<Ticket> = {}): Ticket
     createdAt: '2026-01-01T10:00:00.000Z',
     updatedAt: `2026-01-01T10:${String(id).padStart(2, '0')}:00.000Z`,
     ...overrides,
-  } as Ticket;
+  };
 }

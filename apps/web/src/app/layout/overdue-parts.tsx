@@ -1,10 +1,9 @@
-import { hasDueDate } from '@atende/shared';
+import { hasDueDate, type PresentedUser } from '@atende/shared';
 import Logout from '@mui/icons-material/Logout';
 import { Alert, IconButton, List, ListItemButton, ListItemIcon, ListItemText, Tooltip } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { useSession } from '../../api/session';
-import type { SessionUser } from '../../api/types';
 import { formatDate } from '../../i18n';
 import { MENU_ICONS } from './menu-icons';
 import { TopBarFrame } from './top-bar-frame';
@@ -14,7 +13,7 @@ import { TopBarFrame } from './top-bar-frame';
  * answers 402 everywhere but billing): a bar and a menu that load nothing, so no
  * request is refused, and the banner saying why and how to get access back.
  */
-export function OverdueBanner({ user }: { user: SessionUser }) {
+export function OverdueBanner({ user }: { user: PresentedUser }) {
   const { t } = useTranslation();
   const dueDate = user.company?.dueDate;
   const date = hasDueDate(dueDate) ? formatDate(dueDate) : '';
@@ -53,7 +52,7 @@ export function BillingMenu({ collapsed, onNavigate }: { collapsed: boolean; onN
 }
 
 /** The top bar of an overdue session: greeting, language, theme and logout; no counters (they would be refused). */
-export function BillingTopBar({ user, onToggleMenu }: { user: SessionUser; onToggleMenu(): void }) {
+export function BillingTopBar({ user, onToggleMenu }: { user: PresentedUser; onToggleMenu(): void }) {
   const { t } = useTranslation();
   const { signOut } = useSession();
   return (

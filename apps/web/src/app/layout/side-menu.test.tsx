@@ -1,11 +1,11 @@
-import { PLAN_FEATURES } from '@atende/shared';
+import { PLAN_FEATURES, type PresentedUser } from '@atende/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SessionProvider } from '../../api/session';
-import type { SessionUser } from '../../api/types';
 import { setupI18n } from '../../i18n';
+import { buildUser, buildUserCompany } from '../../test/build-user';
 import { SideMenu } from './side-menu';
 
 beforeAll(() => {
@@ -13,25 +13,13 @@ beforeAll(() => {
   setupI18n();
 });
 
-function userWith(overrides: Partial<SessionUser> & { plan?: Partial<Record<(typeof PLAN_FEATURES)[number], boolean>> } = {}): SessionUser {
-  const plan = Object.fromEntries(PLAN_FEATURES.map((f) => [f, true])) as Record<(typeof PLAN_FEATURES)[number], boolean>;
-  return {
-    id: 1,
-    name: 'Ana',
-    email: 'ana@example.com',
-    profile: 'user',
-    super: false,
-    allTicket: 'desabled',
-    language: 'en',
-    whatsappId: null,
-    companyId: 1,
-    queues: [],
-    ...overrides,
-    company: { id: 1, name: 'Acme', dueDate: null, status: true, settings: [], plan: { ...plan, ...overrides.plan, id: 1, name: 'P', users: 0, connections: 0, queues: 0, value: 0 } },
-  };
+function userWith(overrides: Partial<PresentedUser> & { plan?: Partial<Record<(typeof PLAN_FEATURES)[number], boolean>> } = {}): PresentedUser {
+  const { plan, ...rest } = overrides;
+  const allOn = Object.fromEntries(PLAN_FEATURES.map((feature) => [feature, true]));
+  return buildUser(1, { name: 'Ana', email: 'ana@example.com', language: 'en', companyId: 1, ...rest, company: buildUserCompany({ id: 1 }, { ...allOn, ...plan }) });
 }
 
-function renderMenu(user: SessionUser) {
+function renderMenu(user: PresentedUser) {
   return render(
     <QueryClientProvider client={new QueryClient()}>
       <SessionProvider onSessionEnd={() => undefined}>

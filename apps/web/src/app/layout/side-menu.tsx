@@ -1,4 +1,4 @@
-import { can, companyEvent, visibleMenuItems, type MenuGroup } from '@atende/shared';
+import { can, companyEvent, visibleMenuItems, type MenuGroup, type PresentedUser } from '@atende/shared';
 import { Badge, List, ListItemButton, ListItemIcon, ListItemText, ListSubheader, Tooltip, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -6,7 +6,6 @@ import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { useApi } from '../../api/session';
 import { STORAGE } from '../../api/storage-keys';
-import type { SessionUser } from '../../api/types';
 import { useSocket } from '../../realtime/socket';
 import { useUnreadChats } from '../../features/chats/use-unread-chats';
 import { MENU_ICONS } from './menu-icons';
@@ -17,7 +16,7 @@ const ATTENTION_STATUSES = new Set(['DISCONNECTED', 'qrcode', 'TIMEOUT', 'PAIRIN
 const CONNECTION_ALERT_DELAY_MS = 2000;
 
 /** True when any of the company's connections needs attention; admins only, kept live. */
-function useConnectionAlert(user: SessionUser): boolean {
+function useConnectionAlert(user: PresentedUser): boolean {
   const api = useApi();
   const socket = useSocket();
   const queryClient = useQueryClient();
@@ -47,7 +46,7 @@ function useConnectionAlert(user: SessionUser): boolean {
 const GROUP_TITLES: Record<Exclude<MenuGroup, 'main'>, string> = { campaigns: 'menu.campaignsGroup', admin: 'menu.administration' };
 
 /** The side menu (spec part 1 §2), gated by the same rule table the server enforces. */
-export function SideMenu({ user, collapsed, onNavigate }: { user: SessionUser; collapsed: boolean; onNavigate?(): void }) {
+export function SideMenu({ user, collapsed, onNavigate }: { user: PresentedUser; collapsed: boolean; onNavigate?(): void }) {
   const { t } = useTranslation();
   const api = useApi();
   const version = useQuery({ queryKey: ['version'], queryFn: () => api.get<{ version: string }>('/version'), staleTime: Infinity });

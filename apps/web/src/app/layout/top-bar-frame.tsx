@@ -1,4 +1,4 @@
-import { LANGUAGES, type Language } from '@atende/shared';
+import { LANGUAGES, type Language, type PresentedUser } from '@atende/shared';
 import Brightness4 from '@mui/icons-material/Brightness4';
 import Brightness7 from '@mui/icons-material/Brightness7';
 import MenuIcon from '@mui/icons-material/Menu';
@@ -7,7 +7,6 @@ import { AppBar, IconButton, Menu, MenuItem, Toolbar, Tooltip, Typography } from
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApi } from '../../api/session';
-import type { SessionUser } from '../../api/types';
 import { toastError } from '../../components/toast';
 import { changeLanguage } from '../../i18n';
 import { useThemeMode } from '../theme';
@@ -46,7 +45,7 @@ export function TopBarFrame({
   languageInMenuOnPhone = false,
   children,
 }: {
-  user: SessionUser;
+  user: PresentedUser;
   greetingSuffix?: string;
   onToggleMenu(): void;
   languageInMenuOnPhone?: boolean;

@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { useLocation } from 'react-router';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setupI18n } from '../../i18n';
+import { buildUser, buildUserCompany } from '../../test/build-user';
 import { fakeApi } from '../../test/fake-api';
 import { renderPages } from '../../test/render-page';
 import { standInSocketServer } from '../../test/stand-in-socket-server';
@@ -10,7 +11,7 @@ import AnnouncementsPage from './announcements-page';
 
 const socketServer = standInSocketServer();
 const at = '2026-11-25T10:00:00.000Z';
-const user = (isSuper: boolean) => ({ id: 1, name: 'Ana', profile: 'admin', super: isSuper, companyId: 3, queues: [], company: { id: 3, settings: [], plan: {} } });
+const user = (isSuper: boolean) => buildUser(1, { name: 'Ana', profile: 'admin', super: isSuper, company: buildUserCompany() });
 const announcement = (id: number, extra: Partial<PresentedAnnouncement> = {}): PresentedAnnouncement => ({
   id,
   title: `Aviso ${id}`,

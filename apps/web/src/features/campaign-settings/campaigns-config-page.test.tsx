@@ -7,6 +7,7 @@ import type { CampaignSettingEntry } from '@atende/shared';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
+import { buildUser, buildUserCompany } from '../../test/build-user';
 import { fakeApi } from '../../test/fake-api';
 import CampaignsConfigPage, { readSettings } from './campaigns-config-page';
 
@@ -21,7 +22,7 @@ const STORED: CampaignSettingEntry[] = [
 
 function server() {
   return fakeApi({
-    'GET /auth/me': () => ({ id: 1, name: 'Ana', profile: 'admin', super: false, companyId: 3, queues: [], company: { id: 3, settings: [], plan: { useCampaigns: true } } }),
+    'GET /auth/me': () => buildUser(1, { name: 'Ana', profile: 'admin', company: buildUserCompany({}, { useCampaigns: true }) }),
     'GET /campaign-settings': () => STORED,
     'POST /campaign-settings': () => STORED,
   });

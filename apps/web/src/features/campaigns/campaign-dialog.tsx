@@ -1,4 +1,12 @@
-import { CAMPAIGN_MESSAGE_FIELDS, CampaignBody, MAX_UPLOAD_BYTES, type PresentedCampaign, type PresentedContactList, type PresentedFileList } from '@atende/shared';
+import {
+  CAMPAIGN_MESSAGE_FIELDS,
+  CampaignBody,
+  MAX_UPLOAD_BYTES,
+  type PresentedCampaign,
+  type PresentedContactList,
+  type PresentedFileList,
+  type PresentedTagSummary,
+} from '@atende/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Dialog, DialogContent, DialogTitle, FormControlLabel, MenuItem, Stack, Switch, TextField } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -6,7 +14,6 @@ import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import type { Tag } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { AttachmentField, storedAttachment, syncAttachment, type Attachment } from '../../components/attachment-field';
 import { FormDialogActions } from '../../components/form-dialog-actions';
@@ -32,7 +39,7 @@ export function CampaignDialog({ campaign, onClose }: { campaign: PresentedCampa
   const queryClient = useQueryClient();
   const connections = useConnections();
   const lists = useQuery({ queryKey: ['contact-lists', 'list'], queryFn: () => api.get<PresentedContactList[]>('/contact-lists/list') });
-  const tags = useQuery({ queryKey: ['tags', 'list'], queryFn: () => api.get<Tag[]>('/tags/list') });
+  const tags = useQuery({ queryKey: ['tags', 'list'], queryFn: () => api.get<PresentedTagSummary[]>('/tags/list') });
   const fileLists = useQuery({ queryKey: ['files', 'all'], queryFn: () => api.get<{ files: PresentedFileList[] }>('/files', { pageNumber: 1 }) });
   const timeZone = user?.company?.timezone ?? browserTimeZone();
   const editable = editableParts(campaign);

@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setupI18n } from '../../i18n';
+import { buildUser, buildUserCompany } from '../../test/build-user';
 import { fakeApi, json } from '../../test/fake-api';
 import { renderPages } from '../../test/render-page';
 import { standInSocketServer } from '../../test/stand-in-socket-server';
@@ -41,7 +42,7 @@ const buildCampaign = (overrides: Partial<PresentedCampaign> = {}): PresentedCam
   ...overrides,
 });
 
-const admin = { id: 1, name: 'Ana', profile: 'admin', super: false, companyId: 3, queues: [], company: { id: 3, settings: [], plan: { useCampaigns: true } } };
+const admin = buildUser(1, { name: 'Ana', profile: 'admin', company: buildUserCompany({}, { useCampaigns: true }) });
 
 const renderAt = (path: string) => renderPages(path, { '/campaigns': <CampaignsPage />, '/campaign/:campaignId/report': <CampaignReportPage /> });
 

@@ -2,6 +2,7 @@ import type { PresentedChat, PresentedChatMessage } from '@atende/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setupI18n } from '../../i18n';
+import { buildUser, buildUserCompany } from '../../test/build-user';
 import { fakeApi, json } from '../../test/fake-api';
 import { renderPages } from '../../test/render-page';
 import { standInSocketServer } from '../../test/stand-in-socket-server';
@@ -9,7 +10,7 @@ import ChatsPage from './chats-page';
 
 const socketServer = standInSocketServer();
 const at = '2026-11-25T10:00:00.000Z';
-const me = { id: 1, name: 'Ana', profile: 'user', super: false, companyId: 3, queues: [], company: { id: 3, settings: [], plan: { useInternalChat: true } } };
+const me = buildUser(1, { name: 'Ana', company: buildUserCompany({}, { useInternalChat: true }) });
 
 const chat: PresentedChat = {
   id: 7,
@@ -77,7 +78,7 @@ describe('internal chat page', { timeout: 30_000 }, () => {
   });
 
   it('without the plan’s internal chat, says so and loads nothing', async () => {
-    const api = fakeApi({ 'GET /auth/me': () => ({ ...me, company: { ...me.company, plan: { useInternalChat: false } } }) });
+    const api = fakeApi({ 'GET /auth/me': () => buildUser(1, { name: 'Ana', company: buildUserCompany() }) });
     renderPages('/chats', { '/chats/:id?': <ChatsPage /> });
     await screen.findByText('This company is not allowed to open this page. Redirecting you.');
     expect(api.calls('GET /chats')).toHaveLength(0);

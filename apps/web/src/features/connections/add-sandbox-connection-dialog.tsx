@@ -1,11 +1,10 @@
-import { requiredText } from '@atende/shared';
+import { requiredText, type PresentedConnection } from '@atende/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Dialog, DialogContent, DialogContentText, DialogTitle, TextField } from '@mui/material';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import type { Connection } from '../../api/desk-types';
 import type { HttpClient } from '../../api/http-client';
 import { useSession } from '../../api/session';
 import { FormDialogActions } from '../../components/form-dialog-actions';
@@ -21,14 +20,14 @@ export async function createSandboxConnection(
   api: HttpClient,
   queryClient: QueryClient,
   name: string,
-): Promise<Connection> {
-  const created = await api.post<Connection>('/whatsapp', { name, provider: 'sandbox' });
-  queryClient.setQueryData<Connection[]>(connectionsKey, (list) => applyConnectionEvent(list ?? [], { action: 'update', whatsapp: created }));
+): Promise<PresentedConnection> {
+  const created = await api.post<PresentedConnection>('/whatsapp', { name, provider: 'sandbox' });
+  queryClient.setQueryData<PresentedConnection[]>(connectionsKey, (list) => applyConnectionEvent(list ?? [], { action: 'update', whatsapp: created }));
   refreshConnectionAlert(queryClient);
   return created;
 }
 
-export function AddSandboxConnectionDialog({ onClose, onCreated }: { onClose(): void; onCreated?(connection: Connection): void }) {
+export function AddSandboxConnectionDialog({ onClose, onCreated }: { onClose(): void; onCreated?(connection: PresentedConnection): void }) {
   const { t } = useTranslation();
   const { api } = useSession();
   const queryClient = useQueryClient();

@@ -1,3 +1,4 @@
+import type { PresentedCloudApiSettings } from '@atende/shared';
 import ContentCopy from '@mui/icons-material/ContentCopy';
 import { Button, IconButton, InputAdornment, Stack, TextField, Tooltip, Typography } from '@mui/material';
 import type { UseFormReturn } from 'react-hook-form';
@@ -5,7 +6,6 @@ import { useTranslation } from 'react-i18next';
 import { toastError, toastSuccess } from '../../components/toast';
 import type { ConnectionFormOutput, ConnectionFormValues } from './connection-form';
 import { generateConnectionToken } from './connection-token';
-import type { CloudApiSettings } from './connections-queries';
 
 type Form = UseFormReturn<ConnectionFormValues, unknown, ConnectionFormOutput>;
 
@@ -17,7 +17,7 @@ const DEFAULT_WEBHOOK_PATH = '/cloud-api/webhook';
  * app secret are write-only (the server shows them masked, an empty field
  * keeps the stored value). The webhook URL is what the admin pastes into Meta.
  */
-export function CloudApiFields({ form, stored, isSuper }: { form: Form; stored: CloudApiSettings | null | undefined; isSuper: boolean }) {
+export function CloudApiFields({ form, stored, isSuper }: { form: Form; stored: PresentedCloudApiSettings | null | undefined; isSuper: boolean }) {
   const { t } = useTranslation();
   const errors = form.formState.errors.cloudApi;
   const message = (key?: string) => (key ? t(key) : undefined);

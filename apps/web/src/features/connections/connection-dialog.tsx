@@ -1,3 +1,4 @@
+import type { PresentedConnectionDetail, PresentedQueueSummary } from '@atende/shared';
 import AutoAwesome from '@mui/icons-material/AutoAwesome';
 import {
   Box,
@@ -23,7 +24,6 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Controller, useForm, useWatch, type FieldPath, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import type { QueueSummary } from '../../api/desk-types';
 import { ApiError, type HttpClient } from '../../api/http-client';
 import { useSession } from '../../api/session';
 import { FormDialogActions } from '../../components/form-dialog-actions';
@@ -43,7 +43,7 @@ import {
 } from './connection-form';
 import { ConnectionHoursFields } from './connection-hours-fields';
 import { generateConnectionToken } from './connection-token';
-import { applyConnectionEvent, connectionsKey, refreshConnectionAlert, type ConnectionDetail } from './connections-queries';
+import { applyConnectionEvent, connectionsKey, refreshConnectionAlert } from './connections-queries';
 
 type Form = UseFormReturn<ConnectionFormValues, unknown, ConnectionFormOutput>;
 interface Option {
@@ -77,11 +77,11 @@ export function ConnectionDialog({ connectionId, onClose }: { connectionId: numb
   const existing = useQuery({
     queryKey: ['connection-form', connectionId],
     // Spec part 2 §7: the edit form reads the connection without session detail.
-    queryFn: () => api.get<ConnectionDetail>(`/whatsapp/${connectionId}`, { session: 0 }),
+    queryFn: () => api.get<PresentedConnectionDetail>(`/whatsapp/${connectionId}`, { session: 0 }),
     enabled: connectionId !== null,
     gcTime: 0,
   });
-  const queues = useQuery({ queryKey: ['queues'], queryFn: () => api.get<QueueSummary[]>('/queue') });
+  const queues = useQuery({ queryKey: ['queues'], queryFn: () => api.get<PresentedQueueSummary[]>('/queue') });
   const prompts = useQuery({
     queryKey: ['prompts', 'options'],
     queryFn: async () => (await api.get<{ prompts: Option[] }>('/prompt')).prompts,
@@ -123,8 +123,8 @@ export function ConnectionDialog({ connectionId, onClose }: { connectionId: numb
 }
 
 interface ConnectionFormProps {
-  connection: ConnectionDetail | null;
-  queues: QueueSummary[];
+  connection: PresentedConnectionDetail | null;
+  queues: PresentedQueueSummary[];
   /** null: the plan has no AI, the select is not shown. */
   prompts: Option[] | null;
   /** null: the plan has no integrations, the select is not shown. */
@@ -152,8 +152,8 @@ function ConnectionForm({ connection, queues, prompts, integrations, isSuper, on
     async (values) => {
       try {
         const body = connectionPayload(values, { editing, isSuper });
-        const saved = editing ? await api.put<ConnectionDetail>(`/whatsapp/${connection.id}`, body) : await api.post<ConnectionDetail>('/whatsapp', body);
-        queryClient.setQueryData<ConnectionDetail[]>(connectionsKey, (list) => applyConnectionEvent(list ?? [], { action: 'update', whatsapp: saved }));
+        const saved = editing ? await api.put<PresentedConnectionDetail>(`/whatsapp/${connection.id}`, body) : await api.post<PresentedConnectionDetail>('/whatsapp', body);
+        queryClient.setQueryData<PresentedConnectionDetail[]>(connectionsKey, (list) => applyConnectionEvent(list ?? [], { action: 'update', whatsapp: saved }));
         refreshConnectionAlert(queryClient);
         toastSuccess(t('connections.saved'));
         // The server makes API tokens: a value we sent only asked for a new one, shown now.

@@ -5,12 +5,12 @@ import {
   DEFAULT_SCHEDULES,
   WEEKDAYS,
   type ConnectionProvider,
+  type PresentedConnectionDetail,
   type ScheduleEntry,
 } from '@atende/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { FieldValues, Resolver } from 'react-hook-form';
 import { z } from 'zod';
-import type { ConnectionDetail } from './connections-queries';
 
 /** The providers the dialog offers; 'baileys' is the same as the spec's default 'beta'. */
 export const DIALOG_PROVIDERS = ['beta', 'cloud-api', 'sandbox'] as const satisfies readonly ConnectionProvider[];
@@ -74,7 +74,7 @@ export function schedulesFor(stored: readonly ScheduleEntry[] | undefined): Sche
 }
 
 /** The dialog's starting values: a new connection (provider 'beta', 3 bot-queue uses) or the one being edited. */
-export function connectionFormDefaults(connection?: ConnectionDetail | null): ConnectionFormValues {
+export function connectionFormDefaults(connection?: PresentedConnectionDetail | null): ConnectionFormValues {
   const cloud = connection?.cloudApi;
   return {
     name: connection?.name ?? '',

@@ -1,16 +1,9 @@
+import type { PresentedConnectionDetail } from '@atende/shared';
 import { describe, expect, it } from 'vitest';
-import { applyConnectionEvent, applySessionEvent, type ConnectionDetail } from './connections-queries';
+import { buildConnection, buildConnectionSession } from '../../test/build-connection';
+import { applyConnectionEvent, applySessionEvent } from './connections-queries';
 
-const connection = (id: number, name: string, isDefault = false, status = 'CONNECTED'): ConnectionDetail => ({
-  id,
-  name,
-  status,
-  isDefault,
-  provider: 'sandbox',
-  companyId: 1,
-  createdAt: '',
-  updatedAt: '',
-});
+const connection = (id: number, name: string, isDefault = false, status = 'CONNECTED'): PresentedConnectionDetail => buildConnection(id, { name, status, isDefault });
 
 describe('live connection events', () => {
   it('updates a known connection in place', () => {
@@ -34,16 +27,16 @@ describe('live connection events', () => {
 
   it("merges the company-wide event into an admin's row, keeping the token and Cloud API settings it leaves out", () => {
     const cloudApi = { phoneNumberId: '1', wabaId: '2', verifyToken: 'verify-me', graphApiBaseUrl: '', accessToken: '••••abcd', appSecret: '••••wxyz', webhookPath: '/cloud-api/webhook' };
-    const admin: ConnectionDetail = { ...connection(1, 'Loja'), token: 'secret-token-123456', cloudApi, qrcode: '' };
+    const admin: PresentedConnectionDetail = { ...connection(1, 'Loja'), token: 'secret-token-123456', cloudApi, qrcode: '' };
     const [next] = applyConnectionEvent([admin], { action: 'update', whatsapp: { ...connection(1, 'Loja nova'), greetingMessage: 'Olá' } });
     expect(next).toMatchObject({ name: 'Loja nova', greetingMessage: 'Olá', token: 'secret-token-123456', cloudApi });
   });
 
   it('applies a session event to the status and QR code of its connection only', () => {
     const list = [connection(1, 'A', true, 'OPENING'), connection(2, 'B')];
-    const next = applySessionEvent(list, { id: 1, name: 'A', status: 'qrcode', qrcode: '2@abc', retries: 1, number: '', provider: 'beta', isDefault: true, updatedAt: '2025-01-01T00:00:00Z' });
+    const next = applySessionEvent(list, buildConnectionSession(1, { name: 'A', status: 'qrcode', qrcode: '2@abc', retries: 1, provider: 'beta', isDefault: true, updatedAt: '2025-01-01T00:00:00Z' }));
     expect(next[0]).toMatchObject({ status: 'qrcode', qrcode: '2@abc', retries: 1, updatedAt: '2025-01-01T00:00:00Z' });
     expect(next[1]).toBe(list[1]);
-    expect(applySessionEvent(list, { ...next[0]!, id: 9, qrcode: '', status: 'CONNECTED', retries: 0, number: '', provider: 'beta' })).toEqual(list);
+    expect(applySessionEvent(list, buildConnectionSession(9, { status: 'CONNECTED', provider: 'beta' }))).toEqual(list);
   });
 });

@@ -1,4 +1,4 @@
-import { can } from '@atende/shared';
+import { can, type PresentedConnectionDetail, type PresentedConnectionSession } from '@atende/shared';
 import CropFree from '@mui/icons-material/CropFree';
 import PhoneIphone from '@mui/icons-material/PhoneIphone';
 import Star from '@mui/icons-material/Star';
@@ -31,17 +31,7 @@ import { formatDateTime } from '../../i18n';
 import { AddSandboxConnectionDialog } from './add-sandbox-connection-dialog';
 import { ConnectionDialog } from './connection-dialog';
 import { sessionButtonsFor, STATUS_COLOR, type SessionButton } from './connection-status';
-import {
-  applyConnectionEvent,
-  applySessionEvent,
-  connectionsKey,
-  isSandbox,
-  refreshConnectionAlert,
-  useConnectionEvents,
-  useConnections,
-  type ConnectionDetail,
-  type ConnectionSession,
-} from './connections-queries';
+import { applyConnectionEvent, applySessionEvent, connectionsKey, isSandbox, refreshConnectionAlert, useConnectionEvents, useConnections } from './connections-queries';
 import { QrCodeDialog } from './qr-code-dialog';
 
 type SessionAction = Exclude<SessionButton, 'qrcode' | 'connecting'>;
@@ -62,10 +52,10 @@ export default function ConnectionsPage() {
   const connections = useConnections();
   const [addingSandbox, setAddingSandbox] = useState(false);
   const editor = useEditDialog<number>();
-  const deletion = useDeleteConfirmation<ConnectionDetail>({
+  const deletion = useDeleteConfirmation<PresentedConnectionDetail>({
     path: (connection) => `/whatsapp/${connection.id}`,
     onDeleted: (connection) => {
-      queryClient.setQueryData<ConnectionDetail[]>(connectionsKey, (current) => (current ? applyConnectionEvent(current, { action: 'delete', whatsappId: connection.id }) : current));
+      queryClient.setQueryData<PresentedConnectionDetail[]>(connectionsKey, (current) => (current ? applyConnectionEvent(current, { action: 'delete', whatsappId: connection.id }) : current));
       // Another connection may have become the default.
       void queryClient.invalidateQueries({ queryKey: connectionsKey });
       refreshConnectionAlert(queryClient);
@@ -74,8 +64,8 @@ export default function ConnectionsPage() {
     title: (connection) => t('connections.deleteTitle', { name: connection?.name ?? '' }),
     message: t('connections.deleteMessage'),
   });
-  const [disconnecting, setDisconnecting] = useState<ConnectionDetail | null>(null);
-  const [qrFor, setQrFor] = useState<ConnectionDetail | null>(null);
+  const [disconnecting, setDisconnecting] = useState<PresentedConnectionDetail | null>(null);
+  const [qrFor, setQrFor] = useState<PresentedConnectionDetail | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
   useConnectionEvents();
 
@@ -90,11 +80,11 @@ export default function ConnectionsPage() {
   // A phone (under 600 px) gets two columns: the connection with its status and session buttons, and the actions.
   const narrow = useMediaQuery(useTheme().breakpoints.down('sm'));
 
-  const runSession = async (connection: ConnectionDetail, action: SessionAction) => {
+  const runSession = async (connection: PresentedConnectionDetail, action: SessionAction) => {
     setBusy(connection.id);
     try {
-      const { session } = await api.request<{ message: string; session: ConnectionSession }>(SESSION_METHODS[action], `/whatsappsession/${connection.id}`);
-      queryClient.setQueryData<ConnectionDetail[]>(connectionsKey, (current) => (current ? applySessionEvent(current, session) : current));
+      const { session } = await api.request<{ message: string; session: PresentedConnectionSession }>(SESSION_METHODS[action], `/whatsappsession/${connection.id}`);
+      queryClient.setQueryData<PresentedConnectionDetail[]>(connectionsKey, (current) => (current ? applySessionEvent(current, session) : current));
       refreshConnectionAlert(queryClient);
     } catch (error) {
       toastError(error);
@@ -105,7 +95,7 @@ export default function ConnectionsPage() {
 
   const label = (group: 'statuses' | 'providers', value: string) => (i18n.exists(`connections.${group}.${value}`) ? t(`connections.${group}.${value}`) : value);
 
-  const sessionButton = (connection: ConnectionDetail, button: SessionButton) => {
+  const sessionButton = (connection: PresentedConnectionDetail, button: SessionButton) => {
     const common = { size: 'small' as const, disabled: busy === connection.id, sx: { whiteSpace: 'nowrap' } };
     switch (button) {
       case 'qrcode':
@@ -141,13 +131,13 @@ export default function ConnectionsPage() {
     }
   };
 
-  const problemText = (connection: ConnectionDetail) => {
+  const problemText = (connection: PresentedConnectionDetail) => {
     const problem = connection.problem;
     if (!problem) return null;
     const reason = i18n.exists(`errors.${problem.code}`) ? t(`errors.${problem.code}`) : problem.code;
     return problem.detail ? `${reason} (${problem.detail})` : reason;
   };
-  const statusChip = (connection: ConnectionDetail) => {
+  const statusChip = (connection: PresentedConnectionDetail) => {
     const problem = problemText(connection);
     return (
       <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
@@ -160,13 +150,13 @@ export default function ConnectionsPage() {
       </Stack>
     );
   };
-  const sessionButtons = (connection: ConnectionDetail) =>
+  const sessionButtons = (connection: PresentedConnectionDetail) =>
     maySession ? (
       <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }} data-testid="connection-session">
         {sessionButtonsFor(connection.status).map((button) => sessionButton(connection, button))}
       </Stack>
     ) : null;
-  const defaultStar = (connection: ConnectionDetail) =>
+  const defaultStar = (connection: PresentedConnectionDetail) =>
     connection.isDefault ? (
       <Tooltip title={t('connections.isDefault')}>
         <Star color="warning" fontSize="small" aria-label={t('connections.isDefault')} data-testid="connection-default" />

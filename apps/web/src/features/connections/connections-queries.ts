@@ -1,7 +1,13 @@
-import { companyEvent, type ScheduleEntry } from '@atende/shared';
+import {
+  companyEvent,
+  type ConnectionEventPayload,
+  type ConnectionSessionEventPayload,
+  type PresentedConnection,
+  type PresentedConnectionDetail,
+  type PresentedConnectionSession,
+} from '@atende/shared';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { Connection } from '../../api/desk-types';
 import type { HttpClient } from '../../api/http-client';
 import { useSession } from '../../api/session';
 import { useSocket } from '../../realtime/socket';
@@ -12,67 +18,9 @@ export const connectionsAlertKey = ['connections-alert'] as const;
 /** One connection with its session detail (the QR code), read by the QR dialog. */
 export const connectionSessionKey = (id: number) => ['connection-session', id] as const;
 
-/** What the Cloud API settings look like to an admin: secrets masked, never whole. */
-export interface CloudApiSettings {
-  phoneNumberId: string;
-  wabaId: string;
-  verifyToken: string;
-  graphApiBaseUrl: string;
-  accessToken: string;
-  appSecret: string;
-  webhookPath: string;
-}
-
-/**
- * `GET /whatsapp`: everyone gets the fields of `Connection` and the dialog's
- * settings; users allowed `connections-page:editOrDeleteConnection` also get
- * `token` and `cloudApi`, and `qrcode` with session detail.
- */
-export interface ConnectionDetail extends Connection {
-  number?: string;
-  retries?: number;
-  greetingMessage?: string;
-  complationMessage?: string;
-  outOfHoursMessage?: string;
-  ratingMessage?: string;
-  expiresInactiveMessage?: string;
-  expiresTicket?: number;
-  timeUseBotQueues?: number;
-  maxUseBotQueues?: number;
-  timeToTransfer?: number;
-  transferQueueId?: number | null;
-  promptId?: number | null;
-  integrationId?: number | null;
-  queueIds?: number[];
-  queues?: { id: number; name: string; color: string }[];
-  schedules?: ScheduleEntry[];
-  token?: string;
-  cloudApi?: CloudApiSettings | null;
-  qrcode?: string;
-}
-
-/** `company-{id}-whatsappSession` (admins only) and the session routes' `session`. */
-export interface ConnectionSession {
-  id: number;
-  name: string;
-  status: string;
-  qrcode: string;
-  retries: number;
-  number: string;
-  provider: string;
-  isDefault: boolean;
-  updatedAt: string;
-}
-
-export type WhatsappEvent = { action: 'update'; whatsapp: ConnectionDetail } | { action: 'delete'; whatsappId: number };
-export interface WhatsappSessionEvent {
-  action: 'update';
-  session: ConnectionSession;
-}
-
 /** Spec part 1 §7: `GET /whatsapp` with session 0 answers connections without session detail. */
 export function connectionsQuery(api: HttpClient) {
-  return { queryKey: connectionsKey, queryFn: () => api.get<ConnectionDetail[]>('/whatsapp', { session: 0 }) };
+  return { queryKey: connectionsKey, queryFn: () => api.get<PresentedConnectionDetail[]>('/whatsapp', { session: 0 }) };
 }
 
 export function useConnections() {
@@ -80,11 +28,11 @@ export function useConnections() {
   return useQuery(connectionsQuery(api));
 }
 
-export function isSandbox(connection: Pick<Connection, 'provider'>): boolean {
+export function isSandbox(connection: Pick<PresentedConnection, 'provider'>): boolean {
   return connection.provider === 'sandbox';
 }
 
-function byName(a: Connection, b: Connection): number {
+function byName(a: PresentedConnection, b: PresentedConnection): number {
   return a.name.localeCompare(b.name) || a.id - b.id;
 }
 
@@ -93,7 +41,7 @@ function byName(a: Connection, b: Connection): number {
  * the company-wide event leaves out what only admins may see (`token`,
  * `cloudApi`, `qrcode`), and an admin's row must keep them.
  */
-export function applyConnectionEvent<T extends Connection>(list: readonly T[], event: { action: 'update'; whatsapp: Partial<T> & Connection } | { action: 'delete'; whatsappId: number }): T[] {
+export function applyConnectionEvent<T extends PresentedConnection>(list: readonly T[], event: { action: 'update'; whatsapp: Partial<T> & PresentedConnection } | { action: 'delete'; whatsappId: number }): T[] {
   if (event.action === 'delete') return list.filter((c) => c.id !== event.whatsappId);
   const updated = event.whatsapp;
   // A new default demotes the others: the server only sends the one that changed.
@@ -105,20 +53,20 @@ export function applyConnectionEvent<T extends Connection>(list: readonly T[], e
 }
 
 /** A session event changes only the session's fields of a known connection. */
-export function applySessionEvent<T extends Connection & { qrcode?: string }>(list: readonly T[], session: ConnectionSession): T[] {
+export function applySessionEvent<T extends PresentedConnection & { qrcode?: string }>(list: readonly T[], session: PresentedConnectionSession): T[] {
   const { status, qrcode, retries, number, updatedAt } = session;
   return list.map((c) => (c.id === session.id ? { ...c, status, qrcode, retries, number, updatedAt } : c));
 }
 
-function onWhatsappEvent(queryClient: QueryClient, event: WhatsappEvent): void {
-  queryClient.setQueryData<ConnectionDetail[]>(connectionsKey, (list) => (list ? applyConnectionEvent(list, event) : list));
+function onWhatsappEvent(queryClient: QueryClient, event: ConnectionEventPayload): void {
+  queryClient.setQueryData<PresentedConnectionDetail[]>(connectionsKey, (list) => (list ? applyConnectionEvent(list, event) : list));
   // Deleting the default promotes another connection, which no event announces.
   if (event.action === 'delete') void queryClient.invalidateQueries({ queryKey: connectionsKey });
 }
 
-function onSessionEvent(queryClient: QueryClient, event: WhatsappSessionEvent): void {
-  queryClient.setQueryData<ConnectionDetail[]>(connectionsKey, (list) => (list ? applySessionEvent(list, event.session) : list));
-  queryClient.setQueryData<ConnectionDetail>(connectionSessionKey(event.session.id), (current) => (current ? { ...current, ...event.session } : current));
+function onSessionEvent(queryClient: QueryClient, event: ConnectionSessionEventPayload): void {
+  queryClient.setQueryData<PresentedConnectionDetail[]>(connectionsKey, (list) => (list ? applySessionEvent(list, event.session) : list));
+  queryClient.setQueryData<PresentedConnectionDetail>(connectionSessionKey(event.session.id), (current) => (current ? { ...current, ...event.session } : current));
 }
 
 /**
@@ -134,8 +82,8 @@ export function useConnectionEvents(): void {
     if (!socket || !companyId) return;
     const whatsapp = companyEvent(companyId, 'whatsapp');
     const session = companyEvent(companyId, 'whatsappSession');
-    const onWhatsapp = (payload: WhatsappEvent) => onWhatsappEvent(queryClient, payload);
-    const onSession = (payload: WhatsappSessionEvent) => onSessionEvent(queryClient, payload);
+    const onWhatsapp = (payload: ConnectionEventPayload) => onWhatsappEvent(queryClient, payload);
+    const onSession = (payload: ConnectionSessionEventPayload) => onSessionEvent(queryClient, payload);
     socket.on(whatsapp, onWhatsapp);
     socket.on(session, onSession);
     return () => {

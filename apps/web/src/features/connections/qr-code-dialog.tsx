@@ -1,4 +1,4 @@
-import { CONNECTION_QR_SIZE } from '@atende/shared';
+import { CONNECTION_QR_SIZE, type PresentedConnectionDetail } from '@atende/shared';
 import { Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
@@ -6,8 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { QrCodeImage } from '../../components/qr-code-image';
 import { toastError } from '../../components/toast';
-import { connectionSessionKey, type ConnectionDetail } from './connections-queries';
-
+import { connectionSessionKey } from './connections-queries';
 
 /**
  * The QR dialog (spec part 2 §2.2): `GET /whatsapp/:id` (with session detail)
@@ -16,12 +15,12 @@ import { connectionSessionKey, type ConnectionDetail } from './connections-queri
  * dialog closes by itself once the code empties (the phone paired, or the
  * session stopped waiting).
  */
-export function QrCodeDialog({ connection, onClose }: { connection: Pick<ConnectionDetail, 'id' | 'name'>; onClose(): void }) {
+export function QrCodeDialog({ connection, onClose }: { connection: Pick<PresentedConnectionDetail, 'id' | 'name'>; onClose(): void }) {
   const { t } = useTranslation();
   const { api } = useSession();
   const session = useQuery({
     queryKey: connectionSessionKey(connection.id),
-    queryFn: () => api.get<ConnectionDetail>(`/whatsapp/${connection.id}`),
+    queryFn: () => api.get<PresentedConnectionDetail>(`/whatsapp/${connection.id}`),
     // The socket keeps it current; a refetch could only bring back an older code.
     staleTime: Infinity,
     gcTime: 0,

@@ -5,6 +5,7 @@ import { SnackbarProvider } from 'notistack';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
+import { buildContact } from '../../test/build-contact';
 import { ContactModal } from './contact-modal';
 
 beforeAll(() => {
@@ -43,7 +44,7 @@ function renderModal(props: Partial<Parameters<typeof ContactModal>[0]> = {}) {
   return { onClose, onSaved };
 }
 
-const saved = { id: 7, name: 'Maria Silva', number: '5511999998888', email: '', profilePicUrl: '', isGroup: false, whatsappId: null, extraInfo: [], createdAt: '', updatedAt: '' };
+const saved = buildContact(7, { name: 'Maria Silva', number: '5511999998888' });
 
 describe('contact modal', () => {
   it('refuses a short name, a short number and a bad email without calling the server', async () => {

@@ -1,4 +1,4 @@
-import { ContactBody } from '@atende/shared';
+import { ContactBody, type PresentedContact } from '@atende/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import AddCircleOutlined from '@mui/icons-material/AddCircleOutlined';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
@@ -8,7 +8,6 @@ import { useEffect, useRef } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import type { Contact } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { FormDialogActions } from '../../components/form-dialog-actions';
 import { toastError, toastSuccess } from '../../components/toast';
@@ -21,7 +20,7 @@ export interface ContactModalProps {
   /** Prefilled fields when adding (the new-ticket dialog passes the typed name). */
   initialValues?: { name?: string; number?: string; email?: string };
   onClose(): void;
-  onSaved?(contact: Contact): void;
+  onSaved?(contact: PresentedContact): void;
 }
 
 type ContactFormInput = z.input<typeof ContactBody>;
@@ -37,7 +36,7 @@ export function ContactModal({ open, contactId, initialValues, onClose, onSaved 
   const editing = typeof contactId === 'number' && contactId > 0;
   const contact = useQuery({
     queryKey: contactKeys.detail(contactId ?? 0),
-    queryFn: () => api.get<Contact>(`/contacts/${contactId}`),
+    queryFn: () => api.get<PresentedContact>(`/contacts/${contactId}`),
     enabled: open && editing,
     // Always the stored version: someone may have changed it since the list loaded.
     staleTime: 0,
@@ -85,7 +84,7 @@ export function ContactModal({ open, contactId, initialValues, onClose, onSaved 
   const submit = form.handleSubmit(async (values) => {
     try {
       const body = { ...values, extraInfo: values.extraInfo ?? [] };
-      const saved = editing ? await api.put<Contact>(`/contacts/${contactId}`, body) : await api.post<Contact>('/contacts', body);
+      const saved = editing ? await api.put<PresentedContact>(`/contacts/${contactId}`, body) : await api.post<PresentedContact>('/contacts', body);
       cacheSavedContact(queryClient, saved);
       toastSuccess(t('contacts.modal.saved'));
       onSaved?.(saved);

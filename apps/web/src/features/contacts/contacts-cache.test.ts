@@ -1,23 +1,13 @@
+import type { PresentedContact, PresentedContactPage } from '@atende/shared';
 import { describe, expect, it } from 'vitest';
-import type { Contact, ContactPage } from '../../api/desk-types';
+import { buildContact } from '../../test/build-contact';
 import { removeContactFromPages, upsertContactInPages } from './contacts-queries';
 
-const contact = (id: number, name: string, number = `55119000000${id}`): Contact => ({
-  id,
-  name,
-  number,
-  email: '',
-  profilePicUrl: '',
-  isGroup: false,
-  whatsappId: null,
-  extraInfo: [],
-  createdAt: '',
-  updatedAt: '',
-});
+const contact = (id: number, name: string, number = `55119000000${id}`): PresentedContact => buildContact(id, { name, number });
 
-function pages(...lists: Contact[][]) {
+function pages(...lists: PresentedContact[][]) {
   const count = lists.flat().length;
-  return { pageParams: lists.map((_, i) => i + 1), pages: lists.map((contacts, i): ContactPage => ({ contacts, hasMore: i < lists.length - 1, count })) };
+  return { pageParams: lists.map((_, i) => i + 1), pages: lists.map((contacts, i): PresentedContactPage => ({ contacts, hasMore: i < lists.length - 1, count })) };
 }
 
 describe('live contact events in the list cache', () => {

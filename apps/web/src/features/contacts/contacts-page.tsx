@@ -1,4 +1,4 @@
-import { can } from '@atende/shared';
+import { can, type PresentedContact } from '@atende/shared';
 import Download from '@mui/icons-material/Download';
 import FileUpload from '@mui/icons-material/FileUpload';
 import WhatsApp from '@mui/icons-material/WhatsApp';
@@ -19,7 +19,6 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Contact } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { AddButton, InfiniteListFooter, InfiniteListPage, ListTable, loadMoreOnScroll, SearchField } from '../../components/list-page-parts';
 import { RowActionsCell } from '../../components/row-actions';
@@ -43,7 +42,7 @@ export default function ContactsPage() {
   const searchParam = useDebouncedValue(search.trim().toLowerCase());
   const pages = useContactPages(searchParam);
   const modal = useEditDialog<number>();
-  const deletion = useDeleteConfirmation<Contact>({
+  const deletion = useDeleteConfirmation<PresentedContact>({
     path: (contact) => `/contacts/${contact.id}`,
     onDeleted: (contact) => {
       cacheRemovedContact(queryClient, contact.id);

@@ -1,5 +1,5 @@
+import type { ContactEventPayload, PresentedContact, PresentedContactPage } from '@atende/shared';
 import { useInfiniteQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
-import type { Contact, ContactPage } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { useCompanyEvent } from '../../realtime/socket';
 
@@ -10,20 +10,20 @@ export const contactKeys = {
   detail: (id: number) => ['contacts', 'detail', id] as const,
 };
 
-type ContactPages = InfiniteData<ContactPage, number>;
+type ContactPages = InfiniteData<PresentedContactPage, number>;
 
 /** Spec part 1 §4: pages by number, the next one while `hasMore`. */
 export function useContactPages(search: string) {
   const { api } = useSession();
   return useInfiniteQuery({
     queryKey: contactKeys.list(search),
-    queryFn: ({ pageParam }) => api.get<ContactPage>('/contacts', { searchParam: search, pageNumber: pageParam }),
+    queryFn: ({ pageParam }) => api.get<PresentedContactPage>('/contacts', { searchParam: search, pageNumber: pageParam }),
     initialPageParam: 1,
     getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
   });
 }
 
-function matchesSearch(contact: Contact, search: string): boolean {
+function matchesSearch(contact: PresentedContact, search: string): boolean {
   if (!search) return true;
   return contact.name.toLowerCase().includes(search) || contact.number.includes(search) || (contact.email ?? '').toLowerCase().includes(search);
 }
@@ -32,13 +32,13 @@ function matchesSearch(contact: Contact, search: string): boolean {
  * A live create/update (spec part 2 §4): replace the contact where it is
  * listed, or put it at the top of a list whose search it matches.
  */
-export function upsertContactInPages(data: ContactPages, contact: Contact, search: string): ContactPages {
+export function upsertContactInPages(data: ContactPages, contact: PresentedContact, search: string): ContactPages {
   const listed = data.pages.some((page) => page.contacts.some((c) => c.id === contact.id));
   if (listed) {
     return { ...data, pages: data.pages.map((page) => ({ ...page, contacts: page.contacts.map((c) => (c.id === contact.id ? contact : c)) })) };
   }
   if (!matchesSearch(contact, search) || data.pages.length === 0) return data;
-  const [first, ...rest] = data.pages as [ContactPage, ...ContactPage[]];
+  const [first, ...rest] = data.pages as [PresentedContactPage, ...PresentedContactPage[]];
   return {
     ...data,
     pages: [{ ...first, contacts: [contact, ...first.contacts] }, ...rest].map((page) => ({ ...page, count: page.count + 1 })),
@@ -54,7 +54,7 @@ export function removeContactFromPages(data: ContactPages, contactId: number): C
   };
 }
 
-export function cacheSavedContact(queryClient: QueryClient, contact: Contact): void {
+export function cacheSavedContact(queryClient: QueryClient, contact: PresentedContact): void {
   queryClient.setQueryData(contactKeys.detail(contact.id), contact);
   for (const [key, data] of queryClient.getQueriesData<ContactPages>({ queryKey: contactKeys.lists })) {
     if (!data) continue;
@@ -68,12 +68,10 @@ export function cacheRemovedContact(queryClient: QueryClient, contactId: number)
   queryClient.setQueriesData<ContactPages>({ queryKey: contactKeys.lists }, (data) => (data ? removeContactFromPages(data, contactId) : data));
 }
 
-type ContactEvent = { action: 'create' | 'update'; contact: Contact } | { action: 'delete'; contactId: number };
-
 /** `company-{id}-contact` keeps every cached contact list and detail live. */
 export function useContactEvents(): void {
   const queryClient = useQueryClient();
-  useCompanyEvent<ContactEvent>('contact', (payload) => {
+  useCompanyEvent<ContactEventPayload>('contact', (payload) => {
     if (payload.action === 'delete') cacheRemovedContact(queryClient, Number(payload.contactId));
     else if (payload.contact) cacheSavedContact(queryClient, payload.contact);
   });

@@ -1,9 +1,9 @@
+import type { PresentedConnection, PresentedContact, PresentedQueueSummary, PresentedTicket } from '@atende/shared';
 import { Dialog, DialogContent, DialogTitle, MenuItem, Stack, TextField } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import type { Connection, Contact, QueueSummary, Ticket } from '../../api/desk-types';
 import { ApiError } from '../../api/http-client';
 import { useSession } from '../../api/session';
 import { FormDialogActions } from '../../components/form-dialog-actions';
@@ -11,9 +11,9 @@ import { toastError } from '../../components/toast';
 import { connectionsQuery } from '../connections/connections-queries';
 
 interface Choices {
-  contact: Pick<Contact, 'id' | 'name'>;
-  queues: QueueSummary[];
-  connections: Connection[];
+  contact: Pick<PresentedContact, 'id' | 'name'>;
+  queues: PresentedQueueSummary[];
+  connections: PresentedConnection[];
   queueId: number | '';
   whatsappId: number | '';
 }
@@ -24,7 +24,7 @@ interface Choices {
  * there is a choice to make, under the new-ticket dialog's rule: a queue is
  * required unless the user is an admin (spec part 1 §5).
  */
-export function useStartTicket(): { start(contact: Pick<Contact, 'id' | 'name'>): Promise<void>; busyContactId: number | null; dialog: ReactNode } {
+export function useStartTicket(): { start(contact: Pick<PresentedContact, 'id' | 'name'>): Promise<void>; busyContactId: number | null; dialog: ReactNode } {
   const { t } = useTranslation();
   const { api, user } = useSession();
   const queryClient = useQueryClient();
@@ -36,12 +36,12 @@ export function useStartTicket(): { start(contact: Pick<Contact, 'id' | 'name'>)
   const create = async (contactId: number, queueId: number | null, whatsappId: number | null) => {
     setBusyContactId(contactId);
     try {
-      const ticket = await api.post<Ticket>('/tickets', { contactId, queueId, whatsappId, userId: user?.id, status: 'open' });
+      const ticket = await api.post<PresentedTicket>('/tickets', { contactId, queueId, whatsappId, userId: user?.id, status: 'open' });
       setChoices(null);
       void queryClient.invalidateQueries({ queryKey: ['tickets'] });
       void navigate(`/tickets/${ticket.uuid}`);
     } catch (error) {
-      const existing = error instanceof ApiError && error.code === 'ERR_OTHER_OPEN_TICKET' ? (error.data.ticket as Ticket | undefined) : undefined;
+      const existing = error instanceof ApiError && error.code === 'ERR_OTHER_OPEN_TICKET' ? (error.data.ticket as PresentedTicket | undefined) : undefined;
       if (existing && existing.userId === user?.id) {
         // The user's own ticket: say so and open it (spec part 1 §8).
         toastError(error);
@@ -65,14 +65,14 @@ export function useStartTicket(): { start(contact: Pick<Contact, 'id' | 'name'>)
     }
   };
 
-  const start = async (contact: Pick<Contact, 'id' | 'name'>) => {
+  const start = async (contact: Pick<PresentedContact, 'id' | 'name'>) => {
     if (!user) return;
     setBusyContactId(contact.id);
-    let queues: QueueSummary[];
-    let connections: Connection[];
+    let queues: PresentedQueueSummary[];
+    let connections: PresentedConnection[];
     try {
       [queues, connections] = await Promise.all([
-        admin ? queryClient.fetchQuery({ queryKey: ['queues'], queryFn: () => api.get<QueueSummary[]>('/queue') }) : Promise.resolve(user.queues),
+        admin ? queryClient.fetchQuery({ queryKey: ['queues'], queryFn: () => api.get<PresentedQueueSummary[]>('/queue') }) : Promise.resolve(user.queues),
         queryClient.fetchQuery(connectionsQuery(api)),
       ]);
     } catch (error) {

@@ -1,11 +1,12 @@
+import type { PresentedTicket } from '@atende/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SnackbarProvider } from 'notistack';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Ticket } from '../../api/desk-types';
 import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
+import { buildTicket } from '../../test/build-ticket';
 import { fakeApi, json, type FakeApi } from '../../test/fake-api';
 import { shownToasts } from '../../test/toasts';
 import type { CustomerWindowState, MessageTemplate } from './cloud-api';
@@ -42,8 +43,8 @@ afterEach(() => {
   expect(server.unhandled.map((request) => `${request.method} ${request.path}`)).toEqual([]);
 });
 
-function ticket(provider: string): Ticket {
-  return { id: 5, uuid: 'u-5', status: 'open', companyId: 1, whatsappId: 7, whatsapp: { id: 7, name: 'Oficial', status: 'CONNECTED', provider } } as Ticket;
+function ticket(provider: string): PresentedTicket {
+  return buildTicket(5, { uuid: 'u-5', status: 'open', companyId: 1, whatsappId: 7, whatsapp: { id: 7, name: 'Oficial', status: 'CONNECTED', provider } });
 }
 
 function renderComposer(provider = 'cloud-api') {

@@ -1,7 +1,6 @@
-import { companyEvent, type TemplateSendBody } from '@atende/shared';
+import { companyEvent, type PresentedMessage, type PresentedTicket, type TemplateSendBody } from '@atende/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
-import type { Message, Ticket } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { useSocket } from '../../realtime/socket';
 import { storeMessages } from './conversation-queries';
@@ -37,7 +36,7 @@ export interface CustomerWindowState {
 export const customerWindowKey = (ticketId: number) => ['customer-window', ticketId] as const;
 export const templatesKey = (whatsappId: number) => ['message-templates', whatsappId] as const;
 
-export function usesCloudApi(ticket: Pick<Ticket, 'whatsapp'>): boolean {
+export function usesCloudApi(ticket: Pick<PresentedTicket, 'whatsapp'>): boolean {
   return ticket.whatsapp?.provider === 'cloud-api';
 }
 
@@ -87,7 +86,7 @@ export function templateSendBody(template: Pick<MessageTemplate, 'name' | 'langu
 
 interface AppMessageEvent {
   action: string;
-  message?: Pick<Message, 'ticketId' | 'fromMe'>;
+  message?: Pick<PresentedMessage, 'ticketId' | 'fromMe'>;
 }
 
 /**
@@ -95,7 +94,7 @@ interface AppMessageEvent {
  * customer writes (which opens or extends it), and closed on screen the moment
  * it expires. For tickets on other providers nothing is requested.
  */
-export function useCustomerWindow(ticket: Pick<Ticket, 'id' | 'companyId' | 'whatsapp'>) {
+export function useCustomerWindow(ticket: Pick<PresentedTicket, 'id' | 'companyId' | 'whatsapp'>) {
   const { api } = useSession();
   const socket = useSocket();
   const queryClient = useQueryClient();
@@ -150,7 +149,7 @@ export function useSendTemplate(ticketId: number) {
   const queryClient = useQueryClient();
   return useCallback(
     async (body: TemplateSendBody) => {
-      const sent = await api.post<Message[]>(`/messages/${ticketId}/template`, body);
+      const sent = await api.post<PresentedMessage[]>(`/messages/${ticketId}/template`, body);
       storeMessages(queryClient, ticketId, sent);
       return sent;
     },

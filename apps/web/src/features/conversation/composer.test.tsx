@@ -1,19 +1,22 @@
+import type { PresentedMessage, PresentedQuickMessage, PresentedTicket } from '@atende/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SnackbarProvider } from 'notistack';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Message, QuickMessage, Ticket } from '../../api/desk-types';
 import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
+import { buildMessage } from '../../test/build-message';
+import { buildQuickMessage } from '../../test/build-quick-message';
+import { buildTicket } from '../../test/build-ticket';
 import { fakeApi, type FakeApi } from '../../test/fake-api';
 import { shownToasts } from '../../test/toasts';
 import { Composer } from './composer';
 
-const quickMessages: QuickMessage[] = [
-  { id: 1, shortcode: 'bomdia', message: 'Bom dia! Em que posso ajudar?', geral: true, status: true, userId: null, isMedia: false, mediaPath: null, mediaName: null, mediaUrl: null },
-  { id: 2, shortcode: 'saudacao', message: 'Olá {{firstName}}, {{ms}}!', geral: true, status: true, userId: null, isMedia: false, mediaPath: null, mediaName: null, mediaUrl: null },
-  { id: 3, shortcode: 'errada', message: 'Olá {{nome}}, {{ms}}!', geral: true, status: true, userId: null, isMedia: false, mediaPath: null, mediaName: null, mediaUrl: null },
+const quickMessages: PresentedQuickMessage[] = [
+  buildQuickMessage(1, { shortcode: 'bomdia', message: 'Bom dia! Em que posso ajudar?', geral: true, userId: null }),
+  buildQuickMessage(2, { shortcode: 'saudacao', message: 'Olá {{firstName}}, {{ms}}!', geral: true, userId: null }),
+  buildQuickMessage(3, { shortcode: 'errada', message: 'Olá {{nome}}, {{ms}}!', geral: true, userId: null }),
 ];
 
 let server: FakeApi;
@@ -35,10 +38,10 @@ afterEach(() => expect(server.unhandled.map((request) => `${request.method} ${re
 /** What the composer sent, as the server received it. */
 const sends = () => server.calls('POST /messages/5').map((request) => request.body);
 
-const ticket = (status: Ticket['status']) => ({ id: 5, uuid: 'u-5', status }) as Ticket;
-const quoted = { id: 42, body: 'Qual o prazo?', fromMe: false, mediaType: null, isDeleted: false, contact: { id: 1, name: 'Maria' } } as Message;
+const ticket = (status: PresentedTicket['status']) => buildTicket(5, { uuid: 'u-5', status });
+const quoted = buildMessage(42, { body: 'Qual o prazo?', contact: { id: 1, name: 'Maria' } });
 
-function renderComposer(status: Ticket['status'] = 'open', options: { quoted?: Message | null; onClearQuoted?: () => void } = {}) {
+function renderComposer(status: PresentedTicket['status'] = 'open', options: { quoted?: PresentedMessage | null; onClearQuoted?: () => void } = {}) {
   return render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
       <SnackbarProvider>

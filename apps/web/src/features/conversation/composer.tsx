@@ -1,4 +1,4 @@
-import { MESSAGE_VARIABLES, unknownMessageVariables } from '@atende/shared';
+import { MESSAGE_VARIABLES, unknownMessageVariables, type PresentedMessage, type PresentedQuickMessage, type PresentedTicket } from '@atende/shared';
 import AttachFile from '@mui/icons-material/AttachFile';
 import Close from '@mui/icons-material/Close';
 import MicNoneOutlined from '@mui/icons-material/MicNoneOutlined';
@@ -7,7 +7,6 @@ import TextSnippetOutlined from '@mui/icons-material/TextSnippetOutlined';
 import { Alert, Box, Button, Chip, FormControlLabel, IconButton, Stack, Switch, TextField, Tooltip, Typography } from '@mui/material';
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Message, QuickMessage, Ticket } from '../../api/desk-types';
 import { ApiError } from '../../api/http-client';
 import { STORAGE } from '../../api/storage-keys';
 import { toastError } from '../../components/toast';
@@ -28,8 +27,8 @@ function storedSign(): boolean {
 }
 
 export interface ComposerProps {
-  ticket: Ticket;
-  quoted: Message | null;
+  ticket: PresentedTicket;
+  quoted: PresentedMessage | null;
   onClearQuoted(): void;
 }
 
@@ -102,7 +101,7 @@ function OpenComposer({ ticket, quoted, onClearQuoted }: ComposerProps) {
     }
   };
 
-  const pickQuickAnswer = async (option: QuickMessage) => {
+  const pickQuickAnswer = async (option: PresentedQuickMessage) => {
     setText(option.message);
     setActiveOption(0);
     input.current?.focus();

@@ -1,4 +1,4 @@
-import { ContactBody } from '@atende/shared';
+import { ContactBody, type PresentedContact, type PresentedTicket } from '@atende/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import Close from '@mui/icons-material/Close';
 import DeleteOutline from '@mui/icons-material/DeleteOutlineOutlined';
@@ -9,7 +9,6 @@ import { useState } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import type { Contact, Ticket } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { toastError, toastSuccess } from '../../components/toast';
 import { ContactNotes } from './contact-notes';
@@ -20,7 +19,7 @@ type ContactFormOutput = z.output<typeof ContactBody>;
 
 export interface ContactDrawerProps {
   open: boolean;
-  ticket: Ticket;
+  ticket: PresentedTicket;
   onClose(): void;
 }
 
@@ -31,7 +30,7 @@ export function ContactDrawer({ open, ticket, onClose }: ContactDrawerProps) {
   const [editing, setEditing] = useState(false);
   const contact = useQuery({
     queryKey: ['contact', ticket.contactId],
-    queryFn: () => api.get<Contact>(`/contacts/${ticket.contactId}`),
+    queryFn: () => api.get<PresentedContact>(`/contacts/${ticket.contactId}`),
     enabled: open,
   });
   const shown = contact.data ?? { ...ticket.contact, extraInfo: [] };
@@ -91,7 +90,7 @@ export function ContactDrawer({ open, ticket, onClose }: ContactDrawerProps) {
   );
 }
 
-function ContactEditForm({ contact, ticket, onDone }: { contact: Contact; ticket: Ticket; onDone(): void }) {
+function ContactEditForm({ contact, ticket, onDone }: { contact: PresentedContact; ticket: PresentedTicket; onDone(): void }) {
   const { t } = useTranslation();
   const { api } = useSession();
   const queryClient = useQueryClient();
@@ -110,9 +109,9 @@ function ContactEditForm({ contact, ticket, onDone }: { contact: Contact; ticket
 
   const submit = form.handleSubmit(async (values) => {
     try {
-      const saved = await api.put<Contact>(`/contacts/${contact.id}`, values);
+      const saved = await api.put<PresentedContact>(`/contacts/${contact.id}`, values);
       queryClient.setQueryData(['contact', contact.id], saved);
-      queryClient.setQueryData<Ticket>(ticketKey(ticket.uuid), (current) =>
+      queryClient.setQueryData<PresentedTicket>(ticketKey(ticket.uuid), (current) =>
         current ? { ...current, contact: { ...current.contact, name: saved.name, number: saved.number, email: saved.email } } : current,
       );
       void queryClient.invalidateQueries({ queryKey: ['tickets'] });

@@ -1,4 +1,4 @@
-import { TicketNoteBody } from '@atende/shared';
+import { TicketNoteBody, type PresentedTicket, type PresentedTicketNote } from '@atende/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import DeleteOutline from '@mui/icons-material/DeleteOutlineOutlined';
 import { Box, Button, CircularProgress, IconButton, List, ListItem, ListItemText, Stack, TextField, Typography } from '@mui/material';
@@ -6,7 +6,6 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import type { Ticket, TicketNote } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { toastError, toastSuccess } from '../../components/toast';
 import { useDeleteConfirmation } from '../../components/use-delete-confirmation';
@@ -17,20 +16,20 @@ const NoteForm = TicketNoteBody.pick({ note: true });
 type NoteFormValues = z.input<typeof NoteForm>;
 
 /** Internal notes about the contact, written from this ticket. */
-export function ContactNotes({ ticket }: { ticket: Ticket }) {
+export function ContactNotes({ ticket }: { ticket: PresentedTicket }) {
   const { t } = useTranslation();
   const { api } = useSession();
   const queryClient = useQueryClient();
   const key = ['ticket-notes', ticket.id, ticket.contactId];
   const notes = useQuery({
     queryKey: key,
-    queryFn: () => api.get<TicketNote[]>('/ticket-notes/list', { ticketId: ticket.id, contactId: ticket.contactId }),
+    queryFn: () => api.get<PresentedTicketNote[]>('/ticket-notes/list', { ticketId: ticket.id, contactId: ticket.contactId }),
   });
-  const deletion = useDeleteConfirmation<TicketNote>({
+  const deletion = useDeleteConfirmation<PresentedTicketNote>({
     path: (note) => `/ticket-notes/${note.id}`,
     onDeleted: (note) => {
       toastSuccess(t('conversation.drawer.noteDeleted'));
-      queryClient.setQueryData<TicketNote[]>(key, (current) => current?.filter((n) => n.id !== note.id));
+      queryClient.setQueryData<PresentedTicketNote[]>(key, (current) => current?.filter((n) => n.id !== note.id));
     },
     title: () => t('conversation.drawer.noteDeleteConfirm'),
   });
@@ -39,7 +38,7 @@ export function ContactNotes({ ticket }: { ticket: Ticket }) {
 
   const submit = form.handleSubmit(async ({ note }) => {
     try {
-      await api.post<TicketNote>('/ticket-notes', { note, ticketId: ticket.id, contactId: ticket.contactId });
+      await api.post<PresentedTicketNote>('/ticket-notes', { note, ticketId: ticket.id, contactId: ticket.contactId });
       form.reset({ note: '' });
       toastSuccess(t('conversation.drawer.noteAdded'));
       await queryClient.invalidateQueries({ queryKey: key });

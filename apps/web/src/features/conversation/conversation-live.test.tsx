@@ -1,15 +1,17 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SERVER_EVENTS } from '@atende/shared';
+import { SERVER_EVENTS, type PresentedMessage, type PresentedTicket } from '@atende/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { Server, type Socket as ServerSocket } from 'socket.io';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Message, Ticket } from '../../api/desk-types';
 import { SessionProvider } from '../../api/session';
 import { SocketProvider } from '../../realtime/socket';
+import { buildMessage } from '../../test/build-message';
+import { buildTicket } from '../../test/build-ticket';
+import { buildUser, buildUserCompany } from '../../test/build-user';
 import { fakeApi } from '../../test/fake-api';
 import { messagesKey, ticketKey, useConversationLive } from './conversation-queries';
 import { mergeMessages, type MessagesCache } from './message-timeline';
@@ -50,11 +52,11 @@ beforeEach(() => {
   // The client connects to the page's origin: here, the stand-in server.
   vi.stubGlobal('location', new URL(`http://127.0.0.1:${port}/tickets/u-7`));
   localStorage.setItem('token', 'test-token');
-  fakeApi({ 'GET /auth/me': () => ({ id: 1, name: 'Agente', profile: 'user', super: false, companyId: 3, queues: [], company: { id: 3, settings: [] } }) });
+  fakeApi({ 'GET /auth/me': () => buildUser(1, { name: 'Agente', company: buildUserCompany() }) });
 });
 
-const ticket = { id: 7, uuid: 'u-7', companyId: 3, status: 'open' } as Ticket;
-const message = (id: number, extra: Partial<Message> = {}) => ({ id, ticketId: 7, body: `m${id}`, ack: 1, createdAt: `2026-01-01T10:0${id}:00Z`, ...extra }) as Message;
+const ticket = buildTicket(7, { uuid: 'u-7', status: 'open' });
+const message = (id: number, extra: Partial<PresentedMessage> = {}) => buildMessage(id, { ticketId: 7, ack: 1, createdAt: `2026-01-01T10:0${id}:00Z`, ...extra });
 
 // Stable, as in the app: a new one would rebuild the session, and with it the socket.
 const noop = () => undefined;
@@ -123,12 +125,12 @@ describe('live conversation', { timeout: 20_000 }, () => {
   it('replaces the shown ticket on update and leaves for /tickets when it is deleted', async () => {
     const { client, path, push, messages } = await setup();
     await push('company-3-ticket', { action: 'update', ticket: { ...ticket, status: 'closed' } });
-    await waitFor(() => expect(client.getQueryData<Ticket>(ticketKey('u-7'))?.status).toBe('closed'));
+    await waitFor(() => expect(client.getQueryData<PresentedTicket>(ticketKey('u-7'))?.status).toBe('closed'));
     // Another ticket's update, then a message: once the message is in, the update was handled and ignored.
     await push('company-3-ticket', { action: 'update', ticket: { ...ticket, id: 8, status: 'pending' } });
     await push('company-3-appMessage', { action: 'create', message: message(2) });
     await waitFor(() => expect(messages().map((m) => m.id)).toEqual([1, 2]));
-    expect(client.getQueryData<Ticket>(ticketKey('u-7'))).toMatchObject({ id: 7, status: 'closed' });
+    expect(client.getQueryData<PresentedTicket>(ticketKey('u-7'))).toMatchObject({ id: 7, status: 'closed' });
     await push('company-3-ticket', { action: 'delete', ticketId: 7 });
     await waitFor(() => expect(path()).toBe('/tickets'));
   });

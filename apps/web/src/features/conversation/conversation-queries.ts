@@ -1,8 +1,15 @@
-import { CLIENT_EVENTS, companyEvent } from '@atende/shared';
+import {
+  CLIENT_EVENTS,
+  companyEvent,
+  type AppMessageEventPayload,
+  type PresentedMessage,
+  type PresentedMessagePage,
+  type PresentedTicket,
+  type TicketEventPayload,
+} from '@atende/shared';
 import { useInfiniteQuery, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { useNavigate } from 'react-router';
-import type { Contact, Message, MessagePage, Ticket } from '../../api/desk-types';
 import { ApiError } from '../../api/http-client';
 import { useSession } from '../../api/session';
 import { useSocket } from '../../realtime/socket';
@@ -21,7 +28,7 @@ export function useTicket(uuid: string) {
   const { api } = useSession();
   return useQuery({
     queryKey: ticketKey(uuid),
-    queryFn: () => api.get<Ticket>(`/tickets/u/${encodeURIComponent(uuid)}`),
+    queryFn: () => api.get<PresentedTicket>(`/tickets/u/${encodeURIComponent(uuid)}`),
     retry: retryUnlessRefused,
   });
 }
@@ -31,7 +38,7 @@ export function useMessages(ticketId: number | undefined) {
   const { api } = useSession();
   const query = useInfiniteQuery({
     queryKey: messagesKey(ticketId ?? 0),
-    queryFn: ({ pageParam }) => api.get<MessagePage>(`/messages/${ticketId}`, { pageNumber: pageParam }),
+    queryFn: ({ pageParam }) => api.get<PresentedMessagePage>(`/messages/${ticketId}`, { pageNumber: pageParam }),
     initialPageParam: 1,
     getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
     enabled: ticketId !== undefined,
@@ -44,25 +51,16 @@ export function useMessages(ticketId: number | undefined) {
 }
 
 /** Our own sends and deletes go into the cache at once; the live event with the same id is then a no-op. */
-export function storeMessages(queryClient: QueryClient, ticketId: number, messages: Message[]): void {
+export function storeMessages(queryClient: QueryClient, ticketId: number, messages: PresentedMessage[]): void {
   queryClient.setQueryData<MessagesCache>(messagesKey(ticketId), (cache) => messages.reduce((acc, m) => upsertMessage(acc, m), cache));
 }
-
-interface AppMessageEvent {
-  action: 'create' | 'update';
-  message: Message;
-  ticket?: Ticket;
-  contact?: Contact;
-}
-
-type TicketEvent = { action: 'update'; ticket: Ticket } | { action: 'delete'; ticketId: number } | { action: 'updateUnread'; ticketId: number };
 
 /**
  * Joins the ticket's chat box and applies its events (spec part 1 §4): messages
  * created are added, updated ones replaced; a ticket update replaces the shown
  * ticket and a delete sends the user to /tickets.
  */
-export function useConversationLive(ticket: Ticket | undefined, uuid: string): void {
+export function useConversationLive(ticket: PresentedTicket | undefined, uuid: string): void {
   const socket = useSocket();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -71,7 +69,7 @@ export function useConversationLive(ticket: Ticket | undefined, uuid: string): v
 
   useEffect(() => {
     if (!socket || ticketId === undefined || companyId === undefined) return;
-    const onMessage = (event: AppMessageEvent) => {
+    const onMessage = (event: AppMessageEventPayload) => {
       const key = messagesKey(ticketId);
       if (event.action === 'create' && event.message.ticketId === ticketId) {
         queryClient.setQueryData<MessagesCache>(key, (cache) => upsertMessage(cache, event.message));
@@ -79,7 +77,7 @@ export function useConversationLive(ticket: Ticket | undefined, uuid: string): v
         queryClient.setQueryData<MessagesCache>(key, (cache) => replaceMessage(cache, event.message));
       }
     };
-    const onTicket = (event: TicketEvent) => {
+    const onTicket = (event: TicketEventPayload) => {
       if (event.action === 'update' && event.ticket.id === ticketId) queryClient.setQueryData(ticketKey(uuid), event.ticket);
       if (event.action === 'delete' && event.ticketId === ticketId) void navigate('/tickets');
     };

@@ -1,8 +1,8 @@
+import type { PresentedMessage, PresentedTicket } from '@atende/shared';
 import { Box, Button, CircularProgress, Stack, Typography } from '@mui/material';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import type { Message, Ticket } from '../../api/desk-types';
 import { ApiError } from '../../api/http-client';
 import { toastError } from '../../components/toast';
 import { Composer } from './composer';
@@ -54,8 +54,8 @@ export function Conversation({ ticketUuid, onBack }: ConversationProps) {
   return <LoadedConversation key={ticket.data.id} ticket={ticket.data} uuid={ticketUuid} onBack={onBack} />;
 }
 
-function LoadedConversation({ ticket, uuid, onBack }: { ticket: Ticket; uuid: string; onBack?(): void }) {
-  const [quoted, setQuoted] = useState<Message | null>(null);
+function LoadedConversation({ ticket, uuid, onBack }: { ticket: PresentedTicket; uuid: string; onBack?(): void }) {
+  const [quoted, setQuoted] = useState<PresentedMessage | null>(null);
   const [drawerOpen, setDrawerOpen] = useState(false);
   useConversationLive(ticket, uuid);
 

@@ -1,3 +1,4 @@
+import type { PresentedMessage } from '@atende/shared';
 import AccessTime from '@mui/icons-material/AccessTime';
 import Block from '@mui/icons-material/Block';
 import Done from '@mui/icons-material/Done';
@@ -9,7 +10,6 @@ import SmartToyOutlined from '@mui/icons-material/SmartToyOutlined';
 import { Box, Button, Chip, IconButton, Menu, MenuItem, Stack, Tooltip, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Message } from '../../api/desk-types';
 import { FormattedText } from './format-message';
 import { ackState } from './message-content';
 import { detailText, MediaState, MessageOrigin, OrderCard, Reactions } from './message-details';
@@ -33,7 +33,7 @@ export function AckIcon({ ack }: { ack: number }) {
 }
 
 /** The message a reply points to, inside the bubble and above the composer. */
-export function QuotedBlock({ quoted, testId }: { quoted: NonNullable<Message['quotedMsg']>; testId?: string }) {
+export function QuotedBlock({ quoted, testId }: { quoted: NonNullable<PresentedMessage['quotedMsg']>; testId?: string }) {
   const { t } = useTranslation();
   const author = quoted.fromMe ? t('conversation.message.you') : quoted.contact.name;
   const text = quoted.isDeleted ? t('conversation.message.deleted') : quoted.body || (quoted.mediaType ? t(`conversation.message.${quoted.mediaType === 'image' || quoted.mediaType === 'audio' || quoted.mediaType === 'video' ? quoted.mediaType : 'file'}`) : '');
@@ -50,19 +50,19 @@ export function QuotedBlock({ quoted, testId }: { quoted: NonNullable<Message['q
 }
 
 export interface MessageBubbleProps {
-  message: Message;
+  message: PresentedMessage;
   showSender: boolean;
   /** Absent in the read-only preview: no menu. */
-  onReply?(message: Message): void;
-  onDelete?(message: Message): void;
+  onReply?(message: PresentedMessage): void;
+  onDelete?(message: PresentedMessage): void;
   /** Own messages only: sent by this user (or, for admins, by anyone of the company). */
   canDelete?: boolean;
   /** A failed send: sends it again. Absent in the read-only preview. */
-  onRetry?(message: Message): void;
+  onRetry?(message: PresentedMessage): void;
 }
 
 /** A send the channel refused: an error icon whose tooltip gives the reason, and a Retry action. */
-function SendFailure({ message, onRetry }: { message: Message; onRetry?(message: Message): void }) {
+function SendFailure({ message, onRetry }: { message: PresentedMessage; onRetry?(message: PresentedMessage): void }) {
   const { t, i18n } = useTranslation();
   const code = message.sendError ?? 'ERR_SENDING_WAPP_MSG';
   const reason = i18n.exists(`errors.${code}`) ? t(`errors.${code}`) : code;

@@ -1,6 +1,6 @@
+import type { PresentedMessage } from '@atende/shared';
 import { render, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Message } from '../../api/desk-types';
 import { setupI18n } from '../../i18n';
 import { buildMessage } from '../../test/build-message';
 import { MessageBubble } from './message-bubble';
@@ -10,7 +10,7 @@ import { MessageBubble } from './message-bubble';
  * each one read back from the rendered bubble, in Portuguese.
  */
 
-const bubble = (extra: Partial<Message>) => {
+const bubble = (extra: Partial<PresentedMessage>) => {
   const message = buildMessage(1, { body: 'Olá', ticketId: 7, ...extra });
   const { container } = render(<MessageBubble message={message} showSender={false} />);
   return container.querySelector<HTMLElement>('[data-testid="message-item"]')!;

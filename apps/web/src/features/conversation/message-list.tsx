@@ -1,8 +1,8 @@
+import type { PresentedMessage } from '@atende/shared';
 import { Box, Button, Chip, CircularProgress, Stack, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Message } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
 import { toastError } from '../../components/toast';
@@ -22,7 +22,7 @@ export interface MessageListProps {
   isGroup: boolean;
   /** The peek dialog: no menus. */
   readOnly?: boolean;
-  onReply?(message: Message): void;
+  onReply?(message: PresentedMessage): void;
 }
 
 function Separator({ item }: { item: Exclude<TimelineItem, { kind: 'message' }> }) {
@@ -53,7 +53,7 @@ export function MessageList({ ticketId, isGroup, readOnly = false, onReply }: Me
   const query = useMessages(ticketId);
   const { messages, hasNextPage, isFetchingNextPage, fetchNextPage } = query;
   const items = useMemo(() => buildTimeline(messages), [messages]);
-  const [toDelete, setToDelete] = useState<Message | null>(null);
+  const [toDelete, setToDelete] = useState<PresentedMessage | null>(null);
 
   const scroller = useRef<HTMLDivElement>(null);
   // Distance from the bottom before the last render: restoring it keeps the view still when older messages are prepended.
@@ -112,7 +112,7 @@ export function MessageList({ ticketId, isGroup, readOnly = false, onReply }: Me
   }, [messages, loadOlderIfNeeded]);
 
   const retrySend = useRetryMessage(ticketId);
-  const retry = async (message: Message) => {
+  const retry = async (message: PresentedMessage) => {
     try {
       await retrySend(message);
     } catch (error) {
@@ -120,9 +120,9 @@ export function MessageList({ ticketId, isGroup, readOnly = false, onReply }: Me
     }
   };
 
-  const confirmDelete = async (message: Message) => {
+  const confirmDelete = async (message: PresentedMessage) => {
     try {
-      const deleted = await api.delete<Message>(`/messages/${message.id}`);
+      const deleted = await api.delete<PresentedMessage>(`/messages/${message.id}`);
       storeMessages(queryClient, ticketId, [deleted]);
     } catch (error) {
       toastError(error);

@@ -1,14 +1,14 @@
+import type { PresentedMessage } from '@atende/shared';
 import ContactPhoneOutlined from '@mui/icons-material/ContactPhoneOutlined';
 import DownloadOutlined from '@mui/icons-material/DownloadOutlined';
 import PlaceOutlined from '@mui/icons-material/PlaceOutlined';
 import { Box, Dialog, Link, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Message } from '../../api/desk-types';
 import { locationLink, parseVcard } from './message-content';
 
 /** What a media message carries besides its text (spec part 1 §3 mediaType). */
-export function MessageMedia({ message }: { message: Message }) {
+export function MessageMedia({ message }: { message: PresentedMessage }) {
   const { t } = useTranslation();
   const [fullImage, setFullImage] = useState(false);
   const url = message.mediaUrl;
@@ -94,6 +94,6 @@ export function MessageMedia({ message }: { message: Message }) {
 }
 
 /** Whether the text of a message is just its media's name (the spec's client sends the file name as body). */
-export function bodyIsMediaName(message: Message): boolean {
+export function bodyIsMediaName(message: PresentedMessage): boolean {
   return Boolean(message.mediaUrl) && (message.body === message.mediaName || message.body === '');
 }

@@ -1,12 +1,13 @@
+import type { PresentedMessage } from '@atende/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SnackbarProvider } from 'notistack';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Message, Ticket } from '../../api/desk-types';
 import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
 import { buildMessage } from '../../test/build-message';
+import { buildTicket } from '../../test/build-ticket';
 import { Composer } from './composer';
 import { MessageList } from './message-list';
 
@@ -15,8 +16,8 @@ import { MessageList } from './message-list';
  * client, query hooks and bubbles: only the network (fetch) is stubbed.
  */
 
-const ticket = { id: 7, uuid: 'u-7', companyId: 3, status: 'open', isGroup: false } as Ticket;
-const message = (id: number, extra: Partial<Message>): Message => buildMessage(id, { ticketId: 7, userId: 2, fromMe: true, source: 'agent', ...extra });
+const ticket = buildTicket(7, { uuid: 'u-7', status: 'open' });
+const message = (id: number, extra: Partial<PresentedMessage>): PresentedMessage => buildMessage(id, { ticketId: 7, userId: 2, fromMe: true, source: 'agent', ...extra });
 
 const fetchMock = vi.fn<typeof fetch>();
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -33,7 +34,7 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllGlobals());
 
 /** Serves the conversation page, then answers each retry with `retryAnswer`. */
-function serve(messages: Message[], retryAnswer: () => Response) {
+function serve(messages: PresentedMessage[], retryAnswer: () => Response) {
   fetchMock.mockImplementation(async (input, init) => {
     const url = String(input);
     if (url.includes('/retry') && init?.method === 'POST') return retryAnswer();

@@ -1,12 +1,13 @@
+import type { PresentedMessage, PresentedMessagePage } from '@atende/shared';
 import { describe, expect, it } from 'vitest';
-import type { Message, MessagePage, Ticket } from '../../api/desk-types';
 import { buildMessage } from '../../test/build-message';
+import { buildTicket } from '../../test/build-ticket';
 import { buildTimeline, mergeMessages, replaceMessage, upsertMessage, type MessagesCache } from './message-timeline';
 
-const message = (id: number, createdAt: string, extra: Partial<Message> = {}): Message => buildMessage(id, { createdAt, ...extra });
+const message = (id: number, createdAt: string, extra: Partial<PresentedMessage> = {}): PresentedMessage => buildMessage(id, { createdAt, ...extra });
 
-const page = (messages: Message[], hasMore = false): MessagePage => ({ messages, hasMore, ticket: {} as Ticket });
-const cacheOf = (...pages: MessagePage[]): MessagesCache => ({ pages, pageParams: pages.map((_, i) => i + 1) });
+const page = (messages: PresentedMessage[], hasMore = false): PresentedMessagePage => ({ messages, hasMore, ticket: buildTicket(1) });
+const cacheOf = (...pages: PresentedMessagePage[]): MessagesCache => ({ pages, pageParams: pages.map((_, i) => i + 1) });
 
 describe('merging message pages', () => {
   it('orders the newest-first pages oldest first and drops copies of the same id', () => {

@@ -1,8 +1,8 @@
+import type { PresentedMessage, PresentedMessagePage } from '@atende/shared';
 import type { InfiniteData } from '@tanstack/react-query';
-import type { Message, MessagePage } from '../../api/desk-types';
 
 /** Oldest first; equal times keep the server's order by id. */
-function byCreatedAt(a: Message, b: Message): number {
+function byCreatedAt(a: PresentedMessage, b: PresentedMessage): number {
   const diff = new Date(a.createdAt).getTime() - new Date(b.createdAt).getTime();
   return diff !== 0 ? diff : a.id - b.id;
 }
@@ -13,22 +13,22 @@ function byCreatedAt(a: Message, b: Message): number {
  * shifts the next page and the same message can come twice: the newest copy
  * (the first page holding it) wins.
  */
-export function mergeMessages(pages: readonly { messages: readonly Message[] }[]): Message[] {
-  const byId = new Map<number, Message>();
+export function mergeMessages(pages: readonly { messages: readonly PresentedMessage[] }[]): PresentedMessage[] {
+  const byId = new Map<number, PresentedMessage>();
   for (const page of pages) {
     for (const message of page.messages) if (!byId.has(message.id)) byId.set(message.id, message);
   }
   return [...byId.values()].sort(byCreatedAt);
 }
 
-export type MessagesCache = InfiniteData<MessagePage, number>;
+export type MessagesCache = InfiniteData<PresentedMessagePage, number>;
 
 /**
  * A created message into the cache (live event or the answer to our own send):
  * a message already there is replaced, so whichever of the two arrives second
  * does not duplicate it.
  */
-export function upsertMessage(cache: MessagesCache | undefined, message: Message): MessagesCache | undefined {
+export function upsertMessage(cache: MessagesCache | undefined, message: PresentedMessage): MessagesCache | undefined {
   if (!cache || cache.pages.length === 0) return cache;
   const replaced = replaceMessage(cache, message);
   if (replaced !== cache) return replaced;
@@ -37,7 +37,7 @@ export function upsertMessage(cache: MessagesCache | undefined, message: Message
 }
 
 /** An updated message (ack, edit, deletion) replaces its copies; unknown messages are ignored. */
-export function replaceMessage(cache: MessagesCache | undefined, message: Message): MessagesCache | undefined {
+export function replaceMessage(cache: MessagesCache | undefined, message: PresentedMessage): MessagesCache | undefined {
   if (!cache) return cache;
   let found = false;
   const pages = cache.pages.map((page) => {
@@ -52,7 +52,7 @@ export type TimelineItem =
   | { kind: 'day'; key: string; date: string }
   | { kind: 'ended'; key: string; date: string }
   | { kind: 'started'; key: string; date: string }
-  | { kind: 'message'; key: string; message: Message };
+  | { kind: 'message'; key: string; message: PresentedMessage };
 
 function dayOf(value: string): string {
   const date = new Date(value);
@@ -64,9 +64,9 @@ function dayOf(value: string): string {
  * local day changes, and when the ticket changes the end of the previous
  * conversation (at its last message) and the start of the next one.
  */
-export function buildTimeline(messages: readonly Message[]): TimelineItem[] {
+export function buildTimeline(messages: readonly PresentedMessage[]): TimelineItem[] {
   const items: TimelineItem[] = [];
-  let previous: Message | undefined;
+  let previous: PresentedMessage | undefined;
   for (const message of messages) {
     const ticketChanged = previous !== undefined && previous.ticketId !== message.ticketId;
     if (ticketChanged) items.push({ kind: 'ended', key: `ended-${previous!.id}`, date: previous!.createdAt });

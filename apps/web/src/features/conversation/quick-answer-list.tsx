@@ -1,25 +1,25 @@
+import type { PresentedQuickMessage } from '@atende/shared';
 import { ListSubheader, MenuItem, MenuList, Paper } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { QuickMessage } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { filterQuickAnswers, quickAnswerLabel, quickAnswerTerm } from './quick-answers';
 
 /** Quick messages matching what follows the leading '/' (spec part 1 §2, §9). */
-export function useQuickAnswers(input: string): QuickMessage[] {
+export function useQuickAnswers(input: string): PresentedQuickMessage[] {
   const { api } = useSession();
   const wanted = quickAnswerTerm(input) !== null;
   const query = useQuery({
     queryKey: ['quick-messages', 'list'],
-    queryFn: () => api.get<QuickMessage[]>('/quick-messages/list'),
+    queryFn: () => api.get<PresentedQuickMessage[]>('/quick-messages/list'),
     enabled: wanted,
     staleTime: 60_000,
   });
   return useMemo(() => (wanted ? filterQuickAnswers(input, query.data ?? []) : []), [wanted, input, query.data]);
 }
 
-export function QuickAnswerList({ options, active, onPick }: { options: QuickMessage[]; active: number; onPick(option: QuickMessage): void }) {
+export function QuickAnswerList({ options, active, onPick }: { options: PresentedQuickMessage[]; active: number; onPick(option: PresentedQuickMessage): void }) {
   const { t } = useTranslation();
   if (options.length === 0) return null;
   return (

@@ -1,19 +1,9 @@
+import type { PresentedQuickMessage } from '@atende/shared';
 import { describe, expect, it } from 'vitest';
-import type { QuickMessage } from '../../api/desk-types';
+import { buildQuickMessage } from '../../test/build-quick-message';
 import { filterQuickAnswers, quickAnswerLabel, quickAnswerTerm } from './quick-answers';
 
-const quick = (id: number, shortcode: string, message: string): QuickMessage => ({
-  id,
-  shortcode,
-  message,
-  geral: true,
-  status: true,
-  userId: null,
-  isMedia: false,
-  mediaPath: null,
-  mediaName: null,
-  mediaUrl: null,
-});
+const quick = (id: number, shortcode: string, message: string): PresentedQuickMessage => buildQuickMessage(id, { shortcode, message, geral: true, userId: null });
 
 const all = [quick(1, 'ola', 'Olá! Como posso ajudar?'), quick(2, 'horario', 'Atendemos das 8h às 18h'), quick(3, 'pix', 'Nossa chave PIX é ...'), quick(4, 'bomdia', 'Bom dia, tudo bem?')];
 

@@ -1,4 +1,4 @@
-import type { QuickMessage } from '../../api/desk-types';
+import type { PresentedQuickMessage } from '@atende/shared';
 
 /** Spec part 1 §9: suggestions need a leading '/' followed by more than 1 character; labels are cut at 35. */
 export const QUICK_ANSWER_MIN_CHARS = 2;
@@ -12,16 +12,16 @@ export function quickAnswerTerm(input: string): string | null {
   return term.toLowerCase();
 }
 
-export function quickAnswerLabel(quick: Pick<QuickMessage, 'shortcode' | 'message'>): string {
+export function quickAnswerLabel(quick: Pick<PresentedQuickMessage, 'shortcode' | 'message'>): string {
   const label = `${quick.shortcode} - ${quick.message}`;
   return label.length > QUICK_ANSWER_LABEL_MAX ? `${label.slice(0, QUICK_ANSWER_LABEL_MAX)}...` : label;
 }
 
 /** Quick messages whose shortcode contains what was typed after '/' (case-insensitive), shortcodes starting with it first. */
-export function filterQuickAnswers(input: string, quickMessages: readonly QuickMessage[]): QuickMessage[] {
+export function filterQuickAnswers(input: string, quickMessages: readonly PresentedQuickMessage[]): PresentedQuickMessage[] {
   const term = quickAnswerTerm(input);
   if (term === null) return [];
   const matches = quickMessages.filter((q) => q.shortcode.toLowerCase().includes(term));
-  const starts = (q: QuickMessage) => (q.shortcode.toLowerCase().startsWith(term) ? 0 : 1);
+  const starts = (q: PresentedQuickMessage) => (q.shortcode.toLowerCase().startsWith(term) ? 0 : 1);
   return matches.sort((a, b) => starts(a) - starts(b) || a.shortcode.localeCompare(b.shortcode));
 }

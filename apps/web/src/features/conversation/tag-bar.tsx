@@ -1,8 +1,8 @@
+import type { PresentedTag, PresentedTagSummary, PresentedTicket, PresentedTicketTag } from '@atende/shared';
 import { Autocomplete, Box, Chip, createFilterOptions, TextField } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Tag, Ticket } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { toastError } from '../../components/toast';
 import { ticketKey } from './conversation-queries';
@@ -10,23 +10,23 @@ import { ticketKey } from './conversation-queries';
 /** Spec part 2 §5: a tag's name has at least 3 characters. */
 export const TAG_NAME_MIN = 3;
 
-type TagOption = Tag | { inputValue: string };
+type TagOption = PresentedTicketTag | { inputValue: string };
 const filter = createFilterOptions<TagOption>();
 
 const isNew = (option: TagOption | string): option is { inputValue: string } | string => typeof option === 'string' || 'inputValue' in option;
 
 /** The ticket's tags: pick existing ones or type a new one (created on the spot), saved with POST /tags/sync. */
-export function TagBar({ ticket }: { ticket: Ticket }) {
+export function TagBar({ ticket }: { ticket: PresentedTicket }) {
   const { t } = useTranslation();
   const { api } = useSession();
   const queryClient = useQueryClient();
   const [saving, setSaving] = useState(false);
-  const tags = useQuery({ queryKey: ['tags', 'list'], queryFn: () => api.get<Tag[]>('/tags/list'), staleTime: 60_000 });
+  const tags = useQuery({ queryKey: ['tags', 'list'], queryFn: () => api.get<PresentedTagSummary[]>('/tags/list'), staleTime: 60_000 });
 
   const save = async (values: (TagOption | string)[]) => {
     setSaving(true);
     try {
-      const chosen: Tag[] = [];
+      const chosen: PresentedTicketTag[] = [];
       for (const value of values) {
         if (!isNew(value)) {
           chosen.push(value);
@@ -38,11 +38,11 @@ export function TagBar({ ticket }: { ticket: Ticket }) {
           continue;
         }
         const existing = tags.data?.find((tag) => tag.name.toLowerCase() === name.toLowerCase());
-        chosen.push(existing ?? (await api.post<Tag>('/tags', { name })));
+        chosen.push(existing ?? (await api.post<PresentedTag>('/tags', { name })));
       }
       const unique = [...new Map(chosen.map((tag) => [tag.id, tag])).values()];
       await api.post('/tags/sync', { ticketId: ticket.id, tags: unique.map((tag) => ({ id: tag.id })) });
-      queryClient.setQueryData<Ticket>(ticketKey(ticket.uuid), (current) => (current ? { ...current, tags: unique } : current));
+      queryClient.setQueryData<PresentedTicket>(ticketKey(ticket.uuid), (current) => (current ? { ...current, tags: unique } : current));
       void queryClient.invalidateQueries({ queryKey: ['tags'] });
       void queryClient.invalidateQueries({ queryKey: ['tickets'] });
     } catch (error) {

@@ -1,4 +1,4 @@
-import { can } from '@atende/shared';
+import { can, type PresentedTicket } from '@atende/shared';
 import ArrowBack from '@mui/icons-material/ArrowBack';
 import MoreVert from '@mui/icons-material/MoreVert';
 import TaskAlt from '@mui/icons-material/TaskAlt';
@@ -6,7 +6,6 @@ import Undo from '@mui/icons-material/Undo';
 import { Avatar, Box, Button, ButtonBase, IconButton, Menu, MenuItem, Stack, Tooltip, Typography, useMediaQuery, useTheme } from '@mui/material';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Ticket } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { ConfirmationDialog } from '../../components/confirmation-dialog';
 import { useTicketActions } from '../tickets/ticket-actions';
@@ -16,7 +15,7 @@ import { TransferDialog } from './transfer-dialog';
 const ScheduleDialog = lazy(() => import('../schedules/schedule-dialog').then((module) => ({ default: module.ScheduleDialog })));
 
 export interface TicketHeaderProps {
-  ticket: Ticket;
+  ticket: PresentedTicket;
   onOpenContact(): void;
   /** Narrow layouts show a way back to the list. */
   onBack?(): void;
@@ -30,7 +29,7 @@ export function TicketHeader({ ticket, onOpenContact, onBack }: TicketHeaderProp
   const compact = useMediaQuery(theme.breakpoints.down('sm'));
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
   // The ticket as shown when the dialog opened: the transfer is refused if it changed meanwhile.
-  const [transferFrom, setTransferFrom] = useState<Ticket | null>(null);
+  const [transferFrom, setTransferFrom] = useState<PresentedTicket | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [scheduleOpen, setScheduleOpen] = useState(false);
   const mayDelete = user ? can(user, 'ticket-options:deleteTicket') : false;

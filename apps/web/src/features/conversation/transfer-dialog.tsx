@@ -1,8 +1,8 @@
+import type { PresentedConnection, PresentedQueueSummary, PresentedTicket, PresentedUser } from '@atende/shared';
 import { Autocomplete, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Stack, TextField } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Connection, QueueSummary, Ticket, UserSummary } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { SEARCH_DEBOUNCE_MS, useDebouncedValue } from '../../components/use-debounced-value';
 import type { TransferInput } from '../tickets/ticket-actions';
@@ -17,7 +17,7 @@ export function userSearchTerm(typed: string): string {
 }
 
 export interface TransferDialogProps {
-  ticket: Ticket;
+  ticket: PresentedTicket;
   onClose(): void;
   onTransfer(input: TransferInput): Promise<unknown>;
 }
@@ -26,7 +26,7 @@ export function TransferDialog({ ticket, onClose, onTransfer }: TransferDialogPr
   const { t } = useTranslation();
   const { api } = useSession();
   const [typed, setTyped] = useState('');
-  const [user, setUser] = useState<UserSummary | null>(null);
+  const [user, setUser] = useState<PresentedUser | null>(null);
   const [queueId, setQueueId] = useState<number | ''>('');
   const [whatsappId, setWhatsappId] = useState<number | ''>(ticket.whatsappId ?? '');
   const [ready, setReady] = useState(false);
@@ -40,12 +40,12 @@ export function TransferDialog({ ticket, onClose, onTransfer }: TransferDialogPr
 
   const users = useQuery({
     queryKey: ['users', 'search', term],
-    queryFn: () => api.get<{ users: UserSummary[] }>('/users', { searchParam: term, pageNumber: 1 }),
+    queryFn: () => api.get<{ users: PresentedUser[] }>('/users', { searchParam: term, pageNumber: 1 }),
     enabled: ready,
     placeholderData: keepPreviousData,
   });
-  const queues = useQuery({ queryKey: ['queues'], queryFn: () => api.get<QueueSummary[]>('/queue') });
-  const connections = useQuery({ queryKey: ['connections'], queryFn: () => api.get<Connection[]>('/whatsapp') });
+  const queues = useQuery({ queryKey: ['queues'], queryFn: () => api.get<PresentedQueueSummary[]>('/queue') });
+  const connections = useQuery({ queryKey: ['connections'], queryFn: () => api.get<PresentedConnection[]>('/whatsapp') });
 
   // A chosen user offers that user's queues; without a user, any queue of the company.
   const queueOptions = user?.queues && user.queues.length > 0 ? user.queues : (queues.data ?? []);

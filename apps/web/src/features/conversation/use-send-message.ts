@@ -1,6 +1,6 @@
+import type { PresentedMessage } from '@atende/shared';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import type { Message } from '../../api/desk-types';
 import { ApiError } from '../../api/http-client';
 import { useSession } from '../../api/session';
 import { storeMessages } from './conversation-queries';
@@ -39,7 +39,7 @@ export function useSendMessage(ticketId: number) {
   return useCallback(
     async (message: OutgoingMessage) => {
       try {
-        const sent = await api.post<Message[]>(`/messages/${ticketId}`, buildSendPayload(message));
+        const sent = await api.post<PresentedMessage[]>(`/messages/${ticketId}`, buildSendPayload(message));
         storeMessages(queryClient, ticketId, sent);
         return sent;
       } catch (error) {
@@ -57,7 +57,7 @@ export function useSendMessage(ticketId: number) {
  * Retry action. Returns whether there were any.
  */
 export function storeFailedMessages(queryClient: QueryClient, ticketId: number, error: unknown): boolean {
-  const messages = error instanceof ApiError && Array.isArray(error.data.messages) ? (error.data.messages as Message[]) : [];
+  const messages = error instanceof ApiError && Array.isArray(error.data.messages) ? (error.data.messages as PresentedMessage[]) : [];
   if (messages.length > 0) storeMessages(queryClient, ticketId, messages);
   return messages.length > 0;
 }
@@ -67,9 +67,9 @@ export function useRetryMessage(ticketId: number) {
   const { api } = useSession();
   const queryClient = useQueryClient();
   return useCallback(
-    async (message: Message) => {
+    async (message: PresentedMessage) => {
       try {
-        const sent = await api.post<Message>(`/messages/${message.id}/retry`);
+        const sent = await api.post<PresentedMessage>(`/messages/${message.id}/retry`);
         storeMessages(queryClient, ticketId, [sent]);
         return sent;
       } catch (error) {

@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setupI18n } from '../../i18n';
+import { buildUser, buildUserCompany } from '../../test/build-user';
 import { fakeApi, type FakeRequest } from '../../test/fake-api';
 import { renderPages } from '../../test/render-page';
 import { standInSocketServer } from '../../test/stand-in-socket-server';
@@ -10,7 +11,7 @@ import { shownToasts } from '../../test/toasts';
 import DashboardPage, { defaultFilter } from './dashboard-page';
 
 const socketServer = standInSocketServer();
-const admin = { id: 1, name: 'Ana', profile: 'admin', super: false, companyId: 3, queues: [], company: { id: 3, settings: [], plan: {} } };
+const admin = buildUser(1, { name: 'Ana', profile: 'admin', company: buildUserCompany() });
 
 const answer = (supportFinished: number): DashboardAnswer => ({
   counters: {

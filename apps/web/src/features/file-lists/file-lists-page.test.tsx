@@ -3,6 +3,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setupI18n } from '../../i18n';
+import { buildUser, buildUserCompany } from '../../test/build-user';
 import { fakeApi, json } from '../../test/fake-api';
 import { renderPages } from '../../test/render-page';
 import { standInSocketServer } from '../../test/stand-in-socket-server';
@@ -10,7 +11,7 @@ import FileListsPage from './file-lists-page';
 
 const socketServer = standInSocketServer();
 const at = '2026-11-25T10:00:00.000Z';
-const admin = { id: 1, name: 'Ana', profile: 'admin', super: false, companyId: 3, queues: [], company: { id: 3, settings: [], plan: {} } };
+const admin = buildUser(1, { name: 'Ana', profile: 'admin', company: buildUserCompany() });
 const buildFileList = (overrides: Partial<PresentedFileList> = {}): PresentedFileList => ({ id: 4, name: 'Catálogo', message: 'Materiais', options: [], createdAt: at, updatedAt: at, ...overrides });
 
 beforeAll(async () => {

@@ -6,6 +6,7 @@ import { MemoryRouter } from 'react-router';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
+import { buildUser, buildUserCompany } from '../../test/build-user';
 import { fakeApi, json } from '../../test/fake-api';
 import HelpsPage from './helps-page';
 import type { Help } from './helps-queries';
@@ -15,7 +16,7 @@ const help = (id: number, title: string, video: string, description = ''): Help 
 
 function server(list: () => unknown) {
   return fakeApi({
-    'GET /auth/me': () => ({ id: 2, name: 'Bia', profile: 'user', super: false, companyId: 3, queues: [], company: { id: 3, settings: [], plan: {} } }),
+    'GET /auth/me': () => buildUser(2, { name: 'Bia', company: buildUserCompany() }),
     'GET /helps/list': list,
   });
 }

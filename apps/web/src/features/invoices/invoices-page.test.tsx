@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { useLocation } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setupI18n } from '../../i18n';
+import { buildUser, buildUserCompany } from '../../test/build-user';
 import { fakeApi, json, type FakeApi } from '../../test/fake-api';
 import { renderPages } from '../../test/render-page';
 import { standInSocketServer } from '../../test/stand-in-socket-server';
@@ -15,15 +16,7 @@ vi.mock('qrcode', () => ({ toDataURL: (value: string) => Promise.resolve(`data:i
 const socketServer = standInSocketServer();
 const BR_CODE = '00020126580014br.gov.bcb.pix0136fake-psp-key5204000053039865406149.905802BR6304ABCD';
 
-const me = (profile: 'admin' | 'user' = 'admin') => ({
-  id: 1,
-  name: 'Ana',
-  profile,
-  super: false,
-  companyId: 3,
-  queues: [],
-  company: { id: 3, name: 'Acme', dueDate: '2099-01-01T00:00:00.000Z', status: true, settings: [], plan: {} },
-});
+const me = (profile: 'admin' | 'user' = 'admin') => buildUser(1, { name: 'Ana', profile, company: buildUserCompany({ name: 'Acme', dueDate: '2099-01-01T00:00:00.000Z' }) });
 
 const invoice = (id: number, status: InvoiceView['status'], extra: Partial<InvoiceView> = {}): InvoiceView => ({
   id,

@@ -1,3 +1,4 @@
+import type { PresentedTicket } from '@atende/shared';
 import DragIndicator from '@mui/icons-material/DragIndicator';
 import DriveFileMoveOutlined from '@mui/icons-material/DriveFileMoveOutlined';
 import { Box, Button, IconButton, LinearProgress, Menu, MenuItem, Paper, Skeleton, Stack, Tooltip, Typography } from '@mui/material';
@@ -5,7 +6,6 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import type { Ticket } from '../../api/desk-types';
 import { useLoadMoreNearEnd } from '../../components/list-page-parts';
 import { FormattedText } from '../conversation/format-message';
 import { TagChip } from '../tags/tag-chip';
@@ -32,7 +32,7 @@ const visuallyHidden = {
 } as const;
 
 interface Dragging {
-  ticket: Ticket;
+  ticket: PresentedTicket;
   from: LaneId;
 }
 
@@ -57,12 +57,12 @@ function laneName(lane: Lane, untagged: string): string {
 }
 
 interface CardProps {
-  ticket: Ticket;
+  ticket: PresentedTicket;
   lane: LaneId;
   lanes: Lane[];
   onDragStart(dragging: Dragging): void;
   onDragEnd(): void;
-  onMove(ticket: Ticket, from: LaneId, to: LaneId): void;
+  onMove(ticket: PresentedTicket, from: LaneId, to: LaneId): void;
 }
 
 /** A card (spec part 2 §2.4): ticket number, contact name and number, last message, a button to the ticket; moved by drag or by its menu. */
@@ -159,7 +159,7 @@ interface LaneProps {
   dragging: Dragging | null;
   onDragStart(dragging: Dragging): void;
   onDragEnd(): void;
-  onMove(ticket: Ticket, from: LaneId, to: LaneId): void;
+  onMove(ticket: PresentedTicket, from: LaneId, to: LaneId): void;
 }
 
 /**
@@ -289,7 +289,7 @@ export function KanbanBoard({ lanes, showAll }: { lanes: Lane[]; showAll: boolea
   const [announcement, setAnnouncement] = useState('');
 
   const onMove = useCallback(
-    (ticket: Ticket, from: LaneId, to: LaneId) => {
+    (ticket: PresentedTicket, from: LaneId, to: LaneId) => {
       setDragging(null);
       const destination = lanes.find((lane) => lane.id === to);
       void move(ticket, from, to).then((moved) => {

@@ -1,12 +1,12 @@
+import type { PresentedTicket } from '@atende/shared';
 import type { InfiniteData } from '@tanstack/react-query';
-import type { Ticket } from '../../api/desk-types';
 
 /** A lane of the board: `none` (tickets without a kanban tag) or a kanban tag's id. */
 export type LaneId = 'none' | number;
 
 /** `GET /ticket/kanban` with a lane: a page of its cards and the lane's total. */
 export interface KanbanPage {
-  tickets: Ticket[];
+  tickets: PresentedTicket[];
   count: number;
   hasMore: boolean;
 }
@@ -21,15 +21,15 @@ export const kanbanKeys = {
 export const BOARD_STATUSES: readonly string[] = ['open', 'pending'];
 
 /** The lanes a ticket's card belongs in, among the board's lanes: its kanban tags, or the lane without tag. */
-export function lanesOf(ticket: Pick<Ticket, 'tags'>, laneTagIds: ReadonlySet<number>): LaneId[] {
+export function lanesOf(ticket: Pick<PresentedTicket, 'tags'>, laneTagIds: ReadonlySet<number>): LaneId[] {
   const lanes = ticket.tags.map((tag) => tag.id).filter((id) => laneTagIds.has(id));
   return lanes.length > 0 ? lanes : ['none'];
 }
 
 /** The lane's cards in order, each once (a card that moved while pages loaded may come twice). */
-export function laneCards(data: LanePages | undefined): Ticket[] {
+export function laneCards(data: LanePages | undefined): PresentedTicket[] {
   const seen = new Set<number>();
-  const cards: Ticket[] = [];
+  const cards: PresentedTicket[] = [];
   for (const page of data?.pages ?? []) {
     for (const ticket of page.tickets) {
       if (seen.has(ticket.id)) continue;
@@ -44,7 +44,7 @@ export function laneCount(data: LanePages | undefined): number {
   return data?.pages[0]?.count ?? 0;
 }
 
-const newerFirst = (a: Pick<Ticket, 'updatedAt' | 'id'>, b: Pick<Ticket, 'updatedAt' | 'id'>) =>
+const newerFirst = (a: Pick<PresentedTicket, 'updatedAt' | 'id'>, b: Pick<PresentedTicket, 'updatedAt' | 'id'>) =>
   b.updatedAt.localeCompare(a.updatedAt) || b.id - a.id;
 
 function withCount(data: LanePages, delta: number): LanePages {
@@ -65,7 +65,7 @@ export function removeCard(data: LanePages, ticketId: number): LanePages {
  * Puts a card in a lane at its place in the server's order (most recently
  * updated first), or replaces it where it is. Applying it twice changes nothing.
  */
-export function placeCard(data: LanePages, ticket: Ticket): LanePages {
+export function placeCard(data: LanePages, ticket: PresentedTicket): LanePages {
   const present = data.pages.some((page) => page.tickets.some((card) => card.id === ticket.id));
   const without = present ? data.pages.map((page) => ({ ...page, tickets: page.tickets.filter((card) => card.id !== ticket.id) })) : data.pages;
   if (without.length === 0) return data;
@@ -92,7 +92,7 @@ export function placeCard(data: LanePages, ticket: Ticket): LanePages {
  * its kanban tags name (or the lane without tag), leaves the others, and leaves
  * the board when closed, deleted or no longer the viewer's.
  */
-export function applyTicketToLane(data: LanePages, lane: LaneId, ticket: Ticket | null, ticketId: number, laneTagIds: ReadonlySet<number>, onBoard: boolean): LanePages {
+export function applyTicketToLane(data: LanePages, lane: LaneId, ticket: PresentedTicket | null, ticketId: number, laneTagIds: ReadonlySet<number>, onBoard: boolean): LanePages {
   if (ticket && onBoard && BOARD_STATUSES.includes(ticket.status) && lanesOf(ticket, laneTagIds).includes(lane)) return placeCard(data, ticket);
   return removeCard(data, ticketId);
 }

@@ -1,13 +1,14 @@
+import type { PresentedTagSummary, PresentedTicket } from '@atende/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SnackbarProvider } from 'notistack';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Tag, Ticket } from '../../api/desk-types';
 import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
 import { SocketProvider } from '../../realtime/socket';
+import { buildUser, buildUserCompany } from '../../test/build-user';
 import { fakeApi, json, type FakeRequest } from '../../test/fake-api';
 import { standInSocketServer } from '../../test/stand-in-socket-server';
 import { shownToasts } from '../../test/toasts';
@@ -17,25 +18,25 @@ import { buildTicket } from '../../test/build-ticket';
 const socketServer = standInSocketServer();
 const noop = () => undefined;
 
-const lanes: Tag[] = [
+const lanes: PresentedTagSummary[] = [
   { id: 12, name: 'Proposta', color: '#22a061', kanban: 1 },
   { id: 11, name: 'Contato', color: '#cc3333', kanban: 1 },
 ];
 const vip = { id: 30, name: 'VIP', color: '#000000' };
 
-function ticket(id: number, tags: { id: number; name: string; color: string }[], extra: Partial<Ticket> = {}): Ticket {
+function ticket(id: number, tags: { id: number; name: string; color: string }[], extra: Partial<PresentedTicket> = {}): PresentedTicket {
   return buildTicket(id, { status: 'open', userId: 1, tags, ...extra });
 }
 
 /** The server's board: tickets by lane (a lane tag, or none), answered a lane at a time. */
-function server(profile: 'admin' | 'user', board: Ticket[]) {
+function server(profile: 'admin' | 'user', board: PresentedTicket[]) {
   const laneIds = new Set(lanes.map((tag) => tag.id));
-  const inLane = (row: Ticket, lane: string) => {
+  const inLane = (row: PresentedTicket, lane: string) => {
     const own = row.tags.filter((t) => laneIds.has(t.id)).map((t) => String(t.id));
     return lane === 'none' ? own.length === 0 : own.includes(lane);
   };
   const api = fakeApi({
-    'GET /auth/me': () => ({ id: 1, name: 'Ana', profile, super: false, companyId: 3, queues: [{ id: 5, name: 'Vendas', color: '#338ccc' }], company: { id: 3, settings: [], plan: { useKanban: true } } }),
+    'GET /auth/me': () => buildUser(1, { name: 'Ana', profile, queues: [{ id: 5, name: 'Vendas', color: '#338ccc' }], company: buildUserCompany({}, { useKanban: true }) }),
     'GET /tags/kanban': () => ({ lista: lanes }),
     'GET /ticket/kanban': (request: FakeRequest) => {
       const found = board.filter((row) => inLane(row, request.query.get('lane') ?? ''));

@@ -1,7 +1,6 @@
+import type { PresentedTagSummary, PresentedTicket, PresentedUser, TagEventPayload, TicketEventPayload } from '@atende/shared';
 import { useInfiniteQuery, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
-import type { Tag, TagEvent, Ticket } from '../../api/desk-types';
-import type { SessionUser } from '../../api/types';
 import { useSession } from '../../api/session';
 import { toastError } from '../../components/toast';
 import { useCompanyEvent } from '../../realtime/socket';
@@ -11,7 +10,7 @@ import { applyTicketToLane, kanbanKeys, type KanbanPage, type LaneId, type LaneP
 export interface Lane {
   id: LaneId;
   /** Null for the lane of tickets without a kanban tag. */
-  tag: Tag | null;
+  tag: PresentedTagSummary | null;
 }
 
 /** Admins see the whole company's board (spec part 2 §6: showAll only for admin). */
@@ -23,7 +22,7 @@ export function useShowAll(): boolean {
 /** The board's lanes: tickets without a kanban tag first, then one per kanban tag by name (`GET /tags/kanban`). */
 export function useLanes() {
   const { api } = useSession();
-  const query = useQuery({ queryKey: tagKeys.lanes, queryFn: () => api.get<{ lista: Tag[] }>('/tags/kanban') });
+  const query = useQuery({ queryKey: tagKeys.lanes, queryFn: () => api.get<{ lista: PresentedTagSummary[] }>('/tags/kanban') });
   const lanes = useMemo<Lane[]>(() => {
     const tags = [...(query.data?.lista ?? [])].sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
     return [{ id: 'none', tag: null }, ...tags.map((tag) => ({ id: tag.id, tag }))];
@@ -44,8 +43,8 @@ export function useLaneCards(lane: LaneId, showAll: boolean, enabled = true) {
 }
 
 /** Whether a ticket is on this user's board: everything for admins; the user's queues and own tickets otherwise (as the server). */
-export function onBoardOf(user: Pick<SessionUser, 'id' | 'profile' | 'queues'> | null) {
-  return (ticket: Pick<Ticket, 'userId' | 'queueId'>): boolean => {
+export function onBoardOf(user: Pick<PresentedUser, 'id' | 'profile' | 'queues'> | null) {
+  return (ticket: Pick<PresentedTicket, 'userId' | 'queueId'>): boolean => {
     if (!user) return false;
     if (user.profile === 'admin') return true;
     return ticket.userId === user.id || (ticket.queueId !== null && user.queues.some((queue) => queue.id === ticket.queueId));
@@ -53,12 +52,12 @@ export function onBoardOf(user: Pick<SessionUser, 'id' | 'profile' | 'queues'> |
 }
 
 function laneTagIdsOf(queryClient: QueryClient): Set<number> {
-  const data = queryClient.getQueryData<{ lista: Tag[] }>(tagKeys.lanes);
+  const data = queryClient.getQueryData<{ lista: PresentedTagSummary[] }>(tagKeys.lanes);
   return new Set((data?.lista ?? []).map((tag) => tag.id));
 }
 
 /** Folds a ticket's news (a move, a new message, a close) into every cached lane. */
-export function cacheTicketOnBoard(queryClient: QueryClient, ticket: Ticket | null, ticketId: number, onBoard: boolean): void {
+export function cacheTicketOnBoard(queryClient: QueryClient, ticket: PresentedTicket | null, ticketId: number, onBoard: boolean): void {
   const laneTagIds = laneTagIdsOf(queryClient);
   for (const [key, data] of queryClient.getQueriesData<LanePages>({ queryKey: kanbanKeys.all })) {
     if (!data) continue;
@@ -66,8 +65,6 @@ export function cacheTicketOnBoard(queryClient: QueryClient, ticket: Ticket | nu
     queryClient.setQueryData(key, applyTicketToLane(data, lane, ticket, ticketId, laneTagIds, onBoard));
   }
 }
-
-type TicketEvent = { action: 'update'; ticket: Ticket } | { action: 'delete'; ticketId: number } | { action: 'updateUnread'; ticketId: number };
 
 /**
  * Live board: another agent's move, a new ticket, a closed one, a new last
@@ -78,15 +75,15 @@ export function useBoardEvents(): void {
   const queryClient = useQueryClient();
   const { user } = useSession();
   const onBoard = onBoardOf(user);
-  useCompanyEvent<TicketEvent>('ticket', (payload) => {
+  useCompanyEvent<TicketEventPayload>('ticket', (payload) => {
     if (payload.action === 'update' && payload.ticket) cacheTicketOnBoard(queryClient, payload.ticket, payload.ticket.id, onBoard(payload.ticket));
     else if (payload.action === 'delete') cacheTicketOnBoard(queryClient, null, Number(payload.ticketId), false);
   });
-  useCompanyEvent<{ ticket?: Ticket }>('appMessage', (payload) => {
+  useCompanyEvent<{ ticket?: PresentedTicket }>('appMessage', (payload) => {
     if (payload.ticket) cacheTicketOnBoard(queryClient, payload.ticket, payload.ticket.id, onBoard(payload.ticket));
   });
   // A lane tag deleted, or turned into a plain tag (or back), moves its cards between lanes: reload them.
-  useCompanyEvent<TagEvent>('tag', (payload) => {
+  useCompanyEvent<TagEventPayload>('tag', (payload) => {
     const laneTagIds = laneTagIdsOf(queryClient);
     const reshapes = payload.action === 'delete' ? laneTagIds.has(Number(payload.tagId)) : (payload.tag.kanban === 1) !== laneTagIds.has(payload.tag.id);
     if (reshapes) void queryClient.invalidateQueries({ queryKey: kanbanKeys.all });
@@ -102,16 +99,16 @@ export function useMoveCard() {
   const { api, user } = useSession();
   const queryClient = useQueryClient();
   return useCallback(
-    async (ticket: Ticket, from: LaneId, to: LaneId): Promise<boolean> => {
+    async (ticket: PresentedTicket, from: LaneId, to: LaneId): Promise<boolean> => {
       if (from === to) return false;
       const laneTagIds = laneTagIdsOf(queryClient);
       const kept = ticket.tags.filter((tag) => !laneTagIds.has(tag.id));
-      const target = to === 'none' ? null : queryClient.getQueryData<{ lista: Tag[] }>(tagKeys.lanes)?.lista.find((tag) => tag.id === to);
-      const moved: Ticket = { ...ticket, tags: target ? [...kept, { id: target.id, name: target.name, color: target.color }] : kept };
+      const target = to === 'none' ? null : queryClient.getQueryData<{ lista: PresentedTagSummary[] }>(tagKeys.lanes)?.lista.find((tag) => tag.id === to);
+      const moved: PresentedTicket = { ...ticket, tags: target ? [...kept, { id: target.id, name: target.name, color: target.color }] : kept };
       const onBoard = onBoardOf(user);
       cacheTicketOnBoard(queryClient, moved, ticket.id, onBoard(moved));
       try {
-        const saved = to === 'none' ? await api.delete<Ticket>(`/ticket-tags/${ticket.id}`) : await api.put<Ticket>(`/ticket-tags/${ticket.id}/${to}`);
+        const saved = to === 'none' ? await api.delete<PresentedTicket>(`/ticket-tags/${ticket.id}`) : await api.put<PresentedTicket>(`/ticket-tags/${ticket.id}/${to}`);
         cacheTicketOnBoard(queryClient, saved, saved.id, onBoard(saved));
         return true;
       } catch (error) {

@@ -1,8 +1,8 @@
+import type { PresentedTicket } from '@atende/shared';
 import { Avatar, Badge, Box, Button, Chip, ListItemAvatar, ListItemButton, ListItemText, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import type { Ticket } from '../../api/desk-types';
 import { TopBarPopover, type TopBarPopoverProps } from '../../components/top-bar-popover';
 import { formatTicketTime } from '../tickets/ticket-format';
 import { desktopNotificationsSupported, type NotificationsData } from './use-notifications';
@@ -20,7 +20,7 @@ export function NotificationsPopover({ anchor, open, onClose, data, loading }: P
   const tickets = data?.tickets ?? [];
   const hidden = Math.max(0, (data?.count ?? 0) - tickets.length);
 
-  const openTicket = (ticket: Ticket) => {
+  const openTicket = (ticket: PresentedTicket) => {
     onClose();
     void navigate(`/tickets/${ticket.uuid}`);
   };

@@ -1,15 +1,16 @@
-import { companyEvent } from '@atende/shared';
+import { companyEvent, type PresentedTicket } from '@atende/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { SnackbarProvider } from 'notistack';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Ticket } from '../../api/desk-types';
 import { SessionProvider } from '../../api/session';
 import { TopBar } from '../../app/layout/top-bar';
 import { AppThemeProvider } from '../../app/theme';
 import { setupI18n } from '../../i18n';
 import { SocketProvider } from '../../realtime/socket';
+import { buildQueue } from '../../test/build-queue';
+import { buildUser, buildUserCompany } from '../../test/build-user';
 import { fakeApi, type FakeRequest } from '../../test/fake-api';
 import { standInSocketServer } from '../../test/stand-in-socket-server';
 import { buildTicket } from '../../test/build-ticket';
@@ -17,19 +18,16 @@ import { buildTicket } from '../../test/build-ticket';
 const socketServer = standInSocketServer();
 const noop = () => undefined;
 
-function ticket(id: number, extra: Partial<Ticket> = {}): Ticket {
+function ticket(id: number, extra: Partial<PresentedTicket> = {}): PresentedTicket {
   return buildTicket(id, { unreadMessages: 1, ...extra });
 }
 
 /** The server: pending and own-unread tickets (as lists of one page) and their whole counts. */
-function server(state: { pending: Ticket[]; unread: Ticket[]; pendingCount?: number }, profile: 'user' | 'admin' = 'user') {
+function server(state: { pending: PresentedTicket[]; unread: PresentedTicket[]; pendingCount?: number }, profile: 'user' | 'admin' = 'user') {
   const which = (request: FakeRequest) => (request.query.get('status') === 'pending' ? state.pending : state.unread);
   return fakeApi({
-    'GET /queue': () => [
-      { id: 5, name: 'Vendas', color: '#338ccc' },
-      { id: 6, name: 'Suporte', color: '#cc3333' },
-    ],
-    'GET /auth/me': () => ({ id: 1, name: 'Ana', profile, allTicket: 'enabled', super: false, companyId: 3, queues: [{ id: 5, name: 'Vendas', color: '#338ccc' }], company: { id: 3, name: 'Acme', settings: [] } }),
+    'GET /queue': () => [buildQueue(5, { name: 'Vendas', color: '#338ccc' }), buildQueue(6, { name: 'Suporte', color: '#cc3333' })],
+    'GET /auth/me': () => buildUser(1, { name: 'Ana', profile, allTicket: 'enabled', queues: [{ id: 5, name: 'Vendas', color: '#338ccc' }], company: buildUserCompany({ name: 'Acme' }) }),
     'GET /tickets': (request) => ({ tickets: which(request), hasMore: false }),
     'GET /tickets/count': (request) => ({ count: request.query.get('status') === 'pending' ? (state.pendingCount ?? state.pending.length) : state.unread.length }),
   });
@@ -146,7 +144,7 @@ describe('notifications popover', { timeout: 30_000 }, () => {
 
   it('follows live events, and a customer message in a hidden tab shows a desktop notification', async () => {
     const { shown } = desktop('granted');
-    const state = { pending: [ticket(2)], unread: [] as Ticket[] };
+    const state = { pending: [ticket(2)], unread: [] as PresentedTicket[] };
     server(state);
     renderTopBar();
     await waitFor(() => expect(bellCount()).toBe('1'));

@@ -1,9 +1,8 @@
-import { companyEvent } from '@atende/shared';
+import { companyEvent, type AppMessageEventPayload, type PresentedTicket, type PresentedTicketPage } from '@atende/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import type { Message, Ticket, TicketPage } from '../../api/desk-types';
 import { useApi, useSession } from '../../api/session';
 import { useSocket } from '../../realtime/socket';
 import { playNotificationSound } from '../tickets/notification-sound';
@@ -15,15 +14,9 @@ export const NOTIFICATIONS_KEY = 'notifications';
 
 export interface NotificationsData {
   /** The first page of each list, newest first. */
-  tickets: Ticket[];
+  tickets: PresentedTicket[];
   /** Every ticket that needs the user (both lists' whole sizes). */
   count: number;
-}
-
-interface AppMessageEvent {
-  action: 'create' | 'update' | 'delete';
-  message?: Pick<Message, 'id' | 'fromMe' | 'body'>;
-  ticket?: Ticket;
 }
 
 /** Live events come in bursts (a message updates its ticket too): at most one refetch per this delay. */
@@ -82,8 +75,8 @@ export function useNotifications() {
       const pendingQuery = { status: 'pending', queueIds };
       const unreadQuery = { status: 'open', withUnreadMessages: true, queueIds };
       const [pending, unread, pendingCount, unreadCount] = await Promise.all([
-        api.get<TicketPage>('/tickets', pendingQuery),
-        api.get<TicketPage>('/tickets', unreadQuery),
+        api.get<PresentedTicketPage>('/tickets', pendingQuery),
+        api.get<PresentedTicketPage>('/tickets', unreadQuery),
         api.get<{ count: number }>('/tickets/count', pendingQuery),
         api.get<{ count: number }>('/tickets/count', unreadQuery),
       ]);
@@ -102,7 +95,7 @@ export function useNotifications() {
         void queryClient.invalidateQueries({ queryKey: [NOTIFICATIONS_KEY] });
       }, REFRESH_DELAY_MS);
     };
-    const onAppMessage = (event: AppMessageEvent) => {
+    const onAppMessage = (event: AppMessageEventPayload) => {
       refresh();
       const { ticket, message } = event;
       if (event.action !== 'create' || !ticket || !message || !shouldNotify(message, ticket, viewer, openUuid.current)) return;

@@ -5,6 +5,7 @@ import { SnackbarProvider } from 'notistack';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
+import { buildQueue } from '../../test/build-queue';
 import { PromptDialog } from './prompt-dialog';
 import type { Prompt } from './prompt-form';
 
@@ -17,10 +18,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const queues = [
-  { id: 2, name: 'Suporte', color: '#f7a1a1', orderQueue: 1 },
-  { id: 5, name: 'Vendas', color: '#f7c5a1', orderQueue: 2 },
-];
+const queues = [buildQueue(2, { name: 'Suporte', color: '#f7a1a1', orderQueue: 1 }), buildQueue(5, { name: 'Vendas', color: '#f7c5a1', orderQueue: 2 })];
 
 const stored: Prompt = {
   id: 9,

@@ -1,3 +1,4 @@
+import type { PresentedQueue } from '@atende/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -5,11 +6,11 @@ import { SnackbarProvider } from 'notistack';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
+import { buildQueue } from '../../test/build-queue';
 import type { QueueOption } from './option-tree';
 import { QueueModal } from './queue-modal';
 import { QUEUE_COLORS } from './queue-colors';
 import { QueueOptionDialog } from './queue-option-dialog';
-import type { Queue } from './queues-queries';
 
 beforeAll(() => {
   localStorage.setItem('i18nextLng', 'en');
@@ -20,21 +21,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const saved: Queue = {
-  id: 3,
-  name: 'Financeiro',
-  color: QUEUE_COLORS[1],
-  orderQueue: 2,
-  greetingMessage: '',
-  outOfHoursMessage: '',
-  ratingMessage: '',
-  integrationId: null,
-  promptId: null,
-  schedules: [],
-  companyId: 1,
-  createdAt: '',
-  updatedAt: '',
-};
+const saved: PresentedQueue = buildQueue(3, { name: 'Financeiro', color: QUEUE_COLORS[1], orderQueue: 2, companyId: 1 });
 
 /** GETs answer `gets[url]` (settings: scheduleType); writes answer `write`. */
 function server(write: { status: number; body: unknown }, gets: Record<string, unknown> = {}) {

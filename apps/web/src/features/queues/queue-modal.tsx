@@ -1,4 +1,4 @@
-import { QueueBody, type QueueUpdateBody } from '@atende/shared';
+import { QueueBody, type PresentedQueue, type QueueUpdateBody } from '@atende/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Box, Chip, Dialog, DialogContent, DialogTitle, MenuItem, Stack, Tab, Tabs, TextField, Tooltip, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
@@ -17,7 +17,7 @@ import { WeeklyHoursEditor } from '../settings/weekly-hours-editor';
 import { freeQueueColor } from './queue-colors';
 import { QueueColorField } from './queue-color-field';
 import { QueueOptionsEditor } from './queue-options-editor';
-import { cacheQueueEvent, type Queue } from './queues-queries';
+import { cacheQueueEvent } from './queues-queries';
 
 type FormInput = z.input<typeof QueueBody>;
 type FormOutput = z.output<typeof QueueBody>;
@@ -48,10 +48,10 @@ function MessageVariables() {
  * The integration and prompt pickers appear only when the plan allows them, and
  * a hidden picker leaves the stored value alone. Mounted while open (closing resets it).
  */
-export function QueueModal({ queue: given, otherColors, onClose }: { queue: Queue | null; otherColors: string[]; onClose(): void }) {
+export function QueueModal({ queue: given, otherColors, onClose }: { queue: PresentedQueue | null; otherColors: string[]; onClose(): void }) {
   const { t } = useTranslation();
   // A queue created here stays in the dialog: its chatbot options are built right after the first save.
-  const [created, setCreated] = useState<Queue | null>(null);
+  const [created, setCreated] = useState<PresentedQueue | null>(null);
   const queue = given ?? created;
   const { api, user } = useSession();
   const queryClient = useQueryClient();
@@ -96,7 +96,7 @@ export function QueueModal({ queue: given, otherColors, onClose }: { queue: Queu
       if (!useOpenAi) delete body.promptId;
       if (hoursTab) body.schedules = schedulesPayload(hours);
       try {
-        const saved = queue ? await api.put<Queue>(`/queue/${queue.id}`, body) : await api.post<Queue>('/queue', body);
+        const saved = queue ? await api.put<PresentedQueue>(`/queue/${queue.id}`, body) : await api.post<PresentedQueue>('/queue', body);
         cacheQueueEvent(queryClient, { action: queue ? 'update' : 'create', queue: saved });
         toastSuccess(t('queues.saved'));
         if (queue) onClose();

@@ -1,4 +1,4 @@
-import { can } from '@atende/shared';
+import { can, type PresentedQueue } from '@atende/shared';
 import { Alert, Box, Stack, TableCell, TableRow, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -12,7 +12,7 @@ import { useEditDialog } from '../../components/use-edit-dialog';
 import { useSettingEvents } from '../settings/settings-queries';
 import { isCssHexColor } from './queue-colors';
 import { QueueModal } from './queue-modal';
-import { cacheQueueEvent, useQueueEvents, useQueues, type Queue } from './queues-queries';
+import { cacheQueueEvent, useQueueEvents, useQueues } from './queues-queries';
 
 /** Queues page (spec part 2 §2.3): the company's queues, live, with the modal and its option tree editor. */
 export default function QueuesPage() {
@@ -21,8 +21,8 @@ export default function QueuesPage() {
   const queryClient = useQueryClient();
   const admin = user ? can(user, 'drawer-admin-items:view') : false;
   const queues = useQueues();
-  const modal = useEditDialog<Queue>();
-  const deletion = useDeleteConfirmation<Queue>({
+  const modal = useEditDialog<PresentedQueue>();
+  const deletion = useDeleteConfirmation<PresentedQueue>({
     path: (queue) => `/queue/${queue.id}`,
     onDeleted: (queue) => {
       cacheQueueEvent(queryClient, { action: 'delete', queueId: queue.id });

@@ -1,23 +1,11 @@
+import type { PresentedQueue } from '@atende/shared';
 import { describe, expect, it } from 'vitest';
+import { buildQueue } from '../../test/build-queue';
 import { freeQueueColor, isCssHexColor, QUEUE_COLORS } from './queue-colors';
-import { applyQueueEvent, byQueueOrder, type Queue } from './queues-queries';
+import { applyQueueEvent, byQueueOrder } from './queues-queries';
 
-function queue(id: number, name: string, orderQueue: number | null): Queue {
-  return {
-    id,
-    name,
-    color: `#00000${id}`,
-    orderQueue,
-    greetingMessage: '',
-    outOfHoursMessage: '',
-    ratingMessage: '',
-    integrationId: null,
-    promptId: null,
-    schedules: [],
-    companyId: 1,
-    createdAt: '',
-    updatedAt: '',
-  };
+function queue(id: number, name: string, orderQueue: number | null): PresentedQueue {
+  return buildQueue(id, { name, color: `#00000${id}`, orderQueue, companyId: 1 });
 }
 
 describe('queue list', () => {

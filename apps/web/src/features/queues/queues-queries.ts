@@ -1,25 +1,8 @@
-import { type ScheduleEntry } from '@atende/shared';
+import type { PresentedQueue, QueueEventPayload } from '@atende/shared';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useSession } from '../../api/session';
 import { useCompanyEvent } from '../../realtime/socket';
 import type { QueueOption } from './option-tree';
-
-/** A queue as `GET /queue` answers it. */
-export interface Queue {
-  id: number;
-  name: string;
-  color: string;
-  orderQueue: number | null;
-  greetingMessage: string;
-  outOfHoursMessage: string;
-  ratingMessage: string;
-  integrationId: number | null;
-  promptId: number | null;
-  schedules: ScheduleEntry[];
-  companyId: number;
-  createdAt: string;
-  updatedAt: string;
-}
 
 /** The same key the queue pickers (tickets, transfer) read, so one cache serves them all. */
 export const queuesKey = ['queues'] as const;
@@ -27,11 +10,11 @@ export const queueOptionsKey = (queueId: number) => ['queue-options', queueId] a
 
 export function useQueues() {
   const { api } = useSession();
-  return useQuery({ queryKey: queuesKey, queryFn: () => api.get<Queue[]>('/queue') });
+  return useQuery({ queryKey: queuesKey, queryFn: () => api.get<PresentedQueue[]>('/queue') });
 }
 
 /** The server's order: orderQueue first (queues without one last), then name. */
-export function byQueueOrder(a: Queue, b: Queue): number {
+export function byQueueOrder(a: PresentedQueue, b: PresentedQueue): number {
   if (a.orderQueue !== b.orderQueue) {
     if (a.orderQueue === null) return 1;
     if (b.orderQueue === null) return -1;
@@ -40,23 +23,21 @@ export function byQueueOrder(a: Queue, b: Queue): number {
   return a.name.localeCompare(b.name) || a.id - b.id;
 }
 
-export type QueueEvent = { action: 'create' | 'update'; queue: Queue } | { action: 'delete'; queueId: number };
-
 /** Live create/update upsert a queue in its place; delete removes it (spec part 2 §4). */
-export function applyQueueEvent(list: readonly Queue[], event: QueueEvent): Queue[] {
+export function applyQueueEvent(list: readonly PresentedQueue[], event: QueueEventPayload): PresentedQueue[] {
   if (event.action === 'delete') return list.filter((queue) => queue.id !== Number(event.queueId));
   return [...list.filter((queue) => queue.id !== event.queue.id), event.queue].sort(byQueueOrder);
 }
 
-export function cacheQueueEvent(queryClient: QueryClient, event: QueueEvent): void {
-  queryClient.setQueryData<Queue[]>(queuesKey, (list) => (list ? applyQueueEvent(list, event) : list));
+export function cacheQueueEvent(queryClient: QueryClient, event: QueueEventPayload): void {
+  queryClient.setQueryData<PresentedQueue[]>(queuesKey, (list) => (list ? applyQueueEvent(list, event) : list));
   if (event.action === 'delete') queryClient.removeQueries({ queryKey: queueOptionsKey(Number(event.queueId)) });
 }
 
 /** `company-{id}-queue` (spec part 2 §7). */
 export function useQueueEvents(): void {
   const queryClient = useQueryClient();
-  useCompanyEvent<QueueEvent>('queue', (payload) => cacheQueueEvent(queryClient, payload));
+  useCompanyEvent<QueueEventPayload>('queue', (payload) => cacheQueueEvent(queryClient, payload));
 }
 
 /** The whole option tree of a queue (`parentId=-1`: the roots, each with its subtree). */

@@ -1,4 +1,4 @@
-import { QuickMessageBody } from '@atende/shared';
+import { QuickMessageBody, type PresentedQuickMessage } from '@atende/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import AttachFile from '@mui/icons-material/AttachFile';
 import Close from '@mui/icons-material/Close';
@@ -8,7 +8,6 @@ import { useRef, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import type { QuickMessage } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { FormDialogActions } from '../../components/form-dialog-actions';
 import { HiddenFileInput } from '../../components/hidden-file-input';
@@ -27,7 +26,7 @@ type Attachment = { kind: 'stored'; name: string } | { kind: 'new'; file: File }
  * optional attachment uploaded after the record is saved, the geral (visible to
  * all) and status flags. Mounted while open, so closing resets it.
  */
-export function QuickMessageDialog({ record, onClose }: { record: QuickMessage | null; onClose(): void }) {
+export function QuickMessageDialog({ record, onClose }: { record: PresentedQuickMessage | null; onClose(): void }) {
   const { t } = useTranslation();
   const { api } = useSession();
   const queryClient = useQueryClient();
@@ -41,12 +40,12 @@ export function QuickMessageDialog({ record, onClose }: { record: QuickMessage |
   const message = (key?: string) => (key ? t(key) : undefined);
 
   // Once saved, a retry (after a failed upload, say) updates the same record instead of adding another.
-  const [stored, setStored] = useState<QuickMessage | null>(record);
+  const [stored, setStored] = useState<PresentedQuickMessage | null>(record);
 
   const submit = form.handleSubmit(async (values) => {
     try {
       const before = stored;
-      const saved = before ? await api.put<QuickMessage>(`/quick-messages/${before.id}`, values) : await api.post<QuickMessage>('/quick-messages', values);
+      const saved = before ? await api.put<PresentedQuickMessage>(`/quick-messages/${before.id}`, values) : await api.post<PresentedQuickMessage>('/quick-messages', values);
       setStored(saved);
       // The media routes answer the record as it is afterwards.
       let final = saved;
@@ -54,9 +53,9 @@ export function QuickMessageDialog({ record, onClose }: { record: QuickMessage |
         const body = new FormData();
         body.append('typeArch', 'quickMessage');
         body.append('file', renamedForUpload(attachment.file));
-        final = await api.post<QuickMessage>(`/quick-messages/${saved.id}/media-upload`, body);
+        final = await api.post<PresentedQuickMessage>(`/quick-messages/${saved.id}/media-upload`, body);
       } else if (attachment.kind === 'none' && saved.mediaName) {
-        final = await api.delete<QuickMessage>(`/quick-messages/${saved.id}/media-upload`);
+        final = await api.delete<PresentedQuickMessage>(`/quick-messages/${saved.id}/media-upload`);
       }
       cacheSavedQuickMessage(queryClient, final);
       toastSuccess(t('quickMessages.saved'));

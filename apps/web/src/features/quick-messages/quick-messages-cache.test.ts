@@ -1,21 +1,11 @@
+import type { PresentedQuickMessage, PresentedQuickMessagePage } from '@atende/shared';
 import { describe, expect, it } from 'vitest';
-import type { QuickMessage } from '../../api/desk-types';
-import { removeQuickMessage, upsertQuickMessage, type QuickMessagePage } from './quick-messages-queries';
+import { buildQuickMessage } from '../../test/build-quick-message';
+import { removeQuickMessage, upsertQuickMessage } from './quick-messages-queries';
 
-const record = (id: number, shortcode: string): QuickMessage => ({
-  id,
-  shortcode,
-  message: `text of ${shortcode}`,
-  geral: true,
-  status: true,
-  userId: 1,
-  isMedia: false,
-  mediaPath: null,
-  mediaName: null,
-  mediaUrl: null,
-});
+const record = (id: number, shortcode: string): PresentedQuickMessage => buildQuickMessage(id, { shortcode, message: `text of ${shortcode}`, geral: true });
 
-const pages = (...lists: QuickMessage[][]) => ({ pageParams: lists.map((_, i) => i + 1), pages: lists.map((records): QuickMessagePage => ({ records, hasMore: false })) });
+const pages = (...lists: PresentedQuickMessage[][]) => ({ pageParams: lists.map((_, i) => i + 1), pages: lists.map((records): PresentedQuickMessagePage => ({ records, hasMore: false, count: records.length })) });
 
 describe('live quick message events', () => {
   it('replaces an edited record in place', () => {

@@ -1,9 +1,9 @@
+import type { PresentedQuickMessage } from '@atende/shared';
 import AttachFile from '@mui/icons-material/AttachFile';
 import { Chip, Link, Stack, TableCell, TableRow, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { QuickMessage } from '../../api/desk-types';
 import { AddButton, InfiniteListFooter, InfiniteListPage, ListPageHeader, ListTable, loadMoreOnScroll, SearchField } from '../../components/list-page-parts';
 import { RowActionsCell } from '../../components/row-actions';
 import { toastSuccess } from '../../components/toast';
@@ -20,8 +20,8 @@ export default function QuickMessagesPage() {
   const [search, setSearch] = useState('');
   const searchParam = useDebouncedValue(search.trim().toLowerCase());
   const pages = useQuickMessagePages(searchParam);
-  const dialog = useEditDialog<QuickMessage>();
-  const deletion = useDeleteConfirmation<QuickMessage>({
+  const dialog = useEditDialog<PresentedQuickMessage>();
+  const deletion = useDeleteConfirmation<PresentedQuickMessage>({
     path: (record) => `/quick-messages/${record.id}`,
     onDeleted: (record) => {
       cacheRemovedQuickMessage(queryClient, record.id);

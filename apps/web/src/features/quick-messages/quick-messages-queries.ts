@@ -1,14 +1,9 @@
+import type { PresentedQuickMessage, PresentedQuickMessagePage } from '@atende/shared';
 import { useInfiniteQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
-import type { QuickMessage } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { useCompanyEvent } from '../../realtime/socket';
 
-export interface QuickMessagePage {
-  records: QuickMessage[];
-  hasMore: boolean;
-}
-
-type QuickMessagePages = InfiniteData<QuickMessagePage, number>;
+type QuickMessagePages = InfiniteData<PresentedQuickMessagePage, number>;
 
 export const quickMessageKeys = {
   all: ['quick-messages'] as const,
@@ -23,22 +18,22 @@ export function useQuickMessagePages(search: string) {
   const { api } = useSession();
   return useInfiniteQuery({
     queryKey: quickMessageKeys.list(search),
-    queryFn: ({ pageParam }) => api.get<QuickMessagePage>('/quick-messages', { searchParam: search, pageNumber: pageParam }),
+    queryFn: ({ pageParam }) => api.get<PresentedQuickMessagePage>('/quick-messages', { searchParam: search, pageNumber: pageParam }),
     initialPageParam: 1,
     getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
   });
 }
 
-function matchesSearch(record: QuickMessage, search: string): boolean {
+function matchesSearch(record: PresentedQuickMessage, search: string): boolean {
   return !search || record.shortcode.toLowerCase().includes(search) || record.message.toLowerCase().includes(search);
 }
 
 /** Live create/update (spec part 2 §4): replace in place, or add on top of a list whose search it matches. */
-export function upsertQuickMessage(data: QuickMessagePages, record: QuickMessage, search: string): QuickMessagePages {
+export function upsertQuickMessage(data: QuickMessagePages, record: PresentedQuickMessage, search: string): QuickMessagePages {
   const listed = data.pages.some((page) => page.records.some((r) => r.id === record.id));
   if (listed) return { ...data, pages: data.pages.map((page) => ({ ...page, records: page.records.map((r) => (r.id === record.id ? record : r)) })) };
   if (!matchesSearch(record, search) || data.pages.length === 0) return data;
-  const [first, ...rest] = data.pages as [QuickMessagePage, ...QuickMessagePage[]];
+  const [first, ...rest] = data.pages as [PresentedQuickMessagePage, ...PresentedQuickMessagePage[]];
   return { ...data, pages: [{ ...first, records: [record, ...first.records] }, ...rest] };
 }
 
@@ -46,7 +41,7 @@ export function removeQuickMessage(data: QuickMessagePages, id: number): QuickMe
   return { ...data, pages: data.pages.map((page) => ({ ...page, records: page.records.filter((r) => r.id !== id) })) };
 }
 
-export function cacheSavedQuickMessage(queryClient: QueryClient, record: QuickMessage): void {
+export function cacheSavedQuickMessage(queryClient: QueryClient, record: PresentedQuickMessage): void {
   void queryClient.invalidateQueries({ queryKey: quickMessageKeys.usable });
   for (const [key, data] of queryClient.getQueriesData<QuickMessagePages>({ queryKey: quickMessageKeys.lists })) {
     if (data) queryClient.setQueryData(key, upsertQuickMessage(data, record, typeof key[2] === 'string' ? key[2] : ''));
@@ -60,8 +55,8 @@ export function cacheRemovedQuickMessage(queryClient: QueryClient, id: number): 
 
 interface QuickMessageEvent {
   action: 'create' | 'update' | 'delete';
-  record?: QuickMessage;
-  quickMessage?: QuickMessage;
+  record?: PresentedQuickMessage;
+  quickMessage?: PresentedQuickMessage;
   id?: number | string;
   quickMessageId?: number | string;
 }

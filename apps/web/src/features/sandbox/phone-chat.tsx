@@ -1,3 +1,4 @@
+import type { PresentedConnection } from '@atende/shared';
 import AttachFile from '@mui/icons-material/AttachFile';
 import Block from '@mui/icons-material/Block';
 import Close from '@mui/icons-material/Close';
@@ -13,7 +14,6 @@ import { Avatar, Box, Chip, CircularProgress, IconButton, Link, Stack, TextField
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Connection } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { HiddenFileInput } from '../../components/hidden-file-input';
 import { FormattedText } from '../conversation/format-message';
@@ -132,7 +132,7 @@ function EntryContent({ entry }: { entry: PhoneEntry }) {
  * The customer's phone: a WhatsApp-like column where the customer's own
  * messages sit on the right and the company's replies on the left.
  */
-export function PhoneChat({ connection, customer, onSent }: { connection: Connection; customer: SandboxCustomer | null; onSent(customer: SandboxCustomer): void }) {
+export function PhoneChat({ connection, customer, onSent }: { connection: PresentedConnection; customer: SandboxCustomer | null; onSent(customer: SandboxCustomer): void }) {
   const { t } = useTranslation();
   const { api } = useSession();
   const queryClient = useQueryClient();

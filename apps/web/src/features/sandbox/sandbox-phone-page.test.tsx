@@ -7,6 +7,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
 import { SocketProvider } from '../../realtime/socket';
+import { buildConnection } from '../../test/build-connection';
+import { buildUser, buildUserCompany } from '../../test/build-user';
 import { fakeApi, type FakeRequest } from '../../test/fake-api';
 import { standInSocketServer } from '../../test/stand-in-socket-server';
 import type { PhoneEntry } from './sandbox-queries';
@@ -15,7 +17,7 @@ import SandboxPhonePage from './sandbox-phone-page';
 const socketServer = standInSocketServer();
 const noop = () => undefined;
 
-const connection = { id: 4, name: 'Teste', status: 'CONNECTED', isDefault: true, provider: 'sandbox', companyId: 3, createdAt: '', updatedAt: '' };
+const connection = buildConnection(4, { name: 'Teste', isDefault: true });
 
 function entry(id: string, fromCustomer: boolean, body: string, extra: Partial<PhoneEntry> = {}): PhoneEntry {
   return { id, fromCustomer, body, mediaType: null, mediaName: null, mediaUrl: null, deleted: false, createdAt: '2026-01-01T10:00:00.000Z', ...extra };
@@ -23,7 +25,7 @@ function entry(id: string, fromCustomer: boolean, body: string, extra: Partial<P
 
 function serve(conversation: PhoneEntry[]) {
   return fakeApi({
-    'GET /auth/me': () => ({ id: 1, name: 'Ana', profile: 'admin', super: false, companyId: 3, queues: [], company: { id: 3, settings: [] } }),
+    'GET /auth/me': () => buildUser(1, { name: 'Ana', profile: 'admin', company: buildUserCompany() }),
     'GET /whatsapp': () => [connection],
     'GET /sandbox/4/conversation': (request: FakeRequest) => (request.query.get('number') ? conversation : []),
   });

@@ -1,9 +1,8 @@
-import { SCHEDULE_BODY_MIN, SCHEDULE_MEDIA_EXTENSIONS } from '@atende/shared';
+import { SCHEDULE_BODY_MIN, SCHEDULE_MEDIA_EXTENSIONS, type PresentedContactPage } from '@atende/shared';
 import { Alert, Autocomplete, Box, Button, Dialog, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ContactPage } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { FormDialogActions } from '../../components/form-dialog-actions';
 import { AttachmentField, storedAttachment, syncAttachment, type Attachment } from '../../components/attachment-field';
@@ -20,7 +19,6 @@ export interface ScheduleContact {
   name: string;
   number?: string;
 }
-
 
 function isAllowedImage(file: File): boolean {
   const name = file.name.toLowerCase();
@@ -73,7 +71,7 @@ export function ScheduleDialog({ record, contact: fixedContact, initialSendAt, o
   const searching = !fixedContact && !record && term.length >= CONTACT_SEARCH_MIN && !(contact && contact.name === input);
   const contacts = useQuery({
     queryKey: ['contacts', 'search', term],
-    queryFn: () => api.get<ContactPage>('/contacts', { searchParam: term, pageNumber: 1 }),
+    queryFn: () => api.get<PresentedContactPage>('/contacts', { searchParam: term, pageNumber: 1 }),
     enabled: searching,
   });
   const options: ScheduleContact[] = contacts.data?.contacts ?? (contact ? [contact] : []);

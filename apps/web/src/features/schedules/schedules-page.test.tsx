@@ -6,6 +6,8 @@ import { MemoryRouter } from 'react-router';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
+import { buildContact } from '../../test/build-contact';
+import { buildUser, buildUserCompany } from '../../test/build-user';
 import { fakeApi } from '../../test/fake-api';
 import SchedulesPage from './schedules-page';
 import type { Schedule } from './schedules-queries';
@@ -36,9 +38,9 @@ function schedule(id: number, overrides: Partial<Schedule> = {}): Schedule {
 
 function server(list: Schedule[]) {
   return fakeApi({
-    'GET /auth/me': () => ({ id: 2, name: 'Bia', profile: 'user', super: false, companyId: 3, queues: [], company: { id: 3, timezone: 'America/Sao_Paulo', settings: [], plan: { useSchedules: true } } }),
+    'GET /auth/me': () => buildUser(2, { name: 'Bia', company: buildUserCompany({ timezone: 'America/Sao_Paulo' }, { useSchedules: true }) }),
     'GET /schedules': () => ({ schedules: list, hasMore: false }),
-    'GET /contacts/7': () => ({ id: 7, name: 'Carla', number: '5511999990000' }),
+    'GET /contacts/7': () => buildContact(7, { name: 'Carla', number: '5511999990000' }),
     'POST /schedules': (request) => schedule(99, { ...(request.body as object), contact: { id: 7, name: 'Carla', number: '5511999990000' } } as Partial<Schedule>),
   });
 }

@@ -1,3 +1,4 @@
+import type { PresentedContact } from '@atende/shared';
 import 'react-big-calendar/lib/css/react-big-calendar.css';
 import { Alert, Box, Button, Stack, Tooltip, Typography } from '@mui/material';
 import { alpha, useTheme } from '@mui/material/styles';
@@ -8,7 +9,6 @@ import { useMemo, useState } from 'react';
 import { Calendar, dateFnsLocalizer, Views, type EventProps, type View } from 'react-big-calendar';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import type { Contact } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { AddButton, ListPageHeader, SearchField } from '../../components/list-page-parts';
 import { PageLoading } from '../../components/page-loading';
@@ -77,7 +77,7 @@ export default function SchedulesPage() {
   const contactId = Number(params.get('contactId'));
   const linkedContact = useQuery({
     queryKey: ['contacts', 'one', contactId],
-    queryFn: () => api.get<Contact>(`/contacts/${contactId}`),
+    queryFn: () => api.get<PresentedContact>(`/contacts/${contactId}`),
     enabled: Number.isInteger(contactId) && contactId > 0,
   });
   const fromLink: DialogState = linkedContact.data && !dialog ? { record: null, contact: { id: linkedContact.data.id, name: linkedContact.data.name, number: linkedContact.data.number } } : null;

@@ -6,6 +6,7 @@ import { MemoryRouter } from 'react-router';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
+import { buildUser, buildUserCompany } from '../../test/build-user';
 import { fakeApi, json } from '../../test/fake-api';
 import { shownToasts } from '../../test/toasts';
 import type { Help } from '../helps/helps-queries';
@@ -18,7 +19,7 @@ function server(isSuper: boolean, initial: Help[]) {
   let helps = [...initial];
   let next = 100;
   const api = fakeApi({
-    'GET /auth/me': () => ({ id: 1, name: 'Root', profile: 'admin', super: isSuper, companyId: 1, queues: [], company: { id: 1, settings: [] } }),
+    'GET /auth/me': () => buildUser(1, { name: 'Root', profile: 'admin', super: isSuper, companyId: 1, company: buildUserCompany({ id: 1 }) }),
     'GET /settings': () => [{ key: 'scheduleType', value: 'disabled' }],
     'GET /helps/list': () => helps,
     'POST /helps': (request) => {

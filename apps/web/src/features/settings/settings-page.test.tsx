@@ -6,6 +6,7 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
+import { buildUser, buildUserCompany } from '../../test/build-user';
 import { shownToasts } from '../../test/toasts';
 import SettingsPage from './settings-page';
 
@@ -31,7 +32,7 @@ function fakeApi({ isSuper = false, scheduleType = 'disabled', refuse }: { isSup
       const method = init.method ?? 'GET';
       const body = init.body ? JSON.parse(String(init.body)) : undefined;
       calls.push({ method, url, body });
-      if (url === '/auth/me') return json(200, { id: 1, name: 'Admin', profile: 'admin', super: isSuper, companyId: 1, queues: [], company: { id: 1, settings } });
+      if (url === '/auth/me') return json(200, buildUser(1, { name: 'Admin', profile: 'admin', super: isSuper, companyId: 1, company: buildUserCompany({ id: 1, settings }) }));
       if (url === '/settings') return json(200, settings);
       const setting = /^\/settings\/(\w+)$/.exec(url);
       if (setting && method === 'PUT') {

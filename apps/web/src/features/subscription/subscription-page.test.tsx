@@ -4,11 +4,12 @@ import userEvent from '@testing-library/user-event';
 import { useLocation } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { setupI18n } from '../../i18n';
+import { buildUser, buildUserCompany } from '../../test/build-user';
 import { fakeApi } from '../../test/fake-api';
 import { renderPages } from '../../test/render-page';
 import SubscriptionPage from './subscription-page';
 
-const me = (profile: 'admin' | 'user') => ({ id: 1, name: 'Ana', profile, super: false, companyId: 3, queues: [], company: { id: 3, name: 'Acme', dueDate: '2026-03-04T00:00:00.000Z', status: true, settings: [], plan: {} } });
+const me = (profile: 'admin' | 'user') => buildUser(1, { name: 'Ana', profile, company: buildUserCompany({ name: 'Acme', dueDate: '2026-03-04T00:00:00.000Z' }) });
 const subscription = (extra: Partial<SubscriptionView> = {}): SubscriptionView => ({
   companyId: 3,
   name: 'Acme',

@@ -1,11 +1,10 @@
-import { TagBody } from '@atende/shared';
+import { TagBody, type PresentedTag } from '@atende/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Box, Dialog, DialogContent, DialogTitle, FormControlLabel, FormHelperText, Stack, Switch, TextField, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import type { Tag } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { FormDialogActions } from '../../components/form-dialog-actions';
 import { toastError, toastSuccess } from '../../components/toast';
@@ -64,7 +63,7 @@ function ColorPalette({ value, onPick }: { value: string; onPick(color: string):
  * the 50-colour palette and, for admins only, the kanban toggle (the server
  * refuses it from anyone else). Mounted while open, so closing resets it.
  */
-export function TagDialog({ tag, onClose }: { tag: Tag | null; onClose(): void }) {
+export function TagDialog({ tag, onClose }: { tag: PresentedTag | null; onClose(): void }) {
   const { t } = useTranslation();
   const { api, user } = useSession();
   const queryClient = useQueryClient();
@@ -81,7 +80,7 @@ export function TagDialog({ tag, onClose }: { tag: Tag | null; onClose(): void }
   const submit = form.handleSubmit(async (values) => {
     const body = { name: values.name, color: values.color, ...(mayToggleKanban ? { kanban: values.kanban ?? 0 } : {}) };
     try {
-      const saved = tag ? await api.put<Tag>(`/tags/${tag.id}`, body) : await api.post<Tag>('/tags', body);
+      const saved = tag ? await api.put<PresentedTag>(`/tags/${tag.id}`, body) : await api.post<PresentedTag>('/tags', body);
       cacheSavedTag(queryClient, saved);
       toastSuccess(t('tags.saved'));
       onClose();

@@ -1,14 +1,16 @@
+import type { PresentedTag, PresentedUser } from '@atende/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SnackbarProvider } from 'notistack';
 import { MemoryRouter } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Tag } from '../../api/desk-types';
 import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
 import { SocketProvider } from '../../realtime/socket';
 import { fakeApi, json } from '../../test/fake-api';
+import { buildTag } from '../../test/build-tag';
+import { buildUser, buildUserCompany } from '../../test/build-user';
 import { standInSocketServer } from '../../test/stand-in-socket-server';
 import { shownToasts } from '../../test/toasts';
 import TagsPage from './tags-page';
@@ -16,13 +18,13 @@ import TagsPage from './tags-page';
 const socketServer = standInSocketServer();
 const noop = () => undefined;
 
-const tag = (id: number, name: string, extra: Partial<Tag> = {}): Tag => ({ id, name, color: '#cc3333', kanban: 0, userId: 1, ticketsCount: 0, ...extra });
+const tag = (id: number, name: string, extra: Partial<PresentedTag> = {}): PresentedTag => buildTag(id, { name, ...extra });
 
-function signedIn(profile: 'admin' | 'user') {
-  return { id: 1, name: 'Ana', profile, super: false, companyId: 3, queues: [], company: { id: 3, settings: [], plan: { useKanban: true } } };
+function signedIn(profile: 'admin' | 'user'): PresentedUser {
+  return buildUser(1, { name: 'Ana', profile, company: buildUserCompany({}, { useKanban: true }) });
 }
 
-function server(profile: 'admin' | 'user', tags: Tag[]) {
+function server(profile: 'admin' | 'user', tags: PresentedTag[]) {
   return fakeApi({
     'GET /auth/me': () => signedIn(profile),
     'GET /tags': (request) => {

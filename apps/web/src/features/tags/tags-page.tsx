@@ -1,9 +1,9 @@
+import type { PresentedTag } from '@atende/shared';
 import ViewKanbanOutlined from '@mui/icons-material/ViewKanbanOutlined';
 import { Stack, TableCell, TableRow, Tooltip } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Tag } from '../../api/desk-types';
 import { AddButton, InfiniteListFooter, InfiniteListPage, ListPageHeader, ListTable, loadMoreOnScroll, SearchField } from '../../components/list-page-parts';
 import { RowActionsCell } from '../../components/row-actions';
 import { toastSuccess } from '../../components/toast';
@@ -21,8 +21,8 @@ export default function TagsPage() {
   const [search, setSearch] = useState('');
   const searchParam = useDebouncedValue(search.trim().toLowerCase());
   const pages = useTagPages(searchParam);
-  const dialog = useEditDialog<Tag>();
-  const deletion = useDeleteConfirmation<Tag>({
+  const dialog = useEditDialog<PresentedTag>();
+  const deletion = useDeleteConfirmation<PresentedTag>({
     path: (tag) => `/tags/${tag.id}`,
     onDeleted: (tag) => {
       cacheRemovedTag(queryClient, tag.id);

@@ -1,3 +1,4 @@
+import type { PresentedContact, PresentedContactPage, PresentedTicket } from '@atende/shared';
 import PersonAddAltOutlinedIcon from '@mui/icons-material/PersonAddAltOutlined';
 import {
   Alert,
@@ -17,7 +18,6 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import type { Contact, ContactPage, Ticket } from '../../api/desk-types';
 import { ApiError } from '../../api/http-client';
 import { useSession } from '../../api/session';
 import { FormDialogActions } from '../../components/form-dialog-actions';
@@ -30,7 +30,7 @@ import { useSelectableQueues } from './use-selectable-queues';
 /** Spec part 1 §5, §9: the contact search starts at 3 characters. */
 export const CONTACT_SEARCH_MIN = 3;
 
-type ContactChoice = Pick<Contact, 'id' | 'name' | 'number'>;
+type ContactChoice = Pick<PresentedContact, 'id' | 'name' | 'number'>;
 /** The "add contact {name}" entry offered when a typed name matches nobody. */
 type Option = ContactChoice | { add: string };
 
@@ -56,13 +56,13 @@ export function NewTicketDialog({ open, onClose }: { open: boolean; onClose(): v
   const [adding, setAdding] = useState<string | null>(null);
   const [submitted, setSubmitted] = useState(false);
   const [saving, setSaving] = useState(false);
-  const [existing, setExisting] = useState<Ticket | null>(null);
+  const [existing, setExisting] = useState<PresentedTicket | null>(null);
 
   const term = useDebouncedValue(input.trim());
   const searching = term.length >= CONTACT_SEARCH_MIN && !(contact && contact.name === input);
   const contacts = useQuery({
     queryKey: ['contacts', 'search', term],
-    queryFn: () => api.get<ContactPage>('/contacts', { searchParam: term, pageNumber: 1 }),
+    queryFn: () => api.get<PresentedContactPage>('/contacts', { searchParam: term, pageNumber: 1 }),
     enabled: open && searching,
   });
   const { queues } = useSelectableQueues();
@@ -103,7 +103,7 @@ export function NewTicketDialog({ open, onClose }: { open: boolean; onClose(): v
     if (!contact || (!admin && effectiveQueueId === '')) return;
     setSaving(true);
     try {
-      const ticket = await api.post<Ticket>('/tickets', {
+      const ticket = await api.post<PresentedTicket>('/tickets', {
         contactId: contact.id,
         queueId: effectiveQueueId === '' ? null : effectiveQueueId,
         whatsappId: effectiveWhatsappId === '' ? null : effectiveWhatsappId,
@@ -118,7 +118,7 @@ export function NewTicketDialog({ open, onClose }: { open: boolean; onClose(): v
     } catch (error) {
       toastError(error);
       if (error instanceof ApiError && error.code === 'ERR_OTHER_OPEN_TICKET') {
-        const other = error.data.ticket as Ticket | undefined;
+        const other = error.data.ticket as PresentedTicket | undefined;
         if (other) setExisting(other);
       }
     } finally {
@@ -126,13 +126,13 @@ export function NewTicketDialog({ open, onClose }: { open: boolean; onClose(): v
     }
   };
 
-  const goToExisting = (ticket: Ticket) => {
+  const goToExisting = (ticket: PresentedTicket) => {
     reset();
     onClose();
     void navigate(`/tickets/${ticket.uuid}`);
   };
 
-  const existingNotice = (ticket: Ticket) => {
+  const existingNotice = (ticket: PresentedTicket) => {
     const queue = ticket.queue?.name ?? t('tickets.newTicket.noQueue');
     if (ticket.userId !== null && ticket.userId === user?.id) {
       return (

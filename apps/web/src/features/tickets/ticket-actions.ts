@@ -1,10 +1,10 @@
+import type { PresentedTicket } from '@atende/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import i18next from 'i18next';
 import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../../api/http-client';
 import { useSession } from '../../api/session';
-import type { Ticket } from '../../api/desk-types';
 import { toastError } from '../../components/toast';
 
 /**
@@ -27,7 +27,7 @@ const FOLLOW_TO_OPEN: FollowTicketState = { followTicket: 'open' };
  * change made meanwhile by someone else (an accept, a transfer, a close) is answered 409
  * instead of being overwritten (ARCHITECTURE.md §3 rule 16).
  */
-function seen(ticket: Ticket) {
+function seen(ticket: PresentedTicket) {
   return { expected: { status: ticket.status, userId: ticket.userId, queueId: ticket.queueId } };
 }
 
@@ -38,12 +38,12 @@ const CONFLICT_TEXTS: Record<string, string> = {
 };
 
 /** A lost race: the ticket as the winner left it and the toast naming who has it ("Ticket already accepted by Ana"). */
-export function ticketConflict(error: unknown): { ticket: Ticket | null; text: string } | null {
+export function ticketConflict(error: unknown): { ticket: PresentedTicket | null; text: string } | null {
   if (!(error instanceof ApiError) || error.status !== 409 || !error.code) return null;
   const key = CONFLICT_TEXTS[error.code];
   if (!key) return null;
   const name = typeof error.data.userName === 'string' ? error.data.userName : null;
-  const ticket = typeof error.data.ticket === 'object' && error.data.ticket !== null ? (error.data.ticket as Ticket) : null;
+  const ticket = typeof error.data.ticket === 'object' && error.data.ticket !== null ? (error.data.ticket as PresentedTicket) : null;
   return { ticket, text: name ? i18next.t(key, { name }) : i18next.t(`errors.${error.code}`) };
 }
 
@@ -65,7 +65,7 @@ export function useTicketActions() {
   const [busy, setBusy] = useState(false);
 
   const run = useCallback(
-    async (work: () => Promise<Ticket | void>, goTo: (ticket: Ticket | void) => string, state?: FollowTicketState) => {
+    async (work: () => Promise<PresentedTicket | void>, goTo: (ticket: PresentedTicket | void) => string, state?: FollowTicketState) => {
       setBusy(true);
       try {
         const ticket = await work();
@@ -91,30 +91,30 @@ export function useTicketActions() {
     [navigate, queryClient],
   );
 
-  const update = useCallback((ticket: Ticket, body: Record<string, unknown>) => api.put<Ticket>(`/tickets/${ticket.id}`, body), [api]);
+  const update = useCallback((ticket: PresentedTicket, body: Record<string, unknown>) => api.put<PresentedTicket>(`/tickets/${ticket.id}`, body), [api]);
 
   return {
     busy,
-    accept: (ticket: Ticket) =>
+    accept: (ticket: PresentedTicket) =>
       run(
         () => update(ticket, { status: 'open', userId: user?.id, queueId: ticket.queueId, ...seen(ticket) }),
         (t) => `/tickets/${t ? t.uuid : ticket.uuid}`,
         FOLLOW_TO_OPEN,
       ),
-    returnToPending: (ticket: Ticket) => run(() => update(ticket, { status: 'pending', userId: null, ...seen(ticket) }), () => '/tickets'),
-    close: (ticket: Ticket) =>
+    returnToPending: (ticket: PresentedTicket) => run(() => update(ticket, { status: 'pending', userId: null, ...seen(ticket) }), () => '/tickets'),
+    close: (ticket: PresentedTicket) =>
       run(
         () =>
           update(ticket, { status: 'closed', userId: user?.id, queueId: ticket.queueId, useIntegration: false, promptId: null, integrationId: null, ...seen(ticket) }),
         () => '/tickets/',
       ),
-    reopen: (ticket: Ticket) =>
+    reopen: (ticket: PresentedTicket) =>
       run(
         () => update(ticket, { status: 'open', userId: user?.id, queueId: ticket.queueId, ...seen(ticket) }),
         (t) => `/tickets/${t ? t.uuid : ticket.uuid}`,
         FOLLOW_TO_OPEN,
       ),
-    transfer: (ticket: Ticket, input: TransferInput) =>
+    transfer: (ticket: PresentedTicket, input: TransferInput) =>
       run(
         () =>
           update(ticket, {
@@ -126,7 +126,7 @@ export function useTicketActions() {
           }),
         () => '/tickets',
       ),
-    remove: (ticket: Ticket) =>
+    remove: (ticket: PresentedTicket) =>
       run(async () => {
         await api.delete(`/tickets/${ticket.id}`);
       }, () => '/tickets'),

@@ -1,13 +1,13 @@
+import type { PresentedQueueSummary, PresentedTagSummary, PresentedUser } from '@atende/shared';
 import { Autocomplete, Box, Checkbox, Chip, ListItemText, MenuItem, Select, TextField } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { QueueSummary, Tag, UserSummary } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 
 /** The options bar's queue multi-select with checkboxes (spec part 1 §2). */
-export function QueueFilter({ queues, selected, onChange }: { queues: QueueSummary[]; selected: number[]; onChange(ids: number[]): void }) {
+export function QueueFilter({ queues, selected, onChange }: { queues: PresentedQueueSummary[]; selected: number[]; onChange(ids: number[]): void }) {
   const { t } = useTranslation();
   const label = (ids: number[]) => {
     if (queues.length === 0) return t('tickets.options.noQueues');
@@ -42,10 +42,10 @@ export function QueueFilter({ queues, selected, onChange }: { queues: QueueSumma
 }
 
 /** The search tab's tag multi-select, each tag in its colour. */
-export function TagFilter({ selected, onChange }: { selected: Tag[]; onChange(tags: Tag[]): void }) {
+export function TagFilter({ selected, onChange }: { selected: PresentedTagSummary[]; onChange(tags: PresentedTagSummary[]): void }) {
   const { t } = useTranslation();
   const { api } = useSession();
-  const tags = useQuery({ queryKey: ['tags', 'list'], queryFn: () => api.get<Tag[]>('/tags/list') });
+  const tags = useQuery({ queryKey: ['tags', 'list'], queryFn: () => api.get<PresentedTagSummary[]>('/tags/list') });
   return (
     <Autocomplete
       multiple
@@ -81,14 +81,14 @@ export function TagFilter({ selected, onChange }: { selected: Tag[]; onChange(ta
 }
 
 /** The search tab's user multi-select (admins only), searching users as one types. */
-export function UserFilter({ selected, onChange }: { selected: UserSummary[]; onChange(users: UserSummary[]): void }) {
+export function UserFilter({ selected, onChange }: { selected: PresentedUser[]; onChange(users: PresentedUser[]): void }) {
   const { t } = useTranslation();
   const { api } = useSession();
   const [input, setInput] = useState('');
   const term = useDebouncedValue(input.trim());
   const users = useQuery({
     queryKey: ['users', 'search', term],
-    queryFn: () => api.get<{ users: UserSummary[]; hasMore: boolean }>('/users', { searchParam: term, pageNumber: 1 }),
+    queryFn: () => api.get<{ users: PresentedUser[]; hasMore: boolean }>('/users', { searchParam: term, pageNumber: 1 }),
   });
   return (
     <Autocomplete

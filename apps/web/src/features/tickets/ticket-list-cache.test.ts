@@ -1,5 +1,6 @@
+import type { PresentedTicket } from '@atende/shared';
 import { describe, expect, it } from 'vitest';
-import type { Ticket } from '../../api/desk-types';
+import { buildTicket } from '../../test/build-ticket';
 import {
   applyContactUpdate,
   applyTicketUpdate,
@@ -15,37 +16,22 @@ import {
   type TicketViewer,
 } from './ticket-list-cache';
 
-function ticket(id: number, overrides: Partial<Ticket> = {}): Ticket {
-  return {
-    id,
-    uuid: `uuid-${id}`,
-    status: 'pending',
-    userId: null,
-    user: null,
+function ticket(id: number, overrides: Partial<PresentedTicket> = {}): PresentedTicket {
+  return buildTicket(id, {
     queueId: 1,
     queue: { id: 1, name: 'Vendas', color: '#f00' },
-    whatsappId: 1,
     whatsapp: { id: 1, name: 'Sandbox', status: 'CONNECTED', provider: 'sandbox' },
-    contactId: id,
     contact: { id, name: `Contact ${id}`, number: '5511999990000', profilePicUrl: '', isGroup: false, email: '' },
-    isGroup: false,
-    chatbot: false,
-    unreadMessages: 0,
     lastMessage: 'Olá',
-    useIntegration: false,
-    promptId: null,
-    integrationId: null,
-    tags: [],
     companyId: 1,
-    code: String(id),
     createdAt: '2025-05-20T10:00:00.000Z',
     // Higher ids are more recent unless a test says otherwise.
     updatedAt: new Date(Date.UTC(2025, 4, 20, 10, id)).toISOString(),
     ...overrides,
-  };
+  });
 }
 
-function listOf(pages: Ticket[][], hasMore = false): TicketListData {
+function listOf(pages: PresentedTicket[][], hasMore = false): TicketListData {
   return {
     pages: pages.map((tickets, i) => ({ tickets, hasMore: i < pages.length - 1 || hasMore })),
     pageParams: pages.map((_, i) => i + 1),

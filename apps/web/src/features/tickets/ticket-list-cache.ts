@@ -1,6 +1,5 @@
-import type { AllTicket, Profile, TicketStatus } from '@atende/shared';
+import type { AllTicket, PresentedTicket, PresentedTicketPage, Profile, TicketStatus } from '@atende/shared';
 import type { InfiniteData } from '@tanstack/react-query';
-import type { Ticket, TicketPage } from '../../api/desk-types';
 
 /**
  * What one ticket list asks the server for; also the second part of its query
@@ -25,7 +24,7 @@ export interface TicketViewer {
   queueIds: number[];
 }
 
-export type TicketListData = InfiniteData<TicketPage, unknown>;
+export type TicketListData = InfiniteData<PresentedTicketPage, unknown>;
 
 export const TICKET_LIST_KEY = 'tickets';
 /** `GET /tickets/count` answers (the manager's badges), refetched on live events. */
@@ -55,7 +54,7 @@ export function isTicketListData(data: unknown): data is TicketListData {
  * queue; allTicket adds every pending ticket. 'maybe' when a text search decides,
  * which only the server can evaluate (it searches message contents).
  */
-export function ticketMatchesList(ticket: Ticket, params: TicketListParams, viewer: TicketViewer): 'yes' | 'no' | 'maybe' {
+export function ticketMatchesList(ticket: PresentedTicket, params: TicketListParams, viewer: TicketViewer): 'yes' | 'no' | 'maybe' {
   if (params.status && ticket.status !== params.status) return 'no';
   const isAdmin = viewer.profile === 'admin';
   const inSelectedQueue = ticket.queueId === null || params.queueIds.includes(ticket.queueId);
@@ -76,7 +75,7 @@ export function ticketMatchesList(ticket: Ticket, params: TicketListParams, view
 }
 
 /** The server's order: tickets with unread messages first, then the most recently updated. */
-export function compareTickets(a: Ticket, b: Ticket): number {
+export function compareTickets(a: PresentedTicket, b: PresentedTicket): number {
   const unread = Number(b.unreadMessages > 0) - Number(a.unreadMessages > 0);
   if (unread !== 0) return unread;
   const updated = Date.parse(b.updatedAt) - Date.parse(a.updatedAt);
@@ -89,10 +88,10 @@ export function compareTickets(a: Ticket, b: Ticket): number {
  * shifts the server's page offsets, so a later page can repeat a ticket we
  * already show; the first copy wins.
  */
-export function flattenTickets(data: TicketListData | undefined): Ticket[] {
+export function flattenTickets(data: TicketListData | undefined): PresentedTicket[] {
   if (!data) return [];
   const seen = new Set<number>();
-  const list: Ticket[] = [];
+  const list: PresentedTicket[] = [];
   for (const page of data.pages) {
     for (const ticket of page.tickets) {
       if (seen.has(ticket.id)) continue;
@@ -104,7 +103,7 @@ export function flattenTickets(data: TicketListData | undefined): Ticket[] {
 }
 
 /** Puts a flat list back into the pages, each page keeping its size and the last one taking the difference. */
-function repage(data: TicketListData, list: Ticket[]): TicketListData {
+function repage(data: TicketListData, list: PresentedTicket[]): TicketListData {
   let start = 0;
   const pages = data.pages.map((page, index) => {
     const last = index === data.pages.length - 1;
@@ -124,7 +123,7 @@ function hasMore(data: TicketListData): boolean {
  * it enters, moves within or leaves this list. A ticket with unread messages
  * goes to the top; others take their place by update time, as the server sorts.
  */
-export function applyTicketUpdate(data: TicketListData, ticket: Ticket, params: TicketListParams, viewer: TicketViewer): TicketListData {
+export function applyTicketUpdate(data: TicketListData, ticket: PresentedTicket, params: TicketListParams, viewer: TicketViewer): TicketListData {
   const list = flattenTickets(data);
   const index = list.findIndex((t) => t.id === ticket.id);
   const shown = list[index];
@@ -201,7 +200,7 @@ export function removeContactTickets(data: TicketListData, contactId: number): T
  * waiting in its queues (or without a queue). Admins hear every ticket's
  * events, but not every ticket is theirs to answer.
  */
-export function shouldNotify(message: { fromMe: boolean }, ticket: Ticket, viewer: TicketViewer, openTicketUuid: string | undefined): boolean {
+export function shouldNotify(message: { fromMe: boolean }, ticket: PresentedTicket, viewer: TicketViewer, openTicketUuid: string | undefined): boolean {
   if (message.fromMe || ticket.uuid === openTicketUuid || ticket.status === 'closed') return false;
   return ticketMatchesList(ticket, { showAll: false, queueIds: viewer.queueIds }, viewer) === 'yes';
 }

@@ -1,3 +1,4 @@
+import type { PresentedTicket } from '@atende/shared';
 import CheckIcon from '@mui/icons-material/Check';
 import DoneAllIcon from '@mui/icons-material/DoneAll';
 import ReplayIcon from '@mui/icons-material/Replay';
@@ -7,19 +8,18 @@ import { Avatar, Box, Button, Chip, IconButton, Tooltip, Typography } from '@mui
 import { memo, type KeyboardEvent, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import type { Ticket } from '../../api/desk-types';
 import { useTicketActions } from './ticket-actions';
 import { FormattedText } from '../conversation/format-message';
 import { formatTicketTime, lastMessageKind, shortenName } from './ticket-format';
 
 interface TicketListItemProps {
-  ticket: Ticket;
+  ticket: PresentedTicket;
   selected: boolean;
   /** Under 600 px: long contact names are shortened (spec part 1 §9). */
   narrow: boolean;
   /** Admins may peek into any ticket (spec part 1 §6). */
   canPeek: boolean;
-  onPeek(ticket: Ticket): void;
+  onPeek(ticket: PresentedTicket): void;
 }
 
 const STRIP_FALLBACK = 'grey.400';

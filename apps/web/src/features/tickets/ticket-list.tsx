@@ -1,9 +1,9 @@
+import type { PresentedTicket } from '@atende/shared';
 import InboxOutlinedIcon from '@mui/icons-material/InboxOutlined';
 import { Box, LinearProgress, Skeleton, Stack, Typography } from '@mui/material';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Ticket } from '../../api/desk-types';
 import { useLoadMoreNearEnd } from '../../components/list-page-parts';
 import { TicketListItem } from './ticket-list-item';
 import type { useTicketList } from './use-ticket-list';
@@ -17,7 +17,7 @@ interface TicketListProps {
   selectedUuid: string | undefined;
   narrow: boolean;
   canPeek: boolean;
-  onPeek(ticket: Ticket): void;
+  onPeek(ticket: PresentedTicket): void;
   emptyText: string;
   emptyHint?: string;
 }

@@ -1,11 +1,11 @@
+import type { PresentedTicket } from '@atende/shared';
 import CloseIcon from '@mui/icons-material/Close';
 import { Dialog, DialogContent, DialogTitle, IconButton, useMediaQuery, useTheme } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import type { Ticket } from '../../api/desk-types';
 import { ConversationPreview } from '../conversation/conversation';
 
 /** An admin's read-only look into a ticket without taking it (spec part 1 §2, §6). */
-export function TicketPeekDialog({ ticket, onClose }: { ticket: Ticket | null; onClose(): void }) {
+export function TicketPeekDialog({ ticket, onClose }: { ticket: PresentedTicket | null; onClose(): void }) {
   const { t } = useTranslation();
   const theme = useTheme();
   const fullScreen = useMediaQuery(theme.breakpoints.down('sm'));

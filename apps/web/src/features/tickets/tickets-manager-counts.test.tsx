@@ -1,13 +1,13 @@
-import { companyEvent, PAGE_SIZE } from '@atende/shared';
+import { companyEvent, PAGE_SIZE, type PresentedTicket } from '@atende/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import { SnackbarProvider } from 'notistack';
 import { MemoryRouter } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Ticket } from '../../api/desk-types';
 import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
 import { SocketProvider } from '../../realtime/socket';
+import { buildUser, buildUserCompany } from '../../test/build-user';
 import { fakeApi } from '../../test/fake-api';
 import { standInSocketServer } from '../../test/stand-in-socket-server';
 import { TicketsManager } from './tickets-manager';
@@ -17,7 +17,7 @@ import { buildTicket } from '../../test/build-ticket';
 const socketServer = standInSocketServer();
 const noop = () => undefined;
 
-function ticket(id: number, status: 'open' | 'pending'): Ticket {
+function ticket(id: number, status: 'open' | 'pending'): PresentedTicket {
   return buildTicket(id, {
     status,
     userId: status === 'open' ? 1 : null,
@@ -47,7 +47,7 @@ describe('tickets manager count badges', { timeout: 30_000 }, () => {
   it('show the whole lists, not the loaded page, and follow live events', async () => {
     const state = { pendingTotal: 57 };
     const api = fakeApi({
-      'GET /auth/me': () => ({ id: 1, name: 'Ana', profile: 'user', allTicket: 'desabled', super: false, companyId: 3, queues: [{ id: 5, name: 'Vendas', color: '#338ccc' }], company: { id: 3, name: 'Acme', settings: [] } }),
+      'GET /auth/me': () => buildUser(1, { name: 'Ana', queues: [{ id: 5, name: 'Vendas', color: '#338ccc' }], company: buildUserCompany({ name: 'Acme' }) }),
       'GET /tickets': (request) =>
         request.query.get('status') === 'pending'
           ? { tickets: Array.from({ length: PAGE_SIZE }, (_, i) => ticket(100 + i, 'pending')), hasMore: true }

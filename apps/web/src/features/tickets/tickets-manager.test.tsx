@@ -1,12 +1,13 @@
+import type { PresentedTicket } from '@atende/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SnackbarProvider } from 'notistack';
 import { MemoryRouter, Route, Routes, useLocation, useParams } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Ticket } from '../../api/desk-types';
 import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
+import { buildUser, buildUserCompany } from '../../test/build-user';
 import { fakeApi, json, type FakeRequest } from '../../test/fake-api';
 import { shownToasts } from '../../test/toasts';
 import { TicketsManager } from './tickets-manager';
@@ -14,7 +15,7 @@ import { buildTicket } from '../../test/build-ticket';
 
 const noop = () => undefined;
 
-function ticket(id: number, status: Ticket['status'], userId: number | null): Ticket {
+function ticket(id: number, status: PresentedTicket['status'], userId: number | null): PresentedTicket {
   return buildTicket(id, { status, userId, updatedAt: '2026-01-01T10:00:00.000Z' });
 }
 
@@ -70,12 +71,12 @@ afterEach(() => vi.unstubAllGlobals());
 describe('tickets manager', { timeout: 30_000 }, () => {
   it('follows an accepted ticket from the Waiting tab to the In progress tab', async () => {
     // The server's tickets: one waiting ticket that the PUT assigns to the agent.
-    const rows = new Map<number, Ticket>([[7, ticket(7, 'pending', null)]]);
+    const rows = new Map<number, PresentedTicket>([[7, ticket(7, 'pending', null)]]);
     const api = fakeApi({
-      'GET /auth/me': () => ({ id: 1, name: 'Ana', profile: 'user', super: false, companyId: 3, queues: [{ id: 5, name: 'Vendas', color: '#338ccc' }], company: { id: 3, settings: [] } }),
+      'GET /auth/me': () => buildUser(1, { name: 'Ana', queues: [{ id: 5, name: 'Vendas', color: '#338ccc' }], company: buildUserCompany() }),
       'GET /tickets': (request: FakeRequest) => ({ tickets: [...rows.values()].filter((row) => row.status === request.query.get('status')), hasMore: false }),
       'PUT /tickets/7': (request: FakeRequest) => {
-        const body = request.body as { status: Ticket['status']; userId: number };
+        const body = request.body as { status: PresentedTicket['status']; userId: number };
         const updated = { ...rows.get(7)!, status: body.status, userId: body.userId };
         rows.set(7, updated);
         return updated;
@@ -105,9 +106,9 @@ describe('tickets manager', { timeout: 30_000 }, () => {
   });
 
   it('an accept that lost the race (409) names the winner in a toast and shows the ticket as the winner left it', async () => {
-    const rows = new Map<number, Ticket>([[7, ticket(7, 'pending', null)]]);
+    const rows = new Map<number, PresentedTicket>([[7, ticket(7, 'pending', null)]]);
     const api = fakeApi({
-      'GET /auth/me': () => ({ id: 1, name: 'Bruno', profile: 'user', super: false, companyId: 3, queues: [{ id: 5, name: 'Vendas', color: '#338ccc' }], company: { id: 3, settings: [] } }),
+      'GET /auth/me': () => buildUser(1, { name: 'Bruno', queues: [{ id: 5, name: 'Vendas', color: '#338ccc' }], company: buildUserCompany() }),
       'GET /tickets': (request: FakeRequest) => ({ tickets: [...rows.values()].filter((row) => row.status === request.query.get('status')), hasMore: false }),
       // Ana accepted it a moment before: the server refuses Bruno's accept.
       'PUT /tickets/7': () => {

@@ -1,4 +1,4 @@
-import { can } from '@atende/shared';
+import { can, type PresentedTagSummary, type PresentedTicket, type PresentedUser } from '@atende/shared';
 import AddIcon from '@mui/icons-material/Add';
 import CheckBoxOutlinedIcon from '@mui/icons-material/CheckBoxOutlined';
 import MoveToInboxOutlinedIcon from '@mui/icons-material/MoveToInboxOutlined';
@@ -7,7 +7,6 @@ import { Box, Button, Divider, FormControlLabel, InputAdornment, Paper, Switch, 
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
-import type { Tag, Ticket, UserSummary } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { NewTicketDialog } from './new-ticket-dialog';
@@ -52,9 +51,9 @@ export function TicketsManager({ selectedUuid }: { selectedUuid: string | undefi
   // Unticked queues are remembered rather than ticked ones, so every queue starts (and arrives) selected.
   const [unticked, setUnticked] = useState<number[]>([]);
   const [searchText, setSearchText] = useState('');
-  const [tags, setTags] = useState<Tag[]>([]);
-  const [users, setUsers] = useState<UserSummary[]>([]);
-  const [peeking, setPeeking] = useState<Ticket | null>(null);
+  const [tags, setTags] = useState<PresentedTagSummary[]>([]);
+  const [users, setUsers] = useState<PresentedUser[]>([]);
+  const [peeking, setPeeking] = useState<PresentedTicket | null>(null);
   const [creating, setCreating] = useState(false);
 
   // An accepted (or reopened) ticket is followed to the assigned list instead of leaving an emptied Waiting tab.

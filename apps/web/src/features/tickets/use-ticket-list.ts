@@ -1,7 +1,7 @@
+import type { PresentedTicketPage } from '@atende/shared';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useApi, useSession } from '../../api/session';
-import type { TicketPage } from '../../api/desk-types';
 import { flattenTickets, TICKET_COUNT_KEY, ticketListKey, type TicketListParams, type TicketViewer } from './ticket-list-cache';
 
 /** One ticket list, page by page (spec part 1 §4: pagination by page number). */
@@ -10,7 +10,7 @@ export function useTicketList(params: TicketListParams, enabled = true) {
   const query = useInfiniteQuery({
     queryKey: ticketListKey(params),
     queryFn: ({ pageParam }) =>
-      api.get<TicketPage>('/tickets', {
+      api.get<PresentedTicketPage>('/tickets', {
         status: params.status,
         searchParam: params.searchParam,
         showAll: params.showAll,

@@ -1,8 +1,7 @@
-import { CLIENT_EVENTS, companyEvent, TICKET_STATUSES } from '@atende/shared';
+import { CLIENT_EVENTS, companyEvent, TICKET_STATUSES, type ContactEventPayload, type PresentedMessage, type PresentedTicket, type TicketEventPayload } from '@atende/shared';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import type { Socket } from 'socket.io-client';
-import type { Message, Ticket } from '../../api/desk-types';
 import { useSession } from '../../api/session';
 import { useSocket } from '../../realtime/socket';
 import {
@@ -23,15 +22,11 @@ import { useTicketViewer } from './use-ticket-list';
 /** Live events come in bursts (a message updates its ticket too). */
 const COUNT_REFRESH_DELAY_MS = 300;
 
-type TicketEvent = { action: 'update'; ticket: Ticket } | { action: 'delete'; ticketId: number } | { action: 'updateUnread'; ticketId: number };
 interface AppMessageEvent {
   action: 'create' | 'update' | 'delete';
-  message?: Pick<Message, 'id' | 'fromMe'>;
-  ticket?: Ticket;
+  message?: Pick<PresentedMessage, 'id' | 'fromMe'>;
+  ticket?: PresentedTicket;
 }
-type ContactEvent =
-  | { action: 'update'; contact: { id: number; name: string; number: string; email?: string; profilePicUrl?: string } }
-  | { action: 'delete'; contactId: number };
 
 /**
  * Runs `change` on every cached ticket list: the cache is the only copy of the
@@ -96,7 +91,7 @@ export function useTicketsRealtime(): void {
       }, COUNT_REFRESH_DELAY_MS);
     };
 
-    const onTicket = (event: TicketEvent) => {
+    const onTicket = (event: TicketEventPayload) => {
       refreshCounts();
       if (event.action === 'update') updateLists(queryClient, (data, params) => applyTicketUpdate(data, event.ticket, params, viewer));
       else if (event.action === 'delete') updateLists(queryClient, (data) => removeTicket(data, event.ticketId));
@@ -109,7 +104,7 @@ export function useTicketsRealtime(): void {
       // The sound and the desktop notification come from the top bar's bell (notifications/use-notifications).
       updateLists(queryClient, (data, params) => applyTicketUpdate(data, ticket, params, viewer));
     };
-    const onContact = (event: ContactEvent) => {
+    const onContact = (event: ContactEventPayload) => {
       if (event.action === 'update') updateLists(queryClient, (data) => applyContactUpdate(data, event.contact));
       else if (event.action === 'delete') updateLists(queryClient, (data) => removeContactTickets(data, event.contactId));
     };

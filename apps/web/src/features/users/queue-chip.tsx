@@ -1,9 +1,9 @@
+import type { PresentedQueueSummary } from '@atende/shared';
 import { Chip, useTheme } from '@mui/material';
-import type { QueueSummary } from '../../api/desk-types';
 import { isCssHexColor } from '../queues/queue-colors';
 
 /** A queue as a chip in its own colour, with text that stays readable on it (light and dark themes). */
-export function QueueChip({ queue, onDelete }: { queue: QueueSummary; onDelete?(): void }) {
+export function QueueChip({ queue, onDelete }: { queue: PresentedQueueSummary; onDelete?(): void }) {
   const theme = useTheme();
   const color = isCssHexColor(queue.color) ? queue.color : theme.palette.grey[500];
   return (

@@ -1,4 +1,16 @@
-import { ALL_TICKET_VALUES, can, LANGUAGES, PROFILES, UserCreateBody, UserUpdateBody, type AllTicket, type Language, type Profile } from '@atende/shared';
+import {
+  ALL_TICKET_VALUES,
+  can,
+  LANGUAGES,
+  PROFILES,
+  UserCreateBody,
+  UserUpdateBody,
+  type AllTicket,
+  type Language,
+  type PresentedQueue,
+  type PresentedUser,
+  type Profile,
+} from '@atende/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Box, CircularProgress, Dialog, DialogContent, DialogTitle, MenuItem, Stack, TextField } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -11,9 +23,9 @@ import { FormDialogActions } from '../../components/form-dialog-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { changeLanguage } from '../../i18n';
 import { connectionsQuery } from '../connections/connections-queries';
-import { queuesKey, type Queue } from '../queues/queues-queries';
+import { queuesKey } from '../queues/queues-queries';
 import { QueueChip } from './queue-chip';
-import { cacheSavedUser, userKeys, withOwnRights, type UserRecord } from './users-queries';
+import { cacheSavedUser, userKeys, withOwnRights } from './users-queries';
 
 interface UserFormValues {
   name: string;
@@ -80,12 +92,12 @@ export function UserModal({ open, userId, onClose }: UserModalProps) {
 
   const target = useQuery({
     queryKey: userKeys.detail(userId ?? 0),
-    queryFn: () => api.get<UserRecord>(`/users/${userId}`),
+    queryFn: () => api.get<PresentedUser>(`/users/${userId}`),
     enabled: open && !adding,
     // Always the stored version: someone may have changed it since the list loaded.
     staleTime: 0,
   });
-  const queues = useQuery({ queryKey: queuesKey, queryFn: () => api.get<Queue[]>('/queue'), enabled: open && mayEditQueues });
+  const queues = useQuery({ queryKey: queuesKey, queryFn: () => api.get<PresentedQueue[]>('/queue'), enabled: open && mayEditQueues });
   const connections = useQuery({ ...connectionsQuery(api), enabled: open && admin });
 
   const schema = useMemo(() => userFormSchema(adding), [adding]);
@@ -138,7 +150,7 @@ export function UserModal({ open, userId, onClose }: UserModalProps) {
       ...(admin ? { allTicket: values.allTicket, whatsappId: values.whatsappId === '' ? null : values.whatsappId } : {}),
     };
     try {
-      const saved = adding ? await api.post<UserRecord>('/users', body) : await api.put<UserRecord>(`/users/${userId}`, body);
+      const saved = adding ? await api.post<PresentedUser>('/users', body) : await api.put<PresentedUser>(`/users/${userId}`, body);
       cacheSavedUser(queryClient, saved);
       if (me && saved.id === me.id) {
         setUser(withOwnRights(me, saved));

@@ -1,3 +1,4 @@
+import type { PresentedUser } from '@atende/shared';
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
@@ -10,9 +11,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { SessionProvider, useSession } from '../../api/session';
 import { setupI18n } from '../../i18n';
 import { SocketProvider } from '../../realtime/socket';
+import { buildUser, buildUserCompany } from '../../test/build-user';
 import { fakeApi, type FakeApi } from '../../test/fake-api';
 import UsersPage from './users-page';
-import { useOwnUserEvents, type UserRecord } from './users-queries';
+import { useOwnUserEvents } from './users-queries';
 
 /**
  * The real session and socket provider against a real Socket.IO server standing
@@ -40,30 +42,15 @@ afterAll(async () => {
 
 const vendas = { id: 11, name: 'Vendas', color: '#2f7dd1' };
 
-function record(id: number, name: string, extra: Partial<UserRecord> = {}): UserRecord {
-  return {
-    id,
-    name,
-    email: `${name.toLowerCase()}@example.com`,
-    profile: 'user',
-    super: false,
-    allTicket: 'desabled',
-    language: null,
-    whatsappId: null,
-    whatsapp: null,
-    companyId: 3,
-    queues: [],
-    online: false,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:00.000Z',
-    ...extra,
-  };
+function record(id: number, name: string, extra: Partial<PresentedUser> = {}): PresentedUser {
+  return buildUser(id, { name, email: `${name.toLowerCase()}@example.com`, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', ...extra });
 }
 
 let api: FakeApi;
-function signedInAs(self: UserRecord, people: UserRecord[]) {
+function signedInAs(self: PresentedUser, people: PresentedUser[]) {
+  const company = buildUserCompany({ name: 'Empresa' });
   api = fakeApi({
-    'GET /auth/me': () => ({ ...self, company: { id: 3, name: 'Empresa', dueDate: null, status: true, settings: [], plan: { users: 0 } } }),
+    'GET /auth/me': (): PresentedUser => ({ ...self, company: { ...company, plan: { ...company.plan, users: 0 } } }),
     'GET /users': () => ({ users: people, count: people.length, hasMore: false }),
     'GET /tickets': () => ({ tickets: [], hasMore: false }),
   });

@@ -1,3 +1,4 @@
+import { PLAN_FEATURES, type PresentedUser } from '@atende/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -7,53 +8,31 @@ import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
+import { buildConnection } from '../../test/build-connection';
+import { buildQueue } from '../../test/build-queue';
+import { buildUser, buildUserCompany } from '../../test/build-user';
 import { fakeApi, json, type FakeApi } from '../../test/fake-api';
 import { UserModal } from './user-modal';
 import UsersPage from './users-page';
-import type { UserRecord } from './users-queries';
 
 const vendas = { id: 11, name: 'Vendas', color: '#2f7dd1' };
 const suporte = { id: 12, name: 'Suporte', color: '#e53935' };
 
-function record(id: number, name: string, extra: Partial<UserRecord> = {}): UserRecord {
-  return {
-    id,
-    name,
-    email: `${name.toLowerCase().replace(/\s+/g, '.')}@example.com`,
-    profile: 'user',
-    super: false,
-    allTicket: 'desabled',
-    language: null,
-    whatsappId: null,
-    whatsapp: null,
-    companyId: 1,
-    queues: [],
-    online: false,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:00.000Z',
-    ...extra,
-  };
+function record(id: number, name: string, extra: Partial<PresentedUser> = {}): PresentedUser {
+  return buildUser(id, { name, email: `${name.toLowerCase().replace(/\s+/g, '.')}@example.com`, companyId: 1, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', ...extra });
 }
 
 const admin = record(1, 'Admin', { profile: 'admin', online: true });
 
-function me(profile: 'admin' | 'user', planUsers: number) {
+function me(profile: 'admin' | 'user', planUsers: number): PresentedUser {
   const self = profile === 'admin' ? admin : record(2, 'Agente', { queues: [vendas] });
-  return {
-    ...self,
-    company: {
-      id: 1,
-      name: 'Empresa 1',
-      dueDate: null,
-      status: true,
-      settings: [],
-      plan: { id: 1, name: 'Plano', users: planUsers, connections: 0, queues: 0, value: 0, useCampaigns: true, useKanban: true, useOpenAi: true, useIntegrations: true, useSchedules: true, useInternalChat: true, useExternalApi: true },
-    },
-  };
+  const allOn = Object.fromEntries(PLAN_FEATURES.map((feature) => [feature, true]));
+  const company = buildUserCompany({ id: 1, name: 'Empresa 1' }, allOn);
+  return { ...self, company: { ...company, plan: { ...company.plan, name: 'Plano', users: planUsers, connections: 0, queues: 0 } } };
 }
 
 /** The server's users, searched the way `GET /users` searches. */
-function usersServer({ profile = 'admin', planUsers = 5, people = [admin, record(2, 'Maria Silva', { queues: [vendas], whatsapp: { id: 5, name: 'Comercial' }, whatsappId: 5 })] }: { profile?: 'admin' | 'user'; planUsers?: number; people?: UserRecord[] } = {}): { api: FakeApi; people: UserRecord[] } {
+function usersServer({ profile = 'admin', planUsers = 5, people = [admin, record(2, 'Maria Silva', { queues: [vendas], whatsapp: { id: 5, name: 'Comercial' }, whatsappId: 5 })] }: { profile?: 'admin' | 'user'; planUsers?: number; people?: PresentedUser[] } = {}): { api: FakeApi; people: PresentedUser[] } {
   const stored = [...people];
   const api = fakeApi({
     'GET /auth/me': () => me(profile, planUsers),
@@ -62,8 +41,8 @@ function usersServer({ profile = 'admin', planUsers = 5, people = [admin, record
       const found = stored.filter((u) => u.name.toLowerCase().includes(search) || u.email.includes(search));
       return { users: found, count: found.length, hasMore: false };
     },
-    'GET /queue': () => [vendas, suporte],
-    'GET /whatsapp': () => [{ id: 5, name: 'Comercial', status: 'CONNECTED', isDefault: true, provider: 'sandbox' }],
+    'GET /queue': () => [buildQueue(vendas.id, vendas), buildQueue(suporte.id, suporte)],
+    'GET /whatsapp': () => [buildConnection(5, { name: 'Comercial', isDefault: true })],
   });
   return { api, people: stored };
 }

@@ -1,3 +1,4 @@
+import type { PresentedUser } from '@atende/shared';
 import { Box, Stack, TableCell, TableRow, Tooltip, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -11,7 +12,7 @@ import { useDeleteConfirmation } from '../../components/use-delete-confirmation'
 import { useEditDialog } from '../../components/use-edit-dialog';
 import { QueueChip } from './queue-chip';
 import { UserModal } from './user-modal';
-import { cacheRemovedUser, useUserEvents, useUserPages, type UserRecord } from './users-queries';
+import { cacheRemovedUser, useUserEvents, useUserPages } from './users-queries';
 
 const NARROW_HIDDEN = { display: { xs: 'none', md: 'table-cell' } } as const;
 
@@ -26,7 +27,7 @@ export default function UsersPage() {
   // The company's total, whatever the search: the first page of the unfiltered list (the same cache when not searching).
   const everyone = useUserPages('');
   const modal = useEditDialog<number>();
-  const deletion = useDeleteConfirmation<UserRecord>({
+  const deletion = useDeleteConfirmation<PresentedUser>({
     path: (user) => `/users/${user.id}`,
     onDeleted: (user) => {
       cacheRemovedUser(queryClient, user.id);

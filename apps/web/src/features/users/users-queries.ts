@@ -1,22 +1,8 @@
+import type { PresentedUser, PresentedUserPage, UserEventPayload } from '@atende/shared';
 import { useInfiniteQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import { useSession } from '../../api/session';
-import type { SessionUser } from '../../api/types';
 import { useCompanyEvent } from '../../realtime/socket';
 import { TICKET_LIST_KEY } from '../tickets/ticket-list-cache';
-
-/** A user as `GET /users` and the `company-{id}-user` event present it. */
-export interface UserRecord extends Omit<SessionUser, 'company'> {
-  online: boolean;
-  whatsapp: { id: number; name: string } | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface UserPage {
-  users: UserRecord[];
-  count: number;
-  hasMore: boolean;
-}
 
 export const userKeys = {
   all: ['users'] as const,
@@ -25,33 +11,33 @@ export const userKeys = {
   detail: (id: number) => ['users', 'detail', id] as const,
 };
 
-export type UserPages = InfiniteData<UserPage, number>;
+export type UserPages = InfiniteData<PresentedUserPage, number>;
 
 /** `GET /users` by page number (spec part 1 §7), the next one while `hasMore`. */
 export function useUserPages(search: string, enabled = true) {
   const { api } = useSession();
   return useInfiniteQuery({
     queryKey: userKeys.list(search),
-    queryFn: ({ pageParam }) => api.get<UserPage>('/users', { searchParam: search, pageNumber: pageParam }),
+    queryFn: ({ pageParam }) => api.get<PresentedUserPage>('/users', { searchParam: search, pageNumber: pageParam }),
     initialPageParam: 1,
     getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
     enabled,
   });
 }
 
-function matchesSearch(user: UserRecord, search: string): boolean {
+function matchesSearch(user: PresentedUser, search: string): boolean {
   if (!search) return true;
   return user.name.toLowerCase().includes(search) || user.email.toLowerCase().includes(search);
 }
 
 /** A live create/update: replaced where listed, else added on top of a list whose search it matches. */
-export function upsertUserInPages(data: UserPages, user: UserRecord, search: string): UserPages {
+export function upsertUserInPages(data: UserPages, user: PresentedUser, search: string): UserPages {
   const listed = data.pages.some((page) => page.users.some((u) => u.id === user.id));
   if (listed) {
     return { ...data, pages: data.pages.map((page) => ({ ...page, users: page.users.map((u) => (u.id === user.id ? user : u)) })) };
   }
   if (!matchesSearch(user, search) || data.pages.length === 0) return data;
-  const [first, ...rest] = data.pages as [UserPage, ...UserPage[]];
+  const [first, ...rest] = data.pages as [PresentedUserPage, ...PresentedUserPage[]];
   return {
     ...data,
     pages: [{ ...first, users: [user, ...first.users] }, ...rest].map((page) => ({ ...page, count: page.count + 1 })),
@@ -67,7 +53,7 @@ export function removeUserFromPages(data: UserPages, userId: number): UserPages 
   };
 }
 
-export function cacheSavedUser(queryClient: QueryClient, user: UserRecord): void {
+export function cacheSavedUser(queryClient: QueryClient, user: PresentedUser): void {
   queryClient.setQueryData(userKeys.detail(user.id), user);
   for (const [key, data] of queryClient.getQueriesData<UserPages>({ queryKey: userKeys.lists })) {
     if (!data) continue;
@@ -81,19 +67,17 @@ export function cacheRemovedUser(queryClient: QueryClient, userId: number): void
   queryClient.setQueriesData<UserPages>({ queryKey: userKeys.lists }, (data) => (data ? removeUserFromPages(data, userId) : data));
 }
 
-export type UserEvent = { action: 'create' | 'update'; user: UserRecord } | { action: 'delete'; userId: number };
-
 /** `company-{id}-user` keeps every cached user list and detail live (create, update, delete). */
 export function useUserEvents(): void {
   const queryClient = useQueryClient();
-  useCompanyEvent<UserEvent>('user', (payload) => {
+  useCompanyEvent<UserEventPayload>('user', (payload) => {
     if (payload.action === 'delete') cacheRemovedUser(queryClient, Number(payload.userId));
     else if (payload.user) cacheSavedUser(queryClient, payload.user);
   });
 }
 
 /** The rights the session keeps of its own user: what an update of that user may change. */
-export function withOwnRights(me: SessionUser, updated: UserRecord): SessionUser {
+export function withOwnRights(me: PresentedUser, updated: PresentedUser): PresentedUser {
   return {
     ...me,
     name: updated.name,
@@ -107,7 +91,7 @@ export function withOwnRights(me: SessionUser, updated: UserRecord): SessionUser
 }
 
 /** Whether the ticket lists the user may see could differ: profile, allTicket or queues changed. */
-export function rightsChanged(me: SessionUser, updated: UserRecord): boolean {
+export function rightsChanged(me: PresentedUser, updated: PresentedUser): boolean {
   const ids = (queues: { id: number }[]) => queues.map((queue) => queue.id).sort((a, b) => a - b).join(',');
   return me.profile !== updated.profile || me.allTicket !== updated.allTicket || ids(me.queues) !== ids(updated.queues);
 }
@@ -121,7 +105,7 @@ export function rightsChanged(me: SessionUser, updated: UserRecord): boolean {
 export function useOwnUserEvents(): void {
   const queryClient = useQueryClient();
   const { user: me, setUser } = useSession();
-  useCompanyEvent<UserEvent>('user', (payload) => {
+  useCompanyEvent<UserEventPayload>('user', (payload) => {
     if (!me || payload.action !== 'update' || payload.user.id !== me.id) return;
     setUser(withOwnRights(me, payload.user));
     // A change of presence or name is an update too: only new rights refetch the lists.
