@@ -1,0 +1,134 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppServices } from './app.js';
+import { subscribeAuthEvents } from './modules/auth/auth.events.js';
+import { registerAuthPrivateRoutes, registerAuthPublicRoutes } from './modules/auth/auth.routes.js';
+import { registerSandboxRoutes } from './channels/sandbox/sandbox.routes.js';
+import { registerCloudApiRoutes } from './channels/cloud-api/cloud-api.routes.js';
+import { registerCloudApiWebhookRoutes } from './channels/cloud-api/cloud-api.webhook.routes.js';
+import { registerTestSessionRoutes } from './channels/test-session.routes.js';
+import { registerExternalApiRoutes } from './modules/external-api/external-api.routes.js';
+import { registerCompanyRoutes } from './modules/companies/companies.routes.js';
+import { subscribeContactEvents } from './modules/contacts/contacts.events.js';
+import { registerContactRoutes } from './modules/contacts/contacts.routes.js';
+import { subscribeConnectionEvents } from './modules/connections/connections.events.js';
+import { registerConnectionRoutes } from './modules/connections/connections.routes.js';
+import { registerMessageRoutes } from './modules/messages/messages.routes.js';
+import { registerPlanPublicRoutes, registerPlanRoutes } from './modules/plans/plans.routes.js';
+import { registerHelpRoutes } from './modules/helps/helps.routes.js';
+import { subscribeQuickMessageEvents } from './modules/quick-messages/quick-messages.events.js';
+import { registerQuickMessageRoutes } from './modules/quick-messages/quick-messages.routes.js';
+import { registerQueueRoutes } from './modules/queues/queues.routes.js';
+import { subscribeQueueEvents } from './modules/queues/queues.events.js';
+import { registerQueueOptionRoutes } from './modules/queue-options/queue-options.routes.js';
+import { subscribePromptEvents } from './modules/prompts/prompts.events.js';
+import { registerPromptRoutes } from './modules/prompts/prompts.routes.js';
+import { subscribeIntegrationEvents } from './automation/integrations/integrations.events.js';
+import { registerIntegrationRoutes } from './automation/integrations/integrations.routes.js';
+import { registerAutomationJobs } from './automation/automation-jobs.js';
+import { subscribeAutomationEvents } from './automation/automation.events.js';
+import { registerOutboundJobs } from './outbound/outbound.js';
+import { registerScheduleRoutes, subscribeScheduleEvents } from './outbound/schedules/schedules.routes.js';
+import { registerContactListRoutes, subscribeContactListEvents } from './modules/contact-lists/contact-lists.routes.js';
+import { registerCampaignRoutes, subscribeCampaignEvents } from './outbound/campaigns/campaigns.routes.js';
+import { registerFileListRoutes, subscribeFileListEvents } from './modules/file-lists/file-lists.routes.js';
+import { subscribeAnnouncementEvents } from './modules/announcements/announcements.events.js';
+import { registerAnnouncementRoutes } from './modules/announcements/announcements.routes.js';
+import { subscribeChatEvents } from './modules/chats/chats.events.js';
+import { registerChatRoutes } from './modules/chats/chats.routes.js';
+import { subscribeInvoiceEvents } from './modules/invoices/invoices.events.js';
+import { registerInvoiceRoutes, registerPaymentWebhookRoutes } from './modules/invoices/invoices.routes.js';
+import { registerPasswordResetRoutes } from './modules/password-reset/password-reset.routes.js';
+import { registerSignupRoutes } from './modules/signup/signup.routes.js';
+import { registerCampaignSettingRoutes } from './outbound/campaign-settings/campaign-settings.routes.js';
+import { subscribeTagEvents } from './modules/tags/tags.events.js';
+import { registerTagRoutes } from './modules/tags/tags.routes.js';
+import { registerDashboardRoutes } from './modules/dashboard/dashboard.routes.js';
+import { registerKanbanRoutes } from './modules/kanban/kanban.routes.js';
+import { registerTicketNoteRoutes } from './modules/ticket-notes/ticket-notes.routes.js';
+import { subscribeTicketEvents } from './modules/tickets/tickets.events.js';
+import { registerTicketRoutes } from './modules/tickets/tickets.routes.js';
+import { subscribeSettingEvents } from './modules/settings/settings.events.js';
+import { registerSettingRoutes } from './modules/settings/settings.routes.js';
+import { subscribeUserEvents } from './modules/users/users.events.js';
+import { registerUserRoutes } from './modules/users/users.routes.js';
+
+type RegisterRoutes = (scope: FastifyInstance, services: AppServices) => void | Promise<void>;
+
+/** Routes reachable without a session. */
+export const publicModules: RegisterRoutes[] = [
+  registerAuthPublicRoutes,
+  registerPlanPublicRoutes,
+  registerCloudApiWebhookRoutes,
+  registerExternalApiRoutes,
+  // SaaS lifecycle (issue 23): sign-up, password reset, the PSP's webhook (and the fake PSP)
+  registerSignupRoutes,
+  registerPasswordResetRoutes,
+  registerPaymentWebhookRoutes,
+];
+
+/** Routes behind the auth hook: each sees `req.ctx`. */
+export const privateModules: RegisterRoutes[] = [
+  registerAuthPrivateRoutes,
+  registerUserRoutes,
+  registerCompanyRoutes,
+  registerPlanRoutes,
+  registerHelpRoutes,
+  registerSettingRoutes,
+  registerQueueRoutes,
+  registerQueueOptionRoutes,
+  registerPromptRoutes,
+  registerIntegrationRoutes,
+  registerConnectionRoutes,
+  registerTicketRoutes,
+  registerMessageRoutes,
+  registerSandboxRoutes,
+  registerCloudApiRoutes,
+  // Only when NODE_ENV=test (browser tests play a WhatsApp session).
+  registerTestSessionRoutes,
+  registerContactRoutes,
+  registerTicketNoteRoutes,
+  registerTagRoutes,
+  registerKanbanRoutes,
+  registerQuickMessageRoutes,
+  // outbound: schedules and campaign settings (issue 20)
+  registerScheduleRoutes,
+  registerCampaignSettingRoutes,
+  registerContactListRoutes,
+  registerCampaignRoutes,
+  registerFileListRoutes,
+  // dashboard (issue 21)
+  registerDashboardRoutes,
+  // internal chat and announcements (issue 22)
+  registerAnnouncementRoutes,
+  registerChatRoutes,
+  // invoices and checkout (issue 23)
+  registerInvoiceRoutes,
+];
+
+/** Each feature turns its domain events into realtime messages. */
+export function subscribeModuleEvents(services: AppServices): void {
+  subscribeQueueEvents(services);
+  subscribePromptEvents(services);
+  subscribeIntegrationEvents(services);
+  // The automation's durable timers and webhook retries.
+  registerAutomationJobs(services);
+  // Its answers to an agent's change of a ticket (greeting, transfer notice, rating).
+  subscribeAutomationEvents(services);
+  // The outbound engine's dispatch and sweep (schedules, campaigns).
+  registerOutboundJobs(services);
+  subscribeAuthEvents(services);
+  subscribeUserEvents(services);
+  subscribeSettingEvents(services);
+  subscribeConnectionEvents(services);
+  subscribeTicketEvents(services);
+  subscribeContactEvents(services);
+  subscribeTagEvents(services);
+  subscribeQuickMessageEvents(services);
+  subscribeScheduleEvents(services);
+  subscribeContactListEvents(services);
+  subscribeCampaignEvents(services);
+  subscribeFileListEvents(services);
+  subscribeAnnouncementEvents(services);
+  subscribeChatEvents(services);
+  subscribeInvoiceEvents(services);
+}
