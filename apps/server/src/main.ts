@@ -2,7 +2,7 @@ import pino from 'pino';
 import { buildApp } from './app.js';
 import { createChannelsService } from './channels/channels-service.js';
 import { startPendingRecovery } from './modules/messages/outgoing-messages.js';
-import { ConfigError, loadConfig, parseServices } from './config.js';
+import { ConfigError, loadConfig, parseServices } from './platform/config.js';
 import { seedFirstStart } from './modules/companies/first-start.seed.js';
 import { paymentsBannerLine } from './modules/invoices/payments.js';
 import { DataDirLockedError } from './platform/db/data-dir-lock.js';

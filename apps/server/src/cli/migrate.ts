@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../config.js';
+import { ConfigError, loadConfig } from '../platform/config.js';
 import { DataDirLockedError } from '../platform/db/data-dir-lock.js';
 import { openDatabaseAtStart } from '../platform/db/open-at-start.js';
 import { NoSpaceToStartError } from '../platform/storage/disk-space.js';

@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { buildApp, type App } from '../app.js';
 import { configureAutomation } from '../automation/automation-runtime.js';
-import type { Config } from '../config.js';
+import type { Config } from '../platform/config.js';
 import { seedFirstStart } from '../modules/companies/first-start.seed.js';
 import type { Database } from '../platform/db/client.js';
 import { whatsappQueues } from '../platform/db/schema.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildApp, type App, type BuildAppOptions } from '../app.js';
-import { loadConfig, type Config } from '../config.js';
+import { loadConfig, type Config } from '../platform/config.js';
 import { seedFirstStart } from '../modules/companies/first-start.seed.js';
 import type { Database } from '../platform/db/client.js';
 import { createFactories, type Factories } from './factories.js';

@@ -1,7 +1,7 @@
 import type { PixCheckoutView, SubscriptionView } from '@atende/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../config.js';
+import { loadConfig } from '../../platform/config.js';
 import { invoices } from '../../platform/db/schema.js';
 import { waitUntil } from '../../test/channel-test-app.js';
 import { createTestContext, testConfig, type TestContext } from '../../test/test-app.js';

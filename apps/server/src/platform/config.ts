@@ -2,8 +2,8 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { parseAllowEntry, splitAllowList } from './platform/http/outbound.js';
-import { parseTrustProxy } from './platform/http/trust-proxy.js';
+import { parseAllowEntry, splitAllowList } from './http/outbound.js';
+import { parseTrustProxy } from './http/trust-proxy.js';
 
 const port = z.coerce.number().int().min(0).max(65_535);
 const optionalUrl = (protocols: RegExp) =>
