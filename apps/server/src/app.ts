@@ -4,68 +4,60 @@ import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCors from '@fastify/cors';
 import fastifyMultipart from '@fastify/multipart';
-import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import { createChannelRegistry, type ChannelRegistry } from './channels/channel-registry.js';
 import type { Config } from './platform/config.js';
-import { createAuthenticate, createSessionCache, type Authenticate, type SessionCache } from './modules/auth/authenticate.js';
+import { createAuthenticate, createSessionCache, type SessionCache } from './modules/auth/authenticate.js';
 import { createLoginLimiter, type LoginLimiter } from './modules/auth/login-limiter.js';
 import { createTokenService, type TokenService } from './modules/auth/tokens.js';
 import { privateModules, publicModules, subscribeModuleEvents } from './app-routes.js';
-import type { Database, Db } from './platform/db/client.js';
-import type { RequestContext } from './platform/http/context.js';
-import { createAccessChanges, type AccessChanges } from './platform/events/access-changes.js';
-import { createDomainEvents, type DomainEvents } from './platform/events/domain-events.js';
+import type { Database } from './platform/db/client.js';
+import type { Authenticate, RequestContext } from './platform/http/context.js';
+import { createAccessChanges } from './platform/events/access-changes.js';
+import { createDomainEvents } from './platform/events/domain-events.js';
 import { requireSession } from './platform/http/auth-hook.js';
 import { corsOptions } from './platform/http/cors.js';
 import { registerErrorHandler } from './platform/http/error-handler.js';
 import { refuseUnsafeInput } from './platform/http/unsafe-input.js';
 import { guardRoutesByRole } from './platform/http/route-roles.js';
-import { LOG_REDACT_PATHS, redactUrl } from './platform/http/redact.js';
 import { registerWebApp } from './platform/http/web-app.js';
 import { registerSecurityHeaders } from './platform/http/security-headers.js';
 import { zodValidatorCompiler, type ZodTypeProvider } from './platform/http/zod-provider.js';
-import { createPublisher, type Publisher } from './platform/realtime/publisher.js';
+import { createPublisher } from './platform/realtime/publisher.js';
 import type { SocketServer } from './platform/realtime/socket-server.js';
 import { registerHealthRoutes } from './platform/http/health.routes.js';
 import { createStorageMonitor, type StorageMonitor } from './platform/storage/disk-space.js';
-import { createMediaStorage, MAX_MEDIA_BYTES, type MediaStorage } from './platform/storage/media-storage.js';
+import { createMediaStorage, MAX_MEDIA_BYTES } from './platform/storage/media-storage.js';
 import { registerMediaRoutes } from './platform/storage/media.routes.js';
 import { setUserPresence } from './modules/users/users.service.js';
 import { canSeeTicket, findTicketDetail } from './modules/tickets/tickets.repo.js';
 import { loadSession } from './modules/auth/session.repo.js';
 import type { Jobs } from './platform/jobs/jobs.js';
-import { createSecretBox, type SecretBox } from './platform/crypto/secret-box.js';
+import type { Platform } from './platform/platform.js';
+import { createLogger, type Logger } from './platform/logger.js';
+import { systemClock, type Clock } from './platform/clock.js';
+import { createSecretBox } from './platform/crypto/secret-box.js';
 import { createRateLimiter, type RateLimiter } from './platform/http/rate-limiter.js';
 import type { HttpConnections } from './platform/http/connections.js';
-import { createMailer, type Mailer } from './platform/mail/mailer.js';
+import { createMailer } from './platform/mail/mailer.js';
 
-/** Everything a route or service may use, built once per process. */
-export interface AppServices {
-  config: Config;
-  database: Database;
-  db: Db;
+/**
+ * Everything the composition root builds once per process: the platform's ports and the
+ * modules' services. Only this file, main.ts and tests see it whole; every other
+ * function declares the few ports it uses (platform/platform.ts).
+ */
+export interface AppServices extends Platform {
   tokens: TokenService;
   authenticate: Authenticate;
   sessions: SessionCache;
-  events: DomainEvents;
-  /** Call after a change of a user's rights (profile, queues, allTicket, tokenVersion, company status, existence). */
-  access: AccessChanges;
-  publisher: Publisher;
   loginLimiter: LoginLimiter;
   /** Public sign-ups and password-reset requests per IP (fixed windows of an hour). */
   signupLimiter: RateLimiter;
   resetLimiter: RateLimiter;
-  /** Outgoing e-mail (SMTP_URL); `configured` false without one. */
-  mailer: Mailer;
-  media: MediaStorage;
   /** Free space of DATA_DIR and writes refused for lack of space (/health, media). */
   storage: StorageMonitor;
-  /** Encrypts secrets stored in the database. */
-  secrets: SecretBox;
   channels: ChannelRegistry;
   socketServer: SocketServer | null;
-  /** Durable jobs; null in tests that build the app without them. */
-  jobs: Jobs | null;
 }
 
 export type App = FastifyInstance & { services: AppServices };
@@ -78,7 +70,12 @@ export interface BuildAppOptions {
   realtime?: boolean;
   /** Serve the built web app when present (default true). */
   serveWeb?: boolean;
-  jobs?: Jobs;
+  /** Durable jobs: pg-boss (main.ts), the manual runner in tests. */
+  jobs: Jobs;
+  /** The process's logger (main.ts shares its own); made from LOG_LEVEL otherwise. */
+  logger?: Logger;
+  /** The time the rules read (tests set it). */
+  clock?: Clock;
   /** Told of every route as it is registered (the route-table suites read the real table so). */
   onRoute?: (route: RouteOptions) => void;
   /** The listening process's connection rules (cap per address, drain at shutdown; `main.ts`). */
@@ -93,22 +90,10 @@ function defaultWebDist(): string {
 
 export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { config, database } = options;
+  const logger = options.logger ?? createLogger(config.LOG_LEVEL);
   const app = Fastify({
-    logger:
-      config.LOG_LEVEL === 'silent'
-        ? false
-        : {
-            level: config.LOG_LEVEL,
-            redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
-            serializers: {
-              req: (req: { method: string; url: string; id: string; ip?: string }) => ({
-                id: req.id,
-                method: req.method,
-                url: redactUrl(req.url),
-                ip: req.ip,
-              }),
-            },
-          },
+    // As Fastify's base logger type, so the app's instance type stays the one plugins and scopes take.
+    loggerInstance: logger as FastifyBaseLogger,
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
@@ -190,7 +175,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     secrets: createSecretBox(config.ENCRYPTION_KEY),
     channels: createChannelRegistry(database.db),
     socketServer: null,
-    jobs: options.jobs ?? null,
+    jobs: options.jobs,
+    logger,
+    clock: options.clock ?? systemClock,
   };
   app.decorate('services', services);
   app.addHook('onClose', () => services.mailer.close());

@@ -1,4 +1,3 @@
-import pino from 'pino';
 import { buildApp } from './app.js';
 import { createChannelsService } from './channels/channels-service.js';
 import { startPendingRecovery } from './modules/messages/outgoing-messages.js';
@@ -11,6 +10,7 @@ import { isDatabaseUnavailable } from './platform/db/unavailable.js';
 import { createHttpConnections } from './platform/http/connections.js';
 import { createJobs } from './platform/jobs/jobs.js';
 import { isNoSpaceError, NoSpaceToStartError } from './platform/storage/disk-space.js';
+import { createLogger } from './platform/logger.js';
 
 /** SIGTERM to exit, whatever happens (issue 16 defect 11); orchestrators kill at 30 s by default. */
 const SHUTDOWN_LIMIT_MS = 10_000;
@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   const database = await openDatabaseAtStart({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, minFreeMb: config.DATA_DIR_MIN_FREE_MB });
   const seed = await seedFirstStart(database.db, { adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD });
 
-  const logger = pino({ level: config.LOG_LEVEL });
+  const logger = createLogger(config.LOG_LEVEL);
   // pg-boss 10 settles a finished job (complete/fail) without awaiting it: while PostgreSQL is
   // down that rejection is unhandled and would end the process. The job stays active and is
   // retried after its lease, so a database outage is logged, not fatal; anything else still is.
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   // Connections per client address are capped; at shutdown every request that arrives is answered (503), never reset.
   const connections = createHttpConnections({ maxPerAddress: config.MAX_CONNECTIONS_PER_IP });
   // Every service needs the app's services (ingest, realtime, job handlers), even on a node that serves no HTTP.
-  const app = await buildApp({ config, database, jobs, connections });
+  const app = await buildApp({ config, database, jobs, connections, logger });
   if (services.api) {
     connections.watch(app.server, (address, refused) =>
       logger.warn({ address, refused, max: config.MAX_CONNECTIONS_PER_IP }, 'connections over MAX_CONNECTIONS_PER_IP refused (reported once a minute)'),

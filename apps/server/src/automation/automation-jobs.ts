@@ -37,10 +37,6 @@ export async function scheduleJob<T extends object>(
   singletonKey?: string,
 ): Promise<void> {
   const runtime = automationRuntime(services);
-  if (!services.jobs) {
-    runtime.logger.warn({ job: def.name }, 'no job runner: job not scheduled');
-    return;
-  }
   const startAfter = new Date(runtime.now().getTime() + afterSeconds * 1000);
   await services.jobs.send(def, data, { startAfter, ...(singletonKey ? { singletonKey } : {}) });
 }
@@ -52,7 +48,6 @@ export async function scheduleJob<T extends object>(
  */
 export function registerAutomationJobs(services: AppServices): void {
   const { jobs } = services;
-  if (!jobs) return;
   jobs.register(automationJobs(services).webhookRetry);
   const runtime = automationRuntime(services);
   registerRecurringJob(jobs, {

@@ -76,8 +76,8 @@ export function createChannelRegistry(db: Db): ChannelRegistry {
       const provider = createCloudApiProvider(app);
       const jobs = createCloudApiJobs(app, provider, logger);
       cloud = { provider, jobs };
-      app.jobs?.register(jobs.webhook);
-      app.jobs?.register(jobs.media);
+      app.jobs.register(jobs.webhook);
+      app.jobs.register(jobs.media);
     },
     cloudApi: () => attached(cloud),
     startSession: (connection) => startSession(attached(services), connection),

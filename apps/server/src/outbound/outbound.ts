@@ -288,7 +288,7 @@ export async function listSends(
 /** Asks the dispatcher to look at these connections now (after the queueing transaction committed). */
 export async function wakeOutbound(services: AppServices, scope: TenantScope, whatsappIds: number[], at?: Date): Promise<void> {
   const defs = engine(services).jobs;
-  if (!services.jobs || !defs) return;
+  if (!defs) return;
   for (const whatsappId of whatsappIds) {
     await services.jobs.send(defs.dispatch, { companyId: scope.companyId, whatsappId }, { singletonKey: String(whatsappId), ...(at ? { startAfter: at } : {}) });
   }
@@ -797,7 +797,6 @@ export function registerOutboundJobs(services: AppServices): void {
       handler: (data) => dispatchConnection(services, data),
     }),
   };
-  if (!services.jobs) return;
   services.jobs.register(state.jobs.dispatch);
   registerRecurringJob(services.jobs, {
     name: 'outbound.sweep',

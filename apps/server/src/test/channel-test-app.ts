@@ -4,6 +4,7 @@ import { seedFirstStart } from '../modules/companies/first-start.seed.js';
 import type { Database } from '../platform/db/client.js';
 import { createJobs, type Jobs } from '../platform/jobs/jobs.js';
 import { createFactories, type Factories } from './factories.js';
+import { createManualJobs } from './manual-jobs.js';
 import { openTestDatabase } from './test-database.js';
 import { SUPER_ADMIN, testConfig } from './test-app.js';
 
@@ -11,7 +12,8 @@ export interface ChannelTestContext {
   app: App;
   database: Database;
   factories: Factories;
-  jobs: Jobs | null;
+  /** pg-boss polling fast when asked for, else the manual runner (nothing runs unless the test runs it). */
+  jobs: Jobs;
   request(token: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
@@ -25,12 +27,12 @@ const silent = { info: () => undefined, error: () => undefined };
 export async function createChannelTestContext(options: { env?: Record<string, string>; jobs?: boolean } = {}): Promise<ChannelTestContext> {
   const database = await openTestDatabase();
   await seedFirstStart(database.db, { adminEmail: SUPER_ADMIN.email, adminPassword: SUPER_ADMIN.password });
-  const jobs = options.jobs ? createJobs(database, silent, { pollingIntervalSeconds: 0.5 }) : null;
-  const app = await buildApp({ config: testConfig(options.env), database, realtime: false, serveWeb: false, ...(jobs ? { jobs } : {}) });
+  const jobs = options.jobs ? createJobs(database, silent, { pollingIntervalSeconds: 0.5 }) : createManualJobs();
+  const app = await buildApp({ config: testConfig(options.env), database, realtime: false, serveWeb: false, jobs });
   await app.ready();
   // Started after the app registered its jobs: their queues are then created one at a time (on
   // PostgreSQL, queues created concurrently by registrations after start can deadlock).
-  if (jobs) await jobs.start({ work: true });
+  await jobs.start({ work: true });
   const login = async (email: string, password: string) => {
     const response = await app.inject({ method: 'POST', url: '/auth/login', payload: { email, password } });
     if (response.statusCode !== 200) throw new Error(`login failed for ${email}: ${response.statusCode} ${response.body}`);
@@ -46,7 +48,7 @@ export async function createChannelTestContext(options: { env?: Record<string, s
       app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(payload === undefined ? {} : { payload: payload as object }) }),
     async close() {
       await app.close();
-      await jobs?.stop();
+      await jobs.stop();
       await database.close();
     },
   };

@@ -1,7 +1,6 @@
 import type { Profile } from '@atende/shared';
-import type { Authenticate } from '../modules/auth/authenticate.js';
 import { AppError } from '../platform/http/app-error.js';
-import type { CompanyAccess, RequestContext } from '../platform/http/context.js';
+import type { Authenticate, CompanyAccess, RequestContext } from '../platform/http/context.js';
 
 /** A signed-in user without a database: what `authenticate` would resolve. */
 export function fakeContext(companyId: number, userId: number, profile: Profile = 'user'): RequestContext {

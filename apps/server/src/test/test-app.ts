@@ -7,6 +7,7 @@ import { loadConfig, type Config } from '../platform/config.js';
 import { seedFirstStart } from '../modules/companies/first-start.seed.js';
 import type { Database } from '../platform/db/client.js';
 import { createFactories, type Factories } from './factories.js';
+import { createManualJobs } from './manual-jobs.js';
 import { openTestDatabase } from './test-database.js';
 
 export const SUPER_ADMIN = { email: 'admin@admin.com', password: 'Admin123!' };
@@ -61,7 +62,7 @@ export async function createTestContext(options: TestOptions = {}): Promise<Test
   const database = await openTestDatabase();
   const config = testConfig(options.env);
   await seedFirstStart(database.db, { adminEmail: SUPER_ADMIN.email, adminPassword: SUPER_ADMIN.password });
-  const app = await buildApp({ config, database, realtime: options.realtime ?? false, serveWeb: options.serveWeb ?? false, onRoute: options.onRoute });
+  const app = await buildApp({ config, database, jobs: createManualJobs(), realtime: options.realtime ?? false, serveWeb: options.serveWeb ?? false, onRoute: options.onRoute });
   if (options.listen) await app.listen({ port: 0, host: '127.0.0.1' });
   else await app.ready();
 

@@ -10,6 +10,7 @@ import { createServiceDeskFactories } from '../../test/service-desk-factories.js
 import { testConfig } from '../../test/test-app.js';
 import { claimLease } from '../channel-leases.repo.js';
 import { startBaileysSession, type BaileysSession } from './baileys-session.js';
+import { createManualJobs } from '../../test/manual-jobs.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const CUSTOMER = '5511988887777';
@@ -33,7 +34,7 @@ describe.runIf(process.env.TEST_DATABASE === 'postgres')('Baileys calls from a n
 
   beforeAll(async () => {
     t = await createChannelTestContext({ env: { REDIS_URL } });
-    nodeB = await buildApp({ config: testConfig({ REDIS_URL }), database: t.database, realtime: false, serveWeb: false });
+    nodeB = await buildApp({ config: testConfig({ REDIS_URL }), database: t.database, realtime: false, serveWeb: false, jobs: createManualJobs() });
     await nodeB.ready();
     company = await t.factories.buildCompany();
     const sd = createServiceDeskFactories(t.database.db);

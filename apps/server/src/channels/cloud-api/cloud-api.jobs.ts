@@ -32,8 +32,6 @@ async function cloudConnection(services: AppServices, companyId: number, whatsap
   return row ?? null;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * The webhook answers Meta at once and leaves the work to these jobs: one per
  * verified change (messages and statuses, in order), and one per media message,
@@ -41,17 +39,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * (the event) and ids; handlers reload the connection and skip when it is gone.
  */
 export function createCloudApiJobs(services: AppServices, provider: CloudApiProvider, logger: CloudInboundDeps['logger']): CloudApiJobs {
-  /**
-   * Queues a job's run, `afterSeconds` from now. Without a job runner (some tests) it
-   * runs here, after a short stand-in wait (50 ms a second, 500 ms at most).
-   */
+  /** Queues a job's run, `afterSeconds` from now. */
   async function runLater<T extends object>(def: JobDefinition<T>, data: T, afterSeconds = 0): Promise<void> {
-    if (services.jobs) {
-      await services.jobs.send(def, data, afterSeconds > 0 ? { startAfter: Math.ceil(afterSeconds) } : undefined);
-      return;
-    }
-    if (afterSeconds > 0) await sleep(Math.min(afterSeconds * 50, 500));
-    await def.handler(data, { id: 'inline' });
+    await services.jobs.send(def, data, afterSeconds > 0 ? { startAfter: Math.ceil(afterSeconds) } : undefined);
   }
 
   const media = defineJob<CloudMediaJob>({
@@ -104,14 +94,7 @@ export function createCloudApiJobs(services: AppServices, provider: CloudApiProv
     media,
     async enqueueWebhook(connection, value) {
       const job = { companyId: connection.companyId, whatsappId: connection.id, value };
-      if (services.jobs) {
-        await services.jobs.send(webhook, job);
-        return;
-      }
-      // No job runner in this app (some tests): still answer first, then process.
-      setImmediate(() => {
-        webhook.handler(job, { id: 'inline' }).catch((error: unknown) => logger.error({ err: error }, 'webhook processing failed'));
-      });
+      await services.jobs.send(webhook, job);
     },
   };
 }

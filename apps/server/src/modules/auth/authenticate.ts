@@ -1,11 +1,10 @@
 import type { Db } from '../../platform/db/client.js';
 import { AppError } from '../../platform/http/app-error.js';
-import type { RequestContext } from '../../platform/http/context.js';
+import type { Authenticate, RequestContext } from '../../platform/http/context.js';
 import { familyActive } from './refresh-tokens.repo.js';
 import { loadSession } from './session.repo.js';
 import type { TokenService } from './tokens.js';
 
-export type Authenticate = (accessToken: string) => Promise<RequestContext>;
 
 export interface SessionCache {
   get(userId: number): RequestContext | undefined;

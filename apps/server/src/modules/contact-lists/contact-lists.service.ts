@@ -225,11 +225,10 @@ const definitions = new WeakMap<AppServices, ReturnType<typeof checkJob>>();
 
 async function queueCheck(services: AppServices, scope: TenantScope, contactListId: number): Promise<void> {
   const definition = definitions.get(services);
-  if (definition && services.jobs) await services.jobs.send(definition, { companyId: scope.companyId, contactListId }, { singletonKey: `${scope.companyId}:${contactListId}` });
+  if (definition) await services.jobs.send(definition, { companyId: scope.companyId, contactListId }, { singletonKey: `${scope.companyId}:${contactListId}` });
 }
 
 export function registerContactListJobs(services: AppServices): void {
-  if (!services.jobs) return;
   const definition = checkJob(services);
   definitions.set(services, definition);
   services.jobs.register(definition);

@@ -17,7 +17,6 @@ const INVOICE_RUN_SECONDS = 3600;
 
 /** The billing job makes due invoices; several nodes or a double run make no second invoice (one per company and due date). */
 function registerInvoiceJob(services: AppServices): void {
-  if (!services.jobs) return;
   registerRecurringJob(services.jobs, {
     name: 'billing.invoices',
     everySeconds: () => INVOICE_RUN_SECONDS,

@@ -9,6 +9,7 @@ import { testConfig } from '../../test/test-app.js';
 import { sendAutomaticMessage } from './messages.service.js';
 import { recoverPendingMessages, storePendingMessages } from './outgoing-messages.js';
 import { SANDBOX_NOT_ON_WHATSAPP_PREFIX } from '../../channels/sandbox/sandbox.provider.js';
+import { createManualJobs } from '../../test/manual-jobs.js';
 
 /*
  * Store before send (ARCHITECTURE §3.14): every outgoing message is a pending row
@@ -240,7 +241,7 @@ describe('a message a stopped server left pending', () => {
     const ticketId = await openSandboxTicket(number);
     const [ticket] = await t.database.db.select().from(tickets).where(eq(tickets.id, ticketId));
     if (!ticket) throw new Error('no ticket');
-    const crashed = await buildApp({ config: testConfig(), database: t.database, realtime: false, serveWeb: false });
+    const crashed = await buildApp({ config: testConfig(), database: t.database, realtime: false, serveWeb: false, jobs: createManualJobs() });
     await crashed.ready();
     const [stored] = await storePendingMessages(crashed.services, { companyId }, {
       ticketId,
@@ -260,7 +261,7 @@ describe('a message a stopped server left pending', () => {
     const { messageId } = await leftPendingBy(number, 'Mensagem interrompida');
     expect(await outboxOf(number)).toEqual([]);
 
-    const next = await buildApp({ config: testConfig(), database: t.database, realtime: false, serveWeb: false });
+    const next = await buildApp({ config: testConfig(), database: t.database, realtime: false, serveWeb: false, jobs: createManualJobs() });
     await next.ready();
     try {
       // A young pending row may be another node's send in flight: the default staleness leaves it alone.
@@ -282,7 +283,7 @@ describe('a message a stopped server left pending', () => {
     const { messageId } = await leftPendingBy(number, 'Mensagem antiga');
     await t.database.db.update(messages).set({ createdAt: new Date(Date.now() - 3_600_000) }).where(eq(messages.id, messageId));
 
-    const next = await buildApp({ config: testConfig(), database: t.database, realtime: false, serveWeb: false });
+    const next = await buildApp({ config: testConfig(), database: t.database, realtime: false, serveWeb: false, jobs: createManualJobs() });
     await next.ready();
     try {
       expect(await recoverPendingMessages(next.services, { staleMs: 0, giveUpMs: 60_000, maxAttempts: 3 })).toEqual({ resent: 0, failed: 1 });
@@ -302,7 +303,7 @@ describe('a message a stopped server left pending', () => {
     const number = '5511977770008';
     const { messageId } = await leftPendingBy(number, 'Apagada antes de sair');
     expect((await t.request(adminToken, 'DELETE', `/messages/${messageId}`)).json()).toMatchObject({ isDeleted: true });
-    const next = await buildApp({ config: testConfig(), database: t.database, realtime: false, serveWeb: false });
+    const next = await buildApp({ config: testConfig(), database: t.database, realtime: false, serveWeb: false, jobs: createManualJobs() });
     await next.ready();
     try {
       expect(await recoverPendingMessages(next.services, { staleMs: 0, giveUpMs: 60_000, maxAttempts: 3 })).toEqual({ resent: 0, failed: 1 });

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Authenticate } from '../../modules/auth/authenticate.js';
+import type { Authenticate } from './context.js';
 import { AppError } from './app-error.js';
 import { isCompanyExpired, isCompanySuspended } from './context.js';
 

@@ -36,6 +36,9 @@ export interface RequestContext extends TenantScope {
   readonly company: CompanyAccess;
 }
 
+/** Turns an access token into the request's context (modules/auth implements it); 401/403 AppErrors otherwise. */
+export type Authenticate = (accessToken: string) => Promise<RequestContext>;
+
 export function isCompanyExpired(company: Pick<CompanyAccess, 'dueDate'>, now = new Date()): boolean {
   return company.dueDate !== null && company.dueDate.getTime() <= now.getTime();
 }

@@ -10,6 +10,7 @@ import type { BuiltCompany } from '../../test/factories.js';
 import { createServiceDeskFactories } from '../../test/service-desk-factories.js';
 import { createTestContext, SUPER_ADMIN, type TestContext } from '../../test/test-app.js';
 import { usePostgres } from '../../test/test-database.js';
+import { createManualJobs } from '../../test/manual-jobs.js';
 
 /**
  * Socket rights (issue 16, defect 2): after each change of a user's rights, an
@@ -358,7 +359,7 @@ describe.runIf(usePostgres || process.env.REDIS_URL)('socket rights across two n
 
   beforeAll(async () => {
     t = await createTestContext({ realtime: true, listen: true, env: { REDIS_URL: redisUrl, REDIS_PREFIX: prefix } });
-    nodeB = await buildApp({ config: t.config, database: t.database, realtime: true, serveWeb: false });
+    nodeB = await buildApp({ config: t.config, database: t.database, realtime: true, serveWeb: false, jobs: createManualJobs() });
     await nodeB.listen({ port: 0, host: '127.0.0.1' });
     b = nodeOf(nodeB);
     a = await t.factories.buildCompany();

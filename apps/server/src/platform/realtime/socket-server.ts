@@ -3,7 +3,7 @@ import type { Socket as NetSocket } from 'node:net';
 import { createAdapter } from '@socket.io/redis-streams-adapter';
 import { CLIENT_EVENTS, companyEvent, SERVER_EVENTS, TICKET_STATUSES, type AuthEventPayload, type SessionEndReason, type TicketStatus } from '@atende/shared';
 import { Server, type Socket } from 'socket.io';
-import type { Authenticate } from '../../modules/auth/authenticate.js';
+import type { Authenticate } from '../http/context.js';
 import type { AccessChange } from '../events/access-changes.js';
 import { AppError } from '../http/app-error.js';
 import { isCompanyExpired, type RequestContext } from '../http/context.js';

@@ -1,0 +1,19 @@
+import pino, { type Logger } from 'pino';
+import { LOG_REDACT_PATHS, redactUrl } from './http/redact.js';
+
+export type { Logger };
+
+/**
+ * The process's one logger: every area logs through it or a `child({ module })` of it,
+ * so secrets are redacted everywhere (passwords, tokens, cookies, the password reset's
+ * path), not only in the request logs. Fastify logs through it too.
+ */
+export function createLogger(level: string): Logger {
+  return pino({
+    level,
+    redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
+    serializers: {
+      req: (req: { method: string; url: string; id: string; ip?: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url), ip: req.ip }),
+    },
+  });
+}
