@@ -2,12 +2,32 @@ import { CLIENT_EVENTS, companyEvent, SERVER_EVENTS, USER_STATUS_INTERVAL_MS, ty
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { io, type Socket } from 'socket.io-client';
+import type * as SocketIoClient from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { useSession } from '../api/session';
 import { STORAGE } from '../api/storage-keys';
 import { toastError } from '../components/toast';
 
 const SocketContext = createContext<Socket | null>(null);
+
+type SocketClient = typeof SocketIoClient;
+
+/**
+ * The Socket.IO client is not part of the app's first download: the first screen of
+ * a visit without a session (the login page) has no use for it. A visit with a
+ * stored session starts loading it at once, alongside `GET /auth/me`; the login
+ * page, once shown, loads it for the session to come (`preloadSocketClient`).
+ */
+let socketClient: Promise<SocketClient> | null = null;
+function loadSocketClient(): Promise<SocketClient> {
+  socketClient ??= import('socket.io-client');
+  return socketClient;
+}
+if (localStorage.getItem(STORAGE.token)) void loadSocketClient();
+
+export function preloadSocketClient(): void {
+  void loadSocketClient();
+}
 
 const JOIN_EVENTS = new Set<string>([CLIENT_EVENTS.joinChatBox, CLIENT_EVENTS.joinNotification, CLIENT_EVENTS.joinTickets]);
 const LEAVES: Record<string, string> = {
@@ -92,90 +112,103 @@ export function SocketProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     if (!companyId || !userId) return;
-    const next = io({ transports: ['websocket'], query: { token: localStorage.getItem(STORAGE.token) ?? '' } });
-    trackJoins(next);
-    let refreshTimer: ReturnType<typeof setTimeout> | undefined;
+    /** Opens the socket with the loaded client; answers how to close it. */
+    const connect = (io: SocketClient['io']): (() => void) => {
+      const next = io({ transports: ['websocket'], query: { token: localStorage.getItem(STORAGE.token) ?? '' } });
+      trackJoins(next);
+      let refreshTimer: ReturnType<typeof setTimeout> | undefined;
 
-    /** Reconnects use the newest token; an open socket is sent it, or the server ends it at the old one's expiry. */
-    const adoptToken = (token: string) => {
-      next.io.opts.query = { token };
-      if (next.connected) next.emit(CLIENT_EVENTS.updateToken, token);
-      scheduleRefresh(token);
-    };
-    const scheduleRefresh = (token: string | null) => {
-      clearTimeout(refreshTimer);
-      const delay = refreshDelay(token);
-      if (delay === null) return;
-      refreshTimer = setTimeout(() => {
-        // A failure is left to the socket's end (tokenExpired below) and to the next request.
-        api.refresh().catch(() => {
-          // Another tab may have refreshed the shared session meanwhile.
-          const stored = localStorage.getItem(STORAGE.token);
-          if (stored && stored !== token && !tokenExpired(stored)) adoptToken(stored);
-        });
-      }, delay);
-    };
-    const stopListening = api.onTokenRefreshed(adoptToken);
-    scheduleRefresh(localStorage.getItem(STORAGE.token));
+      /** Reconnects use the newest token; an open socket is sent it, or the server ends it at the old one's expiry. */
+      const adoptToken = (token: string) => {
+        next.io.opts.query = { token };
+        if (next.connected) next.emit(CLIENT_EVENTS.updateToken, token);
+        scheduleRefresh(token);
+      };
+      const scheduleRefresh = (token: string | null) => {
+        clearTimeout(refreshTimer);
+        const delay = refreshDelay(token);
+        if (delay === null) return;
+        refreshTimer = setTimeout(() => {
+          // A failure is left to the socket's end (tokenExpired below) and to the next request.
+          api.refresh().catch(() => {
+            // Another tab may have refreshed the shared session meanwhile.
+            const stored = localStorage.getItem(STORAGE.token);
+            if (stored && stored !== token && !tokenExpired(stored)) adoptToken(stored);
+          });
+        }, delay);
+      };
+      const stopListening = api.onTokenRefreshed(adoptToken);
+      scheduleRefresh(localStorage.getItem(STORAGE.token));
 
-    /** Refresh, then connect again with the new token; a refused refresh ends the session. */
-    const reconnectFresh = () => {
-      api
-        .refresh()
-        .then((token) => {
-          next.io.opts.query = { token };
-          next.connect();
-        })
-        .catch(() => endSession());
-    };
-    let retryTimer: ReturnType<typeof setTimeout> | undefined;
-    next.on('connect_error', (error: Error & { data?: { status?: number } }) => {
-      if (error.message !== 'ERR_SESSION_EXPIRED') {
-        // Refused for a passing reason (that node shutting down, its database down): socket.io does not
-        // retry after a refusal, so we do, spread out so a restarted cluster is not hit all at once.
-        if (!next.active) retryTimer = setTimeout(() => next.connect(), 1000 + Math.random() * 4000);
-        return;
-      }
-      // Expired access token (403): refresh, then reconnect with the new one.
-      if (error.data?.status === 403) reconnectFresh();
-      else endSession();
-    });
-    next.on('disconnect', (reason) => {
-      if (reason === 'transport close' || reason === 'transport error' || reason === 'ping timeout') {
-        if (tokenExpired(localStorage.getItem(STORAGE.token))) window.location.reload();
-      }
-    });
-    next.on(companyEvent(companyId, 'auth'), (event: AuthEventPayload) => {
-      if (event.action === 'sessionEnded') {
-        // The server closes this socket right after; only an expired token is worth a new one.
-        if (event.reason === 'tokenExpired') reconnectFresh();
-        else {
-          toastError(new Error(t('session.ended')));
-          endSession();
+      /** Refresh, then connect again with the new token; a refused refresh ends the session. */
+      const reconnectFresh = () => {
+        api
+          .refresh()
+          .then((token) => {
+            next.io.opts.query = { token };
+            next.connect();
+          })
+          .catch(() => endSession());
+      };
+      let retryTimer: ReturnType<typeof setTimeout> | undefined;
+      next.on('connect_error', (error: Error & { data?: { status?: number } }) => {
+        if (error.message !== 'ERR_SESSION_EXPIRED') {
+          // Refused for a passing reason (that node shutting down, its database down): socket.io does not
+          // retry after a refusal, so we do, spread out so a restarted cluster is not hit all at once.
+          if (!next.active) retryTimer = setTimeout(() => next.connect(), 1000 + Math.random() * 4000);
+          return;
         }
-        return;
-      }
-      if (event.user.id !== userId) return;
-      toastError(new Error(t('session.usedElsewhere')));
-      localStorage.clear();
-      setTimeout(() => window.location.reload(), 1000);
-    });
-    const heartbeat = setInterval(() => next.emit(CLIENT_EVENTS.userStatus), USER_STATUS_INTERVAL_MS);
-    // Consumers get the socket once the server has put it in its rooms (`ready`); their joins then go out at once.
-    // A later `ready` means our rooms changed (rights changed, or a reconnect): what we show is reloaded.
-    let readyBefore = false;
-    next.on(SERVER_EVENTS.ready, () => {
-      if (readyBefore) void queryClient.invalidateQueries();
-      readyBefore = true;
-      setSocket(next);
+        // Expired access token (403): refresh, then reconnect with the new one.
+        if (error.data?.status === 403) reconnectFresh();
+        else endSession();
+      });
+      next.on('disconnect', (reason) => {
+        if (reason === 'transport close' || reason === 'transport error' || reason === 'ping timeout') {
+          if (tokenExpired(localStorage.getItem(STORAGE.token))) window.location.reload();
+        }
+      });
+      next.on(companyEvent(companyId, 'auth'), (event: AuthEventPayload) => {
+        if (event.action === 'sessionEnded') {
+          // The server closes this socket right after; only an expired token is worth a new one.
+          if (event.reason === 'tokenExpired') reconnectFresh();
+          else {
+            toastError(new Error(t('session.ended')));
+            endSession();
+          }
+          return;
+        }
+        if (event.user.id !== userId) return;
+        toastError(new Error(t('session.usedElsewhere')));
+        localStorage.clear();
+        setTimeout(() => window.location.reload(), 1000);
+      });
+      const heartbeat = setInterval(() => next.emit(CLIENT_EVENTS.userStatus), USER_STATUS_INTERVAL_MS);
+      // Consumers get the socket once the server has put it in its rooms (`ready`); their joins then go out at once.
+      // A later `ready` means our rooms changed (rights changed, or a reconnect): what we show is reloaded.
+      let readyBefore = false;
+      next.on(SERVER_EVENTS.ready, () => {
+        if (readyBefore) void queryClient.invalidateQueries();
+        readyBefore = true;
+        setSocket(next);
+      });
+      return () => {
+        clearInterval(heartbeat);
+        clearTimeout(refreshTimer);
+        clearTimeout(retryTimer);
+        stopListening();
+        next.removeAllListeners();
+        next.close();
+      };
+    };
+
+    let closed = false;
+    let close: (() => void) | undefined;
+    void loadSocketClient().then(({ io }) => {
+      if (!closed) close = connect(io);
     });
     return () => {
-      clearInterval(heartbeat);
-      clearTimeout(refreshTimer);
-      clearTimeout(retryTimer);
-      stopListening();
-      next.removeAllListeners();
-      next.close();
+      closed = true;
+      close?.();
       setSocket(null);
     };
   }, [companyId, userId, api, endSession, t, queryClient]);

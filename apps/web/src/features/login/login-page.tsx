@@ -1,7 +1,7 @@
 import { DUE_DATE_WARNING_DAYS, LANGUAGES, LoginBody } from '@atende/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Box, Button, Link, MenuItem, Paper, Stack, TextField, Typography } from '@mui/material';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
@@ -9,6 +9,7 @@ import { ApiError } from '../../api/http-client';
 import { useSession } from '../../api/session';
 import { toastError, toastInfo } from '../../components/toast';
 import { changeLanguage, formatDate } from '../../i18n';
+import { preloadSocketClient } from '../../realtime/socket';
 
 const DAY = 86_400_000;
 
@@ -26,6 +27,8 @@ export default function LoginPage() {
   const [payingNow, setPayingNow] = useState(false);
   const form = useForm({ resolver: zodResolver(LoginBody), defaultValues: { email: '', password: '' } });
   const message = (key?: string) => (key ? t(key) : undefined);
+  // Shown: what the session after it needs can load now, without holding this page back.
+  useEffect(preloadSocketClient, []);
 
   const expiredMessage = (error: ApiError) => t('login.expired', { date: typeof error.data.dueDate === 'string' ? formatDate(error.data.dueDate) : '' });
 

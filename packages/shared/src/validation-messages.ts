@@ -1,0 +1,26 @@
+/**
+ * Validation messages are translation keys, so one schema serves the server (which
+ * answers the English text) and the web (which shows the user's language).
+ */
+export const VALIDATION_MESSAGES = {
+  'validation.required': 'Required',
+  'validation.tooShort': 'Too Short!',
+  'validation.tooLong': 'Too Long!',
+  /** The tag modal's wording (spec part 2 §5: 'Mensagem muito curta'). */
+  'validation.messageTooShort': 'Message too short',
+  'validation.invalidEmail': 'Invalid email',
+  'validation.invalidNumber': 'Must be a number',
+  'validation.invalidValue': 'Invalid value',
+  'validation.invalidTime': 'Use the format HH:mm',
+  'validation.invalidDate': 'Invalid date',
+  'validation.invalidText': 'Contains a character that is not allowed (NUL or an unpaired surrogate)',
+  'validation.invalidTimeZone': 'Unknown time zone',
+  'validation.passwordRule': 'At least 8 characters, with a digit, a lower-case and an upper-case letter',
+  'validation.invalidPhone': 'Invalid phone number',
+  'validation.invalidCode': 'The code has 6 digits',
+} as const;
+export type ValidationMessageKey = keyof typeof VALIDATION_MESSAGES;
+
+export function validationText(key: string): string {
+  return (VALIDATION_MESSAGES as Record<string, string>)[key] ?? key;
+}
