@@ -90,7 +90,11 @@ try {
   const page = await browser.newPage({ baseURL: devUrl });
   const problems = [];
   const apiCalls = new Map();
-  page.on('requestfailed', (request) => problems.push(`${request.method()} ${request.url()}: ${request.failure()?.errorText}`));
+  page.on('requestfailed', (request) => {
+    const reason = request.failure()?.errorText ?? '';
+    // The browser cancels what is still in flight when the next page is opened: not an answer.
+    if (reason !== 'net::ERR_ABORTED') problems.push(`${request.method()} ${request.url()}: ${reason}`);
+  });
   page.on('response', async (response) => {
     const request = response.request();
     const url = new URL(response.url());
