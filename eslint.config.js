@@ -25,6 +25,21 @@ export default tseslint.config(
     },
   },
   {
+    // Tenant scope in one place (docs/architecture.md "Module contract"): a company filter is
+    // written by platform/db/tenant.ts's inTenant (or inTenantPrepared, sameTenant), never by hand.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['apps/server/src/platform/db/tenant.ts', 'apps/server/src/**/*.test.ts', 'apps/server/src/test/**', 'apps/server/src/faults/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.name='eq'][arguments.0.property.name='companyId']",
+          message: 'Write the company filter with inTenant(table, scope, ...conditions) from platform/db/tenant.ts.',
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
   },

@@ -300,8 +300,10 @@ async function main() {
     const { buildApp } = await import('../apps/server/src/app.js');
     const { testConfig } = await import('../apps/server/src/test/test-app.js');
     const { ingestMessage } = await import('../apps/server/src/inbound/ingest.js');
+    const { createManualJobs } = await import('../apps/server/src/test/manual-jobs.js');
     // Its Socket.IO server has no clients: it publishes through the Redis adapter to the server's sockets.
-    const app = await buildApp({ config: testConfig({ REDIS_URL: redisUrl }), database, realtime: true, serveWeb: false });
+    // It works no jobs (the server under test does): they are queued in memory and never run.
+    const app = await buildApp({ config: testConfig({ REDIS_URL: redisUrl }), database, realtime: true, serveWeb: false, jobs: createManualJobs() });
     // 50 agents' sockets (in their own process, as the fan-out's) receive the events of the messages ingested.
     const agentSockets = only.has('ingest')
       ? await startFanoutClients({

@@ -1,5 +1,5 @@
 import { SETTING_DEFINITIONS, type SettingKey } from '@atende/shared';
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../platform/db/client.js';
 import {
   companies,
@@ -19,6 +19,7 @@ import {
 } from '../platform/db/schema.js';
 import type { TenantScope } from '../platform/http/context.js';
 import { sortOptions } from '../modules/queue-options/queue-options.repo.js';
+import { inTenant } from '../platform/db/tenant.js';
 
 export type CompanySettings = Record<SettingKey, string>;
 
@@ -44,7 +45,7 @@ export async function loadSetting(db: DbOrTx, scope: TenantScope, key: SettingKe
   const [row] = await db
     .select({ value: settings.value })
     .from(settings)
-    .where(and(eq(settings.companyId, scope.companyId), eq(settings.key, key)))
+    .where(inTenant(settings, scope, eq(settings.key, key)))
     .limit(1);
   return row?.value ?? SETTING_DEFINITIONS[key].default;
 }
@@ -82,7 +83,7 @@ export async function loadAutomationTickets(db: DbOrTx, scope: TenantScope, tick
     .innerJoin(companies, eq(companies.id, tickets.companyId))
     .innerJoin(plans, eq(plans.id, companies.planId))
     .leftJoin(whatsapps, eq(whatsapps.id, tickets.whatsappId))
-    .where(and(eq(tickets.companyId, scope.companyId), inArray(tickets.id, ticketIds)))
+    .where(inTenant(tickets, scope, inArray(tickets.id, ticketIds)))
     .orderBy(asc(tickets.id));
   const rows = lock ? await query.for('update', { of: tickets }) : await query;
   return rows.map((row) => ({
@@ -101,7 +102,7 @@ export async function connectionQueues(db: DbOrTx, scope: TenantScope, whatsappI
     .select({ queue: queues })
     .from(whatsappQueues)
     .innerJoin(queues, eq(queues.id, whatsappQueues.queueId))
-    .where(and(eq(whatsappQueues.companyId, scope.companyId), eq(whatsappQueues.whatsappId, whatsappId)))
+    .where(inTenant(whatsappQueues, scope, eq(whatsappQueues.whatsappId, whatsappId)))
     .orderBy(sql`${queues.orderQueue} asc nulls last`, asc(queues.name), asc(queues.id));
   return rows.map((r) => r.queue);
 }
@@ -110,7 +111,7 @@ export async function findQueueRow(db: DbOrTx, scope: TenantScope, queueId: numb
   const [row] = await db
     .select()
     .from(queues)
-    .where(and(eq(queues.companyId, scope.companyId), eq(queues.id, queueId)))
+    .where(inTenant(queues, scope, eq(queues.id, queueId)))
     .limit(1);
   return row ?? null;
 }
@@ -121,11 +122,7 @@ export async function optionChildren(db: DbOrTx, scope: TenantScope, queueId: nu
     .select()
     .from(queueOptions)
     .where(
-      and(
-        eq(queueOptions.companyId, scope.companyId),
-        eq(queueOptions.queueId, queueId),
-        parentId === null ? isNull(queueOptions.parentId) : eq(queueOptions.parentId, parentId),
-      ),
+      inTenant(queueOptions, scope, eq(queueOptions.queueId, queueId), parentId === null ? isNull(queueOptions.parentId) : eq(queueOptions.parentId, parentId)),
     );
   return sortOptions(rows);
 }
@@ -134,7 +131,7 @@ export async function findOptionRow(db: DbOrTx, scope: TenantScope, id: number):
   const [row] = await db
     .select()
     .from(queueOptions)
-    .where(and(eq(queueOptions.companyId, scope.companyId), eq(queueOptions.id, id)))
+    .where(inTenant(queueOptions, scope, eq(queueOptions.id, id)))
     .limit(1);
   return row ?? null;
 }

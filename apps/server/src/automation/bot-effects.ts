@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { and, eq, inArray } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { AppServices } from '../app.js';
 import { sendAutomaticMessage } from '../modules/messages/messages.service.js';
 import { findTicketDetail } from '../modules/tickets/tickets.repo.js';
@@ -9,6 +9,7 @@ import { tickets, type TicketRow } from '../platform/db/schema.js';
 import type { TenantScope } from '../platform/http/context.js';
 import { mediaTypeOf, type StoredMedia } from '../platform/storage/media-storage.js';
 import { automationRuntime } from './automation-runtime.js';
+import { inTenant } from '../platform/db/tenant.js';
 
 /** What the automation keeps per ticket in `tickets.bot_state` (the rest has columns of its own). */
 export interface BotState {
@@ -59,7 +60,7 @@ export async function applyTicketChange(db: DbOrTx, scope: TenantScope, ticketId
   await db
     .update(tickets)
     .set({ ...change, updatedAt: new Date() })
-    .where(and(eq(tickets.companyId, scope.companyId), Array.isArray(ticketId) ? inArray(tickets.id, ticketId) : eq(tickets.id, ticketId)));
+    .where(inTenant(tickets, scope, Array.isArray(ticketId) ? inArray(tickets.id, ticketId) : eq(tickets.id, ticketId)));
 }
 
 /** Columns whose change moves the ticket between agents' lists (tickets.events ticketRooms). */

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { AppServices } from '../app.js';
 import { prompts, queueIntegrations, type PromptRow, type QueueIntegrationRow } from '../platform/db/schema.js';
 import type { TenantScope } from '../platform/http/context.js';
@@ -13,6 +13,7 @@ import { typebotTurn } from './integrations/typebot.js';
 import { scheduleWebhookRetry, webhookTurn } from './integrations/webhook.js';
 import type { InboundTurn } from './inbound-automation.js';
 import { promptTurn } from './openai/prompt-turn.js';
+import { inTenant } from '../platform/db/tenant.js';
 
 /** What a bot peer answered for one customer message. */
 export interface PeerOutcome {
@@ -38,7 +39,7 @@ async function findIntegration(services: AppServices, scope: TenantScope, id: nu
   const [row] = await services.db
     .select()
     .from(queueIntegrations)
-    .where(and(eq(queueIntegrations.companyId, scope.companyId), eq(queueIntegrations.id, id)))
+    .where(inTenant(queueIntegrations, scope, eq(queueIntegrations.id, id)))
     .limit(1);
   return row ?? null;
 }
@@ -47,7 +48,7 @@ async function findPrompt(services: AppServices, scope: TenantScope, id: number)
   const [row] = await services.db
     .select()
     .from(prompts)
-    .where(and(eq(prompts.companyId, scope.companyId), eq(prompts.id, id)))
+    .where(inTenant(prompts, scope, eq(prompts.id, id)))
     .limit(1);
   return row ?? null;
 }

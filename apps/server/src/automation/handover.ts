@@ -1,8 +1,9 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../platform/db/client.js';
 import { queues, users, type TicketRow } from '../platform/db/schema.js';
 import type { TenantScope } from '../platform/http/context.js';
 import { readBotState, type TicketChange } from './bot-effects.js';
+import { inTenant } from '../platform/db/tenant.js';
 
 /** Where a bot sends the ticket when it stops: a queue, a user, or (neither) stays where it is. */
 export interface HandoverTarget {
@@ -14,7 +15,7 @@ async function existsInTenant(db: DbOrTx, scope: TenantScope, table: typeof queu
   const [row] = await db
     .select({ id: table.id })
     .from(table)
-    .where(and(eq(table.companyId, scope.companyId), eq(table.id, id)))
+    .where(inTenant(table, scope, eq(table.id, id)))
     .limit(1);
   return row !== undefined;
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull } from 'drizzle-orm';
+import { desc, eq, isNotNull } from 'drizzle-orm';
 import type { AppServices } from '../app.js';
 import type { DbOrTx } from '../platform/db/client.js';
 import { tickets, userRatings } from '../platform/db/schema.js';
@@ -8,6 +8,7 @@ import { automationRuntime } from './automation-runtime.js';
 import { AUTOMATION_TEXTS } from './automation-texts.js';
 import { applyTicketChange, deliverEffects, type BotReply } from './bot-effects.js';
 import { formatMessage } from '../modules/messages/message-variables.js';
+import { inTenant } from '../platform/db/tenant.js';
 
 /**
  * The rating of a closed ticket (setting userRating, spec part 1 §9, decision 6):
@@ -38,13 +39,7 @@ export async function findAwaitingRating(db: DbOrTx, scope: TenantScope, contact
     .select({ id: tickets.id, ratingState: tickets.ratingState, userId: tickets.userId })
     .from(tickets)
     .where(
-      and(
-        eq(tickets.companyId, scope.companyId),
-        eq(tickets.contactId, contactId),
-        eq(tickets.whatsappId, whatsappId),
-        isNotNull(tickets.ratingState),
-        eq(tickets.status, 'closed'),
-      ),
+      inTenant(tickets, scope, eq(tickets.contactId, contactId), eq(tickets.whatsappId, whatsappId), isNotNull(tickets.ratingState), eq(tickets.status, 'closed')),
     )
     .orderBy(desc(tickets.id))
     .limit(1);
@@ -63,7 +58,7 @@ export async function recordRatingReply(db: DbOrTx, scope: TenantScope, awaiting
   await db
     .update(tickets)
     .set({ ratingState })
-    .where(and(eq(tickets.companyId, scope.companyId), eq(tickets.id, awaiting.id)));
+    .where(inTenant(tickets, scope, eq(tickets.id, awaiting.id)));
 }
 
 async function ratingRequest(services: AppServices, scope: TenantScope, ticketId: number): Promise<string> {

@@ -1,7 +1,8 @@
 import { SETTING_DEFINITIONS } from '@atende/shared';
-import { and, eq, inArray } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../platform/db/client.js';
 import { settings } from '../platform/db/schema.js';
+import { inTenant } from '../platform/db/tenant.js';
 
 /** The company settings a channel obeys while receiving (spec part 1 §9, part 2 §5). */
 export interface ChannelSettings {
@@ -15,7 +16,7 @@ export async function channelSettings(db: DbOrTx, companyId: number): Promise<Ch
   const rows = await db
     .select({ key: settings.key, value: settings.value })
     .from(settings)
-    .where(and(eq(settings.companyId, companyId), inArray(settings.key, ['CheckMsgIsGroup', 'call'])));
+    .where(inTenant(settings, { companyId }, inArray(settings.key, ['CheckMsgIsGroup', 'call'])));
   const value = (key: 'CheckMsgIsGroup' | 'call') => rows.find((row) => row.key === key)?.value ?? SETTING_DEFINITIONS[key].default;
   return { ignoreGroups: value('CheckMsgIsGroup') === 'enabled', rejectCalls: value('call') === 'disabled' };
 }

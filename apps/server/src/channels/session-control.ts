@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { AppServices } from '../app.js';
 import type { DbOrTx } from '../platform/db/client.js';
 import { whatsapps, type WhatsappRow } from '../platform/db/schema.js';
@@ -7,6 +7,7 @@ import { clearAuthState } from './baileys/baileys-auth-state.js';
 import { providerKindOf, type SessionAction } from '../modules/connections/channel-provider.js';
 import { announceSession, writeSessionState, type SessionRef } from '../modules/connections/connection-state.js';
 import { checkCloudApiConnection } from './cloud-api/cloud-api.session.js';
+import { inTenant } from '../platform/db/tenant.js';
 
 /** Stored provider names whose connections run a supervised session (Baileys: the spec's 'beta'). */
 export const SESSION_PROVIDERS = ['beta', 'baileys'] as const;
@@ -50,7 +51,7 @@ export async function requestSessionStart(services: Pick<AppServices, 'db' | 'ev
         providerConfig: sql`${whatsapps.providerConfig} || ${JSON.stringify({ sessionEpoch: epoch })}::jsonb`,
         updatedAt: sql`now()`,
       })
-      .where(and(eq(whatsapps.companyId, ref.companyId), eq(whatsapps.id, ref.whatsappId)));
+      .where(inTenant(whatsapps, ref, eq(whatsapps.id, ref.whatsappId)));
     if (options.reset) await clearAuthState(tx, ref);
   });
   await announceSession(services, ref);
@@ -67,7 +68,7 @@ export async function requestSessionStop(services: Pick<AppServices, 'db' | 'eve
     await tx
       .update(whatsapps)
       .set({ status: 'DISCONNECTED', qrcode: '', retries: 0, updatedAt: sql`now()` })
-      .where(and(eq(whatsapps.companyId, ref.companyId), eq(whatsapps.id, ref.whatsappId)));
+      .where(inTenant(whatsapps, ref, eq(whatsapps.id, ref.whatsappId)));
     await clearAuthState(tx, ref);
   });
   await announceSession(services, ref);

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { AppServices } from '../app.js';
 import { contacts, messages, tickets, type TicketRow } from '../platform/db/schema.js';
 import type { TenantScope } from '../platform/http/context.js';
@@ -9,6 +9,7 @@ import { answerRejectedCall, needsAutomation, runInboundAutomation, type Inbound
 import { answerRatingReply, decideRating, findAwaitingRating, recordRatingReply, type RatingDecision } from '../automation/rating.js';
 import type { BatchItem, BatchOutcome } from './ingest-batch.js';
 import type { InboundMessage } from './inbound-message.js';
+import { inTenant } from '../platform/db/tenant.js';
 
 class DuplicateMessage extends Error {}
 
@@ -29,7 +30,7 @@ export async function storeSlowly(services: AppServices, { input, number, previe
       let [contact] = await tx
         .select({ id: contacts.id })
         .from(contacts)
-        .where(and(eq(contacts.companyId, input.companyId), eq(contacts.number, number)))
+        .where(inTenant(contacts, input, eq(contacts.number, number)))
         .limit(1);
       const contactCreated = !contact;
       if (!contact) {
@@ -90,11 +91,7 @@ export async function storeSlowly(services: AppServices, { input, number, previe
           .select({ id: messages.id })
           .from(messages)
           .where(
-            and(
-              eq(messages.companyId, input.companyId),
-              eq(messages.whatsappId, input.whatsappId),
-              eq(messages.externalId, input.quotedExternalId),
-            ),
+            inTenant(messages, input, eq(messages.whatsappId, input.whatsappId), eq(messages.externalId, input.quotedExternalId)),
           )
           .limit(1);
         quotedMsgId = quoted?.id ?? null;

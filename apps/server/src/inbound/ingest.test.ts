@@ -5,6 +5,7 @@ import { createAutomationHarness, linkQueues, type AutomationHarness } from '../
 import type { InboundMessage } from './inbound-message.js';
 import { ingestMessage } from './ingest.js';
 import { storeSlowly } from './ingest-steps.js';
+import { inTenant } from '../platform/db/tenant.js';
 
 let h: AutomationHarness;
 let seq = 0;
@@ -52,7 +53,7 @@ async function ticketsOf(companyId: number, number: string) {
     .select({ ticket: tickets })
     .from(tickets)
     .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-    .where(and(eq(tickets.companyId, companyId), eq(contacts.number, number)));
+    .where(inTenant(tickets, { companyId }, eq(contacts.number, number)));
 }
 
 describe('ingest under a burst (messages stored in batches)', () => {

@@ -8,6 +8,7 @@ import { messages, outboundSends } from '../platform/db/schema.js';
 import type { TenantScope } from '../platform/http/context.js';
 import type { StoredMedia } from '../platform/storage/media-storage.js';
 import { stripUnsafeText } from '../platform/text/unsafe-text.js';
+import { inTenant } from '../platform/db/tenant.js';
 
 /** A change a channel reports about a message it knows by its own id. */
 export interface MessageRef {
@@ -24,7 +25,7 @@ async function publishUpdate(services: AppServices, scope: TenantScope, messageI
 }
 
 function byRef(ref: MessageRef) {
-  return and(eq(messages.companyId, ref.companyId), eq(messages.whatsappId, ref.whatsappId), eq(messages.externalId, ref.externalId));
+  return inTenant(messages, ref, eq(messages.whatsappId, ref.whatsappId), eq(messages.externalId, ref.externalId));
 }
 
 /**
@@ -38,7 +39,7 @@ export async function isKnownSend(services: AppServices, ref: MessageRef): Promi
   const [send] = await services.db
     .select({ id: outboundSends.id })
     .from(outboundSends)
-    .where(and(eq(outboundSends.companyId, ref.companyId), eq(outboundSends.whatsappId, ref.whatsappId), eq(outboundSends.externalId, ref.externalId)))
+    .where(inTenant(outboundSends, ref, eq(outboundSends.whatsappId, ref.whatsappId), eq(outboundSends.externalId, ref.externalId)))
     .limit(1);
   return Boolean(send);
 }

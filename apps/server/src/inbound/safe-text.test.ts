@@ -1,9 +1,10 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contacts, messages } from '../platform/db/schema.js';
 import { createTestContext, type TestContext } from '../test/test-app.js';
 import { createServiceDeskFactories } from '../test/service-desk-factories.js';
 import { ingestMessage } from './ingest.js';
+import { inTenant } from '../platform/db/tenant.js';
 
 /**
  * A customer's message is never lost to characters PostgreSQL refuses: NUL and
@@ -29,7 +30,7 @@ async function stored(externalId: string) {
     .select({ body: messages.body, isEdited: messages.isEdited, contactName: contacts.name })
     .from(messages)
     .innerJoin(contacts, eq(contacts.id, messages.contactId))
-    .where(and(eq(messages.companyId, companyId), eq(messages.externalId, externalId)));
+    .where(inTenant(messages, { companyId }, eq(messages.externalId, externalId)));
   return row ?? null;
 }
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prompts, queueIntegrations, tickets, whatsapps } from '../platform/db/schema.js';
 import { createServiceDeskFactories } from '../test/service-desk-factories.js';
 import { createTestContext, type TestContext } from '../test/test-app.js';
+import { inTenant } from '../platform/db/tenant.js';
 
 /**
  * Issue 16 defect 8: every place that attaches a plan-gated feature checks the
@@ -66,7 +67,7 @@ describe('plan flags at every attach point', () => {
     );
     const [row] = await t.database.db.select().from(whatsapps).where(eq(whatsapps.id, connectionId));
     expect(row).toMatchObject({ promptId: null, integrationId: null });
-    expect((await t.database.db.select().from(whatsapps).where(eq(whatsapps.companyId, companyId))).length).toBe(1);
+    expect((await t.database.db.select().from(whatsapps).where(inTenant(whatsapps, { companyId }))).length).toBe(1);
   });
 
   it('a connection that had its prompt before the plan changed can still be saved with it, or without it', async () => {

@@ -21,6 +21,7 @@ import {
   type QueuedSend,
   type SettledSend,
 } from './outbound.js';
+import { inTenant } from '../platform/db/tenant.js';
 
 /*
  * The outbound engine against the real sandbox provider (PGlite): records before
@@ -82,7 +83,7 @@ async function sendsOf(sourceId: number) {
   return t.app.services.db
     .select()
     .from(outboundSends)
-    .where(and(eq(outboundSends.companyId, companyId), eq(outboundSends.sourceId, sourceId)))
+    .where(inTenant(outboundSends, { companyId }, eq(outboundSends.sourceId, sourceId)))
     .orderBy(asc(outboundSends.id));
 }
 

@@ -57,6 +57,7 @@ import type { TenantScope } from '../platform/http/context.js';
 import { defineJob, registerRecurringJob, type JobDefinition } from '../platform/jobs/jobs.js';
 import { loadCampaignSettings } from './campaign-settings/campaign-settings.repo.js';
 import { isPaced, nextGate, type PacingGate, type PacingSettings } from './pacing.js';
+import { inTenant } from '../platform/db/tenant.js';
 
 export type OutboundKind = OutboundSendRow['kind'];
 export type OutboundState = (typeof OUTBOUND_STATES)[number];
@@ -215,7 +216,7 @@ export async function cancelSends(tx: DbOrTx, scope: TenantScope, kind: Outbound
     .update(outboundSends)
     .set({ state: 'cancelled', reason, updatedAt: new Date() })
     .where(
-      and(eq(outboundSends.companyId, scope.companyId), eq(outboundSends.kind, kind), eq(outboundSends.sourceId, sourceId), eq(outboundSends.state, 'queued')),
+      inTenant(outboundSends, scope, eq(outboundSends.kind, kind), eq(outboundSends.sourceId, sourceId), eq(outboundSends.state, 'queued')),
     )
     .returning({ id: outboundSends.id });
   return rows.length;
@@ -227,12 +228,7 @@ export async function resumeSends(tx: DbOrTx, scope: TenantScope, kind: Outbound
     .update(outboundSends)
     .set({ state: 'queued', reason: null, notBefore: new Date(), updatedAt: new Date() })
     .where(
-      and(
-        eq(outboundSends.companyId, scope.companyId),
-        eq(outboundSends.kind, kind),
-        eq(outboundSends.sourceId, sourceId),
-        eq(outboundSends.state, 'cancelled'),
-      ),
+      inTenant(outboundSends, scope, eq(outboundSends.kind, kind), eq(outboundSends.sourceId, sourceId), eq(outboundSends.state, 'cancelled')),
     )
     .returning({ whatsappId: outboundSends.whatsappId });
   return { queued: rows.length, whatsappIds: [...new Set(rows.flatMap((row) => (row.whatsappId === null ? [] : [row.whatsappId])))] };
@@ -247,7 +243,7 @@ export async function sendProgress(db: DbOrTx, scope: TenantScope, kind: Outboun
   const rows = await db
     .select({ sourceId: outboundSends.sourceId, state: outboundSends.state, count: sql<number>`count(*)::int` })
     .from(outboundSends)
-    .where(and(eq(outboundSends.companyId, scope.companyId), eq(outboundSends.kind, kind), inArray(outboundSends.sourceId, sourceIds)))
+    .where(inTenant(outboundSends, scope, eq(outboundSends.kind, kind), inArray(outboundSends.sourceId, sourceIds)))
     .groupBy(outboundSends.sourceId, outboundSends.state);
   for (const row of rows) {
     let counts = result.get(row.sourceId);
@@ -273,12 +269,7 @@ export async function listSends(
     .select()
     .from(outboundSends)
     .where(
-      and(
-        eq(outboundSends.companyId, scope.companyId),
-        eq(outboundSends.kind, kind),
-        eq(outboundSends.sourceId, sourceId),
-        options.states && options.states.length > 0 ? inArray(outboundSends.state, options.states) : undefined,
-      ),
+      inTenant(outboundSends, scope, eq(outboundSends.kind, kind), eq(outboundSends.sourceId, sourceId), options.states && options.states.length > 0 ? inArray(outboundSends.state, options.states) : undefined),
     )
     .orderBy(asc(outboundSends.id))
     .limit(Math.min(options.limit ?? 100, 1000))
@@ -363,7 +354,7 @@ async function sendInConversation(services: AppServices, scope: TenantScope, pro
   await services.db
     .update(outboundSends)
     .set({ ticketId: ticket.id, messageId })
-    .where(and(eq(outboundSends.companyId, scope.companyId), eq(outboundSends.id, send.id)));
+    .where(inTenant(outboundSends, scope, eq(outboundSends.id, send.id)));
   if (ticket.created) {
     const detail = await findTicketDetail(services.db, scope, ticket.id);
     if (detail) services.events.emit('ticket.updated', { companyId: scope.companyId, ticket: detail });
@@ -407,7 +398,7 @@ async function claim(db: Db, scope: TenantScope, whatsappId: number, limit: numb
   const rows = await db
     .update(outboundSends)
     .set({ state: 'sending', attempts: sql`${outboundSends.attempts} + 1`, claimedAt: now, updatedAt: now })
-    .where(and(eq(outboundSends.companyId, scope.companyId), sql`${outboundSends.id} = any(array(${due}))`))
+    .where(inTenant(outboundSends, scope, sql`${outboundSends.id} = any(array(${due}))`))
     .returning();
   return rows.sort((a, b) => a.notBefore.getTime() - b.notBefore.getTime() || a.id - b.id);
 }
@@ -500,7 +491,7 @@ async function loadGate(db: Db, scope: TenantScope, whatsappId: number, now: Dat
   const [row] = await db
     .select({ nextAt: outboundPacing.nextAt, sentCount: outboundPacing.sentCount })
     .from(outboundPacing)
-    .where(and(eq(outboundPacing.companyId, scope.companyId), eq(outboundPacing.whatsappId, whatsappId)))
+    .where(inTenant(outboundPacing, scope, eq(outboundPacing.whatsappId, whatsappId)))
     .limit(1);
   return row ?? { nextAt: now, sentCount: 0 };
 }
@@ -537,7 +528,7 @@ export async function dispatchConnection(services: AppServices, data: DispatchDa
   const [connection] = await services.db
     .select()
     .from(whatsapps)
-    .where(and(eq(whatsapps.companyId, data.companyId), eq(whatsapps.id, data.whatsappId)))
+    .where(inTenant(whatsapps, data, eq(whatsapps.id, data.whatsappId)))
     .limit(1);
   if (!connection || connection.status !== 'CONNECTED') return;
   const provider = services.channels.providerFor(connection);
@@ -601,12 +592,7 @@ export async function applyOutboundAck(services: AppServices, ref: { companyId: 
         updatedAt: now,
       })
       .where(
-        and(
-          eq(outboundSends.companyId, ref.companyId),
-          eq(outboundSends.whatsappId, ref.whatsappId),
-          eq(outboundSends.externalId, ref.externalId),
-          ack >= 2 ? eq(outboundSends.state, 'sent') : sql`${outboundSends.ack} < ${ack}`,
-        ),
+        inTenant(outboundSends, ref, eq(outboundSends.whatsappId, ref.whatsappId), eq(outboundSends.externalId, ref.externalId), ack >= 2 ? eq(outboundSends.state, 'sent') : sql`${outboundSends.ack} < ${ack}`),
       )
       .returning();
     if (ack >= 2) await runHandlers(services, tx, rows.map(rowToSettled), afterCommit);
@@ -628,12 +614,7 @@ export async function applyOutboundFailure(services: AppServices, ref: { company
       .update(outboundSends)
       .set({ state: 'failed', reason, updatedAt: now })
       .where(
-        and(
-          eq(outboundSends.companyId, ref.companyId),
-          eq(outboundSends.whatsappId, ref.whatsappId),
-          eq(outboundSends.externalId, ref.externalId),
-          eq(outboundSends.state, 'sent'),
-        ),
+        inTenant(outboundSends, ref, eq(outboundSends.whatsappId, ref.whatsappId), eq(outboundSends.externalId, ref.externalId), eq(outboundSends.state, 'sent')),
       )
       .returning();
     await runHandlers(services, tx, rows.map(rowToSettled), afterCommit);
@@ -687,7 +668,7 @@ export async function recoverStaleClaims(services: AppServices): Promise<number>
       ? await services.db
           .select()
           .from(whatsapps)
-          .where(and(eq(whatsapps.companyId, send.companyId), eq(whatsapps.id, send.whatsappId)))
+          .where(inTenant(whatsapps, send, eq(whatsapps.id, send.whatsappId)))
           .limit(1)
       : [];
     const idempotent = connection ? services.channels.providerFor(connection).idempotentSends === true : false;
@@ -702,11 +683,7 @@ export async function recoverStaleClaims(services: AppServices): Promise<number>
           .select({ id: messages.id, sendStatus: messages.sendStatus, sendError: messages.sendError, externalId: messages.externalId, ack: messages.ack, ticketId: messages.ticketId })
           .from(messages)
           .where(
-            and(
-              eq(messages.companyId, send.companyId),
-              eq(messages.contactId, send.contactId),
-              inArray(sql<string>`${messages.sendPayload} ->> 'idempotencyKey'`, keys),
-            ),
+            inTenant(messages, send, eq(messages.contactId, send.contactId), inArray(sql<string>`${messages.sendPayload} ->> 'idempotencyKey'`, keys)),
           )
       : [];
     stored.sort((a, b) => a.id - b.id);
@@ -734,7 +711,7 @@ export async function recoverStaleClaims(services: AppServices): Promise<number>
       await services.db
         .update(messages)
         .set({ sendStatus: 'failed', sendError: 'ERR_SEND_INTERRUPTED', updatedAt: new Date() })
-        .where(and(eq(messages.companyId, send.companyId), inArray(messages.id, stored.map((m) => m.id)), eq(messages.sendStatus, 'pending')));
+        .where(inTenant(messages, send, inArray(messages.id, stored.map((m) => m.id)), eq(messages.sendStatus, 'pending')));
       outcomes.push({ ...linked, state: 'failed', reason: 'ERR_SEND_INTERRUPTED' });
     }
   }

@@ -1,13 +1,14 @@
 import { PAGE_SIZE } from '@atende/shared';
-import { and, asc, count, eq, ilike } from 'drizzle-orm';
+import { asc, count, eq, ilike } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { queueIntegrations, type QueueIntegrationRow } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
 import { likeContains } from '../../modules/users/users.repo.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 export async function pageIntegrations(db: DbOrTx, scope: TenantScope, query: { searchParam: string; pageNumber: number }) {
   const term = query.searchParam.trim().toLowerCase();
-  const where = and(eq(queueIntegrations.companyId, scope.companyId), term ? ilike(queueIntegrations.name, likeContains(term)) : undefined);
+  const where = inTenant(queueIntegrations, scope, term ? ilike(queueIntegrations.name, likeContains(term)) : undefined);
   const offset = (query.pageNumber - 1) * PAGE_SIZE;
   const rows = await db
     .select()
@@ -24,7 +25,7 @@ export async function findIntegration(db: DbOrTx, scope: TenantScope, id: number
   const [row] = await db
     .select()
     .from(queueIntegrations)
-    .where(and(eq(queueIntegrations.companyId, scope.companyId), eq(queueIntegrations.id, id)))
+    .where(inTenant(queueIntegrations, scope, eq(queueIntegrations.id, id)))
     .limit(1);
   return row ?? null;
 }
@@ -43,9 +44,9 @@ export async function updateIntegrationRow(db: DbOrTx, scope: TenantScope, id: n
   await db
     .update(queueIntegrations)
     .set({ ...values, updatedAt: new Date() })
-    .where(and(eq(queueIntegrations.companyId, scope.companyId), eq(queueIntegrations.id, id)));
+    .where(inTenant(queueIntegrations, scope, eq(queueIntegrations.id, id)));
 }
 
 export async function deleteIntegrationRow(db: DbOrTx, scope: TenantScope, id: number): Promise<void> {
-  await db.delete(queueIntegrations).where(and(eq(queueIntegrations.companyId, scope.companyId), eq(queueIntegrations.id, id)));
+  await db.delete(queueIntegrations).where(inTenant(queueIntegrations, scope, eq(queueIntegrations.id, id)));
 }

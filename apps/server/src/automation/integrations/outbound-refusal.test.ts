@@ -6,6 +6,7 @@ import { createAutomationHarness, sandboxPhone, type AutomationHarness } from '.
 import { startFakeWebhookReceiver, type FakeWebhookReceiver } from '../../test/fake-webhook-receiver.js';
 import { configureAutomation } from '../automation-runtime.js';
 import { AUTOMATION_TEXTS } from '../automation-texts.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 /**
  * Issue 16 defect 3: a tenant admin must not make the server call its own
@@ -29,7 +30,7 @@ beforeAll(async () => {
   configureAutomation(h.app.services, { logger: pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) }) });
 });
 afterAll(async () => {
-  await h.database.db.update(whatsapps).set({ integrationId: null }).where(eq(whatsapps.companyId, companyId));
+  await h.database.db.update(whatsapps).set({ integrationId: null }).where(inTenant(whatsapps, { companyId }));
   await h.close();
   await receiver.close();
 });

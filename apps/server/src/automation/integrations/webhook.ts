@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { AppServices } from '../../app.js';
 import { messages, queueIntegrations, type QueueIntegrationRow } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
@@ -12,6 +12,7 @@ import type { PeerOutcome, PeerTurn } from '../follow-up.js';
 import type { InboundTurn } from '../inbound-automation.js';
 import { commandFrom } from './bot-command.js';
 import { callPeer, isRecord, PeerError } from './peer-http.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 /**
  * n8n and generic webhooks: each customer message is POSTed as JSON, signed
@@ -122,13 +123,13 @@ export async function retryWebhook(services: AppServices, data: WebhookRetryData
   const [integration] = await services.db
     .select()
     .from(queueIntegrations)
-    .where(and(eq(queueIntegrations.companyId, scope.companyId), eq(queueIntegrations.id, data.integrationId)))
+    .where(inTenant(queueIntegrations, scope, eq(queueIntegrations.id, data.integrationId)))
     .limit(1);
   const at = await loadAutomationTicket(services.db, scope, data.ticketId);
   const [stored] = await services.db
     .select()
     .from(messages)
-    .where(and(eq(messages.companyId, scope.companyId), eq(messages.id, data.messageId), eq(messages.ticketId, data.ticketId)))
+    .where(inTenant(messages, scope, eq(messages.id, data.messageId), eq(messages.ticketId, data.ticketId)))
     .limit(1);
   if (!integration || !at || !stored) return;
   const message: InboundTurn = {

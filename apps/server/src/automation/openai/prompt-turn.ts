@@ -1,10 +1,11 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { messages, type PromptRow } from '../../platform/db/schema.js';
 import { AUTOMATION_TEXTS } from '../automation-texts.js';
 import { mimeTypeOfName } from '../bot-effects.js';
 import type { PeerOutcome, PeerTurn } from '../follow-up.js';
 import { PeerError } from '../integrations/peer-http.js';
 import { chatCompletion, transcribe, type ChatMessage } from './openai-client.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 /**
  * A ticket handled by an AI prompt (spec part 2 §2.12): the prompt's text is the
@@ -28,7 +29,7 @@ async function history(turn: PeerTurn, prompt: PromptRow, current: { id: number;
   const rows = await turn.services.db
     .select({ id: messages.id, body: messages.body, fromMe: messages.fromMe, isDeleted: messages.isDeleted })
     .from(messages)
-    .where(and(eq(messages.companyId, turn.scope.companyId), eq(messages.ticketId, turn.at.ticket.id)))
+    .where(inTenant(messages, turn.scope, eq(messages.ticketId, turn.at.ticket.id)))
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(prompt.maxMessages);
   return rows

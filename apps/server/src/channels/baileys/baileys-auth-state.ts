@@ -2,6 +2,7 @@ import { BufferJSON, initAuthCreds, proto, type AuthenticationCreds, type Authen
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { baileysAuthKeys } from '../../platform/db/schema.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 /** The row holding the account credentials; signal keys are `<type>/<id>`. */
 export const CREDS_KEY = 'creds';
@@ -29,7 +30,7 @@ const decode = (text: string): unknown => JSON.parse(text, BufferJSON.reviver) a
  * database transaction, so a crash never leaves half a key update behind.
  */
 export async function useDatabaseAuthState(db: DbOrTx, ref: SessionRef): Promise<DatabaseAuthState> {
-  const scope = and(eq(baileysAuthKeys.companyId, ref.companyId), eq(baileysAuthKeys.whatsappId, ref.whatsappId));
+  const scope = inTenant(baileysAuthKeys, ref, eq(baileysAuthKeys.whatsappId, ref.whatsappId));
   const [stored] = await db
     .select({ value: baileysAuthKeys.value })
     .from(baileysAuthKeys)
@@ -96,7 +97,7 @@ export async function useDatabaseAuthState(db: DbOrTx, ref: SessionRef): Promise
 
 /** Forgets the session: the next start shows a new QR code. */
 export async function clearAuthState(db: DbOrTx, ref: SessionRef): Promise<void> {
-  await db.delete(baileysAuthKeys).where(and(eq(baileysAuthKeys.companyId, ref.companyId), eq(baileysAuthKeys.whatsappId, ref.whatsappId)));
+  await db.delete(baileysAuthKeys).where(inTenant(baileysAuthKeys, ref, eq(baileysAuthKeys.whatsappId, ref.whatsappId)));
 }
 
 /** Whether the connection was paired (its credentials name an account), so a restart resumes without a QR code. */
@@ -104,7 +105,7 @@ export async function hasPairedCreds(db: DbOrTx, ref: SessionRef): Promise<boole
   const [row] = await db
     .select({ value: baileysAuthKeys.value })
     .from(baileysAuthKeys)
-    .where(and(eq(baileysAuthKeys.companyId, ref.companyId), eq(baileysAuthKeys.whatsappId, ref.whatsappId), eq(baileysAuthKeys.key, CREDS_KEY)))
+    .where(inTenant(baileysAuthKeys, ref, eq(baileysAuthKeys.whatsappId, ref.whatsappId), eq(baileysAuthKeys.key, CREDS_KEY)))
     .limit(1);
   if (!row) return false;
   const creds = decode(row.value) as Partial<AuthenticationCreds>;

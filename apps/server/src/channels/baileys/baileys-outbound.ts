@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import type { AnyMessageContent, WAMessage } from 'baileys';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { AppServices } from '../../app.js';
 import { contacts, messages, type WhatsappRow } from '../../platform/db/schema.js';
 import type { OutgoingMessage } from '../../modules/connections/channel-provider.js';
 import { prepareVoiceNote } from '../voice-note.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 /** The WhatsApp address of a number: a group's when the contact is a group. */
 export async function jidFor(services: Pick<AppServices, 'db'>, connection: Pick<WhatsappRow, 'companyId'>, number: string): Promise<string> {
@@ -12,7 +13,7 @@ export async function jidFor(services: Pick<AppServices, 'db'>, connection: Pick
   const [contact] = await services.db
     .select({ isGroup: contacts.isGroup })
     .from(contacts)
-    .where(and(eq(contacts.companyId, connection.companyId), eq(contacts.number, digits)))
+    .where(inTenant(contacts, connection, eq(contacts.number, digits)))
     .limit(1);
   return contact?.isGroup || digits.includes('-') ? `${digits}@g.us` : `${digits}@s.whatsapp.net`;
 }
@@ -28,7 +29,7 @@ export async function quotedMessage(
   const [row] = await services.db
     .select({ body: messages.body, fromMe: messages.fromMe })
     .from(messages)
-    .where(and(eq(messages.companyId, connection.companyId), eq(messages.whatsappId, connection.id), eq(messages.externalId, externalId)))
+    .where(inTenant(messages, connection, eq(messages.whatsappId, connection.id), eq(messages.externalId, externalId)))
     .limit(1);
   return { key: { remoteJid: jid, id: externalId, fromMe: row?.fromMe ?? false }, message: { conversation: row?.body ?? '' } };
 }

@@ -10,7 +10,7 @@ import makeWASocket, {
   type WAMessage,
   type WASocket,
 } from 'baileys';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import pino from 'pino';
 import type { AppServices } from '../../app.js';
 import { messages } from '../../platform/db/schema.js';
@@ -18,6 +18,7 @@ import { writeSessionState, type SessionPatch, type SessionRef } from '../../mod
 import type { StopMode, SupervisedSession } from '../session-supervisor.js';
 import { clearAuthState, useDatabaseAuthState } from './baileys-auth-state.js';
 import { handleCalls, handleUpdates, handleUpsert, type BaileysInboundContext } from './baileys-inbound.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 export interface BaileysSessionOptions {
   /** QR codes shown without a scan before the session gives up (DISCONNECTED). */
@@ -228,7 +229,7 @@ export async function startBaileysSession(deps: BaileysSessionDeps): Promise<Bai
         const [row] = await services.db
           .select({ body: messages.body })
           .from(messages)
-          .where(and(eq(messages.companyId, ref.companyId), eq(messages.whatsappId, ref.whatsappId), eq(messages.externalId, key.id)))
+          .where(inTenant(messages, ref, eq(messages.whatsappId, ref.whatsappId), eq(messages.externalId, key.id)))
           .limit(1);
         return row ? { conversation: row.body } : undefined;
       },

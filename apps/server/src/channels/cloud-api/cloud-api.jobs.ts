@@ -1,9 +1,10 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { AppServices } from '../../app.js';
 import { whatsapps, type WhatsappRow } from '../../platform/db/schema.js';
 import { defineJob, type JobDefinition } from '../../platform/jobs/jobs.js';
 import { processMediaMessage, processWebhookValue, WebhookValue, type CloudInboundDeps, type CloudMediaJob } from './cloud-api.inbound.js';
 import type { CloudApiProvider } from './cloud-api.provider.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 interface WebhookJob {
   companyId: number;
@@ -27,7 +28,7 @@ async function cloudConnection(services: AppServices, companyId: number, whatsap
   const [row] = await services.db
     .select()
     .from(whatsapps)
-    .where(and(eq(whatsapps.companyId, companyId), eq(whatsapps.id, whatsappId), eq(whatsapps.provider, 'cloud-api')))
+    .where(inTenant(whatsapps, { companyId }, eq(whatsapps.id, whatsappId), eq(whatsapps.provider, 'cloud-api')))
     .limit(1);
   return row ?? null;
 }

@@ -1,7 +1,8 @@
 import { CUSTOMER_WINDOW_HOURS } from '@atende/shared';
-import { and, eq, max } from 'drizzle-orm';
+import { eq, max } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { contacts, tickets } from '../../platform/db/schema.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 export interface CustomerWindow {
   /** Free-form messages may be sent; outside the window only approved templates. */
@@ -27,7 +28,7 @@ export async function customerWindow(
     .select({ last: max(tickets.lastCustomerMessageAt) })
     .from(tickets)
     .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-    .where(and(eq(tickets.companyId, connection.companyId), eq(tickets.whatsappId, connection.id), eq(contacts.number, number.replace(/[^\d-]/g, ''))));
+    .where(inTenant(tickets, connection, eq(tickets.whatsappId, connection.id), eq(contacts.number, number.replace(/[^\d-]/g, ''))));
   const last = row?.last ? new Date(row.last) : null;
   const expiresAt = last ? new Date(last.getTime() + WINDOW_MS) : null;
   return { open: expiresAt !== null && expiresAt.getTime() > now.getTime(), lastCustomerMessageAt: last, expiresAt };

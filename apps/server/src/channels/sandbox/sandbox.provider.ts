@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import { sandboxOutbox } from '../../platform/db/schema.js';
 import type { ChannelProvider } from '../../modules/connections/channel-provider.js';
 import { sandboxPhoneBook } from './sandbox.repo.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 /**
  * The sandbox's convention for a number that is not on WhatsApp: one starting
@@ -48,11 +49,7 @@ export function createSandboxProvider(db: Db): ChannelProvider {
         .update(sandboxOutbox)
         .set({ deleted: true })
         .where(
-          and(
-            eq(sandboxOutbox.companyId, connection.companyId),
-            eq(sandboxOutbox.whatsappId, connection.id),
-            eq(sandboxOutbox.externalId, externalId),
-          ),
+          inTenant(sandboxOutbox, connection, eq(sandboxOutbox.whatsappId, connection.id), eq(sandboxOutbox.externalId, externalId)),
         );
     },
     async markRead() {

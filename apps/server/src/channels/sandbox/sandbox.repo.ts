@@ -1,7 +1,8 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { contacts, messages, sandboxOutbox } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 /** What the product sent to one number through a sandbox connection, oldest first. */
 export async function outboxFor(db: DbOrTx, scope: TenantScope, whatsappId: number, number: string) {
@@ -9,11 +10,7 @@ export async function outboxFor(db: DbOrTx, scope: TenantScope, whatsappId: numb
     .select()
     .from(sandboxOutbox)
     .where(
-      and(
-        eq(sandboxOutbox.companyId, scope.companyId),
-        eq(sandboxOutbox.whatsappId, whatsappId),
-        eq(sandboxOutbox.number, number.replace(/\D/g, '')),
-      ),
+      inTenant(sandboxOutbox, scope, eq(sandboxOutbox.whatsappId, whatsappId), eq(sandboxOutbox.number, number.replace(/\D/g, ''))),
     )
     .orderBy(asc(sandboxOutbox.createdAt), asc(sandboxOutbox.id))
     .limit(500);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { id, orderSummary, SandboxEditBody, SandboxInboundBody, SandboxMessageRef, SandboxReactBody, SandboxReadBody } from '@atende/shared';
-import { and, asc, eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppServices } from '../../app.js';
@@ -16,6 +16,7 @@ import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
 import type { StoredMedia } from '../../platform/storage/media-storage.js';
 import { stripUnsafeText } from '../../platform/text/unsafe-text.js';
 import { outboxFor } from './sandbox.repo.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 const Params = z.object({ whatsappId: id() });
 
@@ -145,12 +146,7 @@ export function registerSandboxRoutes(scope: FastifyInstance, services: AppServi
       .from(messages)
       .innerJoin(contacts, eq(contacts.id, messages.contactId))
       .where(
-        and(
-          eq(messages.companyId, request.ctx.companyId),
-          eq(messages.whatsappId, connection.id),
-          eq(contacts.number, number),
-          eq(messages.fromMe, false),
-        ),
+        inTenant(messages, request.ctx, eq(messages.whatsappId, connection.id), eq(contacts.number, number), eq(messages.fromMe, false)),
       )
       .orderBy(asc(messages.createdAt))
       .limit(500);

@@ -4,6 +4,7 @@ import type { DbOrTx } from '../../platform/db/client.js';
 import { likeContains } from '../../platform/db/search.js';
 import { announcementReads, announcements, type AnnouncementRow } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 /** Announcements are platform data (like help videos): no tenant in these queries but the reader's own "seen" mark. */
 export async function listAnnouncementPage(db: DbOrTx, query: { searchParam: string; pageNumber: number; activeOnly: boolean }) {
@@ -56,7 +57,7 @@ export async function countUnreadAnnouncements(db: DbOrTx, scope: TenantScope, u
   const seen = db
     .select({ seenAt: announcementReads.seenAt })
     .from(announcementReads)
-    .where(and(eq(announcementReads.companyId, scope.companyId), eq(announcementReads.userId, userId)));
+    .where(inTenant(announcementReads, scope, eq(announcementReads.userId, userId)));
   const [row] = await db
     .select({ value: count() })
     .from(announcements)

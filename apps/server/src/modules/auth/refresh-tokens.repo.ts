@@ -4,6 +4,7 @@ import type { Db, DbOrTx } from '../../platform/db/client.js';
 import { refreshTokens } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
 import { hashRefreshToken, newRefreshToken } from './tokens.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 export async function issueRefreshToken(
   db: DbOrTx,
@@ -97,12 +98,7 @@ export async function revokeUserTokens(db: DbOrTx, scope: TenantScope, userId: n
     .update(refreshTokens)
     .set({ revokedAt: new Date(), successorSealed: null })
     .where(
-      and(
-        eq(refreshTokens.companyId, scope.companyId),
-        eq(refreshTokens.userId, userId),
-        isNull(refreshTokens.revokedAt),
-        keepFamilyId ? ne(refreshTokens.familyId, keepFamilyId) : undefined,
-      ),
+      inTenant(refreshTokens, scope, eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt), keepFamilyId ? ne(refreshTokens.familyId, keepFamilyId) : undefined),
     )
     .returning({ familyId: refreshTokens.familyId });
   return [...new Set(revoked.map((row) => row.familyId))];

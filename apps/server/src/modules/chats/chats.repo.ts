@@ -1,9 +1,10 @@
 import { PAGE_SIZE } from '@atende/shared';
-import { and, asc, desc, eq, exists, gt, inArray, ne, notInArray, sql } from 'drizzle-orm';
+import { asc, desc, eq, exists, gt, inArray, ne, notInArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { likeContains } from '../../platform/db/search.js';
 import { chatMessages, chats, chatUsers, users, type ChatMessageRow, type ChatRow } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 export interface ChatMember {
   userId: number;
@@ -27,7 +28,7 @@ export async function findChat(db: DbOrTx, scope: TenantScope, ref: number | str
   const query = db
     .select()
     .from(chats)
-    .where(and(eq(chats.companyId, scope.companyId), typeof ref === 'number' ? eq(chats.id, ref) : eq(chats.uuid, ref)))
+    .where(inTenant(chats, scope, typeof ref === 'number' ? eq(chats.id, ref) : eq(chats.uuid, ref)))
     .limit(1);
   const [row] = forUpdate ? await query.for('update') : await query;
   return row ?? null;
@@ -40,7 +41,7 @@ export async function listMembers(db: DbOrTx, scope: TenantScope, chatIds: reado
     .select({ chatId: chatUsers.chatId, userId: chatUsers.userId, unreads: chatUsers.unreads, name: users.name })
     .from(chatUsers)
     .innerJoin(users, eq(users.id, chatUsers.userId))
-    .where(and(eq(chatUsers.companyId, scope.companyId), inArray(chatUsers.chatId, [...chatIds])))
+    .where(inTenant(chatUsers, scope, inArray(chatUsers.chatId, [...chatIds])))
     .orderBy(asc(users.name), asc(users.id));
   for (const row of rows) {
     const list = byChat.get(row.chatId) ?? [];
@@ -61,7 +62,7 @@ export async function listChatPage(db: DbOrTx, scope: TenantScope, userId: numbe
   const rows = await db
     .select()
     .from(chats)
-    .where(and(eq(chats.companyId, scope.companyId), memberOf(userId), term ? sql`lower(${chats.title}) like ${likeContains(term)}` : undefined))
+    .where(inTenant(chats, scope, memberOf(userId), term ? sql`lower(${chats.title}) like ${likeContains(term)}` : undefined))
     .orderBy(desc(chats.updatedAt), desc(chats.id))
     .limit(PAGE_SIZE + 1)
     .offset((query.pageNumber - 1) * PAGE_SIZE);
@@ -73,7 +74,7 @@ export async function countUnreadChats(db: DbOrTx, scope: TenantScope, userId: n
   const [row] = await db
     .select({ value: sql<number>`count(*)::int` })
     .from(chatUsers)
-    .where(and(eq(chatUsers.companyId, scope.companyId), eq(chatUsers.userId, userId), gt(chatUsers.unreads, 0)));
+    .where(inTenant(chatUsers, scope, eq(chatUsers.userId, userId), gt(chatUsers.unreads, 0)));
   return row?.value ?? 0;
 }
 
@@ -81,7 +82,7 @@ export async function isMember(db: DbOrTx, scope: TenantScope, chatId: number, u
   const [row] = await db
     .select({ userId: chatUsers.userId })
     .from(chatUsers)
-    .where(and(eq(chatUsers.companyId, scope.companyId), eq(chatUsers.chatId, chatId), eq(chatUsers.userId, userId)))
+    .where(inTenant(chatUsers, scope, eq(chatUsers.chatId, chatId), eq(chatUsers.userId, userId)))
     .limit(1);
   return row !== undefined;
 }
@@ -91,7 +92,7 @@ export async function replaceMembers(tx: DbOrTx, scope: TenantScope, chatId: num
   const wanted = [...new Set(userIds)];
   await tx
     .delete(chatUsers)
-    .where(and(eq(chatUsers.companyId, scope.companyId), eq(chatUsers.chatId, chatId), notInArray(chatUsers.userId, wanted)));
+    .where(inTenant(chatUsers, scope, eq(chatUsers.chatId, chatId), notInArray(chatUsers.userId, wanted)));
   await tx
     .insert(chatUsers)
     .values(wanted.map((userId) => ({ companyId: scope.companyId, chatId, userId })))
@@ -104,7 +105,7 @@ export async function listChatMessages(db: DbOrTx, scope: TenantScope, chatId: n
     .select({ message: chatMessages, senderName: users.name })
     .from(chatMessages)
     .leftJoin(users, eq(users.id, chatMessages.senderId))
-    .where(and(eq(chatMessages.companyId, scope.companyId), eq(chatMessages.chatId, chatId)))
+    .where(inTenant(chatMessages, scope, eq(chatMessages.chatId, chatId)))
     .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
     .limit(PAGE_SIZE + 1)
     .offset((pageNumber - 1) * PAGE_SIZE);
@@ -117,11 +118,11 @@ export async function insertChatMessage(tx: DbOrTx, scope: TenantScope, chatId: 
   // The clock at the insert, under the chat's lock (not the transaction's start): server time orders messages as they were stored.
   const [row] = await tx.insert(chatMessages).values({ companyId: scope.companyId, chatId, senderId, message, createdAt: sql`clock_timestamp()` }).returning();
   if (!row) throw new Error('chat message not inserted');
-  await tx.update(chats).set({ lastMessage: message, updatedAt: row.createdAt }).where(and(eq(chats.companyId, scope.companyId), eq(chats.id, chatId)));
+  await tx.update(chats).set({ lastMessage: message, updatedAt: row.createdAt }).where(inTenant(chats, scope, eq(chats.id, chatId)));
   await tx
     .update(chatUsers)
     .set({ unreads: sql`${chatUsers.unreads} + 1` })
-    .where(and(eq(chatUsers.companyId, scope.companyId), eq(chatUsers.chatId, chatId), ne(chatUsers.userId, senderId)));
+    .where(inTenant(chatUsers, scope, eq(chatUsers.chatId, chatId), ne(chatUsers.userId, senderId)));
   return row;
 }
 
@@ -129,5 +130,5 @@ export async function clearUnreads(db: DbOrTx, scope: TenantScope, chatId: numbe
   await db
     .update(chatUsers)
     .set({ unreads: 0 })
-    .where(and(eq(chatUsers.companyId, scope.companyId), eq(chatUsers.chatId, chatId), eq(chatUsers.userId, userId)));
+    .where(inTenant(chatUsers, scope, eq(chatUsers.chatId, chatId), eq(chatUsers.userId, userId)));
 }

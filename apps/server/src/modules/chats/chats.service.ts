@@ -1,10 +1,10 @@
 import type { ChatBody, ChatMessageBody, ChatUpdateBody } from '@atende/shared';
 import type { AppServices } from '../../app.js';
 import { chats, users } from '../../platform/db/schema.js';
-import { assertIdsInTenant } from '../../platform/db/tenant.js';
+import { assertIdsInTenant, inTenant } from '../../platform/db/tenant.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import {
   clearUnreads,
   findChat,
@@ -72,7 +72,7 @@ export async function updateChat(services: AppServices, ctx: RequestContext, ref
     const current = await ownedChat(tx, ctx, ref);
     const before = (await listMembers(tx, ctx, [current.id])).get(current.id) ?? [];
     if (body.title !== undefined) {
-      await tx.update(chats).set({ title: body.title, updatedAt: new Date() }).where(and(eq(chats.companyId, ctx.companyId), eq(chats.id, current.id)));
+      await tx.update(chats).set({ title: body.title, updatedAt: new Date() }).where(inTenant(chats, ctx, eq(chats.id, current.id)));
     }
     let removed: number[] = [];
     if (body.users !== undefined) {
@@ -91,7 +91,7 @@ export async function deleteChat(services: AppServices, ctx: RequestContext, ref
   const { chatId, memberIds } = await services.db.transaction(async (tx) => {
     const chat = await ownedChat(tx, ctx, ref);
     const members = (await listMembers(tx, ctx, [chat.id])).get(chat.id) ?? [];
-    await tx.delete(chats).where(and(eq(chats.companyId, ctx.companyId), eq(chats.id, chat.id)));
+    await tx.delete(chats).where(inTenant(chats, ctx, eq(chats.id, chat.id)));
     return { chatId: chat.id, memberIds: members.map((member) => member.userId) };
   });
   services.events.emit('chat.deleted', { companyId: ctx.companyId, chatId, memberIds });

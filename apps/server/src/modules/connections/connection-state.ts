@@ -3,6 +3,7 @@ import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { AppServices } from '../../app.js';
 import { findConnectionDetail } from './connections.repo.js';
 import { channelLeases, whatsapps, type WhatsappRow } from '../../platform/db/schema.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 export interface SessionRef {
   companyId: number;
@@ -38,7 +39,7 @@ export async function writeSessionState(
   patch: SessionPatch,
   guard: SessionWriteGuard = {},
 ): Promise<WhatsappRow | null> {
-  const conditions: SQL[] = [eq(whatsapps.companyId, ref.companyId), eq(whatsapps.id, ref.whatsappId)];
+  const conditions: SQL[] = [inTenant(whatsapps, ref), eq(whatsapps.id, ref.whatsappId)];
   if (guard.leaseNodeId) {
     conditions.push(
       sql`exists (select 1 from ${channelLeases} where ${channelLeases.whatsappId} = ${ref.whatsappId} and ${channelLeases.nodeId} = ${guard.leaseNodeId})`,

@@ -1,7 +1,8 @@
-import { and, asc, count, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { asc, count, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { preparedOnce, type DbOrTx } from '../../platform/db/client.js';
 import { queues, whatsappQueues, whatsapps, type WhatsappRow } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
+import { inTenant, inTenantPrepared } from '../../platform/db/tenant.js';
 
 export interface ConnectionQueue {
   id: number;
@@ -15,7 +16,7 @@ export interface ConnectionDetail extends WhatsappRow {
 }
 
 export async function listConnections(db: DbOrTx, scope: TenantScope): Promise<WhatsappRow[]> {
-  return db.select().from(whatsapps).where(eq(whatsapps.companyId, scope.companyId)).orderBy(asc(whatsapps.name), asc(whatsapps.id));
+  return db.select().from(whatsapps).where(inTenant(whatsapps, scope)).orderBy(asc(whatsapps.name), asc(whatsapps.id));
 }
 
 // Read by every send and every sandbox message.
@@ -23,7 +24,7 @@ const connectionStatement = preparedOnce((db) =>
   db
     .select()
     .from(whatsapps)
-    .where(and(eq(whatsapps.companyId, sql.placeholder('companyId')), eq(whatsapps.id, sql.placeholder('id'))))
+    .where(inTenantPrepared(whatsapps, eq(whatsapps.id, sql.placeholder('id'))))
     .prepare('connection'),
 );
 
@@ -33,7 +34,7 @@ export async function findConnection(db: DbOrTx, scope: TenantScope, id: number)
 }
 
 export async function countConnections(db: DbOrTx, scope: TenantScope): Promise<number> {
-  const [row] = await db.select({ value: count() }).from(whatsapps).where(eq(whatsapps.companyId, scope.companyId));
+  const [row] = await db.select({ value: count() }).from(whatsapps).where(inTenant(whatsapps, scope));
   return row?.value ?? 0;
 }
 
@@ -42,7 +43,7 @@ export async function findDefaultConnection(db: DbOrTx, scope: TenantScope): Pro
   const [row] = await db
     .select()
     .from(whatsapps)
-    .where(and(eq(whatsapps.companyId, scope.companyId), eq(whatsapps.isDefault, true)))
+    .where(inTenant(whatsapps, scope, eq(whatsapps.isDefault, true)))
     .limit(1);
   return row ?? null;
 }
@@ -52,7 +53,7 @@ export async function findSuccessor(db: DbOrTx, scope: TenantScope, excludedId: 
   const [row] = await db
     .select()
     .from(whatsapps)
-    .where(and(eq(whatsapps.companyId, scope.companyId), ne(whatsapps.id, excludedId)))
+    .where(inTenant(whatsapps, scope, ne(whatsapps.id, excludedId)))
     .orderBy(desc(whatsapps.isDefault), asc(whatsapps.id))
     .limit(1);
   return row ?? null;
@@ -63,11 +64,7 @@ export async function clearDefault(db: DbOrTx, scope: TenantScope, exceptId?: nu
     .update(whatsapps)
     .set({ isDefault: false, updatedAt: sql`now()` })
     .where(
-      and(
-        eq(whatsapps.companyId, scope.companyId),
-        eq(whatsapps.isDefault, true),
-        exceptId === undefined ? undefined : ne(whatsapps.id, exceptId),
-      ),
+      inTenant(whatsapps, scope, eq(whatsapps.isDefault, true), exceptId === undefined ? undefined : ne(whatsapps.id, exceptId)),
     )
     .returning({ id: whatsapps.id });
   return rows.map((row) => row.id);
@@ -80,7 +77,7 @@ export async function queuesOf(db: DbOrTx, scope: TenantScope, whatsappIds: numb
     .select({ whatsappId: whatsappQueues.whatsappId, id: queues.id, name: queues.name, color: queues.color })
     .from(whatsappQueues)
     .innerJoin(queues, eq(queues.id, whatsappQueues.queueId))
-    .where(and(eq(whatsappQueues.companyId, scope.companyId), inArray(whatsappQueues.whatsappId, whatsappIds)))
+    .where(inTenant(whatsappQueues, scope, inArray(whatsappQueues.whatsappId, whatsappIds)))
     .orderBy(sql`${queues.orderQueue} asc nulls last`, asc(queues.name));
   for (const row of rows) {
     const list = result.get(row.whatsappId) ?? [];
@@ -108,7 +105,7 @@ export async function findConnectionDetail(db: DbOrTx, scope: TenantScope, id: n
 
 export async function replaceConnectionQueues(db: DbOrTx, scope: TenantScope, whatsappId: number, queueIds: number[] | undefined): Promise<void> {
   if (queueIds === undefined) return;
-  await db.delete(whatsappQueues).where(and(eq(whatsappQueues.companyId, scope.companyId), eq(whatsappQueues.whatsappId, whatsappId)));
+  await db.delete(whatsappQueues).where(inTenant(whatsappQueues, scope, eq(whatsappQueues.whatsappId, whatsappId)));
   const unique = [...new Set(queueIds)];
   if (unique.length > 0) {
     await db.insert(whatsappQueues).values(unique.map((queueId) => ({ companyId: scope.companyId, whatsappId, queueId })));

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { can, DEFAULT_MAX_USE_BOT_QUEUES, type ConnectionCreateBody, type ConnectionUpdateBody } from '@atende/shared';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { AppServices } from '../../app.js';
 import { providerKindOf } from './channel-provider.js';
 import { cloudApiColumns, isCloudApiConfigured, readCloudApiSettings } from './cloud-api-settings.js';
 import { prompts, queueIntegrations, queues, whatsapps, type WhatsappRow } from '../../platform/db/schema.js';
-import { assertIdsInTenant } from '../../platform/db/tenant.js';
+import { assertIdsInTenant, inTenant } from '../../platform/db/tenant.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { authorize, requireFeature } from '../../platform/http/guards.js';
@@ -151,7 +151,7 @@ export async function createConnection(services: AppServices, ctx: RequestContex
   }
 
   const { id, demoted } = await services.db.transaction(async (tx) => {
-    const [first] = await tx.select({ id: whatsapps.id }).from(whatsapps).where(eq(whatsapps.companyId, ctx.companyId)).limit(1);
+    const [first] = await tx.select({ id: whatsapps.id }).from(whatsapps).where(inTenant(whatsapps, ctx)).limit(1);
     // The first connection is the default: at least one default is always needed.
     const makeDefault = body.isDefault === true || !first;
     const demotedIds = makeDefault ? await clearDefault(tx, ctx) : [];
@@ -203,7 +203,7 @@ export async function updateConnection(services: AppServices, ctx: RequestContex
     await tx
       .update(whatsapps)
       .set({ ...fieldColumns(body, integrationId, nextConnectionToken(body.token, current.token)), ...provider, ...(body.isDefault === true ? { isDefault: true } : {}), updatedAt: new Date() })
-      .where(and(eq(whatsapps.companyId, ctx.companyId), eq(whatsapps.id, id)));
+      .where(inTenant(whatsapps, ctx, eq(whatsapps.id, id)));
     await replaceConnectionQueues(tx, ctx, id, body.queueIds);
     return demotedIds;
   });
@@ -222,7 +222,7 @@ export async function deleteConnection(services: AppServices, ctx: RequestContex
   // A session running here logs the device out of the phone first; elsewhere its node stops it when the lease vanishes.
   await services.channels.stopLocalSession(id);
   const promoted = await services.db.transaction(async (tx) => {
-    await tx.delete(whatsapps).where(and(eq(whatsapps.companyId, ctx.companyId), eq(whatsapps.id, id)));
+    await tx.delete(whatsapps).where(inTenant(whatsapps, ctx, eq(whatsapps.id, id)));
     if (!connection.isDefault) return null;
     // Another connection takes over as default, so new tickets still have one.
     const next = await findSuccessor(tx, ctx, id);

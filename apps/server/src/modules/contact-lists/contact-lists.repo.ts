@@ -1,8 +1,9 @@
 import type { ContactListItemsQuery, ContactListsQuery, PresentedContactList, PresentedContactListItem } from '@atende/shared';
-import { and, asc, count, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
+import { asc, count, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { contactListItems, contactLists, type ContactListItemRow, type ContactListRow } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 export const CONTACT_LISTS_PAGE_SIZE = 20;
 export const CONTACT_LIST_ITEMS_PAGE_SIZE = 40;
@@ -40,7 +41,7 @@ export async function listContactLists(db: DbOrTx, scope: TenantScope, query: Co
   const rows = await db
     .select({ list: contactLists, contactsCount: itemsCount })
     .from(contactLists)
-    .where(and(eq(contactLists.companyId, scope.companyId), search ? ilike(contactLists.name, containing(search)) : undefined))
+    .where(inTenant(contactLists, scope, search ? ilike(contactLists.name, containing(search)) : undefined))
     .orderBy(asc(contactLists.name), asc(contactLists.id))
     .limit(CONTACT_LISTS_PAGE_SIZE + 1)
     .offset((query.pageNumber - 1) * CONTACT_LISTS_PAGE_SIZE);
@@ -55,7 +56,7 @@ export async function listAllContactLists(db: DbOrTx, scope: TenantScope): Promi
   const rows = await db
     .select({ list: contactLists, contactsCount: itemsCount })
     .from(contactLists)
-    .where(eq(contactLists.companyId, scope.companyId))
+    .where(inTenant(contactLists, scope))
     .orderBy(asc(contactLists.name), asc(contactLists.id));
   return rows.map((row) => ({ ...row.list, contactsCount: Number(row.contactsCount) }));
 }
@@ -64,7 +65,7 @@ export async function findContactList(db: DbOrTx, scope: TenantScope, id: number
   const [row] = await db
     .select({ list: contactLists, contactsCount: itemsCount })
     .from(contactLists)
-    .where(and(eq(contactLists.companyId, scope.companyId), eq(contactLists.id, id)))
+    .where(inTenant(contactLists, scope, eq(contactLists.id, id)))
     .limit(1);
   return row ? { ...row.list, contactsCount: Number(row.contactsCount) } : null;
 }
@@ -79,7 +80,7 @@ export async function renameContactList(db: DbOrTx, scope: TenantScope, id: numb
   const rows = await db
     .update(contactLists)
     .set({ name, updatedAt: new Date() })
-    .where(and(eq(contactLists.companyId, scope.companyId), eq(contactLists.id, id)))
+    .where(inTenant(contactLists, scope, eq(contactLists.id, id)))
     .returning({ id: contactLists.id });
   return rows.length === 1;
 }
@@ -87,7 +88,7 @@ export async function renameContactList(db: DbOrTx, scope: TenantScope, id: numb
 export async function deleteContactList(db: DbOrTx, scope: TenantScope, id: number): Promise<boolean> {
   const rows = await db
     .delete(contactLists)
-    .where(and(eq(contactLists.companyId, scope.companyId), eq(contactLists.id, id)))
+    .where(inTenant(contactLists, scope, eq(contactLists.id, id)))
     .returning({ id: contactLists.id });
   return rows.length === 1;
 }
@@ -99,11 +100,7 @@ export async function listContactListItems(db: DbOrTx, scope: TenantScope, query
     .select()
     .from(contactListItems)
     .where(
-      and(
-        eq(contactListItems.companyId, scope.companyId),
-        eq(contactListItems.contactListId, query.contactListId),
-        search ? or(ilike(contactListItems.name, pattern), ilike(contactListItems.number, pattern), ilike(contactListItems.email, pattern)) : undefined,
-      ),
+      inTenant(contactListItems, scope, eq(contactListItems.contactListId, query.contactListId), search ? or(ilike(contactListItems.name, pattern), ilike(contactListItems.number, pattern), ilike(contactListItems.email, pattern)) : undefined),
     )
     .orderBy(asc(contactListItems.name), asc(contactListItems.id))
     .limit(CONTACT_LIST_ITEMS_PAGE_SIZE + 1)
@@ -116,7 +113,7 @@ export async function allContactListItems(db: DbOrTx, scope: TenantScope, contac
   return db
     .select()
     .from(contactListItems)
-    .where(and(eq(contactListItems.companyId, scope.companyId), eq(contactListItems.contactListId, contactListId)))
+    .where(inTenant(contactListItems, scope, eq(contactListItems.contactListId, contactListId)))
     .orderBy(asc(contactListItems.id));
 }
 
@@ -124,7 +121,7 @@ export async function findContactListItem(db: DbOrTx, scope: TenantScope, id: nu
   const [row] = await db
     .select()
     .from(contactListItems)
-    .where(and(eq(contactListItems.companyId, scope.companyId), eq(contactListItems.id, id)))
+    .where(inTenant(contactListItems, scope, eq(contactListItems.id, id)))
     .limit(1);
   return row ?? null;
 }
@@ -156,7 +153,7 @@ export async function updateContactListItem(
   const [row] = await db
     .update(contactListItems)
     .set({ ...change, updatedAt: new Date() })
-    .where(and(eq(contactListItems.companyId, scope.companyId), eq(contactListItems.id, id)))
+    .where(inTenant(contactListItems, scope, eq(contactListItems.id, id)))
     .returning();
   return row ?? null;
 }
@@ -164,7 +161,7 @@ export async function updateContactListItem(
 export async function deleteContactListItem(db: DbOrTx, scope: TenantScope, id: number): Promise<ContactListItemRow | null> {
   const [row] = await db
     .delete(contactListItems)
-    .where(and(eq(contactListItems.companyId, scope.companyId), eq(contactListItems.id, id)))
+    .where(inTenant(contactListItems, scope, eq(contactListItems.id, id)))
     .returning();
   return row ?? null;
 }
@@ -174,7 +171,7 @@ export async function uncheckedItems(db: DbOrTx, scope: TenantScope, contactList
   return db
     .select()
     .from(contactListItems)
-    .where(and(eq(contactListItems.companyId, scope.companyId), eq(contactListItems.contactListId, contactListId), isNull(contactListItems.isWhatsappValid)))
+    .where(inTenant(contactListItems, scope, eq(contactListItems.contactListId, contactListId), isNull(contactListItems.isWhatsappValid)))
     .orderBy(asc(contactListItems.id))
     .limit(limit);
 }
@@ -186,7 +183,7 @@ export async function markChecked(db: DbOrTx, scope: TenantScope, results: { id:
     await db
       .update(contactListItems)
       .set({ isWhatsappValid: valid, updatedAt: new Date() })
-      .where(and(eq(contactListItems.companyId, scope.companyId), inArray(contactListItems.id, ids)));
+      .where(inTenant(contactListItems, scope, inArray(contactListItems.id, ids)));
   }
 }
 
@@ -194,6 +191,6 @@ export async function checkProgress(db: DbOrTx, scope: TenantScope, contactListI
   const [row] = await db
     .select({ total: count(), unchecked: sql<number>`count(*) filter (where ${contactListItems.isWhatsappValid} is null)::int` })
     .from(contactListItems)
-    .where(and(eq(contactListItems.companyId, scope.companyId), eq(contactListItems.contactListId, contactListId)));
+    .where(inTenant(contactListItems, scope, eq(contactListItems.contactListId, contactListId)));
   return { total: Number(row?.total ?? 0), unchecked: Number(row?.unchecked ?? 0) };
 }

@@ -1,5 +1,5 @@
 import { ContactBody, type ContactListItemBody, type ContactListItemUpdateBody, type ContactListUploadResult } from '@atende/shared';
-import { and, asc, desc, eq } from 'drizzle-orm';
+import { asc, desc, eq } from 'drizzle-orm';
 import type { AppServices } from '../../app.js';
 import { whatsapps, type ContactListItemRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
@@ -22,6 +22,7 @@ import {
   type ContactListDetail,
   type NewListItem,
 } from './contact-lists.repo.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 declare module '../../platform/events/domain-events.js' {
   interface DomainEventMap {
@@ -200,7 +201,7 @@ const checkJob = (services: AppServices) =>
       const [connection] = await services.db
         .select()
         .from(whatsapps)
-        .where(and(eq(whatsapps.companyId, companyId), eq(whatsapps.status, 'CONNECTED')))
+        .where(inTenant(whatsapps, { companyId }, eq(whatsapps.status, 'CONNECTED')))
         .orderBy(desc(whatsapps.isDefault), asc(whatsapps.id))
         .limit(1);
       // No connected number: the items stay unchecked (the icon says so) until one connects and the list changes.

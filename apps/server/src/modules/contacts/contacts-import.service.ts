@@ -1,10 +1,11 @@
 import { ContactBody, type ContactUploadBody } from '@atende/shared';
-import { and, asc, eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { AppServices } from '../../app.js';
 import { whatsapps } from '../../platform/db/schema.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import type { ContactImportResult } from './contacts.presenter.js';
 import { insertContacts, type NewContact } from './contacts.repo.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 type ErrorEntry = ContactImportResult['errorBag'][number];
 
@@ -117,7 +118,7 @@ export async function importContacts(services: AppServices, ctx: RequestContext)
   const connections = await services.db
     .select()
     .from(whatsapps)
-    .where(and(eq(whatsapps.companyId, ctx.companyId), eq(whatsapps.status, 'CONNECTED')))
+    .where(inTenant(whatsapps, ctx, eq(whatsapps.status, 'CONNECTED')))
     .orderBy(asc(whatsapps.id));
   const errorBag: ErrorEntry[] = [];
   const byNumber = new Map<string, NewContact>();

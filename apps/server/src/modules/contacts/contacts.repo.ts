@@ -5,6 +5,7 @@ import { contactExtraInfo, contacts, tickets, type ContactRow } from '../../plat
 import type { RequestContext, TenantScope } from '../../platform/http/context.js';
 import { likeContains, phoneSearchDigits } from '../../platform/db/search.js';
 import type { ContactDetail, ExtraInfoDetail } from './contacts.presenter.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 /** A term made only of phone characters is also looked for in numbers (stored as digits). */
 
@@ -17,7 +18,7 @@ async function extraInfoByContact(db: DbOrTx, scope: TenantScope, contactIds: nu
   const rows = await db
     .select({ contactId: contactExtraInfo.contactId, id: contactExtraInfo.id, name: contactExtraInfo.name, value: contactExtraInfo.value })
     .from(contactExtraInfo)
-    .where(and(eq(contactExtraInfo.companyId, scope.companyId), inArray(contactExtraInfo.contactId, contactIds)))
+    .where(inTenant(contactExtraInfo, scope, inArray(contactExtraInfo.contactId, contactIds)))
     .orderBy(asc(contactExtraInfo.id));
   for (const { contactId, ...entry } of rows) {
     const list = byContact.get(contactId) ?? [];
@@ -43,7 +44,7 @@ export async function withExtraInfo(db: DbOrTx, scope: TenantScope, rows: Contac
  * time zone, ordered by name, 20 a page.
  */
 export async function listContacts(db: DbOrTx, ctx: RequestContext, query: ContactListQuery) {
-  const conditions: SQL[] = [eq(contacts.companyId, ctx.companyId)];
+  const conditions: SQL[] = [inTenant(contacts, ctx)];
   const term = query.searchParam.trim().toLowerCase();
   if (term) {
     const like = likeContains(term);
@@ -81,7 +82,7 @@ export async function listAllContacts(db: DbOrTx, scope: TenantScope) {
   return db
     .select({ id: contacts.id, name: contacts.name, number: contacts.number, email: contacts.email })
     .from(contacts)
-    .where(eq(contacts.companyId, scope.companyId))
+    .where(inTenant(contacts, scope))
     .orderBy(...byName);
 }
 
@@ -89,7 +90,7 @@ export async function findContact(db: DbOrTx, scope: TenantScope, id: number): P
   const [row] = await db
     .select()
     .from(contacts)
-    .where(and(eq(contacts.companyId, scope.companyId), eq(contacts.id, id)))
+    .where(inTenant(contacts, scope, eq(contacts.id, id)))
     .limit(1);
   if (!row) return null;
   const [detail] = await withExtraInfo(db, scope, [row]);
@@ -142,11 +143,11 @@ export async function updateContactRow(
   await db
     .update(contacts)
     .set({ ...change, updatedAt: new Date() })
-    .where(and(eq(contacts.companyId, scope.companyId), eq(contacts.id, id)));
+    .where(inTenant(contacts, scope, eq(contacts.id, id)));
 }
 
 export async function replaceExtraInfo(db: DbOrTx, scope: TenantScope, contactId: number, entries: { name: string; value: string }[]): Promise<void> {
-  await db.delete(contactExtraInfo).where(and(eq(contactExtraInfo.companyId, scope.companyId), eq(contactExtraInfo.contactId, contactId)));
+  await db.delete(contactExtraInfo).where(inTenant(contactExtraInfo, scope, eq(contactExtraInfo.contactId, contactId)));
   if (entries.length === 0) return;
   await db
     .insert(contactExtraInfo)
@@ -156,7 +157,7 @@ export async function replaceExtraInfo(db: DbOrTx, scope: TenantScope, contactId
 export async function deleteContactRow(db: DbOrTx, scope: TenantScope, id: number): Promise<boolean> {
   const deleted = await db
     .delete(contacts)
-    .where(and(eq(contacts.companyId, scope.companyId), eq(contacts.id, id)))
+    .where(inTenant(contacts, scope, eq(contacts.id, id)))
     .returning({ id: contacts.id });
   return deleted.length > 0;
 }
@@ -167,11 +168,7 @@ export async function contactTicketIds(db: DbOrTx, scope: TenantScope, contactId
     .select({ id: tickets.id })
     .from(tickets)
     .where(
-      and(
-        eq(tickets.companyId, scope.companyId),
-        eq(tickets.contactId, contactId),
-        options.activeOnly ? inArray(tickets.status, ['open', 'pending']) : undefined,
-      ),
+      inTenant(tickets, scope, eq(tickets.contactId, contactId), options.activeOnly ? inArray(tickets.status, ['open', 'pending']) : undefined),
     )
     .orderBy(desc(tickets.updatedAt))
     .limit(options.limit);

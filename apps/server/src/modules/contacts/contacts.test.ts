@@ -1,10 +1,11 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { contacts } from '../../platform/db/schema.js';
 import type { BuiltCompany, BuiltUser } from '../../test/factories.js';
 import { longestEventLoopBlock } from '../../test/event-loop.js';
 import { createServiceDeskFactories } from '../../test/service-desk-factories.js';
 import { createTestContext, type TestContext } from '../../test/test-app.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 let t: TestContext;
 let sd: ReturnType<typeof createServiceDeskFactories>;
@@ -289,7 +290,7 @@ describe('POST /contacts/import', () => {
     const rita = await t.database.db
       .select({ id: contacts.id })
       .from(contacts)
-      .where(and(eq(contacts.companyId, importing.id), eq(contacts.number, '5511955550001')));
+      .where(inTenant(contacts, { companyId: importing.id }, eq(contacts.number, '5511955550001')));
     expect((await t.request(token, 'DELETE', `/contacts/${rita[0]?.id}`)).statusCode).toBe(200);
 
     const response = await t.request(token, 'POST', '/contacts/import');

@@ -6,6 +6,7 @@ import { companies, contacts, plans, tickets, whatsapps, type WhatsappRow } from
 import { AppError } from '../../platform/http/app-error.js';
 import { isCompanyExpired, isCompanySuspended, type TenantScope } from '../../platform/http/context.js';
 import { findActiveTicket, findTicketDetail } from '../tickets/tickets.repo.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 export interface ExternalSendInput extends ExternalSendBody {
   files: { data: Buffer; fileName: string; mimeType: string }[];
@@ -33,7 +34,7 @@ async function findOrCreateContact(services: AppServices, connection: WhatsappRo
   const [contact] = await services.db
     .select({ id: contacts.id })
     .from(contacts)
-    .where(and(eq(contacts.companyId, connection.companyId), eq(contacts.number, number)))
+    .where(inTenant(contacts, connection, eq(contacts.number, number)))
     .limit(1);
   if (!contact) throw new AppError('ERR_NO_CONTACT_FOUND');
   return contact.id;

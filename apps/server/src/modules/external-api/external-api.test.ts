@@ -1,9 +1,10 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contacts, messages, sandboxOutbox, tickets } from '../../platform/db/schema.js';
 import type { BuiltCompany } from '../../test/factories.js';
 import { createTestContext, type TestContext } from '../../test/test-app.js';
 import { SANDBOX_NOT_ON_WHATSAPP_PREFIX } from '../../channels/sandbox/sandbox.provider.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 let t: TestContext;
 let company: BuiltCompany;
@@ -42,7 +43,7 @@ async function ticketFor(companyId: number, number: string) {
     .select({ id: tickets.id, status: tickets.status, whatsappId: tickets.whatsappId })
     .from(tickets)
     .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-    .where(and(eq(tickets.companyId, companyId), eq(contacts.number, number)));
+    .where(inTenant(tickets, { companyId }, eq(contacts.number, number)));
   return row ?? null;
 }
 

@@ -1,11 +1,12 @@
 import { FILE_LIST_EXTENSIONS, FILE_LIST_MAX_BYTES, type FileListBody, type FileListQuery, type FileListUpdateBody, type PresentedFileList } from '@atende/shared';
-import { and, asc, eq, ilike, inArray, notInArray } from 'drizzle-orm';
+import { asc, eq, ilike, inArray, notInArray } from 'drizzle-orm';
 import type { AppServices } from '../../app.js';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { fileListOptions, fileLists, type FileListOptionRow, type FileListRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { TenantScope } from '../../platform/http/context.js';
 import { mediaTypeOf, type MediaStorage, type UploadedFile } from '../../platform/storage/media-storage.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 declare module '../../platform/events/domain-events.js' {
   interface DomainEventMap {
@@ -43,13 +44,13 @@ async function withOptions(db: DbOrTx, scope: TenantScope, rows: FileListRow[]):
   const options = await db
     .select()
     .from(fileListOptions)
-    .where(and(eq(fileListOptions.companyId, scope.companyId), inArray(fileListOptions.fileListId, rows.map((row) => row.id))))
+    .where(inTenant(fileListOptions, scope, inArray(fileListOptions.fileListId, rows.map((row) => row.id))))
     .orderBy(asc(fileListOptions.position), asc(fileListOptions.id));
   return rows.map((row) => ({ ...row, options: options.filter((option) => option.fileListId === row.id) }));
 }
 
 export async function findFileList(db: DbOrTx, scope: TenantScope, id: number): Promise<FileListDetail | null> {
-  const rows = await db.select().from(fileLists).where(and(eq(fileLists.companyId, scope.companyId), eq(fileLists.id, id)));
+  const rows = await db.select().from(fileLists).where(inTenant(fileLists, scope, eq(fileLists.id, id)));
   const [row] = await withOptions(db, scope, rows);
   return row ?? null;
 }
@@ -59,7 +60,7 @@ export async function listFileLists(db: DbOrTx, scope: TenantScope, query: FileL
   const rows = await db
     .select()
     .from(fileLists)
-    .where(and(eq(fileLists.companyId, scope.companyId), search ? ilike(fileLists.name, `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined))
+    .where(inTenant(fileLists, scope, search ? ilike(fileLists.name, `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined))
     .orderBy(asc(fileLists.name), asc(fileLists.id))
     .limit(FILE_LISTS_PAGE_SIZE + 1)
     .offset((query.pageNumber - 1) * FILE_LISTS_PAGE_SIZE);
@@ -96,7 +97,7 @@ export async function updateFileList(services: AppServices, scope: TenantScope, 
   const removed: FileListOptionRow[] = [];
   await services.db.transaction(async (tx) => {
     if (body.name !== undefined || body.message !== undefined) {
-      await tx.update(fileLists).set({ name: body.name, message: body.message, updatedAt: new Date() }).where(and(eq(fileLists.companyId, scope.companyId), eq(fileLists.id, id)));
+      await tx.update(fileLists).set({ name: body.name, message: body.message, updatedAt: new Date() }).where(inTenant(fileLists, scope, eq(fileLists.id, id)));
     }
     if (!body.options) return;
     const known = new Set(current.options.map((option) => option.id));
@@ -104,10 +105,10 @@ export async function updateFileList(services: AppServices, scope: TenantScope, 
     removed.push(...current.options.filter((option) => !kept.includes(option.id)));
     await tx
       .delete(fileListOptions)
-      .where(and(eq(fileListOptions.companyId, scope.companyId), eq(fileListOptions.fileListId, id), kept.length ? notInArray(fileListOptions.id, kept) : undefined));
+      .where(inTenant(fileListOptions, scope, eq(fileListOptions.fileListId, id), kept.length ? notInArray(fileListOptions.id, kept) : undefined));
     for (const [position, option] of body.options.entries()) {
       if (option.id !== undefined && known.has(option.id)) {
-        await tx.update(fileListOptions).set({ name: option.name, position }).where(and(eq(fileListOptions.companyId, scope.companyId), eq(fileListOptions.id, option.id)));
+        await tx.update(fileListOptions).set({ name: option.name, position }).where(inTenant(fileListOptions, scope, eq(fileListOptions.id, option.id)));
       } else {
         await tx.insert(fileListOptions).values({ companyId: scope.companyId, fileListId: id, name: option.name, position });
       }
@@ -119,7 +120,7 @@ export async function updateFileList(services: AppServices, scope: TenantScope, 
 
 export async function deleteFileList(services: AppServices, scope: TenantScope, id: number): Promise<void> {
   const current = await showFileList(services, scope, id);
-  await services.db.delete(fileLists).where(and(eq(fileLists.companyId, scope.companyId), eq(fileLists.id, id)));
+  await services.db.delete(fileLists).where(inTenant(fileLists, scope, eq(fileLists.id, id)));
   for (const option of current.options) if (option.path) await services.media.remove(scope, option.path).catch(() => undefined);
   services.events.emit('fileList.deleted', { companyId: scope.companyId, fileListId: id });
 }
@@ -144,7 +145,7 @@ export async function uploadFileListFiles(services: AppServices, scope: TenantSc
     await services.db
       .update(fileListOptions)
       .set({ path: stored.path, fileName: stored.name, mimeType: stored.mimeType, size: stored.size })
-      .where(and(eq(fileListOptions.companyId, scope.companyId), eq(fileListOptions.id, upload.optionId)));
+      .where(inTenant(fileListOptions, scope, eq(fileListOptions.id, upload.optionId)));
     if (previous?.path) await services.media.remove(scope, previous.path).catch(() => undefined);
   }
   return saved(services, scope, 'update', id);

@@ -1,9 +1,10 @@
 import { NO_EXPIRY_DUE_DATE, PAGE_SIZE } from '@atende/shared';
-import { and, desc, eq, ilike, sql } from 'drizzle-orm';
+import { desc, eq, ilike, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { invoices, pixCharges, type InvoiceRow, type PixChargeRow } from '../../platform/db/schema.js';
 import { likeContains } from '../../platform/db/search.js';
 import type { TenantScope } from '../../platform/http/context.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 /**
  * Makes the invoice of every active company whose due date is within `daysBefore`
@@ -29,7 +30,7 @@ export async function createDueInvoices(db: DbOrTx, options: { now: Date; daysBe
 /** A page of the company's invoices, the latest due date first; search by detail. */
 export async function pageInvoices(db: DbOrTx, scope: TenantScope, query: { searchParam: string; pageNumber: number }) {
   const term = query.searchParam.trim();
-  const where = and(eq(invoices.companyId, scope.companyId), term ? ilike(invoices.detail, likeContains(term)) : undefined);
+  const where = inTenant(invoices, scope, term ? ilike(invoices.detail, likeContains(term)) : undefined);
   const offset = (query.pageNumber - 1) * PAGE_SIZE;
   const rows = await db
     .select()
@@ -45,7 +46,7 @@ export async function findInvoice(db: DbOrTx, scope: TenantScope, id: number): P
   const [row] = await db
     .select()
     .from(invoices)
-    .where(and(eq(invoices.companyId, scope.companyId), eq(invoices.id, id)))
+    .where(inTenant(invoices, scope, eq(invoices.id, id)))
     .limit(1);
   return row ?? null;
 }
@@ -56,12 +57,7 @@ export async function findOpenCharge(db: DbOrTx, scope: TenantScope, invoiceId: 
     .select()
     .from(pixCharges)
     .where(
-      and(
-        eq(pixCharges.companyId, scope.companyId),
-        eq(pixCharges.invoiceId, invoiceId),
-        eq(pixCharges.status, 'ATIVA'),
-        sql`${pixCharges.expiresAt} > ${validAfter.toISOString()}::timestamptz`,
-      ),
+      inTenant(pixCharges, scope, eq(pixCharges.invoiceId, invoiceId), eq(pixCharges.status, 'ATIVA'), sql`${pixCharges.expiresAt} > ${validAfter.toISOString()}::timestamptz`),
     )
     .orderBy(desc(pixCharges.id))
     .limit(1);

@@ -9,6 +9,7 @@ import { waitUntil } from '../../test/channel-test-app.js';
 import { createTestContext, type TestContext } from '../../test/test-app.js';
 import { createDueInvoices } from './invoices.repo.js';
 import { makeDueInvoices } from './invoices.service.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 const DAY = 86_400_000;
 let t: TestContext;
@@ -34,7 +35,7 @@ async function buildBilledCompany(options: { dueInDays?: number; valueCents?: nu
 }
 
 async function invoicesOf(companyId: number) {
-  return t.database.db.select().from(invoices).where(eq(invoices.companyId, companyId));
+  return t.database.db.select().from(invoices).where(inTenant(invoices, { companyId }));
 }
 
 async function dueDateOf(companyId: number): Promise<Date> {

@@ -7,6 +7,7 @@ import { waitUntil } from '../../test/channel-test-app.js';
 import { createTestContext, testConfig, type TestContext } from '../../test/test-app.js';
 import { makeDueInvoices } from './invoices.service.js';
 import { paymentsBannerLine } from './payments.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 /**
  * Issue 28 defect 2: the test PSP (whose "test bank" pays any invoice for free) runs
@@ -31,7 +32,7 @@ afterAll(async () => {
 async function billedAdmin(t: TestContext) {
   const company = await t.factories.buildCompany({ plan: { valueCents: 9900 }, dueDate: new Date(Date.now() + 5 * DAY) });
   await makeDueInvoices(t.app.services, company.id);
-  const [invoice] = await t.database.db.select().from(invoices).where(eq(invoices.companyId, company.id));
+  const [invoice] = await t.database.db.select().from(invoices).where(inTenant(invoices, { companyId: company.id }));
   const { token } = await company.admin.login();
   return { token, invoiceId: invoice!.id };
 }

@@ -1,8 +1,9 @@
-import { and, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import { eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import { executeNamed, type Database, type DbOrTx } from '../../platform/db/client.js';
 import { tags, ticketTags } from '../../platform/db/schema.js';
 import type { RequestContext, TenantScope } from '../../platform/http/context.js';
 import { presentTicketsInDatabase } from '../tickets/tickets.repo.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 export interface KanbanFilters {
   showAll: boolean;
@@ -64,10 +65,10 @@ export async function removeKanbanTags(tx: DbOrTx, scope: TenantScope, ticketId:
   const laneTags = tx
     .select({ id: tags.id })
     .from(tags)
-    .where(and(eq(tags.companyId, scope.companyId), eq(tags.kanban, 1), keepTagId === undefined ? undefined : ne(tags.id, keepTagId)));
+    .where(inTenant(tags, scope, eq(tags.kanban, 1), keepTagId === undefined ? undefined : ne(tags.id, keepTagId)));
   await tx
     .delete(ticketTags)
-    .where(and(eq(ticketTags.companyId, scope.companyId), eq(ticketTags.ticketId, ticketId), inArray(ticketTags.tagId, laneTags)));
+    .where(inTenant(ticketTags, scope, eq(ticketTags.ticketId, ticketId), inArray(ticketTags.tagId, laneTags)));
 }
 
 export async function attachTag(tx: DbOrTx, scope: TenantScope, ticketId: number, tagId: number): Promise<void> {

@@ -6,6 +6,7 @@ import { isoTimestampSql } from '../../platform/db/json-sql.js';
 import { contacts, messages } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
 import type { MessageDetail } from './messages.presenter.js';
+import { inTenantPrepared, sameTenant } from '../../platform/db/tenant.js';
 
 const quoted = alias(messages, 'quoted');
 
@@ -29,7 +30,7 @@ function quotedMessage(db: DbOrTx) {
     })
     .from(quoted)
     // The quoted message is always of the same company as the message (same ticket history).
-    .where(and(eq(quoted.id, messages.quotedMsgId), eq(quoted.companyId, messages.companyId)))
+    .where(and(eq(quoted.id, messages.quotedMsgId), sameTenant(quoted, messages)))
     .limit(1)
     .as('quoted_message');
 }
@@ -76,12 +77,12 @@ function toDetail(row: MessageDetailRow): MessageDetail {
 // message (the commonest), one for several.
 const messageDetailStatement = preparedOnce((db) =>
   selectMessageDetails(db)
-    .where(and(eq(messages.companyId, sql.placeholder('companyId')), eq(messages.id, sql.placeholder('id'))))
+    .where(inTenantPrepared(messages, eq(messages.id, sql.placeholder('id'))))
     .prepare('message_detail'),
 );
 const messageDetailsStatement = preparedOnce((db) =>
   selectMessageDetails(db)
-    .where(and(eq(messages.companyId, sql.placeholder('companyId')), sql`${messages.id} = any(${sql.placeholder('ids')}::bigint[])`))
+    .where(inTenantPrepared(messages, sql`${messages.id} = any(${sql.placeholder('ids')}::bigint[])`))
     .prepare('message_details'),
 );
 

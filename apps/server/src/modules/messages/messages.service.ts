@@ -1,5 +1,5 @@
 import { unknownMessageVariables } from '@atende/shared';
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { AppServices } from '../../app.js';
 import { messages, tickets, whatsapps, type WhatsappRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
@@ -13,13 +13,14 @@ import type { TicketDetail } from '../tickets/tickets.presenter.js';
 import type { MessageDetail } from './messages.presenter.js';
 import { loadMessageDetails, pageConversation } from './messages.repo.js';
 import { stripUnsafeText } from '../../platform/text/unsafe-text.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 async function connectionOf(services: AppServices, ctx: TenantScope, ticket: TicketDetail): Promise<WhatsappRow> {
   if (ticket.whatsappId === null) throw new AppError('ERR_NO_WAPP_FOUND');
   const [connection] = await services.db
     .select()
     .from(whatsapps)
-    .where(and(eq(whatsapps.companyId, ctx.companyId), eq(whatsapps.id, ticket.whatsappId)))
+    .where(inTenant(whatsapps, ctx, eq(whatsapps.id, ticket.whatsappId)))
     .limit(1);
   if (!connection) throw new AppError('ERR_NO_WAPP_FOUND');
   return connection;
@@ -36,9 +37,9 @@ export async function listMessages(services: AppServices, ctx: RequestContext, t
       const rows = await tx
         .update(messages)
         .set({ read: true })
-        .where(and(eq(messages.companyId, ctx.companyId), eq(messages.ticketId, ticketId), eq(messages.read, false)))
+        .where(inTenant(messages, ctx, eq(messages.ticketId, ticketId), eq(messages.read, false)))
         .returning({ externalId: messages.externalId });
-      await tx.update(tickets).set({ unreadMessages: 0 }).where(and(eq(tickets.companyId, ctx.companyId), eq(tickets.id, ticketId)));
+      await tx.update(tickets).set({ unreadMessages: 0 }).where(inTenant(tickets, ctx, eq(tickets.id, ticketId)));
       return rows.flatMap((r) => (r.externalId ? [r.externalId] : []));
     });
     ticket = { ...ticket, unreadMessages: 0 };
@@ -78,7 +79,7 @@ export async function sendMessage(services: AppServices, ctx: RequestContext, ti
     const [quoted] = await services.db
       .select({ externalId: messages.externalId, contactId: messages.contactId })
       .from(messages)
-      .where(and(eq(messages.companyId, ctx.companyId), eq(messages.id, input.quotedMsgId)))
+      .where(inTenant(messages, ctx, eq(messages.id, input.quotedMsgId)))
       .limit(1);
     if (!quoted || quoted.contactId !== ticket.contactId) throw new AppError('ERR_FETCH_WAPP_MSG');
     quotedExternalId = quoted.externalId;
@@ -145,7 +146,7 @@ export async function deleteMessage(services: AppServices, ctx: RequestContext, 
   await services.db
     .update(messages)
     .set({ isDeleted: true, updatedAt: sql`now()` })
-    .where(and(eq(messages.companyId, ctx.companyId), eq(messages.id, messageId)));
+    .where(inTenant(messages, ctx, eq(messages.id, messageId)));
   const [updated] = await loadMessageDetails(services.db, ctx, [messageId]);
   if (!updated) throw new AppError('ERR_NO_MESSAGE_FOUND');
   services.events.emit('message.updated', { companyId: ctx.companyId, ticket, message: updated });

@@ -10,6 +10,7 @@ import type { StoredMedia, UploadedFile } from '../../platform/storage/media-sto
 import { AppError } from '../../platform/http/app-error.js';
 import { providerKindOf, type ChannelProvider, type OutgoingMessage, type SentMessage } from '../connections/channel-provider.js';
 import type { OutgoingPayload, WhatsappRow } from '../../platform/db/schema.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 /** Messages of one send, all going to one ticket's contact through one connection. */
 export interface PendingBatch {
@@ -59,7 +60,7 @@ export async function storePendingMessages(services: AppServices, scope: TenantS
     await tx
       .update(tickets)
       .set({ lastMessage: lastMessagePreview({ body: last.message.body, media: last.media }), updatedAt: new Date() })
-      .where(and(eq(tickets.companyId, scope.companyId), eq(tickets.id, batch.ticketId)));
+      .where(inTenant(tickets, scope, eq(tickets.id, batch.ticketId)));
     return rows.map((row) => row.id).sort((a, b) => a - b);
   });
   const stored = await loadMessageDetails(services.db, scope, ids);
@@ -88,7 +89,7 @@ export async function deliverPendingMessage(services: AppServices, scope: Tenant
   const [row] = await services.db
     .select()
     .from(messages)
-    .where(and(eq(messages.companyId, scope.companyId), eq(messages.id, messageId), eq(messages.sendStatus, 'pending')))
+    .where(inTenant(messages, scope, eq(messages.id, messageId), eq(messages.sendStatus, 'pending')))
     .limit(1);
   if (!row) throw new AppError('ERR_NO_MESSAGE_FOUND');
   let error: AppError | null = null;
@@ -97,7 +98,7 @@ export async function deliverPendingMessage(services: AppServices, scope: Tenant
     const [connection] = await services.db
       .select()
       .from(whatsapps)
-      .where(and(eq(whatsapps.companyId, scope.companyId), eq(whatsapps.id, row.whatsappId)))
+      .where(inTenant(whatsapps, scope, eq(whatsapps.id, row.whatsappId)))
       .limit(1);
     if (!connection) throw new AppError('ERR_NO_WAPP_FOUND');
     const { template, ...message } = row.sendPayload;
@@ -110,7 +111,7 @@ export async function deliverPendingMessage(services: AppServices, scope: Tenant
     await services.db
       .update(messages)
       .set({ sendStatus: 'failed', sendError: error.code, updatedAt: new Date() })
-      .where(and(eq(messages.companyId, scope.companyId), eq(messages.id, row.id), eq(messages.sendStatus, 'pending')));
+      .where(inTenant(messages, scope, eq(messages.id, row.id), eq(messages.sendStatus, 'pending')));
   }
   const [message] = await loadMessageDetails(services.db, scope, [row.id]);
   if (!message) throw new AppError('ERR_NO_MESSAGE_FOUND');
@@ -130,13 +131,7 @@ async function settleSent(services: AppServices, scope: TenantScope, messageId: 
     await tx
       .delete(messages)
       .where(
-        and(
-          eq(messages.companyId, scope.companyId),
-          eq(messages.whatsappId, whatsappId),
-          eq(messages.externalId, sent.externalId),
-          eq(messages.source, 'phone'),
-          ne(messages.id, messageId),
-        ),
+        inTenant(messages, scope, eq(messages.whatsappId, whatsappId), eq(messages.externalId, sent.externalId), eq(messages.source, 'phone'), ne(messages.id, messageId)),
       );
     await tx
       .update(messages)
@@ -148,7 +143,7 @@ async function settleSent(services: AppServices, scope: TenantScope, messageId: 
         ...(sent.data ? { dataJson: sql`coalesce(${messages.dataJson}, '{}'::jsonb) || ${JSON.stringify(sent.data)}::jsonb` } : {}),
         updatedAt: new Date(),
       })
-      .where(and(eq(messages.companyId, scope.companyId), eq(messages.id, messageId)));
+      .where(inTenant(messages, scope, eq(messages.id, messageId)));
   });
 }
 
@@ -168,7 +163,7 @@ export async function retryFailedMessage(services: AppServices, scope: TenantSco
   const [claimed] = await services.db
     .update(messages)
     .set({ sendStatus: 'pending', sendError: null, sendAttempts: sql`${messages.sendAttempts} + 1`, updatedAt: new Date() })
-    .where(and(eq(messages.companyId, scope.companyId), eq(messages.id, messageId), eq(messages.sendStatus, 'failed'), eq(messages.isDeleted, false)))
+    .where(inTenant(messages, scope, eq(messages.id, messageId), eq(messages.sendStatus, 'failed'), eq(messages.isDeleted, false)))
     .returning({ id: messages.id });
   if (!claimed) throw new AppError('ERR_MESSAGE_NOT_FAILED');
   return deliverPendingMessage(services, scope, messageId);
@@ -208,7 +203,7 @@ export async function recoverPendingMessages(
   const result = { resent: 0, failed: 0 };
   for (const row of stale) {
     const scope: TenantScope = { companyId: row.companyId };
-    const stillStale = and(eq(messages.companyId, row.companyId), eq(messages.id, row.id), eq(messages.sendStatus, 'pending'), lte(messages.updatedAt, staleBefore));
+    const stillStale = inTenant(messages, row, eq(messages.id, row.id), eq(messages.sendStatus, 'pending'), lte(messages.updatedAt, staleBefore));
     // An agent deleted it while it waited: it is not sent at all.
     if (row.isDeleted || row.createdAt < giveUpBefore || row.sendAttempts >= options.maxAttempts) {
       const [given] = await services.db

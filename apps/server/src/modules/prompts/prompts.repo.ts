@@ -1,7 +1,8 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { prompts, queues, type PromptRow } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 export interface PromptDetail extends PromptRow {
   queue: { id: number; name: string } | null;
@@ -12,7 +13,7 @@ function selectPrompts(db: DbOrTx, scope: TenantScope) {
     .select({ prompt: prompts, queueName: queues.name })
     .from(prompts)
     .leftJoin(queues, eq(queues.id, prompts.queueId))
-    .where(eq(prompts.companyId, scope.companyId))
+    .where(inTenant(prompts, scope))
     .$dynamic();
 }
 
@@ -26,7 +27,7 @@ export async function listPrompts(db: DbOrTx, scope: TenantScope): Promise<Promp
 
 export async function findPrompt(db: DbOrTx, scope: TenantScope, id: number): Promise<PromptDetail | null> {
   const [row] = await selectPrompts(db, scope)
-    .where(and(eq(prompts.companyId, scope.companyId), eq(prompts.id, id)))
+    .where(inTenant(prompts, scope, eq(prompts.id, id)))
     .limit(1);
   return row ? toDetail(row) : null;
 }
@@ -45,9 +46,9 @@ export async function updatePromptRow(db: DbOrTx, scope: TenantScope, id: number
   await db
     .update(prompts)
     .set({ ...values, updatedAt: new Date() })
-    .where(and(eq(prompts.companyId, scope.companyId), eq(prompts.id, id)));
+    .where(inTenant(prompts, scope, eq(prompts.id, id)));
 }
 
 export async function deletePromptRow(db: DbOrTx, scope: TenantScope, id: number): Promise<void> {
-  await db.delete(prompts).where(and(eq(prompts.companyId, scope.companyId), eq(prompts.id, id)));
+  await db.delete(prompts).where(inTenant(prompts, scope, eq(prompts.id, id)));
 }

@@ -1,7 +1,8 @@
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import { eq, isNull, ne } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { queueOptions, type QueueOptionRow } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 /** Numeric positions in number order ('2' before '10'). */
 export function sortOptions<T extends { option: string; id: number }>(rows: T[]): T[] {
@@ -13,7 +14,7 @@ export async function listQueueOptions(db: DbOrTx, scope: TenantScope, queueId: 
   const rows = await db
     .select()
     .from(queueOptions)
-    .where(and(eq(queueOptions.companyId, scope.companyId), eq(queueOptions.queueId, queueId)));
+    .where(inTenant(queueOptions, scope, eq(queueOptions.queueId, queueId)));
   return sortOptions(rows);
 }
 
@@ -21,7 +22,7 @@ export async function findQueueOption(db: DbOrTx, scope: TenantScope, id: number
   const [row] = await db
     .select()
     .from(queueOptions)
-    .where(and(eq(queueOptions.companyId, scope.companyId), eq(queueOptions.id, id)))
+    .where(inTenant(queueOptions, scope, eq(queueOptions.id, id)))
     .limit(1);
   return row ?? null;
 }
@@ -32,12 +33,7 @@ export async function siblingPositions(db: DbOrTx, scope: TenantScope, queueId: 
     .select({ option: queueOptions.option })
     .from(queueOptions)
     .where(
-      and(
-        eq(queueOptions.companyId, scope.companyId),
-        eq(queueOptions.queueId, queueId),
-        parentId === null ? isNull(queueOptions.parentId) : eq(queueOptions.parentId, parentId),
-        exceptId ? ne(queueOptions.id, exceptId) : undefined,
-      ),
+      inTenant(queueOptions, scope, eq(queueOptions.queueId, queueId), parentId === null ? isNull(queueOptions.parentId) : eq(queueOptions.parentId, parentId), exceptId ? ne(queueOptions.id, exceptId) : undefined),
     );
   return rows.map((r) => r.option);
 }
@@ -56,10 +52,10 @@ export async function updateQueueOptionRow(db: DbOrTx, scope: TenantScope, id: n
   await db
     .update(queueOptions)
     .set({ ...values, updatedAt: new Date() })
-    .where(and(eq(queueOptions.companyId, scope.companyId), eq(queueOptions.id, id)));
+    .where(inTenant(queueOptions, scope, eq(queueOptions.id, id)));
 }
 
 /** Children go with their parent (foreign key cascade). */
 export async function deleteQueueOptionRow(db: DbOrTx, scope: TenantScope, id: number): Promise<void> {
-  await db.delete(queueOptions).where(and(eq(queueOptions.companyId, scope.companyId), eq(queueOptions.id, id)));
+  await db.delete(queueOptions).where(inTenant(queueOptions, scope, eq(queueOptions.id, id)));
 }

@@ -1,13 +1,14 @@
-import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
+import { asc, count, eq, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { queues, type QueueRow } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 export async function listQueues(db: DbOrTx, scope: TenantScope): Promise<QueueRow[]> {
   return db
     .select()
     .from(queues)
-    .where(eq(queues.companyId, scope.companyId))
+    .where(inTenant(queues, scope))
     .orderBy(sql`${queues.orderQueue} asc nulls last`, asc(queues.name));
 }
 
@@ -15,13 +16,13 @@ export async function findQueue(db: DbOrTx, scope: TenantScope, id: number): Pro
   const [row] = await db
     .select()
     .from(queues)
-    .where(and(eq(queues.companyId, scope.companyId), eq(queues.id, id)))
+    .where(inTenant(queues, scope, eq(queues.id, id)))
     .limit(1);
   return row ?? null;
 }
 
 export async function countQueues(db: DbOrTx, scope: TenantScope): Promise<number> {
-  const [row] = await db.select({ value: count() }).from(queues).where(eq(queues.companyId, scope.companyId));
+  const [row] = await db.select({ value: count() }).from(queues).where(inTenant(queues, scope));
   return row?.value ?? 0;
 }
 
@@ -31,7 +32,7 @@ export async function colorTaken(db: DbOrTx, scope: TenantScope, color: string, 
     .select({ id: queues.id })
     .from(queues)
     .where(
-      and(eq(queues.companyId, scope.companyId), sql`lower(${queues.color}) = ${color.toLowerCase()}`, exceptId ? ne(queues.id, exceptId) : undefined),
+      inTenant(queues, scope, sql`lower(${queues.color}) = ${color.toLowerCase()}`, exceptId ? ne(queues.id, exceptId) : undefined),
     )
     .limit(1);
   return row !== undefined;
@@ -51,9 +52,9 @@ export async function updateQueueRow(db: DbOrTx, scope: TenantScope, id: number,
   await db
     .update(queues)
     .set({ ...values, updatedAt: new Date() })
-    .where(and(eq(queues.companyId, scope.companyId), eq(queues.id, id)));
+    .where(inTenant(queues, scope, eq(queues.id, id)));
 }
 
 export async function deleteQueueRow(db: DbOrTx, scope: TenantScope, id: number): Promise<void> {
-  await db.delete(queues).where(and(eq(queues.companyId, scope.companyId), eq(queues.id, id)));
+  await db.delete(queues).where(inTenant(queues, scope, eq(queues.id, id)));
 }

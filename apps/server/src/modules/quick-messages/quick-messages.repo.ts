@@ -1,10 +1,11 @@
 import { PAGE_SIZE } from '@atende/shared';
-import { and, asc, count, eq, or, sql, type SQL } from 'drizzle-orm';
+import { asc, count, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { quickMessages } from '../../platform/db/schema.js';
 import type { RequestContext, TenantScope } from '../../platform/http/context.js';
 import { likeContains } from '../users/users.repo.js';
 import type { QuickMessageRow } from './quick-messages.presenter.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 /** The SQL form of canSeeQuickMessage: the caller's own and the `geral` ones; admins every one. */
 function visibleTo(ctx: RequestContext): SQL | undefined {
@@ -18,11 +19,7 @@ const byShortcode = [asc(quickMessages.shortcode), asc(quickMessages.id)];
 export async function listQuickMessagePage(db: DbOrTx, ctx: RequestContext, query: { searchParam: string; pageNumber: number }) {
   const term = query.searchParam.trim().toLowerCase();
   const like = likeContains(term);
-  const where = and(
-    eq(quickMessages.companyId, ctx.companyId),
-    visibleTo(ctx),
-    term ? or(sql`lower(${quickMessages.shortcode}) like ${like}`, sql`lower(${quickMessages.message}) like ${like}`) : undefined,
-  );
+  const where = inTenant(quickMessages, ctx, visibleTo(ctx), term ? or(sql`lower(${quickMessages.shortcode}) like ${like}`, sql`lower(${quickMessages.message}) like ${like}`) : undefined);
   const offset = (query.pageNumber - 1) * PAGE_SIZE;
   const [rows, [total]] = await Promise.all([
     db
@@ -44,11 +41,7 @@ export async function listUsableQuickMessages(db: DbOrTx, ctx: RequestContext): 
     .select()
     .from(quickMessages)
     .where(
-      and(
-        eq(quickMessages.companyId, ctx.companyId),
-        eq(quickMessages.status, true),
-        or(eq(quickMessages.userId, ctx.user.id), eq(quickMessages.geral, true)),
-      ),
+      inTenant(quickMessages, ctx, eq(quickMessages.status, true), or(eq(quickMessages.userId, ctx.user.id), eq(quickMessages.geral, true))),
     )
     .orderBy(...byShortcode);
 }
@@ -57,7 +50,7 @@ export async function findQuickMessage(db: DbOrTx, scope: TenantScope, id: numbe
   const [row] = await db
     .select()
     .from(quickMessages)
-    .where(and(eq(quickMessages.companyId, scope.companyId), eq(quickMessages.id, id)))
+    .where(inTenant(quickMessages, scope, eq(quickMessages.id, id)))
     .limit(1);
   return row ?? null;
 }
@@ -84,11 +77,11 @@ export async function updateQuickMessageRow(
   const [row] = await db
     .update(quickMessages)
     .set({ ...change, updatedAt: new Date() })
-    .where(and(eq(quickMessages.companyId, scope.companyId), eq(quickMessages.id, id)))
+    .where(inTenant(quickMessages, scope, eq(quickMessages.id, id)))
     .returning();
   return row ?? null;
 }
 
 export async function deleteQuickMessageRow(db: DbOrTx, scope: TenantScope, id: number): Promise<void> {
-  await db.delete(quickMessages).where(and(eq(quickMessages.companyId, scope.companyId), eq(quickMessages.id, id)));
+  await db.delete(quickMessages).where(inTenant(quickMessages, scope, eq(quickMessages.id, id)));
 }

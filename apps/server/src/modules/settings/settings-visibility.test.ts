@@ -1,10 +1,11 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../platform/crypto/secret-box.js';
 import { settings } from '../../platform/db/schema.js';
 import type { BuiltCompany } from '../../test/factories.js';
 import { createTestContext, type TestContext } from '../../test/test-app.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 /**
  * Issue 16 defect 5: the billing token (a secret setting) and admin-only settings
@@ -42,7 +43,7 @@ async function storedValue(companyId: number, key: string): Promise<string | und
   const [row] = await t.database.db
     .select({ value: settings.value })
     .from(settings)
-    .where(and(eq(settings.companyId, companyId), eq(settings.key, key)));
+    .where(inTenant(settings, { companyId }, eq(settings.key, key)));
   return row?.value;
 }
 
@@ -109,7 +110,7 @@ describe('settings visibility', () => {
     await t.database.db
       .update(settings)
       .set({ value: 'legacy-plain-token-9999' })
-      .where(and(eq(settings.companyId, other.id), eq(settings.key, 'asaas')));
+      .where(inTenant(settings, { companyId: other.id }, eq(settings.key, 'asaas')));
     expect((await t.request(token, 'GET', '/settings/asaas')).json().value).toBe('leg••••9999');
     await t.request(token, 'PUT', '/settings/asaas', { value: 'leg••••9999' });
     const stored = (await storedValue(other.id, 'asaas')) ?? '';

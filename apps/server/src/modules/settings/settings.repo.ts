@@ -1,14 +1,15 @@
 import { DEFAULT_SETTINGS } from '@atende/shared';
-import { and, asc, eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { settings } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 export async function listSettings(db: DbOrTx, scope: TenantScope) {
   return db
     .select({ key: settings.key, value: settings.value })
     .from(settings)
-    .where(eq(settings.companyId, scope.companyId))
+    .where(inTenant(settings, scope))
     .orderBy(asc(settings.key));
 }
 
@@ -16,7 +17,7 @@ export async function findSetting(db: DbOrTx, scope: TenantScope, key: string) {
   const [row] = await db
     .select({ key: settings.key, value: settings.value })
     .from(settings)
-    .where(and(eq(settings.companyId, scope.companyId), eq(settings.key, key)))
+    .where(inTenant(settings, scope, eq(settings.key, key)))
     .limit(1);
   return row ?? null;
 }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { companies, invoices, settings, users } from '../../platform/db/schema.js';
 import { startTestSmtpServer, type TestSmtpServer } from '../../test/smtp.js';
 import { createTestContext, SUPER_ADMIN, type TestContext } from '../../test/test-app.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 let t: TestContext;
 let smtp: TestSmtpServer;
@@ -46,12 +47,12 @@ describe('POST /companies/cadastro', () => {
     expect(due).toBeLessThanOrEqual(Date.now() + 3 * 86_400_000);
     expect(company!.trialExpiration?.getTime()).toBe(due);
 
-    const rows = await t.database.db.select({ key: settings.key, value: settings.value }).from(settings).where(eq(settings.companyId, company!.id));
+    const rows = await t.database.db.select({ key: settings.key, value: settings.value }).from(settings).where(inTenant(settings, { companyId: company!.id }));
     expect(rows.find((row) => row.key === 'campaignsEnabled')?.value).toBe('true');
     expect(rows.length).toBeGreaterThan(10);
     const [admin] = await t.database.db.select().from(users).where(eq(users.email, body.email));
     expect(admin).toMatchObject({ companyId: company!.id, profile: 'admin', super: false });
-    const [invoice] = await t.database.db.select().from(invoices).where(eq(invoices.companyId, company!.id));
+    const [invoice] = await t.database.db.select().from(invoices).where(inTenant(invoices, { companyId: company!.id }));
     expect(invoice).toMatchObject({ valueCents: 9990, status: 'open', detail: 'Plano Pro' });
     expect(invoice!.dueDate.getTime()).toBe(due);
 

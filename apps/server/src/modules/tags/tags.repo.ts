@@ -1,10 +1,11 @@
 import { PAGE_SIZE } from '@atende/shared';
-import { and, asc, count, eq, getTableColumns, ne, sql } from 'drizzle-orm';
+import { asc, count, eq, getTableColumns, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { tags, ticketTags, type TagRow } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
 import { likeContains } from '../users/users.repo.js';
 import type { TagDetail } from './tags.presenter.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 function selectTagDetails(db: DbOrTx) {
   return db
@@ -19,13 +20,13 @@ export async function listTagSummaries(db: DbOrTx, scope: TenantScope, options: 
   return db
     .select({ id: tags.id, name: tags.name, color: tags.color, kanban: tags.kanban })
     .from(tags)
-    .where(and(eq(tags.companyId, scope.companyId), options.kanbanOnly ? eq(tags.kanban, 1) : undefined))
+    .where(inTenant(tags, scope, options.kanbanOnly ? eq(tags.kanban, 1) : undefined))
     .orderBy(asc(tags.name), asc(tags.id));
 }
 
 export async function listTagPage(db: DbOrTx, scope: TenantScope, query: { searchParam: string; pageNumber: number }) {
   const term = query.searchParam.trim().toLowerCase();
-  const where = and(eq(tags.companyId, scope.companyId), term ? sql`lower(${tags.name}) like ${likeContains(term)}` : undefined);
+  const where = inTenant(tags, scope, term ? sql`lower(${tags.name}) like ${likeContains(term)}` : undefined);
   const offset = (query.pageNumber - 1) * PAGE_SIZE;
   const [rows, [total]] = await Promise.all([
     selectTagDetails(db).where(where).orderBy(asc(tags.name), asc(tags.id)).limit(PAGE_SIZE).offset(offset),
@@ -37,7 +38,7 @@ export async function listTagPage(db: DbOrTx, scope: TenantScope, query: { searc
 
 export async function findTag(db: DbOrTx, scope: TenantScope, id: number): Promise<TagDetail | null> {
   const [row] = await selectTagDetails(db)
-    .where(and(eq(tags.companyId, scope.companyId), eq(tags.id, id)))
+    .where(inTenant(tags, scope, eq(tags.id, id)))
     .limit(1);
   return row ?? null;
 }
@@ -47,7 +48,7 @@ export async function tagNameTaken(db: DbOrTx, scope: TenantScope, name: string,
   const [row] = await db
     .select({ id: tags.id })
     .from(tags)
-    .where(and(eq(tags.companyId, scope.companyId), sql`lower(${tags.name}) = ${name.toLowerCase()}`, exceptId ? ne(tags.id, exceptId) : undefined))
+    .where(inTenant(tags, scope, sql`lower(${tags.name}) = ${name.toLowerCase()}`, exceptId ? ne(tags.id, exceptId) : undefined))
     .limit(1);
   return row !== undefined;
 }
@@ -70,15 +71,15 @@ export async function updateTagRow(db: DbOrTx, scope: TenantScope, id: number, c
   await db
     .update(tags)
     .set({ ...change, updatedAt: new Date() })
-    .where(and(eq(tags.companyId, scope.companyId), eq(tags.id, id)));
+    .where(inTenant(tags, scope, eq(tags.id, id)));
 }
 
 export async function deleteTagRow(db: DbOrTx, scope: TenantScope, id: number): Promise<void> {
-  await db.delete(tags).where(and(eq(tags.companyId, scope.companyId), eq(tags.id, id)));
+  await db.delete(tags).where(inTenant(tags, scope, eq(tags.id, id)));
 }
 
 export async function replaceTicketTags(db: DbOrTx, scope: TenantScope, ticketId: number, tagIds: number[]): Promise<void> {
-  await db.delete(ticketTags).where(and(eq(ticketTags.companyId, scope.companyId), eq(ticketTags.ticketId, ticketId)));
+  await db.delete(ticketTags).where(inTenant(ticketTags, scope, eq(ticketTags.ticketId, ticketId)));
   const unique = [...new Set(tagIds)];
   if (unique.length === 0) return;
   await db.insert(ticketTags).values(unique.map((tagId) => ({ companyId: scope.companyId, ticketId, tagId })));

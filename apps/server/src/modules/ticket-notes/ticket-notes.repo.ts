@@ -1,8 +1,9 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { ticketNotes, users } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
 import type { TicketNoteDetail } from './ticket-notes.presenter.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 /** A contact's notes shown at once; older ones beyond this are not listed. */
 const NOTES_LIMIT = 500;
@@ -24,7 +25,7 @@ function selectNotes(db: DbOrTx) {
 
 export async function findNote(db: DbOrTx, scope: TenantScope, id: number): Promise<TicketNoteDetail | null> {
   const [row] = await selectNotes(db)
-    .where(and(eq(ticketNotes.companyId, scope.companyId), eq(ticketNotes.id, id)))
+    .where(inTenant(ticketNotes, scope, eq(ticketNotes.id, id)))
     .limit(1);
   return row ?? null;
 }
@@ -32,7 +33,7 @@ export async function findNote(db: DbOrTx, scope: TenantScope, id: number): Prom
 /** The contact's notes across all its tickets, newest first (the `(company_id, contact_id, created_at)` index). */
 export async function listContactNotes(db: DbOrTx, scope: TenantScope, contactId: number): Promise<TicketNoteDetail[]> {
   return selectNotes(db)
-    .where(and(eq(ticketNotes.companyId, scope.companyId), eq(ticketNotes.contactId, contactId)))
+    .where(inTenant(ticketNotes, scope, eq(ticketNotes.contactId, contactId)))
     .orderBy(desc(ticketNotes.createdAt), desc(ticketNotes.id))
     .limit(NOTES_LIMIT);
 }
@@ -51,5 +52,5 @@ export async function insertNote(
 }
 
 export async function deleteNoteRow(db: DbOrTx, scope: TenantScope, id: number): Promise<void> {
-  await db.delete(ticketNotes).where(and(eq(ticketNotes.companyId, scope.companyId), eq(ticketNotes.id, id)));
+  await db.delete(ticketNotes).where(inTenant(ticketNotes, scope, eq(ticketNotes.id, id)));
 }

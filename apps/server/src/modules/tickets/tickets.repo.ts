@@ -1,11 +1,12 @@
 import { PAGE_SIZE, type TicketStatus } from '@atende/shared';
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { executeNamed, preparedOnce, type Database, type DbOrTx, type SqlExecutor } from '../../platform/db/client.js';
 import { contacts, queues, tags, ticketTags, tickets, users, whatsapps } from '../../platform/db/schema.js';
 import type { RequestContext, TenantScope } from '../../platform/http/context.js';
 import { isoTimestampSql } from '../../platform/db/json-sql.js';
 import { likeContains, phoneSearchDigits } from '../../platform/db/search.js';
 import type { TicketDetail } from './tickets.presenter.js';
+import { inTenant, inTenantPrepared } from '../../platform/db/tenant.js';
 
 interface TagJson {
   id: number;
@@ -49,12 +50,12 @@ function selectTicketDetails(db: DbOrTx) {
 // (the commonest), one for several.
 const ticketDetailStatement = preparedOnce((db) =>
   selectTicketDetails(db)
-    .where(and(eq(tickets.companyId, sql.placeholder('companyId')), eq(tickets.id, sql.placeholder('id'))))
+    .where(inTenantPrepared(tickets, eq(tickets.id, sql.placeholder('id'))))
     .prepare('ticket_detail'),
 );
 const ticketDetailsStatement = preparedOnce((db) =>
   selectTicketDetails(db)
-    .where(and(eq(tickets.companyId, sql.placeholder('companyId')), sql`${tickets.id} = any(${sql.placeholder('ids')}::int[])`))
+    .where(inTenantPrepared(tickets, sql`${tickets.id} = any(${sql.placeholder('ids')}::int[])`))
     .prepare('ticket_details'),
 );
 
@@ -147,7 +148,7 @@ export async function lockTicket(tx: DbOrTx, scope: TenantScope, ticketId: numbe
   const rows = await tx
     .select({ id: tickets.id })
     .from(tickets)
-    .where(and(eq(tickets.companyId, scope.companyId), eq(tickets.id, ticketId)))
+    .where(inTenant(tickets, scope, eq(tickets.id, ticketId)))
     .for('update');
   return rows.length > 0;
 }
@@ -156,7 +157,7 @@ export async function findTicketIdByUuid(db: DbOrTx, scope: TenantScope, uuid: s
   const [row] = await db
     .select({ id: tickets.id })
     .from(tickets)
-    .where(and(eq(tickets.companyId, scope.companyId), eq(tickets.uuid, uuid)))
+    .where(inTenant(tickets, scope, eq(tickets.uuid, uuid)))
     .limit(1);
   return row?.id ?? null;
 }
@@ -166,12 +167,7 @@ export async function findActiveTicket(db: DbOrTx, scope: TenantScope, contactId
     .select()
     .from(tickets)
     .where(
-      and(
-        eq(tickets.companyId, scope.companyId),
-        eq(tickets.contactId, contactId),
-        whatsappId === null ? sql`${tickets.whatsappId} is null` : eq(tickets.whatsappId, whatsappId),
-        inArray(tickets.status, ['open', 'pending']),
-      ),
+      inTenant(tickets, scope, eq(tickets.contactId, contactId), whatsappId === null ? sql`${tickets.whatsappId} is null` : eq(tickets.whatsappId, whatsappId), inArray(tickets.status, ['open', 'pending'])),
     )
     .limit(1);
   return row ?? null;

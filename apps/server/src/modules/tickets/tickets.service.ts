@@ -1,9 +1,9 @@
 import type { ExpectedTicketState } from '@atende/shared';
-import { and, asc, desc, eq } from 'drizzle-orm';
+import { asc, desc, eq } from 'drizzle-orm';
 import type { AppServices } from '../../app.js';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { contacts, prompts, queueIntegrations, queues, tickets, users, whatsapps } from '../../platform/db/schema.js';
-import { assertIdsInTenant } from '../../platform/db/tenant.js';
+import { assertIdsInTenant, inTenant } from '../../platform/db/tenant.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { authorize, requireFeature } from '../../platform/http/guards.js';
@@ -45,12 +45,12 @@ async function pickConnection(services: AppServices, ctx: RequestContext, reques
   const [own] = await services.db
     .select({ whatsappId: users.whatsappId })
     .from(users)
-    .where(and(eq(users.companyId, ctx.companyId), eq(users.id, ctx.user.id)));
+    .where(inTenant(users, ctx, eq(users.id, ctx.user.id)));
   if (own?.whatsappId) return own.whatsappId;
   const [fallback] = await services.db
     .select({ id: whatsapps.id })
     .from(whatsapps)
-    .where(eq(whatsapps.companyId, ctx.companyId))
+    .where(inTenant(whatsapps, ctx))
     .orderBy(desc(whatsapps.isDefault), asc(whatsapps.id))
     .limit(1);
   if (!fallback) throw new AppError('ERR_NO_DEF_WAPP_FOUND');
@@ -242,7 +242,7 @@ export async function updateTicket(services: AppServices, ctx: RequestContext, i
       await tx
         .update(tickets)
         .set({ ...change, updatedAt: new Date() })
-        .where(and(eq(tickets.companyId, ctx.companyId), eq(tickets.id, id)));
+        .where(inTenant(tickets, ctx, eq(tickets.id, id)));
       return findTicketDetail(tx, ctx, id);
     });
   } catch (error) {
@@ -263,6 +263,6 @@ export async function deleteTicket(services: AppServices, ctx: RequestContext, i
   const ticket = await findTicketDetail(services.db, ctx, id);
   if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND');
   authorize(ctx, 'ticket-options:deleteTicket');
-  await services.db.delete(tickets).where(and(eq(tickets.companyId, ctx.companyId), eq(tickets.id, id)));
+  await services.db.delete(tickets).where(inTenant(tickets, ctx, eq(tickets.id, id)));
   services.events.emit('ticket.deleted', { companyId: ctx.companyId, ticket });
 }

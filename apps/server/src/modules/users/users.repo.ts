@@ -1,10 +1,11 @@
 import { PAGE_SIZE, settingVisibility } from '@atende/shared';
-import { and, asc, count, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import { asc, count, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import { likeContains } from '../../platform/db/search.js';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { companies, plans, queues, settings, userQueues, users, whatsapps } from '../../platform/db/schema.js';
 import type { RequestContext, TenantScope } from '../../platform/http/context.js';
 import type { UserDetail } from './users.presenter.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 const userColumns = {
   id: users.id,
@@ -36,7 +37,7 @@ async function queuesByUser(db: DbOrTx, scope: TenantScope, userIds: number[]) {
     .select({ userId: userQueues.userId, id: queues.id, name: queues.name, color: queues.color })
     .from(userQueues)
     .innerJoin(queues, eq(queues.id, userQueues.queueId))
-    .where(and(eq(userQueues.companyId, scope.companyId), inArray(userQueues.userId, userIds)))
+    .where(inTenant(userQueues, scope, inArray(userQueues.userId, userIds)))
     .orderBy(asc(queues.orderQueue), asc(queues.name));
   for (const { userId, ...queue } of rows) {
     const list = byUser.get(userId) ?? [];
@@ -58,7 +59,7 @@ function toDetail(row: UserBaseRow, userQueueList: UserDetail['queues']): UserDe
 
 export async function findUser(db: DbOrTx, scope: TenantScope, userId: number): Promise<UserDetail | null> {
   const [row] = await selectUsers(db)
-    .where(and(eq(users.companyId, scope.companyId), eq(users.id, userId)))
+    .where(inTenant(users, scope, eq(users.id, userId)))
     .limit(1);
   if (!row) return null;
   const userQueueList = (await queuesByUser(db, scope, [row.id])).get(row.id) ?? [];
@@ -81,7 +82,7 @@ export async function loadUserDetail(db: DbOrTx, scope: TenantScope, userId: num
     await db
       .select({ key: settings.key, value: settings.value })
       .from(settings)
-      .where(eq(settings.companyId, scope.companyId))
+      .where(inTenant(settings, scope))
       .orderBy(asc(settings.key))
   ).filter((setting) => settingVisibility(setting.key) === 'public');
   const { plan } = company;
@@ -116,10 +117,7 @@ export async function loadUserDetail(db: DbOrTx, scope: TenantScope, userId: num
 
 export async function listUsers(db: DbOrTx, scope: TenantScope, query: { searchParam: string; pageNumber: number }) {
   const term = query.searchParam.trim().toLowerCase();
-  const where = and(
-    eq(users.companyId, scope.companyId),
-    term ? or(ilike(users.name, likeContains(term)), ilike(users.email, likeContains(term))) : undefined,
-  );
+  const where = inTenant(users, scope, term ? or(ilike(users.name, likeContains(term)), ilike(users.email, likeContains(term))) : undefined);
   const offset = (query.pageNumber - 1) * PAGE_SIZE;
   const [rows, [total]] = await Promise.all([
     selectUsers(db).where(where).orderBy(asc(users.name), asc(users.id)).limit(PAGE_SIZE).offset(offset),
@@ -139,7 +137,7 @@ export async function listUsers(db: DbOrTx, scope: TenantScope, query: { searchP
 }
 
 export async function listAllUsers(db: DbOrTx, scope: TenantScope) {
-  const rows = await selectUsers(db).where(eq(users.companyId, scope.companyId)).orderBy(asc(users.name));
+  const rows = await selectUsers(db).where(inTenant(users, scope)).orderBy(asc(users.name));
   const queueMap = await queuesByUser(
     db,
     scope,
@@ -149,7 +147,7 @@ export async function listAllUsers(db: DbOrTx, scope: TenantScope) {
 }
 
 export async function countUsers(db: DbOrTx, scope: TenantScope): Promise<number> {
-  const [row] = await db.select({ value: count() }).from(users).where(eq(users.companyId, scope.companyId));
+  const [row] = await db.select({ value: count() }).from(users).where(inTenant(users, scope));
   return row?.value ?? 0;
 }
 
@@ -169,7 +167,7 @@ export async function lockCompanyAdmins(tx: DbOrTx, scope: TenantScope): Promise
   const rows = await tx
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.companyId, scope.companyId), eq(users.profile, 'admin')));
+    .where(inTenant(users, scope, eq(users.profile, 'admin')));
   return rows.map((row) => row.id);
 }
 
@@ -184,7 +182,7 @@ export async function emailOwner(db: DbOrTx, email: string, exceptUserId?: numbe
 }
 
 export async function replaceUserQueues(db: DbOrTx, scope: TenantScope, userId: number, queueIds: number[]): Promise<void> {
-  await db.delete(userQueues).where(and(eq(userQueues.companyId, scope.companyId), eq(userQueues.userId, userId)));
+  await db.delete(userQueues).where(inTenant(userQueues, scope, eq(userQueues.userId, userId)));
   if (queueIds.length > 0) {
     await db.insert(userQueues).values(queueIds.map((queueId) => ({ companyId: scope.companyId, userId, queueId })));
   }
@@ -195,11 +193,11 @@ export async function markUserOnline(db: DbOrTx, ctx: RequestContext): Promise<b
   const [before] = await db
     .select({ online: users.online })
     .from(users)
-    .where(and(eq(users.companyId, ctx.companyId), eq(users.id, ctx.user.id)));
+    .where(inTenant(users, ctx, eq(users.id, ctx.user.id)));
   await db
     .update(users)
     .set({ online: true, lastSeenAt: sql`now()` })
-    .where(and(eq(users.companyId, ctx.companyId), eq(users.id, ctx.user.id)));
+    .where(inTenant(users, ctx, eq(users.id, ctx.user.id)));
   return before !== undefined && !before.online;
 }
 
@@ -208,7 +206,7 @@ export async function markUserOffline(db: DbOrTx, ctx: RequestContext): Promise<
   const changed = await db
     .update(users)
     .set({ online: false })
-    .where(and(eq(users.companyId, ctx.companyId), eq(users.id, ctx.user.id), eq(users.online, true)))
+    .where(inTenant(users, ctx, eq(users.id, ctx.user.id), eq(users.online, true)))
     .returning({ id: users.id });
   return changed.length > 0;
 }

@@ -1,9 +1,9 @@
 import type { UserCreateBody, UserUpdateBody } from '@atende/shared';
 import { can, validationText } from '@atende/shared';
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { AppServices } from '../../app.js';
 import { queues, settings, users, whatsapps } from '../../platform/db/schema.js';
-import { assertIdsInTenant } from '../../platform/db/tenant.js';
+import { assertIdsInTenant, inTenant } from '../../platform/db/tenant.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { requireAdmin } from '../../platform/http/guards.js';
@@ -17,7 +17,7 @@ async function userCreationEnabled(services: AppServices, ctx: RequestContext): 
   const [row] = await services.db
     .select({ value: settings.value })
     .from(settings)
-    .where(and(eq(settings.companyId, ctx.companyId), eq(settings.key, 'userCreation')))
+    .where(inTenant(settings, ctx, eq(settings.key, 'userCreation')))
     .limit(1);
   return row?.value !== 'disabled';
 }
@@ -161,7 +161,7 @@ export async function updateUser(
           : {}),
         updatedAt: new Date(),
       })
-      .where(and(eq(users.companyId, ctx.companyId), eq(users.id, userId)));
+      .where(inTenant(users, ctx, eq(users.id, userId)));
     if (body.queueIds) await replaceUserQueues(tx, ctx, userId, body.queueIds);
     // A password change ends the user's other sessions; one's own current session stays.
     return passwordHash ? revokeUserTokens(tx, ctx, userId, self ? currentFamilyId : undefined) : [];
@@ -187,7 +187,7 @@ export async function deleteUser(services: AppServices, ctx: RequestContext, use
     if (lastAdmin) throw new AppError(lastAdmin);
     return tx
       .delete(users)
-      .where(and(eq(users.companyId, ctx.companyId), eq(users.id, userId)))
+      .where(inTenant(users, ctx, eq(users.id, userId)))
       .returning({ id: users.id });
   });
   if (deleted.length === 0) throw new AppError('ERR_NO_USER_FOUND');
@@ -200,7 +200,7 @@ export async function setLanguage(services: AppServices, ctx: RequestContext, la
   await services.db
     .update(users)
     .set({ language, updatedAt: new Date() })
-    .where(and(eq(users.companyId, ctx.companyId), eq(users.id, ctx.user.id)));
+    .where(inTenant(users, ctx, eq(users.id, ctx.user.id)));
 }
 
 /**

@@ -5,6 +5,7 @@ import type { BuiltCompany } from '../../test/factories.js';
 import { createTestContext, type TestContext } from '../../test/test-app.js';
 import { loadSession } from '../auth/session.repo.js';
 import { deleteUser, setUserPresence, updateUser } from './users.service.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 let t: TestContext;
 let company: BuiltCompany;
@@ -72,7 +73,7 @@ describe('users', () => {
     const answers = await Promise.all([1, 2, 3].map(() => t.request(token, 'POST', '/users', newUser())));
     expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 403, 403]);
     expect(answers.filter((a) => a.statusCode === 403).map((a) => a.json().error)).toEqual(['ERR_USER_LIMIT_REACHED', 'ERR_USER_LIMIT_REACHED']);
-    const stored = await t.database.db.select({ id: users.id }).from(users).where(eq(users.companyId, small.id));
+    const stored = await t.database.db.select({ id: users.id }).from(users).where(inTenant(users, { companyId: small.id }));
     expect(stored).toHaveLength(2);
   });
 
@@ -195,7 +196,7 @@ describe('users', () => {
     await updateUser(t.app.services, firstCtx, second.id, { profile: 'user' }, undefined);
     await expect(updateUser(t.app.services, secondCtx, pair.admin.id, { profile: 'user' }, undefined)).rejects.toMatchObject({ code: 'ERR_LAST_ADMIN', statusCode: 409 });
     await expect(deleteUser(t.app.services, secondCtx, pair.admin.id)).rejects.toMatchObject({ code: 'ERR_LAST_ADMIN', statusCode: 409 });
-    const stored = await t.database.db.select({ id: users.id, profile: users.profile }).from(users).where(eq(users.companyId, pair.id));
+    const stored = await t.database.db.select({ id: users.id, profile: users.profile }).from(users).where(inTenant(users, { companyId: pair.id }));
     expect(stored).toHaveLength(2);
     expect(stored.filter((u) => u.profile === 'admin').map((u) => u.id)).toEqual([pair.admin.id]);
   });
@@ -211,7 +212,7 @@ describe('users', () => {
     expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
     const refused = answers.find((a) => a.statusCode !== 200);
     expect(['ERR_LAST_ADMIN', 'ERR_NO_PERMISSION']).toContain(refused?.json().error);
-    const admins = await t.database.db.select({ profile: users.profile }).from(users).where(eq(users.companyId, pair.id));
+    const admins = await t.database.db.select({ profile: users.profile }).from(users).where(inTenant(users, { companyId: pair.id }));
     expect(admins.filter((u) => u.profile === 'admin')).toHaveLength(1);
   });
 

@@ -1,9 +1,10 @@
 import { CAMPAIGN_SETTINGS_DEFAULTS, type CampaignSettingKey, type CampaignSettings, type CampaignSettingsBody } from '@atende/shared';
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { campaignSettings } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
 import { DEFAULT_MAX_PER_SECOND } from '../pacing.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 function defaults(): CampaignSettings {
   return { ...CAMPAIGN_SETTINGS_DEFAULTS, variables: [], sendCaps: { ...DEFAULT_MAX_PER_SECOND } };
@@ -18,7 +19,7 @@ export async function loadCampaignSettings(db: DbOrTx, scope: TenantScope): Prom
   const rows = await db
     .select({ key: campaignSettings.key, value: campaignSettings.value })
     .from(campaignSettings)
-    .where(eq(campaignSettings.companyId, scope.companyId));
+    .where(inTenant(campaignSettings, scope));
   const result = defaults();
   for (const { key, value } of rows) {
     if (key === 'messageInterval' || key === 'longerIntervalAfter' || key === 'greaterInterval') result[key] = asNumber(value, result[key]);
@@ -46,7 +47,7 @@ export async function saveCampaignSettings(db: DbOrTx, scope: TenantScope, body:
       .onConflictDoUpdate({
         target: [campaignSettings.companyId, campaignSettings.key],
         set: { value: sql`excluded.value`, updatedAt: new Date() },
-        where: and(eq(campaignSettings.companyId, scope.companyId), eq(campaignSettings.key, key)),
+        where: inTenant(campaignSettings, scope, eq(campaignSettings.key, key)),
       });
   }
 }

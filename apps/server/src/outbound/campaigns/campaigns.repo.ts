@@ -5,6 +5,7 @@ import { campaigns, contactLists, whatsapps, type CampaignRow } from '../../plat
 import type { TenantScope } from '../../platform/http/context.js';
 import type { MediaStorage } from '../../platform/storage/media-storage.js';
 import { sendProgress } from '../outbound.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 export const CAMPAIGNS_PAGE_SIZE = 20;
 
@@ -64,21 +65,21 @@ function detailQuery(db: DbOrTx) {
 }
 
 export async function findCampaign(db: DbOrTx, scope: TenantScope, id: number): Promise<CampaignDetail | null> {
-  const rows = await detailQuery(db).where(and(eq(campaigns.companyId, scope.companyId), eq(campaigns.id, id))).limit(1);
+  const rows = await detailQuery(db).where(inTenant(campaigns, scope, eq(campaigns.id, id))).limit(1);
   const [row] = await withProgress(db, scope, rows);
   return row ?? null;
 }
 
 export async function loadCampaigns(db: DbOrTx, scope: TenantScope, ids: number[]): Promise<CampaignDetail[]> {
   if (ids.length === 0) return [];
-  return withProgress(db, scope, await detailQuery(db).where(and(eq(campaigns.companyId, scope.companyId), inArray(campaigns.id, ids))));
+  return withProgress(db, scope, await detailQuery(db).where(inTenant(campaigns, scope, inArray(campaigns.id, ids))));
 }
 
 /** A page of the company's campaigns, newest first; search matches the name. */
 export async function listCampaigns(db: DbOrTx, scope: TenantScope, query: CampaignListQuery) {
   const search = query.searchParam.trim();
   const rows = await detailQuery(db)
-    .where(and(eq(campaigns.companyId, scope.companyId), search ? ilike(campaigns.name, `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined))
+    .where(inTenant(campaigns, scope, search ? ilike(campaigns.name, `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined))
     .orderBy(desc(campaigns.id))
     .limit(CAMPAIGNS_PAGE_SIZE + 1)
     .offset((query.pageNumber - 1) * CAMPAIGNS_PAGE_SIZE);

@@ -1,11 +1,11 @@
 import { CAMPAIGN_MESSAGE_FIELDS, type CampaignBody, type CampaignUpdateBody } from '@atende/shared';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppServices } from '../../app.js';
 import { loadCampaignSettings } from '../campaign-settings/campaign-settings.repo.js';
 import { cancelSends, onOutboundSweep, onSendSettled, outboundRuntime, queueSends, resumeSends, sendProgress, wakeOutbound, type QueuedSend } from '../outbound.js';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { campaigns, contactLists, contacts, fileLists, tags, ticketTags, tickets, whatsapps, type CampaignRow } from '../../platform/db/schema.js';
-import { assertIdsInTenant } from '../../platform/db/tenant.js';
+import { assertIdsInTenant, inTenant } from '../../platform/db/tenant.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext, TenantScope } from '../../platform/http/context.js';
 import { mediaTypeOf, type UploadedFile } from '../../platform/storage/media-storage.js';
@@ -106,7 +106,7 @@ export async function updateCampaign(services: AppServices, ctx: RequestContext,
     const [current] = await tx
       .select()
       .from(campaigns)
-      .where(and(eq(campaigns.companyId, ctx.companyId), eq(campaigns.id, id)))
+      .where(inTenant(campaigns, ctx, eq(campaigns.id, id)))
       .for('update');
     if (!current) throw new AppError('ERR_NO_CAMPAIGN_FOUND');
     assertEditable(current, columns, outboundRuntime(services).now());
@@ -124,7 +124,7 @@ export async function deleteCampaign(services: AppServices, ctx: RequestContext,
   await services.db.transaction(async (tx) => {
     // Nothing queued for it goes out after it is gone.
     await cancelSends(tx, ctx, 'campaign', id);
-    await tx.delete(campaigns).where(and(eq(campaigns.companyId, ctx.companyId), eq(campaigns.id, id)));
+    await tx.delete(campaigns).where(inTenant(campaigns, ctx, eq(campaigns.id, id)));
   });
   if (campaign.mediaPath) await services.media.remove(ctx, campaign.mediaPath).catch(() => undefined);
   services.events.emit('campaign.deleted', { companyId: ctx.companyId, campaignId: id });
@@ -133,7 +133,7 @@ export async function deleteCampaign(services: AppServices, ctx: RequestContext,
 /** `POST /campaigns/{id}/cancel`: a scheduled or running campaign stops; its queued sends are cancelled (no further sends). */
 export async function cancelCampaign(services: AppServices, ctx: RequestContext, id: number): Promise<CampaignDetail> {
   await services.db.transaction(async (tx) => {
-    const [current] = await tx.select().from(campaigns).where(and(eq(campaigns.companyId, ctx.companyId), eq(campaigns.id, id))).for('update');
+    const [current] = await tx.select().from(campaigns).where(inTenant(campaigns, ctx, eq(campaigns.id, id))).for('update');
     if (!current) throw new AppError('ERR_NO_CAMPAIGN_FOUND');
     if (current.status !== 'EM_ANDAMENTO' && current.status !== 'PROGRAMADA') throw new AppError('ERR_CAMPAIGN_STATE');
     await cancelSends(tx, ctx, 'campaign', id);
@@ -145,7 +145,7 @@ export async function cancelCampaign(services: AppServices, ctx: RequestContext,
 /** `POST /campaigns/{id}/restart`: a cancelled campaign goes on with the contacts not yet sent (or starts, if it never did). */
 export async function restartCampaign(services: AppServices, ctx: RequestContext, id: number): Promise<CampaignDetail> {
   const wake = await services.db.transaction(async (tx) => {
-    const [current] = await tx.select().from(campaigns).where(and(eq(campaigns.companyId, ctx.companyId), eq(campaigns.id, id))).for('update');
+    const [current] = await tx.select().from(campaigns).where(inTenant(campaigns, ctx, eq(campaigns.id, id))).for('update');
     if (!current) throw new AppError('ERR_NO_CAMPAIGN_FOUND');
     if (current.status !== 'CANCELADA') throw new AppError('ERR_CAMPAIGN_STATE');
     const resumed = await resumeSends(tx, ctx, 'campaign', id);
@@ -167,7 +167,7 @@ export async function attachCampaignMedia(services: AppServices, ctx: RequestCon
   await services.db
     .update(campaigns)
     .set({ mediaPath: stored.path, mediaName: stored.name, mediaMime: stored.mimeType, mediaSize: stored.size, updatedAt: new Date() })
-    .where(and(eq(campaigns.companyId, ctx.companyId), eq(campaigns.id, id)));
+    .where(inTenant(campaigns, ctx, eq(campaigns.id, id)));
   if (current.mediaPath) await services.media.remove(ctx, current.mediaPath).catch(() => undefined);
   return saved(services, ctx, 'update', id);
 }
@@ -178,7 +178,7 @@ export async function removeCampaignMedia(services: AppServices, ctx: RequestCon
   await services.db
     .update(campaigns)
     .set({ mediaPath: null, mediaName: null, mediaMime: null, mediaSize: null, updatedAt: new Date() })
-    .where(and(eq(campaigns.companyId, ctx.companyId), eq(campaigns.id, id)));
+    .where(inTenant(campaigns, ctx, eq(campaigns.id, id)));
   if (current.mediaPath) await services.media.remove(ctx, current.mediaPath).catch(() => undefined);
   return saved(services, ctx, 'update', id);
 }
@@ -202,11 +202,11 @@ async function audienceOf(tx: DbOrTx, scope: TenantScope, campaign: CampaignRow)
     .selectDistinct({ contactId: tickets.contactId })
     .from(ticketTags)
     .innerJoin(tickets, eq(tickets.id, ticketTags.ticketId))
-    .where(and(eq(ticketTags.companyId, scope.companyId), eq(ticketTags.tagId, campaign.tagId)));
+    .where(inTenant(ticketTags, scope, eq(ticketTags.tagId, campaign.tagId)));
   const rows = await tx
     .select({ id: contacts.id, name: contacts.name, number: contacts.number, email: contacts.email })
     .from(contacts)
-    .where(and(eq(contacts.companyId, scope.companyId), inArray(contacts.id, tagged), eq(contacts.isGroup, false)))
+    .where(inTenant(contacts, scope, inArray(contacts.id, tagged), eq(contacts.isGroup, false)))
     .orderBy(asc(contacts.id));
   return rows.map((row) => ({ name: row.name, number: row.number, email: row.email ?? '', contactId: row.id }));
 }
@@ -284,7 +284,7 @@ async function finishIfDone(services: AppServices, scope: TenantScope, ids: numb
   const finished = await services.db
     .update(campaigns)
     .set({ status: 'FINALIZADA', completedAt: sql`now()`, updatedAt: new Date() })
-    .where(and(eq(campaigns.companyId, scope.companyId), inArray(campaigns.id, done), eq(campaigns.status, 'EM_ANDAMENTO')))
+    .where(inTenant(campaigns, scope, inArray(campaigns.id, done), eq(campaigns.status, 'EM_ANDAMENTO')))
     .returning({ id: campaigns.id });
   for (const campaign of await loadCampaigns(services.db, scope, finished.map((row) => row.id))) {
     services.events.emit('campaign.saved', { companyId: scope.companyId, action: 'update', campaign });

@@ -1,9 +1,10 @@
 import type { PresentedSchedule, ScheduleListQuery } from '@atende/shared';
-import { and, asc, desc, eq, ilike, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import { asc, desc, eq, ilike, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { contacts, schedules, tickets, whatsapps, type ScheduleRecord } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
 import type { MediaStorage } from '../../platform/storage/media-storage.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 export const SCHEDULES_PAGE_SIZE = 100;
 
@@ -41,7 +42,7 @@ export async function loadSchedules(db: DbOrTx, scope: TenantScope, ids: number[
     .select(detailColumns)
     .from(schedules)
     .innerJoin(contacts, eq(contacts.id, schedules.contactId))
-    .where(and(eq(schedules.companyId, scope.companyId), inArray(schedules.id, ids)))
+    .where(inTenant(schedules, scope, inArray(schedules.id, ids)))
     .orderBy(asc(schedules.sendAt), asc(schedules.id));
   return rows.map((row) => ({ ...row.schedule, contact: row.contact }));
 }
@@ -60,11 +61,7 @@ export async function listSchedules(db: DbOrTx, scope: TenantScope, query: Sched
     .from(schedules)
     .innerJoin(contacts, eq(contacts.id, schedules.contactId))
     .where(
-      and(
-        eq(schedules.companyId, scope.companyId),
-        query.contactId ? eq(schedules.contactId, query.contactId) : undefined,
-        search ? or(ilike(schedules.body, pattern), ilike(contacts.name, pattern)) : undefined,
-      ),
+      inTenant(schedules, scope, query.contactId ? eq(schedules.contactId, query.contactId) : undefined, search ? or(ilike(schedules.body, pattern), ilike(contacts.name, pattern)) : undefined),
     )
     .orderBy(desc(schedules.sendAt), desc(schedules.id))
     .limit(SCHEDULES_PAGE_SIZE + 1)
@@ -92,14 +89,14 @@ export async function connectionForContact(db: DbOrTx, scope: TenantScope, conta
     .select({ whatsappId: tickets.whatsappId })
     .from(tickets)
     .innerJoin(whatsapps, eq(whatsapps.id, tickets.whatsappId))
-    .where(and(eq(tickets.companyId, scope.companyId), eq(tickets.contactId, contactId), isNotNull(tickets.whatsappId)))
+    .where(inTenant(tickets, scope, eq(tickets.contactId, contactId), isNotNull(tickets.whatsappId)))
     .orderBy(desc(tickets.updatedAt), desc(tickets.id))
     .limit(1);
   if (ticket?.whatsappId) return ticket.whatsappId;
   const [fallback] = await db
     .select({ id: whatsapps.id })
     .from(whatsapps)
-    .where(eq(whatsapps.companyId, scope.companyId))
+    .where(inTenant(whatsapps, scope))
     .orderBy(desc(whatsapps.isDefault), asc(whatsapps.id))
     .limit(1);
   return fallback?.id ?? null;

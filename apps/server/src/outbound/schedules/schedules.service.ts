@@ -8,6 +8,7 @@ import type { RequestContext, TenantScope } from '../../platform/http/context.js
 import { requireFeature } from '../../platform/http/guards.js';
 import { mediaTypeOf, type UploadedFile } from '../../platform/storage/media-storage.js';
 import { connectionForContact, findSchedule, loadSchedules, resolveSendAt, type ScheduleDetail } from './schedules.repo.js';
+import { inTenant } from '../../platform/db/tenant.js';
 
 declare module '../../platform/events/domain-events.js' {
   interface DomainEventMap {
@@ -25,7 +26,7 @@ async function existingContact(services: AppServices, scope: TenantScope, contac
   const [row] = await services.db
     .select({ id: contacts.id })
     .from(contacts)
-    .where(and(eq(contacts.companyId, scope.companyId), eq(contacts.id, contactId)))
+    .where(inTenant(contacts, scope, eq(contacts.id, contactId)))
     .limit(1);
   if (!row) throw new AppError('ERR_NO_CONTACT_FOUND');
 }
@@ -79,7 +80,7 @@ export async function updateSchedule(services: AppServices, ctx: RequestContext,
         reason: null,
         updatedAt: new Date(),
       })
-      .where(and(eq(schedules.companyId, ctx.companyId), eq(schedules.id, id), isNull(schedules.sentAt), inArray(schedules.status, ['PENDENTE', 'ERRO'])))
+      .where(inTenant(schedules, ctx, eq(schedules.id, id), isNull(schedules.sentAt), inArray(schedules.status, ['PENDENTE', 'ERRO'])))
       .returning({ id: schedules.id });
     if (!row) return false;
     await forgetUnsentSends(tx, ctx, id);
@@ -96,12 +97,7 @@ async function forgetUnsentSends(tx: Parameters<Parameters<AppServices['db']['tr
   await tx
     .delete(outboundSends)
     .where(
-      and(
-        eq(outboundSends.companyId, scope.companyId),
-        eq(outboundSends.kind, 'schedule'),
-        eq(outboundSends.sourceId, scheduleId),
-        inArray(outboundSends.state, ['failed', 'cancelled']),
-      ),
+      inTenant(outboundSends, scope, eq(outboundSends.kind, 'schedule'), eq(outboundSends.sourceId, scheduleId), inArray(outboundSends.state, ['failed', 'cancelled'])),
     );
 }
 
@@ -110,7 +106,7 @@ export async function deleteSchedule(services: AppServices, ctx: RequestContext,
   await services.db.transaction(async (tx) => {
     // Not yet claimed: it will not go. A send already in flight finishes (its record stays as history).
     await cancelSends(tx, ctx, 'schedule', id);
-    await tx.delete(schedules).where(and(eq(schedules.companyId, ctx.companyId), eq(schedules.id, id)));
+    await tx.delete(schedules).where(inTenant(schedules, ctx, eq(schedules.id, id)));
   });
   // Once handed to the engine (sent, sending or failed) its image is also the ticket message's: the file stays.
   const unsent = schedule.sentAt === null && schedule.status === 'PENDENTE';
@@ -132,7 +128,7 @@ export async function attachScheduleMedia(services: AppServices, ctx: RequestCon
   const [row] = await services.db
     .update(schedules)
     .set({ mediaPath: stored.path, mediaName: stored.name, mediaMime: stored.mimeType, mediaSize: stored.size, updatedAt: new Date() })
-    .where(and(eq(schedules.companyId, ctx.companyId), eq(schedules.id, id), isNull(schedules.sentAt), inArray(schedules.status, ['PENDENTE', 'ERRO'])))
+    .where(inTenant(schedules, ctx, eq(schedules.id, id), isNull(schedules.sentAt), inArray(schedules.status, ['PENDENTE', 'ERRO'])))
     .returning({ id: schedules.id });
   if (!row) {
     await services.media.remove(ctx, stored.path).catch(() => undefined);
@@ -148,7 +144,7 @@ export async function removeScheduleMedia(services: AppServices, ctx: RequestCon
   await services.db
     .update(schedules)
     .set({ mediaPath: null, mediaName: null, mediaMime: null, mediaSize: null, updatedAt: new Date() })
-    .where(and(eq(schedules.companyId, ctx.companyId), eq(schedules.id, id)));
+    .where(inTenant(schedules, ctx, eq(schedules.id, id)));
   if (current.mediaPath) await services.media.remove(ctx, current.mediaPath).catch(() => undefined);
   return saved(services, ctx, 'update', await showSchedule(services, ctx, id));
 }
@@ -246,7 +242,7 @@ export function registerScheduleSending(services: AppServices): void {
             ? { status: 'ENVIADA', reason: null, sentAt: sql`coalesce(${schedules.sentAt}, ${now.toISOString()}::timestamptz)`, ticketId: send.ticketId, updatedAt: now }
             : { status: 'ERRO', reason: send.reason ?? 'ERR_SENDING_WAPP_MSG', updatedAt: now },
         )
-        .where(and(eq(schedules.companyId, send.companyId), eq(schedules.id, send.sourceId), sent ? undefined : isNull(schedules.sentAt)))
+        .where(inTenant(schedules, send, eq(schedules.id, send.sourceId), sent ? undefined : isNull(schedules.sentAt)))
         .returning({ id: schedules.id });
       if (row) touched.push({ companyId: send.companyId, id: row.id });
     }

@@ -1,4 +1,4 @@
-import { and, count, eq, inArray } from 'drizzle-orm';
+import { and, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { ErrorCode } from '@atende/shared';
 import { AppError } from '../http/app-error.js';
@@ -6,6 +6,27 @@ import type { TenantScope } from '../http/context.js';
 import type { DbOrTx } from './client.js';
 
 type TenantTable = PgTable & { id: PgColumn; companyId: PgColumn };
+
+/**
+ * The condition every query of a tenant table starts from: the scope's company, and the
+ * query's own conditions. It is the one place a company filter is written (eslint's
+ * `no-restricted-syntax` refuses a hand-written `eq(x.companyId, ...)` anywhere else),
+ * so a repository reads `where(inTenant(tickets, scope, eq(tickets.id, id)))`.
+ */
+export function inTenant(table: { companyId: PgColumn }, scope: TenantScope, ...conditions: (SQL | undefined)[]): SQL {
+  const company = eq(table.companyId, scope.companyId);
+  return conditions.some((condition) => condition !== undefined) ? (and(company, ...conditions) as SQL) : company;
+}
+
+/** `inTenant` of a prepared statement: the company is its `companyId` placeholder. */
+export function inTenantPrepared(table: { companyId: PgColumn }, ...conditions: (SQL | undefined)[]): SQL {
+  return and(eq(table.companyId, sql.placeholder('companyId')), ...conditions) as SQL;
+}
+
+/** A join between two tenant tables stays inside one company. */
+export function sameTenant(a: { companyId: PgColumn }, b: { companyId: PgColumn }): SQL {
+  return eq(a.companyId, b.companyId);
+}
 
 /**
  * Ids sent by a client are only trusted after being found inside the caller's
@@ -23,6 +44,6 @@ export async function assertIdsInTenant(
   const [row] = await db
     .select({ value: count() })
     .from(table)
-    .where(and(eq(table.companyId, scope.companyId), inArray(table.id, unique)));
+    .where(inTenant(table, scope, inArray(table.id, unique)));
   if ((row?.value ?? 0) !== unique.length) throw new AppError(notFound);
 }
