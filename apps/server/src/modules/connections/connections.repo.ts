@@ -48,6 +48,17 @@ export async function findDefaultConnection(db: DbOrTx, scope: TenantScope): Pro
   return row ?? null;
 }
 
+/** The connection a new ticket falls back to: the default one, else the oldest; null when the company has none. */
+export async function findPreferredConnectionId(db: DbOrTx, scope: TenantScope): Promise<number | null> {
+  const [row] = await db
+    .select({ id: whatsapps.id })
+    .from(whatsapps)
+    .where(inTenant(whatsapps, scope))
+    .orderBy(desc(whatsapps.isDefault), asc(whatsapps.id))
+    .limit(1);
+  return row?.id ?? null;
+}
+
 /** The oldest other connection, which becomes the default when the default one is deleted. */
 export async function findSuccessor(db: DbOrTx, scope: TenantScope, excludedId: number): Promise<WhatsappRow | null> {
   const [row] = await db

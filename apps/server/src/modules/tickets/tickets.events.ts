@@ -1,8 +1,8 @@
-import type { AppServices } from '../../app.js';
 import { rooms } from '../../platform/realtime/rooms.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { presentMessage } from '../messages/messages.presenter.js';
 import type { MessageDetail } from '../messages/messages.presenter.js';
+import type { Platform } from '../../platform/platform.js';
 import { presentTicket, type TicketDetail } from './tickets.presenter.js';
 
 declare module '../../platform/events/domain-events.js' {
@@ -42,7 +42,8 @@ export function ticketRooms(ticket: Pick<TicketDetail, 'id' | 'companyId' | 'use
   return list;
 }
 
-export function subscribeTicketEvents({ events, publisher, media }: AppServices): void {
+/** Tickets and their messages to the ticket's audience (`company-{id}-ticket`, `company-{id}-appMessage`). */
+export function subscribeTicketEvents({ events, publisher, media }: Pick<Platform, 'events' | 'publisher' | 'media'>): void {
   events.on('ticket.updated', ({ companyId, ticket, previous }) => {
     const audience = new Set([...ticketRooms(ticket), ...(previous ? ticketRooms(previous) : [])]);
     publisher.toRooms(companyId, [...audience], 'ticket', { action: 'update', ticket: presentTicket(ticket) });

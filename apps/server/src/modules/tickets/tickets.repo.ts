@@ -173,6 +173,45 @@ export async function findActiveTicket(db: DbOrTx, scope: TenantScope, contactId
   return row ?? null;
 }
 
+export type TicketChange = Partial<typeof tickets.$inferInsert>;
+
+/** An agent's new ticket; a second active ticket of the contact on the connection is refused by the unique index. */
+export async function insertTicket(
+  db: DbOrTx,
+  scope: TenantScope,
+  values: Pick<typeof tickets.$inferInsert, 'contactId' | 'whatsappId' | 'queueId' | 'status' | 'userId'>,
+): Promise<number | null> {
+  const [created] = await db
+    .insert(tickets)
+    .values({ ...values, companyId: scope.companyId })
+    .returning({ id: tickets.id });
+  return created?.id ?? null;
+}
+
+export async function updateTicketRow(db: DbOrTx, scope: TenantScope, id: number, change: TicketChange): Promise<void> {
+  await db
+    .update(tickets)
+    .set({ ...change, updatedAt: new Date() })
+    .where(inTenant(tickets, scope, eq(tickets.id, id)));
+}
+
+export async function deleteTicketRow(db: DbOrTx, scope: TenantScope, id: number): Promise<void> {
+  await db.delete(tickets).where(inTenant(tickets, scope, eq(tickets.id, id)));
+}
+
+/** The list row's last message after an outgoing send (messages/outgoing-messages.ts). */
+export async function setTicketLastMessage(db: DbOrTx, scope: TenantScope, id: number, lastMessage: string): Promise<void> {
+  await db
+    .update(tickets)
+    .set({ lastMessage, updatedAt: new Date() })
+    .where(inTenant(tickets, scope, eq(tickets.id, id)));
+}
+
+/** The agent opened the conversation: nothing unread any more. */
+export async function clearUnreadMessages(db: DbOrTx, scope: TenantScope, id: number): Promise<void> {
+  await db.update(tickets).set({ unreadMessages: 0 }).where(inTenant(tickets, scope, eq(tickets.id, id)));
+}
+
 /**
  * Who may open a ticket (spec part 1 §6): admins any; a user the tickets assigned
  * to it, tickets without a queue, and tickets of its own queues.

@@ -1,18 +1,15 @@
 import { CreateTicketBody, IdParams, TicketListQuery, UpdateTicketBody } from '@atende/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppServices } from '../../app.js';
-import { AppError } from '../../platform/http/app-error.js';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
 import { presentTicket } from './tickets.presenter.js';
-import { countTickets, findTicketIdByUuid, listTickets } from './tickets.repo.js';
-import { createTicket, deleteTicket, showTicket, updateTicket } from './tickets.service.js';
+import { countTicketList, createTicket, deleteTicket, listTicketPage, showTicket, showTicketByUuid, updateTicket, type TicketsDeps } from './tickets.service.js';
 
-export function registerTicketRoutes(scope: FastifyInstance, services: AppServices): void {
+export function registerTicketRoutes(scope: FastifyInstance, deps: TicketsDeps): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
 
   app.get('/tickets', { schema: { querystring: TicketListQuery } }, async (request, reply) => {
-    const page = await listTickets(services.database, request.ctx, request.query);
+    const page = await listTicketPage(deps, request.ctx, request.query);
     // The tickets come presented from the database (presentTicketsInDatabase) as JSON text.
     return reply.type('application/json; charset=utf-8').send(`{"tickets":${page.ticketsJson},"hasMore":${page.hasMore}}`);
   });
@@ -20,30 +17,28 @@ export function registerTicketRoutes(scope: FastifyInstance, services: AppServic
   // Ours (the spec's list answers only tickets and hasMore): the whole list's size
   // for the same query, for the tickets manager's badges and the top bar's bell.
   app.get('/tickets/count', { schema: { querystring: TicketListQuery } }, async (request) => {
-    return { count: await countTickets(services.database, request.ctx, request.query) };
+    return { count: await countTicketList(deps, request.ctx, request.query) };
   });
 
   app.get('/tickets/u/:uuid', { schema: { params: z.object({ uuid: z.string().max(64) }) } }, async (request) => {
-    const id = await findTicketIdByUuid(services.db, request.ctx, request.params.uuid);
-    if (id === null) throw new AppError('ERR_NO_TICKET_FOUND');
-    return presentTicket(await showTicket(services, request.ctx, id));
+    return presentTicket(await showTicketByUuid(deps, request.ctx, request.params.uuid));
   });
 
   app.get('/tickets/:id', { schema: { params: IdParams } }, async (request) => {
-    return presentTicket(await showTicket(services, request.ctx, request.params.id));
+    return presentTicket(await showTicket(deps, request.ctx, request.params.id));
   });
 
   app.post('/tickets', { schema: { body: CreateTicketBody } }, async (request, reply) => {
-    const ticket = await createTicket(services, request.ctx, request.body);
+    const ticket = await createTicket(deps, request.ctx, request.body);
     return reply.status(201).send(presentTicket(ticket));
   });
 
   app.put('/tickets/:id', { schema: { params: IdParams, body: UpdateTicketBody } }, async (request) => {
-    return presentTicket(await updateTicket(services, request.ctx, request.params.id, request.body));
+    return presentTicket(await updateTicket(deps, request.ctx, request.params.id, request.body));
   });
 
   app.delete('/tickets/:id', { schema: { params: IdParams } }, async (request) => {
-    await deleteTicket(services, request.ctx, request.params.id);
+    await deleteTicket(deps, request.ctx, request.params.id);
     return { message: 'ticket deleted' };
   });
 }

@@ -1,14 +1,34 @@
 import type { ExpectedTicketState } from '@atende/shared';
-import { asc, desc, eq } from 'drizzle-orm';
-import type { AppServices } from '../../app.js';
 import type { DbOrTx } from '../../platform/db/client.js';
-import { contacts, prompts, queueIntegrations, queues, tickets, users, whatsapps } from '../../platform/db/schema.js';
-import { assertIdsInTenant, inTenant } from '../../platform/db/tenant.js';
+import { contacts, prompts, queueIntegrations, queues, users, whatsapps } from '../../platform/db/schema.js';
+import { assertIdsInTenant } from '../../platform/db/tenant.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { authorize, requireFeature } from '../../platform/http/guards.js';
+import type { Platform } from '../../platform/platform.js';
+import { findPreferredConnectionId } from '../connections/connections.repo.js';
+import { findUserConnectionId } from '../users/users.repo.js';
 import { presentTicket, type TicketDetail } from './tickets.presenter.js';
-import { canSeeTicket, findActiveTicket, findTicketDetail, lockTicket } from './tickets.repo.js';
+import {
+  canSeeTicket,
+  countTickets,
+  deleteTicketRow,
+  findActiveTicket,
+  findTicketDetail,
+  findTicketIdByUuid,
+  insertTicket,
+  listTickets,
+  lockTicket,
+  updateTicketRow,
+  type TicketChange,
+  type TicketListFilters,
+} from './tickets.repo.js';
+
+/**
+ * What the tickets module uses: the database (its raw executor too: the lists come
+ * presented by PostgreSQL) and the domain events (`ticket.changedByAgent` is awaited).
+ */
+export type TicketsDeps = Pick<Platform, 'db' | 'database' | 'events'>;
 
 export const ACCESS_DENIED = 'Acesso não permitido';
 
@@ -17,11 +37,28 @@ function accessDenied(): AppError {
 }
 
 /** A ticket of the caller's company it may open: another company's is 404, outside its queues 403. */
-export async function showTicket(services: AppServices, ctx: RequestContext, id: number): Promise<TicketDetail> {
-  const ticket = await findTicketDetail(services.db, ctx, id);
+export async function showTicket(deps: Pick<TicketsDeps, 'db'>, ctx: RequestContext, id: number): Promise<TicketDetail> {
+  const ticket = await findTicketDetail(deps.db, ctx, id);
   if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND');
   if (!canSeeTicket(ctx, ticket)) throw accessDenied();
   return ticket;
+}
+
+/** `GET /tickets/u/:uuid`: the ticket behind a link, with the same rules as by id. */
+export async function showTicketByUuid(deps: Pick<TicketsDeps, 'db'>, ctx: RequestContext, uuid: string): Promise<TicketDetail> {
+  const id = await findTicketIdByUuid(deps.db, ctx, uuid);
+  if (id === null) throw new AppError('ERR_NO_TICKET_FOUND');
+  return showTicket(deps, ctx, id);
+}
+
+/** A page of the ticket lists as JSON text (presented by the database) and whether more follow. */
+export async function listTicketPage(deps: Pick<TicketsDeps, 'database'>, ctx: RequestContext, filters: TicketListFilters) {
+  return listTickets(deps.database, ctx, filters);
+}
+
+/** How many tickets the list with these filters holds in all. */
+export async function countTicketList(deps: Pick<TicketsDeps, 'database'>, ctx: RequestContext, filters: TicketListFilters): Promise<number> {
+  return countTickets(deps.database, ctx, filters);
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -37,27 +74,19 @@ async function otherOpenTicket(db: DbOrTx, ctx: RequestContext, contactId: numbe
 }
 
 /** The connection a new ticket uses: the one asked for, the user's, the default, or the first. */
-async function pickConnection(services: AppServices, ctx: RequestContext, requested: number | null | undefined): Promise<number> {
+async function pickConnection(deps: Pick<TicketsDeps, 'db'>, ctx: RequestContext, requested: number | null | undefined): Promise<number> {
   if (requested) {
-    await assertIdsInTenant(services.db, ctx, whatsapps, [requested], 'ERR_NO_WAPP_FOUND');
+    await assertIdsInTenant(deps.db, ctx, whatsapps, [requested], 'ERR_NO_WAPP_FOUND');
     return requested;
   }
-  const [own] = await services.db
-    .select({ whatsappId: users.whatsappId })
-    .from(users)
-    .where(inTenant(users, ctx, eq(users.id, ctx.user.id)));
-  if (own?.whatsappId) return own.whatsappId;
-  const [fallback] = await services.db
-    .select({ id: whatsapps.id })
-    .from(whatsapps)
-    .where(inTenant(whatsapps, ctx))
-    .orderBy(desc(whatsapps.isDefault), asc(whatsapps.id))
-    .limit(1);
-  if (!fallback) throw new AppError('ERR_NO_DEF_WAPP_FOUND');
-  return fallback.id;
+  const own = await findUserConnectionId(deps.db, ctx, ctx.user.id);
+  if (own) return own;
+  const fallback = await findPreferredConnectionId(deps.db, ctx);
+  if (fallback === null) throw new AppError('ERR_NO_DEF_WAPP_FOUND');
+  return fallback;
 }
 
-async function assertQueueAllowed(services: AppServices, ctx: RequestContext, queueId: number | null | undefined): Promise<void> {
+async function assertQueueAllowed(deps: Pick<TicketsDeps, 'db'>, ctx: RequestContext, queueId: number | null | undefined): Promise<void> {
   if (queueId === null || queueId === undefined) {
     // New-ticket rule (spec part 1 §5): a queue is required unless the user is an admin.
     if (ctx.user.profile !== 'admin') {
@@ -65,7 +94,7 @@ async function assertQueueAllowed(services: AppServices, ctx: RequestContext, qu
     }
     return;
   }
-  await assertIdsInTenant(services.db, ctx, queues, [queueId], 'ERR_NO_QUEUE_FOUND');
+  await assertIdsInTenant(deps.db, ctx, queues, [queueId], 'ERR_NO_QUEUE_FOUND');
   if (ctx.user.profile !== 'admin' && !ctx.user.queueIds.includes(queueId)) throw new AppError('ERR_NO_PERMISSION');
 }
 
@@ -76,36 +105,32 @@ export interface CreateTicketInput {
   status?: 'open' | 'pending';
 }
 
-export async function createTicket(services: AppServices, ctx: RequestContext, input: CreateTicketInput): Promise<TicketDetail> {
-  await assertIdsInTenant(services.db, ctx, contacts, [input.contactId], 'ERR_NO_CONTACT_FOUND');
-  await assertQueueAllowed(services, ctx, input.queueId);
-  const whatsappId = await pickConnection(services, ctx, input.whatsappId);
-  const conflict = await otherOpenTicket(services.db, ctx, input.contactId, whatsappId);
+export async function createTicket(deps: Pick<TicketsDeps, 'db' | 'events'>, ctx: RequestContext, input: CreateTicketInput): Promise<TicketDetail> {
+  await assertIdsInTenant(deps.db, ctx, contacts, [input.contactId], 'ERR_NO_CONTACT_FOUND');
+  await assertQueueAllowed(deps, ctx, input.queueId);
+  const whatsappId = await pickConnection(deps, ctx, input.whatsappId);
+  const conflict = await otherOpenTicket(deps.db, ctx, input.contactId, whatsappId);
   if (conflict) throw conflict;
   const status = input.status ?? 'open';
   let id: number;
   try {
-    const [created] = await services.db
-      .insert(tickets)
-      .values({
-        companyId: ctx.companyId,
-        contactId: input.contactId,
-        whatsappId,
-        queueId: input.queueId ?? null,
-        status,
-        userId: status === 'open' ? ctx.user.id : null,
-      })
-      .returning({ id: tickets.id });
-    if (!created) throw new AppError('ERR_CREATING_TICKET');
-    id = created.id;
+    const created = await insertTicket(deps.db, ctx, {
+      contactId: input.contactId,
+      whatsappId,
+      queueId: input.queueId ?? null,
+      status,
+      userId: status === 'open' ? ctx.user.id : null,
+    });
+    if (created === null) throw new AppError('ERR_CREATING_TICKET');
+    id = created;
   } catch (error) {
     // Lost a race with an incoming message that opened one first.
-    if (isUniqueViolation(error)) throw (await otherOpenTicket(services.db, ctx, input.contactId, whatsappId)) ?? error;
+    if (isUniqueViolation(error)) throw (await otherOpenTicket(deps.db, ctx, input.contactId, whatsappId)) ?? error;
     throw error;
   }
-  const ticket = await findTicketDetail(services.db, ctx, id);
+  const ticket = await findTicketDetail(deps.db, ctx, id);
   if (!ticket) throw new AppError('ERR_CREATING_TICKET');
-  services.events.emit('ticket.updated', { companyId: ctx.companyId, ticket });
+  deps.events.emit('ticket.updated', { companyId: ctx.companyId, ticket });
   return ticket;
 }
 
@@ -120,8 +145,6 @@ export interface UpdateTicketInput {
   /** The ticket as the client saw it (ours; see ExpectedTicketState). */
   expected?: ExpectedTicketState;
 }
-
-type TicketChange = Partial<typeof tickets.$inferInsert>;
 
 function invalidTransition(from: string, to: string | undefined): AppError {
   return new AppError('ERR_VALIDATION', undefined, { message: `A ${from} ticket cannot become ${to ?? 'that'}`, fields: { status: ['Invalid status change'] } });
@@ -224,11 +247,11 @@ function changesNothing(current: TicketDetail, change: TicketChange): boolean {
  * nothing happens. The automation (greeting, transfer notice, rating) runs only for
  * the change that was written.
  */
-export async function updateTicket(services: AppServices, ctx: RequestContext, id: number, input: UpdateTicketInput): Promise<TicketDetail> {
+export async function updateTicket(deps: Pick<TicketsDeps, 'db' | 'events'>, ctx: RequestContext, id: number, input: UpdateTicketInput): Promise<TicketDetail> {
   const decided: { current?: TicketDetail; change?: TicketChange } = {};
   let ticket: TicketDetail | null;
   try {
-    ticket = await services.db.transaction(async (tx) => {
+    ticket = await deps.db.transaction(async (tx) => {
       if (!(await lockTicket(tx, ctx, id))) throw new AppError('ERR_NO_TICKET_FOUND');
       const current = await findTicketDetail(tx, ctx, id);
       if (!current) throw new AppError('ERR_NO_TICKET_FOUND');
@@ -239,30 +262,27 @@ export async function updateTicket(services: AppServices, ctx: RequestContext, i
       if (changesNothing(current, change)) return null;
       if (input.expected && !isAsSeen(input.expected, current)) throw ticketConflict('ERR_TICKET_CHANGED', current);
       decided.change = change;
-      await tx
-        .update(tickets)
-        .set({ ...change, updatedAt: new Date() })
-        .where(inTenant(tickets, ctx, eq(tickets.id, id)));
+      await updateTicketRow(tx, ctx, id, change);
       return findTicketDetail(tx, ctx, id);
     });
   } catch (error) {
     const { current, change } = decided;
-    if (current && isUniqueViolation(error)) throw (await otherOpenTicket(services.db, ctx, current.contactId, change?.whatsappId ?? current.whatsappId)) ?? error;
+    if (current && isUniqueViolation(error)) throw (await otherOpenTicket(deps.db, ctx, current.contactId, change?.whatsappId ?? current.whatsappId)) ?? error;
     throw error;
   }
   const current = decided.current;
   if (!current) throw new AppError('ERR_NO_TICKET_FOUND');
   if (!ticket) return current;
-  services.events.emit('ticket.updated', { companyId: ctx.companyId, ticket, previous: current });
+  deps.events.emit('ticket.updated', { companyId: ctx.companyId, ticket, previous: current });
   // Greeting on accept, transfer notice, rating or goodbye on close (automation/ticket-lifecycle.ts); never fails the change.
-  await services.events.publish('ticket.changedByAgent', { ctx, previous: current, ticket });
+  await deps.events.publish('ticket.changedByAgent', { ctx, previous: current, ticket });
   return ticket;
 }
 
-export async function deleteTicket(services: AppServices, ctx: RequestContext, id: number): Promise<void> {
-  const ticket = await findTicketDetail(services.db, ctx, id);
+export async function deleteTicket(deps: Pick<TicketsDeps, 'db' | 'events'>, ctx: RequestContext, id: number): Promise<void> {
+  const ticket = await findTicketDetail(deps.db, ctx, id);
   if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND');
   authorize(ctx, 'ticket-options:deleteTicket');
-  await services.db.delete(tickets).where(inTenant(tickets, ctx, eq(tickets.id, id)));
-  services.events.emit('ticket.deleted', { companyId: ctx.companyId, ticket });
+  await deleteTicketRow(deps.db, ctx, id);
+  deps.events.emit('ticket.deleted', { companyId: ctx.companyId, ticket });
 }

@@ -188,6 +188,15 @@ export async function replaceUserQueues(db: DbOrTx, scope: TenantScope, userId: 
   }
 }
 
+/** The connection a user works on by default (its new tickets go there), or null. */
+export async function findUserConnectionId(db: DbOrTx, scope: TenantScope, userId: number): Promise<number | null> {
+  const [row] = await db
+    .select({ whatsappId: users.whatsappId })
+    .from(users)
+    .where(inTenant(users, scope, eq(users.id, userId)));
+  return row?.whatsappId ?? null;
+}
+
 /** Answers whether the user was offline until now (its presence changed). */
 export async function markUserOnline(db: DbOrTx, ctx: RequestContext): Promise<boolean> {
   const [before] = await db
