@@ -1,6 +1,5 @@
 import type { AppServices } from '../app.js';
 import { defineJob, registerRecurringJob, type JobDefinition } from '../platform/jobs/jobs.js';
-import { automationRuntime } from './automation-runtime.js';
 import { sweepTimers } from './timers.js';
 import { retryWebhook, type WebhookRetryData } from './integrations/webhook.js';
 
@@ -28,7 +27,7 @@ export function automationJobs(services: AppServices): AutomationJobs {
   return jobs;
 }
 
-/** Sends a durable job; without a job runner (some tests) the work is skipped and logged. */
+/** Sends a durable job, due `afterSeconds` from the app's clock. */
 export async function scheduleJob<T extends object>(
   services: AppServices,
   def: JobDefinition<T>,
@@ -36,8 +35,7 @@ export async function scheduleJob<T extends object>(
   afterSeconds: number,
   singletonKey?: string,
 ): Promise<void> {
-  const runtime = automationRuntime(services);
-  const startAfter = new Date(runtime.now().getTime() + afterSeconds * 1000);
+  const startAfter = new Date(services.clock.now().getTime() + afterSeconds * 1000);
   await services.jobs.send(def, data, { startAfter, ...(singletonKey ? { singletonKey } : {}) });
 }
 
@@ -49,14 +47,14 @@ export async function scheduleJob<T extends object>(
 export function registerAutomationJobs(services: AppServices): void {
   const { jobs } = services;
   jobs.register(automationJobs(services).webhookRetry);
-  const runtime = automationRuntime(services);
+  const runtime = services.automation;
   registerRecurringJob(jobs, {
     name: 'automation.timers',
     everySeconds: () => SWEEP_INTERVAL_SECONDS,
     firstAfterSeconds: SWEEP_INTERVAL_SECONDS,
     options: { retryLimit: 3, retryDelay: 30, expireInSeconds: 300 },
-    run: () => sweepTimers(services, runtime.now()),
+    run: () => sweepTimers(services, services.clock.now()),
     logger: runtime.logger,
-    now: () => runtime.now(),
+    now: () => services.clock.now(),
   });
 }

@@ -1,14 +1,12 @@
-import pino, { type Logger } from 'pino';
-import type { AppServices } from '../app.js';
+import type { Logger } from '../platform/logger.js';
 
 /**
- * Process-level knobs of the automation: the clock every rule reads (business
- * hours, timers, variables), the network budget of integration calls and how
- * long to wait between messages. Nothing here is bot state: that lives in the
- * database (ARCHITECTURE §3.6). Tests replace the clock and shorten the waits.
+ * Process-level knobs of the automation: the network budget of integration calls
+ * and how long to wait between messages, and its logger. Nothing here is bot state:
+ * that lives in the database (ARCHITECTURE §3.6); the time it reads is the app's
+ * clock. Made by the composition root (app.ts); tests shorten the waits on theirs.
  */
 export interface AutomationRuntime {
-  now(): Date;
   logger: Logger;
   /** Budget of one call to Typebot, a webhook, Dialogflow or OpenAI. */
   httpTimeoutMs: number;
@@ -19,30 +17,12 @@ export interface AutomationRuntime {
   sleep(ms: number): Promise<void>;
 }
 
-const runtimes = new WeakMap<AppServices, AutomationRuntime>();
-
-function defaults(services: AppServices): AutomationRuntime {
+export function createAutomationRuntime(logger: Logger): AutomationRuntime {
   return {
-    now: () => new Date(),
-    logger: pino({ level: services.config.LOG_LEVEL, base: { module: 'automation' } }),
+    logger: logger.child({ module: 'automation' }),
     httpTimeoutMs: 15_000,
     webhookRetryDelaysSeconds: [10, 60, 300],
     delayScale: 1,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   };
-}
-
-export function automationRuntime(services: AppServices): AutomationRuntime {
-  let runtime = runtimes.get(services);
-  if (!runtime) {
-    runtime = defaults(services);
-    runtimes.set(services, runtime);
-  }
-  return runtime;
-}
-
-/** Replaces some knobs (tests: a fixed clock, short timeouts). */
-export function configureAutomation(services: AppServices, overrides: Partial<AutomationRuntime>): AutomationRuntime {
-  const runtime = Object.assign(automationRuntime(services), overrides);
-  return runtime;
 }

@@ -41,15 +41,6 @@ function withDefaults(stored: Record<string, string>): CompanySettings {
   return values;
 }
 
-export async function loadSetting(db: DbOrTx, scope: TenantScope, key: SettingKey): Promise<string> {
-  const [row] = await db
-    .select({ value: settings.value })
-    .from(settings)
-    .where(inTenant(settings, scope, eq(settings.key, key)))
-    .limit(1);
-  return row?.value ?? SETTING_DEFINITIONS[key].default;
-}
-
 /**
  * Loads a ticket for the automation. Inside a transaction `lock` takes the
  * ticket row `for update`: two messages of one chat then decide one after the

@@ -8,28 +8,7 @@ import type { DbOrTx } from '../platform/db/client.js';
 import { tickets, type TicketRow } from '../platform/db/schema.js';
 import type { TenantScope } from '../platform/http/context.js';
 import { mediaTypeOf, type StoredMedia } from '../platform/storage/media-storage.js';
-import { automationRuntime } from './automation-runtime.js';
 import { inTenant } from '../platform/db/tenant.js';
-
-/** What the automation keeps per ticket in `tickets.bot_state` (the rest has columns of its own). */
-export interface BotState {
-  /** The bot already ran for this ticket (it starts once per ticket). */
-  started?: boolean;
-  /**
-   * Created in its connection's only queue (arrival.ts) and the bot's first turn has not run yet
-   * (out of business hours, or the ticket was opened by our side): it runs as for a ticket without a queue.
-   */
-  startDue?: boolean;
-  /** Consecutive invalid answers at the current menu. */
-  invalid?: number;
-  /** The closed period already told about (business-hours.ts closedPeriodKey). */
-  outOfHours?: string;
-  typebot?: { sessionId: string; lastAt: string; choices?: string[] };
-}
-
-export function readBotState(raw: unknown): BotState {
-  return raw && typeof raw === 'object' ? (raw as BotState) : {};
-}
 
 export interface BotReply {
   body: string;
@@ -77,7 +56,7 @@ export async function deliverEffects(
   before: Pick<TicketRow, 'id' | 'userId' | 'queueId' | 'status'>,
   effects: Pick<BotEffects, 'replies' | 'change'>,
 ): Promise<void> {
-  const runtime = automationRuntime(services);
+  const runtime = services.automation;
   if (LIST_FIELDS.some((field) => field in effects.change)) {
     const ticket = await findTicketDetail(services.db, scope, before.id);
     if (ticket) {

@@ -1,10 +1,11 @@
 import type { DbOrTx } from '../platform/db/client.js';
 import type { TenantScope } from '../platform/http/context.js';
 import type { AutomationTicket } from './automation.repo.js';
-import { readBotState, type BotEffects, type BotReply, type BotState } from './bot-effects.js';
+import { type BotEffects, type BotReply } from './bot-effects.js';
 import { closedPeriodKey, hoursConfigured, isOpenAt } from './business-hours.js';
 import { formatMessage } from '../modules/messages/message-variables.js';
 import type { ScheduleRow } from '../platform/db/schema.js';
+import { readBotState, type BotState } from '../modules/tickets/bot-state.js';
 
 /**
  * One decision of the automation about one ticket, inside the transaction that

@@ -3,17 +3,19 @@ import type { AppServices } from '../app.js';
 import { prompts, queueIntegrations, type PromptRow, type QueueIntegrationRow } from '../platform/db/schema.js';
 import type { TenantScope } from '../platform/http/context.js';
 import { loadAutomationTicket, type AutomationTicket } from './automation.repo.js';
-import { automationRuntime, type AutomationRuntime } from './automation-runtime.js';
+import type { AutomationRuntime } from './automation-runtime.js';
 import { AUTOMATION_TEXTS } from './automation-texts.js';
-import { applyTicketChange, deliverEffects, readBotState, type BotReply, type BotState, type FollowUp, type TicketChange } from './bot-effects.js';
+import { applyTicketChange, deliverEffects, type BotReply, type FollowUp, type TicketChange } from './bot-effects.js';
 import { handoverChange, type HandoverTarget } from './handover.js';
 import { dialogflowTurn } from './integrations/dialogflow.js';
 import { PeerError } from './integrations/peer-http.js';
 import { typebotTurn } from './integrations/typebot.js';
 import { scheduleWebhookRetry, webhookTurn } from './integrations/webhook.js';
-import type { InboundTurn } from './inbound-automation.js';
+
 import { promptTurn } from './openai/prompt-turn.js';
 import { inTenant } from '../platform/db/tenant.js';
+import { type InboundTurn } from '../inbound/inbound-turn.js';
+import { readBotState, type BotState } from '../modules/tickets/bot-state.js';
 
 /** What a bot peer answered for one customer message. */
 export interface PeerOutcome {
@@ -75,7 +77,7 @@ function integrationTurn(turn: PeerTurn, integration: QueueIntegrationRow): Prom
  * bad answer) still answers the customer and hands the ticket to the agents.
  */
 export async function runFollowUp(services: AppServices, scope: TenantScope, ticketId: number, followUp: FollowUp, message: InboundTurn): Promise<void> {
-  const runtime = automationRuntime(services);
+  const runtime = services.automation;
   const at = await loadAutomationTicket(services.db, scope, ticketId);
   if (!at || at.ticket.status !== 'pending') return;
   const turn: PeerTurn = { services, runtime, scope, at, message, start: followUp.kind === 'integration' && followUp.start };
@@ -126,7 +128,7 @@ function stillWithBot(at: AutomationTicket, followUp: FollowUp): boolean {
 }
 
 async function applyOutcome(services: AppServices, scope: TenantScope, ticketId: number, followUp: FollowUp, outcome: PeerOutcome): Promise<void> {
-  const runtime = automationRuntime(services);
+  const runtime = services.automation;
   const applied = await services.db.transaction(async (tx) => {
     const at = await loadAutomationTicket(tx, scope, ticketId, true);
     if (!at || !stillWithBot(at, followUp)) return null;

@@ -2,8 +2,9 @@ import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../platform/db/client.js';
 import { queues, users, type TicketRow } from '../platform/db/schema.js';
 import type { TenantScope } from '../platform/http/context.js';
-import { readBotState, type TicketChange } from './bot-effects.js';
+import { type TicketChange } from './bot-effects.js';
 import { inTenant } from '../platform/db/tenant.js';
+import { readBotState } from '../modules/tickets/bot-state.js';
 
 /** Where a bot sends the ticket when it stops: a queue, a user, or (neither) stays where it is. */
 export interface HandoverTarget {

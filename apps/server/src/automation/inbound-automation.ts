@@ -1,7 +1,7 @@
 import type { AppServices } from '../app.js';
 import { sendAutomaticMessage } from '../modules/messages/messages.service.js';
-import { findQueueRow, loadAutomationTickets, loadSetting } from './automation.repo.js';
-import { automationRuntime } from './automation-runtime.js';
+import { findQueueRow, loadAutomationTickets } from './automation.repo.js';
+import { loadSetting } from '../modules/settings/settings.repo.js';
 import { AUTOMATION_TEXTS } from './automation-texts.js';
 import { applyTicketChange, deliverEffects, type BotEffects, type TicketChange } from './bot-effects.js';
 import { BotTurn } from './bot-turn.js';
@@ -9,52 +9,7 @@ import { Chatbot } from './chatbot.js';
 import { runFollowUp } from './follow-up.js';
 import { handoverChange } from './handover.js';
 import type { TicketRow } from '../platform/db/schema.js';
-
-/** The customer's stored message, as the automation needs it. */
-export interface InboundTurn {
-  companyId: number;
-  ticketId: number;
-  messageId: number;
-  ticketCreated: boolean;
-  body: string;
-  mediaType: string | null;
-  mediaPath: string | null;
-  mediaName: string | null;
-}
-
-/** What the ingest's row already tells about the ticket, so a ticket with an agent costs nothing. */
-export interface TicketHints {
-  status: string;
-  isGroup: boolean;
-  chatbot: boolean;
-  useIntegration: boolean;
-  promptId: number | null;
-  queueId: number | null;
-  scheduleType: string | null;
-  /** The bot already ran for this ticket (bot_state.started). */
-  botStarted: boolean;
-  /** The ticket was created in its arrival queue and the bot's first turn has not run yet (bot_state.startDue, arrival.ts). */
-  startDue: boolean;
-  /** The connection's timeUseBotQueues: with 0 a stopped menu is never offered again. */
-  menuWait: number;
-  /** The connection offers no bot at all: no queues, no integration, no prompt. */
-  connectionIdle: boolean;
-}
-
-/**
- * Whether a customer's message may need the automation at all. Tickets with an
- * agent (open) never do; nor does a pending ticket whose bot is done (in a queue,
- * or stopped with no menu to offer again) or that has no bot to meet (its
- * connection offers none) when business hours are not used.
- */
-export function needsAutomation(hints: TicketHints): boolean {
-  if (hints.status !== 'pending' || hints.isGroup) return false;
-  if (hints.startDue) return true;
-  if (hints.chatbot || hints.useIntegration || hints.promptId !== null) return true;
-  // Without a queue the bot may still start, or offer its menu again after the wait.
-  if (hints.queueId === null && !hints.connectionIdle && (!hints.botStarted || hints.menuWait > 0)) return true;
-  return hints.scheduleType !== null && hints.scheduleType !== 'disabled';
-}
+import type { InboundTurn } from '../inbound/inbound-turn.js';
 
 /**
  * Runs the automation for a customer's message already stored in a pending
@@ -77,7 +32,7 @@ export async function runInboundAutomation(services: AppServices, inbound: Inbou
  * shared transaction fails, each message is decided on its own instead.
  */
 export async function decideInboundAutomation(services: AppServices, inbounds: InboundTurn[]): Promise<(() => Promise<void>)[]> {
-  const runtime = automationRuntime(services);
+  const runtime = services.automation;
   const [first] = inbounds;
   if (!first) return [];
   const scope = { companyId: first.companyId };
@@ -99,7 +54,7 @@ export async function decideInboundAutomation(services: AppServices, inbounds: I
           decisions.push(null);
           continue;
         }
-        const turn = new BotTurn(tx, scope, at, runtime.now(), inbound.body.trim());
+        const turn = new BotTurn(tx, scope, at, services.clock.now(), inbound.body.trim());
         await decide(services, turn);
         const change = turn.finalChange();
         const key = JSON.stringify(change);
@@ -195,7 +150,7 @@ async function decide(services: AppServices, turn: BotTurn): Promise<void> {
  * calls is told to write instead. The call itself is refused by the channel.
  */
 export async function answerRejectedCall(services: AppServices, companyId: number, ticketId: number): Promise<void> {
-  const runtime = automationRuntime(services);
+  const runtime = services.automation;
   try {
     if ((await loadSetting(services.db, { companyId }, 'call')) !== 'disabled') return;
     await sendAutomaticMessage(services, { companyId }, ticketId, { body: AUTOMATION_TEXTS.callRejected, source: 'system' });

@@ -1,14 +1,10 @@
-import { desc, eq, isNotNull } from 'drizzle-orm';
 import type { AppServices } from '../app.js';
-import type { DbOrTx } from '../platform/db/client.js';
-import { tickets, userRatings } from '../platform/db/schema.js';
 import type { TenantScope } from '../platform/http/context.js';
 import { findQueueRow, loadAutomationTicket } from './automation.repo.js';
-import { automationRuntime } from './automation-runtime.js';
 import { AUTOMATION_TEXTS } from './automation-texts.js';
 import { applyTicketChange, deliverEffects, type BotReply } from './bot-effects.js';
 import { formatMessage } from '../modules/messages/message-variables.js';
-import { inTenant } from '../platform/db/tenant.js';
+import type { RatingDecision } from '../inbound/rating-reply.js';
 
 /**
  * The rating of a closed ticket (setting userRating, spec part 1 §9, decision 6):
@@ -19,48 +15,6 @@ import { inTenant } from '../platform/db/tenant.js';
  * conversation. The reply is stored in the closed ticket and never reopens it.
  */
 
-export type RatingDecision = { kind: 'rated'; rate: 1 | 2 | 3 } | { kind: 'reprompt' } | { kind: 'release' };
-
-export function decideRating(body: string, state: string | null): RatingDecision {
-  const answer = body.trim();
-  if (answer === '1' || answer === '2' || answer === '3') return { kind: 'rated', rate: Number(answer) as 1 | 2 | 3 };
-  return state === 'reprompted' ? { kind: 'release' } : { kind: 'reprompt' };
-}
-
-export interface AwaitingRating {
-  id: number;
-  ratingState: string;
-  userId: number | null;
-}
-
-/** The contact's closed ticket on this connection still waiting for its rating (a partial index serves it). */
-export async function findAwaitingRating(db: DbOrTx, scope: TenantScope, contactId: number, whatsappId: number): Promise<AwaitingRating | null> {
-  const [row] = await db
-    .select({ id: tickets.id, ratingState: tickets.ratingState, userId: tickets.userId })
-    .from(tickets)
-    .where(
-      inTenant(tickets, scope, eq(tickets.contactId, contactId), eq(tickets.whatsappId, whatsappId), isNotNull(tickets.ratingState), eq(tickets.status, 'closed')),
-    )
-    .orderBy(desc(tickets.id))
-    .limit(1);
-  return row && row.ratingState ? { id: row.id, ratingState: row.ratingState, userId: row.userId } : null;
-}
-
-/** Inside the ingest's transaction: records the answer and moves the wait on. */
-export async function recordRatingReply(db: DbOrTx, scope: TenantScope, awaiting: AwaitingRating, decision: RatingDecision): Promise<void> {
-  if (decision.kind === 'rated') {
-    await db
-      .insert(userRatings)
-      .values({ companyId: scope.companyId, ticketId: awaiting.id, userId: awaiting.userId, rate: decision.rate })
-      .onConflictDoNothing();
-  }
-  const ratingState = decision.kind === 'reprompt' ? 'reprompted' : null;
-  await db
-    .update(tickets)
-    .set({ ratingState })
-    .where(inTenant(tickets, scope, eq(tickets.id, awaiting.id)));
-}
-
 async function ratingRequest(services: AppServices, scope: TenantScope, ticketId: number): Promise<string> {
   const at = await loadAutomationTicket(services.db, scope, ticketId);
   const queue = at?.ticket.queueId ? await findQueueRow(services.db, scope, at.ticket.queueId) : null;
@@ -70,7 +24,7 @@ async function ratingRequest(services: AppServices, scope: TenantScope, ticketId
 async function send(services: AppServices, scope: TenantScope, ticketId: number, bodies: string[]): Promise<void> {
   const at = await loadAutomationTicket(services.db, scope, ticketId);
   if (!at) return;
-  const now = automationRuntime(services).now();
+  const now = services.clock.now();
   const replies: BotReply[] = bodies.map((body) => ({
     body: formatMessage(body, { contactName: at.contact.name, protocol: at.ticket.id, now, timeZone: at.company.timezone }),
     source: 'system',
@@ -89,7 +43,7 @@ export async function answerRatingReply(services: AppServices, scope: TenantScop
       await send(services, scope, ticketId, [`${AUTOMATION_TEXTS.ratingInvalid}\n\n${request}\n\n${AUTOMATION_TEXTS.ratingOptions}`]);
     }
   } catch (error) {
-    automationRuntime(services).logger.error({ err: error, ticketId }, 'rating answer not sent');
+    services.automation.logger.error({ err: error, ticketId }, 'rating answer not sent');
   }
 }
 
@@ -111,6 +65,6 @@ export async function afterTicketClosed(services: AppServices, scope: TenantScop
     const goodbye = at.connection.complationMessage.trim();
     if (goodbye) await send(services, scope, ticketId, [goodbye]);
   } catch (error) {
-    automationRuntime(services).logger.error({ err: error, ticketId }, 'closing message not sent');
+    services.automation.logger.error({ err: error, ticketId }, 'closing message not sent');
   }
 }

@@ -2,13 +2,13 @@ import type { AppServices } from '../app.js';
 import type { TicketDetail } from '../modules/tickets/tickets.presenter.js';
 import type { RequestContext } from '../platform/http/context.js';
 import { loadAutomationTicket } from './automation.repo.js';
-import { automationRuntime } from './automation-runtime.js';
 import { AUTOMATION_TEXTS, fill } from './automation-texts.js';
-import { applyTicketChange, readBotState } from './bot-effects.js';
+import { applyTicketChange } from './bot-effects.js';
 import { afterTicketClosed } from './rating.js';
 import { sendAutomaticMessage } from '../modules/messages/messages.service.js';
 import { findTicketDetail } from '../modules/tickets/tickets.repo.js';
 import { formatMessage } from '../modules/messages/message-variables.js';
+import { readBotState } from '../modules/tickets/bot-state.js';
 
 /**
  * What an agent's change to a ticket sets off (spec part 1 §4): the greeting
@@ -18,7 +18,7 @@ import { formatMessage } from '../modules/messages/message-variables.js';
  * Never throws: the agent's change is already saved.
  */
 export async function afterAgentChange(services: AppServices, ctx: RequestContext, previous: TicketDetail, ticket: TicketDetail): Promise<void> {
-  const runtime = automationRuntime(services);
+  const runtime = services.automation;
   try {
     if (previous.status !== 'closed' && ticket.status === 'closed') {
       await afterTicketClosed(services, ctx, ticket.id);
@@ -35,7 +35,7 @@ export async function afterAgentChange(services: AppServices, ctx: RequestContex
     const at = await loadAutomationTicket(services.db, ctx, ticket.id);
     if (!at) return;
     const text = (body: string) =>
-      formatMessage(body, { contactName: at.contact.name, protocol: ticket.id, now: runtime.now(), timeZone: at.company.timezone });
+      formatMessage(body, { contactName: at.contact.name, protocol: ticket.id, now: services.clock.now(), timeZone: at.company.timezone });
     if (transferred && at.settings.sendMsgTransfTicket === 'enabled') {
       const body = userChanged && ticket.user
         ? fill(AUTOMATION_TEXTS.transferToUser, { user: ticket.user.name })

@@ -2,7 +2,6 @@ import { sql } from 'drizzle-orm';
 import type { AppServices } from '../app.js';
 import type { TenantScope } from '../platform/http/context.js';
 import { findQueueRow, loadAutomationTicket } from './automation.repo.js';
-import { automationRuntime } from './automation-runtime.js';
 import { AUTOMATION_TEXTS, fill } from './automation-texts.js';
 import { applyTicketChange, deliverEffects, type BotReply } from './bot-effects.js';
 import { handoverChange } from './handover.js';
@@ -32,7 +31,7 @@ async function rows<T>(services: AppServices, query: ReturnType<typeof sql>): Pr
 }
 
 export async function sweepTimers(services: AppServices, now: Date): Promise<{ closed: number; transferred: number }> {
-  const runtime = automationRuntime(services);
+  const runtime = services.automation;
   let closed = 0;
   let transferred = 0;
   const at = now.toISOString();

@@ -1,7 +1,8 @@
-import { arrivalQueueSql, START_DUE_STATE } from '../automation/arrival.js';
-import type { TicketHints } from '../automation/inbound-automation.js';
+import { arrivalQueueSql, START_DUE_STATE } from './arrival.js';
+
 import type { SqlExecutor } from '../platform/db/client.js';
 import type { InboundMessage } from './inbound-message.js';
+import { type TicketHints } from './inbound-turn.js';
 
 /** One inbound message on its way into a batch: the chat's number and the list preview already worked out. */
 export interface BatchItem {

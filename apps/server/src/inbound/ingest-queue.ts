@@ -1,14 +1,17 @@
-import type { AppServices } from '../app.js';
-import { automationRuntime } from '../automation/automation-runtime.js';
-import { decideInboundAutomation, type InboundTurn } from '../automation/inbound-automation.js';
+import type { Platform } from '../platform/platform.js';
 import { loadMessageDetails } from '../modules/messages/messages.repo.js';
 import { loadTicketDetails } from '../modules/tickets/tickets.repo.js';
 import { chatKey, findRedelivered, storeBatch, type BatchItem, type BatchOutcome } from './ingest-batch.js';
 import { afterCommit, automationTurn, storeSlowly, type StoredInbound } from './ingest-steps.js';
 import type { IngestResult } from './ingest.js';
+import type { InboundReactions } from './inbound-reactions.js';
+import type { InboundTurn } from './inbound-turn.js';
 
 /** The most messages one statement stores. */
 const MAX_BATCH = 100;
+
+/** What the ingest uses: the database, the realtime publisher, and the reactions to a stored message. */
+export type IngestDeps = Pick<Platform, 'db' | 'database' | 'events' | 'publisher' | 'logger'> & { reactions: InboundReactions };
 
 interface Waiting {
   item: BatchItem;
@@ -43,7 +46,11 @@ export class IngestQueue {
   /** Per chat, the end of the follow-up work already queued. */
   private readonly chatTails = new Map<string, Promise<void>>();
 
-  constructor(private readonly services: AppServices) {}
+  private readonly logger: Platform['logger'];
+
+  constructor(private readonly services: IngestDeps) {
+    this.logger = services.logger.child({ module: 'ingest' });
+  }
 
   submit(item: BatchItem): Promise<IngestResult> {
     return new Promise((resolve, reject) => {
@@ -76,7 +83,7 @@ export class IngestQueue {
       outcomes = await storeBatch(services.database.sql, unique.map((entry) => entry.item));
     } catch (error) {
       // A batch that fails (a deadlock with another node, say) is retried one message at a time.
-      automationRuntime(services).logger.warn({ err: error, size: unique.length }, 'ingest batch failed; storing one by one');
+      this.logger.warn({ err: error, size: unique.length }, 'ingest batch failed; storing one by one');
       outcomes = unique.map(() => ({ kind: 'missed' }));
     }
     const stored: { entry: Waiting; stored: StoredInbound }[] = [];
@@ -102,10 +109,11 @@ export class IngestQueue {
     const published = this.published.then(() =>
       publishStored(
         services,
+        this.logger,
         stored.map((s) => ({ companyId: s.entry.item.input.companyId, ticketId: s.stored.ticketId, messageId: s.stored.messageId })),
       ),
     );
-    const republished = published.then(() => publishAgain(services, redelivered.map((entry) => entry.item)));
+    const republished = published.then(() => publishAgain(services, this.logger, redelivered.map((entry) => entry.item)));
     this.published = republished;
     // A second copy within the batch is answered with its first, which this batch publishes.
     const answered = republished.then(() => services.publisher.delivered());
@@ -142,7 +150,7 @@ export class IngestQueue {
         (error: unknown) => entry.reject(error),
       );
     for (const turns of together.values()) {
-      const decided = published.then(() => decideInboundAutomation(services, turns.map((t) => t.turn)));
+      const decided = published.then(() => services.reactions.decideTurns(turns.map((t) => t.turn)));
       turns.forEach(({ key, entry, stored: outcome }, index) => {
         void settle(entry, outcome, this.afterChat(key, async () => {
           const finishTurn = (await decided)[index];
@@ -154,7 +162,7 @@ export class IngestQueue {
     for (const { entry, stored: outcome } of alone) {
       void settle(entry, outcome, this.afterChat(chatKey(entry.item), async () => {
         await published;
-        await afterCommit(services, entry.item, outcome);
+        await afterCommit(services.reactions, entry.item, outcome);
       }));
     }
   }
@@ -200,7 +208,12 @@ interface Published {
  * `message.created` per message, in order (`message.redelivered` for messages
  * stored before, which only the realtime publisher hears).
  */
-async function publishStored(services: AppServices, stored: Published[], event: 'message.created' | 'message.redelivered' = 'message.created'): Promise<void> {
+async function publishStored(
+  services: IngestDeps,
+  logger: Platform['logger'],
+  stored: Published[],
+  event: 'message.created' | 'message.redelivered' = 'message.created',
+): Promise<void> {
   const byCompany = new Map<number, Published[]>();
   for (const entry of stored) {
     const list = byCompany.get(entry.companyId) ?? [];
@@ -223,34 +236,23 @@ async function publishStored(services: AppServices, stored: Published[], event: 
       }
     } catch (error) {
       // The messages are stored: the agents see them on their next read.
-      automationRuntime(services).logger.error({ err: error, companyId }, 'inbound messages not published');
+      logger.error({ err: error, companyId }, 'inbound messages not published');
     }
   }
 }
 
 /** Publishes the stored messages of redelivered items again (see IngestQueue). */
-async function publishAgain(services: AppServices, items: BatchItem[]): Promise<void> {
+async function publishAgain(services: IngestDeps, logger: Platform['logger'], items: BatchItem[]): Promise<void> {
   if (items.length === 0) return;
   try {
     const found = await findRedelivered(services.database.sql, items);
     await publishStored(
       services,
+      logger,
       found.map((ref) => ({ companyId: ref.item.input.companyId, ticketId: ref.ticketId, messageId: ref.messageId })),
       'message.redelivered',
     );
   } catch (error) {
-    automationRuntime(services).logger.error({ err: error, size: items.length }, 'redelivered messages not published again');
+    logger.error({ err: error, size: items.length }, 'redelivered messages not published again');
   }
-}
-
-const queues = new WeakMap<AppServices, IngestQueue>();
-
-/** The app's ingest queue. */
-export function ingestQueue(services: AppServices): IngestQueue {
-  let queue = queues.get(services);
-  if (!queue) {
-    queue = new IngestQueue(services);
-    queues.set(services, queue);
-  }
-  return queue;
 }

@@ -1,15 +1,17 @@
 import { eq, sql } from 'drizzle-orm';
-import type { AppServices } from '../app.js';
+import type { Platform } from '../platform/platform.js';
 import { contacts, messages, tickets, type TicketRow } from '../platform/db/schema.js';
 import type { TenantScope } from '../platform/http/context.js';
 import { findActiveTicket } from '../modules/tickets/tickets.repo.js';
-import { arrivalQueue, START_DUE_STATE } from '../automation/arrival.js';
-import { readBotState } from '../automation/bot-effects.js';
-import { answerRejectedCall, needsAutomation, runInboundAutomation, type InboundTurn, type TicketHints } from '../automation/inbound-automation.js';
-import { answerRatingReply, decideRating, findAwaitingRating, recordRatingReply, type RatingDecision } from '../automation/rating.js';
+import { arrivalQueue, START_DUE_STATE } from './arrival.js';
+
+import type { InboundReactions } from './inbound-reactions.js';
 import type { BatchItem, BatchOutcome } from './ingest-batch.js';
 import type { InboundMessage } from './inbound-message.js';
 import { inTenant } from '../platform/db/tenant.js';
+import { decideRating, findAwaitingRating, recordRatingReply, type RatingDecision } from './rating-reply.js';
+import { needsAutomation, type InboundTurn, type TicketHints } from './inbound-turn.js';
+import { readBotState } from '../modules/tickets/bot-state.js';
 
 class DuplicateMessage extends Error {}
 
@@ -22,7 +24,7 @@ export type StoredInbound = Extract<BatchOutcome, { kind: 'stored' }> & { rating
  * another writer meanwhile. The chat is locked by an advisory lock while its
  * ticket is found or created.
  */
-export async function storeSlowly(services: AppServices, { input, number, preview }: BatchItem): Promise<StoredInbound | 'duplicate'> {
+export async function storeSlowly(services: Pick<Platform, 'db'>, { input, number, preview }: BatchItem): Promise<StoredInbound | 'duplicate'> {
   const scope: TenantScope = { companyId: input.companyId };
   try {
     return await services.db.transaction(async (tx) => {
@@ -160,13 +162,13 @@ export async function storeSlowly(services: AppServices, { input, number, previe
 }
 
 /** The work that follows a stored message: the rating's answer, a refused call's notice, or the automation's turn. */
-export async function afterCommit(services: AppServices, { input }: BatchItem, stored: StoredInbound): Promise<void> {
+export async function afterCommit(reactions: InboundReactions, { input }: BatchItem, stored: StoredInbound): Promise<void> {
   if (input.fromMe) return;
-  if (stored.rating) await answerRatingReply(services, { companyId: input.companyId }, stored.ticketId, stored.rating.decision);
-  else if (input.specialType === 'call_log') await answerRejectedCall(services, input.companyId, stored.ticketId);
+  if (stored.rating) await reactions.answerRating({ companyId: input.companyId }, stored.ticketId, stored.rating.decision);
+  else if (input.specialType === 'call_log') await reactions.answerRejectedCall(input.companyId, stored.ticketId);
   else {
     const turn = automationTurn(input, stored);
-    if (turn) await runInboundAutomation(services, turn);
+    if (turn) await reactions.runTurn(turn);
   }
 }
 

@@ -1,8 +1,11 @@
-import type { AppServices } from '../app.js';
-import { groupMessagesIgnored } from '../automation/inbound-hooks.js';
 import { lastMessagePreview } from '../modules/messages/message-preview.js';
+import { loadSetting } from '../modules/settings/settings.repo.js';
+import type { Platform } from '../platform/platform.js';
 import { storableInbound, type InboundMessage } from './inbound-message.js';
-import { ingestQueue } from './ingest-queue.js';
+import type { IngestQueue } from './ingest-queue.js';
+
+/** What a provider needs to hand the pipeline a message: the database and the app's ingest queue. */
+export type InboundDeps = Pick<Platform, 'db'> & { ingest: IngestQueue };
 
 export interface IngestResult {
   duplicate: boolean;
@@ -32,12 +35,13 @@ export interface IngestResult {
  * rating answers that rating (decision 6); and a stored customer message of a
  * pending ticket goes to the bot (chatbot, integrations, business hours).
  */
-export async function ingestMessage(services: AppServices, message: InboundMessage): Promise<IngestResult> {
+export async function ingestMessage(services: InboundDeps, message: InboundMessage): Promise<IngestResult> {
   const input = storableInbound(message);
-  if (input.isGroup && (await groupMessagesIgnored(services, { companyId: input.companyId }))) {
+  // Setting CheckMsgIsGroup (spec part 2 §5): `enabled` means the company ignores group chats.
+  if (input.isGroup && (await loadSetting(services.db, { companyId: input.companyId }, 'CheckMsgIsGroup')) === 'enabled') {
     return { duplicate: false, ticketId: null, messageId: null, ticketCreated: false, ignored: true };
   }
   const number = input.from.replace(/[^\d-]/g, '') || input.from;
-  return ingestQueue(services).submit({ input, number, preview: lastMessagePreview(input) });
+  return services.ingest.submit({ input, number, preview: lastMessagePreview(input) });
 }
 

@@ -1,14 +1,19 @@
 import type { MessageData } from '@atende/shared';
 import { and, eq, lt, sql } from 'drizzle-orm';
-import type { AppServices } from '../app.js';
+import type { Platform } from '../platform/platform.js';
+import type { OutboundReports } from './inbound-reactions.js';
 import { loadMessageDetails } from '../modules/messages/messages.repo.js';
 import { findTicketDetail } from '../modules/tickets/tickets.repo.js';
-import { applyOutboundAck, applyOutboundFailure } from '../outbound/outbound.js';
 import { messages, outboundSends } from '../platform/db/schema.js';
 import type { TenantScope } from '../platform/http/context.js';
 import type { StoredMedia } from '../platform/storage/media-storage.js';
 import { stripUnsafeText } from '../platform/text/unsafe-text.js';
 import { inTenant } from '../platform/db/tenant.js';
+
+/** What applying a channel's report about a message uses. */
+export type MessageUpdatesDeps = Pick<Platform, 'db' | 'events'>;
+/** Delivery reports also settle the outbound engine's sends (schedules, campaigns). */
+export type DeliveryReportsDeps = MessageUpdatesDeps & { outboundReports: OutboundReports };
 
 /** A change a channel reports about a message it knows by its own id. */
 export interface MessageRef {
@@ -17,7 +22,7 @@ export interface MessageRef {
   externalId: string;
 }
 
-async function publishUpdate(services: AppServices, scope: TenantScope, messageId: number): Promise<void> {
+async function publishUpdate(services: MessageUpdatesDeps, scope: TenantScope, messageId: number): Promise<void> {
   const [message] = await loadMessageDetails(services.db, scope, [messageId]);
   if (!message) return;
   const ticket = await findTicketDetail(services.db, scope, message.ticketId);
@@ -33,7 +38,7 @@ function byRef(ref: MessageRef) {
  * here. A status the channel reports before our send stored the id it answered
  * (both race) finds nothing yet; the caller tries it again a little later.
  */
-export async function isKnownSend(services: AppServices, ref: MessageRef): Promise<boolean> {
+export async function isKnownSend(services: MessageUpdatesDeps, ref: MessageRef): Promise<boolean> {
   const [message] = await services.db.select({ id: messages.id }).from(messages).where(byRef(ref)).limit(1);
   if (message) return true;
   const [send] = await services.db
@@ -45,9 +50,9 @@ export async function isKnownSend(services: AppServices, ref: MessageRef): Promi
 }
 
 /** Acks only move forward (ARCHITECTURE §3.5): a late "delivered" never undoes "read". Returns whether it changed. */
-export async function applyAck(services: AppServices, ref: MessageRef, ack: number): Promise<boolean> {
+export async function applyAck(services: DeliveryReportsDeps, ref: MessageRef, ack: number): Promise<boolean> {
   // A schedule's or campaign's send learns it was delivered (it may have no message row).
-  await applyOutboundAck(services, ref, ack);
+  await services.outboundReports.applyAck(ref, ack);
   const [row] = await services.db
     .update(messages)
     .set({
@@ -64,7 +69,7 @@ export async function applyAck(services: AppServices, ref: MessageRef, ack: numb
 }
 
 /** The sender edited the message: new text (cleaned like an inbound message's), and the edited mark. */
-export async function applyEdit(services: AppServices, ref: MessageRef, body: string): Promise<boolean> {
+export async function applyEdit(services: MessageUpdatesDeps, ref: MessageRef, body: string): Promise<boolean> {
   const [row] = await services.db
     .update(messages)
     .set({ body: stripUnsafeText(body), isEdited: true, updatedAt: new Date() })
@@ -76,7 +81,7 @@ export async function applyEdit(services: AppServices, ref: MessageRef, body: st
 }
 
 /** The sender deleted the message for everyone: kept, marked deleted. */
-export async function applyRevoke(services: AppServices, ref: MessageRef): Promise<boolean> {
+export async function applyRevoke(services: MessageUpdatesDeps, ref: MessageRef): Promise<boolean> {
   const [row] = await services.db
     .update(messages)
     .set({ isDeleted: true, updatedAt: new Date() })
@@ -91,7 +96,7 @@ export async function applyRevoke(services: AppServices, ref: MessageRef): Promi
  * A customer's reaction to a message: one per person, the latest wins, an empty
  * emoji removes it. Answers false when the channel's message is not stored here.
  */
-export async function applyReaction(services: AppServices, ref: MessageRef, from: string, emoji: string): Promise<boolean> {
+export async function applyReaction(services: MessageUpdatesDeps, ref: MessageRef, from: string, emoji: string): Promise<boolean> {
   const text = stripUnsafeText(emoji).slice(0, 32);
   const added = text ? sql`jsonb_build_array(jsonb_build_object('from', ${from}::text, 'emoji', ${text}::text))` : sql`'[]'::jsonb`;
   const [row] = await services.db
@@ -113,8 +118,8 @@ export async function applyReaction(services: AppServices, ref: MessageRef, from
  * failed with our error code (shown translated, with Retry) and the channel's own
  * words kept. Answers whether a message changed.
  */
-export async function applySendFailure(services: AppServices, ref: MessageRef, code: string, failure: NonNullable<MessageData['failure']>): Promise<boolean> {
-  await applyOutboundFailure(services, ref, code);
+export async function applySendFailure(services: DeliveryReportsDeps, ref: MessageRef, code: string, failure: NonNullable<MessageData['failure']>): Promise<boolean> {
+  await services.outboundReports.applyFailure(ref, code);
   const [row] = await services.db
     .update(messages)
     .set({
@@ -132,7 +137,7 @@ export async function applySendFailure(services: AppServices, ref: MessageRef, c
 }
 
 /** A media message stored while its file was fetched: the file arrived (media) or will not (reason). */
-export async function settlePendingMedia(services: AppServices, ref: MessageRef, outcome: { media: StoredMedia } | { reason: string }): Promise<boolean> {
+export async function settlePendingMedia(services: MessageUpdatesDeps, ref: MessageRef, outcome: { media: StoredMedia } | { reason: string }): Promise<boolean> {
   const fields =
     'media' in outcome
       ? {

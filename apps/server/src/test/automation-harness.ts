@@ -1,6 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { buildApp, type App } from '../app.js';
-import { configureAutomation } from '../automation/automation-runtime.js';
 import type { Config } from '../platform/config.js';
 import { seedFirstStart } from '../modules/companies/first-start.seed.js';
 import type { Database } from '../platform/db/client.js';
@@ -44,10 +43,9 @@ export async function createAutomationHarness(options: HarnessOptions = {}): Pro
 
   const build = async () => {
     const jobs = createManualJobs(queue);
-    const app = await buildApp({ config, database, realtime: false, serveWeb: false, jobs });
+    const app = await buildApp({ config, database, realtime: false, serveWeb: false, jobs, clock: { now: () => fixedNow ?? new Date() } });
     await app.ready();
-    configureAutomation(app.services, {
-      now: () => fixedNow ?? new Date(),
+    Object.assign(app.services.automation, {
       httpTimeoutMs: 400,
       delayScale: 0,
       webhookRetryDelaysSeconds: [10, 60],

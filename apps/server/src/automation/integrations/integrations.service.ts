@@ -7,7 +7,6 @@ import {
   type IntegrationUpdateBody,
 } from '@atende/shared';
 import type { AppServices } from '../../app.js';
-import { automationRuntime } from '../automation-runtime.js';
 import { detectIntent, parseServiceAccount, type ServiceAccountKey } from './dialogflow.js';
 import { PeerError } from './peer-http.js';
 import type { QueueIntegrationRow } from '../../platform/db/schema.js';
@@ -173,7 +172,7 @@ export async function testDialogflowSession(services: AppServices, ctx: RequestC
       sessionId: `atende-test-${randomBytes(8).toString('hex')}`,
       language: body.language,
       query: { event: 'WELCOME' },
-      timeoutMs: automationRuntime(services).httpTimeoutMs,
+      timeoutMs: services.automation.httpTimeoutMs,
       outbound: outboundPolicy(services.config),
     });
     return { message: 'ok', intent: detected.intent, reply: detected.texts.join('\n') };

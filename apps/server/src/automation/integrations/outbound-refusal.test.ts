@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queueIntegrations, whatsapps } from '../../platform/db/schema.js';
 import { createAutomationHarness, sandboxPhone, type AutomationHarness } from '../../test/automation-harness.js';
 import { startFakeWebhookReceiver, type FakeWebhookReceiver } from '../../test/fake-webhook-receiver.js';
-import { configureAutomation } from '../automation-runtime.js';
 import { AUTOMATION_TEXTS } from '../automation-texts.js';
 import { inTenant } from '../../platform/db/tenant.js';
 
@@ -27,7 +26,7 @@ beforeAll(async () => {
   const company = await h.factories.buildCompany();
   companyId = company.id;
   token = (await company.admin.login()).token;
-  configureAutomation(h.app.services, { logger: pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) }) });
+  Object.assign(h.app.services.automation, { logger: pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) }) });
 });
 afterAll(async () => {
   await h.database.db.update(whatsapps).set({ integrationId: null }).where(inTenant(whatsapps, { companyId }));

@@ -4,7 +4,6 @@ import { tickets, whatsapps } from '../../platform/db/schema.js';
 import { createAutomationHarness, linkQueues, sandboxPhone, type AutomationHarness } from '../../test/automation-harness.js';
 import { startFakeTypebot, type FakeTypebot } from '../../test/fake-typebot.js';
 import { ALLOW_LOOPBACK_PEERS } from '../../test/test-app.js';
-import { configureAutomation } from '../automation-runtime.js';
 import { AUTOMATION_TEXTS } from '../automation-texts.js';
 
 let h: AutomationHarness;
@@ -64,7 +63,7 @@ async function ticket(id: number | null) {
 describe('typebot on a connection', () => {
   it('starts a chat, continues it (a number picks a button), and hands over when the flow ends', async () => {
     const slept: number[] = [];
-    configureAutomation(h.app.services, { delayScale: 1, sleep: async (ms) => void slept.push(ms) });
+    Object.assign(h.app.services.automation, { delayScale: 1, sleep: async (ms: number) => void slept.push(ms) });
     try {
       const customer = phone();
       const { ticketId } = await customer.say('Oi', { name: 'Ana' });
@@ -79,7 +78,7 @@ describe('typebot on a connection', () => {
       expect(await customer.received()).toEqual(['Obrigado! Enviaremos a proposta.']);
       expect(await ticket(ticketId)).toMatchObject({ useIntegration: false, integrationId: null, chatbot: false, status: 'pending' });
     } finally {
-      configureAutomation(h.app.services, { delayScale: 0 });
+      Object.assign(h.app.services.automation, { delayScale: 0 });
     }
   });
 

@@ -1,9 +1,10 @@
 import type { QueueIntegrationRow } from '../../platform/db/schema.js';
 import { outboundPolicy } from '../../platform/http/outbound.js';
-import { readBotState, type BotReply } from '../bot-effects.js';
+import { type BotReply } from '../bot-effects.js';
 import type { PeerOutcome, PeerTurn } from '../follow-up.js';
 import { parseBotCommand } from './bot-command.js';
 import { isRecord, joinUrl, PeerError, postJson } from './peer-http.js';
+import { readBotState } from '../../modules/tickets/bot-state.js';
 
 /**
  * Typebot through its public chat API: `POST {url}/api/v1/typebots/{publicId}/startChat`
@@ -67,8 +68,8 @@ function choicesOf(input: unknown): string[] {
 }
 
 export async function typebotTurn(turn: PeerTurn, integration: QueueIntegrationRow): Promise<PeerOutcome> {
-  const { runtime, at, message } = turn;
-  const now = runtime.now();
+  const { services, runtime, at, message } = turn;
+  const now = services.clock.now();
   const text = message.body.trim();
   const lower = text.toLowerCase();
   const finish = integration.typebotKeywordFinish.trim().toLowerCase();

@@ -5,14 +5,14 @@ import { messages, queueIntegrations, type QueueIntegrationRow } from '../../pla
 import type { TenantScope } from '../../platform/http/context.js';
 import { outboundPolicy } from '../../platform/http/outbound.js';
 import { automationJobs, scheduleJob } from '../automation-jobs.js';
-import { automationRuntime } from '../automation-runtime.js';
 import { loadAutomationTicket, type AutomationTicket } from '../automation.repo.js';
 import type { BotReply } from '../bot-effects.js';
 import type { PeerOutcome, PeerTurn } from '../follow-up.js';
-import type { InboundTurn } from '../inbound-automation.js';
+
 import { commandFrom } from './bot-command.js';
 import { callPeer, isRecord, PeerError } from './peer-http.js';
 import { inTenant } from '../../platform/db/tenant.js';
+import { type InboundTurn } from '../../inbound/inbound-turn.js';
 
 /**
  * n8n and generic webhooks: each customer message is POSTed as JSON, signed
@@ -51,7 +51,7 @@ export function webhookPayload(services: AppServices, integration: QueueIntegrat
 }
 
 async function deliver(services: AppServices, integration: QueueIntegrationRow, at: AutomationTicket, message: InboundTurn, attempt: number) {
-  const runtime = automationRuntime(services);
+  const runtime = services.automation;
   const body = JSON.stringify(webhookPayload(services, integration, at, message));
   const secret = integration.signingSecretSealed ? services.secrets.open(integration.signingSecretSealed) : '';
   const headers: Record<string, string> = {
@@ -98,10 +98,10 @@ export interface WebhookRetryData {
 
 /** Queues the next delivery attempt, or gives up after the last configured delay. */
 export async function scheduleWebhookRetry(services: AppServices, integration: QueueIntegrationRow, message: InboundTurn, failedAttempt: number): Promise<void> {
-  const delays = automationRuntime(services).webhookRetryDelaysSeconds;
+  const delays = services.automation.webhookRetryDelaysSeconds;
   const delay = delays[failedAttempt - 1];
   if (delay === undefined) {
-    automationRuntime(services).logger.warn({ integrationId: integration.id, messageId: message.messageId }, 'webhook delivery abandoned');
+    services.automation.logger.warn({ integrationId: integration.id, messageId: message.messageId }, 'webhook delivery abandoned');
     return;
   }
   const data: WebhookRetryData = {
@@ -147,13 +147,13 @@ export async function retryWebhook(services: AppServices, data: WebhookRetryData
   } catch (error) {
     if (error instanceof PeerError && error.refused) {
       // The URL was changed to an internal address since the first attempt.
-      automationRuntime(services).logger.warn(
+      services.automation.logger.warn(
         { companyId: data.companyId, integrationId: integration.id, reason: error.message },
         'outgoing call refused (internal address; see OUTBOUND_ALLOW_PRIVATE): webhook delivery abandoned',
       );
       return;
     }
-    automationRuntime(services).logger.warn({ err: error, attempt: data.attempt, integrationId: integration.id }, 'webhook delivery failed again');
+    services.automation.logger.warn({ err: error, attempt: data.attempt, integrationId: integration.id }, 'webhook delivery failed again');
     await scheduleWebhookRetry(services, integration, message, data.attempt);
   }
 }

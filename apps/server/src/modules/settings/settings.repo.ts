@@ -1,4 +1,4 @@
-import { DEFAULT_SETTINGS } from '@atende/shared';
+import { DEFAULT_SETTINGS, SETTING_DEFINITIONS, type SettingKey } from '@atende/shared';
 import { asc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { settings } from '../../platform/db/schema.js';
@@ -37,4 +37,9 @@ export async function insertDefaultSettings(db: DbOrTx, scope: TenantScope, over
     .insert(settings)
     .values(DEFAULT_SETTINGS.map(({ key, value }) => ({ companyId: scope.companyId, key, value: overrides[key] ?? value })))
     .onConflictDoNothing();
+}
+
+/** A setting's value, or its default when the company never set it. */
+export async function loadSetting(db: DbOrTx, scope: TenantScope, key: SettingKey): Promise<string> {
+  return (await findSetting(db, scope, key))?.value ?? SETTING_DEFINITIONS[key].default;
 }
