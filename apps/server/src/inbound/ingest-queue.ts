@@ -3,12 +3,20 @@ import { loadMessageDetails } from '../modules/messages/messages.repo.js';
 import { loadTicketDetails } from '../modules/tickets/tickets.repo.js';
 import { chatKey, findRedelivered, storeBatch, type BatchItem, type BatchOutcome } from './ingest-batch.js';
 import { afterCommit, automationTurn, storeSlowly, type StoredInbound } from './ingest-steps.js';
-import type { IngestResult } from './ingest.js';
 import type { InboundReactions } from './inbound-reactions.js';
 import type { InboundTurn } from './inbound-turn.js';
 
 /** The most messages one statement stores. */
 const MAX_BATCH = 100;
+
+export interface IngestResult {
+  duplicate: boolean;
+  ticketId: number | null;
+  messageId: number | null;
+  ticketCreated: boolean;
+  /** Not stored: a group message while the company ignores groups (setting CheckMsgIsGroup). */
+  ignored?: boolean;
+}
 
 /** What the ingest uses: the database, the realtime publisher, and the reactions to a stored message. */
 export type IngestDeps = Pick<Platform, 'db' | 'database' | 'events' | 'publisher' | 'logger'> & { reactions: InboundReactions };

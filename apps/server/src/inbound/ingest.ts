@@ -2,19 +2,10 @@ import { lastMessagePreview } from '../modules/messages/message-preview.js';
 import { loadSetting } from '../modules/settings/settings.repo.js';
 import type { Platform } from '../platform/platform.js';
 import { storableInbound, type InboundMessage } from './inbound-message.js';
-import type { IngestQueue } from './ingest-queue.js';
+import type { IngestQueue, IngestResult } from './ingest-queue.js';
 
 /** What a provider needs to hand the pipeline a message: the database and the app's ingest queue. */
 export type InboundDeps = Pick<Platform, 'db'> & { ingest: IngestQueue };
-
-export interface IngestResult {
-  duplicate: boolean;
-  ticketId: number | null;
-  messageId: number | null;
-  ticketCreated: boolean;
-  /** Not stored: a group message while the company ignores groups (setting CheckMsgIsGroup). */
-  ignored?: boolean;
-}
 
 /**
  * The ingest pipeline (ARCHITECTURE §3.5): contact found or created, the
