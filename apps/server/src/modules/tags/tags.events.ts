@@ -1,4 +1,4 @@
-import type { AppServices } from '../../app.js';
+import type { Platform } from '../../platform/platform.js';
 import { rooms } from '../../platform/realtime/rooms.js';
 import { presentTag, type TagDetail } from './tags.presenter.js';
 
@@ -10,7 +10,7 @@ declare module '../../platform/events/domain-events.js' {
 }
 
 /** Tags are shared by the whole company: `company-{id}-tag` to the company room. */
-export function subscribeTagEvents({ events, publisher }: AppServices): void {
+export function subscribeTagEvents({ events, publisher }: Pick<Platform, 'events' | 'publisher'>): void {
   events.on('tag.saved', ({ companyId, action, tag }) => {
     publisher.toRooms(companyId, [rooms.company(companyId)], 'tag', { action, tag: presentTag(tag) });
   });

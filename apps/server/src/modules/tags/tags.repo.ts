@@ -3,7 +3,7 @@ import { asc, count, eq, getTableColumns, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { tags, ticketTags, type TagRow } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
-import { likeContains } from '../users/users.repo.js';
+import { likeContains } from '../../platform/db/search.js';
 import type { TagDetail } from './tags.presenter.js';
 import { inTenant } from '../../platform/db/tenant.js';
 
