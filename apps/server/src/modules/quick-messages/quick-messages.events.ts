@@ -1,4 +1,4 @@
-import type { AppServices } from '../../app.js';
+import type { Platform } from '../../platform/platform.js';
 import { rooms } from '../../platform/realtime/rooms.js';
 import { presentQuickMessage, type QuickMessageRow } from './quick-messages.presenter.js';
 
@@ -19,7 +19,7 @@ function audience(quickMessage: QuickMessageRow): string[] {
   return [rooms.admins(companyId), ...(quickMessage.userId !== null ? [rooms.user(companyId, quickMessage.userId)] : [])];
 }
 
-export function subscribeQuickMessageEvents({ events, publisher, media }: AppServices): void {
+export function subscribeQuickMessageEvents({ events, publisher, media }: Pick<Platform, 'events' | 'publisher' | 'media'>): void {
   events.on('quickMessage.saved', ({ companyId, action, quickMessage, previous }) => {
     // No longer for everyone: the others drop it first; owner and admins get the update right after.
     if (previous?.geral && !quickMessage.geral) {

@@ -3,7 +3,7 @@ import { asc, count, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { quickMessages } from '../../platform/db/schema.js';
 import type { RequestContext, TenantScope } from '../../platform/http/context.js';
-import { likeContains } from '../users/users.repo.js';
+import { likeContains } from '../../platform/db/search.js';
 import type { QuickMessageRow } from './quick-messages.presenter.js';
 import { inTenant } from '../../platform/db/tenant.js';
 
