@@ -1,4 +1,4 @@
-import type { AppServices } from '../../app.js';
+import type { Platform } from '../../platform/platform.js';
 import { rooms } from '../../platform/realtime/rooms.js';
 import { presentPrompt } from './prompts.presenter.js';
 import type { PromptDetail } from './prompts.repo.js';
@@ -11,7 +11,7 @@ declare module '../../platform/events/domain-events.js' {
 }
 
 /** Spec part 2 §7: `company-{id}-prompt`. Prompts are an admin page, so only the company's admins hear them. */
-export function subscribePromptEvents({ events, publisher, secrets }: AppServices): void {
+export function subscribePromptEvents({ events, publisher, secrets }: Pick<Platform, 'events' | 'publisher' | 'secrets'>): void {
   events.on('prompt.saved', ({ companyId, action, prompt }) => {
     publisher.toRooms(companyId, [rooms.admins(companyId)], 'prompt', { action, prompt: presentPrompt(prompt, secrets) });
   });
