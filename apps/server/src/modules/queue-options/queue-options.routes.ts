@@ -1,18 +1,17 @@
 import { IdParams, QueueOptionBody, QueueOptionListQuery, QueueOptionUpdateBody } from '@atende/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppServices } from '../../app.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
 import { presentOptionTree, presentQueueOption } from './queue-options.presenter.js';
-import { listQueueOptions } from './queue-options.repo.js';
 import {
-  assertQueue,
   attachQueueOptionMedia,
   createQueueOption,
   deleteQueueOption,
+  listOptionsOfQueue,
   removeQueueOptionMedia,
-  showQueueOption,
+  showQueueOptionTree,
   updateQueueOption,
+  type QueueOptionsDeps,
   type UploadedFile,
 } from './queue-options.service.js';
 
@@ -32,42 +31,40 @@ async function readUpload(request: FastifyRequest): Promise<UploadedFile> {
  * The queue option tree editor's API (spec part 2 §7). GET answers one level
  * (`parentId=-1` or absent: the roots) with each option's subtree in `children`.
  */
-export function registerQueueOptionRoutes(scope: FastifyInstance, services: AppServices): void {
+export function registerQueueOptionRoutes(scope: FastifyInstance, deps: QueueOptionsDeps): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
-  const present = (row: Parameters<typeof presentQueueOption>[0]) => presentQueueOption(row, services.media);
+  const present = (row: Parameters<typeof presentQueueOption>[0]) => presentQueueOption(row, deps.media);
 
   app.get('/queue-options', { schema: { querystring: QueueOptionListQuery } }, async (request) => {
     const { queueId, parentId } = request.query;
-    await assertQueue(services, request.ctx, queueId);
-    const all = await listQueueOptions(services.db, request.ctx, queueId);
+    const all = await listOptionsOfQueue(deps, request.ctx, queueId);
     const level = parentId === undefined || parentId <= 0 ? null : parentId;
-    return presentOptionTree(all, level, services.media);
+    return presentOptionTree(all, level, deps.media);
   });
 
   app.get('/queue-options/:id', { schema: { params: IdParams } }, async (request) => {
-    const option = await showQueueOption(services, request.ctx, request.params.id);
-    const all = await listQueueOptions(services.db, request.ctx, option.queueId);
-    return presentQueueOption(option, services.media, presentOptionTree(all, option.id, services.media));
+    const { option, all } = await showQueueOptionTree(deps, request.ctx, request.params.id);
+    return presentQueueOption(option, deps.media, presentOptionTree(all, option.id, deps.media));
   });
 
   app.post('/queue-options', { schema: { body: QueueOptionBody } }, async (request, reply) => {
-    return reply.status(201).send(present(await createQueueOption(services, request.ctx, request.body)));
+    return reply.status(201).send(present(await createQueueOption(deps, request.ctx, request.body)));
   });
 
   app.put('/queue-options/:id', { schema: { params: IdParams, body: QueueOptionUpdateBody } }, async (request) => {
-    return present(await updateQueueOption(services, request.ctx, request.params.id, request.body));
+    return present(await updateQueueOption(deps, request.ctx, request.params.id, request.body));
   });
 
   app.delete('/queue-options/:id', { schema: { params: IdParams } }, async (request) => {
-    await deleteQueueOption(services, request.ctx, request.params.id);
+    await deleteQueueOption(deps, request.ctx, request.params.id);
     return { message: 'Option deleted' };
   });
 
   app.post('/queue-options/:id/media-upload', { schema: { params: IdParams } }, async (request) => {
-    return present(await attachQueueOptionMedia(services, request.ctx, request.params.id, () => readUpload(request)));
+    return present(await attachQueueOptionMedia(deps, request.ctx, request.params.id, () => readUpload(request)));
   });
 
   app.delete('/queue-options/:id/media-upload', { schema: { params: IdParams } }, async (request) => {
-    return present(await removeQueueOptionMedia(services, request.ctx, request.params.id));
+    return present(await removeQueueOptionMedia(deps, request.ctx, request.params.id));
   });
 }

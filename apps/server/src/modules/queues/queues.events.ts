@@ -1,4 +1,4 @@
-import type { AppServices } from '../../app.js';
+import type { Platform } from '../../platform/platform.js';
 import type { QueueRow } from '../../platform/db/schema.js';
 import { rooms } from '../../platform/realtime/rooms.js';
 import { presentQueue } from './queues.presenter.js';
@@ -11,7 +11,7 @@ declare module '../../platform/events/domain-events.js' {
 }
 
 /** Spec part 2 §7: `company-{id}-queue` with create, update and delete, to the whole company (every user picks queues). */
-export function subscribeQueueEvents({ events, publisher }: AppServices): void {
+export function subscribeQueueEvents({ events, publisher }: Pick<Platform, 'events' | 'publisher'>): void {
   events.on('queue.saved', ({ companyId, action, queue }) => {
     publisher.toRooms(companyId, [rooms.company(companyId)], 'queue', { action, queue: presentQueue(queue) });
   });

@@ -1,31 +1,39 @@
 import { DEFAULT_SCHEDULES, type QueueBody, type QueueUpdateBody } from '@atende/shared';
-import type { AppServices } from '../../app.js';
 import { prompts, queueIntegrations, type QueueRow } from '../../platform/db/schema.js';
 import { assertIdsInTenant } from '../../platform/db/tenant.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { requireAdmin, requireFeature } from '../../platform/http/guards.js';
-import { colorTaken, countQueues, deleteQueueRow, findQueue, insertQueue, updateQueueRow, type QueueValues } from './queues.repo.js';
+import type { Platform } from '../../platform/platform.js';
+import { colorTaken, countQueues, deleteQueueRow, findQueue, insertQueue, listQueues, updateQueueRow, type QueueValues } from './queues.repo.js';
+
+/** The queues module's ports: the database, the domain events, and `access` (a deleted queue leaves its users' sessions). */
+export type QueuesDeps = Pick<Platform, 'db' | 'events' | 'access'>;
 
 function isUniqueViolation(error: unknown): boolean {
   return [error, (error as { cause?: unknown }).cause].some((e) => (e as { code?: string } | undefined)?.code === '23505');
 }
 
-export async function showQueue(services: AppServices, ctx: RequestContext, id: number): Promise<QueueRow> {
-  const queue = await findQueue(services.db, ctx, id);
+/** Everyone reads the company's queues (queue pickers), in the bot menu's order. */
+export async function listCompanyQueues(deps: QueuesDeps, ctx: RequestContext): Promise<QueueRow[]> {
+  return listQueues(deps.db, ctx);
+}
+
+export async function showQueue(deps: QueuesDeps, ctx: RequestContext, id: number): Promise<QueueRow> {
+  const queue = await findQueue(deps.db, ctx, id);
   if (!queue) throw new AppError('ERR_NO_QUEUE_FOUND');
   return queue;
 }
 
 /** A queue may name an integration or a prompt only of its own company, and only when the plan has the feature. */
-async function assertBots(services: AppServices, ctx: RequestContext, body: { integrationId?: number | null; promptId?: number | null }): Promise<void> {
+async function assertBots(deps: QueuesDeps, ctx: RequestContext, body: { integrationId?: number | null; promptId?: number | null }): Promise<void> {
   if (body.integrationId) {
     requireFeature(ctx, 'useIntegrations');
-    await assertIdsInTenant(services.db, ctx, queueIntegrations, [body.integrationId], 'ERR_NO_INTEGRATION_FOUND');
+    await assertIdsInTenant(deps.db, ctx, queueIntegrations, [body.integrationId], 'ERR_NO_INTEGRATION_FOUND');
   }
   if (body.promptId) {
     requireFeature(ctx, 'useOpenAi');
-    await assertIdsInTenant(services.db, ctx, prompts, [body.promptId], 'ERR_NO_PROMPT_FOUND');
+    await assertIdsInTenant(deps.db, ctx, prompts, [body.promptId], 'ERR_NO_PROMPT_FOUND');
   }
 }
 
@@ -34,15 +42,15 @@ async function assertBots(services: AppServices, ctx: RequestContext, body: { in
  * (ERR_QUEUE_COLOR_ALREADY_EXISTS); the plan's queue limit (0 = none). A new
  * queue starts with the spec's default hours (§9).
  */
-export async function createQueue(services: AppServices, ctx: RequestContext, body: QueueBody): Promise<QueueRow> {
+export async function createQueue(deps: QueuesDeps, ctx: RequestContext, body: QueueBody): Promise<QueueRow> {
   requireAdmin(ctx);
   const limit = ctx.company.plan.queues;
-  if (limit > 0 && (await countQueues(services.db, ctx)) >= limit) throw new AppError('ERR_QUEUE_LIMIT_REACHED');
-  if (await colorTaken(services.db, ctx, body.color)) throw new AppError('ERR_QUEUE_COLOR_ALREADY_EXISTS');
-  await assertBots(services, ctx, body);
+  if (limit > 0 && (await countQueues(deps.db, ctx)) >= limit) throw new AppError('ERR_QUEUE_LIMIT_REACHED');
+  if (await colorTaken(deps.db, ctx, body.color)) throw new AppError('ERR_QUEUE_COLOR_ALREADY_EXISTS');
+  await assertBots(deps, ctx, body);
   let queue: QueueRow | null;
   try {
-    queue = await insertQueue(services.db, ctx, {
+    queue = await insertQueue(deps.db, ctx, {
       name: body.name,
       color: body.color,
       orderQueue: body.orderQueue ?? null,
@@ -58,16 +66,16 @@ export async function createQueue(services: AppServices, ctx: RequestContext, bo
     throw error;
   }
   if (!queue) throw new AppError('ERR_INTERNAL_SERVER_ERROR');
-  services.events.emit('queue.saved', { companyId: ctx.companyId, action: 'create', queue });
+  deps.events.emit('queue.saved', { companyId: ctx.companyId, action: 'create', queue });
   return queue;
 }
 
-export async function updateQueue(services: AppServices, ctx: RequestContext, id: number, body: QueueUpdateBody): Promise<QueueRow> {
+export async function updateQueue(deps: QueuesDeps, ctx: RequestContext, id: number, body: QueueUpdateBody): Promise<QueueRow> {
   requireAdmin(ctx);
-  const current = await showQueue(services, ctx, id);
-  if (body.color !== undefined && (await colorTaken(services.db, ctx, body.color, id))) throw new AppError('ERR_QUEUE_COLOR_ALREADY_EXISTS');
+  const current = await showQueue(deps, ctx, id);
+  if (body.color !== undefined && (await colorTaken(deps.db, ctx, body.color, id))) throw new AppError('ERR_QUEUE_COLOR_ALREADY_EXISTS');
   // Only a change is checked: a queue keeps a bot it already had after the plan lost the feature.
-  await assertBots(services, ctx, {
+  await assertBots(deps, ctx, {
     integrationId: body.integrationId !== current.integrationId ? body.integrationId : undefined,
     promptId: body.promptId !== current.promptId ? body.promptId : undefined,
   });
@@ -76,22 +84,22 @@ export async function updateQueue(services: AppServices, ctx: RequestContext, id
     if (body[key] !== undefined) (values as Record<string, unknown>)[key] = body[key];
   }
   try {
-    await updateQueueRow(services.db, ctx, id, values);
+    await updateQueueRow(deps.db, ctx, id, values);
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError('ERR_QUEUE_COLOR_ALREADY_EXISTS');
     throw error;
   }
-  const queue = await showQueue(services, ctx, id);
-  services.events.emit('queue.saved', { companyId: ctx.companyId, action: 'update', queue });
+  const queue = await showQueue(deps, ctx, id);
+  deps.events.emit('queue.saved', { companyId: ctx.companyId, action: 'update', queue });
   return queue;
 }
 
 /** Tickets of the queue keep going without it (they wait without a queue); users lose it from their queues. */
-export async function deleteQueue(services: AppServices, ctx: RequestContext, id: number): Promise<void> {
+export async function deleteQueue(deps: QueuesDeps, ctx: RequestContext, id: number): Promise<void> {
   requireAdmin(ctx);
-  await showQueue(services, ctx, id);
-  await deleteQueueRow(services.db, ctx, id);
+  await showQueue(deps, ctx, id);
+  await deleteQueueRow(deps.db, ctx, id);
   // Sessions and sockets carry the users' queue ids.
-  await services.access.changed({ companyId: ctx.companyId });
-  services.events.emit('queue.deleted', { companyId: ctx.companyId, queueId: id });
+  await deps.access.changed({ companyId: ctx.companyId });
+  deps.events.emit('queue.deleted', { companyId: ctx.companyId, queueId: id });
 }
