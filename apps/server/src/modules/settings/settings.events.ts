@@ -1,5 +1,5 @@
 import { settingVisibility } from '@atende/shared';
-import type { AppServices } from '../../app.js';
+import type { Platform } from '../../platform/platform.js';
 import { rooms } from '../../platform/realtime/rooms.js';
 
 declare module '../../platform/events/domain-events.js' {
@@ -9,7 +9,7 @@ declare module '../../platform/events/domain-events.js' {
   }
 }
 
-export function subscribeSettingEvents({ events, publisher }: AppServices): void {
+export function subscribeSettingEvents({ events, publisher }: Pick<Platform, 'events' | 'publisher'>): void {
   events.on('setting.updated', ({ companyId, setting }) => {
     // Only public settings reach every user; the others go to the company's admins.
     const room = settingVisibility(setting.key) === 'public' ? rooms.company(companyId) : rooms.admins(companyId);

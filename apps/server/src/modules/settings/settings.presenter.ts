@@ -22,6 +22,11 @@ export function openSecretSetting(stored: string, secrets: SecretBox): string {
 /** A setting as this reader may see it: secrets masked for everyone, null when not visible. */
 export function presentSetting(setting: StoredSetting, profile: string, secrets: SecretBox): StoredSetting | null {
   if (!maySeeSetting(setting.key, profile)) return null;
+  return presentVisibleSetting(setting, secrets);
+}
+
+/** A setting the reader may see (the caller checked it): a secret's value masked. */
+export function presentVisibleSetting(setting: StoredSetting, secrets: SecretBox): StoredSetting {
   if (settingVisibility(setting.key) !== 'secret') return setting;
   const plain = openSecretSetting(setting.value, secrets);
   // A value sealed under another ENCRYPTION_KEY cannot be read: show that something is stored.
