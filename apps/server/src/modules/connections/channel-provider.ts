@@ -1,5 +1,5 @@
 import type { MessageData } from '@atende/shared';
-import type { WhatsappRow } from '../../platform/db/schema.js';
+import type { OutgoingPayload, WhatsappRow } from '../../platform/db/schema.js';
 import type { StoredMedia } from '../../platform/storage/media-storage.js';
 
 export const PROVIDER_KINDS = ['sandbox', 'baileys', 'cloud-api'] as const;
@@ -48,6 +48,8 @@ export interface ChannelProvider {
   checkNumber(connection: WhatsappRow, number: string): Promise<{ exists: boolean; number: string }>;
   /** The connected phone's address book (`POST /contacts/import`); providers that cannot list it leave it out. */
   listContacts?(connection: WhatsappRow): Promise<{ number: string; name: string }[]>;
+  /** An approved template (the Cloud API's only way to write first); providers without templates leave it out. */
+  sendTemplate?(connection: WhatsappRow, to: string, template: NonNullable<OutgoingPayload['template']>): Promise<SentMessage>;
 }
 
 /** What an admin asks of a connection's session (`/whatsappsession/:id`). */

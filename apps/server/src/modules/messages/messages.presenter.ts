@@ -1,11 +1,16 @@
 import type { PresentedMessage } from '@atende/shared';
 import type { MessageRow } from '../../platform/db/schema.js';
 import type { MediaStorage } from '../../platform/storage/media-storage.js';
-import type { PresentedMessageJson } from './messages.repo.js';
 
 export interface MessageDetail extends MessageRow {
   contact: { id: number; name: string };
   quoted: Pick<MessageRow, 'id' | 'body' | 'fromMe' | 'mediaType' | 'isDeleted'> & { contactName: string } | null;
+}
+
+/** A message as the API presents it, as JSON text built by the database without its media URL, and the media file to sign one for. */
+export interface PresentedMessageJson {
+  json: string;
+  mediaPath: string | null;
 }
 
 export function presentMessage(message: MessageDetail, media: MediaStorage): PresentedMessage {

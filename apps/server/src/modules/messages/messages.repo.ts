@@ -1,12 +1,12 @@
-import { PAGE_SIZE } from '@atende/shared';
-import { and, eq, sql } from 'drizzle-orm';
+import { PAGE_SIZE, type MessageData } from '@atende/shared';
+import { and, asc, eq, lte, ne, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { preparedOnce, type DbOrTx, type SqlExecutor } from '../../platform/db/client.js';
 import { isoTimestampSql } from '../../platform/db/json-sql.js';
-import { contacts, messages } from '../../platform/db/schema.js';
+import { contacts, messages, type MessageRow } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
-import type { MessageDetail } from './messages.presenter.js';
-import { inTenantPrepared, sameTenant } from '../../platform/db/tenant.js';
+import type { MessageDetail, PresentedMessageJson } from './messages.presenter.js';
+import { inTenant, inTenantPrepared, sameTenant } from '../../platform/db/tenant.js';
 
 const quoted = alias(messages, 'quoted');
 
@@ -137,12 +137,6 @@ export const CONVERSATION_PAGE = conversationPageSql('m.whatsapp_id = $5');
 // The connection was deleted: rare, so not worth a prepared statement of its own.
 const ORPHAN_CONVERSATION_PAGE = conversationPageSql('m.whatsapp_id is null');
 
-/** A message as the API presents it, as JSON text without its media URL, and the media file to sign one for. */
-export interface PresentedMessageJson {
-  json: string;
-  mediaPath: string | null;
-}
-
 /**
  * One page of a conversation, newest page first (spec part 1 §4), in one
  * statement. The history covers the contact's earlier tickets on the same
@@ -165,4 +159,133 @@ export async function pageConversation(
     messages: page.map((row) => ({ json: String(row.message), mediaPath: typeof row.media_path === 'string' ? row.media_path : null })),
     hasMore: rows.length > PAGE_SIZE,
   };
+}
+
+/** Opening the conversation reads its messages; answers the channel ids of those that were unread (read receipts). */
+export async function markTicketMessagesRead(db: DbOrTx, scope: TenantScope, ticketId: number): Promise<string[]> {
+  const rows = await db
+    .update(messages)
+    .set({ read: true })
+    .where(inTenant(messages, scope, eq(messages.ticketId, ticketId), eq(messages.read, false)))
+    .returning({ externalId: messages.externalId });
+  return rows.flatMap((r) => (r.externalId ? [r.externalId] : []));
+}
+
+/** What a reply needs of the message it quotes: its channel id and whose conversation it is. */
+export async function findQuotedMessage(db: DbOrTx, scope: TenantScope, id: number): Promise<{ externalId: string | null; contactId: number } | null> {
+  const [row] = await db
+    .select({ externalId: messages.externalId, contactId: messages.contactId })
+    .from(messages)
+    .where(inTenant(messages, scope, eq(messages.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Deleted for everyone: the row stays, its text and file are no longer shown. */
+export async function markMessageDeleted(db: DbOrTx, scope: TenantScope, id: number): Promise<void> {
+  await db
+    .update(messages)
+    .set({ isDeleted: true, updatedAt: sql`now()` })
+    .where(inTenant(messages, scope, eq(messages.id, id)));
+}
+
+/** An outgoing message as stored before the channel sees it (outgoing-messages.ts). */
+export type PendingMessageValues = Omit<typeof messages.$inferInsert, 'companyId'>;
+
+/** Inserts the messages of one send; answers their ids in arrival order. */
+export async function insertPendingMessages(db: DbOrTx, scope: TenantScope, values: PendingMessageValues[]): Promise<number[]> {
+  const rows = await db
+    .insert(messages)
+    .values(values.map((value) => ({ ...value, companyId: scope.companyId })))
+    .returning({ id: messages.id });
+  return rows.map((row) => row.id).sort((a, b) => a - b);
+}
+
+export async function findPendingMessage(db: DbOrTx, scope: TenantScope, id: number): Promise<MessageRow | null> {
+  const [row] = await db
+    .select()
+    .from(messages)
+    .where(inTenant(messages, scope, eq(messages.id, id), eq(messages.sendStatus, 'pending')))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The channel refused a pending message: failed, with the error code (only while it is still pending). */
+export async function markSendFailed(db: DbOrTx, scope: TenantScope, id: number, code: string): Promise<void> {
+  await db
+    .update(messages)
+    .set({ sendStatus: 'failed', sendError: code, updatedAt: new Date() })
+    .where(inTenant(messages, scope, eq(messages.id, id), eq(messages.sendStatus, 'pending')));
+}
+
+/** A channel's echo of our own send, stored as a message typed on the phone under the channel's id. */
+export async function deleteEchoOf(db: DbOrTx, scope: TenantScope, whatsappId: number, externalId: string, sentId: number): Promise<void> {
+  await db
+    .delete(messages)
+    .where(
+      inTenant(messages, scope, eq(messages.whatsappId, whatsappId), eq(messages.externalId, externalId), eq(messages.source, 'phone'), ne(messages.id, sentId)),
+    );
+}
+
+/** The channel took the message: its id, its ack (acks only move forward) and what it said beyond them. */
+export async function markSent(db: DbOrTx, scope: TenantScope, id: number, sent: { externalId: string; ack: number; data?: MessageData }): Promise<void> {
+  await db
+    .update(messages)
+    .set({
+      externalId: sent.externalId,
+      ack: sql`greatest(${messages.ack}, ${sent.ack})`,
+      sendStatus: 'sent',
+      sendError: null,
+      ...(sent.data ? { dataJson: sql`coalesce(${messages.dataJson}, '{}'::jsonb) || ${JSON.stringify(sent.data)}::jsonb` } : {}),
+      updatedAt: new Date(),
+    })
+    .where(inTenant(messages, scope, eq(messages.id, id)));
+}
+
+/** A failed message claimed back to pending for a retry; false when it is not failed (any more) or was deleted. */
+export async function claimFailedMessage(db: DbOrTx, scope: TenantScope, id: number): Promise<boolean> {
+  const [claimed] = await db
+    .update(messages)
+    .set({ sendStatus: 'pending', sendError: null, sendAttempts: sql`${messages.sendAttempts} + 1`, updatedAt: new Date() })
+    .where(inTenant(messages, scope, eq(messages.id, id), eq(messages.sendStatus, 'failed'), eq(messages.isDeleted, false)))
+    .returning({ id: messages.id });
+  return claimed !== undefined;
+}
+
+/**
+ * Pending messages of every company untouched since `staleBefore` (their node stopped),
+ * oldest first, at most `limit`. Messages of the outbound engine (a key in their payload)
+ * are re-checked by it (outbound/).
+ */
+export async function listStalePendingMessages(db: DbOrTx, staleBefore: Date, limit: number) {
+  return db
+    .select({ id: messages.id, companyId: messages.companyId, createdAt: messages.createdAt, sendAttempts: messages.sendAttempts, isDeleted: messages.isDeleted })
+    .from(messages)
+    .where(and(eq(messages.sendStatus, 'pending'), lte(messages.updatedAt, staleBefore), sql`${messages.sendPayload} ->> 'idempotencyKey' is null`))
+    .orderBy(asc(messages.id))
+    .limit(limit);
+}
+
+function stillStale(scope: TenantScope, id: number, staleBefore: Date) {
+  return inTenant(messages, scope, eq(messages.id, id), eq(messages.sendStatus, 'pending'), lte(messages.updatedAt, staleBefore));
+}
+
+/** A stale message given up: failed with ERR_SEND_INTERRUPTED for the agent to retry; null when another node took it. */
+export async function giveUpStaleMessage(db: DbOrTx, scope: TenantScope, id: number, staleBefore: Date): Promise<{ id: number; ticketId: number } | null> {
+  const [given] = await db
+    .update(messages)
+    .set({ sendStatus: 'failed', sendError: 'ERR_SEND_INTERRUPTED', updatedAt: new Date() })
+    .where(stillStale(scope, id, staleBefore))
+    .returning({ id: messages.id, ticketId: messages.ticketId });
+  return given ?? null;
+}
+
+/** A stale message claimed for one more attempt (so two nodes never send it twice); false when another node took it. */
+export async function claimStaleMessage(db: DbOrTx, scope: TenantScope, id: number, staleBefore: Date): Promise<boolean> {
+  const [claimed] = await db
+    .update(messages)
+    .set({ sendAttempts: sql`${messages.sendAttempts} + 1`, updatedAt: new Date() })
+    .where(stillStale(scope, id, staleBefore))
+    .returning({ id: messages.id });
+  return claimed !== undefined;
 }

@@ -1,12 +1,11 @@
 import { id, SendMessageBody } from '@atende/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppServices } from '../../app.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
 import { presentTicket } from '../tickets/tickets.presenter.js';
 import { presentedMessagesJson, presentMessage } from './messages.presenter.js';
-import { deleteMessage, listMessages, retryMessage, SendFailed, sendMessage, type SendInput } from './messages.service.js';
+import { deleteMessage, listMessages, retryMessage, SendFailed, sendMessage, type MessagesDeps, type SendInput } from './messages.service.js';
 
 const TicketParams = z.object({ ticketId: id() });
 
@@ -39,16 +38,16 @@ async function readMultipart(request: FastifyRequest): Promise<SendInput> {
   };
 }
 
-export function registerMessageRoutes(scope: FastifyInstance, services: AppServices): void {
+export function registerMessageRoutes(scope: FastifyInstance, deps: MessagesDeps): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
 
   app.get(
     '/messages/:ticketId',
     { schema: { params: TicketParams, querystring: z.object({ pageNumber: z.coerce.number().int().min(1).max(100_000).default(1) }) } },
     async (request, reply) => {
-      const page = await listMessages(services, request.ctx, request.params.ticketId, request.query.pageNumber);
+      const page = await listMessages(deps, request.ctx, request.params.ticketId, request.query.pageNumber);
       // The messages come presented from the database (pageConversation) as JSON text.
-      const messages = presentedMessagesJson(page.messages, services.media);
+      const messages = presentedMessagesJson(page.messages, deps.media);
       return reply
         .type('application/json; charset=utf-8')
         .send(`{"messages":${messages},"ticket":${JSON.stringify(presentTicket(page.ticket))},"hasMore":${page.hasMore}}`);
@@ -65,23 +64,23 @@ export function registerMessageRoutes(scope: FastifyInstance, services: AppServi
       input = { body: parsed.data.body, sign: parsed.data.sign, quotedMsgId: parsed.data.quotedMsg?.id ?? null };
     }
     try {
-      const sent = await sendMessage(services, request.ctx, request.params.ticketId, input);
-      return reply.status(201).send(sent.map((m) => presentMessage(m, services.media)));
+      const sent = await sendMessage(deps, request.ctx, request.params.ticketId, input);
+      return reply.status(201).send(sent.map((m) => presentMessage(m, deps.media)));
     } catch (error) {
       if (!(error instanceof SendFailed)) throw error;
       // The channel's error as before, with the stored messages: the failed ones wait for a retry.
-      throw failedWith(error.error, error.messages.map((m) => presentMessage(m, services.media)));
+      throw failedWith(error.error, error.messages.map((m) => presentMessage(m, deps.media)));
     }
   });
 
   app.post('/messages/:messageId/retry', { schema: { params: z.object({ messageId: id() }) } }, async (request) => {
-    const { message, error } = await retryMessage(services, request.ctx, request.params.messageId);
-    const presented = presentMessage(message, services.media);
+    const { message, error } = await retryMessage(deps, request.ctx, request.params.messageId);
+    const presented = presentMessage(message, deps.media);
     if (error) throw failedWith(error, [presented]);
     return presented;
   });
 
   app.delete('/messages/:id', { schema: { params: z.object({ id: id() }) } }, async (request) => {
-    return presentMessage(await deleteMessage(services, request.ctx, request.params.id), services.media);
+    return presentMessage(await deleteMessage(deps, request.ctx, request.params.id), deps.media);
   });
 }

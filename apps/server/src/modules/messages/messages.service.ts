@@ -1,27 +1,29 @@
 import { unknownMessageVariables } from '@atende/shared';
-import { eq, sql } from 'drizzle-orm';
-import type { AppServices } from '../../app.js';
-import { messages, tickets, whatsapps, type WhatsappRow } from '../../platform/db/schema.js';
+import type { WhatsappRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext, TenantScope } from '../../platform/http/context.js';
+import type { Platform } from '../../platform/platform.js';
 import type { StoredMedia } from '../../platform/storage/media-storage.js';
-import { formatMessage } from './message-variables.js';
-import { outgoingItems, retryFailedMessage, storeAndDeliver, type Delivery } from './outgoing-messages.js';
-import { findTicketDetail } from '../tickets/tickets.repo.js';
-import { showTicket } from '../tickets/tickets.service.js';
-import type { TicketDetail } from '../tickets/tickets.presenter.js';
-import type { MessageDetail } from './messages.presenter.js';
-import { loadMessageDetails, pageConversation } from './messages.repo.js';
 import { stripUnsafeText } from '../../platform/text/unsafe-text.js';
-import { inTenant } from '../../platform/db/tenant.js';
+import { findConnection } from '../connections/connections.repo.js';
+import { clearUnreadMessages, findTicketDetail } from '../tickets/tickets.repo.js';
+import type { TicketDetail } from '../tickets/tickets.presenter.js';
+import { showTicket, type TicketsDeps } from '../tickets/tickets.service.js';
+import { formatMessage } from './message-variables.js';
+import type { MessageDetail } from './messages.presenter.js';
+import { findQuotedMessage, loadMessageDetails, markMessageDeleted, markTicketMessagesRead, pageConversation } from './messages.repo.js';
+import { outgoingItems, retryFailedMessage, storeAndDeliver, type Delivery, type OutgoingMessagesDeps } from './outgoing-messages.js';
 
-async function connectionOf(services: AppServices, ctx: TenantScope, ticket: TicketDetail): Promise<WhatsappRow> {
+/**
+ * The messages module's ports: the tickets' (who may open a conversation; the database's
+ * raw executor for the pages it presents), the media storage (attachments, signed URLs)
+ * and the channel of the ticket's connection.
+ */
+export type MessagesDeps = TicketsDeps & OutgoingMessagesDeps & Pick<Platform, 'media'>;
+
+async function connectionOf(deps: Pick<Platform, 'db'>, ctx: TenantScope, ticket: TicketDetail): Promise<WhatsappRow> {
   if (ticket.whatsappId === null) throw new AppError('ERR_NO_WAPP_FOUND');
-  const [connection] = await services.db
-    .select()
-    .from(whatsapps)
-    .where(inTenant(whatsapps, ctx, eq(whatsapps.id, ticket.whatsappId)))
-    .limit(1);
+  const connection = await findConnection(deps.db, ctx, ticket.whatsappId);
   if (!connection) throw new AppError('ERR_NO_WAPP_FOUND');
   return connection;
 }
@@ -30,26 +32,22 @@ async function connectionOf(services: AppServices, ctx: TenantScope, ticket: Tic
  * A page of the conversation. Opening a ticket (its first page) marks its
  * messages read and resets the unread count.
  */
-export async function listMessages(services: AppServices, ctx: RequestContext, ticketId: number, pageNumber: number) {
-  let ticket = await showTicket(services, ctx, ticketId);
+export async function listMessages(deps: MessagesDeps, ctx: RequestContext, ticketId: number, pageNumber: number) {
+  let ticket = await showTicket(deps, ctx, ticketId);
   if (pageNumber === 1 && ticket.unreadMessages > 0) {
-    const unread = await services.db.transaction(async (tx) => {
-      const rows = await tx
-        .update(messages)
-        .set({ read: true })
-        .where(inTenant(messages, ctx, eq(messages.ticketId, ticketId), eq(messages.read, false)))
-        .returning({ externalId: messages.externalId });
-      await tx.update(tickets).set({ unreadMessages: 0 }).where(inTenant(tickets, ctx, eq(tickets.id, ticketId)));
-      return rows.flatMap((r) => (r.externalId ? [r.externalId] : []));
+    const unread = await deps.db.transaction(async (tx) => {
+      const externalIds = await markTicketMessagesRead(tx, ctx, ticketId);
+      await clearUnreadMessages(tx, ctx, ticketId);
+      return externalIds;
     });
     ticket = { ...ticket, unreadMessages: 0 };
-    services.events.emit('ticket.read', { companyId: ctx.companyId, ticket });
+    deps.events.emit('ticket.read', { companyId: ctx.companyId, ticket });
     // Read receipts are a courtesy: a channel that cannot send them must not fail the page.
-    connectionOf(services, ctx, ticket)
-      .then((connection) => services.channels.providerFor(connection).markRead(connection, ticket.contact.number, unread))
+    connectionOf(deps, ctx, ticket)
+      .then((connection) => deps.channels.providerFor(connection).markRead(connection, ticket.contact.number, unread))
       .catch(() => undefined);
   }
-  const page = await pageConversation(services.database.sql, ctx, ticket, pageNumber);
+  const page = await pageConversation(deps.database.sql, ctx, ticket, pageNumber);
   return { ticket, messages: page.messages, hasMore: page.hasMore };
 }
 
@@ -66,21 +64,17 @@ export interface SendInput {
  * refuses one, the messages stay (failed, with the reason, for a retry) and the
  * channel's error is answered with them in `messages`.
  */
-export async function sendMessage(services: AppServices, ctx: RequestContext, ticketId: number, input: SendInput): Promise<MessageDetail[]> {
-  const ticket = await showTicket(services, ctx, ticketId);
+export async function sendMessage(deps: MessagesDeps, ctx: RequestContext, ticketId: number, input: SendInput): Promise<MessageDetail[]> {
+  const ticket = await showTicket(deps, ctx, ticketId);
   if (ticket.status !== 'open') throw new AppError('ERR_TICKET_NOT_OPEN');
   const files = input.files ?? [];
   const text = input.body.trim();
   if (!text && files.length === 0) throw new AppError('ERR_EMPTY_MESSAGE', undefined, { fields: { body: ['Required'] } });
 
-  const connection = await connectionOf(services, ctx, ticket);
+  const connection = await connectionOf(deps, ctx, ticket);
   let quotedExternalId: string | null = null;
   if (input.quotedMsgId) {
-    const [quoted] = await services.db
-      .select({ externalId: messages.externalId, contactId: messages.contactId })
-      .from(messages)
-      .where(inTenant(messages, ctx, eq(messages.id, input.quotedMsgId)))
-      .limit(1);
+    const quoted = await findQuotedMessage(deps.db, ctx, input.quotedMsgId);
     if (!quoted || quoted.contactId !== ticket.contactId) throw new AppError('ERR_FETCH_WAPP_MSG');
     quotedExternalId = quoted.externalId;
   }
@@ -91,8 +85,8 @@ export async function sendMessage(services: AppServices, ctx: RequestContext, ti
   const signed = input.sign && rendered ? `*${ctx.user.name}:*\n${rendered}` : rendered;
 
   // With files, the first one carries the caption; the body of the others is their name.
-  const items = await outgoingItems(services, ctx, files, { to: ticket.contact.number, body: signed, quotedExternalId });
-  const deliveries = await storeAndDeliver(services, ctx, {
+  const items = await outgoingItems(deps, ctx, files, { to: ticket.contact.number, body: signed, quotedExternalId });
+  const deliveries = await storeAndDeliver(deps, ctx, {
     ticketId,
     contactId: ticket.contactId,
     whatsappId: connection.id,
@@ -117,39 +111,36 @@ export class SendFailed extends Error {
 }
 
 /** An agent sends one of its ticket's failed messages again (`POST /messages/:messageId/retry`). */
-export async function retryMessage(services: AppServices, ctx: RequestContext, messageId: number): Promise<Delivery> {
-  const [message] = await loadMessageDetails(services.db, ctx, [messageId]);
+export async function retryMessage(deps: MessagesDeps, ctx: RequestContext, messageId: number): Promise<Delivery> {
+  const [message] = await loadMessageDetails(deps.db, ctx, [messageId]);
   if (!message) throw new AppError('ERR_NO_MESSAGE_FOUND');
   // Only who may open the ticket may retry its messages.
-  await showTicket(services, ctx, message.ticketId);
+  await showTicket(deps, ctx, message.ticketId);
   if (!message.fromMe || message.sendStatus !== 'failed' || message.isDeleted) throw new AppError('ERR_MESSAGE_NOT_FAILED');
-  return retryFailedMessage(services, ctx, messageId);
+  return retryFailedMessage(deps, ctx, messageId);
 }
 
 /** Only one's own side of the conversation can be deleted (spec part 1 §5), for everyone. */
-export async function deleteMessage(services: AppServices, ctx: RequestContext, messageId: number): Promise<MessageDetail> {
-  const [message] = await loadMessageDetails(services.db, ctx, [messageId]);
+export async function deleteMessage(deps: MessagesDeps, ctx: RequestContext, messageId: number): Promise<MessageDetail> {
+  const [message] = await loadMessageDetails(deps.db, ctx, [messageId]);
   if (!message) throw new AppError('ERR_NO_MESSAGE_FOUND');
-  const ticket = await showTicket(services, ctx, message.ticketId);
+  const ticket = await showTicket(deps, ctx, message.ticketId);
   const own = message.fromMe && (message.userId === ctx.user.id || ctx.user.profile === 'admin');
   if (!own) throw new AppError('ERR_NO_PERMISSION');
   if (message.isDeleted) return message;
   if (message.externalId && ticket.whatsappId !== null) {
-    const connection = await connectionOf(services, ctx, ticket);
+    const connection = await connectionOf(deps, ctx, ticket);
     try {
-      await services.channels.providerFor(connection).deleteMessage(connection, ticket.contact.number, message.externalId);
+      await deps.channels.providerFor(connection).deleteMessage(connection, ticket.contact.number, message.externalId);
     } catch (error) {
       if (error instanceof AppError) throw error;
       throw new AppError('ERR_DELETE_WAPP_MSG');
     }
   }
-  await services.db
-    .update(messages)
-    .set({ isDeleted: true, updatedAt: sql`now()` })
-    .where(inTenant(messages, ctx, eq(messages.id, messageId)));
-  const [updated] = await loadMessageDetails(services.db, ctx, [messageId]);
+  await markMessageDeleted(deps.db, ctx, messageId);
+  const [updated] = await loadMessageDetails(deps.db, ctx, [messageId]);
   if (!updated) throw new AppError('ERR_NO_MESSAGE_FOUND');
-  services.events.emit('message.updated', { companyId: ctx.companyId, ticket, message: updated });
+  deps.events.emit('message.updated', { companyId: ctx.companyId, ticket, message: updated });
   return updated;
 }
 
@@ -168,12 +159,12 @@ export interface AutomaticMessage {
  * marked with its source so it is shown but never counted as an agent reply. A
  * refused send stays as a failed message and its error is thrown.
  */
-export async function sendAutomaticMessage(services: AppServices, scope: TenantScope, ticketId: number, input: AutomaticMessage): Promise<MessageDetail> {
-  const ticket = await findTicketDetail(services.db, scope, ticketId);
+export async function sendAutomaticMessage(deps: OutgoingMessagesDeps, scope: TenantScope, ticketId: number, input: AutomaticMessage): Promise<MessageDetail> {
+  const ticket = await findTicketDetail(deps.db, scope, ticketId);
   if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND');
-  const connection = await connectionOf(services, scope, ticket);
+  const connection = await connectionOf(deps, scope, ticket);
   const media = input.media ?? undefined;
-  const [delivery] = await storeAndDeliver(services, scope, {
+  const [delivery] = await storeAndDeliver(deps, scope, {
     ticketId,
     contactId: ticket.contactId,
     whatsappId: connection.id,

@@ -1,16 +1,31 @@
-import { and, asc, eq, lte, ne, sql } from 'drizzle-orm';
-import type { AppServices } from '../../app.js';
+import { AppError } from '../../platform/http/app-error.js';
+import type { TenantScope } from '../../platform/http/context.js';
+import type { OutgoingPayload, WhatsappRow } from '../../platform/db/schema.js';
+import type { Platform } from '../../platform/platform.js';
+import type { StoredMedia, UploadedFile } from '../../platform/storage/media-storage.js';
+import { providerKindOf, type ChannelGateway, type ChannelProvider, type OutgoingMessage, type SentMessage } from '../connections/channel-provider.js';
+import { findConnection } from '../connections/connections.repo.js';
+import { findTicketDetail, setTicketLastMessage } from '../tickets/tickets.repo.js';
 import { lastMessagePreview } from './message-preview.js';
 import type { MessageDetail } from './messages.presenter.js';
-import { loadMessageDetails } from './messages.repo.js';
-import { findTicketDetail } from '../tickets/tickets.repo.js';
-import { messages, tickets, whatsapps } from '../../platform/db/schema.js';
-import type { TenantScope } from '../../platform/http/context.js';
-import type { StoredMedia, UploadedFile } from '../../platform/storage/media-storage.js';
-import { AppError } from '../../platform/http/app-error.js';
-import { providerKindOf, type ChannelProvider, type OutgoingMessage, type SentMessage } from '../connections/channel-provider.js';
-import type { OutgoingPayload, WhatsappRow } from '../../platform/db/schema.js';
-import { inTenant } from '../../platform/db/tenant.js';
+import {
+  claimFailedMessage,
+  claimStaleMessage,
+  deleteEchoOf,
+  findPendingMessage,
+  giveUpStaleMessage,
+  insertPendingMessages,
+  listStalePendingMessages,
+  loadMessageDetails,
+  markSendFailed,
+  markSent,
+} from './messages.repo.js';
+
+/**
+ * What an outgoing send uses: the database, the domain events (the audience sees each
+ * message as stored, then as settled) and the channel of the message's connection.
+ */
+export type OutgoingMessagesDeps = Pick<Platform, 'db' | 'events'> & { channels: ChannelGateway };
 
 /** Messages of one send, all going to one ticket's contact through one connection. */
 export interface PendingBatch {
@@ -28,44 +43,39 @@ export interface PendingBatch {
  * pending (ack 0) with what the channel will get, before anything reaches the
  * channel; the ticket's last message is updated and the audience sees them at once.
  */
-export async function storePendingMessages(services: AppServices, scope: TenantScope, batch: PendingBatch): Promise<MessageDetail[]> {
+export async function storePendingMessages(deps: Pick<Platform, 'db' | 'events'>, scope: TenantScope, batch: PendingBatch): Promise<MessageDetail[]> {
   const last = batch.items.at(-1);
   if (!last) return [];
-  const ids = await services.db.transaction(async (tx) => {
-    const rows = await tx
-      .insert(messages)
-      .values(
-        batch.items.map(({ message, media, template }) => ({
-          companyId: scope.companyId,
-          ticketId: batch.ticketId,
-          contactId: batch.contactId,
-          whatsappId: batch.whatsappId,
-          userId: batch.userId,
-          externalId: null,
-          body: message.body || media?.name || '',
-          fromMe: true,
-          source: batch.source,
-          ack: 0,
-          read: true,
-          mediaType: media?.mediaType ?? null,
-          mediaPath: media?.path ?? null,
-          mediaName: media?.name ?? null,
-          quotedMsgId: batch.quotedMsgId ?? null,
-          sendStatus: 'pending' as const,
-          sendAttempts: 1,
-          sendPayload: { ...message, ...(template ? { template } : {}) },
-        })),
-      )
-      .returning({ id: messages.id });
-    await tx
-      .update(tickets)
-      .set({ lastMessage: lastMessagePreview({ body: last.message.body, media: last.media }), updatedAt: new Date() })
-      .where(inTenant(tickets, scope, eq(tickets.id, batch.ticketId)));
-    return rows.map((row) => row.id).sort((a, b) => a - b);
+  const ids = await deps.db.transaction(async (tx) => {
+    const ids = await insertPendingMessages(
+      tx,
+      scope,
+      batch.items.map(({ message, media, template }) => ({
+        ticketId: batch.ticketId,
+        contactId: batch.contactId,
+        whatsappId: batch.whatsappId,
+        userId: batch.userId,
+        externalId: null,
+        body: message.body || media?.name || '',
+        fromMe: true,
+        source: batch.source,
+        ack: 0,
+        read: true,
+        mediaType: media?.mediaType ?? null,
+        mediaPath: media?.path ?? null,
+        mediaName: media?.name ?? null,
+        quotedMsgId: batch.quotedMsgId ?? null,
+        sendStatus: 'pending' as const,
+        sendAttempts: 1,
+        sendPayload: { ...message, ...(template ? { template } : {}) },
+      })),
+    );
+    await setTicketLastMessage(tx, scope, batch.ticketId, lastMessagePreview({ body: last.message.body, media: last.media }));
+    return ids;
   });
-  const stored = await loadMessageDetails(services.db, scope, ids);
-  const ticket = await findTicketDetail(services.db, scope, batch.ticketId);
-  if (ticket) for (const message of stored) services.events.emit('message.created', { companyId: scope.companyId, ticket, message });
+  const stored = await loadMessageDetails(deps.db, scope, ids);
+  const ticket = await findTicketDetail(deps.db, scope, batch.ticketId);
+  if (ticket) for (const message of stored) deps.events.emit('message.created', { companyId: scope.companyId, ticket, message });
   return stored;
 }
 
@@ -85,38 +95,27 @@ function deliveryError(error: unknown): AppError {
  * channel's id and ack, or marks it failed with the error code. Either way the
  * audience gets the message's update.
  */
-export async function deliverPendingMessage(services: AppServices, scope: TenantScope, messageId: number): Promise<Delivery> {
-  const [row] = await services.db
-    .select()
-    .from(messages)
-    .where(inTenant(messages, scope, eq(messages.id, messageId), eq(messages.sendStatus, 'pending')))
-    .limit(1);
+export async function deliverPendingMessage(deps: OutgoingMessagesDeps, scope: TenantScope, messageId: number): Promise<Delivery> {
+  const row = await findPendingMessage(deps.db, scope, messageId);
   if (!row) throw new AppError('ERR_NO_MESSAGE_FOUND');
   let error: AppError | null = null;
   try {
     if (!row.sendPayload || row.whatsappId === null) throw new AppError('ERR_NO_WAPP_FOUND');
-    const [connection] = await services.db
-      .select()
-      .from(whatsapps)
-      .where(inTenant(whatsapps, scope, eq(whatsapps.id, row.whatsappId)))
-      .limit(1);
+    const connection = await findConnection(deps.db, scope, row.whatsappId);
     if (!connection) throw new AppError('ERR_NO_WAPP_FOUND');
     const { template, ...message } = row.sendPayload;
     const sent = template
-      ? await sendTemplateThrough(services, connection, message.to, template)
-      : await sendThrough(services.channels.providerFor(connection), connection, message);
-    await settleSent(services, scope, row.id, row.whatsappId, sent);
+      ? await sendTemplateThrough(deps, connection, message.to, template)
+      : await sendThrough(deps.channels.providerFor(connection), connection, message);
+    await settleSent(deps, scope, row.id, row.whatsappId, sent);
   } catch (caught) {
     error = deliveryError(caught);
-    await services.db
-      .update(messages)
-      .set({ sendStatus: 'failed', sendError: error.code, updatedAt: new Date() })
-      .where(inTenant(messages, scope, eq(messages.id, row.id), eq(messages.sendStatus, 'pending')));
+    await markSendFailed(deps.db, scope, row.id, error.code);
   }
-  const [message] = await loadMessageDetails(services.db, scope, [row.id]);
+  const [message] = await loadMessageDetails(deps.db, scope, [row.id]);
   if (!message) throw new AppError('ERR_NO_MESSAGE_FOUND');
-  const ticket = await findTicketDetail(services.db, scope, message.ticketId);
-  if (ticket) services.events.emit('message.updated', { companyId: scope.companyId, ticket, message });
+  const ticket = await findTicketDetail(deps.db, scope, message.ticketId);
+  if (ticket) deps.events.emit('message.updated', { companyId: scope.companyId, ticket, message });
   return { message, error };
 }
 
@@ -126,32 +125,18 @@ export async function deliverPendingMessage(services: AppServices, scope: Tenant
  * echoes our own send back as a message typed on the phone may have stored it
  * already under that id: the echo gives way to the row the agent sees.
  */
-async function settleSent(services: AppServices, scope: TenantScope, messageId: number, whatsappId: number, sent: SentMessage): Promise<void> {
-  await services.db.transaction(async (tx) => {
-    await tx
-      .delete(messages)
-      .where(
-        inTenant(messages, scope, eq(messages.whatsappId, whatsappId), eq(messages.externalId, sent.externalId), eq(messages.source, 'phone'), ne(messages.id, messageId)),
-      );
-    await tx
-      .update(messages)
-      .set({
-        externalId: sent.externalId,
-        ack: sql`greatest(${messages.ack}, ${sent.ack})`,
-        sendStatus: 'sent',
-        sendError: null,
-        ...(sent.data ? { dataJson: sql`coalesce(${messages.dataJson}, '{}'::jsonb) || ${JSON.stringify(sent.data)}::jsonb` } : {}),
-        updatedAt: new Date(),
-      })
-      .where(inTenant(messages, scope, eq(messages.id, messageId)));
+async function settleSent(deps: Pick<Platform, 'db'>, scope: TenantScope, messageId: number, whatsappId: number, sent: SentMessage): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    await deleteEchoOf(tx, scope, whatsappId, sent.externalId, messageId);
+    await markSent(tx, scope, messageId, sent);
   });
 }
 
 /** Stores, then delivers each message of a send in order; what failed is in each delivery's error. */
-export async function storeAndDeliver(services: AppServices, scope: TenantScope, batch: PendingBatch): Promise<Delivery[]> {
-  const stored = await storePendingMessages(services, scope, batch);
+export async function storeAndDeliver(deps: OutgoingMessagesDeps, scope: TenantScope, batch: PendingBatch): Promise<Delivery[]> {
+  const stored = await storePendingMessages(deps, scope, batch);
   const deliveries: Delivery[] = [];
-  for (const message of stored) deliveries.push(await deliverPendingMessage(services, scope, message.id));
+  for (const message of stored) deliveries.push(await deliverPendingMessage(deps, scope, message.id));
   return deliveries;
 }
 
@@ -159,14 +144,9 @@ export async function storeAndDeliver(services: AppServices, scope: TenantScope,
  * An agent sends a failed message again: it is claimed back to pending (only if
  * it is still failed, so two clicks send it once) and delivered.
  */
-export async function retryFailedMessage(services: AppServices, scope: TenantScope, messageId: number): Promise<Delivery> {
-  const [claimed] = await services.db
-    .update(messages)
-    .set({ sendStatus: 'pending', sendError: null, sendAttempts: sql`${messages.sendAttempts} + 1`, updatedAt: new Date() })
-    .where(inTenant(messages, scope, eq(messages.id, messageId), eq(messages.sendStatus, 'failed'), eq(messages.isDeleted, false)))
-    .returning({ id: messages.id });
-  if (!claimed) throw new AppError('ERR_MESSAGE_NOT_FAILED');
-  return deliverPendingMessage(services, scope, messageId);
+export async function retryFailedMessage(deps: OutgoingMessagesDeps, scope: TenantScope, messageId: number): Promise<Delivery> {
+  if (!(await claimFailedMessage(deps.db, scope, messageId))) throw new AppError('ERR_MESSAGE_NOT_FAILED');
+  return deliverPendingMessage(deps, scope, messageId);
 }
 
 export interface PendingRecoveryOptions {
@@ -187,44 +167,28 @@ export const PENDING_RECOVERY_DEFAULTS: PendingRecoveryOptions = { staleMs: 5 * 
  * to retry. Runs at start and then periodically on the worker node.
  */
 export async function recoverPendingMessages(
-  services: AppServices,
+  deps: OutgoingMessagesDeps,
   options: PendingRecoveryOptions = PENDING_RECOVERY_DEFAULTS,
 ): Promise<{ resent: number; failed: number }> {
   const now = Date.now();
   const staleBefore = new Date(now - options.staleMs);
   const giveUpBefore = new Date(now - options.giveUpMs);
-  const stale = await services.db
-    .select({ id: messages.id, companyId: messages.companyId, createdAt: messages.createdAt, sendAttempts: messages.sendAttempts, isDeleted: messages.isDeleted })
-    .from(messages)
-    // Messages of the outbound engine (a key in their payload) are re-checked by it (outbound/outbound.ts).
-    .where(and(eq(messages.sendStatus, 'pending'), lte(messages.updatedAt, staleBefore), sql`${messages.sendPayload} ->> 'idempotencyKey' is null`))
-    .orderBy(asc(messages.id))
-    .limit(500);
+  const stale = await listStalePendingMessages(deps.db, staleBefore, 500);
   const result = { resent: 0, failed: 0 };
   for (const row of stale) {
     const scope: TenantScope = { companyId: row.companyId };
-    const stillStale = inTenant(messages, row, eq(messages.id, row.id), eq(messages.sendStatus, 'pending'), lte(messages.updatedAt, staleBefore));
     // An agent deleted it while it waited: it is not sent at all.
     if (row.isDeleted || row.createdAt < giveUpBefore || row.sendAttempts >= options.maxAttempts) {
-      const [given] = await services.db
-        .update(messages)
-        .set({ sendStatus: 'failed', sendError: 'ERR_SEND_INTERRUPTED', updatedAt: new Date() })
-        .where(stillStale)
-        .returning({ id: messages.id, ticketId: messages.ticketId });
+      const given = await giveUpStaleMessage(deps.db, scope, row.id, staleBefore);
       if (!given) continue;
       result.failed += 1;
-      const [message] = await loadMessageDetails(services.db, scope, [given.id]);
-      const ticket = await findTicketDetail(services.db, scope, given.ticketId);
-      if (message && ticket) services.events.emit('message.updated', { companyId: row.companyId, ticket, message });
+      const [message] = await loadMessageDetails(deps.db, scope, [given.id]);
+      const ticket = await findTicketDetail(deps.db, scope, given.ticketId);
+      if (message && ticket) deps.events.emit('message.updated', { companyId: row.companyId, ticket, message });
       continue;
     }
-    const [claimed] = await services.db
-      .update(messages)
-      .set({ sendAttempts: sql`${messages.sendAttempts} + 1`, updatedAt: new Date() })
-      .where(stillStale)
-      .returning({ id: messages.id });
-    if (!claimed) continue;
-    const delivery = await deliverPendingMessage(services, scope, claimed.id);
+    if (!(await claimStaleMessage(deps.db, scope, row.id, staleBefore))) continue;
+    const delivery = await deliverPendingMessage(deps, scope, row.id);
     if (delivery.error) result.failed += 1;
     else result.resent += 1;
   }
@@ -233,7 +197,7 @@ export async function recoverPendingMessages(
 
 /** Runs the recovery now and every `intervalMs`; the returned function stops it. */
 export function startPendingRecovery(
-  services: AppServices,
+  deps: OutgoingMessagesDeps,
   onError: (error: unknown) => void,
   intervalMs = 60_000,
   options: PendingRecoveryOptions = PENDING_RECOVERY_DEFAULTS,
@@ -241,7 +205,7 @@ export function startPendingRecovery(
   let running: Promise<unknown> | null = null;
   const run = () => {
     if (running) return;
-    running = recoverPendingMessages(services, options)
+    running = recoverPendingMessages(deps, options)
       .catch(onError)
       .finally(() => {
         running = null;
@@ -266,14 +230,14 @@ export interface OutgoingItem {
  * files, one text message.
  */
 export async function outgoingItems(
-  services: Pick<AppServices, 'media'>,
+  deps: Pick<Platform, 'media'>,
   scope: TenantScope,
   files: UploadedFile[],
   base: { to: string; body: string; quotedExternalId?: string | null },
 ): Promise<OutgoingItem[]> {
   const items: OutgoingItem[] = [];
   for (const file of files) {
-    const media = await services.media.save(scope, file);
+    const media = await deps.media.save(scope, file);
     items.push({ media, message: { ...base, body: items.length === 0 ? base.body : '', media } });
   }
   if (items.length === 0) items.push({ message: base });
@@ -282,14 +246,16 @@ export async function outgoingItems(
 
 /** A Cloud API template, through the connection (only a Cloud API connection sends templates). */
 async function sendTemplateThrough(
-  services: AppServices,
+  deps: OutgoingMessagesDeps,
   connection: WhatsappRow,
   to: string,
   template: NonNullable<OutgoingPayload['template']>,
 ): Promise<SentMessage> {
   if (providerKindOf(connection.provider) !== 'cloud-api') throw new AppError('ERR_SENDING_WAPP_MSG');
   try {
-    return await services.channels.cloudApi().provider.sendTemplate(connection, to, template);
+    const provider = deps.channels.providerFor(connection);
+    if (!provider.sendTemplate) throw new AppError('ERR_SENDING_WAPP_MSG');
+    return await provider.sendTemplate(connection, to, template);
   } catch (error) {
     if (error instanceof AppError) throw error;
     throw new AppError('ERR_SENDING_WAPP_MSG');
