@@ -26,10 +26,12 @@ import { subscribeIntegrationEvents } from './automation/integrations/integratio
 import { registerIntegrationRoutes } from './automation/integrations/integrations.routes.js';
 import { registerAutomationJobs } from './automation/automation-jobs.js';
 import { subscribeAutomationEvents } from './automation/automation.events.js';
-import { registerOutboundJobs } from './outbound/outbound.js';
-import { registerScheduleRoutes, subscribeScheduleEvents } from './outbound/schedules/schedules.routes.js';
+import { registerOutboundJobs } from './outbound/outbound.jobs.js';
+import { registerScheduleRoutes } from './outbound/schedules/schedules.routes.js';
+import { subscribeScheduleEvents } from './outbound/schedules/schedules.events.js';
 import { registerContactListRoutes, subscribeContactListEvents } from './modules/contact-lists/contact-lists.routes.js';
-import { registerCampaignRoutes, subscribeCampaignEvents } from './outbound/campaigns/campaigns.routes.js';
+import { registerCampaignRoutes } from './outbound/campaigns/campaigns.routes.js';
+import { subscribeCampaignEvents } from './outbound/campaigns/campaigns.events.js';
 import { registerFileListRoutes, subscribeFileListEvents } from './modules/file-lists/file-lists.routes.js';
 import { subscribeAnnouncementEvents } from './modules/announcements/announcements.events.js';
 import { registerAnnouncementRoutes } from './modules/announcements/announcements.routes.js';

@@ -40,6 +40,7 @@ import { createSecretBox } from './platform/crypto/secret-box.js';
 import { createRateLimiter, type RateLimiter } from './platform/http/rate-limiter.js';
 import type { HttpConnections } from './platform/http/connections.js';
 import { createMailer } from './platform/mail/mailer.js';
+import { createOutboundEngine, type OutboundEngine } from './outbound/outbound-engine.js';
 
 /**
  * Everything the composition root builds once per process: the platform's ports and the
@@ -58,6 +59,8 @@ export interface AppServices extends Platform {
   storage: StorageMonitor;
   channels: ChannelRegistry;
   socketServer: SocketServer | null;
+  /** The outbound engine's per-app state: knobs, the sources' settle handlers and sweep hooks, its dispatch job. */
+  outbound: OutboundEngine;
 }
 
 export type App = FastifyInstance & { services: AppServices };
@@ -178,6 +181,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     jobs: options.jobs,
     logger,
     clock: options.clock ?? systemClock,
+    outbound: createOutboundEngine({ config, logger, clock: options.clock ?? systemClock }),
   };
   app.decorate('services', services);
   app.addHook('onClose', () => services.mailer.close());

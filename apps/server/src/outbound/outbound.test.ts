@@ -5,22 +5,10 @@ import { contacts, messages, outboundPacing, outboundSends, sandboxOutbox, ticke
 import { applySendFailure } from '../inbound/message-updates.js';
 import { createChannelTestContext, type ChannelTestContext } from '../test/channel-test-app.js';
 import { saveCampaignSettings } from './campaign-settings/campaign-settings.repo.js';
-import {
-  cancelSends,
-  configureOutbound,
-  dispatchConnection,
-  idempotencyKey,
-  listSends,
-  onOutboundSweep,
-  onSendSettled,
-  queueSends,
-  recoverStaleClaims,
-  resumeSends,
-  sendProgress,
-  sweepOutbound,
-  type QueuedSend,
-  type SettledSend,
-} from './outbound.js';
+import { dispatchConnection } from './outbound-dispatch.js';
+import { idempotencyKey, type QueuedSend, type SettledSend } from './outbound-engine.js';
+import { cancelSends, listSends, queueSends, resumeSends, sendProgress } from './outbound.repo.js';
+import { recoverStaleClaims, sweepOutbound } from './outbound-sweep.js';
 import { inTenant } from '../platform/db/tenant.js';
 
 /*
@@ -46,7 +34,7 @@ beforeAll(async () => {
   companyId = company.id;
   const admin = (await company.admin.login()).token;
   sandboxId = (await t.request(admin, 'POST', '/whatsapp', { name: 'Sandbox', provider: 'sandbox' })).json().id;
-  configureOutbound(t.app.services, {
+  t.app.services.outbound.configure({
     now: () => new Date(clock),
     sleep: async (ms) => {
       clock += ms;
@@ -54,7 +42,7 @@ beforeAll(async () => {
     random: () => randoms.shift() ?? 0.5,
     runBudgetMs: 3_600_000,
   });
-  onSendSettled(t.app.services, 'campaign', async (_tx, settled) => {
+  t.app.services.outbound.onSendSettled('campaign', async (_tx, settled) => {
     settledSeen.push(...settled);
   });
 }, 30_000);
@@ -272,7 +260,7 @@ describe('pacing (controllable clock)', () => {
     await queueSends(t.app.services.db, scope(), campaignSends(sourceId, ['5511900000301', '5511900000302', '5511900000303', '5511900000304']));
     randoms = [0.5, 0.5, 0.5];
     let waits = 0;
-    configureOutbound(t.app.services, {
+    t.app.services.outbound.configure({
       sleep: async (ms) => {
         clock += ms;
         // The campaign is cancelled during the wait after the second send.
@@ -282,7 +270,7 @@ describe('pacing (controllable clock)', () => {
     try {
       await dispatch();
     } finally {
-      configureOutbound(t.app.services, {
+      t.app.services.outbound.configure({
         sleep: async (ms) => {
           clock += ms;
         },
@@ -310,13 +298,13 @@ describe('pacing (controllable clock)', () => {
 describe('the sweep', () => {
   it('runs every source and the rest of the sweep when one source fails', async () => {
     const logged: string[] = [];
-    configureOutbound(t.app.services, { logger: { error: (_o: object, message?: string) => logged.push(message ?? ''), info: () => undefined, warn: () => undefined } as never });
+    t.app.services.outbound.configure({ logger: { error: (_o: object, message?: string) => logged.push(message ?? ''), info: () => undefined, warn: () => undefined } as never });
     const ran: string[] = [];
-    onOutboundSweep(t.app.services, async () => {
+    t.app.services.outbound.onSweep(async () => {
       ran.push('failing');
       throw new Error('source down');
     });
-    onOutboundSweep(t.app.services, async () => {
+    t.app.services.outbound.onSweep(async () => {
       ran.push('next');
     });
     await sweepOutbound(t.app.services);

@@ -23,7 +23,6 @@ export interface PacingGate {
   sentCount: number;
 }
 
-export const DEFAULT_PACING = { messageInterval: 20, longerIntervalAfter: 20, greaterInterval: 60 } as const;
 /** The default cap: a Baileys number sends at most one message a second; the others are not capped. */
 export const DEFAULT_MAX_PER_SECOND: Record<ProviderKind, number> = { baileys: 1, 'cloud-api': 0, sandbox: 0 };
 

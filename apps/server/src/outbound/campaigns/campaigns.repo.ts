@@ -1,13 +1,13 @@
-import type { CampaignListQuery, CampaignProgress, PresentedCampaign } from '@atende/shared';
-import { and, asc, desc, eq, ilike, inArray, lte } from 'drizzle-orm';
+import type { CampaignListQuery, CampaignProgress } from '@atende/shared';
+import { and, asc, desc, eq, ilike, inArray, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
-import { campaigns, contactLists, whatsapps, type CampaignRow } from '../../platform/db/schema.js';
+import { campaigns, contactLists, contacts, ticketTags, tickets, whatsapps, type CampaignRow } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
-import type { MediaStorage } from '../../platform/storage/media-storage.js';
-import { sendProgress } from '../outbound.js';
+import type { StoredMedia } from '../../platform/storage/media-storage.js';
+import { sendProgress } from '../outbound.repo.js';
 import { inTenant } from '../../platform/db/tenant.js';
 
-export const CAMPAIGNS_PAGE_SIZE = 20;
+const CAMPAIGNS_PAGE_SIZE = 20;
 
 export interface CampaignDetail extends CampaignRow {
   whatsapp: { id: number; name: string } | null;
@@ -16,34 +16,6 @@ export interface CampaignDetail extends CampaignRow {
 }
 
 const EMPTY_PROGRESS: CampaignProgress = { valid: 0, queued: 0, sent: 0, delivered: 0, failed: 0, cancelled: 0 };
-
-export function presentCampaign(row: CampaignDetail, media: Pick<MediaStorage, 'signedUrl'>): PresentedCampaign {
-  return {
-    id: row.id,
-    name: row.name,
-    message1: row.message1,
-    message2: row.message2,
-    message3: row.message3,
-    message4: row.message4,
-    message5: row.message5,
-    status: row.status,
-    scheduledAt: row.scheduledAt?.toISOString() ?? null,
-    completedAt: row.completedAt?.toISOString() ?? null,
-    whatsappId: row.whatsappId,
-    whatsapp: row.whatsapp,
-    contactListId: row.contactListId,
-    contactList: row.contactList,
-    tagId: row.tagId,
-    fileListId: row.fileListId,
-    confirmation: row.confirmation,
-    mediaPath: row.mediaPath ? row.mediaName : null,
-    mediaName: row.mediaPath ? row.mediaName : null,
-    mediaUrl: row.mediaPath ? media.signedUrl(row.mediaPath) : null,
-    progress: row.progress,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
-}
 
 const detailColumns = { campaign: campaigns, whatsapp: { id: whatsapps.id, name: whatsapps.name }, contactList: { id: contactLists.id, name: contactLists.name } };
 
@@ -95,4 +67,70 @@ export async function lockDueCampaigns(tx: DbOrTx, now: Date): Promise<CampaignR
     .orderBy(asc(campaigns.scheduledAt), asc(campaigns.id))
     .limit(20)
     .for('update', { skipLocked: true });
+}
+
+/** Columns of a campaign an insert or update writes. */
+export type CampaignColumns = Partial<typeof campaigns.$inferInsert>;
+
+export async function insertCampaign(db: DbOrTx, scope: TenantScope, values: CampaignColumns & { name: string; status: CampaignRow['status'] }): Promise<number | null> {
+  const [row] = await db
+    .insert(campaigns)
+    .values({ ...values, companyId: scope.companyId })
+    .returning({ id: campaigns.id });
+  return row?.id ?? null;
+}
+
+/** The campaign, locked for the caller's transaction. */
+export async function lockCampaign(tx: DbOrTx, scope: TenantScope, id: number): Promise<CampaignRow | null> {
+  const [row] = await tx
+    .select()
+    .from(campaigns)
+    .where(inTenant(campaigns, scope, eq(campaigns.id, id)))
+    .for('update');
+  return row ?? null;
+}
+
+/** Writes columns of a campaign the caller has found (and locked) in its company. */
+export async function updateCampaignRow(tx: DbOrTx, id: number, columns: CampaignColumns): Promise<void> {
+  await tx.update(campaigns).set(columns).where(eq(campaigns.id, id));
+}
+
+export async function deleteCampaignRow(tx: DbOrTx, scope: TenantScope, id: number): Promise<void> {
+  await tx.delete(campaigns).where(inTenant(campaigns, scope, eq(campaigns.id, id)));
+}
+
+/** Stores (or, with null, clears) the campaign's attachment. */
+export async function setCampaignMedia(db: DbOrTx, scope: TenantScope, id: number, stored: StoredMedia | null): Promise<void> {
+  await db
+    .update(campaigns)
+    .set(
+      stored
+        ? { mediaPath: stored.path, mediaName: stored.name, mediaMime: stored.mimeType, mediaSize: stored.size, updatedAt: new Date() }
+        : { mediaPath: null, mediaName: null, mediaMime: null, mediaSize: null, updatedAt: new Date() },
+    )
+    .where(inTenant(campaigns, scope, eq(campaigns.id, id)));
+}
+
+/** The contacts (not groups) of tickets carrying the tag, by id. */
+export async function taggedContacts(tx: DbOrTx, scope: TenantScope, tagId: number) {
+  const tagged = tx
+    .selectDistinct({ contactId: tickets.contactId })
+    .from(ticketTags)
+    .innerJoin(tickets, eq(tickets.id, ticketTags.ticketId))
+    .where(inTenant(ticketTags, scope, eq(ticketTags.tagId, tagId)));
+  return tx
+    .select({ id: contacts.id, name: contacts.name, number: contacts.number, email: contacts.email })
+    .from(contacts)
+    .where(inTenant(contacts, scope, inArray(contacts.id, tagged), eq(contacts.isGroup, false)))
+    .orderBy(asc(contacts.id));
+}
+
+/** These running campaigns become FINALIZADA (now); answers the ids that did. */
+export async function finishCampaigns(db: DbOrTx, scope: TenantScope, ids: number[]): Promise<number[]> {
+  const rows = await db
+    .update(campaigns)
+    .set({ status: 'FINALIZADA', completedAt: sql`now()`, updatedAt: new Date() })
+    .where(inTenant(campaigns, scope, inArray(campaigns.id, ids), eq(campaigns.status, 'EM_ANDAMENTO')))
+    .returning({ id: campaigns.id });
+  return rows.map((row) => row.id);
 }

@@ -1,37 +1,15 @@
-import type { PresentedSchedule, ScheduleListQuery } from '@atende/shared';
-import { asc, desc, eq, ilike, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import type { ScheduleListQuery } from '@atende/shared';
+import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { contacts, schedules, tickets, whatsapps, type ScheduleRecord } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
-import type { MediaStorage } from '../../platform/storage/media-storage.js';
+import type { StoredMedia } from '../../platform/storage/media-storage.js';
 import { inTenant } from '../../platform/db/tenant.js';
 
-export const SCHEDULES_PAGE_SIZE = 100;
+const SCHEDULES_PAGE_SIZE = 100;
 
 export interface ScheduleDetail extends ScheduleRecord {
   contact: { id: number; name: string; number: string };
-}
-
-export function presentSchedule(row: ScheduleDetail, media: Pick<MediaStorage, 'signedUrl'>): PresentedSchedule {
-  return {
-    id: row.id,
-    body: row.body,
-    contactId: row.contactId,
-    contact: row.contact,
-    sendAt: row.sendAt.toISOString(),
-    sentAt: row.sentAt?.toISOString() ?? null,
-    status: row.status,
-    reason: row.reason,
-    whatsappId: row.whatsappId,
-    ticketId: row.ticketId,
-    userId: row.userId,
-    // The spec's mediaPath is the file's name, never where it lies on disk.
-    mediaPath: row.mediaPath ? row.mediaName : null,
-    mediaName: row.mediaPath ? row.mediaName : null,
-    mediaUrl: row.mediaPath ? media.signedUrl(row.mediaPath) : null,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
 }
 
 const detailColumns = { schedule: schedules, contact: { id: contacts.id, name: contacts.name, number: contacts.number } };
@@ -100,4 +78,110 @@ export async function connectionForContact(db: DbOrTx, scope: TenantScope, conta
     .orderBy(desc(whatsapps.isDefault), asc(whatsapps.id))
     .limit(1);
   return fallback?.id ?? null;
+}
+
+export async function contactExists(db: DbOrTx, scope: TenantScope, contactId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: contacts.id })
+    .from(contacts)
+    .where(inTenant(contacts, scope, eq(contacts.id, contactId)))
+    .limit(1);
+  return Boolean(row);
+}
+
+export async function insertSchedule(db: DbOrTx, scope: TenantScope, values: { body: string; contactId: number; userId: number; sendAt: Date }): Promise<number | null> {
+  const [row] = await db
+    .insert(schedules)
+    .values({ companyId: scope.companyId, ...values })
+    .returning({ id: schedules.id });
+  return row?.id ?? null;
+}
+
+/** Not sent, waiting (PENDENTE) or failed (ERRO): the only schedules an edit may change. */
+function unsent(scope: TenantScope, id: number) {
+  return inTenant(schedules, scope, eq(schedules.id, id), isNull(schedules.sentAt), inArray(schedules.status, ['PENDENTE', 'ERRO']));
+}
+
+/** An edit of a schedule not yet sent: it is PENDENTE again without a reason. Answers whether one changed. */
+export async function updateUnsentSchedule(
+  tx: DbOrTx,
+  scope: TenantScope,
+  id: number,
+  columns: { body?: string; contactId?: number; sendAt?: Date },
+): Promise<boolean> {
+  const [row] = await tx
+    .update(schedules)
+    .set({ ...columns, status: 'PENDENTE', reason: null, updatedAt: new Date() })
+    .where(unsent(scope, id))
+    .returning({ id: schedules.id });
+  return Boolean(row);
+}
+
+export async function deleteScheduleRow(tx: DbOrTx, scope: TenantScope, id: number): Promise<void> {
+  await tx.delete(schedules).where(inTenant(schedules, scope, eq(schedules.id, id)));
+}
+
+/** Stores the image of a schedule not yet sent; answers whether one changed. */
+export async function attachUnsentScheduleMedia(db: DbOrTx, scope: TenantScope, id: number, stored: StoredMedia): Promise<boolean> {
+  const [row] = await db
+    .update(schedules)
+    .set({ mediaPath: stored.path, mediaName: stored.name, mediaMime: stored.mimeType, mediaSize: stored.size, updatedAt: new Date() })
+    .where(unsent(scope, id))
+    .returning({ id: schedules.id });
+  return Boolean(row);
+}
+
+export async function clearScheduleMedia(db: DbOrTx, scope: TenantScope, id: number): Promise<void> {
+  await db
+    .update(schedules)
+    .set({ mediaPath: null, mediaName: null, mediaMime: null, mediaSize: null, updatedAt: new Date() })
+    .where(inTenant(schedules, scope, eq(schedules.id, id)));
+}
+
+/** PENDENTE schedules whose time has come (any company), with their contact's number, locked for the caller's transaction. */
+export async function lockDueSchedules(tx: DbOrTx, now: Date): Promise<{ schedule: ScheduleRecord; number: string }[]> {
+  return tx
+    .select({ schedule: schedules, number: contacts.number })
+    .from(schedules)
+    .innerJoin(contacts, eq(contacts.id, schedules.contactId))
+    .where(and(eq(schedules.status, 'PENDENTE'), lte(schedules.sendAt, now)))
+    .orderBy(asc(schedules.sendAt), asc(schedules.id))
+    .limit(500)
+    .for('update', { of: schedules, skipLocked: true });
+}
+
+/** A locked due schedule's new state: AGENDADA with its connection, or ERRO with a reason. */
+export async function markDueSchedule(
+  tx: DbOrTx,
+  id: number,
+  change: { status: 'AGENDADA'; whatsappId: number } | { status: 'ERRO'; reason: string },
+  now: Date,
+): Promise<void> {
+  await tx
+    .update(schedules)
+    .set({ reason: null, ...change, updatedAt: now })
+    .where(eq(schedules.id, id));
+}
+
+/**
+ * A schedule follows its send: sent → ENVIADA with sentAt (kept if set) and the
+ * ticket; failed → ERRO with the reason unless it was already sent. Answers whether
+ * it changed.
+ */
+export async function settleSchedule(
+  tx: DbOrTx,
+  send: { companyId: number; sourceId: number; ticketId: number | null; reason: string | null },
+  sent: boolean,
+  now: Date,
+): Promise<boolean> {
+  const [row] = await tx
+    .update(schedules)
+    .set(
+      sent
+        ? { status: 'ENVIADA', reason: null, sentAt: sql`coalesce(${schedules.sentAt}, ${now.toISOString()}::timestamptz)`, ticketId: send.ticketId, updatedAt: now }
+        : { status: 'ERRO', reason: send.reason ?? 'ERR_SENDING_WAPP_MSG', updatedAt: now },
+    )
+    .where(inTenant(schedules, send, eq(schedules.id, send.sourceId), sent ? undefined : isNull(schedules.sentAt)))
+    .returning({ id: schedules.id });
+  return Boolean(row);
 }
