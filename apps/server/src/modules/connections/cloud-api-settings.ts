@@ -1,7 +1,7 @@
 import type { CloudApiConfigBody } from '@atende/shared';
 import { z } from 'zod';
 import type { WhatsappRow } from '../../platform/db/schema.js';
-import { maskSecret, type SecretBox } from '../../platform/crypto/secret-box.js';
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
 
 /** The public path Meta posts to (one for every Cloud API connection: the phone number id in the payload picks the connection). */
 export const CLOUD_API_WEBHOOK_PATH = '/cloud-api/webhook';
@@ -20,7 +20,8 @@ export interface CloudApiSettings {
 const StoredSecrets = z.object({ accessToken: z.string().default(''), appSecret: z.string().default('') });
 type StoredSecrets = z.infer<typeof StoredSecrets>;
 
-function openSecrets(row: Pick<WhatsappRow, 'providerSecrets'>, secrets: SecretBox): StoredSecrets {
+/** The connection's access token and app secret in clear ('' when absent or unreadable). */
+export function openSecrets(row: Pick<WhatsappRow, 'providerSecrets'>, secrets: SecretBox): StoredSecrets {
   if (!row.providerSecrets) return { accessToken: '', appSecret: '' };
   try {
     return StoredSecrets.parse(JSON.parse(secrets.open(row.providerSecrets)));
@@ -67,20 +68,6 @@ export function cloudApiColumns(
       graphApiBaseUrl: input.graphApiBaseUrl ?? previous?.providerConfig.graphApiBaseUrl ?? '',
     },
     providerSecrets: secrets.seal(JSON.stringify(sealed)),
-  };
-}
-
-/** What an admin sees of the configuration: the secrets masked, never whole. */
-export function presentCloudApiConfig(row: Pick<WhatsappRow, 'providerConfig' | 'providerSecrets'>, secrets: SecretBox) {
-  const opened = openSecrets(row, secrets);
-  return {
-    phoneNumberId: row.providerConfig.phoneNumberId ?? '',
-    wabaId: row.providerConfig.wabaId ?? '',
-    verifyToken: row.providerConfig.verifyToken ?? '',
-    graphApiBaseUrl: row.providerConfig.graphApiBaseUrl ?? '',
-    accessToken: maskSecret(opened.accessToken),
-    appSecret: maskSecret(opened.appSecret),
-    webhookPath: CLOUD_API_WEBHOOK_PATH,
   };
 }
 

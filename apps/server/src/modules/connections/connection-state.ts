@@ -1,9 +1,7 @@
 import type { ConnectionProblem, ConnectionStatus } from '@atende/shared';
-import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
-import type { AppServices } from '../../app.js';
-import { findConnectionDetail } from './connections.repo.js';
-import { channelLeases, whatsapps, type WhatsappRow } from '../../platform/db/schema.js';
-import { inTenant } from '../../platform/db/tenant.js';
+import type { WhatsappRow } from '../../platform/db/schema.js';
+import type { Platform } from '../../platform/platform.js';
+import { findConnectionDetail, updateSessionColumns } from './connections.repo.js';
 
 export interface SessionRef {
   companyId: number;
@@ -34,30 +32,25 @@ export interface SessionWriteGuard {
  * Answers the updated row, or null when the guard refused the write.
  */
 export async function writeSessionState(
-  services: Pick<AppServices, 'db' | 'events'>,
+  deps: Pick<Platform, 'db' | 'events'>,
   ref: SessionRef,
   patch: SessionPatch,
   guard: SessionWriteGuard = {},
 ): Promise<WhatsappRow | null> {
-  const conditions: SQL[] = [inTenant(whatsapps, ref), eq(whatsapps.id, ref.whatsappId)];
-  if (guard.leaseNodeId) {
-    conditions.push(
-      sql`exists (select 1 from ${channelLeases} where ${channelLeases.whatsappId} = ${ref.whatsappId} and ${channelLeases.nodeId} = ${guard.leaseNodeId})`,
-    );
-  }
-  if (guard.fromSession && patch.status !== 'DISCONNECTED') conditions.push(ne(whatsapps.status, 'DISCONNECTED'));
-  const [row] = await services.db
-    .update(whatsapps)
+  const row = await updateSessionColumns(
+    deps.db,
+    ref,
+    ref.whatsappId,
     // Connected again: the problem that was noted is over.
-    .set({ ...(patch.status === 'CONNECTED' ? { problem: null } : {}), ...patch, updatedAt: sql`now()` })
-    .where(and(...conditions))
-    .returning();
+    { ...(patch.status === 'CONNECTED' ? { problem: null } : {}), ...patch },
+    { leaseNodeId: guard.leaseNodeId, keepDisconnected: guard.fromSession && patch.status !== 'DISCONNECTED' },
+  );
   if (!row) return null;
-  await announceSession(services, ref);
+  await announceSession(deps, ref);
   return row;
 }
 
-export async function announceSession(services: Pick<AppServices, 'db' | 'events'>, ref: SessionRef): Promise<void> {
-  const detail = await findConnectionDetail(services.db, { companyId: ref.companyId }, ref.whatsappId);
-  if (detail) services.events.emit('connection.session', { companyId: ref.companyId, connection: detail });
+export async function announceSession(deps: Pick<Platform, 'db' | 'events'>, ref: SessionRef): Promise<void> {
+  const detail = await findConnectionDetail(deps.db, { companyId: ref.companyId }, ref.whatsappId);
+  if (detail) deps.events.emit('connection.session', { companyId: ref.companyId, connection: detail });
 }

@@ -1,4 +1,4 @@
-import type { AppServices } from '../../app.js';
+import type { Platform } from '../../platform/platform.js';
 import { rooms } from '../../platform/realtime/rooms.js';
 import { presentConnection, presentSession } from './connections.presenter.js';
 import type { ConnectionDetail } from './connections.repo.js';
@@ -18,8 +18,7 @@ declare module '../../platform/events/domain-events.js' {
  * `company-{id}-whatsappSession` carries the QR code, so only the company's
  * admins (who run the connections page) hear it.
  */
-export function subscribeConnectionEvents(services: AppServices): void {
-  const { events, publisher } = services;
+export function subscribeConnectionEvents({ events, publisher }: Pick<Platform, 'events' | 'publisher'>): void {
   events.on('connection.saved', ({ companyId, connection }) => {
     publisher.toRooms(companyId, [rooms.company(companyId)], 'whatsapp', { action: 'update', whatsapp: presentConnection(connection) });
   });

@@ -1,8 +1,10 @@
 import type { PresentedConnection, PresentedConnectionForAdmin, PresentedConnectionSession } from '@atende/shared';
-import { providerKindOf } from './channel-provider.js';
-import { presentCloudApiConfig } from './cloud-api-settings.js';
-import type { SecretBox } from '../../platform/crypto/secret-box.js';
+import { maskSecret, type SecretBox } from '../../platform/crypto/secret-box.js';
 import type { WhatsappRow } from '../../platform/db/schema.js';
+import type { RequestContext } from '../../platform/http/context.js';
+import { providerKindOf, type SessionAction } from './channel-provider.js';
+import { CLOUD_API_WEBHOOK_PATH, openSecrets } from './cloud-api-settings.js';
+import { isConnectionAdmin } from './connections.policy.js';
 import type { ConnectionDetail } from './connections.repo.js';
 
 /**
@@ -59,6 +61,36 @@ export function presentConnectionFor(connection: ConnectionDetail, options: Pres
     cloudApi: providerKindOf(connection.provider) === 'cloud-api' ? presentCloudApiConfig(connection, options.secrets) : null,
     ...(options.session ? { qrcode: connection.qrcode } : {}),
   };
+}
+
+/** A connection as this caller may see it (`GET /whatsapp?session=0` leaves the QR code out). */
+export function present(secrets: SecretBox, ctx: RequestContext, connection: ConnectionDetail, session: boolean) {
+  return presentConnectionFor(connection, { admin: isConnectionAdmin(ctx), session, secrets });
+}
+
+/** What an admin sees of the configuration: the secrets masked, never whole. */
+export function presentCloudApiConfig(row: Pick<WhatsappRow, 'providerConfig' | 'providerSecrets'>, secrets: SecretBox) {
+  const opened = openSecrets(row, secrets);
+  return {
+    phoneNumberId: row.providerConfig.phoneNumberId ?? '',
+    wabaId: row.providerConfig.wabaId ?? '',
+    verifyToken: row.providerConfig.verifyToken ?? '',
+    graphApiBaseUrl: row.providerConfig.graphApiBaseUrl ?? '',
+    accessToken: maskSecret(opened.accessToken),
+    appSecret: maskSecret(opened.appSecret),
+    webhookPath: CLOUD_API_WEBHOOK_PATH,
+  };
+}
+
+const SESSION_ACTION_MESSAGES: Record<SessionAction, string> = {
+  retry: 'Starting session.',
+  newQr: 'Starting session.',
+  disconnect: 'Session disconnected.',
+};
+
+/** The answer of `/whatsappsession/:id`: what was done, and the session right after it. */
+export function presentSessionAction(action: SessionAction, connection: WhatsappRow) {
+  return { message: SESSION_ACTION_MESSAGES[action], session: presentSession(connection) };
 }
 
 /** Payload of `company-{id}-whatsappSession` (admins only: it carries the QR code). */

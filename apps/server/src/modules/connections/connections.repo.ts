@@ -1,6 +1,6 @@
 import { asc, count, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { preparedOnce, type DbOrTx } from '../../platform/db/client.js';
-import { queues, whatsappQueues, whatsapps, type WhatsappRow } from '../../platform/db/schema.js';
+import { channelLeases, queues, whatsappQueues, whatsapps, type WhatsappRow } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
 import { inTenant, inTenantPrepared } from '../../platform/db/tenant.js';
 
@@ -121,4 +121,64 @@ export async function replaceConnectionQueues(db: DbOrTx, scope: TenantScope, wh
   if (unique.length > 0) {
     await db.insert(whatsappQueues).values(unique.map((queueId) => ({ companyId: scope.companyId, whatsappId, queueId })));
   }
+}
+
+/** Whether the company has any connection yet (its first one becomes the default). */
+export async function hasConnection(db: DbOrTx, scope: TenantScope): Promise<boolean> {
+  const [first] = await db.select({ id: whatsapps.id }).from(whatsapps).where(inTenant(whatsapps, scope)).limit(1);
+  return first !== undefined;
+}
+
+export type ConnectionValues = Omit<typeof whatsapps.$inferInsert, 'id' | 'companyId' | 'createdAt' | 'updatedAt'>;
+
+export async function insertConnection(db: DbOrTx, scope: TenantScope, values: ConnectionValues): Promise<number | null> {
+  const [row] = await db
+    .insert(whatsapps)
+    .values({ ...values, companyId: scope.companyId })
+    .returning({ id: whatsapps.id });
+  return row?.id ?? null;
+}
+
+export async function updateConnectionRow(db: DbOrTx, scope: TenantScope, id: number, values: Partial<ConnectionValues>): Promise<void> {
+  await db
+    .update(whatsapps)
+    .set({ ...values, updatedAt: new Date() })
+    .where(inTenant(whatsapps, scope, eq(whatsapps.id, id)));
+}
+
+export async function deleteConnectionRow(db: DbOrTx, scope: TenantScope, id: number): Promise<void> {
+  await db.delete(whatsapps).where(inTenant(whatsapps, scope, eq(whatsapps.id, id)));
+}
+
+/** The session's columns a running session or an admin's action writes. */
+export type SessionColumns = Partial<Pick<WhatsappRow, 'status' | 'qrcode' | 'retries' | 'number' | 'problem'>>;
+
+/**
+ * Writes a connection's session columns; answers the updated row, or null when the
+ * conditions refused the write: `leaseNodeId`, only while that node holds the
+ * connection's lease; `keepDisconnected`, never over a DISCONNECTED status.
+ */
+export async function updateSessionColumns(
+  db: DbOrTx,
+  scope: TenantScope,
+  whatsappId: number,
+  columns: SessionColumns,
+  conditions: { leaseNodeId?: string | null; keepDisconnected?: boolean },
+): Promise<WhatsappRow | null> {
+  const [row] = await db
+    .update(whatsapps)
+    .set({ ...columns, updatedAt: sql`now()` })
+    .where(
+      inTenant(
+        whatsapps,
+        scope,
+        eq(whatsapps.id, whatsappId),
+        conditions.leaseNodeId
+          ? sql`exists (select 1 from ${channelLeases} where ${channelLeases.whatsappId} = ${whatsappId} and ${channelLeases.nodeId} = ${conditions.leaseNodeId})`
+          : undefined,
+        conditions.keepDisconnected ? ne(whatsapps.status, 'DISCONNECTED') : undefined,
+      ),
+    )
+    .returning();
+  return row ?? null;
 }

@@ -1,27 +1,36 @@
 import { randomBytes } from 'node:crypto';
-import { can, DEFAULT_MAX_USE_BOT_QUEUES, type ConnectionCreateBody, type ConnectionUpdateBody } from '@atende/shared';
-import { eq } from 'drizzle-orm';
-import type { AppServices } from '../../app.js';
-import { providerKindOf } from './channel-provider.js';
-import { cloudApiColumns, isCloudApiConfigured, readCloudApiSettings } from './cloud-api-settings.js';
-import { prompts, queueIntegrations, queues, whatsapps, type WhatsappRow } from '../../platform/db/schema.js';
-import { assertIdsInTenant, inTenant } from '../../platform/db/tenant.js';
+import { DEFAULT_MAX_USE_BOT_QUEUES, type ConnectionCreateBody, type ConnectionUpdateBody } from '@atende/shared';
+import { prompts, queueIntegrations, queues, type WhatsappRow } from '../../platform/db/schema.js';
+import { assertIdsInTenant } from '../../platform/db/tenant.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { authorize, requireFeature } from '../../platform/http/guards.js';
-import { presentConnectionFor } from './connections.presenter.js';
+import type { Platform } from '../../platform/platform.js';
+import { providerKindOf, type ChannelGateway, type SessionAction } from './channel-provider.js';
+import { cloudApiColumns, isCloudApiConfigured, readCloudApiSettings } from './cloud-api-settings.js';
 import {
   clearDefault,
   countConnections,
+  deleteConnectionRow,
   findConnection,
   findConnectionDetail,
   findSuccessor,
+  hasConnection,
+  insertConnection,
   listConnections,
   queuesOf,
   replaceConnectionQueues,
+  updateConnectionRow,
   withQueues,
   type ConnectionDetail,
+  type ConnectionValues,
 } from './connections.repo.js';
+
+/**
+ * The connections module's ports: the database, the domain events, the box that seals
+ * the Cloud API secrets and the channels layer (sessions started, checked, stopped).
+ */
+export type ConnectionsDeps = Pick<Platform, 'db' | 'events' | 'secrets'> & { channels: ChannelGateway };
 
 type Body = ConnectionCreateBody | ConnectionUpdateBody;
 
@@ -40,30 +49,22 @@ function validation(field: string, message: string): AppError {
   return new AppError('ERR_VALIDATION', undefined, { message, fields: { [field]: [message] } });
 }
 
-export function isConnectionAdmin(ctx: RequestContext): boolean {
-  return can(ctx.user, 'connections-page:editOrDeleteConnection');
-}
-
-export function present(services: AppServices, ctx: RequestContext, connection: ConnectionDetail, session: boolean) {
-  return presentConnectionFor(connection, { admin: isConnectionAdmin(ctx), session, secrets: services.secrets });
-}
-
 /** Every id the dialog sends is looked up inside the company: another company's id is "not found". */
 async function assertReferences(
-  services: AppServices,
+  deps: Pick<ConnectionsDeps, 'db'>,
   ctx: RequestContext,
   body: Body,
   integrationId: number | null | undefined,
   current?: { promptId: number | null; integrationId: number | null },
 ): Promise<void> {
   const queueIds = [...(body.queueIds ?? []), ...(body.transferQueueId ? [body.transferQueueId] : [])];
-  await assertIdsInTenant(services.db, ctx, queues, queueIds, 'ERR_NO_QUEUE_FOUND');
+  await assertIdsInTenant(deps.db, ctx, queues, queueIds, 'ERR_NO_QUEUE_FOUND');
   // A connection's bot is a plan feature, like a queue's. Clearing it never is, nor
   // saving the dialog again with the bot it had before the plan changed.
   if (body.promptId && body.promptId !== current?.promptId) requireFeature(ctx, 'useOpenAi');
   if (integrationId && integrationId !== current?.integrationId) requireFeature(ctx, 'useIntegrations');
-  if (body.promptId) await assertIdsInTenant(services.db, ctx, prompts, [body.promptId], 'ERR_NOT_FOUND');
-  if (integrationId) await assertIdsInTenant(services.db, ctx, queueIntegrations, [integrationId], 'ERR_NOT_FOUND');
+  if (body.promptId) await assertIdsInTenant(deps.db, ctx, prompts, [body.promptId], 'ERR_NOT_FOUND');
+  if (integrationId) await assertIdsInTenant(deps.db, ctx, queueIntegrations, [integrationId], 'ERR_NOT_FOUND');
 }
 
 /** Spec part 2 §8: a greeting is needed when the connection offers more than one queue. */
@@ -86,9 +87,9 @@ export function nextConnectionToken(requested: string | undefined, current: stri
 }
 
 /** The columns every dialog field maps to (absent fields are left out: PUT changes only what it sends). */
-function fieldColumns(body: Body, integrationId: number | null | undefined, token: string | null | undefined): Partial<typeof whatsapps.$inferInsert> {
-  const columns: Partial<typeof whatsapps.$inferInsert> = {};
-  const copy = <K extends keyof typeof whatsapps.$inferInsert>(key: K, value: (typeof whatsapps.$inferInsert)[K] | undefined) => {
+function fieldColumns(body: Body, integrationId: number | null | undefined, token: string | null | undefined): Partial<ConnectionValues> {
+  const columns: Partial<ConnectionValues> = {};
+  const copy = <K extends keyof ConnectionValues>(key: K, value: ConnectionValues[K] | undefined) => {
     if (value !== undefined) columns[key] = value;
   };
   copy('name', body.name);
@@ -113,123 +114,133 @@ function integrationOf(body: Body): number | null | undefined {
   return body.integrationId !== undefined ? body.integrationId : body.integration;
 }
 
-export async function listCompanyConnections(services: AppServices, ctx: RequestContext, session: boolean) {
-  const rows = await withQueues(services.db, ctx, await listConnections(services.db, ctx));
-  return rows.map((row) => present(services, ctx, row, session));
+/** Every user may list the company's connections (ticket screens name them); the presenter decides what each one sees. */
+export async function listCompanyConnections(deps: Pick<ConnectionsDeps, 'db'>, ctx: RequestContext): Promise<ConnectionDetail[]> {
+  return withQueues(deps.db, ctx, await listConnections(deps.db, ctx));
 }
 
-export async function showConnection(services: AppServices, ctx: RequestContext, id: number): Promise<ConnectionDetail> {
-  const connection = await findConnectionDetail(services.db, ctx, id);
+export async function showConnection(deps: Pick<ConnectionsDeps, 'db'>, ctx: RequestContext, id: number): Promise<ConnectionDetail> {
+  const connection = await findConnectionDetail(deps.db, ctx, id);
   if (!connection) throw new AppError('ERR_NO_WAPP_FOUND');
   return connection;
 }
 
-async function announce(services: AppServices, ctx: RequestContext, ids: number[]): Promise<void> {
+async function announce(deps: Pick<ConnectionsDeps, 'db' | 'events'>, ctx: RequestContext, ids: number[]): Promise<void> {
   for (const id of ids) {
-    const detail = await findConnectionDetail(services.db, ctx, id);
-    if (detail) services.events.emit('connection.saved', { companyId: ctx.companyId, connection: detail });
+    const detail = await findConnectionDetail(deps.db, ctx, id);
+    if (detail) deps.events.emit('connection.saved', { companyId: ctx.companyId, connection: detail });
   }
 }
 
-export async function createConnection(services: AppServices, ctx: RequestContext, body: ConnectionCreateBody): Promise<ConnectionDetail> {
+export async function createConnection(deps: ConnectionsDeps, ctx: RequestContext, body: ConnectionCreateBody): Promise<ConnectionDetail> {
   authorize(ctx, 'connections-page:addConnection');
   const limit = ctx.company.plan.connections;
-  if (limit > 0 && (await countConnections(services.db, ctx)) >= limit) throw new AppError('ERR_CONNECTION_LIMIT_REACHED');
+  if (limit > 0 && (await countConnections(deps.db, ctx)) >= limit) throw new AppError('ERR_CONNECTION_LIMIT_REACHED');
   const integrationId = integrationOf(body);
-  await assertReferences(services, ctx, body, integrationId);
+  await assertReferences(deps, ctx, body, integrationId);
   assertGreeting(body.queueIds ?? [], body.greetingMessage ?? '');
   const kind = providerKindOf(body.provider);
   assertGraphBaseUrl(ctx, body, null);
-  let provider: Partial<typeof whatsapps.$inferInsert> = {};
+  let provider: Partial<ConnectionValues> = {};
   if (kind === 'cloud-api') {
     if (!body.cloudApi) throw validation('cloudApi', 'Required');
-    provider = cloudApiColumns(body.cloudApi, null, services.secrets);
-    const settings = readCloudApiSettings({ providerConfig: provider.providerConfig ?? {}, providerSecrets: provider.providerSecrets ?? '' }, services.secrets, '');
+    provider = cloudApiColumns(body.cloudApi, null, deps.secrets);
+    const settings = readCloudApiSettings({ providerConfig: provider.providerConfig ?? {}, providerSecrets: provider.providerSecrets ?? '' }, deps.secrets, '');
     if (!isCloudApiConfigured(settings)) throw validation('cloudApi', 'Phone number id, WABA id, access token, app secret and verify token are required');
   } else if (body.cloudApi) {
     throw validation('cloudApi', 'Only Cloud API connections take these settings');
   }
 
-  const { id, demoted } = await services.db.transaction(async (tx) => {
-    const [first] = await tx.select({ id: whatsapps.id }).from(whatsapps).where(inTenant(whatsapps, ctx)).limit(1);
+  const { id, demoted } = await deps.db.transaction(async (tx) => {
     // The first connection is the default: at least one default is always needed.
-    const makeDefault = body.isDefault === true || !first;
+    const makeDefault = body.isDefault === true || !(await hasConnection(tx, ctx));
     const demotedIds = makeDefault ? await clearDefault(tx, ctx) : [];
-    const [row] = await tx
-      .insert(whatsapps)
-      .values({
-        companyId: ctx.companyId,
-        maxUseBotQueues: DEFAULT_MAX_USE_BOT_QUEUES,
-        ...fieldColumns(body, integrationId, nextConnectionToken(body.token, null)),
-        ...provider,
-        name: body.name,
-        provider: body.provider,
-        isDefault: makeDefault,
-        // A simulated phone needs no pairing; the others report their state as their session comes up.
-        status: kind === 'sandbox' ? 'CONNECTED' : kind === 'baileys' ? 'OPENING' : 'DISCONNECTED',
-      })
-      .returning({ id: whatsapps.id });
-    if (!row) throw new AppError('ERR_INTERNAL_SERVER_ERROR');
-    await replaceConnectionQueues(tx, ctx, row.id, body.queueIds);
-    return { id: row.id, demoted: demotedIds };
+    const created = await insertConnection(tx, ctx, {
+      maxUseBotQueues: DEFAULT_MAX_USE_BOT_QUEUES,
+      ...fieldColumns(body, integrationId, nextConnectionToken(body.token, null)),
+      ...provider,
+      name: body.name,
+      provider: body.provider,
+      isDefault: makeDefault,
+      // A simulated phone needs no pairing; the others report their state as their session comes up.
+      status: kind === 'sandbox' ? 'CONNECTED' : kind === 'baileys' ? 'OPENING' : 'DISCONNECTED',
+    });
+    if (created === null) throw new AppError('ERR_INTERNAL_SERVER_ERROR');
+    await replaceConnectionQueues(tx, ctx, created, body.queueIds);
+    return { id: created, demoted: demotedIds };
   });
-  await announce(services, ctx, [...demoted, id]);
-  const created = await findConnection(services.db, ctx, id);
-  if (created) await services.channels.startSession(created);
-  return showConnection(services, ctx, id);
+  await announce(deps, ctx, [...demoted, id]);
+  const created = await findConnection(deps.db, ctx, id);
+  if (created) await deps.channels.startSession(created);
+  return showConnection(deps, ctx, id);
 }
 
-export async function updateConnection(services: AppServices, ctx: RequestContext, id: number, body: ConnectionUpdateBody): Promise<ConnectionDetail> {
+export async function updateConnection(deps: ConnectionsDeps, ctx: RequestContext, id: number, body: ConnectionUpdateBody): Promise<ConnectionDetail> {
   authorize(ctx, 'connections-page:editOrDeleteConnection');
-  const current = await findConnection(services.db, ctx, id);
+  const current = await findConnection(deps.db, ctx, id);
   if (!current) throw new AppError('ERR_NO_WAPP_FOUND');
   const kind = providerKindOf(current.provider);
   if (body.provider !== undefined && providerKindOf(body.provider) !== kind) throw validation('provider', 'The provider of a connection cannot change');
   const integrationId = integrationOf(body);
-  await assertReferences(services, ctx, body, integrationId, current);
-  const queueIds = body.queueIds ?? ((await queuesOf(services.db, ctx, [id])).get(id) ?? []).map((queue) => queue.id);
+  await assertReferences(deps, ctx, body, integrationId, current);
+  const queueIds = body.queueIds ?? ((await queuesOf(deps.db, ctx, [id])).get(id) ?? []).map((queue) => queue.id);
   assertGreeting(queueIds, body.greetingMessage ?? current.greetingMessage);
   // Unsetting the default would leave none: another connection must be made the default instead.
   if (body.isDefault === false && current.isDefault) throw new AppError('ERR_NO_OTHER_WHATSAPP');
   assertGraphBaseUrl(ctx, body, current);
-  let provider: Partial<typeof whatsapps.$inferInsert> = {};
+  let provider: Partial<ConnectionValues> = {};
   if (body.cloudApi) {
     if (kind !== 'cloud-api') throw validation('cloudApi', 'Only Cloud API connections take these settings');
-    provider = cloudApiColumns(body.cloudApi, current, services.secrets);
+    provider = cloudApiColumns(body.cloudApi, current, deps.secrets);
   }
 
-  const demoted = await services.db.transaction(async (tx) => {
+  const demoted = await deps.db.transaction(async (tx) => {
     const demotedIds = body.isDefault === true && !current.isDefault ? await clearDefault(tx, ctx, id) : [];
-    await tx
-      .update(whatsapps)
-      .set({ ...fieldColumns(body, integrationId, nextConnectionToken(body.token, current.token)), ...provider, ...(body.isDefault === true ? { isDefault: true } : {}), updatedAt: new Date() })
-      .where(inTenant(whatsapps, ctx, eq(whatsapps.id, id)));
+    await updateConnectionRow(tx, ctx, id, {
+      ...fieldColumns(body, integrationId, nextConnectionToken(body.token, current.token)),
+      ...provider,
+      ...(body.isDefault === true ? { isDefault: true } : {}),
+    });
     await replaceConnectionQueues(tx, ctx, id, body.queueIds);
     return demotedIds;
   });
-  await announce(services, ctx, [...demoted, id]);
+  await announce(deps, ctx, [...demoted, id]);
   if (body.cloudApi) {
-    const updated = await findConnection(services.db, ctx, id);
-    if (updated) await services.channels.checkConnection(updated);
+    const updated = await findConnection(deps.db, ctx, id);
+    if (updated) await deps.channels.checkConnection(updated);
   }
-  return showConnection(services, ctx, id);
+  return showConnection(deps, ctx, id);
 }
 
-export async function deleteConnection(services: AppServices, ctx: RequestContext, id: number): Promise<void> {
+export async function deleteConnection(deps: ConnectionsDeps, ctx: RequestContext, id: number): Promise<void> {
   authorize(ctx, 'connections-page:editOrDeleteConnection');
-  const connection = await findConnection(services.db, ctx, id);
+  const connection = await findConnection(deps.db, ctx, id);
   if (!connection) throw new AppError('ERR_NO_WAPP_FOUND');
   // A session running here logs the device out of the phone first; elsewhere its node stops it when the lease vanishes.
-  await services.channels.stopLocalSession(id);
-  const promoted = await services.db.transaction(async (tx) => {
-    await tx.delete(whatsapps).where(inTenant(whatsapps, ctx, eq(whatsapps.id, id)));
+  await deps.channels.stopLocalSession(id);
+  const promoted = await deps.db.transaction(async (tx) => {
+    await deleteConnectionRow(tx, ctx, id);
     if (!connection.isDefault) return null;
     // Another connection takes over as default, so new tickets still have one.
     const next = await findSuccessor(tx, ctx, id);
-    if (next) await tx.update(whatsapps).set({ isDefault: true, updatedAt: new Date() }).where(eq(whatsapps.id, next.id));
+    if (next) await updateConnectionRow(tx, ctx, next.id, { isDefault: true });
     return next?.id ?? null;
   });
-  services.events.emit('connection.deleted', { companyId: ctx.companyId, whatsappId: id });
-  if (promoted) await announce(services, ctx, [promoted]);
-  services.channels.wake();
+  deps.events.emit('connection.deleted', { companyId: ctx.companyId, whatsappId: id });
+  if (promoted) await announce(deps, ctx, [promoted]);
+  deps.channels.wake();
+}
+
+/**
+ * `POST /whatsappsession/:id` retry, `PUT` new QR code (the pairing forgotten,
+ * a new one starts), `DELETE` disconnect (logged out of the phone). Answers the
+ * connection right after the request; what follows (QR codes, CONNECTED) arrives
+ * on `company-{id}-whatsappSession`.
+ */
+export async function sessionAction(deps: ConnectionsDeps, ctx: RequestContext, id: number, action: SessionAction): Promise<WhatsappRow> {
+  authorize(ctx, 'connections-page:actionButtons');
+  const connection = await findConnection(deps.db, ctx, id);
+  if (!connection) throw new AppError('ERR_NO_WAPP_FOUND');
+  await deps.channels.sessionAction(connection, action);
+  return (await findConnection(deps.db, ctx, id)) ?? connection;
 }
