@@ -1,7 +1,10 @@
 import { APP_VERSION } from '@atende/shared';
 import type { FastifyInstance } from 'fastify';
-import type { AppServices } from '../../app.js';
-import type { StorageStatus } from '../storage/disk-space.js';
+import type { Platform } from '../platform.js';
+import type { StorageMonitor, StorageStatus } from '../storage/disk-space.js';
+
+/** What `/health` reads: the database's answer and DATA_DIR's free space. */
+export type HealthDeps = Pick<Platform, 'database'> & { storage: Pick<StorageMonitor, 'status'> };
 
 /**
  * `GET /health`: 200 `{status: 'ok', database, storage}` when the database answers and
@@ -10,19 +13,19 @@ import type { StorageStatus } from '../storage/disk-space.js';
  * the PostgreSQL server refusing writes for lack of space) or `unavailable` (the
  * database does not answer). docs/operations.md.
  */
-export function registerHealthRoutes(app: FastifyInstance, services: AppServices): void {
+export function registerHealthRoutes(app: FastifyInstance, deps: HealthDeps): void {
   app.get('/health', async (_request, reply) => {
     const [databaseAnswers, storage] = await Promise.all([
-      services.database.ping().then(
+      deps.database.ping().then(
         () => true,
         () => false,
       ),
-      services.storage.status().catch((error: unknown): StorageStatus | { status: 'unknown'; reason: string } => ({
+      deps.storage.status().catch((error: unknown): StorageStatus | { status: 'unknown'; reason: string } => ({
         status: 'unknown',
         reason: error instanceof Error ? error.message : String(error),
       })),
     ]);
-    const body = { database: services.database.kind, storage };
+    const body = { database: deps.database.kind, storage };
     // A full disk first: it is also why an embedded database stops answering.
     if (storage.status === 'full' || storage.status === 'database_full') return reply.status(503).send({ status: 'storage_full', ...body });
     if (!databaseAnswers) return reply.status(503).send({ status: 'unavailable', ...body });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppServices } from '../../app.js';
 import type { ZodTypeProvider } from '../http/zod-provider.js';
+import type { Platform } from '../platform.js';
 import { mediaTypeOf } from './media-storage.js';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -23,14 +23,14 @@ const CONTENT_TYPES: Record<string, string> = {
  * (which sends no bearer token), and only users who were shown the message got
  * the URL. Files are always sent as downloads except images, audio and video.
  */
-export function registerMediaRoutes(scope: FastifyInstance, services: AppServices): void {
+export function registerMediaRoutes(scope: FastifyInstance, deps: Pick<Platform, 'media'>): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
   app.get(
     '/media/*',
     { schema: { querystring: z.object({ expires: z.string().max(20), signature: z.string().max(100) }) } },
     async (request, reply) => {
       const relativePath = decodeURIComponent((request.params as { '*': string })['*']);
-      const file = await services.media.open(relativePath, request.query.expires, request.query.signature);
+      const file = await deps.media.open(relativePath, request.query.expires, request.query.signature);
       const ext = file.name.slice(file.name.lastIndexOf('.')).toLowerCase();
       const contentType = CONTENT_TYPES[ext] ?? 'application/octet-stream';
       const inline = mediaTypeOf(contentType) !== 'application';
