@@ -1,8 +1,6 @@
 import { SETTING_DEFINITIONS } from '@atende/shared';
-import { inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../platform/db/client.js';
-import { settings } from '../platform/db/schema.js';
-import { inTenant } from '../platform/db/tenant.js';
+import { settingValues } from './channels.repo.js';
 
 /** The company settings a channel obeys while receiving (spec part 1 §9, part 2 §5). */
 export interface ChannelSettings {
@@ -13,10 +11,7 @@ export interface ChannelSettings {
 }
 
 export async function channelSettings(db: DbOrTx, companyId: number): Promise<ChannelSettings> {
-  const rows = await db
-    .select({ key: settings.key, value: settings.value })
-    .from(settings)
-    .where(inTenant(settings, { companyId }, inArray(settings.key, ['CheckMsgIsGroup', 'call'])));
+  const rows = await settingValues(db, { companyId }, ['CheckMsgIsGroup', 'call']);
   const value = (key: 'CheckMsgIsGroup' | 'call') => rows.find((row) => row.key === key)?.value ?? SETTING_DEFINITIONS[key].default;
   return { ignoreGroups: value('CheckMsgIsGroup') === 'enabled', rejectCalls: value('call') === 'disabled' };
 }

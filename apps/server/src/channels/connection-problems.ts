@@ -1,6 +1,9 @@
-import type { AppServices } from '../app.js';
 import type { WhatsappRow } from '../platform/db/schema.js';
+import type { Platform } from '../platform/platform.js';
 import { writeSessionState } from '../modules/connections/connection-state.js';
+
+/** What writing a connection's session state takes (the write and its `connection.session` event). */
+export type ConnectionProblemDeps = Pick<Platform, 'db' | 'events'>;
 
 /**
  * Keeps a channel problem on the connection for its admins (shown on the
@@ -8,7 +11,7 @@ import { writeSessionState } from '../modules/connections/connection-state.js';
  * disconnects it: the side menu's badge lights until an admin fixes it.
  */
 export async function noteConnectionProblem(
-  services: Pick<AppServices, 'db' | 'events'>,
+  deps: ConnectionProblemDeps,
   connection: Pick<WhatsappRow, 'companyId' | 'id'>,
   code: string,
   words: { title?: string; message?: string; error_data?: { details?: string } } = {},
@@ -16,5 +19,5 @@ export async function noteConnectionProblem(
   const detail = [words.title ?? words.message, words.error_data?.details].filter(Boolean).join(': ').slice(0, 500);
   const problem = { code, ...(detail ? { detail } : {}), at: new Date().toISOString() };
   const ref = { companyId: connection.companyId, whatsappId: connection.id };
-  await writeSessionState(services, ref, code === 'ERR_WA_TOKEN_INVALID' ? { status: 'DISCONNECTED', problem } : { problem });
+  await writeSessionState(deps, ref, code === 'ERR_WA_TOKEN_INVALID' ? { status: 'DISCONNECTED', problem } : { problem });
 }

@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { eq, inArray, sql } from 'drizzle-orm';
-import type { AppServices } from '../app.js';
-import type { DbOrTx } from '../platform/db/client.js';
-import { whatsapps, type WhatsappRow } from '../platform/db/schema.js';
+import type { WhatsappRow } from '../platform/db/schema.js';
+import type { Platform } from '../platform/platform.js';
 import { clearAuthState } from './baileys/baileys-auth-state.js';
-import { providerKindOf, type SessionAction } from '../modules/connections/channel-provider.js';
+import { providerKindOf, type ChannelGateway, type SessionAction } from '../modules/connections/channel-provider.js';
 import { announceSession, writeSessionState, type SessionRef } from '../modules/connections/connection-state.js';
-import { checkCloudApiConnection } from './cloud-api/cloud-api.session.js';
-import { inTenant } from '../platform/db/tenant.js';
+import { checkCloudApiConnection, type CloudApiCheckDeps } from './cloud-api/cloud-api.session.js';
+import { disconnectSession, openSessionEpoch } from './channels.repo.js';
+
+/** Asking for a session change: the row and its event, then this process's supervisor woken. */
+export type SessionRequestDeps = Pick<Platform, 'db' | 'events'> & { channels: Pick<ChannelGateway, 'wake'> };
+/** Applying an admin's session action, whichever the provider (a Cloud API connection is checked against the Graph API). */
+export type SessionControlDeps = SessionRequestDeps & CloudApiCheckDeps;
 
 /** Stored provider names whose connections run a supervised session (Baileys: the spec's 'beta'). */
 export const SESSION_PROVIDERS = ['beta', 'baileys'] as const;
@@ -30,32 +33,15 @@ export function hasSession(row: Pick<WhatsappRow, 'provider'>): boolean {
   return (SESSION_PROVIDERS as readonly string[]).includes(row.provider);
 }
 
-/** Sessions the supervisors should run: every Baileys connection not disconnected on purpose. */
-export async function wantedSessions(db: DbOrTx): Promise<Pick<WhatsappRow, 'id' | 'companyId' | 'status' | 'providerConfig'>[]> {
-  return db
-    .select({ id: whatsapps.id, companyId: whatsapps.companyId, status: whatsapps.status, providerConfig: whatsapps.providerConfig })
-    .from(whatsapps)
-    .where(inArray(whatsapps.provider, [...SESSION_PROVIDERS]));
-}
-
 /** Retry (`POST /whatsappsession/:id`) or new QR code (`PUT`, `reset`): the session (re)starts, OPENING. */
-export async function requestSessionStart(services: Pick<AppServices, 'db' | 'events' | 'channels'>, ref: SessionRef, options: { reset: boolean }): Promise<void> {
+export async function requestSessionStart(deps: SessionRequestDeps, ref: SessionRef, options: { reset: boolean }): Promise<void> {
   const epoch = `${options.reset ? 'reset' : 'retry'}-${randomUUID()}`;
-  await services.db.transaction(async (tx) => {
-    await tx
-      .update(whatsapps)
-      .set({
-        status: 'OPENING',
-        qrcode: '',
-        retries: 0,
-        providerConfig: sql`${whatsapps.providerConfig} || ${JSON.stringify({ sessionEpoch: epoch })}::jsonb`,
-        updatedAt: sql`now()`,
-      })
-      .where(inTenant(whatsapps, ref, eq(whatsapps.id, ref.whatsappId)));
+  await deps.db.transaction(async (tx) => {
+    await openSessionEpoch(tx, ref, epoch);
     if (options.reset) await clearAuthState(tx, ref);
   });
-  await announceSession(services, ref);
-  services.channels.wake();
+  await announceSession(deps, ref);
+  deps.channels.wake();
 }
 
 /**
@@ -63,40 +49,35 @@ export async function requestSessionStart(services: Pick<AppServices, 'db' | 'ev
  * forgotten. The node running the session sees the status, logs the device
  * out of the phone and stops.
  */
-export async function requestSessionStop(services: Pick<AppServices, 'db' | 'events' | 'channels'>, ref: SessionRef): Promise<void> {
-  await services.db.transaction(async (tx) => {
-    await tx
-      .update(whatsapps)
-      .set({ status: 'DISCONNECTED', qrcode: '', retries: 0, updatedAt: sql`now()` })
-      .where(inTenant(whatsapps, ref, eq(whatsapps.id, ref.whatsappId)));
+export async function requestSessionStop(deps: SessionRequestDeps, ref: SessionRef): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    await disconnectSession(tx, ref);
     await clearAuthState(tx, ref);
   });
-  await announceSession(services, ref);
-  services.channels.wake();
+  await announceSession(deps, ref);
+  deps.channels.wake();
 }
 
-type SessionServices = Pick<AppServices, 'db' | 'events' | 'channels' | 'secrets' | 'config'>;
-
 /** Brings a new or reconfigured connection's session up: QR pairing, a Graph API check, or nothing to do (sandbox). */
-export async function startSession(services: SessionServices, connection: WhatsappRow): Promise<void> {
+export async function startSession(deps: SessionControlDeps, connection: WhatsappRow): Promise<void> {
   const ref = { companyId: connection.companyId, whatsappId: connection.id };
-  if (hasSession(connection)) await requestSessionStart(services, ref, { reset: false });
-  else if (providerKindOf(connection.provider) === 'cloud-api') await checkCloudApiConnection(services, connection);
+  if (hasSession(connection)) await requestSessionStart(deps, ref, { reset: false });
+  else if (providerKindOf(connection.provider) === 'cloud-api') await checkCloudApiConnection(deps, connection);
 }
 
 /** `POST /whatsappsession/:id` retry, `PUT` new QR code, `DELETE` disconnect, as the connection's provider does them. */
-export async function applySessionAction(services: SessionServices, connection: WhatsappRow, action: SessionAction): Promise<void> {
+export async function applySessionAction(deps: SessionControlDeps, connection: WhatsappRow, action: SessionAction): Promise<void> {
   const ref = { companyId: connection.companyId, whatsappId: connection.id };
   if (hasSession(connection)) {
-    if (action === 'disconnect') await requestSessionStop(services, ref);
-    else await requestSessionStart(services, ref, { reset: action === 'newQr' });
+    if (action === 'disconnect') await requestSessionStop(deps, ref);
+    else await requestSessionStart(deps, ref, { reset: action === 'newQr' });
     return;
   }
   if (action === 'disconnect') {
-    await writeSessionState(services, ref, { status: 'DISCONNECTED', qrcode: '' });
+    await writeSessionState(deps, ref, { status: 'DISCONNECTED', qrcode: '' });
     return;
   }
   // Nothing to pair: a new QR code means the same as a retry.
-  if (providerKindOf(connection.provider) === 'cloud-api') await checkCloudApiConnection(services, connection);
-  else await writeSessionState(services, ref, { status: 'CONNECTED', qrcode: '', retries: 0 });
+  if (providerKindOf(connection.provider) === 'cloud-api') await checkCloudApiConnection(deps, connection);
+  else await writeSessionState(deps, ref, { status: 'CONNECTED', qrcode: '', retries: 0 });
 }

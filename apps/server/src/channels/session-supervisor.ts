@@ -1,7 +1,8 @@
 import type { Db } from '../platform/db/client.js';
 import type { WhatsappRow } from '../platform/db/schema.js';
 import { claimLease, releaseLeases, renewLeases } from './channel-leases.repo.js';
-import { isResetEpoch, sessionEpochOf, wantedSessions } from './session-control.js';
+import { wantedSessions } from './channels.repo.js';
+import { isResetEpoch, SESSION_PROVIDERS, sessionEpochOf } from './session-control.js';
 
 /** How a running session is stopped. */
 export type StopMode =
@@ -108,7 +109,7 @@ export function createSessionSupervisor(options: SessionSupervisorOptions): Sess
         if (!kept.has(id)) await stopOne(id, 'release', false);
       }
 
-      const wanted = await wantedSessions(db);
+      const wanted = await wantedSessions(db, SESSION_PROVIDERS);
       const present = new Set(wanted.map((row) => row.id));
       for (const id of [...sessions.keys()]) if (!present.has(id)) await stopOne(id, 'release', true);
 

@@ -1,13 +1,10 @@
 import { CONNECTION_STATUSES, IdParams } from '@atende/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppServices } from '../app.js';
 import { presentSession } from '../modules/connections/connections.presenter.js';
-import { findConnection } from '../modules/connections/connections.repo.js';
-import { AppError } from '../platform/http/app-error.js';
-import { authorize } from '../platform/http/guards.js';
+import type { Platform } from '../platform/platform.js';
 import type { ZodTypeProvider } from '../platform/http/zod-provider.js';
-import { writeSessionState } from '../modules/connections/connection-state.js';
+import { writeTestSessionState, type TestSessionDeps } from './test-session.service.js';
 
 const TestSessionBody = z.object({
   status: z.enum(CONNECTION_STATUSES).optional(),
@@ -23,17 +20,11 @@ const TestSessionBody = z.object({
  * running, which writes its own states too: tests drive the QR flow on a
  * connection without a session (sandbox or Cloud API).
  */
-export function registerTestSessionRoutes(scope: FastifyInstance, services: AppServices): void {
-  if (services.config.NODE_ENV !== 'test') return;
+export function registerTestSessionRoutes(scope: FastifyInstance, deps: TestSessionDeps & Pick<Platform, 'config'>): void {
+  if (deps.config.NODE_ENV !== 'test') return;
   const app = scope.withTypeProvider<ZodTypeProvider>();
 
   app.post('/test/connections/:id/session', { schema: { params: IdParams, body: TestSessionBody } }, async (request) => {
-    const { ctx } = request;
-    authorize(ctx, 'connections-page:actionButtons');
-    const connection = await findConnection(services.db, ctx, request.params.id);
-    if (!connection) throw new AppError('ERR_NO_WAPP_FOUND');
-    const row = await writeSessionState(services, { companyId: ctx.companyId, whatsappId: connection.id }, request.body);
-    if (!row) throw new AppError('ERR_NO_WAPP_FOUND');
-    return presentSession(row);
+    return presentSession(await writeTestSessionState(deps, request.ctx, request.params.id, request.body));
   });
 }
