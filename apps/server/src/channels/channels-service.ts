@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { AppServices } from '../app.js';
 import { clearAuthState } from './baileys/baileys-auth-state.js';
-import { startBaileysSession, type BaileysSessionOptions } from './baileys/baileys-session.js';
+import { startBaileysSession, type BaileysSessionDeps, type BaileysSessionOptions } from './baileys/baileys-session.js';
+import type { ChannelRegistry } from './channel-registry.js';
 import { createSessionSupervisor, type SessionSupervisor } from './session-supervisor.js';
+
+/** What the sessions take, and the registry this process's API wakes and relays through. */
+export type ChannelsServiceDeps = BaileysSessionDeps & { channels: Pick<ChannelRegistry, 'baileysSessions' | 'onWake' | 'serveRelay'> };
 
 export interface ChannelsServiceOptions {
   nodeId?: string;
@@ -17,26 +20,26 @@ export interface ChannelsServiceOptions {
  * session supervisor, running Baileys sessions under leases shared with the
  * other nodes, and waking at once when this process's API changes a session.
  */
-export function createChannelsService(services: AppServices, options: ChannelsServiceOptions = {}): SessionSupervisor {
+export function createChannelsService(deps: ChannelsServiceDeps, options: ChannelsServiceOptions = {}): SessionSupervisor {
   const nodeId = options.nodeId ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const supervisor = createSessionSupervisor({
-    db: services.db,
+    db: deps.db,
     nodeId,
-    logger: services.channels.logger,
+    logger: deps.logger.child({ module: 'channels' }),
     leaseMs: options.leaseMs,
     tickMs: options.tickMs,
     async startSession({ connection, nodeId: holder, reset }) {
       const ref = { companyId: connection.companyId, whatsappId: connection.id };
-      if (reset) await clearAuthState(services.db, ref);
-      return startBaileysSession({ services, ref, hub: services.channels.baileysSessions, leaseNodeId: holder, options: options.session });
+      if (reset) await clearAuthState(deps.db, ref);
+      return startBaileysSession(deps, { ref, hub: deps.channels.baileysSessions, leaseNodeId: holder, options: options.session });
     },
   });
-  services.channels.onWake(() => supervisor.wake());
+  deps.channels.onWake(() => supervisor.wake());
   // Other nodes' API calls on the sessions this node holds (agents' sends, reads, deletes).
   return {
     ...supervisor,
     async start() {
-      await services.channels.serveRelay(nodeId);
+      await deps.channels.serveRelay(nodeId);
       await supervisor.start();
     },
   };

@@ -1,8 +1,6 @@
 import { BufferJSON, initAuthCreds, proto, type AuthenticationCreds, type AuthenticationState, type SignalDataSet, type SignalDataTypeMap } from 'baileys';
-import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
-import { baileysAuthKeys } from '../../platform/db/schema.js';
-import { inTenant } from '../../platform/db/tenant.js';
+import { deleteAuthKeys, deleteAuthState, findAuthKey, findAuthKeys, upsertAuthKeys } from './baileys.repo.js';
 
 /** The row holding the account credentials; signal keys are `<type>/<id>`. */
 export const CREDS_KEY = 'creds';
@@ -30,26 +28,13 @@ const decode = (text: string): unknown => JSON.parse(text, BufferJSON.reviver) a
  * database transaction, so a crash never leaves half a key update behind.
  */
 export async function useDatabaseAuthState(db: DbOrTx, ref: SessionRef): Promise<DatabaseAuthState> {
-  const scope = inTenant(baileysAuthKeys, ref, eq(baileysAuthKeys.whatsappId, ref.whatsappId));
-  const [stored] = await db
-    .select({ value: baileysAuthKeys.value })
-    .from(baileysAuthKeys)
-    .where(and(scope, eq(baileysAuthKeys.key, CREDS_KEY)))
-    .limit(1);
-  const creds: AuthenticationCreds = stored ? (decode(stored.value) as AuthenticationCreds) : initAuthCreds();
+  const stored = await findAuthKey(db, ref, CREDS_KEY);
+  const creds: AuthenticationCreds = stored !== null ? (decode(stored) as AuthenticationCreds) : initAuthCreds();
 
   async function writeRows(rows: { key: string; value: string }[], removed: string[]): Promise<void> {
     await db.transaction(async (tx) => {
-      if (removed.length > 0) await tx.delete(baileysAuthKeys).where(and(scope, inArray(baileysAuthKeys.key, removed)));
-      if (rows.length > 0) {
-        await tx
-          .insert(baileysAuthKeys)
-          .values(rows.map((row) => ({ companyId: ref.companyId, whatsappId: ref.whatsappId, key: row.key, value: row.value })))
-          .onConflictDoUpdate({
-            target: [baileysAuthKeys.whatsappId, baileysAuthKeys.key],
-            set: { value: sql`excluded.value`, updatedAt: sql`now()` },
-          });
-      }
+      await deleteAuthKeys(tx, ref, removed);
+      await upsertAuthKeys(tx, ref, rows);
     });
   }
 
@@ -60,10 +45,7 @@ export async function useDatabaseAuthState(db: DbOrTx, ref: SessionRef): Promise
         async get<T extends keyof SignalDataTypeMap>(type: T, ids: string[]) {
           const result: { [id: string]: SignalDataTypeMap[T] } = {};
           if (ids.length === 0) return result;
-          const rows = await db
-            .select({ key: baileysAuthKeys.key, value: baileysAuthKeys.value })
-            .from(baileysAuthKeys)
-            .where(and(scope, inArray(baileysAuthKeys.key, ids.map((id) => keyOf(type, id)))));
+          const rows = await findAuthKeys(db, ref, ids.map((id) => keyOf(type, id)));
           const byKey = new Map(rows.map((row) => [row.key, row.value]));
           for (const id of ids) {
             const text = byKey.get(keyOf(type, id));
@@ -87,7 +69,7 @@ export async function useDatabaseAuthState(db: DbOrTx, ref: SessionRef): Promise
           await writeRows(rows, removed);
         },
         async clear() {
-          await db.delete(baileysAuthKeys).where(and(scope, sql`${baileysAuthKeys.key} <> ${CREDS_KEY}`));
+          await deleteAuthState(db, ref, CREDS_KEY);
         },
       },
     },
@@ -97,17 +79,13 @@ export async function useDatabaseAuthState(db: DbOrTx, ref: SessionRef): Promise
 
 /** Forgets the session: the next start shows a new QR code. */
 export async function clearAuthState(db: DbOrTx, ref: SessionRef): Promise<void> {
-  await db.delete(baileysAuthKeys).where(inTenant(baileysAuthKeys, ref, eq(baileysAuthKeys.whatsappId, ref.whatsappId)));
+  await deleteAuthState(db, ref);
 }
 
 /** Whether the connection was paired (its credentials name an account), so a restart resumes without a QR code. */
 export async function hasPairedCreds(db: DbOrTx, ref: SessionRef): Promise<boolean> {
-  const [row] = await db
-    .select({ value: baileysAuthKeys.value })
-    .from(baileysAuthKeys)
-    .where(inTenant(baileysAuthKeys, ref, eq(baileysAuthKeys.whatsappId, ref.whatsappId), eq(baileysAuthKeys.key, CREDS_KEY)))
-    .limit(1);
-  if (!row) return false;
-  const creds = decode(row.value) as Partial<AuthenticationCreds>;
+  const stored = await findAuthKey(db, ref, CREDS_KEY);
+  if (stored === null) return false;
+  const creds = decode(stored) as Partial<AuthenticationCreds>;
   return Boolean(creds.me?.id);
 }

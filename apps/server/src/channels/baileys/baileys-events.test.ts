@@ -57,8 +57,7 @@ beforeAll(async () => {
   adminToken = (await company.admin.login()).token;
   ws = await startFakeWaWebSocket('hold');
   connection = await createServiceDeskFactories(t.database.db).buildConnection(company.id, { provider: 'beta', status: 'OPENING' });
-  session = await startBaileysSession({
-    services: t.app.services,
+  session = await startBaileysSession(t.app.services, {
     ref: { companyId: company.id, whatsappId: connection.id },
     hub: t.app.services.channels.baileysSessions,
     leaseNodeId: null,

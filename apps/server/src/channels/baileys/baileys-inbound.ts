@@ -15,10 +15,10 @@ import {
   type WAMessageKey,
   type WASocket,
 } from 'baileys';
-import type { AppServices } from '../../app.js';
-import { ingestMessage } from '../../inbound/ingest.js';
+import { ingestMessage, type InboundDeps } from '../../inbound/ingest.js';
 import type { InboundMessage } from '../../inbound/inbound-message.js';
-import { applyAck, applyEdit, applyReaction, applyRevoke, applySendFailure } from '../../inbound/message-updates.js';
+import { applyAck, applyEdit, applyReaction, applyRevoke, applySendFailure, type DeliveryReportsDeps } from '../../inbound/message-updates.js';
+import type { Platform } from '../../platform/platform.js';
 import type { StoredMedia } from '../../platform/storage/media-storage.js';
 import { channelSettings } from '../channel-settings.js';
 import { followNumberChange } from '../number-change.js';
@@ -30,9 +30,12 @@ export interface InboundLogger {
   error(o: object, m?: string): void;
 }
 
+/** The ingest pipeline, the updates of stored messages, the company's settings and its media storage. */
+export type BaileysInboundDeps = InboundDeps & DeliveryReportsDeps & Pick<Platform, 'db' | 'media'>;
+
 /** What the handlers need from the running session. */
 export interface BaileysInboundContext {
-  services: AppServices;
+  deps: BaileysInboundDeps;
   ref: SessionRef;
   socket: WASocket;
   downloadMedia(message: WAMessage): Promise<Buffer>;
@@ -76,7 +79,7 @@ async function saveMedia(ctx: BaileysInboundContext, message: WAMessage, media: 
   for (let attempt = 1; attempt <= 2; attempt++) {
     try {
       const data = await ctx.downloadMedia(message);
-      return await ctx.services.media.save(ctx.ref, { data, fileName: media.fileName, mimeType: media.mimeType });
+      return await ctx.deps.media.save(ctx.ref, { data, fileName: media.fileName, mimeType: media.mimeType });
     } catch (error) {
       if (attempt === 2) ctx.logger.warn({ err: error, whatsappId: ctx.ref.whatsappId, id: message.key.id }, 'media download failed');
     }
@@ -105,9 +108,9 @@ async function ingestReaction(ctx: BaileysInboundContext, message: WAMessage, ch
   const emoji = reaction.text ?? '';
   if (!targetId) return false;
   const ref = { companyId: ctx.ref.companyId, whatsappId: ctx.ref.whatsappId, externalId: targetId };
-  if (await applyReaction(ctx.services, ref, await reactorOf(ctx, message, chat), emoji)) return true;
+  if (await applyReaction(ctx.deps, ref, await reactorOf(ctx, message, chat), emoji)) return true;
   if (!emoji || !message.key.id) return false;
-  const result = await ingestMessage(ctx.services, {
+  const result = await ingestMessage(ctx.deps, {
     companyId: ctx.ref.companyId,
     whatsappId: ctx.ref.whatsappId,
     externalId: message.key.id,
@@ -127,7 +130,7 @@ async function ingestNumberChange(ctx: BaileysInboundContext, message: WAMessage
   const numbers = (message.messageStubParameters ?? []).map((jid: string) => userOf(jid)).filter((user: string) => /^\d{8,15}$/.test(user) && user !== chat.number);
   const newNumber = numbers.at(-1);
   const text = newNumber ? `Changed number to ${newNumber}` : 'Changed number';
-  const result = await ingestMessage(ctx.services, {
+  const result = await ingestMessage(ctx.deps, {
     companyId: ctx.ref.companyId,
     whatsappId: ctx.ref.whatsappId,
     externalId: message.key.id,
@@ -137,7 +140,7 @@ async function ingestNumberChange(ctx: BaileysInboundContext, message: WAMessage
     timestamp: timestampOf(message),
     data: { system: { kind: 'customer_changed_number', text, ...(newNumber ? { newNumber } : {}) } },
   });
-  if (newNumber) await followNumberChange(ctx.services, ctx.ref, chat.number, newNumber);
+  if (newNumber) await followNumberChange(ctx.deps, ctx.ref, chat.number, newNumber);
   return !result.duplicate;
 }
 
@@ -193,12 +196,12 @@ export async function ingestBaileysMessage(ctx: BaileysInboundContext, message: 
     // On our own messages pushName is the connected account's name, not the customer's.
     input.contactName = message.pushName;
   }
-  const result = await ingestMessage(ctx.services, input);
+  const result = await ingestMessage(ctx.deps, input);
   return !result.duplicate;
 }
 
 export async function handleUpsert(ctx: BaileysInboundContext, upsert: BaileysEventMap['messages.upsert']): Promise<void> {
-  const { ignoreGroups } = await channelSettings(ctx.services.db, ctx.ref.companyId);
+  const { ignoreGroups } = await channelSettings(ctx.deps.db, ctx.ref.companyId);
   for (const message of upsert.messages) {
     try {
       await ingestBaileysMessage(ctx, message, ignoreGroups);
@@ -231,15 +234,15 @@ export async function handleUpdates(ctx: BaileysInboundContext, updates: Baileys
     const ref = { companyId: ctx.ref.companyId, whatsappId: ctx.ref.whatsappId, externalId: key.id };
     try {
       const ack = ackOf(update.status);
-      if (ack > 0) await applyAck(ctx.services, ref, ack);
+      if (ack > 0) await applyAck(ctx.deps, ref, ack);
       // WhatsApp gave up on one of our messages.
-      else if (update.status === proto.WebMessageInfo.Status.ERROR) await applySendFailure(ctx.services, ref, 'ERR_SENDING_WAPP_MSG', { title: 'WhatsApp reported the message as failed' });
+      else if (update.status === proto.WebMessageInfo.Status.ERROR) await applySendFailure(ctx.deps, ref, 'ERR_SENDING_WAPP_MSG', { title: 'WhatsApp reported the message as failed' });
       const edited = update.message?.editedMessage?.message;
       if (edited) {
         const text = textOf(edited);
-        if (text) await applyEdit(ctx.services, ref, text);
+        if (text) await applyEdit(ctx.deps, ref, text);
       }
-      if (update.messageStubType === WAMessageStubType.REVOKE) await applyRevoke(ctx.services, ref);
+      if (update.messageStubType === WAMessageStubType.REVOKE) await applyRevoke(ctx.deps, ref);
     } catch (error) {
       ctx.logger.error({ err: error, whatsappId: ctx.ref.whatsappId, id: key.id }, 'message update failed');
     }
@@ -252,7 +255,7 @@ export async function handleUpdates(ctx: BaileysInboundContext, updates: Baileys
  * the message id, so a call is logged once.
  */
 export async function handleCalls(ctx: BaileysInboundContext, calls: WACallEvent[], handled: Set<string>): Promise<void> {
-  const { rejectCalls } = await channelSettings(ctx.services.db, ctx.ref.companyId);
+  const { rejectCalls } = await channelSettings(ctx.deps.db, ctx.ref.companyId);
   for (const call of calls) {
     if (call.isGroup || handled.has(call.id)) continue;
     const refuse = call.status === 'offer' && rejectCalls;
@@ -262,7 +265,7 @@ export async function handleCalls(ctx: BaileysInboundContext, calls: WACallEvent
       const number = await phoneNumberOf(ctx.socket, call.from, call.callerPn);
       // The text asking for a message instead is the automation's answer to the refused call's call_log (ingest).
       if (refuse) await ctx.socket.rejectCall(call.id, call.from).catch((error: unknown) => ctx.logger.warn({ err: error }, 'call reject failed'));
-      await ingestMessage(ctx.services, {
+      await ingestMessage(ctx.deps, {
         companyId: ctx.ref.companyId,
         whatsappId: ctx.ref.whatsappId,
         externalId: `call-${call.id}`,

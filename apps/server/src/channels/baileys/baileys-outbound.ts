@@ -1,44 +1,34 @@
 import { readFile } from 'node:fs/promises';
 import type { AnyMessageContent, WAMessage } from 'baileys';
-import { eq } from 'drizzle-orm';
-import type { AppServices } from '../../app.js';
-import { contacts, messages, type WhatsappRow } from '../../platform/db/schema.js';
+import type { WhatsappRow } from '../../platform/db/schema.js';
+import type { Platform } from '../../platform/platform.js';
 import type { OutgoingMessage } from '../../modules/connections/channel-provider.js';
 import { prepareVoiceNote } from '../voice-note.js';
-import { inTenant } from '../../platform/db/tenant.js';
+import { findStoredMessage, isGroupContact } from './baileys.repo.js';
 
 /** The WhatsApp address of a number: a group's when the contact is a group. */
-export async function jidFor(services: Pick<AppServices, 'db'>, connection: Pick<WhatsappRow, 'companyId'>, number: string): Promise<string> {
+export async function jidFor(deps: Pick<Platform, 'db'>, connection: Pick<WhatsappRow, 'companyId'>, number: string): Promise<string> {
   const digits = number.replace(/[^\d-]/g, '');
-  const [contact] = await services.db
-    .select({ isGroup: contacts.isGroup })
-    .from(contacts)
-    .where(inTenant(contacts, connection, eq(contacts.number, digits)))
-    .limit(1);
-  return contact?.isGroup || digits.includes('-') ? `${digits}@g.us` : `${digits}@s.whatsapp.net`;
+  return (await isGroupContact(deps.db, connection, digits)) || digits.includes('-') ? `${digits}@g.us` : `${digits}@s.whatsapp.net`;
 }
 
 /** The quoted message as Baileys needs it (its key and some content), from what we stored under its WhatsApp id. */
 export async function quotedMessage(
-  services: Pick<AppServices, 'db'>,
+  deps: Pick<Platform, 'db'>,
   connection: Pick<WhatsappRow, 'companyId' | 'id'>,
   jid: string,
   externalId: string | null | undefined,
 ): Promise<WAMessage | undefined> {
   if (!externalId) return undefined;
-  const [row] = await services.db
-    .select({ body: messages.body, fromMe: messages.fromMe })
-    .from(messages)
-    .where(inTenant(messages, connection, eq(messages.whatsappId, connection.id), eq(messages.externalId, externalId)))
-    .limit(1);
+  const row = await findStoredMessage(deps.db, { companyId: connection.companyId, whatsappId: connection.id }, externalId);
   return { key: { remoteJid: jid, id: externalId, fromMe: row?.fromMe ?? false }, message: { conversation: row?.body ?? '' } };
 }
 
 /** Text, or a file with its caption; audio goes as a voice note when it can be converted. */
-export async function contentFor(services: Pick<AppServices, 'media'>, message: OutgoingMessage): Promise<AnyMessageContent> {
+export async function contentFor(deps: Pick<Platform, 'media'>, message: OutgoingMessage): Promise<AnyMessageContent> {
   const { media } = message;
   if (!media) return { text: message.body };
-  const data = await readFile(services.media.absolutePath(media.path));
+  const data = await readFile(deps.media.absolutePath(media.path));
   const caption = message.body || undefined;
   switch (media.mediaType) {
     case 'image':

@@ -42,8 +42,7 @@ describe.runIf(process.env.TEST_DATABASE === 'postgres')('Baileys calls from a n
     await sd.buildContact(company.id, { number: CUSTOMER, name: 'Joana' });
 
     ws = await startFakeWaWebSocket('hold');
-    session = await startBaileysSession({
-      services: t.app.services,
+    session = await startBaileysSession(t.app.services, {
       ref: { companyId: company.id, whatsappId: connection.id },
       hub: t.app.services.channels.baileysSessions,
       leaseNodeId: null,

@@ -42,8 +42,7 @@ async function newConnection() {
 }
 
 async function start(ref: { companyId: number; whatsappId: number }, options: Partial<BaileysSessionOptions> = {}) {
-  const session = await startBaileysSession({
-    services: t.app.services,
+  const session = await startBaileysSession(t.app.services, {
     ref,
     hub: t.app.services.channels.baileysSessions,
     leaseNodeId: null,

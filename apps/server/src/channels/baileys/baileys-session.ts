@@ -10,15 +10,13 @@ import makeWASocket, {
   type WAMessage,
   type WASocket,
 } from 'baileys';
-import { eq } from 'drizzle-orm';
-import pino from 'pino';
-import type { AppServices } from '../../app.js';
-import { messages } from '../../platform/db/schema.js';
+import type { Logger } from '../../platform/logger.js';
+import type { Platform } from '../../platform/platform.js';
 import { writeSessionState, type SessionPatch, type SessionRef } from '../../modules/connections/connection-state.js';
 import type { StopMode, SupervisedSession } from '../session-supervisor.js';
 import { clearAuthState, useDatabaseAuthState } from './baileys-auth-state.js';
-import { handleCalls, handleUpdates, handleUpsert, type BaileysInboundContext } from './baileys-inbound.js';
-import { inTenant } from '../../platform/db/tenant.js';
+import { handleCalls, handleUpdates, handleUpsert, type BaileysInboundContext, type BaileysInboundDeps } from './baileys-inbound.js';
+import { findStoredMessage } from './baileys.repo.js';
 
 export interface BaileysSessionOptions {
   /** QR codes shown without a scan before the session gives up (DISCONNECTED). */
@@ -61,13 +59,22 @@ export interface BaileysSession extends SupervisedSession {
 /** Baileys sessions running in this process, by connection id: what the provider sends through. */
 export type BaileysSessionHub = Map<number, BaileysSession>;
 
-export interface BaileysSessionDeps {
-  services: AppServices;
+/** What a session writes (its state, its auth keys), what it hands to the ingest pipeline, and where it logs. */
+export type BaileysSessionDeps = BaileysInboundDeps & Pick<Platform, 'db' | 'events' | 'config' | 'logger'>;
+
+/** Which session to run, and where this process keeps it. */
+export interface BaileysSessionRequest {
   ref: SessionRef;
   hub: BaileysSessionHub;
   /** Status writes apply only while this node holds the lease (null: unsupervised, tests). */
   leaseNodeId: string | null;
   options?: Partial<BaileysSessionOptions>;
+}
+
+/** Baileys logs a lot below `warn`: a session logs its warnings and errors only (nothing while the app is silent). */
+function sessionLogger(logger: Logger, whatsappId: number): Logger {
+  const level = logger.levelVal > (logger.levels.values.warn ?? 40) ? logger.level : 'warn';
+  return logger.child({ module: 'channels', whatsappId }, { level });
 }
 
 function statusCodeOf(error: unknown): number | undefined {
@@ -100,11 +107,11 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
  * session whose reconnects keep failing shows TIMEOUT and keeps trying with
  * backoff. Events are handled one at a time, in the order they arrive.
  */
-export async function startBaileysSession(deps: BaileysSessionDeps): Promise<BaileysSession> {
-  const { services, ref, hub } = deps;
-  const options = { ...DEFAULT_SESSION_OPTIONS, ...deps.options };
-  const logger = pino({ level: services.config.LOG_LEVEL === 'silent' ? 'silent' : 'warn' }).child({ whatsappId: ref.whatsappId });
-  const guard = { leaseNodeId: deps.leaseNodeId, fromSession: true };
+export async function startBaileysSession(deps: BaileysSessionDeps, request: BaileysSessionRequest): Promise<BaileysSession> {
+  const { ref, hub } = request;
+  const options = { ...DEFAULT_SESSION_OPTIONS, ...request.options };
+  const logger = sessionLogger(deps.logger, ref.whatsappId);
+  const guard = { leaseNodeId: request.leaseNodeId, fromSession: true };
 
   let socket: WASocket | null = null;
   let open = false;
@@ -117,7 +124,7 @@ export async function startBaileysSession(deps: BaileysSessionDeps): Promise<Bai
   const groupSubjects = new Map<string, string>();
   const handledCalls = new Set<string>();
 
-  const write = (patch: SessionPatch) => writeSessionState(services, ref, patch, guard);
+  const write = (patch: SessionPatch) => writeSessionState(deps, ref, patch, guard);
 
   function enqueue(task: () => Promise<void>): void {
     queue = queue.then(task).catch((error: unknown) => logger.error({ err: error }, 'session event failed'));
@@ -130,7 +137,7 @@ export async function startBaileysSession(deps: BaileysSessionDeps): Promise<Bai
     socket = null;
     if (reconnectTimer) clearTimeout(reconnectTimer);
     await current?.end(undefined);
-    if (forget) await clearAuthState(services.db, ref);
+    if (forget) await clearAuthState(deps.db, ref);
     await write({ qrcode: '', retries: 0, ...patch });
     if (hub.get(ref.whatsappId) === session) hub.delete(ref.whatsappId);
   }
@@ -152,7 +159,7 @@ export async function startBaileysSession(deps: BaileysSessionDeps): Promise<Bai
 
   function inboundContext(current: WASocket): BaileysInboundContext {
     return {
-      services,
+      deps,
       ref,
       socket: current,
       logger,
@@ -212,11 +219,11 @@ export async function startBaileysSession(deps: BaileysSessionDeps): Promise<Bai
 
   async function connect(): Promise<void> {
     if (stopped || ended) return;
-    const { state, saveCreds } = await useDatabaseAuthState(services.db, ref);
+    const { state, saveCreds } = await useDatabaseAuthState(deps.db, ref);
     const current = makeWASocket({
       auth: { creds: state.creds, keys: makeCacheableSignalKeyStore(state.keys, logger) },
       logger,
-      waWebSocketUrl: options.waWebSocketUrl ?? services.config.WA_WEBSOCKET_URL ?? DEFAULT_CONNECTION_CONFIG.waWebSocketUrl,
+      waWebSocketUrl: options.waWebSocketUrl ?? deps.config.WA_WEBSOCKET_URL ?? DEFAULT_CONNECTION_CONFIG.waWebSocketUrl,
       connectTimeoutMs: options.connectTimeoutMs,
       // Agents' phones keep their notifications; what this socket sends is stored by the send path, not echoed back.
       markOnlineOnConnect: false,
@@ -226,11 +233,7 @@ export async function startBaileysSession(deps: BaileysSessionDeps): Promise<Bai
       shouldIgnoreJid: (jid) => Boolean(isJidBroadcast(jid) || isJidNewsletter(jid)),
       getMessage: async (key) => {
         if (!key.id) return undefined;
-        const [row] = await services.db
-          .select({ body: messages.body })
-          .from(messages)
-          .where(inTenant(messages, ref, eq(messages.whatsappId, ref.whatsappId), eq(messages.externalId, key.id)))
-          .limit(1);
+        const row = await findStoredMessage(deps.db, ref, key.id);
         return row ? { conversation: row.body } : undefined;
       },
     });
@@ -278,7 +281,7 @@ export async function startBaileysSession(deps: BaileysSessionDeps): Promise<Bai
       }
       await current?.end(undefined);
       await queue.catch(() => undefined);
-      if (mode === 'logout') await clearAuthState(services.db, ref);
+      if (mode === 'logout') await clearAuthState(deps.db, ref);
     },
   };
 

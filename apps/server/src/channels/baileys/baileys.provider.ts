@@ -1,6 +1,6 @@
 import { jidDecode, type WASocket } from 'baileys';
-import type { AppServices } from '../../app.js';
 import type { WhatsappRow } from '../../platform/db/schema.js';
+import type { Platform } from '../../platform/platform.js';
 import { AppError } from '../../platform/http/app-error.js';
 import { findConnection } from '../../modules/connections/connections.repo.js';
 import type { ChannelProvider, SentMessage } from '../../modules/connections/channel-provider.js';
@@ -9,19 +9,22 @@ import { contentFor, jidFor, quotedMessage } from './baileys-outbound.js';
 import type { BaileysRelay, RelayCall, RelayResult } from './baileys-relay.js';
 import type { BaileysSessionHub } from './baileys-session.js';
 
+/** Reading the stored contact and quoted message, and the outgoing media files. */
+export type BaileysProviderDeps = Pick<Platform, 'db' | 'media'>;
+
 /**
  * Sends through the connection's open session. The session runs in the process
  * holding its lease; on any other node the call goes to that process over the
  * relay (Redis, present whenever there is more than one node) and its answer or
  * error comes back. Without a relay or a live holder: ERR_WAPP_NOT_INITIALIZED.
  */
-export function createBaileysProvider(services: AppServices, hub: BaileysSessionHub, relay: () => BaileysRelay | null): BaileysLocalProvider {
-  const local = createLocalOperations(services, hub);
+export function createBaileysProvider(deps: BaileysProviderDeps, hub: BaileysSessionHub, relay: () => BaileysRelay | null): BaileysLocalProvider {
+  const local = createLocalOperations(deps, hub);
 
   async function run(connection: WhatsappRow, call: RelayCall): Promise<RelayResult> {
     if (hub.get(connection.id)?.openSocket()) return local.run(connection, call);
     const target = relay();
-    const holder = target ? await leaseHolder(services.db, connection.id) : null;
+    const holder = target ? await leaseHolder(deps.db, connection.id) : null;
     if (!target || !holder) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
     return target.request(holder, call);
   }
@@ -52,7 +55,7 @@ export interface BaileysLocalProvider extends ChannelProvider {
 }
 
 /** The operations on a session open in this process. */
-function createLocalOperations(services: AppServices, hub: BaileysSessionHub) {
+function createLocalOperations(deps: BaileysProviderDeps, hub: BaileysSessionHub) {
   function socketOf(whatsappId: number): WASocket {
     const socket = hub.get(whatsappId)?.openSocket();
     if (!socket) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
@@ -63,20 +66,20 @@ function createLocalOperations(services: AppServices, hub: BaileysSessionHub) {
     const socket = socketOf(connection.id);
     switch (call.op) {
       case 'send': {
-        const jid = await jidFor(services, connection, call.message.to);
-        const content = await contentFor(services, call.message);
-        const quoted = await quotedMessage(services, connection, jid, call.message.quotedExternalId);
+        const jid = await jidFor(deps, connection, call.message.to);
+        const content = await contentFor(deps, call.message);
+        const quoted = await quotedMessage(deps, connection, jid, call.message.quotedExternalId);
         const sent = await socket.sendMessage(jid, content, quoted ? { quoted } : {});
         if (!sent?.key.id) throw new AppError('ERR_SENDING_WAPP_MSG');
         return { externalId: sent.key.id, ack: 1 };
       }
       case 'delete': {
-        const jid = await jidFor(services, connection, call.to);
+        const jid = await jidFor(deps, connection, call.to);
         await socket.sendMessage(jid, { delete: { remoteJid: jid, fromMe: true, id: call.externalId } });
         return null;
       }
       case 'markRead': {
-        const jid = await jidFor(services, connection, call.to);
+        const jid = await jidFor(deps, connection, call.to);
         await socket.readMessages(call.externalIds.map((id) => ({ remoteJid: jid, id, fromMe: false })));
         return null;
       }
@@ -98,7 +101,7 @@ function createLocalOperations(services: AppServices, hub: BaileysSessionHub) {
     run,
     /** The connection is named by the caller's company and id: it is only used when it exists in that company. */
     async serve(call: RelayCall): Promise<RelayResult> {
-      const connection = await findConnection(services.db, { companyId: call.companyId }, call.whatsappId);
+      const connection = await findConnection(deps.db, { companyId: call.companyId }, call.whatsappId);
       if (!connection) throw new AppError('ERR_NO_WAPP_FOUND');
       return run(connection, call);
     },
