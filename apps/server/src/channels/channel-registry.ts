@@ -1,29 +1,30 @@
-import pino from 'pino';
-import type { AppServices } from '../app.js';
 import type { Db } from '../platform/db/client.js';
 import { AppError } from '../platform/http/app-error.js';
-import { createBaileysProvider, type BaileysLocalProvider } from './baileys/baileys.provider.js';
+import type { Platform } from '../platform/platform.js';
+import { createBaileysProvider, type BaileysLocalProvider, type BaileysProviderDeps } from './baileys/baileys.provider.js';
 import type { BaileysRelay } from './baileys/baileys-relay.js';
 import type { BaileysSessionHub } from './baileys/baileys-session.js';
 import { providerKindOf, type ChannelGateway, type ProviderKind } from '../modules/connections/channel-provider.js';
-import { createCloudApiJobs, type CloudApiJobs } from './cloud-api/cloud-api.jobs.js';
-import { createCloudApiProvider, type CloudApiProvider } from './cloud-api/cloud-api.provider.js';
+import type { CloudApiChannel, CloudApiChannels } from './cloud-api/cloud-api.channel.js';
+import { createCloudApiJobs, type CloudApiJobsDeps } from './cloud-api/cloud-api.jobs.js';
+import { createCloudApiProvider, type CloudApiProviderDeps } from './cloud-api/cloud-api.provider.js';
 import { createSandboxProvider } from './sandbox/sandbox.provider.js';
-import { applySessionAction, startSession } from './session-control.js';
+import { applySessionAction, startSession, type SessionControlDeps } from './session-control.js';
 import { checkCloudApiConnection } from './cloud-api/cloud-api.session.js';
 
-export interface CloudApiChannel {
-  provider: CloudApiProvider;
-  jobs: CloudApiJobs;
-}
+/**
+ * What the registry's providers, jobs and session control use: the platform's ports
+ * and the inbound pipeline (the Cloud API's jobs store what the webhook received).
+ * Session control wakes the supervisor through `channels`, the registry itself.
+ */
+export type ChannelsDeps = BaileysProviderDeps & CloudApiProviderDeps & CloudApiJobsDeps & SessionControlDeps & Pick<Platform, 'logger'>;
 
-export interface ChannelRegistry extends ChannelGateway {
+export interface ChannelRegistry extends ChannelGateway, CloudApiChannels {
   /**
-   * Wires the providers and session control to the app's services (media, secrets,
-   * config, jobs). Called once while the app is built (app.ts).
+   * Wires the providers, the Cloud API jobs and session control to the app's ports.
+   * Called once while the app is built (app.ts), with the finished services.
    */
-  attach(services: AppServices): void;
-  cloudApi(): CloudApiChannel;
+  attach(deps: ChannelsDeps): void;
   /** Baileys sessions running in this process (the session supervisor fills it). */
   readonly baileysSessions: BaileysSessionHub;
   /** Cross-node calls to Baileys sessions (set when REDIS_URL is: more than one node is possible). */
@@ -31,7 +32,6 @@ export interface ChannelRegistry extends ChannelGateway {
   /** Answers relayed calls for the sessions this node's supervisor (`nodeId`) holds. */
   serveRelay(nodeId: string): Promise<void>;
   onWake(listener: () => void): void;
-  readonly logger: pino.Logger;
 }
 
 function assertNever(kind: never): never {
@@ -45,8 +45,7 @@ export function createChannelRegistry(db: Db): ChannelRegistry {
   let baileys: BaileysLocalProvider | null = null;
   let relay: BaileysRelay | null = null;
   let cloud: CloudApiChannel | null = null;
-  let services: AppServices | null = null;
-  let logger = pino({ level: 'silent' });
+  let attachedDeps: ChannelsDeps | null = null;
 
   function attached<T>(value: T | null): T {
     // Only reachable if a provider is used before the app finished building.
@@ -68,22 +67,21 @@ export function createChannelRegistry(db: Db): ChannelRegistry {
           return assertNever(kind);
       }
     },
-    attach(app) {
+    attach(deps) {
       if (baileys) return;
-      services = app;
-      logger = pino({ level: app.config.LOG_LEVEL }).child({ module: 'channels' });
-      baileys = createBaileysProvider(app, baileysSessions, () => relay);
-      const provider = createCloudApiProvider(app);
-      const jobs = createCloudApiJobs(app, provider, logger);
+      attachedDeps = deps;
+      baileys = createBaileysProvider(deps, baileysSessions, () => relay);
+      const provider = createCloudApiProvider(deps);
+      const jobs = createCloudApiJobs(deps, provider, deps.logger.child({ module: 'channels' }));
       cloud = { provider, jobs };
-      app.jobs.register(jobs.webhook);
-      app.jobs.register(jobs.media);
+      deps.jobs.register(jobs.webhook);
+      deps.jobs.register(jobs.media);
     },
     cloudApi: () => attached(cloud),
-    startSession: (connection) => startSession(attached(services), connection),
-    sessionAction: (connection, action) => applySessionAction(attached(services), connection, action),
+    startSession: (connection) => startSession(attached(attachedDeps), connection),
+    sessionAction: (connection, action) => applySessionAction(attached(attachedDeps), connection, action),
     async checkConnection(connection) {
-      if (providerKindOf(connection.provider) === 'cloud-api') await checkCloudApiConnection(attached(services), connection);
+      if (providerKindOf(connection.provider) === 'cloud-api') await checkCloudApiConnection(attached(attachedDeps), connection);
     },
     async stopLocalSession(whatsappId) {
       await baileysSessions
@@ -103,9 +101,6 @@ export function createChannelRegistry(db: Db): ChannelRegistry {
     },
     onWake(listener) {
       wakeListeners.push(listener);
-    },
-    get logger() {
-      return logger;
     },
   };
 }

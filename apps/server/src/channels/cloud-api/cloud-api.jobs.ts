@@ -1,10 +1,10 @@
-import { eq } from 'drizzle-orm';
-import type { AppServices } from '../../app.js';
-import { whatsapps, type WhatsappRow } from '../../platform/db/schema.js';
+import type { WhatsappRow } from '../../platform/db/schema.js';
 import { defineJob, type JobDefinition } from '../../platform/jobs/jobs.js';
-import { processMediaMessage, processWebhookValue, WebhookValue, type CloudInboundDeps, type CloudMediaJob } from './cloud-api.inbound.js';
+import type { Platform } from '../../platform/platform.js';
+import { processMediaMessage, processWebhookValue, type CloudInboundContext, type CloudInboundDeps, type CloudMediaJob } from './cloud-api.inbound.js';
+import { WebhookValue } from './cloud-api.mapper.js';
 import type { CloudApiProvider } from './cloud-api.provider.js';
-import { inTenant } from '../../platform/db/tenant.js';
+import { findCloudConnection } from './cloud-api.repo.js';
 
 interface WebhookJob {
   companyId: number;
@@ -20,18 +20,12 @@ export const STATUS_ATTEMPTS = 5;
 export interface CloudApiJobs {
   webhook: JobDefinition<WebhookJob>;
   media: JobDefinition<CloudMediaJob>;
-  /** Queues one verified change for processing (a durable job; inline when this app runs without jobs). */
+  /** Queues one verified change for processing (a durable job). */
   enqueueWebhook(connection: Pick<WhatsappRow, 'companyId' | 'id'>, value: unknown): Promise<void>;
 }
 
-async function cloudConnection(services: AppServices, companyId: number, whatsappId: number): Promise<WhatsappRow | null> {
-  const [row] = await services.db
-    .select()
-    .from(whatsapps)
-    .where(inTenant(whatsapps, { companyId }, eq(whatsapps.id, whatsappId), eq(whatsapps.provider, 'cloud-api')))
-    .limit(1);
-  return row ?? null;
-}
+/** The durable jobs, and what processing a change takes. */
+export type CloudApiJobsDeps = CloudInboundDeps & Pick<Platform, 'jobs'>;
 
 /**
  * The webhook answers Meta at once and leaves the work to these jobs: one per
@@ -39,10 +33,10 @@ async function cloudConnection(services: AppServices, companyId: number, whatsap
  * retried with backoff until the file is fetched. Jobs carry the change itself
  * (the event) and ids; handlers reload the connection and skip when it is gone.
  */
-export function createCloudApiJobs(services: AppServices, provider: CloudApiProvider, logger: CloudInboundDeps['logger']): CloudApiJobs {
+export function createCloudApiJobs(deps: CloudApiJobsDeps, provider: CloudApiProvider, logger: CloudInboundContext['logger']): CloudApiJobs {
   /** Queues a job's run, `afterSeconds` from now. */
   async function runLater<T extends object>(def: JobDefinition<T>, data: T, afterSeconds = 0): Promise<void> {
-    await services.jobs.send(def, data, afterSeconds > 0 ? { startAfter: Math.ceil(afterSeconds) } : undefined);
+    await deps.jobs.send(def, data, afterSeconds > 0 ? { startAfter: Math.ceil(afterSeconds) } : undefined);
   }
 
   const media = defineJob<CloudMediaJob>({
@@ -50,9 +44,9 @@ export function createCloudApiJobs(services: AppServices, provider: CloudApiProv
     // pg-boss retries only what a crash interrupted; download failures queue their own next try (below).
     options: { retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 120 },
     async handler(job) {
-      const connection = await cloudConnection(services, job.companyId, job.whatsappId);
+      const connection = await findCloudConnection(deps.db, { companyId: job.companyId }, job.whatsappId);
       if (!connection) return;
-      const outcome = await processMediaMessage({ services, provider, logger }, connection, job);
+      const outcome = await processMediaMessage(deps, { provider, logger }, connection, job);
       if (outcome === 'retry') await retryMedia(job);
     },
   });
@@ -63,18 +57,18 @@ export function createCloudApiJobs(services: AppServices, provider: CloudApiProv
     return runLater(media, { ...job, attempt }, 2 ** (attempt - 1) * (0.75 + Math.random() / 2));
   }
 
-  const deps: CloudInboundDeps = { services, provider, enqueueMedia: (job) => runLater(media, job), logger };
+  const cloud: CloudInboundContext = { provider, enqueueMedia: (job) => runLater(media, job), logger };
 
   const webhook = defineJob<WebhookJob>({
     name: 'cloud-api-webhook',
     // One change takes well under a second; a job held by a node that died is retried after this lease.
     options: { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 30 },
     async handler(job) {
-      const connection = await cloudConnection(services, job.companyId, job.whatsappId);
+      const connection = await findCloudConnection(deps.db, { companyId: job.companyId }, job.whatsappId);
       if (!connection) return;
       const value = WebhookValue.safeParse(job.value);
       if (!value.success) return;
-      const unmatched = await processWebhookValue(deps, connection, value.data);
+      const unmatched = await processWebhookValue(deps, cloud, connection, value.data);
       const attempt = job.attempt ?? 1;
       if (unmatched.length === 0) return;
       if (attempt >= STATUS_ATTEMPTS) {
@@ -95,7 +89,7 @@ export function createCloudApiJobs(services: AppServices, provider: CloudApiProv
     media,
     async enqueueWebhook(connection, value) {
       const job = { companyId: connection.companyId, whatsappId: connection.id, value };
-      await services.jobs.send(webhook, job);
+      await deps.jobs.send(webhook, job);
     },
   };
 }

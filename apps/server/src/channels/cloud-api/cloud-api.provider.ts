@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import type { AppServices } from '../../app.js';
 import type { WhatsappRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
+import type { Platform } from '../../platform/platform.js';
 import type { ChannelProvider, OutgoingMessage, SentMessage } from '../../modules/connections/channel-provider.js';
-import { noteConnectionProblem } from '../connection-problems.js';
-import { cloudErrorCode } from './cloud-api.inbound.js';
+import { noteConnectionProblem, type ConnectionProblemDeps } from '../connection-problems.js';
+import { cloudErrorCode } from './cloud-api.mapper.js';
 import { isCloudApiConfigured, readCloudApiSettings } from '../../modules/connections/cloud-api-settings.js';
 import { customerWindow } from './customer-window.js';
 import { createGraphApiClient, GraphApiError, type GraphApiClient, type GraphTemplate } from './graph-api.client.js';
@@ -21,12 +21,15 @@ export interface CloudApiProvider extends ChannelProvider {
   listTemplates(connection: WhatsappRow): Promise<GraphTemplate[]>;
 }
 
+/** The sealed settings, the customer window, the outgoing media files, and the problems noted on the connection. */
+export type CloudApiProviderDeps = ConnectionProblemDeps & Pick<Platform, 'db' | 'secrets' | 'config' | 'media'>;
+
 /** A refused send as our error; a token Meta no longer accepts also flags the connection for its admins. */
-async function sendError(services: AppServices, connection: WhatsappRow, error: unknown): Promise<AppError> {
+async function sendError(deps: ConnectionProblemDeps, connection: WhatsappRow, error: unknown): Promise<AppError> {
   if (error instanceof AppError) return error;
   if (!(error instanceof GraphApiError)) return new AppError('ERR_SENDING_WAPP_MSG');
   if (error.code === 190 || error.status === 401) {
-    await noteConnectionProblem(services, connection, 'ERR_WA_TOKEN_INVALID', { message: error.message });
+    await noteConnectionProblem(deps, connection, 'ERR_WA_TOKEN_INVALID', { message: error.message });
     return new AppError('ERR_WA_TOKEN_INVALID');
   }
   return new AppError(cloudErrorCode(error.code));
@@ -37,9 +40,9 @@ async function sendError(services: AppServices, connection: WhatsappRow, error: 
  * arrives comes through the webhook (cloud-api.webhook.routes.ts). Free-form
  * messages are refused outside the customer's 24-hour window; templates are not.
  */
-export function createCloudApiProvider(services: AppServices): CloudApiProvider {
+export function createCloudApiProvider(deps: CloudApiProviderDeps): CloudApiProvider {
   function client(connection: WhatsappRow): GraphApiClient {
-    const settings = readCloudApiSettings(connection, services.secrets, services.config.GRAPH_API_BASE_URL);
+    const settings = readCloudApiSettings(connection, deps.secrets, deps.config.GRAPH_API_BASE_URL);
     if (!isCloudApiConfigured(settings)) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
     return createGraphApiClient(settings);
   }
@@ -47,7 +50,7 @@ export function createCloudApiProvider(services: AppServices): CloudApiProvider 
   async function mediaPayload(api: GraphApiClient, message: OutgoingMessage): Promise<Record<string, unknown>> {
     const media = message.media;
     if (!media) return { type: 'text', text: { body: message.body, preview_url: false } };
-    const data = await readFile(services.media.absolutePath(media.path));
+    const data = await readFile(deps.media.absolutePath(media.path));
     const id = await api.uploadMedia(data, media.mimeType, media.name);
     const caption = message.body || undefined;
     switch (media.mediaType) {
@@ -73,7 +76,7 @@ export function createCloudApiProvider(services: AppServices): CloudApiProvider 
     client,
     async send(connection, message) {
       const api = sendingClient(connection);
-      const window = await customerWindow(services.db, connection, message.to);
+      const window = await customerWindow(deps.db, connection, message.to);
       if (!window.open) throw new AppError('ERR_OUTSIDE_CUSTOMER_WINDOW');
       try {
         const payload = await mediaPayload(api, message);
@@ -84,7 +87,7 @@ export function createCloudApiProvider(services: AppServices): CloudApiProvider 
         });
         return { externalId: sent.id, ack: 1, ...(sent.status ? { data: { channelStatus: sent.status } } : {}) };
       } catch (error) {
-        throw await sendError(services, connection, error);
+        throw await sendError(deps, connection, error);
       }
     },
     async sendTemplate(connection, to, template) {
@@ -96,7 +99,7 @@ export function createCloudApiProvider(services: AppServices): CloudApiProvider 
         const sent = await api.sendMessage({ to, type: 'template', template: { name: template.name, language: { code: template.language }, components } });
         return { externalId: sent.id, ack: 1, ...(sent.status ? { data: { channelStatus: sent.status } } : {}) };
       } catch (error) {
-        throw await sendError(services, connection, error);
+        throw await sendError(deps, connection, error);
       }
     },
     async listTemplates(connection) {

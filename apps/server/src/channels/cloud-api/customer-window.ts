@@ -1,8 +1,6 @@
 import { CUSTOMER_WINDOW_HOURS } from '@atende/shared';
-import { eq, max } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
-import { contacts, tickets } from '../../platform/db/schema.js';
-import { inTenant } from '../../platform/db/tenant.js';
+import { lastCustomerMessageAt } from './cloud-api.repo.js';
 
 export interface CustomerWindow {
   /** Free-form messages may be sent; outside the window only approved templates. */
@@ -24,12 +22,7 @@ export async function customerWindow(
   number: string,
   now = new Date(),
 ): Promise<CustomerWindow> {
-  const [row] = await db
-    .select({ last: max(tickets.lastCustomerMessageAt) })
-    .from(tickets)
-    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-    .where(inTenant(tickets, connection, eq(tickets.whatsappId, connection.id), eq(contacts.number, number.replace(/[^\d-]/g, ''))));
-  const last = row?.last ? new Date(row.last) : null;
+  const last = await lastCustomerMessageAt(db, connection, number.replace(/[^\d-]/g, ''));
   const expiresAt = last ? new Date(last.getTime() + WINDOW_MS) : null;
   return { open: expiresAt !== null && expiresAt.getTime() > now.getTime(), lastCustomerMessageAt: last, expiresAt };
 }

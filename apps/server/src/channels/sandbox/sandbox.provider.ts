@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import { sandboxOutbox } from '../../platform/db/schema.js';
 import type { ChannelProvider } from '../../modules/connections/channel-provider.js';
-import { sandboxPhoneBook } from './sandbox.repo.js';
-import { inTenant } from '../../platform/db/tenant.js';
+import { insertOutboxEntry, markOutboxDeleted, sandboxPhoneBook } from './sandbox.repo.js';
 
 /**
  * The sandbox's convention for a number that is not on WhatsApp: one starting
@@ -27,30 +24,22 @@ export function createSandboxProvider(db: Db): ChannelProvider {
       if (message.to.replace(/\D/g, '').startsWith(SANDBOX_NOT_ON_WHATSAPP_PREFIX)) throw new Error('sandbox: the number is not on WhatsApp');
       // A keyed send has an id derived from its key: sent twice, the second insert is a no-op.
       const externalId = message.idempotencyKey ? `SBX-K-${message.idempotencyKey}` : `SBX-${randomUUID()}`;
-      await db
-        .insert(sandboxOutbox)
-        .values({
-          companyId: connection.companyId,
-          whatsappId: connection.id,
-          number: message.to,
-          externalId,
-          body: message.body,
-          mediaType: message.media?.mediaType ?? null,
-          mediaPath: message.media?.path ?? null,
-          mediaName: message.media?.name ?? null,
-          quotedExternalId: message.quotedExternalId ?? null,
-        })
-        .onConflictDoNothing();
+      await insertOutboxEntry(db, {
+        companyId: connection.companyId,
+        whatsappId: connection.id,
+        number: message.to,
+        externalId,
+        body: message.body,
+        mediaType: message.media?.mediaType ?? null,
+        mediaPath: message.media?.path ?? null,
+        mediaName: message.media?.name ?? null,
+        quotedExternalId: message.quotedExternalId ?? null,
+      });
       // The simulated phone is always online: the message is delivered at once.
       return { externalId, ack: 2 };
     },
     async deleteMessage(connection, _to, externalId) {
-      await db
-        .update(sandboxOutbox)
-        .set({ deleted: true })
-        .where(
-          inTenant(sandboxOutbox, connection, eq(sandboxOutbox.whatsappId, connection.id), eq(sandboxOutbox.externalId, externalId)),
-        );
+      await markOutboxDeleted(db, connection, connection.id, externalId);
     },
     async markRead() {
       // Nothing to tell a simulated phone.

@@ -4,8 +4,45 @@ import { contacts, messages, sandboxOutbox } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
 import { inTenant } from '../../platform/db/tenant.js';
 
+/** One message the product sent through a sandbox connection, as the simulated phone keeps it. */
+export type SandboxOutboxRow = typeof sandboxOutbox.$inferSelect;
+
+/** Kept once per id: a keyed send repeated is a no-op. */
+export async function insertOutboxEntry(db: DbOrTx, entry: typeof sandboxOutbox.$inferInsert): Promise<void> {
+  await db.insert(sandboxOutbox).values(entry).onConflictDoNothing();
+}
+
+/** The product deleted the message for everyone: the phone shows it deleted. */
+export async function markOutboxDeleted(db: DbOrTx, scope: TenantScope, whatsappId: number, externalId: string): Promise<void> {
+  await db
+    .update(sandboxOutbox)
+    .set({ deleted: true })
+    .where(inTenant(sandboxOutbox, scope, eq(sandboxOutbox.whatsappId, whatsappId), eq(sandboxOutbox.externalId, externalId)));
+}
+
+export type SandboxInboundRow = Awaited<ReturnType<typeof inboundFor>>[number];
+
+/** What the customer with this number sent through the connection, oldest first. */
+export async function inboundFor(db: DbOrTx, scope: TenantScope, whatsappId: number, number: string) {
+  return db
+    .select({
+      externalId: messages.externalId,
+      id: messages.id,
+      body: messages.body,
+      mediaType: messages.mediaType,
+      mediaPath: messages.mediaPath,
+      mediaName: messages.mediaName,
+      createdAt: messages.createdAt,
+    })
+    .from(messages)
+    .innerJoin(contacts, eq(contacts.id, messages.contactId))
+    .where(inTenant(messages, scope, eq(messages.whatsappId, whatsappId), eq(contacts.number, number), eq(messages.fromMe, false)))
+    .orderBy(asc(messages.createdAt))
+    .limit(500);
+}
+
 /** What the product sent to one number through a sandbox connection, oldest first. */
-export async function outboxFor(db: DbOrTx, scope: TenantScope, whatsappId: number, number: string) {
+export async function outboxFor(db: DbOrTx, scope: TenantScope, whatsappId: number, number: string): Promise<SandboxOutboxRow[]> {
   return db
     .select()
     .from(sandboxOutbox)
