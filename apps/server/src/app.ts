@@ -34,6 +34,11 @@ import { canSeeTicket, findTicketDetail } from './modules/tickets/tickets.repo.j
 import { loadSession } from './modules/auth/session.repo.js';
 import type { Jobs } from './platform/jobs/jobs.js';
 import type { Platform } from './platform/platform.js';
+import { IngestQueue } from './inbound/ingest-queue.js';
+import type { OutboundReports } from './inbound/inbound-reactions.js';
+import { createInboundReactions } from './automation/inbound-reactions.js';
+import { createAutomationRuntime, type AutomationRuntime } from './automation/automation-runtime.js';
+import { applyOutboundAck, applyOutboundFailure } from './outbound/outbound.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import { createSecretBox } from './platform/crypto/secret-box.js';
@@ -61,6 +66,12 @@ export interface AppServices extends Platform {
   socketServer: SocketServer | null;
   /** The outbound engine's per-app state: knobs, the sources' settle handlers and sweep hooks, its dispatch job. */
   outbound: OutboundEngine;
+  /** The automation's knobs (network budget, waits) and logger. */
+  automation: AutomationRuntime;
+  /** The inbound pipeline's group commit (inbound/ingest-queue.ts), with the automation's reactions. */
+  ingest: IngestQueue;
+  /** Delivery reports of the outbound engine's sends (inbound/message-updates.ts asks, outbound/ answers). */
+  outboundReports: OutboundReports;
 }
 
 export type App = FastifyInstance & { services: AppServices };
@@ -152,7 +163,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     for (const familyId of endedFamilies ?? []) sessions.rememberFamily(familyId, false);
   });
 
-  const services: AppServices = {
+  // `ingest` and `outboundReports` are set right below: they need the finished services.
+  const services = {
     config,
     database,
     db: database.db,
@@ -181,8 +193,14 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     jobs: options.jobs,
     logger,
     clock: options.clock ?? systemClock,
+    automation: createAutomationRuntime(logger),
     outbound: createOutboundEngine({ config, logger, clock: options.clock ?? systemClock }),
+  } as AppServices;
+  services.outboundReports = {
+    applyAck: (ref, ack) => applyOutboundAck(services, ref, ack),
+    applyFailure: (ref, reason) => applyOutboundFailure(services, ref, reason),
   };
+  services.ingest = new IngestQueue({ db: services.db, database, events, publisher, logger, reactions: createInboundReactions(services) });
   app.decorate('services', services);
   app.addHook('onClose', () => services.mailer.close());
   if (config.REDIS_URL) {

@@ -1,4 +1,4 @@
-import type { AppServices } from '../app.js';
+import type { AutomationDeps } from './automation-runtime.js';
 import { defineJob, registerRecurringJob, type JobDefinition } from '../platform/jobs/jobs.js';
 import { sweepTimers } from './timers.js';
 import { retryWebhook, type WebhookRetryData } from './integrations/webhook.js';
@@ -6,30 +6,9 @@ import { retryWebhook, type WebhookRetryData } from './integrations/webhook.js';
 /** How often the timers look for inactive tickets and tickets waiting too long (seconds). */
 export const SWEEP_INTERVAL_SECONDS = 60;
 
-export interface AutomationJobs {
-  webhookRetry: JobDefinition<WebhookRetryData>;
-}
-
-const definitions = new WeakMap<AppServices, AutomationJobs>();
-
-export function automationJobs(services: AppServices): AutomationJobs {
-  let jobs = definitions.get(services);
-  if (jobs) return jobs;
-  jobs = {
-    webhookRetry: defineJob<WebhookRetryData>({
-      name: 'automation.webhook-retry',
-      // retryWebhook schedules its own next attempt with the growing delay.
-      options: { retryLimit: 0, expireInSeconds: 120 },
-      handler: (data) => retryWebhook(services, data),
-    }),
-  };
-  definitions.set(services, jobs);
-  return jobs;
-}
-
 /** Sends a durable job, due `afterSeconds` from the app's clock. */
 export async function scheduleJob<T extends object>(
-  services: AppServices,
+  services: AutomationDeps,
   def: JobDefinition<T>,
   data: T,
   afterSeconds: number,
@@ -44,9 +23,15 @@ export async function scheduleJob<T extends object>(
  * minute they close inactive tickets and move waiting ones (timers.ts); a run lost
  * with its node is retried, so the chain goes on.
  */
-export function registerAutomationJobs(services: AppServices): void {
+export function registerAutomationJobs(services: AutomationDeps): void {
   const { jobs } = services;
-  jobs.register(automationJobs(services).webhookRetry);
+  services.automation.webhookRetryJob = defineJob<WebhookRetryData>({
+    name: 'automation.webhook-retry',
+    // retryWebhook schedules its own next attempt with the growing delay.
+    options: { retryLimit: 0, expireInSeconds: 120 },
+    handler: (data) => retryWebhook(services, data),
+  });
+  jobs.register(services.automation.webhookRetryJob);
   const runtime = services.automation;
   registerRecurringJob(jobs, {
     name: 'automation.timers',

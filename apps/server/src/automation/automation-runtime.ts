@@ -1,4 +1,8 @@
+import type { OutgoingMessagesDeps } from '../modules/messages/outgoing-messages.js';
+import type { JobDefinition } from '../platform/jobs/jobs.js';
 import type { Logger } from '../platform/logger.js';
+import type { Platform } from '../platform/platform.js';
+import type { WebhookRetryData } from './integrations/webhook.js';
 
 /**
  * Process-level knobs of the automation: the network budget of integration calls
@@ -15,7 +19,16 @@ export interface AutomationRuntime {
   /** Multiplies Typebot's configured delay between messages (tests use 0). */
   delayScale: number;
   sleep(ms: number): Promise<void>;
+  /** The webhook retry job, defined when the automation's jobs are registered (automation-jobs.ts). */
+  webhookRetryJob: JobDefinition<WebhookRetryData> | null;
 }
+
+/**
+ * The ports a bot's turn uses, shared by the automation's files (a turn's steps hand
+ * them on to each other): the database and events, sending through the channel, stored
+ * media, sealed integration secrets, the job runner, the clock and the runtime above.
+ */
+export type AutomationDeps = OutgoingMessagesDeps & Pick<Platform, 'config' | 'jobs' | 'media' | 'secrets' | 'clock'> & { automation: AutomationRuntime };
 
 export function createAutomationRuntime(logger: Logger): AutomationRuntime {
   return {
@@ -24,5 +37,6 @@ export function createAutomationRuntime(logger: Logger): AutomationRuntime {
     webhookRetryDelaysSeconds: [10, 60, 300],
     delayScale: 1,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    webhookRetryJob: null,
   };
 }

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { eq, inArray } from 'drizzle-orm';
-import type { AppServices } from '../app.js';
+import type { AutomationDeps } from './automation-runtime.js';
 import { sendAutomaticMessage } from '../modules/messages/messages.service.js';
 import { findTicketDetail } from '../modules/tickets/tickets.repo.js';
 import type { DbOrTx } from '../platform/db/client.js';
@@ -51,7 +51,7 @@ const LIST_FIELDS = ['queueId', 'userId', 'status', 'chatbot'] as const;
  * thrown: the customer's message is already stored and the agents see it.
  */
 export async function deliverEffects(
-  services: AppServices,
+  services: AutomationDeps,
   scope: TenantScope,
   before: Pick<TicketRow, 'id' | 'userId' | 'queueId' | 'status'>,
   effects: Pick<BotEffects, 'replies' | 'change'>,
@@ -93,7 +93,7 @@ export function mimeTypeOfName(name: string): string {
 }
 
 /** A file kept by the media storage (an option's attachment) as a message can carry it. */
-export async function storedMediaOf(services: AppServices, mediaPath: string, mediaName: string | null): Promise<StoredMedia> {
+export async function storedMediaOf(services: AutomationDeps, mediaPath: string, mediaName: string | null): Promise<StoredMedia> {
   const name = mediaName ?? path.basename(mediaPath);
   const mimeType = mimeTypeOfName(name);
   const size = await stat(services.media.absolutePath(mediaPath))

@@ -3,7 +3,7 @@ import { AUTOMATION_TEXTS, chatbotMenuTexts, type ChatbotMenuTexts } from './aut
 import { connectionQueues, findOptionRow, findQueueRow, optionChildren } from './automation.repo.js';
 import { storedMediaOf } from './bot-effects.js';
 import type { BotTurn } from './bot-turn.js';
-import type { AppServices } from '../app.js';
+import type { AutomationDeps } from './automation-runtime.js';
 
 /**
  * The chatbot of spec part 2 §2.3 (issue 6): a numbered menu of the connection's
@@ -35,7 +35,7 @@ interface EnterQueue {
 
 export class Chatbot {
   constructor(
-    private readonly services: AppServices,
+    private readonly services: AutomationDeps,
     private readonly turn: BotTurn,
   ) {}
 

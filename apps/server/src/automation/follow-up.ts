@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { AppServices } from '../app.js';
+import type { AutomationDeps } from './automation-runtime.js';
 import { prompts, queueIntegrations, type PromptRow, type QueueIntegrationRow } from '../platform/db/schema.js';
 import type { TenantScope } from '../platform/http/context.js';
 import { loadAutomationTicket, type AutomationTicket } from './automation.repo.js';
@@ -28,7 +28,7 @@ export interface PeerOutcome {
 
 /** Everything an integration or prompt needs for one turn. */
 export interface PeerTurn {
-  services: AppServices;
+  services: AutomationDeps;
   runtime: AutomationRuntime;
   scope: TenantScope;
   at: AutomationTicket;
@@ -37,7 +37,7 @@ export interface PeerTurn {
   start: boolean;
 }
 
-async function findIntegration(services: AppServices, scope: TenantScope, id: number): Promise<QueueIntegrationRow | null> {
+async function findIntegration(services: AutomationDeps, scope: TenantScope, id: number): Promise<QueueIntegrationRow | null> {
   const [row] = await services.db
     .select()
     .from(queueIntegrations)
@@ -46,7 +46,7 @@ async function findIntegration(services: AppServices, scope: TenantScope, id: nu
   return row ?? null;
 }
 
-async function findPrompt(services: AppServices, scope: TenantScope, id: number): Promise<PromptRow | null> {
+async function findPrompt(services: AutomationDeps, scope: TenantScope, id: number): Promise<PromptRow | null> {
   const [row] = await services.db
     .select()
     .from(prompts)
@@ -76,7 +76,7 @@ function integrationTurn(turn: PeerTurn, integration: QueueIntegrationRow): Prom
  * transaction, then applies its outcome. Every failure (timeout, error status,
  * bad answer) still answers the customer and hands the ticket to the agents.
  */
-export async function runFollowUp(services: AppServices, scope: TenantScope, ticketId: number, followUp: FollowUp, message: InboundTurn): Promise<void> {
+export async function runFollowUp(services: AutomationDeps, scope: TenantScope, ticketId: number, followUp: FollowUp, message: InboundTurn): Promise<void> {
   const runtime = services.automation;
   const at = await loadAutomationTicket(services.db, scope, ticketId);
   if (!at || at.ticket.status !== 'pending') return;
@@ -127,7 +127,7 @@ function stillWithBot(at: AutomationTicket, followUp: FollowUp): boolean {
   return at.ticket.promptId === followUp.promptId;
 }
 
-async function applyOutcome(services: AppServices, scope: TenantScope, ticketId: number, followUp: FollowUp, outcome: PeerOutcome): Promise<void> {
+async function applyOutcome(services: AutomationDeps, scope: TenantScope, ticketId: number, followUp: FollowUp, outcome: PeerOutcome): Promise<void> {
   const runtime = services.automation;
   const applied = await services.db.transaction(async (tx) => {
     const at = await loadAutomationTicket(tx, scope, ticketId, true);

@@ -1,4 +1,4 @@
-import type { AppServices } from '../app.js';
+import type { AutomationDeps } from './automation-runtime.js';
 import { sendAutomaticMessage } from '../modules/messages/messages.service.js';
 import { findQueueRow, loadAutomationTickets } from './automation.repo.js';
 import { loadSetting } from '../modules/settings/settings.repo.js';
@@ -19,7 +19,7 @@ import type { InboundTurn } from '../inbound/inbound-turn.js';
  * the network runs after it commits. Failures are logged: the message is stored
  * and the agents see it whatever happens here.
  */
-export async function runInboundAutomation(services: AppServices, inbound: InboundTurn): Promise<void> {
+export async function runInboundAutomation(services: AutomationDeps, inbound: InboundTurn): Promise<void> {
   const [finishTurn] = await decideInboundAutomation(services, [inbound]);
   await finishTurn?.();
 }
@@ -31,7 +31,7 @@ export async function runInboundAutomation(services: AppServices, inbound: Inbou
  * committed (replies, follow-ups), to be run in each chat's order. When the
  * shared transaction fails, each message is decided on its own instead.
  */
-export async function decideInboundAutomation(services: AppServices, inbounds: InboundTurn[]): Promise<(() => Promise<void>)[]> {
+export async function decideInboundAutomation(services: AutomationDeps, inbounds: InboundTurn[]): Promise<(() => Promise<void>)[]> {
   const runtime = services.automation;
   const [first] = inbounds;
   if (!first) return [];
@@ -82,13 +82,13 @@ export async function decideInboundAutomation(services: AppServices, inbounds: I
   }
 }
 
-async function finish(services: AppServices, before: TicketRow, effects: BotEffects, inbound: InboundTurn): Promise<void> {
+async function finish(services: AutomationDeps, before: TicketRow, effects: BotEffects, inbound: InboundTurn): Promise<void> {
   const scope = { companyId: inbound.companyId };
   await deliverEffects(services, scope, before, effects);
   if (effects.followUp) await runFollowUp(services, scope, before.id, effects.followUp, inbound);
 }
 
-async function decide(services: AppServices, turn: BotTurn): Promise<void> {
+async function decide(services: AutomationDeps, turn: BotTurn): Promise<void> {
   const { ticket, company, settings, connection } = turn.at;
   // Created in its arrival queue (arrival.ts): the first turn runs as for a new ticket without a queue.
   const startDue = turn.state.startDue === true;
@@ -149,7 +149,7 @@ async function decide(services: AppServices, turn: BotTurn): Promise<void> {
  * The `call` setting (spec part 2 §5): when calls are disabled, a customer who
  * calls is told to write instead. The call itself is refused by the channel.
  */
-export async function answerRejectedCall(services: AppServices, companyId: number, ticketId: number): Promise<void> {
+export async function answerRejectedCall(services: AutomationDeps, companyId: number, ticketId: number): Promise<void> {
   const runtime = services.automation;
   try {
     if ((await loadSetting(services.db, { companyId }, 'call')) !== 'disabled') return;

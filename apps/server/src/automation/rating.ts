@@ -1,4 +1,4 @@
-import type { AppServices } from '../app.js';
+import type { AutomationDeps } from './automation-runtime.js';
 import type { TenantScope } from '../platform/http/context.js';
 import { findQueueRow, loadAutomationTicket } from './automation.repo.js';
 import { AUTOMATION_TEXTS } from './automation-texts.js';
@@ -15,13 +15,13 @@ import type { RatingDecision } from '../inbound/rating-reply.js';
  * conversation. The reply is stored in the closed ticket and never reopens it.
  */
 
-async function ratingRequest(services: AppServices, scope: TenantScope, ticketId: number): Promise<string> {
+async function ratingRequest(services: AutomationDeps, scope: TenantScope, ticketId: number): Promise<string> {
   const at = await loadAutomationTicket(services.db, scope, ticketId);
   const queue = at?.ticket.queueId ? await findQueueRow(services.db, scope, at.ticket.queueId) : null;
   return queue?.ratingMessage.trim() || at?.connection?.ratingMessage.trim() || AUTOMATION_TEXTS.ratingRequest;
 }
 
-async function send(services: AppServices, scope: TenantScope, ticketId: number, bodies: string[]): Promise<void> {
+async function send(services: AutomationDeps, scope: TenantScope, ticketId: number, bodies: string[]): Promise<void> {
   const at = await loadAutomationTicket(services.db, scope, ticketId);
   if (!at) return;
   const now = services.clock.now();
@@ -33,7 +33,7 @@ async function send(services: AppServices, scope: TenantScope, ticketId: number,
 }
 
 /** After the reply's transaction committed: thanks (completion message) or the one re-prompt. */
-export async function answerRatingReply(services: AppServices, scope: TenantScope, ticketId: number, decision: RatingDecision): Promise<void> {
+export async function answerRatingReply(services: AutomationDeps, scope: TenantScope, ticketId: number, decision: RatingDecision): Promise<void> {
   try {
     if (decision.kind === 'rated') {
       const at = await loadAutomationTicket(services.db, scope, ticketId);
@@ -52,7 +52,7 @@ export async function answerRatingReply(services: AppServices, scope: TenantScop
  * rating and the ticket waits for it; otherwise the completion message (if the
  * connection has one) says goodbye. Groups are never asked.
  */
-export async function afterTicketClosed(services: AppServices, scope: TenantScope, ticketId: number): Promise<void> {
+export async function afterTicketClosed(services: AutomationDeps, scope: TenantScope, ticketId: number): Promise<void> {
   try {
     const at = await loadAutomationTicket(services.db, scope, ticketId);
     if (!at || at.ticket.status !== 'closed' || at.ticket.isGroup || at.contact.isGroup || !at.connection) return;

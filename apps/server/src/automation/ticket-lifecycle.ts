@@ -1,4 +1,4 @@
-import type { AppServices } from '../app.js';
+import type { AutomationDeps } from './automation-runtime.js';
 import type { TicketDetail } from '../modules/tickets/tickets.presenter.js';
 import type { RequestContext } from '../platform/http/context.js';
 import { loadAutomationTicket } from './automation.repo.js';
@@ -17,7 +17,7 @@ import { readBotState } from '../modules/tickets/bot-state.js';
  * message on close. An agent taking the ticket also switches its bots off.
  * Never throws: the agent's change is already saved.
  */
-export async function afterAgentChange(services: AppServices, ctx: RequestContext, previous: TicketDetail, ticket: TicketDetail): Promise<void> {
+export async function afterAgentChange(services: AutomationDeps, ctx: RequestContext, previous: TicketDetail, ticket: TicketDetail): Promise<void> {
   const runtime = services.automation;
   try {
     if (previous.status !== 'closed' && ticket.status === 'closed') {
@@ -55,7 +55,7 @@ export async function afterAgentChange(services: AppServices, ctx: RequestContex
 }
 
 /** An agent has the ticket: the chatbot, integration and prompt stop answering it. */
-async function stopBots(services: AppServices, ctx: RequestContext, ticket: TicketDetail): Promise<void> {
+async function stopBots(services: AutomationDeps, ctx: RequestContext, ticket: TicketDetail): Promise<void> {
   const state = readBotState(ticket.botState);
   if (!ticket.chatbot && !ticket.useIntegration && ticket.promptId === null && !state.typebot && !state.startDue) return;
   // A first turn still due (arrival.ts) is dropped too: a ticket an agent has had is never greeted by the bot as new.

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { AppServices } from '../app.js';
+import type { AutomationDeps } from './automation-runtime.js';
 import type { TenantScope } from '../platform/http/context.js';
 import { findQueueRow, loadAutomationTicket } from './automation.repo.js';
 import { AUTOMATION_TEXTS, fill } from './automation-texts.js';
@@ -25,12 +25,12 @@ interface Due {
   company_id: number;
 }
 
-async function rows<T>(services: AppServices, query: ReturnType<typeof sql>): Promise<T[]> {
+async function rows<T>(services: AutomationDeps, query: ReturnType<typeof sql>): Promise<T[]> {
   const result = (await services.db.execute(query)) as unknown as { rows: T[] };
   return result.rows;
 }
 
-export async function sweepTimers(services: AppServices, now: Date): Promise<{ closed: number; transferred: number }> {
+export async function sweepTimers(services: AutomationDeps, now: Date): Promise<{ closed: number; transferred: number }> {
   const runtime = services.automation;
   let closed = 0;
   let transferred = 0;
@@ -67,7 +67,7 @@ export async function sweepTimers(services: AppServices, now: Date): Promise<{ c
   return { closed, transferred };
 }
 
-async function closeInactive(services: AppServices, scope: TenantScope, ticketId: number, now: Date): Promise<boolean> {
+async function closeInactive(services: AutomationDeps, scope: TenantScope, ticketId: number, now: Date): Promise<boolean> {
   const done = await services.db.transaction(async (tx) => {
     const at = await loadAutomationTicket(tx, scope, ticketId, true);
     const minutes = at?.connection?.expiresTicket ?? 0;
@@ -96,7 +96,7 @@ async function closeInactive(services: AppServices, scope: TenantScope, ticketId
   return true;
 }
 
-async function transferWaiting(services: AppServices, scope: TenantScope, ticketId: number, now: Date): Promise<boolean> {
+async function transferWaiting(services: AutomationDeps, scope: TenantScope, ticketId: number, now: Date): Promise<boolean> {
   const done = await services.db.transaction(async (tx) => {
     const at = await loadAutomationTicket(tx, scope, ticketId, true);
     const connection = at?.connection;

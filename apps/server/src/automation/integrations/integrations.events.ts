@@ -1,5 +1,5 @@
-import type { AppServices } from '../../app.js';
 import type { QueueIntegrationRow } from '../../platform/db/schema.js';
+import type { Platform } from '../../platform/platform.js';
 import { rooms } from '../../platform/realtime/rooms.js';
 import { presentIntegration } from './integrations.presenter.js';
 
@@ -11,7 +11,7 @@ declare module '../../platform/events/domain-events.js' {
 }
 
 /** Spec part 2 §7: `company-{id}-queueIntegration`, to the company's admins (an admin page). */
-export function subscribeIntegrationEvents({ events, publisher, secrets }: AppServices): void {
+export function subscribeIntegrationEvents({ events, publisher, secrets }: Pick<Platform, 'events' | 'publisher' | 'secrets'>): void {
   events.on('integration.saved', ({ companyId, action, integration }) => {
     publisher.toRooms(companyId, [rooms.admins(companyId)], 'queueIntegration', { action, queueIntegration: presentIntegration(integration, secrets) });
   });

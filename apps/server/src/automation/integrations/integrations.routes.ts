@@ -1,6 +1,6 @@
 import { IdParams, IntegrationBody, IntegrationTestSessionBody, IntegrationUpdateBody, PageQuery } from '@atende/shared';
 import type { FastifyInstance } from 'fastify';
-import type { AppServices } from '../../app.js';
+import type { AutomationDeps } from '../automation-runtime.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
 import { presentIntegration } from './integrations.presenter.js';
@@ -15,7 +15,7 @@ import {
 } from './integrations.service.js';
 
 /** Integrations (spec part 2 §7, `/queueIntegration`). Plan and role are checked before the body. */
-export function registerIntegrationRoutes(scope: FastifyInstance, services: AppServices): void {
+export function registerIntegrationRoutes(scope: FastifyInstance, services: AutomationDeps): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
   const guard = { preValidation: async (request: { ctx: RequestContext }) => assertMayManageIntegrations(request.ctx) };
   const present = (integration: Parameters<typeof presentIntegration>[0]) => presentIntegration(integration, services.secrets);

@@ -6,7 +6,7 @@ import {
   type IntegrationType,
   type IntegrationUpdateBody,
 } from '@atende/shared';
-import type { AppServices } from '../../app.js';
+import type { AutomationDeps } from '../automation-runtime.js';
 import { detectIntent, parseServiceAccount, type ServiceAccountKey } from './dialogflow.js';
 import { PeerError } from './peer-http.js';
 import type { QueueIntegrationRow } from '../../platform/db/schema.js';
@@ -40,7 +40,7 @@ function checkServiceAccount(json: string): ServiceAccountKey {
  * A URL the server will call for this tenant must not name an internal address
  * (docs/security.md, outgoing URLs); every call checks again at connect time.
  */
-async function checkPeerUrl(services: AppServices, field: string, url: string): Promise<void> {
+async function checkPeerUrl(services: AutomationDeps, field: string, url: string): Promise<void> {
   if (!url.trim()) return;
   try {
     await checkOutboundUrl(outboundPolicy(services.config), url);
@@ -50,14 +50,14 @@ async function checkPeerUrl(services: AppServices, field: string, url: string): 
   }
 }
 
-async function checkServiceAccountUrl(services: AppServices, key: ServiceAccountKey): Promise<void> {
+async function checkServiceAccountUrl(services: AutomationDeps, key: ServiceAccountKey): Promise<void> {
   if (key.token_uri) await checkPeerUrl(services, 'jsonContent', key.token_uri);
 }
 
 const SIGNING_SECRET_MIN = 16;
 const usesSigningSecret = (type: IntegrationType) => type === 'n8n' || type === 'webhook';
 
-export async function showIntegration(services: AppServices, ctx: RequestContext, id: number): Promise<QueueIntegrationRow> {
+export async function showIntegration(services: AutomationDeps, ctx: RequestContext, id: number): Promise<QueueIntegrationRow> {
   const integration = await findIntegration(services.db, ctx, id);
   if (!integration) throw new AppError('ERR_NO_INTEGRATION_FOUND');
   return integration;
@@ -69,7 +69,7 @@ export async function showIntegration(services: AppServices, ctx: RequestContext
  * once (`generatedSigningSecret`) so the receiver can be configured.
  */
 export async function createIntegration(
-  services: AppServices,
+  services: AutomationDeps,
   ctx: RequestContext,
   body: IntegrationBody,
 ): Promise<{ integration: QueueIntegrationRow; generatedSigningSecret: string | null }> {
@@ -98,7 +98,7 @@ export async function createIntegration(
   return { integration, generatedSigningSecret: generated };
 }
 
-export async function updateIntegration(services: AppServices, ctx: RequestContext, id: number, body: IntegrationUpdateBody): Promise<QueueIntegrationRow> {
+export async function updateIntegration(services: AutomationDeps, ctx: RequestContext, id: number, body: IntegrationUpdateBody): Promise<QueueIntegrationRow> {
   const current = await showIntegration(services, ctx, id);
   const type = body.type ?? current.type;
   const values: Partial<IntegrationValues> = {};
@@ -145,7 +145,7 @@ export async function updateIntegration(services: AppServices, ctx: RequestConte
 }
 
 /** Queues, connections and tickets using it go on without it (foreign keys set null). */
-export async function deleteIntegration(services: AppServices, ctx: RequestContext, id: number): Promise<void> {
+export async function deleteIntegration(services: AutomationDeps, ctx: RequestContext, id: number): Promise<void> {
   await showIntegration(services, ctx, id);
   await deleteIntegrationRow(services.db, ctx, id);
   services.events.emit('integration.deleted', { companyId: ctx.companyId, integrationId: id });
@@ -156,7 +156,7 @@ export async function deleteIntegration(services: AppServices, ctx: RequestConte
  * event. Answers what the agent said; any failure is ERR_INTEGRATION_TEST_FAILED
  * with the reason.
  */
-export async function testDialogflowSession(services: AppServices, ctx: RequestContext, body: IntegrationTestSessionBody) {
+export async function testDialogflowSession(services: AutomationDeps, ctx: RequestContext, body: IntegrationTestSessionBody) {
   let json = body.jsonContent;
   if (body.id !== undefined) {
     const stored = await showIntegration(services, ctx, body.id);

@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { AppServices } from '../../app.js';
+import type { AutomationDeps } from '../automation-runtime.js';
 import { messages, queueIntegrations, type QueueIntegrationRow } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
 import { outboundPolicy } from '../../platform/http/outbound.js';
-import { automationJobs, scheduleJob } from '../automation-jobs.js';
+import { scheduleJob } from '../automation-jobs.js';
 import { loadAutomationTicket, type AutomationTicket } from '../automation.repo.js';
 import type { BotReply } from '../bot-effects.js';
 import type { PeerOutcome, PeerTurn } from '../follow-up.js';
@@ -31,7 +31,7 @@ export function signBody(secret: string, body: string): string {
 }
 
 /** The normalized message sent to the receiver. */
-export function webhookPayload(services: AppServices, integration: QueueIntegrationRow, at: AutomationTicket, message: InboundTurn) {
+export function webhookPayload(services: AutomationDeps, integration: QueueIntegrationRow, at: AutomationTicket, message: InboundTurn) {
   return {
     event: 'message.received',
     integration: { id: integration.id, type: integration.type, name: integration.name },
@@ -50,7 +50,7 @@ export function webhookPayload(services: AppServices, integration: QueueIntegrat
   };
 }
 
-async function deliver(services: AppServices, integration: QueueIntegrationRow, at: AutomationTicket, message: InboundTurn, attempt: number) {
+async function deliver(services: AutomationDeps, integration: QueueIntegrationRow, at: AutomationTicket, message: InboundTurn, attempt: number) {
   const runtime = services.automation;
   const body = JSON.stringify(webhookPayload(services, integration, at, message));
   const secret = integration.signingSecretSealed ? services.secrets.open(integration.signingSecretSealed) : '';
@@ -97,7 +97,7 @@ export interface WebhookRetryData {
 }
 
 /** Queues the next delivery attempt, or gives up after the last configured delay. */
-export async function scheduleWebhookRetry(services: AppServices, integration: QueueIntegrationRow, message: InboundTurn, failedAttempt: number): Promise<void> {
+export async function scheduleWebhookRetry(services: AutomationDeps, integration: QueueIntegrationRow, message: InboundTurn, failedAttempt: number): Promise<void> {
   const delays = services.automation.webhookRetryDelaysSeconds;
   const delay = delays[failedAttempt - 1];
   if (delay === undefined) {
@@ -111,14 +111,16 @@ export async function scheduleWebhookRetry(services: AppServices, integration: Q
     messageId: message.messageId,
     attempt: failedAttempt + 1,
   };
-  await scheduleJob(services, automationJobs(services).webhookRetry, data, delay);
+  const job = services.automation.webhookRetryJob;
+  if (!job) throw new Error('the automation jobs are not registered');
+  await scheduleJob(services, job, data, delay);
 }
 
 /**
  * A retried delivery. The customer was already answered and the ticket handed
  * over when the first attempt failed, so a late reply is not sent.
  */
-export async function retryWebhook(services: AppServices, data: WebhookRetryData): Promise<void> {
+export async function retryWebhook(services: AutomationDeps, data: WebhookRetryData): Promise<void> {
   const scope: TenantScope = { companyId: data.companyId };
   const [integration] = await services.db
     .select()
