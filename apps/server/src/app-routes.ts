@@ -38,6 +38,7 @@ import { registerAnnouncementRoutes } from './modules/announcements/announcement
 import { subscribeChatEvents } from './modules/chats/chats.events.js';
 import { registerChatRoutes } from './modules/chats/chats.routes.js';
 import { subscribeInvoiceEvents } from './modules/invoices/invoices.events.js';
+import { registerInvoiceJobs } from './modules/invoices/invoices.jobs.js';
 import { registerInvoiceRoutes, registerPaymentWebhookRoutes } from './modules/invoices/invoices.routes.js';
 import { registerPasswordResetRoutes } from './modules/password-reset/password-reset.routes.js';
 import { registerSignupRoutes } from './modules/signup/signup.routes.js';
@@ -133,4 +134,6 @@ export function subscribeModuleEvents(services: AppServices): void {
   subscribeAnnouncementEvents(services);
   subscribeChatEvents(services);
   subscribeInvoiceEvents(services);
+  // The billing job (due invoices).
+  registerInvoiceJobs(services);
 }

@@ -45,6 +45,7 @@ import { createSecretBox } from './platform/crypto/secret-box.js';
 import { createRateLimiter, type RateLimiter } from './platform/http/rate-limiter.js';
 import type { HttpConnections } from './platform/http/connections.js';
 import { createMailer } from './platform/mail/mailer.js';
+import { createPayments, type Payments } from './modules/invoices/payments.js';
 import { createOutboundEngine, type OutboundEngine } from './outbound/outbound-engine.js';
 
 /**
@@ -64,6 +65,8 @@ export interface AppServices extends Platform {
   storage: StorageMonitor;
   channels: ChannelRegistry;
   socketServer: SocketServer | null;
+  /** Pix payments: the server the fake PSP and the webhook live on, the provider built on first use. */
+  payments: Payments;
   /** The outbound engine's per-app state: knobs, the sources' settle handlers and sweep hooks, its dispatch job. */
   outbound: OutboundEngine;
   /** The automation's knobs (network budget, waits) and logger. */
@@ -193,6 +196,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     jobs: options.jobs,
     logger,
     clock: options.clock ?? systemClock,
+    payments: createPayments(config),
     automation: createAutomationRuntime(logger),
     outbound: createOutboundEngine({ config, logger, clock: options.clock ?? systemClock }),
   } as AppServices;

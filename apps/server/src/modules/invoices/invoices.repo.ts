@@ -1,7 +1,7 @@
 import { NO_EXPIRY_DUE_DATE, PAGE_SIZE } from '@atende/shared';
-import { desc, eq, ilike, sql } from 'drizzle-orm';
+import { and, desc, eq, ilike, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
-import { invoices, pixCharges, type InvoiceRow, type PixChargeRow } from '../../platform/db/schema.js';
+import { companies, invoices, pixCharges, type InvoiceRow, type PixChargeRow } from '../../platform/db/schema.js';
 import { likeContains } from '../../platform/db/search.js';
 import type { TenantScope } from '../../platform/http/context.js';
 import { inTenant } from '../../platform/db/tenant.js';
@@ -68,4 +68,52 @@ export async function findOpenCharge(db: DbOrTx, scope: TenantScope, invoiceId: 
 export async function findChargeByTxid(db: DbOrTx, txid: string): Promise<PixChargeRow | null> {
   const [row] = await db.select().from(pixCharges).where(eq(pixCharges.txid, txid)).limit(1);
   return row ?? null;
+}
+
+/** A stored charge the PSP no longer offers (removed, expired, or paid elsewhere): it is not shown again. */
+export async function setChargeStatus(db: DbOrTx, chargeId: number, status: string): Promise<void> {
+  await db.update(pixCharges).set({ status }).where(eq(pixCharges.id, chargeId));
+}
+
+export async function insertCharge(db: DbOrTx, charge: typeof pixCharges.$inferInsert): Promise<PixChargeRow | null> {
+  const [row] = await db.insert(pixCharges).values(charge).returning();
+  return row ?? null;
+}
+
+/** Marks the charge paid unless it already is; false when another notification (or node) did it first. */
+export async function settleCharge(tx: DbOrTx, chargeId: number, paid: { at: Date; endToEndId: string }): Promise<boolean> {
+  const [settled] = await tx
+    .update(pixCharges)
+    .set({ status: 'CONCLUIDA', paidAt: paid.at, endToEndId: paid.endToEndId })
+    .where(and(eq(pixCharges.id, chargeId), ne(pixCharges.status, 'CONCLUIDA')))
+    .returning({ id: pixCharges.id });
+  return settled !== undefined;
+}
+
+/** Marks an open invoice paid; null when it was not open (already paid by another charge). */
+export async function payInvoice(tx: DbOrTx, invoiceId: number, at: Date): Promise<InvoiceRow | null> {
+  const [invoice] = await tx
+    .update(invoices)
+    .set({ status: 'paid', paidAt: at, updatedAt: at })
+    .where(and(eq(invoices.id, invoiceId), eq(invoices.status, 'open')))
+    .returning();
+  return invoice ?? null;
+}
+
+export async function companyRecurrence(tx: DbOrTx, companyId: number): Promise<string | null> {
+  const [company] = await tx.select({ recurrence: companies.recurrence }).from(companies).where(eq(companies.id, companyId));
+  return company?.recurrence ?? null;
+}
+
+/** Moves the company's due date to `months` after `base`, never back. */
+export async function extendDueDate(tx: DbOrTx, companyId: number, base: Date, months: number, at: Date): Promise<{ id: number; dueDate: Date | null } | null> {
+  const [moved] = await tx
+    .update(companies)
+    .set({
+      dueDate: sql`greatest(coalesce(${companies.dueDate}, ${base.toISOString()}::timestamptz), ${base.toISOString()}::timestamptz + make_interval(months => ${months}))`,
+      updatedAt: at,
+    })
+    .where(eq(companies.id, companyId))
+    .returning({ id: companies.id, dueDate: companies.dueDate });
+  return moved ?? null;
 }

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import type { AppServices } from '../../app.js';
+import type { Config } from '../../platform/config.js';
+import type { Platform } from '../../platform/platform.js';
 import { createEfiPixProvider } from '../../platform/payments/efi-pix.provider.js';
 import { registerFakePsp } from '../../platform/payments/fake-psp.js';
 import type { PaymentProvider } from '../../platform/payments/payment-provider.js';
@@ -14,29 +15,32 @@ const FAKE_PIX_KEY = 'pix@atende.local';
 /** The webhook path the PSP is given; the secret in it is the first credential, the charge fetched back the second. */
 export const PIX_WEBHOOK_PATH = '/payments/pix/webhook';
 
-interface PaymentsState {
-  provider: Promise<PaymentProvider | null> | null;
-  server: FastifyInstance | null;
+type PaymentsConfig = Pick<
+  Config,
+  'PIX_PROVIDER' | 'PAYMENT_WEBHOOK_SECRET' | 'PUBLIC_URL' | 'EFI_BASE_URL' | 'EFI_CLIENT_ID' | 'EFI_CLIENT_SECRET' | 'PIX_KEY' | 'EFI_CERT_PATH' | 'EFI_CERT_PASSPHRASE'
+>;
+
+/**
+ * One app's Pix payments (the composition root makes it): the server its routes are
+ * on (the fake PSP and its webhook live there) and the provider built on first use.
+ */
+export interface Payments {
+  /** The server this app's routes listen on, once they are registered. */
+  attach(server: FastifyInstance): void;
+  /**
+   * The configured Pix provider, built on first use (the webhook is registered then);
+   * null when payments are off, or the fake PSP's server is not listening yet. A
+   * failed build is tried again on the next use.
+   */
+  provider(): Promise<PaymentProvider | null>;
 }
 
-const states = new WeakMap<AppServices, PaymentsState>();
-
-function state(services: AppServices): PaymentsState {
-  let found = states.get(services);
-  if (!found) {
-    found = { provider: null, server: null };
-    states.set(services, found);
-  }
-  return found;
-}
-
-function fakeSecret(services: AppServices): string {
-  return `${services.config.PAYMENT_WEBHOOK_SECRET}-psp`;
+function fakeSecret(config: Pick<Config, 'PAYMENT_WEBHOOK_SECRET'>): string {
+  return `${config.PAYMENT_WEBHOOK_SECRET}-psp`;
 }
 
 /** This server's own address once it listens (the fake PSP and its webhook live here). */
-function ownAddress(services: AppServices): string | null {
-  const server = state(services).server;
+function ownAddress(server: FastifyInstance | null): string | null {
   const address = server?.server.address() as AddressInfo | string | null | undefined;
   if (!address || typeof address === 'string') return null;
   const host = address.family === 'IPv6' ? `[${address.address === '::' ? '::1' : address.address}]` : address.address === '0.0.0.0' ? '127.0.0.1' : address.address;
@@ -47,7 +51,7 @@ function ownAddress(services: AppServices): string | null {
  * The start banner's line about payments (main.ts). The test PSP pays any invoice for
  * free, so whoever starts the server is told when it is on.
  */
-export function paymentsBannerLine(config: Pick<AppServices['config'], 'PIX_PROVIDER' | 'EFI_BASE_URL'>): string {
+export function paymentsBannerLine(config: Pick<Config, 'PIX_PROVIDER' | 'EFI_BASE_URL'>): string {
   switch (config.PIX_PROVIDER) {
     case 'fake':
       return `  Payments: test payments on (PIX_PROVIDER=fake): the test PSP at ${FAKE_PSP_PREFIX} marks any invoice paid for free, no money moves; never with real customers`;
@@ -59,28 +63,27 @@ export function paymentsBannerLine(config: Pick<AppServices['config'], 'PIX_PROV
 }
 
 /** Mounts the test PSP on this server when it is the configured provider (PIX_PROVIDER=fake, named explicitly). */
-export async function registerPaymentRoutes(scope: FastifyInstance, services: AppServices): Promise<void> {
-  state(services).server = scope;
-  if (services.config.PIX_PROVIDER !== 'fake') return;
+export async function registerPaymentRoutes(scope: FastifyInstance, deps: Pick<Platform, 'config'> & { payments: Payments }): Promise<void> {
+  deps.payments.attach(scope);
+  if (deps.config.PIX_PROVIDER !== 'fake') return;
   await registerFakePsp(scope, {
     prefix: FAKE_PSP_PREFIX,
     clientId: FAKE_CLIENT_ID,
-    clientSecret: fakeSecret(services),
+    clientSecret: fakeSecret(deps.config),
     merchantName: 'Atende',
     merchantCity: 'Sao Paulo',
   });
 }
 
-async function buildProvider(services: AppServices): Promise<PaymentProvider | null> {
-  const { config } = services;
+async function buildProvider(config: PaymentsConfig, server: FastifyInstance | null): Promise<PaymentProvider | null> {
   if (config.PIX_PROVIDER === 'none') return null;
   let provider: PaymentProvider;
   let base: string;
   if (config.PIX_PROVIDER === 'fake') {
-    const own = ownAddress(services);
+    const own = ownAddress(server);
     if (!own) return null;
     base = own;
-    provider = createEfiPixProvider({ baseUrl: `${own}${FAKE_PSP_PREFIX}`, clientId: FAKE_CLIENT_ID, clientSecret: fakeSecret(services), pixKey: FAKE_PIX_KEY, kind: 'fake' });
+    provider = createEfiPixProvider({ baseUrl: `${own}${FAKE_PSP_PREFIX}`, clientId: FAKE_CLIENT_ID, clientSecret: fakeSecret(config), pixKey: FAKE_PIX_KEY, kind: 'fake' });
   } else {
     base = config.PUBLIC_URL;
     provider = createEfiPixProvider({
@@ -96,15 +99,18 @@ async function buildProvider(services: AppServices): Promise<PaymentProvider | n
   return provider;
 }
 
-/**
- * The configured Pix provider, built on first use (the webhook is registered then);
- * null when payments are off, or the fake PSP's server is not listening yet. A
- * failed build is tried again on the next use.
- */
-export async function paymentProvider(services: AppServices): Promise<PaymentProvider | null> {
-  const current = state(services);
-  current.provider ??= buildProvider(services).catch(() => null);
-  const provider = await current.provider;
-  if (!provider) current.provider = null;
-  return provider;
+export function createPayments(config: PaymentsConfig): Payments {
+  let server: FastifyInstance | null = null;
+  let building: Promise<PaymentProvider | null> | null = null;
+  return {
+    attach(scope) {
+      server = scope;
+    },
+    async provider() {
+      building ??= buildProvider(config, server).catch(() => null);
+      const provider = await building;
+      if (!provider) building = null;
+      return provider;
+    },
+  };
 }

@@ -1,0 +1,52 @@
+import type { InvoiceView, PixCheckoutView, SubscriptionView } from '@atende/shared';
+import type { InvoiceRow, PixChargeRow } from '../../platform/db/schema.js';
+import { formatPixAmount } from '../../platform/payments/brcode.js';
+import type { CompanyDetail } from '../companies/companies.repo.js';
+
+const DAY_MS = 86_400_000;
+
+/** Display status (spec part 2 §4): paid; expired when its due date is before today and unpaid; else open. */
+export function presentInvoice(row: InvoiceRow, now = new Date()): InvoiceView {
+  const status = row.status === 'paid' ? 'paid' : row.dueDate.getTime() < now.getTime() ? 'expired' : 'open';
+  return {
+    id: row.id,
+    detail: row.detail,
+    value: row.valueCents / 100,
+    dueDate: row.dueDate.toISOString(),
+    status,
+    paidAt: row.paidAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export function presentCheckout(charge: PixChargeRow, sandbox: boolean): PixCheckoutView {
+  return {
+    txid: charge.txid,
+    invoiceId: charge.invoiceId,
+    qrcode: { qrcode: charge.copyPaste },
+    valor: { original: formatPixAmount(charge.amountCents) },
+    expiresAt: charge.expiresAt.toISOString(),
+    sandbox,
+  };
+}
+
+/** `GET /subscription`: the company's plan, due date and trial, and whether it can pay and be mailed here. */
+export function presentSubscription(
+  { company, plan }: CompanyDetail,
+  options: { paymentsEnabled: boolean; mailEnabled: boolean },
+  now = Date.now(),
+): SubscriptionView {
+  const trial = company.trialExpiration;
+  return {
+    companyId: company.id,
+    name: company.name,
+    email: company.email,
+    plan: { id: plan.id, name: plan.name, value: plan.valueCents / 100 },
+    recurrence: company.recurrence,
+    dueDate: company.dueDate?.toISOString() ?? null,
+    trialExpiration: trial?.toISOString() ?? null,
+    trialDaysLeft: trial ? Math.max(0, Math.ceil((trial.getTime() - now) / DAY_MS)) : null,
+    paymentsEnabled: options.paymentsEnabled,
+    mailEnabled: options.mailEnabled,
+  };
+}
