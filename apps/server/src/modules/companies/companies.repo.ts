@@ -1,8 +1,10 @@
-import { PAGE_SIZE } from '@atende/shared';
-import { and, asc, count, eq, ilike, inArray, or } from 'drizzle-orm';
+import { NO_EXPIRY_DUE_DATE, PAGE_SIZE } from '@atende/shared';
+import { and, asc, count, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
-import { companies, plans, settings, type CompanyRow, type PlanRow } from '../../platform/db/schema.js';
+import { companies, plans, settings, users, type CompanyRow, type PlanRow } from '../../platform/db/schema.js';
 import { likeContains } from '../../platform/db/search.js';
+import { AppError } from '../../platform/http/app-error.js';
+import { insertDefaultSettings } from '../settings/settings.repo.js';
 
 export interface CompanyDetail {
   company: CompanyRow;
@@ -55,4 +57,60 @@ export async function pageCompanies(db: DbOrTx, query: { searchParam: string; pa
   const [total] = await db.select({ value: count() }).from(companies).where(where);
   const totalCount = total?.value ?? 0;
   return { companies: await withDetails(db, rows), count: totalCount, hasMore: offset + rows.length < totalCount };
+}
+
+/** One company with its default settings and, when given, its first admin (super-user create and sign-up). */
+export async function insertCompany(
+  tx: DbOrTx,
+  input: { company: typeof companies.$inferInsert; campaignsEnabled: boolean; admin: { name: string; email: string; passwordHash: string } | null },
+): Promise<number> {
+  const [company] = await tx.insert(companies).values(input.company).returning({ id: companies.id });
+  if (!company) throw new AppError('ERR_INTERNAL_SERVER_ERROR');
+  await insertDefaultSettings(tx, { companyId: company.id }, { campaignsEnabled: input.campaignsEnabled ? 'true' : 'false' });
+  if (input.admin) {
+    await tx.insert(users).values({ companyId: company.id, ...input.admin, profile: 'admin', allTicket: 'enabled' });
+  }
+  return company.id;
+}
+
+/** Writes a company's columns; false when there is no such company. */
+export async function updateCompanyRow(db: DbOrTx, id: number, change: Partial<typeof companies.$inferInsert>): Promise<boolean> {
+  const updated = await db
+    .update(companies)
+    .set({ ...change, updatedAt: new Date() })
+    .where(eq(companies.id, id))
+    .returning({ id: companies.id });
+  return updated.length > 0;
+}
+
+export async function deleteCompanyRow(db: DbOrTx, id: number): Promise<boolean> {
+  const deleted = await db.delete(companies).where(eq(companies.id, id)).returning({ id: companies.id });
+  return deleted.length > 0;
+}
+
+export async function countCompanies(db: DbOrTx): Promise<number> {
+  const [row] = await db.select({ value: count() }).from(companies);
+  return row?.value ?? 0;
+}
+
+/** The first start's rows: a plan with every feature on, company 1 with the default settings and its super admin. */
+export async function insertFirstCompany(tx: DbOrTx, admin: { email: string; passwordHash: string }): Promise<void> {
+  const [plan] = await tx
+    .insert(plans)
+    .values({ name: 'Plano 1', users: 100, connections: 100, queues: 100, valueCents: 0 })
+    .returning({ id: plans.id });
+  if (!plan) throw new Error('plan insert returned nothing');
+  await tx.insert(companies).values({ id: 1, name: 'Empresa 1', planId: plan.id, recurrence: 'MENSAL', dueDate: new Date(NO_EXPIRY_DUE_DATE) });
+  // Company 1 was inserted with an explicit id: move the sequence past it.
+  await tx.execute(sql`select setval(pg_get_serial_sequence('companies', 'id'), (select max(id) from companies))`);
+  await insertDefaultSettings(tx, { companyId: 1 });
+  await tx.insert(users).values({
+    companyId: 1,
+    name: 'Admin',
+    email: admin.email,
+    passwordHash: admin.passwordHash,
+    profile: 'admin',
+    super: true,
+    allTicket: 'enabled',
+  });
 }

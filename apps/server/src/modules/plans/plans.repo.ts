@@ -57,6 +57,12 @@ export async function planInUse(db: DbOrTx, id: number): Promise<boolean> {
   return row !== undefined;
 }
 
+/** The companies on a plan (their sessions carry its flags and limits). */
+export async function companyIdsOnPlan(db: DbOrTx, planId: number): Promise<number[]> {
+  const rows = await db.select({ id: companies.id }).from(companies).where(eq(companies.planId, planId));
+  return rows.map((row) => row.id);
+}
+
 export async function deletePlan(db: DbOrTx, id: number): Promise<boolean> {
   return (await db.delete(plans).where(eq(plans.id, id)).returning({ id: plans.id })).length === 1;
 }

@@ -1,25 +1,20 @@
-import { LANGUAGES, SignupBody, type PublicAuthOptions } from '@atende/shared';
+import { LANGUAGES, SignupBody } from '@atende/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppServices } from '../../app.js';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
-import { signup, signupEnabled } from './signup.service.js';
+import { publicAuthOptions, signup, type SignupDeps } from './signup.service.js';
 
 /** The reader's language for the e-mail, when the web app says it (the spec's client does not). */
 const SignupRequest = SignupBody.extend({ language: z.enum(LANGUAGES).optional().catch(undefined) });
 
-export function registerSignupRoutes(scope: FastifyInstance, services: AppServices): void {
+export function registerSignupRoutes(scope: FastifyInstance, deps: SignupDeps): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
 
   app.post('/companies/cadastro', { schema: { body: SignupRequest } }, async (request, reply) => {
     const { language, ...body } = request.body;
-    await signup(services, { body, ip: request.ip, language, log: (error) => request.log.warn({ err: error }, 'sign-up e-mail not sent') });
+    await signup(deps, { body, ip: request.ip, language, log: (error) => request.log.warn({ err: error }, 'sign-up e-mail not sent') });
     return reply.status(201).send({ message: 'received' });
   });
 
-  // What the public pages need before they are used: whether sign-up is open and e-mail works.
-  app.get('/auth/options', async (): Promise<PublicAuthOptions> => ({
-    signupEnabled: await signupEnabled(services),
-    mailEnabled: services.mailer.configured,
-  }));
+  app.get('/auth/options', async () => publicAuthOptions(deps));
 }

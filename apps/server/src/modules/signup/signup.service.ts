@@ -1,24 +1,36 @@
-import { DEFAULT_SCHEDULES, type Language, type SignupBody } from '@atende/shared';
-import type { AppServices } from '../../app.js';
+import { DEFAULT_SCHEDULES, type Language, type PublicAuthOptions, type SignupBody } from '@atende/shared';
 import { AppError } from '../../platform/http/app-error.js';
+import type { RateLimiter } from '../../platform/http/rate-limiter.js';
+import type { Platform } from '../../platform/platform.js';
 import { hashPassword } from '../auth/auth.service.js';
-import { insertCompany, MAIN_COMPANY_ID } from '../companies/companies.service.js';
+import { insertCompany } from '../companies/companies.repo.js';
+import { MAIN_COMPANY_ID } from '../companies/companies.service.js';
 import { makeDueInvoices } from '../invoices/invoices.service.js';
 import { findPlan } from '../plans/plans.repo.js';
 import { findSetting } from '../settings/settings.repo.js';
 import { emailTaken } from '../users/users.repo.js';
 import { accountExistsMail, welcomeMail } from './account-mails.js';
 
+export type SignupDeps = Pick<Platform, 'db' | 'config' | 'mailer'> & {
+  /** Public sign-ups per IP (fixed windows of an hour). */
+  signupLimiter: RateLimiter;
+};
+
 /** A new company's trial and first due date: now + 3 days (spec part 2 §5, §9). */
 export const TRIAL_DAYS = 3;
 
 /** A platform setting: only the main company's value counts (super users set it). */
-export async function platformSetting(services: AppServices, key: 'publicSignup' | 'passwordResetNotFound'): Promise<string | null> {
-  return (await findSetting(services.db, { companyId: MAIN_COMPANY_ID }, key))?.value ?? null;
+export async function platformSetting(deps: Pick<Platform, 'db'>, key: 'publicSignup' | 'passwordResetNotFound'): Promise<string | null> {
+  return (await findSetting(deps.db, { companyId: MAIN_COMPANY_ID }, key))?.value ?? null;
 }
 
-export async function signupEnabled(services: AppServices): Promise<boolean> {
-  return (await platformSetting(services, 'publicSignup')) !== 'disabled';
+export async function signupEnabled(deps: Pick<Platform, 'db'>): Promise<boolean> {
+  return (await platformSetting(deps, 'publicSignup')) !== 'disabled';
+}
+
+/** What the public pages need before they are used: whether sign-up is open and e-mail works. */
+export async function publicAuthOptions(deps: Pick<Platform, 'db' | 'mailer'>): Promise<PublicAuthOptions> {
+  return { signupEnabled: await signupEnabled(deps), mailEnabled: deps.mailer.configured };
 }
 
 /**
@@ -26,8 +38,8 @@ export async function signupEnabled(services: AppServices): Promise<boolean> {
  * the login page works without the mail, and a slow SMTP server neither delays the
  * page nor tells (by timing) which e-mails have accounts.
  */
-function sendQuietly(services: AppServices, send: () => Promise<void>, log: (error: unknown) => void): void {
-  if (!services.mailer.configured) return;
+function sendQuietly(deps: Pick<Platform, 'mailer'>, send: () => Promise<void>, log: (error: unknown) => void): void {
+  if (!deps.mailer.configured) return;
   send().catch(log);
 }
 
@@ -38,18 +50,18 @@ function sendQuietly(services: AppServices, send: () => Promise<void>, log: (err
  * created; its owner is told by e-mail), so the page reveals no accounts.
  */
 export async function signup(
-  services: AppServices,
+  deps: SignupDeps,
   input: { body: SignupBody; ip: string; language?: Language; log: (error: unknown) => void },
 ): Promise<void> {
-  if (!(await services.signupLimiter.hit(input.ip, services.config.SIGNUP_LIMIT_PER_IP))) throw new AppError('ERR_TOO_MANY_REQUESTS');
-  if (!(await signupEnabled(services))) throw new AppError('ERR_SIGNUP_DISABLED');
+  if (!(await deps.signupLimiter.hit(input.ip, deps.config.SIGNUP_LIMIT_PER_IP))) throw new AppError('ERR_TOO_MANY_REQUESTS');
+  if (!(await signupEnabled(deps))) throw new AppError('ERR_SIGNUP_DISABLED');
   const { body } = input;
-  if (!(await findPlan(services.db, body.planId))) throw new AppError('ERR_NO_PLAN_FOUND');
+  if (!(await findPlan(deps.db, body.planId))) throw new AppError('ERR_NO_PLAN_FOUND');
   // Hashed on both paths, so an existing e-mail answers as slowly as a new one.
   const passwordHash = await hashPassword(body.password);
-  const url = services.config.PUBLIC_URL;
-  const tellOwner = () => sendQuietly(services, () => services.mailer.send(accountExistsMail(body.email, url, input.language)), input.log);
-  if (await emailTaken(services.db, body.email)) {
+  const url = deps.config.PUBLIC_URL;
+  const tellOwner = () => sendQuietly(deps, () => deps.mailer.send(accountExistsMail(body.email, url, input.language)), input.log);
+  if (await emailTaken(deps.db, body.email)) {
     tellOwner();
     return;
   }
@@ -57,7 +69,7 @@ export async function signup(
   const trialEnd = new Date(Date.now() + TRIAL_DAYS * 86_400_000);
   let companyId: number;
   try {
-    companyId = await services.db.transaction((tx) =>
+    companyId = await deps.db.transaction((tx) =>
       insertCompany(tx, {
         company: {
           name: body.name,
@@ -76,12 +88,12 @@ export async function signup(
     );
   } catch (error) {
     // Two sign-ups with one e-mail at once: the unique index let one through.
-    if (await emailTaken(services.db, body.email)) {
-    tellOwner();
-    return;
-  }
+    if (await emailTaken(deps.db, body.email)) {
+      tellOwner();
+      return;
+    }
     throw error;
   }
-  await makeDueInvoices(services, companyId);
-  sendQuietly(services, () => services.mailer.send(welcomeMail(body.email, body.name, url, input.language)), input.log);
+  await makeDueInvoices(deps, companyId);
+  sendQuietly(deps, () => deps.mailer.send(welcomeMail(body.email, body.name, url, input.language)), input.log);
 }

@@ -1,0 +1,44 @@
+import type { PlanBody, PlanUpdateBody } from '@atende/shared';
+import type { PlanRow } from '../../platform/db/schema.js';
+import { AppError } from '../../platform/http/app-error.js';
+import type { Platform } from '../../platform/platform.js';
+import { companyIdsOnPlan, deletePlan, findPlan, findPlanByName, insertPlan, listPlans, pagePlans, planInUse, updatePlan } from './plans.repo.js';
+
+export type PlansDeps = Pick<Platform, 'db' | 'access'>;
+
+/** Plans are platform data (not tenant data): every page lists them, only super users change them (the routes' gate). */
+export function listAllPlans(deps: Pick<Platform, 'db'>): Promise<PlanRow[]> {
+  return listPlans(deps.db);
+}
+
+export function planPage(deps: Pick<Platform, 'db'>, query: { searchParam: string; pageNumber: number }) {
+  return pagePlans(deps.db, query);
+}
+
+export async function showPlan(deps: Pick<Platform, 'db'>, id: number): Promise<PlanRow> {
+  const plan = await findPlan(deps.db, id);
+  if (!plan) throw new AppError('ERR_NO_PLAN_FOUND');
+  return plan;
+}
+
+export async function createPlan(deps: Pick<Platform, 'db'>, body: PlanBody): Promise<PlanRow> {
+  if (await findPlanByName(deps.db, body.name)) throw new AppError('ERR_PLAN_NAME_ALREADY_EXISTS');
+  return insertPlan(deps.db, body);
+}
+
+export async function changePlan(deps: PlansDeps, id: number, body: PlanUpdateBody): Promise<PlanRow> {
+  const { name } = body;
+  const sameName = name ? await findPlanByName(deps.db, name) : null;
+  if (sameName && sameName.id !== id) throw new AppError('ERR_PLAN_NAME_ALREADY_EXISTS');
+  const plan = await updatePlan(deps.db, id, body);
+  if (!plan) throw new AppError('ERR_NO_PLAN_FOUND');
+  // Sessions carry their company's plan flags and limits: every node forgets those of the plan's companies.
+  for (const companyId of await companyIdsOnPlan(deps.db, plan.id)) await deps.access.changed({ companyId });
+  return plan;
+}
+
+export async function removePlan(deps: Pick<Platform, 'db'>, id: number): Promise<void> {
+  if (!(await findPlan(deps.db, id))) throw new AppError('ERR_NO_PLAN_FOUND');
+  if (await planInUse(deps.db, id)) throw new AppError('ERR_PLAN_IN_USE');
+  await deletePlan(deps.db, id);
+}
