@@ -1,9 +1,8 @@
 import { EmailParams, LANGUAGES, ResetPasswordBody, ResetPasswordParams } from '@atende/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppServices } from '../../app.js';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
-import { requestReset, resetPassword, revealsUnknownEmail } from './password-reset.service.js';
+import { requestReset, resetPassword, revealsUnknownEmail, type PasswordResetDeps } from './password-reset.service.js';
 
 const ForgetQuery = z.object({ language: z.enum(LANGUAGES).optional().catch(undefined) });
 
@@ -12,27 +11,27 @@ const ForgetQuery = z.object({ language: z.enum(LANGUAGES).optional().catch(unde
  * path, and the reset the code and the new password too: `redactUrl` keeps them out
  * of every log. The web app uses `POST /auth/reset-password` with a body.
  */
-export function registerPasswordResetRoutes(scope: FastifyInstance, services: AppServices): void {
+export function registerPasswordResetRoutes(scope: FastifyInstance, deps: PasswordResetDeps): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
 
   app.post('/forgetpassword/:email', { schema: { params: EmailParams, querystring: ForgetQuery } }, async (request) => {
-    const { found } = await requestReset(services, {
+    const { found } = await requestReset(deps, {
       email: request.params.email,
       ip: request.ip,
       language: request.query.language,
       log: (error) => request.log.warn({ err: error }, 'password reset e-mail not sent'),
     });
-    if (!found && (await revealsUnknownEmail(services))) return { status: 404, message: 'Email not found' };
+    if (!found && (await revealsUnknownEmail(deps))) return { status: 404, message: 'Email not found' };
     return { status: 200, message: 'If the e-mail has an account, a code was sent to it.' };
   });
 
   app.post('/resetpasswords/:email/:token/:newPassword', { schema: { params: ResetPasswordParams } }, async (request) => {
-    await resetPassword(services, request.params);
+    await resetPassword(deps, request.params);
     return { message: 'Password updated' };
   });
 
   app.post('/auth/reset-password', { schema: { body: ResetPasswordBody } }, async (request) => {
-    await resetPassword(services, request.body);
+    await resetPassword(deps, request.body);
     return { message: 'Password updated' };
   });
 }
