@@ -1,5 +1,5 @@
 import type { AuthEventPayload, AuthEventUser } from '@atende/shared';
-import type { AppServices } from '../../app.js';
+import type { Platform } from '../../platform/platform.js';
 import { rooms } from '../../platform/realtime/rooms.js';
 
 declare module '../../platform/events/domain-events.js' {
@@ -9,7 +9,7 @@ declare module '../../platform/events/domain-events.js' {
 }
 
 /** Only that user's own sockets hear that the account was used elsewhere. */
-export function subscribeAuthEvents({ events, publisher }: AppServices): void {
+export function subscribeAuthEvents({ events, publisher }: Pick<Platform, 'events' | 'publisher'>): void {
   events.on('auth.loggedIn', ({ companyId, user }) => {
     const payload: AuthEventPayload = { action: 'update', user };
     publisher.toRooms(companyId, [rooms.user(companyId, user.id)], 'auth', payload);

@@ -1,27 +1,26 @@
 import { LoginBody } from '@atende/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppServices } from '../../app.js';
-import { AppError, tooManyRequests } from '../../platform/http/app-error.js';
+import { tooManyRequests } from '../../platform/http/app-error.js';
 import { bearerToken } from '../../platform/http/auth-hook.js';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
+import type { Platform } from '../../platform/platform.js';
 import { presentUser } from '../users/users.presenter.js';
-import { loadUserDetail } from '../users/users.repo.js';
-import { login, logout, refresh } from './auth.service.js';
+import { currentUser, login, logout, refresh, type AuthDeps } from './auth.service.js';
 import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_SECONDS } from './device-cookie.js';
 
 export const REFRESH_COOKIE = 'jrt';
 
-function setRefreshCookie(reply: FastifyReply, services: AppServices, value: string): void {
+function setRefreshCookie(reply: FastifyReply, config: Platform['config'], value: string): void {
   reply.setCookie(REFRESH_COOKIE, value, {
     httpOnly: true,
     sameSite: 'lax',
-    secure: services.config.isProduction,
+    secure: config.isProduction,
     path: '/auth',
-    maxAge: services.config.REFRESH_TOKEN_TTL_SECONDS,
+    maxAge: config.REFRESH_TOKEN_TTL_SECONDS,
   });
 }
 
-export function registerAuthPublicRoutes(scope: FastifyInstance, services: AppServices): void {
+export function registerAuthPublicRoutes(scope: FastifyInstance, deps: AuthDeps): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
 
   // An address this node knows is over its limit is answered before its body is read
@@ -29,18 +28,18 @@ export function registerAuthPublicRoutes(scope: FastifyInstance, services: AppSe
   // is judged by its device alone, so it goes through).
   const refuseKnownFlood = async (request: FastifyRequest) => {
     if (request.cookies[DEVICE_COOKIE]) return;
-    const wait = services.loginLimiter.refusedAddress(request.ip);
+    const wait = deps.loginLimiter.refusedAddress(request.ip);
     if (wait > 0) throw tooManyRequests(wait);
   };
 
   app.post('/auth/login', { schema: { body: LoginBody }, onRequest: refuseKnownFlood }, async (request, reply) => {
-    const session = await login(services, { ...request.body, ip: request.ip, deviceCookie: request.cookies[DEVICE_COOKIE] });
-    setRefreshCookie(reply, services, session.refreshToken);
+    const session = await login(deps, { ...request.body, ip: request.ip, deviceCookie: request.cookies[DEVICE_COOKIE] });
+    setRefreshCookie(reply, deps.config, session.refreshToken);
     // This browser is now a known device of the account (login-limiter.ts).
     reply.setCookie(DEVICE_COOKIE, session.deviceCookie, {
       httpOnly: true,
       sameSite: 'lax',
-      secure: services.config.isProduction,
+      secure: deps.config.isProduction,
       path: '/auth',
       maxAge: DEVICE_COOKIE_MAX_AGE_SECONDS,
     });
@@ -49,8 +48,8 @@ export function registerAuthPublicRoutes(scope: FastifyInstance, services: AppSe
 
   app.post('/auth/refresh_token', async (request, reply) => {
     try {
-      const session = await refresh(services, request.cookies[REFRESH_COOKIE]);
-      setRefreshCookie(reply, services, session.refreshToken);
+      const session = await refresh(deps, request.cookies[REFRESH_COOKIE]);
+      setRefreshCookie(reply, deps.config, session.refreshToken);
       return { token: session.token, user: presentUser(session.user) };
     } catch (error) {
       reply.clearCookie(REFRESH_COOKIE, { path: '/auth' });
@@ -60,19 +59,13 @@ export function registerAuthPublicRoutes(scope: FastifyInstance, services: AppSe
 
   // Public on purpose: logging out must work with an expired access token.
   app.delete('/auth/logout', async (request, reply) => {
-    const token = bearerToken(request);
-    const claims = token ? await services.tokens.verifyAccess(token).catch(() => null) : null;
-    await logout(services, request.cookies[REFRESH_COOKIE], claims);
+    await logout(deps, request.cookies[REFRESH_COOKIE], bearerToken(request));
     reply.clearCookie(REFRESH_COOKIE, { path: '/auth' });
     return reply.status(204).send();
   });
 }
 
-export function registerAuthPrivateRoutes(scope: FastifyInstance, services: AppServices): void {
+export function registerAuthPrivateRoutes(scope: FastifyInstance, deps: Pick<Platform, 'db'>): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
-  app.get('/auth/me', { config: { allowExpiredCompany: true } }, async (request) => {
-    const user = await loadUserDetail(services.db, request.ctx, request.ctx.user.id);
-    if (!user) throw new AppError('ERR_SESSION_EXPIRED', 401);
-    return presentUser(user);
-  });
+  app.get('/auth/me', { config: { allowExpiredCompany: true } }, async (request) => presentUser(await currentUser(deps, request.ctx)));
 }

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
-import { eq, sql } from 'drizzle-orm';
-import type { AppServices } from '../../app.js';
-import { users } from '../../platform/db/schema.js';
 import { AppError, tooManyRequests } from '../../platform/http/app-error.js';
 import { isCompanyExpired, isCompanySuspended, type RequestContext } from '../../platform/http/context.js';
+import type { Platform } from '../../platform/platform.js';
 import { endResetCodes } from '../password-reset/password-reset.repo.js';
 import { loadUserDetail } from '../users/users.repo.js';
 import type { UserDetail } from '../users/users.presenter.js';
+import { findCredentials, markSignedIn, markSignedOut } from './auth.repo.js';
+import type { LoginLimiter } from './login-limiter.js';
 import { loadSession } from './session.repo.js';
-import type { AccessClaims } from './tokens.js';
+import type { AccessClaims, TokenService } from './tokens.js';
 import {
   dropOldSuccessors,
   findRefreshToken,
@@ -17,6 +17,12 @@ import {
   revokeFamily,
   rotateRefreshToken,
 } from './refresh-tokens.repo.js';
+
+/** Sign-in, refresh and logout: the session's rows, the tokens, the login limits, and the sockets told of an ended session. */
+export type AuthDeps = Pick<Platform, 'db' | 'config' | 'events' | 'access' | 'secrets'> & {
+  tokens: TokenService;
+  loginLimiter: LoginLimiter;
+};
 
 export interface SessionIssued {
   token: string;
@@ -66,17 +72,13 @@ function assertCompanyOpen(ctx: RequestContext, options: { billing: boolean }): 
  * password-reset codes.
  */
 export async function login(
-  services: AppServices,
+  deps: Pick<AuthDeps, 'db' | 'config' | 'events' | 'tokens' | 'loginLimiter'>,
   input: { email: string; password: string; ip: string; billing?: boolean; deviceCookie?: string },
 ): Promise<SessionIssued & { deviceCookie: string }> {
-  const admission = await services.loginLimiter.enter({ ip: input.ip, email: input.email, deviceCookie: input.deviceCookie });
+  const admission = await deps.loginLimiter.enter({ ip: input.ip, email: input.email, deviceCookie: input.deviceCookie });
   if (!admission.admitted) throw tooManyRequests(admission.retryAfterSeconds);
-  const { db } = services;
-  const [row] = await db
-    .select({ id: users.id, passwordHash: users.passwordHash })
-    .from(users)
-    .where(eq(users.email, input.email))
-    .limit(1);
+  const { db } = deps;
+  const row = await findCredentials(db, input.email);
   if (!row) {
     dummyHash ??= hashPassword('not-a-real-password');
     await verify(await dummyHash, input.password).catch(() => false);
@@ -93,16 +95,16 @@ export async function login(
   assertCompanyOpen(ctx, { billing: input.billing === true });
 
   const familyId = randomUUID();
-  const refreshToken = await issueRefreshToken(db, ctx, ctx.user.id, services.config.REFRESH_TOKEN_TTL_SECONDS, familyId);
-  await db.update(users).set({ online: true, lastSeenAt: sql`now()` }).where(eq(users.id, ctx.user.id));
-  const token = await services.tokens.signAccess({
+  const refreshToken = await issueRefreshToken(db, ctx, ctx.user.id, deps.config.REFRESH_TOKEN_TTL_SECONDS, familyId);
+  await markSignedIn(db, ctx.user.id);
+  const token = await deps.tokens.signAccess({
     userId: ctx.user.id,
     companyId: ctx.companyId,
     tokenVersion: ctx.user.tokenVersion,
     familyId,
   });
   // Sessions of this user elsewhere are told (spec part 1 §4 "account used elsewhere").
-  services.events.emit('auth.loggedIn', {
+  deps.events.emit('auth.loggedIn', {
     companyId: ctx.companyId,
     user: { id: ctx.user.id, email: ctx.user.email, companyId: ctx.companyId },
   });
@@ -111,8 +113,8 @@ export async function login(
   return { token, refreshToken, user, deviceCookie };
 }
 
-export async function refresh(services: AppServices, presented: string | undefined): Promise<SessionIssued> {
-  const { db } = services;
+export async function refresh(deps: Pick<AuthDeps, 'db' | 'config' | 'access' | 'secrets' | 'tokens'>, presented: string | undefined): Promise<SessionIssued> {
+  const { db } = deps;
   if (!presented) throw new AppError('ERR_SESSION_EXPIRED', 401);
   let stored = await findRefreshToken(db, presented);
   if (!stored || stored.revokedAt || stored.expiresAt.getTime() <= Date.now()) {
@@ -120,13 +122,13 @@ export async function refresh(services: AppServices, presented: string | undefin
   }
   // One successor per token, even when refreshes race: the loser of the conditional
   // update reads the winner's successor and answers it, like a later request would.
-  let refreshToken = stored.usedAt ? null : await rotateRefreshToken(db, stored, services.config.REFRESH_TOKEN_TTL_SECONDS, (value) => services.secrets.seal(value));
+  let refreshToken = stored.usedAt ? null : await rotateRefreshToken(db, stored, deps.config.REFRESH_TOKEN_TTL_SECONDS, (value) => deps.secrets.seal(value));
   if (refreshToken) {
     await dropOldSuccessors(db, new Date(Date.now() - REUSE_GRACE_MS));
   } else {
     if (!stored.usedAt) stored = await findRefreshToken(db, presented);
     if (!stored || stored.revokedAt || !stored.usedAt) throw new AppError('ERR_SESSION_EXPIRED', 401);
-    refreshToken = await graceSuccessor(services, stored);
+    refreshToken = await graceSuccessor(deps, stored);
   }
 
   const ctx = await loadSession(db, stored.userId);
@@ -134,7 +136,7 @@ export async function refresh(services: AppServices, presented: string | undefin
   // A session an admin opened to pay is refreshed while the company is overdue.
   assertCompanyOpen(ctx, { billing: true });
 
-  const token = await services.tokens.signAccess({
+  const token = await deps.tokens.signAccess({
     userId: ctx.user.id,
     companyId: ctx.companyId,
     tokenVersion: ctx.user.tokenVersion,
@@ -151,21 +153,21 @@ export async function refresh(services: AppServices, presented: string | undefin
  * being replayed: the whole family goes, its access tokens and sockets with it.
  */
 async function graceSuccessor(
-  services: AppServices,
+  deps: Pick<AuthDeps, 'db' | 'access' | 'secrets'>,
   stored: NonNullable<Awaited<ReturnType<typeof findRefreshToken>>>,
 ): Promise<string> {
-  const { db } = services;
+  const { db } = deps;
   const usedAt = stored.usedAt?.getTime() ?? 0;
   if (Date.now() - usedAt > REUSE_GRACE_MS) {
     await revokeFamily(db, stored.familyId);
     // Its access tokens and sockets end now, on every node.
-    await services.access.changed({ companyId: stored.companyId, userIds: [stored.userId], endedFamilies: [stored.familyId] });
+    await deps.access.changed({ companyId: stored.companyId, userIds: [stored.userId], endedFamilies: [stored.familyId] });
     throw new AppError('ERR_SESSION_EXPIRED', 401);
   }
   if (!stored.successorSealed) throw new AppError('ERR_SESSION_EXPIRED', 401);
   let successor: string;
   try {
-    successor = services.secrets.open(stored.successorSealed);
+    successor = deps.secrets.open(stored.successorSealed);
   } catch {
     throw new AppError('ERR_SESSION_EXPIRED', 401);
   }
@@ -179,8 +181,10 @@ async function graceSuccessor(
  * token (claim `fid`). Every node is told (`access.changed` with the ended
  * families): that access token stops working and that sign-in's sockets end at once.
  */
-export async function logout(services: AppServices, presented: string | undefined, access: AccessClaims | null): Promise<void> {
-  const { db } = services;
+export async function logout(deps: Pick<AuthDeps, 'db' | 'access' | 'tokens'>, presented: string | undefined, bearer: string | null): Promise<void> {
+  const { db } = deps;
+  // An expired or invalid access token still ends the cookie's sign-in.
+  const access: AccessClaims | null = bearer ? await deps.tokens.verifyAccess(bearer).catch(() => null) : null;
   const families = new Set<string>();
   let owner = access ? { companyId: access.companyId, userId: access.userId } : null;
   if (presented) {
@@ -192,12 +196,19 @@ export async function logout(services: AppServices, presented: string | undefine
   }
   if (access?.familyId) families.add(access.familyId);
   for (const familyId of families) await revokeFamily(db, familyId);
-  if (access) await db.update(users).set({ online: false }).where(eq(users.id, access.userId));
-  if (owner) await services.access.changed({ companyId: owner.companyId, userIds: [owner.userId], endedFamilies: [...families] });
+  if (access) await markSignedOut(db, access.userId);
+  if (owner) await deps.access.changed({ companyId: owner.companyId, userIds: [owner.userId], endedFamilies: [...families] });
 }
 
 /** The refresh family of the presented cookie, so a password change can keep this session. */
-export async function currentFamily(services: AppServices, presented: string | undefined): Promise<string | undefined> {
+export async function currentFamily(deps: Pick<Platform, 'db'>, presented: string | undefined): Promise<string | undefined> {
   if (!presented) return undefined;
-  return (await findRefreshToken(services.db, presented))?.familyId;
+  return (await findRefreshToken(deps.db, presented))?.familyId;
+}
+
+/** `GET /auth/me`: the signed-in user as the login answered it. */
+export async function currentUser(deps: Pick<Platform, 'db'>, ctx: RequestContext): Promise<UserDetail> {
+  const user = await loadUserDetail(deps.db, ctx, ctx.user.id);
+  if (!user) throw new AppError('ERR_SESSION_EXPIRED', 401);
+  return user;
 }
