@@ -1,6 +1,6 @@
 import { ANNOUNCEMENT_EVENT, type AnnouncementEventPayload } from '@atende/shared';
-import type { AppServices } from '../../app.js';
 import type { AnnouncementRow } from '../../platform/db/schema.js';
+import type { Platform } from '../../platform/platform.js';
 import { rooms } from '../../platform/realtime/rooms.js';
 import { presentAnnouncement } from './announcements.presenter.js';
 
@@ -16,7 +16,7 @@ declare module '../../platform/events/domain-events.js' {
  * announcements are the platform's word to all its users. An inactive one is sent
  * as an update too (the super users' page shows it; the top bar drops it).
  */
-export function subscribeAnnouncementEvents({ events, publisher, media }: AppServices): void {
+export function subscribeAnnouncementEvents({ events, publisher, media }: Pick<Platform, 'events' | 'publisher' | 'media'>): void {
   const send = (payload: AnnouncementEventPayload) => publisher.broadcast([rooms.everyone()], ANNOUNCEMENT_EVENT, payload);
   events.on('announcement.saved', ({ action, announcement }) => send({ action, record: presentAnnouncement(announcement, media) }));
   events.on('announcement.deleted', ({ announcementId }) => send({ action: 'delete', id: announcementId }));

@@ -1,5 +1,5 @@
 import type { ChatEventPayload } from '@atende/shared';
-import type { AppServices } from '../../app.js';
+import type { Platform } from '../../platform/platform.js';
 import { rooms } from '../../platform/realtime/rooms.js';
 import { presentChat, presentChatMessage } from './chats.presenter.js';
 import type { ChatDetail, ChatMessageDetail } from './chats.repo.js';
@@ -20,7 +20,7 @@ declare module '../../platform/events/domain-events.js' {
  * room: a colleague outside the chat hears nothing of it. The members are those of
  * the committed change, so a member removed before a message does not get it.
  */
-export function subscribeChatEvents({ events, publisher }: AppServices): void {
+export function subscribeChatEvents({ events, publisher }: Pick<Platform, 'events' | 'publisher'>): void {
   const send = (companyId: number, userIds: number[], payload: ChatEventPayload) => {
     if (userIds.length === 0) return;
     publisher.toRooms(companyId, userIds.map((userId) => rooms.user(companyId, userId)), 'chat', payload);

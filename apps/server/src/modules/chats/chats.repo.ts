@@ -87,6 +87,20 @@ export async function isMember(db: DbOrTx, scope: TenantScope, chatId: number, u
   return row !== undefined;
 }
 
+export async function insertChat(tx: DbOrTx, scope: TenantScope, chat: { title: string; ownerId: number }): Promise<ChatRow> {
+  const [row] = await tx.insert(chats).values({ companyId: scope.companyId, title: chat.title, ownerId: chat.ownerId }).returning();
+  if (!row) throw new Error('chat not inserted');
+  return row;
+}
+
+export async function renameChat(tx: DbOrTx, scope: TenantScope, chatId: number, title: string): Promise<void> {
+  await tx.update(chats).set({ title, updatedAt: new Date() }).where(inTenant(chats, scope, eq(chats.id, chatId)));
+}
+
+export async function deleteChatRow(tx: DbOrTx, scope: TenantScope, chatId: number): Promise<void> {
+  await tx.delete(chats).where(inTenant(chats, scope, eq(chats.id, chatId)));
+}
+
 /** Sets the members to exactly `userIds`; those who stay keep their unread count. */
 export async function replaceMembers(tx: DbOrTx, scope: TenantScope, chatId: number, userIds: readonly number[]): Promise<void> {
   const wanted = [...new Set(userIds)];

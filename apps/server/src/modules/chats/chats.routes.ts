@@ -1,12 +1,22 @@
 import { ChatBody, ChatListQuery, ChatMessageBody, ChatMessagesQuery, ChatReadBody, ChatRefParams, ChatUpdateBody } from '@atende/shared';
 import type { FastifyInstance } from 'fastify';
-import type { AppServices } from '../../app.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { requireFeature } from '../../platform/http/guards.js';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
 import { presentChat, presentChatMessage } from './chats.presenter.js';
-import { countUnreadChats, listChatPage } from './chats.repo.js';
-import { chatMessagesPage, createChat, deleteChat, leaveChat, readChat, sendChatMessage, showChat, updateChat } from './chats.service.js';
+import {
+  chatMessagesPage,
+  chatPage,
+  createChat,
+  deleteChat,
+  leaveChat,
+  readChat,
+  sendChatMessage,
+  showChat,
+  unreadChats,
+  updateChat,
+  type ChatsDeps,
+} from './chats.service.js';
 
 /** Internal chat needs the plan's `useInternalChat` (spec part 2 §6); checked before the body is read. */
 async function internalChatArea(request: { ctx: RequestContext }): Promise<void> {
@@ -14,39 +24,39 @@ async function internalChatArea(request: { ctx: RequestContext }): Promise<void>
 }
 
 /** Internal chat (spec part 2 §2.10, §7): every route checks that the caller is a member. */
-export function registerChatRoutes(scope: FastifyInstance, services: AppServices): void {
+export function registerChatRoutes(scope: FastifyInstance, deps: ChatsDeps): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
   const gate = { preValidation: internalChatArea };
 
   app.get('/chats', { schema: { querystring: ChatListQuery }, ...gate }, async (request) => {
-    const page = await listChatPage(services.db, request.ctx, request.ctx.user.id, request.query);
+    const page = await chatPage(deps, request.ctx, request.query);
     return { records: page.records.map(presentChat), hasMore: page.hasMore };
   });
   // Ours (not in the spec): the side menu's dot and the top bar's badge.
-  app.get('/chats/unread', gate, async (request) => ({ count: await countUnreadChats(services.db, request.ctx, request.ctx.user.id) }));
-  app.get('/chats/:id', { schema: { params: ChatRefParams }, ...gate }, async (request) => presentChat(await showChat(services, request.ctx, request.params.id)));
-  app.post('/chats', { schema: { body: ChatBody }, ...gate }, async (request, reply) => reply.status(201).send(presentChat(await createChat(services, request.ctx, request.body))));
+  app.get('/chats/unread', gate, async (request) => ({ count: await unreadChats(deps, request.ctx) }));
+  app.get('/chats/:id', { schema: { params: ChatRefParams }, ...gate }, async (request) => presentChat(await showChat(deps, request.ctx, request.params.id)));
+  app.post('/chats', { schema: { body: ChatBody }, ...gate }, async (request, reply) => reply.status(201).send(presentChat(await createChat(deps, request.ctx, request.body))));
   app.put('/chats/:id', { schema: { params: ChatRefParams, body: ChatUpdateBody }, ...gate }, async (request) =>
-    presentChat(await updateChat(services, request.ctx, request.params.id, request.body)),
+    presentChat(await updateChat(deps, request.ctx, request.params.id, request.body)),
   );
   app.delete('/chats/:id', { schema: { params: ChatRefParams }, ...gate }, async (request) => {
-    await deleteChat(services, request.ctx, request.params.id);
+    await deleteChat(deps, request.ctx, request.params.id);
     return { message: 'Chat deleted' };
   });
   // Ours: a member other than the owner leaves the chat.
   app.post('/chats/:id/leave', { schema: { params: ChatRefParams }, ...gate }, async (request) => {
-    await leaveChat(services, request.ctx, request.params.id);
+    await leaveChat(deps, request.ctx, request.params.id);
     return { message: 'Chat left' };
   });
   app.post('/chats/:id/read', { schema: { params: ChatRefParams, body: ChatReadBody }, ...gate }, async (request) =>
-    presentChat(await readChat(services, request.ctx, request.params.id)),
+    presentChat(await readChat(deps, request.ctx, request.params.id)),
   );
   app.get('/chats/:id/messages', { schema: { params: ChatRefParams, querystring: ChatMessagesQuery }, ...gate }, async (request) => {
-    const page = await chatMessagesPage(services, request.ctx, request.params.id, request.query.pageNumber);
+    const page = await chatMessagesPage(deps, request.ctx, request.params.id, request.query.pageNumber);
     return { records: page.records.map(presentChatMessage), hasMore: page.hasMore };
   });
   app.post('/chats/:id/messages', { schema: { params: ChatRefParams, body: ChatMessageBody }, ...gate }, async (request, reply) => {
-    const { message } = await sendChatMessage(services, request.ctx, request.params.id, request.body);
+    const { message } = await sendChatMessage(deps, request.ctx, request.params.id, request.body);
     return reply.status(201).send(presentChatMessage(message));
   });
 }

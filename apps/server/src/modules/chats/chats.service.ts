@@ -1,24 +1,29 @@
-import type { ChatBody, ChatMessageBody, ChatUpdateBody } from '@atende/shared';
-import type { AppServices } from '../../app.js';
-import { chats, users } from '../../platform/db/schema.js';
-import { assertIdsInTenant, inTenant } from '../../platform/db/tenant.js';
+import type { ChatBody, ChatListQuery, ChatMessageBody, ChatUpdateBody } from '@atende/shared';
+import type { DbOrTx } from '../../platform/db/client.js';
+import { users, type ChatRow } from '../../platform/db/schema.js';
+import { assertIdsInTenant } from '../../platform/db/tenant.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
-import { eq } from 'drizzle-orm';
+import type { Platform } from '../../platform/platform.js';
 import {
   clearUnreads,
+  countUnreadChats,
+  deleteChatRow,
   findChat,
+  insertChat,
   insertChatMessage,
   isMember,
   listChatMessages,
+  listChatPage,
   listMembers,
+  renameChat,
   replaceMembers,
   withMembers,
   type ChatDetail,
   type ChatMessageDetail,
 } from './chats.repo.js';
-import type { ChatRow } from '../../platform/db/schema.js';
-import type { DbOrTx } from '../../platform/db/client.js';
+
+export type ChatsDeps = Pick<Platform, 'db' | 'events'>;
 
 type ChatRef = number | string;
 
@@ -49,30 +54,39 @@ async function chosenMembers(db: DbOrTx, ctx: RequestContext, userIds: number[])
   return [ctx.user.id, ...others];
 }
 
-export async function showChat(services: AppServices, ctx: RequestContext, ref: ChatRef): Promise<ChatDetail> {
-  return detail(services.db, ctx, await memberChat(services.db, ctx, ref));
+/** The caller's chats, most recently active first. */
+export function chatPage(deps: Pick<Platform, 'db'>, ctx: RequestContext, query: ChatListQuery) {
+  return listChatPage(deps.db, ctx, ctx.user.id, query);
+}
+
+/** How many of the caller's chats have messages it has not read (the side menu's dot, the top bar's badge). */
+export function unreadChats(deps: Pick<Platform, 'db'>, ctx: RequestContext): Promise<number> {
+  return countUnreadChats(deps.db, ctx, ctx.user.id);
+}
+
+export async function showChat(deps: Pick<Platform, 'db'>, ctx: RequestContext, ref: ChatRef): Promise<ChatDetail> {
+  return detail(deps.db, ctx, await memberChat(deps.db, ctx, ref));
 }
 
 /** The caller owns the chat it creates and is always one of its members. */
-export async function createChat(services: AppServices, ctx: RequestContext, body: ChatBody): Promise<ChatDetail> {
-  const chat = await services.db.transaction(async (tx) => {
+export async function createChat(deps: ChatsDeps, ctx: RequestContext, body: ChatBody): Promise<ChatDetail> {
+  const chat = await deps.db.transaction(async (tx) => {
     const memberIds = await chosenMembers(tx, ctx, body.users);
-    const [row] = await tx.insert(chats).values({ companyId: ctx.companyId, title: body.title, ownerId: ctx.user.id }).returning();
-    if (!row) throw new Error('chat not inserted');
+    const row = await insertChat(tx, ctx, { title: body.title, ownerId: ctx.user.id });
     await replaceMembers(tx, ctx, row.id, memberIds);
     return detail(tx, ctx, row);
   });
-  services.events.emit('chat.saved', { companyId: ctx.companyId, chat, removedIds: [] });
+  deps.events.emit('chat.saved', { companyId: ctx.companyId, chat, removedIds: [] });
   return chat;
 }
 
 /** Owner only. Members sent replace the chat's (the owner stays); a removed member hears `delete` and nothing after. */
-export async function updateChat(services: AppServices, ctx: RequestContext, ref: ChatRef, body: ChatUpdateBody): Promise<ChatDetail> {
-  const { chat, removedIds } = await services.db.transaction(async (tx) => {
+export async function updateChat(deps: ChatsDeps, ctx: RequestContext, ref: ChatRef, body: ChatUpdateBody): Promise<ChatDetail> {
+  const { chat, removedIds } = await deps.db.transaction(async (tx) => {
     const current = await ownedChat(tx, ctx, ref);
     const before = (await listMembers(tx, ctx, [current.id])).get(current.id) ?? [];
     if (body.title !== undefined) {
-      await tx.update(chats).set({ title: body.title, updatedAt: new Date() }).where(inTenant(chats, ctx, eq(chats.id, current.id)));
+      await renameChat(tx, ctx, current.id, body.title);
     }
     let removed: number[] = [];
     if (body.users !== undefined) {
@@ -83,43 +97,43 @@ export async function updateChat(services: AppServices, ctx: RequestContext, ref
     const updated = await findChat(tx, ctx, current.id);
     return { chat: await detail(tx, ctx, updated!), removedIds: removed };
   });
-  services.events.emit('chat.saved', { companyId: ctx.companyId, chat, removedIds });
+  deps.events.emit('chat.saved', { companyId: ctx.companyId, chat, removedIds });
   return chat;
 }
 
-export async function deleteChat(services: AppServices, ctx: RequestContext, ref: ChatRef): Promise<void> {
-  const { chatId, memberIds } = await services.db.transaction(async (tx) => {
+export async function deleteChat(deps: ChatsDeps, ctx: RequestContext, ref: ChatRef): Promise<void> {
+  const { chatId, memberIds } = await deps.db.transaction(async (tx) => {
     const chat = await ownedChat(tx, ctx, ref);
     const members = (await listMembers(tx, ctx, [chat.id])).get(chat.id) ?? [];
-    await tx.delete(chats).where(inTenant(chats, ctx, eq(chats.id, chat.id)));
+    await deleteChatRow(tx, ctx, chat.id);
     return { chatId: chat.id, memberIds: members.map((member) => member.userId) };
   });
-  services.events.emit('chat.deleted', { companyId: ctx.companyId, chatId, memberIds });
+  deps.events.emit('chat.deleted', { companyId: ctx.companyId, chatId, memberIds });
 }
 
 /** A member other than the owner leaves (the owner deletes the chat instead). */
-export async function leaveChat(services: AppServices, ctx: RequestContext, ref: ChatRef): Promise<void> {
-  const chat = await services.db.transaction(async (tx) => {
+export async function leaveChat(deps: ChatsDeps, ctx: RequestContext, ref: ChatRef): Promise<void> {
+  const chat = await deps.db.transaction(async (tx) => {
     const current = await memberChat(tx, ctx, ref, true);
     if (current.ownerId === ctx.user.id) throw new AppError('ERR_CHAT_OWNER_CANNOT_LEAVE');
     const remaining = ((await listMembers(tx, ctx, [current.id])).get(current.id) ?? []).map((member) => member.userId).filter((userId) => userId !== ctx.user.id);
     await replaceMembers(tx, ctx, current.id, remaining);
     return detail(tx, ctx, current);
   });
-  services.events.emit('chat.saved', { companyId: ctx.companyId, chat, removedIds: [ctx.user.id] });
+  deps.events.emit('chat.saved', { companyId: ctx.companyId, chat, removedIds: [ctx.user.id] });
 }
 
-export async function readChat(services: AppServices, ctx: RequestContext, ref: ChatRef): Promise<ChatDetail> {
-  const current = await memberChat(services.db, ctx, ref);
-  await clearUnreads(services.db, ctx, current.id, ctx.user.id);
-  const chat = await detail(services.db, ctx, current);
-  services.events.emit('chat.read', { companyId: ctx.companyId, chat, userId: ctx.user.id });
+export async function readChat(deps: ChatsDeps, ctx: RequestContext, ref: ChatRef): Promise<ChatDetail> {
+  const current = await memberChat(deps.db, ctx, ref);
+  await clearUnreads(deps.db, ctx, current.id, ctx.user.id);
+  const chat = await detail(deps.db, ctx, current);
+  deps.events.emit('chat.read', { companyId: ctx.companyId, chat, userId: ctx.user.id });
   return chat;
 }
 
-export async function chatMessagesPage(services: AppServices, ctx: RequestContext, ref: ChatRef, pageNumber: number) {
-  const chat = await memberChat(services.db, ctx, ref);
-  return listChatMessages(services.db, ctx, chat.id, pageNumber);
+export async function chatMessagesPage(deps: Pick<Platform, 'db'>, ctx: RequestContext, ref: ChatRef, pageNumber: number) {
+  const chat = await memberChat(deps.db, ctx, ref);
+  return listChatMessages(deps.db, ctx, chat.id, pageNumber);
 }
 
 /**
@@ -127,13 +141,13 @@ export async function chatMessagesPage(services: AppServices, ctx: RequestContex
  * counts commit together under the chat's row lock (which member changes also take),
  * then the members of that moment hear it.
  */
-export async function sendChatMessage(services: AppServices, ctx: RequestContext, ref: ChatRef, body: ChatMessageBody): Promise<{ message: ChatMessageDetail; chat: ChatDetail }> {
-  const result = await services.db.transaction(async (tx) => {
+export async function sendChatMessage(deps: ChatsDeps, ctx: RequestContext, ref: ChatRef, body: ChatMessageBody): Promise<{ message: ChatMessageDetail; chat: ChatDetail }> {
+  const result = await deps.db.transaction(async (tx) => {
     const current = await memberChat(tx, ctx, ref, true);
     const row = await insertChatMessage(tx, ctx, current.id, ctx.user.id, body.message);
     const updated = await findChat(tx, ctx, current.id);
     return { message: { ...row, senderName: ctx.user.name }, chat: await detail(tx, ctx, updated!) };
   });
-  services.events.emit('chat.message', { companyId: ctx.companyId, ...result });
+  deps.events.emit('chat.message', { companyId: ctx.companyId, ...result });
   return result;
 }
