@@ -1,11 +1,12 @@
 import { ContactBody, type ContactUploadBody } from '@atende/shared';
-import { asc, eq } from 'drizzle-orm';
-import type { AppServices } from '../../app.js';
-import { whatsapps } from '../../platform/db/schema.js';
 import type { RequestContext } from '../../platform/http/context.js';
+import type { Platform } from '../../platform/platform.js';
+import type { ChannelGateway } from '../connections/channel-provider.js';
 import type { ContactImportResult } from './contacts.presenter.js';
-import { insertContacts, type NewContact } from './contacts.repo.js';
-import { inTenant } from '../../platform/db/tenant.js';
+import { connectedConnections, insertContacts, type NewContact } from './contacts.repo.js';
+
+/** A spreadsheet's rows or the connections' address books become contacts; lists hear of the new ones. */
+export type ContactImportDeps = Pick<Platform, 'db' | 'events'> & { channels: Pick<ChannelGateway, 'providerFor'> };
 
 type ErrorEntry = ContactImportResult['errorBag'][number];
 
@@ -62,12 +63,12 @@ export function rowProblem(fields: { name: string; number: string; email: string
  * ones whose number exists are reported or skipped, as the caller asks.
  */
 async function insertNew(
-  services: AppServices,
+  deps: Pick<Platform, 'db' | 'events'>,
   ctx: RequestContext,
   candidates: NewContact[],
   reportExisting: boolean,
 ): Promise<Pick<ContactImportResult, 'newContacts'> & { existing: ErrorEntry[] }> {
-  const inserted = await insertContacts(services.db, ctx, candidates);
+  const inserted = await insertContacts(deps.db, ctx, candidates);
   const insertedNumbers = new Set(inserted.map((row) => row.number));
   const existing: ErrorEntry[] = reportExisting
     ? candidates
@@ -75,7 +76,7 @@ async function insertNew(
         .map((c) => ({ contactName: c.name, error: { message: DUPLICATE_MESSAGE, code: 'ERR_DUPLICATED_CONTACT' } }))
     : [];
   if (inserted.length <= MAX_LIVE_EVENTS) {
-    for (const row of inserted) services.events.emit('contact.saved', { companyId: ctx.companyId, contact: { ...row, extraInfo: [] } });
+    for (const row of inserted) deps.events.emit('contact.saved', { companyId: ctx.companyId, contact: { ...row, extraInfo: [] } });
   }
   return { newContacts: inserted.map((row) => ({ contactId: row.id, contactName: row.name })), existing };
 }
@@ -84,7 +85,7 @@ async function insertNew(
  * `POST /contacts/upload`: spreadsheet rows become contacts. A bad row or a
  * number the company already has is reported in `errorBag`; the rest is saved.
  */
-export async function uploadContacts(services: AppServices, ctx: RequestContext, rows: ContactUploadBody): Promise<ContactImportResult> {
+export async function uploadContacts(deps: Pick<Platform, 'db' | 'events'>, ctx: RequestContext, rows: ContactUploadBody): Promise<ContactImportResult> {
   const errorBag: ErrorEntry[] = [];
   const candidates: NewContact[] = [];
   const seen = new Set<string>();
@@ -105,7 +106,7 @@ export async function uploadContacts(services: AppServices, ctx: RequestContext,
     seen.add(number);
     candidates.push({ name: fields.name, number, email: fields.email });
   });
-  const { newContacts, existing } = await insertNew(services, ctx, candidates, true);
+  const { newContacts, existing } = await insertNew(deps, ctx, candidates, true);
   return { newContacts, errorBag: [...errorBag, ...existing] };
 }
 
@@ -114,18 +115,14 @@ export async function uploadContacts(services: AppServices, ctx: RequestContext,
  * connections, through providers that can list them. Numbers the company
  * already has are merged silently (importing twice is not an error).
  */
-export async function importContacts(services: AppServices, ctx: RequestContext): Promise<ContactImportResult> {
-  const connections = await services.db
-    .select()
-    .from(whatsapps)
-    .where(inTenant(whatsapps, ctx, eq(whatsapps.status, 'CONNECTED')))
-    .orderBy(asc(whatsapps.id));
+export async function importContacts(deps: ContactImportDeps, ctx: RequestContext): Promise<ContactImportResult> {
+  const connections = await connectedConnections(deps.db, ctx);
   const errorBag: ErrorEntry[] = [];
   const byNumber = new Map<string, NewContact>();
   for (const connection of connections) {
     let entries: { number: string; name: string }[];
     try {
-      const provider = services.channels.providerFor(connection);
+      const provider = deps.channels.providerFor(connection);
       if (!provider.listContacts) continue;
       entries = await provider.listContacts(connection);
     } catch {
@@ -147,6 +144,6 @@ export async function importContacts(services: AppServices, ctx: RequestContext)
       byNumber.set(number, { name, number, email: '', whatsappId: connection.id });
     }
   }
-  const { newContacts } = await insertNew(services, ctx, [...byNumber.values()], false);
+  const { newContacts } = await insertNew(deps, ctx, [...byNumber.values()], false);
   return { newContacts, errorBag };
 }

@@ -1,4 +1,4 @@
-import type { AppServices } from '../../app.js';
+import type { Platform } from '../../platform/platform.js';
 import { rooms } from '../../platform/realtime/rooms.js';
 import { presentContact, type ContactDetail } from './contacts.presenter.js';
 
@@ -10,7 +10,7 @@ declare module '../../platform/events/domain-events.js' {
 }
 
 /** Contacts are company-wide: every user of the company hears `company-{id}-contact`. */
-export function subscribeContactEvents({ events, publisher }: AppServices): void {
+export function subscribeContactEvents({ events, publisher }: Pick<Platform, 'events' | 'publisher'>): void {
   events.on('contact.saved', ({ companyId, contact }) => {
     // The spec's clients upsert on 'update', for new contacts too.
     publisher.toRooms(companyId, [rooms.company(companyId)], 'contact', { action: 'update', contact: presentContact(contact) });

@@ -1,13 +1,11 @@
 import { PAGE_SIZE, type ContactListQuery } from '@atende/shared';
 import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
-import { contactExtraInfo, contacts, tickets, type ContactRow } from '../../platform/db/schema.js';
+import { contactExtraInfo, contacts, tickets, whatsapps, type ContactRow, type WhatsappRow } from '../../platform/db/schema.js';
 import type { RequestContext, TenantScope } from '../../platform/http/context.js';
 import { likeContains, phoneSearchDigits } from '../../platform/db/search.js';
 import type { ContactDetail, ExtraInfoDetail } from './contacts.presenter.js';
 import { inTenant } from '../../platform/db/tenant.js';
-
-/** A term made only of phone characters is also looked for in numbers (stored as digits). */
 
 /** Case-insensitive name order, read off the `(company_id, lower(name))` index. */
 const byName = [asc(sql`lower(${contacts.name})`), asc(contacts.id)];
@@ -173,4 +171,13 @@ export async function contactTicketIds(db: DbOrTx, scope: TenantScope, contactId
     .orderBy(desc(tickets.updatedAt))
     .limit(options.limit);
   return rows.map((r) => r.id);
+}
+
+/** The company's connected connections, oldest first: the address books an import reads. */
+export async function connectedConnections(db: DbOrTx, scope: TenantScope): Promise<WhatsappRow[]> {
+  return db
+    .select()
+    .from(whatsapps)
+    .where(inTenant(whatsapps, scope, eq(whatsapps.status, 'CONNECTED')))
+    .orderBy(asc(whatsapps.id));
 }

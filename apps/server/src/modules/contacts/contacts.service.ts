@@ -1,8 +1,8 @@
-import type { ContactBody, ContactUpdateBody } from '@atende/shared';
-import type { AppServices } from '../../app.js';
+import type { ContactBody, ContactListQuery, ContactUpdateBody } from '@atende/shared';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { authorize } from '../../platform/http/guards.js';
+import type { Platform } from '../../platform/platform.js';
 import { loadTicketDetails } from '../tickets/tickets.repo.js';
 import type { ContactDetail } from './contacts.presenter.js';
 import {
@@ -10,9 +10,14 @@ import {
   deleteContactRow,
   findContact,
   insertContact,
+  listAllContacts,
+  listContacts,
   replaceExtraInfo,
   updateContactRow,
 } from './contacts.repo.js';
+
+/** Contacts are company-wide: every user of the company reads and writes them, and hears of their changes. */
+export type ContactsDeps = Pick<Platform, 'db' | 'events'>;
 
 /** Tickets whose list rows may be on screen when a contact changes or goes. */
 const TICKETS_TO_REFRESH = 200;
@@ -25,29 +30,38 @@ function isDuplicateNumber(error: unknown): boolean {
   });
 }
 
-export async function showContact(services: AppServices, ctx: RequestContext, id: number): Promise<ContactDetail> {
-  const contact = await findContact(services.db, ctx, id);
+export function contactPage(deps: Pick<Platform, 'db'>, ctx: RequestContext, query: ContactListQuery) {
+  return listContacts(deps.db, ctx, query);
+}
+
+/** Every contact of the company, for pickers. */
+export function allContacts(deps: Pick<Platform, 'db'>, ctx: RequestContext) {
+  return listAllContacts(deps.db, ctx);
+}
+
+export async function showContact(deps: Pick<Platform, 'db'>, ctx: RequestContext, id: number): Promise<ContactDetail> {
+  const contact = await findContact(deps.db, ctx, id);
   if (!contact) throw new AppError('ERR_NO_CONTACT_FOUND');
   return contact;
 }
 
-export async function createContact(services: AppServices, ctx: RequestContext, body: ContactBody): Promise<ContactDetail> {
-  const id = await services.db.transaction(async (tx) => {
+export async function createContact(deps: ContactsDeps, ctx: RequestContext, body: ContactBody): Promise<ContactDetail> {
+  const id = await deps.db.transaction(async (tx) => {
     // The unique index (company_id, number) decides, so two racing creates cannot both win.
     const row = await insertContact(tx, ctx, { name: body.name, number: body.number, email: body.email });
     if (!row) throw new AppError('ERR_DUPLICATED_CONTACT');
     if (body.extraInfo?.length) await replaceExtraInfo(tx, ctx, row.id, body.extraInfo);
     return row.id;
   });
-  const contact = await showContact(services, ctx, id);
-  services.events.emit('contact.saved', { companyId: ctx.companyId, contact });
+  const contact = await showContact(deps, ctx, id);
+  deps.events.emit('contact.saved', { companyId: ctx.companyId, contact });
   return contact;
 }
 
-export async function updateContact(services: AppServices, ctx: RequestContext, id: number, body: ContactUpdateBody): Promise<ContactDetail> {
-  const current = await showContact(services, ctx, id);
+export async function updateContact(deps: ContactsDeps, ctx: RequestContext, id: number, body: ContactUpdateBody): Promise<ContactDetail> {
+  const current = await showContact(deps, ctx, id);
   try {
-    await services.db.transaction(async (tx) => {
+    await deps.db.transaction(async (tx) => {
       await updateContactRow(tx, ctx, id, { name: body.name, number: body.number, email: body.email });
       if (body.extraInfo) await replaceExtraInfo(tx, ctx, id, body.extraInfo);
     });
@@ -55,27 +69,27 @@ export async function updateContact(services: AppServices, ctx: RequestContext, 
     if (isDuplicateNumber(error)) throw new AppError('ERR_DUPLICATED_CONTACT');
     throw error;
   }
-  const contact = await showContact(services, ctx, id);
-  services.events.emit('contact.saved', { companyId: ctx.companyId, contact });
-  if (contact.name !== current.name || contact.number !== current.number) await refreshTicketLists(services, ctx, id);
+  const contact = await showContact(deps, ctx, id);
+  deps.events.emit('contact.saved', { companyId: ctx.companyId, contact });
+  if (contact.name !== current.name || contact.number !== current.number) await refreshTicketLists(deps, ctx, id);
   return contact;
 }
 
 /** Ticket rows show the contact's name and number: open lists get the new ones. */
-async function refreshTicketLists(services: AppServices, ctx: RequestContext, contactId: number): Promise<void> {
-  const ids = await contactTicketIds(services.db, ctx, contactId, { activeOnly: true, limit: TICKETS_TO_REFRESH });
-  for (const ticket of await loadTicketDetails(services.db, ctx, ids)) {
-    services.events.emit('ticket.updated', { companyId: ctx.companyId, ticket });
+async function refreshTicketLists(deps: ContactsDeps, ctx: RequestContext, contactId: number): Promise<void> {
+  const ids = await contactTicketIds(deps.db, ctx, contactId, { activeOnly: true, limit: TICKETS_TO_REFRESH });
+  for (const ticket of await loadTicketDetails(deps.db, ctx, ids)) {
+    deps.events.emit('ticket.updated', { companyId: ctx.companyId, ticket });
   }
 }
 
-export async function deleteContact(services: AppServices, ctx: RequestContext, id: number): Promise<void> {
-  await showContact(services, ctx, id);
+export async function deleteContact(deps: ContactsDeps, ctx: RequestContext, id: number): Promise<void> {
+  await showContact(deps, ctx, id);
   authorize(ctx, 'contacts-page:deleteContact');
   // Its tickets go with it (foreign key cascade): lists showing them are told.
-  const ticketIds = await contactTicketIds(services.db, ctx, id, { activeOnly: false, limit: TICKETS_TO_REFRESH });
-  const doomedTickets = await loadTicketDetails(services.db, ctx, ticketIds);
-  if (!(await deleteContactRow(services.db, ctx, id))) throw new AppError('ERR_NO_CONTACT_FOUND');
-  services.events.emit('contact.deleted', { companyId: ctx.companyId, contactId: id });
-  for (const ticket of doomedTickets) services.events.emit('ticket.deleted', { companyId: ctx.companyId, ticket });
+  const ticketIds = await contactTicketIds(deps.db, ctx, id, { activeOnly: false, limit: TICKETS_TO_REFRESH });
+  const doomedTickets = await loadTicketDetails(deps.db, ctx, ticketIds);
+  if (!(await deleteContactRow(deps.db, ctx, id))) throw new AppError('ERR_NO_CONTACT_FOUND');
+  deps.events.emit('contact.deleted', { companyId: ctx.companyId, contactId: id });
+  for (const ticket of doomedTickets) deps.events.emit('ticket.deleted', { companyId: ctx.companyId, ticket });
 }
