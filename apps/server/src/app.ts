@@ -45,6 +45,7 @@ import { createSecretBox } from './platform/crypto/secret-box.js';
 import { createRateLimiter, type RateLimiter } from './platform/http/rate-limiter.js';
 import type { HttpConnections } from './platform/http/connections.js';
 import { createMailer } from './platform/mail/mailer.js';
+import { createContactListChecks, type ContactListChecks } from './modules/contact-lists/contact-lists.jobs.js';
 import { createPayments, type Payments } from './modules/invoices/payments.js';
 import { createOutboundEngine, type OutboundEngine } from './outbound/outbound-engine.js';
 
@@ -65,6 +66,8 @@ export interface AppServices extends Platform {
   storage: StorageMonitor;
   channels: ChannelRegistry;
   socketServer: SocketServer | null;
+  /** The contact lists' WhatsApp check of numbers (its durable job). */
+  contactListChecks: ContactListChecks;
   /** Pix payments: the server the fake PSP and the webhook live on, the provider built on first use. */
   payments: Payments;
   /** The outbound engine's per-app state: knobs, the sources' settle handlers and sweep hooks, its dispatch job. */
@@ -166,7 +169,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     for (const familyId of endedFamilies ?? []) sessions.rememberFamily(familyId, false);
   });
 
-  // `ingest` and `outboundReports` are set right below: they need the finished services.
+  // `ingest`, `outboundReports` and `contactListChecks` are set right below: they need the finished services.
   const services = {
     config,
     database,
@@ -205,6 +208,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     applyFailure: (ref, reason) => applyOutboundFailure(services, ref, reason),
   };
   services.ingest = new IngestQueue({ db: services.db, database, events, publisher, logger, reactions: createInboundReactions(services) });
+  services.contactListChecks = createContactListChecks(services);
   app.decorate('services', services);
   app.addHook('onClose', () => services.mailer.close());
   if (config.REDIS_URL) {

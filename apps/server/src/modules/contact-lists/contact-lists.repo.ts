@@ -1,7 +1,7 @@
-import type { ContactListItemsQuery, ContactListsQuery, PresentedContactList, PresentedContactListItem } from '@atende/shared';
-import { asc, count, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
+import type { ContactListItemsQuery, ContactListsQuery } from '@atende/shared';
+import { asc, count, desc, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
-import { contactListItems, contactLists, type ContactListItemRow, type ContactListRow } from '../../platform/db/schema.js';
+import { contactListItems, contactLists, whatsapps, type ContactListItemRow, type ContactListRow, type WhatsappRow } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
 import { inTenant } from '../../platform/db/tenant.js';
 
@@ -9,24 +9,6 @@ export const CONTACT_LISTS_PAGE_SIZE = 20;
 export const CONTACT_LIST_ITEMS_PAGE_SIZE = 40;
 
 export type ContactListDetail = ContactListRow & { contactsCount: number };
-
-export function presentContactList(row: ContactListDetail): PresentedContactList {
-  return { id: row.id, name: row.name, contactsCount: row.contactsCount, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
-}
-
-export function presentContactListItem(row: ContactListItemRow): PresentedContactListItem {
-  return {
-    id: row.id,
-    contactListId: row.contactListId,
-    companyId: row.companyId,
-    name: row.name,
-    number: row.number,
-    email: row.email,
-    isWhatsappValid: row.isWhatsappValid,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
-}
 
 /** `%term%` for ILIKE, with the pattern characters of the term taken literally. */
 function containing(term: string): string {
@@ -193,4 +175,15 @@ export async function checkProgress(db: DbOrTx, scope: TenantScope, contactListI
     .from(contactListItems)
     .where(inTenant(contactListItems, scope, eq(contactListItems.contactListId, contactListId)));
   return { total: Number(row?.total ?? 0), unchecked: Number(row?.unchecked ?? 0) };
+}
+
+/** The connection numbers are checked through: the company's default connected one, else its first connected one. */
+export async function checkingConnection(db: DbOrTx, scope: TenantScope): Promise<WhatsappRow | null> {
+  const [connection] = await db
+    .select()
+    .from(whatsapps)
+    .where(inTenant(whatsapps, scope, eq(whatsapps.status, 'CONNECTED')))
+    .orderBy(desc(whatsapps.isDefault), asc(whatsapps.id))
+    .limit(1);
+  return connection ?? null;
 }
