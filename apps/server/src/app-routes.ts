@@ -33,7 +33,8 @@ import { registerContactListRoutes } from './modules/contact-lists/contact-lists
 import { subscribeContactListEvents } from './modules/contact-lists/contact-lists.events.js';
 import { registerCampaignRoutes } from './outbound/campaigns/campaigns.routes.js';
 import { subscribeCampaignEvents } from './outbound/campaigns/campaigns.events.js';
-import { registerFileListRoutes, subscribeFileListEvents } from './modules/file-lists/file-lists.routes.js';
+import { registerFileListRoutes } from './modules/file-lists/file-lists.routes.js';
+import { subscribeFileListEvents } from './modules/file-lists/file-lists.events.js';
 import { subscribeAnnouncementEvents } from './modules/announcements/announcements.events.js';
 import { registerAnnouncementRoutes } from './modules/announcements/announcements.routes.js';
 import { subscribeChatEvents } from './modules/chats/chats.events.js';

@@ -1,13 +1,13 @@
 import { FileListBody, FileListQuery, FileListUpdateBody, IdParams } from '@atende/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppServices } from '../../app.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { requireAdmin } from '../../platform/http/guards.js';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
-import { rooms } from '../../platform/realtime/rooms.js';
 import type { UploadedFile } from '../../platform/storage/media-storage.js';
-import { createFileList, deleteFileList, listFileLists, presentFileList, showFileList, updateFileList, uploadFileListFiles, type FileListDetail } from './file-lists.service.js';
+import { presentFileList } from './file-lists.presenter.js';
+import type { FileListDetail } from './file-lists.repo.js';
+import { createFileList, deleteFileList, fileListPage, showFileList, updateFileList, uploadFileListFiles, type FileListsDeps } from './file-lists.service.js';
 
 async function adminsOnly(request: { ctx: RequestContext }): Promise<void> {
   requireAdmin(request.ctx);
@@ -33,35 +33,24 @@ async function readOptionUploads(request: FastifyRequest): Promise<{ optionId: n
 }
 
 /** File lists (spec part 2 §2.11, §7): admins of the company. */
-export function registerFileListRoutes(scope: FastifyInstance, services: AppServices): void {
+export function registerFileListRoutes(scope: FastifyInstance, deps: FileListsDeps): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
-  const present = (fileList: FileListDetail) => presentFileList(fileList, services.media);
+  const present = (fileList: FileListDetail) => presentFileList(fileList, deps.media);
   const gate = { preValidation: adminsOnly };
 
   app.get('/files', { schema: { querystring: FileListQuery }, ...gate }, async (request) => {
-    const page = await listFileLists(services.db, request.ctx, request.query);
+    const page = await fileListPage(deps, request.ctx, request.query);
     return { files: page.files.map(present), hasMore: page.hasMore };
   });
-  app.get('/files/:id', { schema: { params: IdParams }, ...gate }, async (request) => present(await showFileList(services, request.ctx, request.params.id)));
-  app.post('/files', { schema: { body: FileListBody }, ...gate }, async (request, reply) => reply.status(201).send(present(await createFileList(services, request.ctx, request.body))));
-  app.put('/files/:id', { schema: { params: IdParams, body: FileListUpdateBody }, ...gate }, async (request) => present(await updateFileList(services, request.ctx, request.params.id, request.body)));
+  app.get('/files/:id', { schema: { params: IdParams }, ...gate }, async (request) => present(await showFileList(deps, request.ctx, request.params.id)));
+  app.post('/files', { schema: { body: FileListBody }, ...gate }, async (request, reply) => reply.status(201).send(present(await createFileList(deps, request.ctx, request.body))));
+  app.put('/files/:id', { schema: { params: IdParams, body: FileListUpdateBody }, ...gate }, async (request) => present(await updateFileList(deps, request.ctx, request.params.id, request.body)));
   app.delete('/files/:id', { schema: { params: IdParams }, ...gate }, async (request) => {
-    await deleteFileList(services, request.ctx, request.params.id);
+    await deleteFileList(deps, request.ctx, request.params.id);
     return { message: 'File list deleted' };
   });
   app.post('/files/uploadList/:id', { schema: { params: IdParams }, ...gate }, async (request) => {
-    await showFileList(services, request.ctx, request.params.id);
-    return present(await uploadFileListFiles(services, request.ctx, request.params.id, await readOptionUploads(request)));
-  });
-}
-
-/** Realtime `company-{id}-file` (create, update, delete) to the company's admins. */
-export function subscribeFileListEvents(services: AppServices): void {
-  const { events, publisher, media } = services;
-  events.on('fileList.saved', ({ companyId, action, fileList }) => {
-    publisher.toRooms(companyId, [rooms.admins(companyId)], 'file', { action, fileList: presentFileList(fileList, media) });
-  });
-  events.on('fileList.deleted', ({ companyId, fileListId }) => {
-    publisher.toRooms(companyId, [rooms.admins(companyId)], 'file', { action: 'delete', fileId: fileListId });
+    await showFileList(deps, request.ctx, request.params.id);
+    return present(await uploadFileListFiles(deps, request.ctx, request.params.id, await readOptionUploads(request)));
   });
 }

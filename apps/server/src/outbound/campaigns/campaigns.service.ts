@@ -10,7 +10,7 @@ import type { RequestContext, TenantScope } from '../../platform/http/context.js
 import type { Platform } from '../../platform/platform.js';
 import { mediaTypeOf, type UploadedFile } from '../../platform/storage/media-storage.js';
 import { allContactListItems } from '../../modules/contact-lists/contact-lists.repo.js';
-import { findFileList } from '../../modules/file-lists/file-lists.service.js';
+import { findFileList } from '../../modules/file-lists/file-lists.repo.js';
 import { resolveSendAt } from '../schedules/schedules.repo.js';
 import {
   deleteCampaignRow,
