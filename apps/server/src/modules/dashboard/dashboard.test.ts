@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companies, ticketCycles, ticketTransfers } from '../../platform/db/schema.js';
 import { createAutomationHarness, sandboxPhone, type AutomationHarness } from '../../test/automation-harness.js';
 import type { BuiltUser } from '../../test/factories.js';
-import { frtBucketStart, histogramPercentile, resolveRange } from './dashboard.service.js';
+import { frtBucketStart, histogramPercentile, resolveRange } from './dashboard.policy.js';
 
 /*
  * The dashboard (issue 21) over a history built through the API and the sandbox:
