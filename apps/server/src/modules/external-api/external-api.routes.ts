@@ -1,8 +1,7 @@
 import { ExternalSendBody } from '@atende/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppServices } from '../../app.js';
 import { AppError } from '../../platform/http/app-error.js';
-import { authorizeExternalApi, sendExternalMessage, type ExternalSendInput } from './external-api.service.js';
+import { authorizeExternalApi, sendExternalMessage, type ExternalApiDeps, type ExternalSendInput } from './external-api.service.js';
 
 function bearerOf(request: FastifyRequest): string {
   const header = request.headers.authorization;
@@ -39,13 +38,13 @@ async function readInput(request: FastifyRequest): Promise<ExternalSendInput> {
  * The token (and the plan) is checked before the payload is read, so a caller
  * without a valid one learns nothing about it.
  */
-export function registerExternalApiRoutes(app: FastifyInstance, services: AppServices): void {
+export function registerExternalApiRoutes(app: FastifyInstance, deps: ExternalApiDeps): void {
   app.post('/api/messages/send', async (request, reply) => {
     const token = bearerOf(request);
     if (!token) throw new AppError('ERR_INVALID_API_TOKEN');
-    const connection = await authorizeExternalApi(services, token);
+    const connection = await authorizeExternalApi(deps, token);
     const input = await readInput(request);
-    const result = await sendExternalMessage(services, connection, input);
+    const result = await sendExternalMessage(deps, connection, input);
     return reply.status(200).send(result);
   });
 }
