@@ -3,7 +3,7 @@ import { asc, count, eq, ilike } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { queueIntegrations, type QueueIntegrationRow } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
-import { likeContains } from '../../modules/users/users.repo.js';
+import { likeContains } from '../../platform/db/search.js';
 import { inTenant } from '../../platform/db/tenant.js';
 
 export async function pageIntegrations(db: DbOrTx, scope: TenantScope, query: { searchParam: string; pageNumber: number }) {

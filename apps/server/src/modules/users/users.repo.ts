@@ -197,6 +197,33 @@ export async function findUserConnectionId(db: DbOrTx, scope: TenantScope, userI
   return row?.whatsappId ?? null;
 }
 
+export type UserValues = Omit<typeof users.$inferInsert, 'id' | 'companyId' | 'createdAt' | 'updatedAt'>;
+
+export async function insertUser(db: DbOrTx, scope: TenantScope, values: UserValues): Promise<number | null> {
+  const [created] = await db
+    .insert(users)
+    .values({ ...values, companyId: scope.companyId })
+    .returning({ id: users.id });
+  return created?.id ?? null;
+}
+
+/** `bumpTokenVersion`: the user's access tokens stop working at once (someone else changed its password). */
+export async function updateUserRow(db: DbOrTx, scope: TenantScope, userId: number, values: Partial<UserValues>, options: { bumpTokenVersion?: boolean } = {}): Promise<void> {
+  await db
+    .update(users)
+    .set({ ...values, ...(options.bumpTokenVersion ? { tokenVersion: sql`${users.tokenVersion} + 1` } : {}), updatedAt: new Date() })
+    .where(inTenant(users, scope, eq(users.id, userId)));
+}
+
+/** Answers whether the user was there to delete. */
+export async function deleteUserRow(db: DbOrTx, scope: TenantScope, userId: number): Promise<boolean> {
+  const deleted = await db
+    .delete(users)
+    .where(inTenant(users, scope, eq(users.id, userId)))
+    .returning({ id: users.id });
+  return deleted.length > 0;
+}
+
 /** Answers whether the user was offline until now (its presence changed). */
 export async function markUserOnline(db: DbOrTx, ctx: RequestContext): Promise<boolean> {
   const [before] = await db
@@ -219,6 +246,3 @@ export async function markUserOffline(db: DbOrTx, ctx: RequestContext): Promise<
     .returning({ id: users.id });
   return changed.length > 0;
 }
-
-/** Kept for modules that import it from here; the helper lives in platform/db/search.ts. */
-export { likeContains };
