@@ -2,8 +2,7 @@ import type { MessageData } from '@atende/shared';
 import type { OutgoingPayload, WhatsappRow } from '../../platform/db/schema.js';
 import type { StoredMedia } from '../../platform/storage/media-storage.js';
 
-export const PROVIDER_KINDS = ['sandbox', 'baileys', 'cloud-api'] as const;
-export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+export type ProviderKind = 'sandbox' | 'baileys' | 'cloud-api';
 
 /** The connection's stored provider name; the spec's default 'beta' is Baileys. */
 export function providerKindOf(provider: string): ProviderKind {

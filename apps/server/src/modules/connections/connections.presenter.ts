@@ -44,7 +44,7 @@ export function presentConnection(connection: ConnectionDetail): PresentedConnec
   };
 }
 
-export interface PresentOptions {
+interface PresentOptions {
   /** The caller may edit connections: it sees the API token and the Cloud API settings (secrets masked). */
   admin: boolean;
   /** Session detail (the QR code); `GET /whatsapp?session=0` leaves it out. */
@@ -52,7 +52,7 @@ export interface PresentOptions {
   secrets: SecretBox;
 }
 
-export function presentConnectionFor(connection: ConnectionDetail, options: PresentOptions): PresentedConnection | PresentedConnectionForAdmin {
+function presentConnectionFor(connection: ConnectionDetail, options: PresentOptions): PresentedConnection | PresentedConnectionForAdmin {
   const base = presentConnection(connection);
   if (!options.admin) return base;
   return {
@@ -69,7 +69,7 @@ export function present(secrets: SecretBox, ctx: RequestContext, connection: Con
 }
 
 /** What an admin sees of the configuration: the secrets masked, never whole. */
-export function presentCloudApiConfig(row: Pick<WhatsappRow, 'providerConfig' | 'providerSecrets'>, secrets: SecretBox) {
+function presentCloudApiConfig(row: Pick<WhatsappRow, 'providerConfig' | 'providerSecrets'>, secrets: SecretBox) {
   const opened = openSecrets(row, secrets);
   return {
     phoneNumberId: row.providerConfig.phoneNumberId ?? '',

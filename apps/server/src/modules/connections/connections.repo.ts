@@ -38,16 +38,6 @@ export async function countConnections(db: DbOrTx, scope: TenantScope): Promise<
   return row?.value ?? 0;
 }
 
-/** The company's default connection: the one marked so, else none. */
-export async function findDefaultConnection(db: DbOrTx, scope: TenantScope): Promise<WhatsappRow | null> {
-  const [row] = await db
-    .select()
-    .from(whatsapps)
-    .where(inTenant(whatsapps, scope, eq(whatsapps.isDefault, true)))
-    .limit(1);
-  return row ?? null;
-}
-
 /** The connection a new ticket falls back to: the default one, else the oldest; null when the company has none. */
 export async function findPreferredConnectionId(db: DbOrTx, scope: TenantScope): Promise<number | null> {
   const [row] = await db

@@ -79,7 +79,7 @@ function assertGreeting(queueIds: number[], greeting: string): void {
  * the current value, no change; '' the external API is off (no token); anything
  * else, a new random token (32 bytes, base64url), shown in the answer.
  */
-export function nextConnectionToken(requested: string | undefined, current: string | null): string | null | undefined {
+function nextConnectionToken(requested: string | undefined, current: string | null): string | null | undefined {
   if (requested === undefined) return undefined;
   if (requested === '') return null;
   if (current !== null && requested === current) return undefined;

@@ -12,7 +12,7 @@ export interface MessageVariables {
 }
 
 /** Hour (0–23) and HH:mm:ss of an instant in a time zone. */
-export function clockIn(now: Date, timeZone: string): { hour: number; time: string } {
+function clockIn(now: Date, timeZone: string): { hour: number; time: string } {
   const parts = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(now);
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
   return { hour: Number(get('hour')), time: `${get('hour')}:${get('minute')}:${get('second')}` };
@@ -25,7 +25,7 @@ export function greetingOfTheDay(hour: number): string {
   return 'Boa noite';
 }
 
-export function firstNameOf(name: string): string {
+function firstNameOf(name: string): string {
   return name.trim().split(/\s+/)[0] ?? '';
 }
 

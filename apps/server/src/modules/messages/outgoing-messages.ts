@@ -158,7 +158,7 @@ export interface PendingRecoveryOptions {
   maxAttempts: number;
 }
 
-export const PENDING_RECOVERY_DEFAULTS: PendingRecoveryOptions = { staleMs: 5 * 60_000, giveUpMs: 30 * 60_000, maxAttempts: 3 };
+const PENDING_RECOVERY_DEFAULTS: PendingRecoveryOptions = { staleMs: 5 * 60_000, giveUpMs: 30 * 60_000, maxAttempts: 3 };
 
 /**
  * Messages a stopped node left pending (stored, never settled): each one is

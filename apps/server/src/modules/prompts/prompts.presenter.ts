@@ -20,7 +20,6 @@ export function presentPrompt(prompt: PromptDetail, secrets: SecretBox) {
     updatedAt: prompt.updatedAt.toISOString(),
   };
 }
-export type PresentedPrompt = ReturnType<typeof presentPrompt>;
 
 export function maskedKey(sealed: string, secrets: SecretBox): string {
   if (!sealed) return '';

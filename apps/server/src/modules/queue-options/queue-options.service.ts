@@ -23,13 +23,13 @@ export interface UploadedFile {
   mimeType: string;
 }
 
-export async function showQueueOption(deps: QueueOptionsDeps, ctx: RequestContext, id: number): Promise<QueueOptionRow> {
+async function showQueueOption(deps: QueueOptionsDeps, ctx: RequestContext, id: number): Promise<QueueOptionRow> {
   const option = await findQueueOption(deps.db, ctx, id);
   if (!option) throw new AppError('ERR_NO_QUEUE_OPTION_FOUND');
   return option;
 }
 
-export async function assertQueue(deps: QueueOptionsDeps, ctx: RequestContext, queueId: number): Promise<void> {
+async function assertQueue(deps: QueueOptionsDeps, ctx: RequestContext, queueId: number): Promise<void> {
   if (!(await findQueue(deps.db, ctx, queueId))) throw new AppError('ERR_NO_QUEUE_FOUND');
 }
 

@@ -1,3 +1,4 @@
+import type { PresentedQuickMessage } from '@atende/shared';
 import type { quickMessages } from '../../platform/db/schema.js';
 import type { MediaStorage } from '../../platform/storage/media-storage.js';
 
@@ -7,7 +8,7 @@ export type QuickMessageRow = typeof quickMessages.$inferSelect;
  * `mediaPath` is the attachment's stored file name (spec part 2 §3), never
  * where it lies on disk; `mediaUrl` is a signed, expiring link to it.
  */
-export function presentQuickMessage(quickMessage: QuickMessageRow, media: Pick<MediaStorage, 'signedUrl'>) {
+export function presentQuickMessage(quickMessage: QuickMessageRow, media: Pick<MediaStorage, 'signedUrl'>): PresentedQuickMessage {
   const hasMedia = quickMessage.mediaPath !== null;
   return {
     id: quickMessage.id,
@@ -22,4 +23,3 @@ export function presentQuickMessage(quickMessage: QuickMessageRow, media: Pick<M
     mediaUrl: quickMessage.mediaPath !== null ? media.signedUrl(quickMessage.mediaPath) : null,
   };
 }
-export type PresentedQuickMessage = ReturnType<typeof presentQuickMessage>;

@@ -1,3 +1,4 @@
+import type { PresentedTag, PresentedTagSummary } from '@atende/shared';
 import type { TagRow } from '../../platform/db/schema.js';
 
 export interface TagDetail extends TagRow {
@@ -5,7 +6,7 @@ export interface TagDetail extends TagRow {
 }
 
 /** The tags page's shape (part 2 §3: id, name, color, kanban, userId, ticketsCount). */
-export function presentTag(tag: TagDetail) {
+export function presentTag(tag: TagDetail): PresentedTag {
   return {
     id: tag.id,
     name: tag.name,
@@ -17,9 +18,8 @@ export function presentTag(tag: TagDetail) {
     updatedAt: tag.updatedAt.toISOString(),
   };
 }
-export type PresentedTag = ReturnType<typeof presentTag>;
 
 /** Pickers and the ticket's tag bar (`GET /tags/list`). */
-export function presentTagSummary(tag: Pick<TagRow, 'id' | 'name' | 'color' | 'kanban'>) {
+export function presentTagSummary(tag: Pick<TagRow, 'id' | 'name' | 'color' | 'kanban'>): PresentedTagSummary {
   return { id: tag.id, name: tag.name, color: tag.color, kanban: tag.kanban };
 }

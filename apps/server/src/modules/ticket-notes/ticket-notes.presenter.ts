@@ -1,3 +1,5 @@
+import type { PresentedTicketNote } from '@atende/shared';
+
 export interface TicketNoteDetail {
   id: number;
   note: string;
@@ -8,7 +10,7 @@ export interface TicketNoteDetail {
   createdAt: Date;
 }
 
-export function presentTicketNote(note: TicketNoteDetail) {
+export function presentTicketNote(note: TicketNoteDetail): PresentedTicketNote {
   return {
     id: note.id,
     note: note.note,
@@ -19,4 +21,3 @@ export function presentTicketNote(note: TicketNoteDetail) {
     createdAt: note.createdAt.toISOString(),
   };
 }
-export type PresentedTicketNote = ReturnType<typeof presentTicketNote>;

@@ -33,7 +33,7 @@ declare module '../../platform/events/domain-events.js' {
  * the assignee, the queue's users (or everyone when it has no queue), users
  * with allTicket while it is pending, and whoever has it open.
  */
-export function ticketRooms(ticket: Pick<TicketDetail, 'id' | 'companyId' | 'userId' | 'queueId' | 'status'>): string[] {
+function ticketRooms(ticket: Pick<TicketDetail, 'id' | 'companyId' | 'userId' | 'queueId' | 'status'>): string[] {
   const { companyId } = ticket;
   const list = [rooms.admins(companyId), rooms.chatBox(companyId, ticket.id)];
   list.push(ticket.queueId === null ? rooms.company(companyId) : rooms.queue(companyId, ticket.queueId));

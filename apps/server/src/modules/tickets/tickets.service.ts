@@ -30,7 +30,7 @@ import {
  */
 export type TicketsDeps = Pick<Platform, 'db' | 'database' | 'events'>;
 
-export const ACCESS_DENIED = 'Acesso não permitido';
+const ACCESS_DENIED = 'Acesso não permitido';
 
 function accessDenied(): AppError {
   return new AppError('ERR_NO_PERMISSION', undefined, { message: ACCESS_DENIED });
