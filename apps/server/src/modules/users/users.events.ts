@@ -1,4 +1,4 @@
-import type { AppServices } from '../../app.js';
+import type { Platform } from '../../platform/platform.js';
 import { rooms } from '../../platform/realtime/rooms.js';
 import { presentUser, type UserDetail } from './users.presenter.js';
 
@@ -9,7 +9,7 @@ declare module '../../platform/events/domain-events.js' {
   }
 }
 
-export function subscribeUserEvents({ events, publisher }: AppServices): void {
+export function subscribeUserEvents({ events, publisher }: Pick<Platform, 'events' | 'publisher'>): void {
   // The users service tells `access` of rights changes (cached sessions and sockets follow).
   events.on('user.saved', ({ companyId, action, user }) => {
     publisher.toRooms(companyId, [rooms.company(companyId)], 'user', { action, user: presentUser(user) });

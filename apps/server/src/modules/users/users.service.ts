@@ -1,25 +1,53 @@
 import type { UserCreateBody, UserUpdateBody } from '@atende/shared';
 import { can, validationText } from '@atende/shared';
-import { eq, sql } from 'drizzle-orm';
-import type { AppServices } from '../../app.js';
-import { queues, settings, users, whatsapps } from '../../platform/db/schema.js';
-import { assertIdsInTenant, inTenant } from '../../platform/db/tenant.js';
+import { queues, whatsapps } from '../../platform/db/schema.js';
+import { assertIdsInTenant } from '../../platform/db/tenant.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { requireAdmin } from '../../platform/http/guards.js';
+import type { Platform } from '../../platform/platform.js';
 import { hashPassword } from '../auth/auth.service.js';
 import { revokeUserTokens } from '../auth/refresh-tokens.repo.js';
+import { findSetting } from '../settings/settings.repo.js';
 import type { UserDetail } from './users.presenter.js';
 import { deleteRefusal, lastAdminRefusal, updateRefusal } from './users.policy.js';
-import { countUsers, countUsersLocked, emailOwner, findUser, lockCompanyAdmins, markUserOffline, markUserOnline, replaceUserQueues } from './users.repo.js';
+import {
+  countUsers,
+  countUsersLocked,
+  deleteUserRow,
+  emailOwner,
+  findUser,
+  insertUser,
+  listAllUsers,
+  listUsers,
+  lockCompanyAdmins,
+  markUserOffline,
+  markUserOnline,
+  replaceUserQueues,
+  updateUserRow,
+} from './users.repo.js';
 
-async function userCreationEnabled(services: AppServices, ctx: RequestContext): Promise<boolean> {
-  const [row] = await services.db
-    .select({ value: settings.value })
-    .from(settings)
-    .where(inTenant(settings, ctx, eq(settings.key, 'userCreation')))
-    .limit(1);
-  return row?.value !== 'disabled';
+/** The users module's ports: the database, the domain events, and `access` (a change of rights reaches sessions and sockets at once). */
+export type UsersDeps = Pick<Platform, 'db' | 'events' | 'access'>;
+
+/** The users page: 20 a page, searched by name or email. */
+export async function listCompanyUsers(deps: UsersDeps, ctx: RequestContext, query: { searchParam: string; pageNumber: number }) {
+  return listUsers(deps.db, ctx, query);
+}
+
+/** Every user of the company (pickers): a user only ever lists its own company. */
+export async function listUserOptions(deps: UsersDeps, ctx: RequestContext): Promise<UserDetail[]> {
+  return listAllUsers(deps.db, ctx);
+}
+
+export async function showUser(deps: UsersDeps, ctx: RequestContext, id: number): Promise<UserDetail> {
+  const user = await findUser(deps.db, ctx, id);
+  if (!user) throw new AppError('ERR_NO_USER_FOUND');
+  return user;
+}
+
+async function userCreationEnabled(deps: UsersDeps, ctx: RequestContext): Promise<boolean> {
+  return (await findSetting(deps.db, ctx, 'userCreation'))?.value !== 'disabled';
 }
 
 /**
@@ -28,8 +56,8 @@ async function userCreationEnabled(services: AppServices, ctx: RequestContext): 
  * a malformed email. A duplicate inside one's own company keeps the spec's 409.
  * Both cases cost the same single lookup.
  */
-async function assertEmailFree(services: AppServices, ctx: RequestContext, email: string, exceptUserId?: number): Promise<void> {
-  const owner = await emailOwner(services.db, email, exceptUserId);
+async function assertEmailFree(deps: UsersDeps, ctx: RequestContext, email: string, exceptUserId?: number): Promise<void> {
+  const owner = await emailOwner(deps.db, email, exceptUserId);
   if (!owner) return;
   if (owner.companyId === ctx.companyId) throw new AppError('ERR_EMAIL_ALREADY_EXISTS');
   throw new AppError('ERR_VALIDATION', undefined, { message: 'Invalid body', fields: { email: [validationText('validation.invalidEmail')] } });
@@ -39,57 +67,53 @@ async function assertEmailFree(services: AppServices, ctx: RequestContext, email
  * Two requests saving one email at once both pass the check; the unique index
  * refuses the second, which then gets the answer the check would have given.
  */
-async function settleEmailRace<T>(services: AppServices, ctx: RequestContext, email: string | undefined, exceptUserId: number | undefined, save: () => Promise<T>): Promise<T> {
+async function settleEmailRace<T>(deps: UsersDeps, ctx: RequestContext, email: string | undefined, exceptUserId: number | undefined, save: () => Promise<T>): Promise<T> {
   try {
     return await save();
   } catch (error) {
     const pgError = [error, (error as { cause?: unknown }).cause].find((e) => (e as { code?: string } | undefined)?.code === '23505') as { constraint?: string } | undefined;
-    if (email && pgError && (pgError.constraint === undefined || pgError.constraint === 'users_email_uq')) await assertEmailFree(services, ctx, email, exceptUserId);
+    if (email && pgError && (pgError.constraint === undefined || pgError.constraint === 'users_email_uq')) await assertEmailFree(deps, ctx, email, exceptUserId);
     throw error;
   }
 }
 
-async function assertReferences(services: AppServices, ctx: RequestContext, body: { queueIds?: number[]; whatsappId?: number | null }) {
-  if (body.queueIds) await assertIdsInTenant(services.db, ctx, queues, body.queueIds, 'ERR_NO_QUEUE_FOUND');
-  if (body.whatsappId != null) await assertIdsInTenant(services.db, ctx, whatsapps, [body.whatsappId], 'ERR_NO_WAPP_FOUND');
+async function assertReferences(deps: UsersDeps, ctx: RequestContext, body: { queueIds?: number[]; whatsappId?: number | null }) {
+  if (body.queueIds) await assertIdsInTenant(deps.db, ctx, queues, body.queueIds, 'ERR_NO_QUEUE_FOUND');
+  if (body.whatsappId != null) await assertIdsInTenant(deps.db, ctx, whatsapps, [body.whatsappId], 'ERR_NO_WAPP_FOUND');
 }
 
-export async function createUser(services: AppServices, ctx: RequestContext, body: UserCreateBody): Promise<UserDetail> {
+export async function createUser(deps: UsersDeps, ctx: RequestContext, body: UserCreateBody): Promise<UserDetail> {
   requireAdmin(ctx);
   if (body.super && !ctx.user.super) throw new AppError('ERR_NO_PERMISSION');
-  if (!ctx.user.super && !(await userCreationEnabled(services, ctx))) throw new AppError('ERR_USER_CREATION_DISABLED');
+  if (!ctx.user.super && !(await userCreationEnabled(deps, ctx))) throw new AppError('ERR_USER_CREATION_DISABLED');
   // Plan limits: 0 means "no limit" (a new plan defaults to 0 and must not lock its company out).
   const limit = ctx.company.plan.users;
   // Checked first to refuse cheaply, and again under the company lock below.
-  if (limit > 0 && (await countUsers(services.db, ctx)) >= limit) throw new AppError('ERR_USER_LIMIT_REACHED');
-  await assertEmailFree(services, ctx, body.email);
-  await assertReferences(services, ctx, body);
+  if (limit > 0 && (await countUsers(deps.db, ctx)) >= limit) throw new AppError('ERR_USER_LIMIT_REACHED');
+  await assertEmailFree(deps, ctx, body.email);
+  await assertReferences(deps, ctx, body);
 
   const passwordHash = await hashPassword(body.password);
-  const userId = await settleEmailRace(services, ctx, body.email, undefined, () => services.db.transaction(async (tx) => {
+  const userId = await settleEmailRace(deps, ctx, body.email, undefined, () => deps.db.transaction(async (tx) => {
     // Two admins adding the last free seat at once: the second one counts after the first one's insert.
     if (limit > 0 && (await countUsersLocked(tx, ctx)) >= limit) throw new AppError('ERR_USER_LIMIT_REACHED');
-    const [created] = await tx
-      .insert(users)
-      .values({
-        companyId: ctx.companyId,
-        name: body.name,
-        email: body.email,
-        passwordHash,
-        profile: body.profile,
-        allTicket: body.allTicket,
-        super: body.super ?? false,
-        language: body.language ?? null,
-        whatsappId: body.whatsappId ?? null,
-      })
-      .returning({ id: users.id });
-    if (!created) throw new AppError('ERR_INTERNAL_SERVER_ERROR');
-    await replaceUserQueues(tx, ctx, created.id, body.queueIds);
-    return created.id;
+    const created = await insertUser(tx, ctx, {
+      name: body.name,
+      email: body.email,
+      passwordHash,
+      profile: body.profile,
+      allTicket: body.allTicket,
+      super: body.super ?? false,
+      language: body.language ?? null,
+      whatsappId: body.whatsappId ?? null,
+    });
+    if (created === null) throw new AppError('ERR_INTERNAL_SERVER_ERROR');
+    await replaceUserQueues(tx, ctx, created, body.queueIds);
+    return created;
   }));
-  const user = await findUser(services.db, ctx, userId);
+  const user = await findUser(deps.db, ctx, userId);
   if (!user) throw new AppError('ERR_NO_USER_FOUND');
-  services.events.emit('user.saved', { companyId: ctx.companyId, action: 'create', user });
+  deps.events.emit('user.saved', { companyId: ctx.companyId, action: 'create', user });
   return user;
 }
 
@@ -123,28 +147,30 @@ function assertMayUpdate(ctx: RequestContext, target: UserDetail, body: UserUpda
 }
 
 export async function updateUser(
-  services: AppServices,
+  deps: UsersDeps,
   ctx: RequestContext,
   userId: number,
   body: UserUpdateBody,
   currentFamilyId: string | undefined,
 ): Promise<UserDetail> {
-  const target = await findUser(services.db, ctx, userId);
+  const target = await findUser(deps.db, ctx, userId);
   if (!target) throw new AppError('ERR_NO_USER_FOUND');
   assertMayUpdate(ctx, target, body);
-  if (body.email && body.email !== target.email) await assertEmailFree(services, ctx, body.email, userId);
-  await assertReferences(services, ctx, body);
+  if (body.email && body.email !== target.email) await assertEmailFree(deps, ctx, body.email, userId);
+  await assertReferences(deps, ctx, body);
 
   const passwordHash = body.password ? await hashPassword(body.password) : undefined;
   const self = ctx.user.id === userId;
-  const revokedFamilies = await settleEmailRace(services, ctx, body.email, userId, () => services.db.transaction(async (tx) => {
+  const revokedFamilies = await settleEmailRace(deps, ctx, body.email, userId, () => deps.db.transaction(async (tx) => {
     if (body.profile === 'user') {
       const refusal = lastAdminRefusal(await lockCompanyAdmins(tx, ctx), userId, body);
       if (refusal) throw new AppError(refusal);
     }
-    await tx
-      .update(users)
-      .set({
+    await updateUserRow(
+      tx,
+      ctx,
+      userId,
+      {
         name: body.name,
         email: body.email,
         profile: body.profile,
@@ -152,55 +178,44 @@ export async function updateUser(
         whatsappId: body.whatsappId,
         super: body.super,
         language: body.language,
-        ...(passwordHash
-          ? {
-              passwordHash,
-              // Someone else changed this password: every session of the user ends now.
-              ...(self ? {} : { tokenVersion: sql`${users.tokenVersion} + 1` }),
-            }
-          : {}),
-        updatedAt: new Date(),
-      })
-      .where(inTenant(users, ctx, eq(users.id, userId)));
+        ...(passwordHash ? { passwordHash } : {}),
+      },
+      // Someone else changed this password: every session of the user ends now.
+      { bumpTokenVersion: passwordHash !== undefined && !self },
+    );
     if (body.queueIds) await replaceUserQueues(tx, ctx, userId, body.queueIds);
     // A password change ends the user's other sessions; one's own current session stays.
     return passwordHash ? revokeUserTokens(tx, ctx, userId, self ? currentFamilyId : undefined) : [];
   }));
   // Profile, queues, allTicket or token version may have changed, and sign-ins may have
   // ended (a password change): the user's sessions and sockets follow at once, on every node.
-  await services.access.changed({ companyId: ctx.companyId, userIds: [userId], endedFamilies: revokedFamilies });
-  const user = await findUser(services.db, ctx, userId);
+  await deps.access.changed({ companyId: ctx.companyId, userIds: [userId], endedFamilies: revokedFamilies });
+  const user = await findUser(deps.db, ctx, userId);
   if (!user) throw new AppError('ERR_NO_USER_FOUND');
-  services.events.emit('user.saved', { companyId: ctx.companyId, action: 'update', user });
+  deps.events.emit('user.saved', { companyId: ctx.companyId, action: 'update', user });
   return user;
 }
 
-export async function deleteUser(services: AppServices, ctx: RequestContext, userId: number): Promise<void> {
+export async function deleteUser(deps: UsersDeps, ctx: RequestContext, userId: number): Promise<void> {
   requireAdmin(ctx);
   if (userId === ctx.user.id) throw new AppError('ERR_CANNOT_DELETE_SELF');
-  const target = await findUser(services.db, ctx, userId);
+  const target = await findUser(deps.db, ctx, userId);
   if (!target) throw new AppError('ERR_NO_USER_FOUND');
   const refusal = deleteRefusal(ctx.user, target);
   if (refusal) throw new AppError(refusal);
-  const deleted = await services.db.transaction(async (tx) => {
+  const deleted = await deps.db.transaction(async (tx) => {
     const lastAdmin = lastAdminRefusal(await lockCompanyAdmins(tx, ctx), userId, 'delete');
     if (lastAdmin) throw new AppError(lastAdmin);
-    return tx
-      .delete(users)
-      .where(inTenant(users, ctx, eq(users.id, userId)))
-      .returning({ id: users.id });
+    return deleteUserRow(tx, ctx, userId);
   });
-  if (deleted.length === 0) throw new AppError('ERR_NO_USER_FOUND');
+  if (!deleted) throw new AppError('ERR_NO_USER_FOUND');
   // Its open sockets end on every node.
-  await services.access.changed({ companyId: ctx.companyId, userIds: [userId] });
-  services.events.emit('user.deleted', { companyId: ctx.companyId, userId });
+  await deps.access.changed({ companyId: ctx.companyId, userIds: [userId] });
+  deps.events.emit('user.deleted', { companyId: ctx.companyId, userId });
 }
 
-export async function setLanguage(services: AppServices, ctx: RequestContext, language: string): Promise<void> {
-  await services.db
-    .update(users)
-    .set({ language, updatedAt: new Date() })
-    .where(inTenant(users, ctx, eq(users.id, ctx.user.id)));
+export async function setLanguage(deps: UsersDeps, ctx: RequestContext, language: string): Promise<void> {
+  await updateUserRow(deps.db, ctx, ctx.user.id, { language });
 }
 
 /**
@@ -208,9 +223,9 @@ export async function setLanguage(services: AppServices, ctx: RequestContext, la
  * the last socket closing). Only a change is published, so the users page's
  * online dot follows without an event per heartbeat.
  */
-export async function setUserPresence(services: AppServices, ctx: RequestContext, online: boolean): Promise<void> {
-  const changed = online ? await markUserOnline(services.db, ctx) : await markUserOffline(services.db, ctx);
+export async function setUserPresence(deps: UsersDeps, ctx: RequestContext, online: boolean): Promise<void> {
+  const changed = online ? await markUserOnline(deps.db, ctx) : await markUserOffline(deps.db, ctx);
   if (!changed) return;
-  const user = await findUser(services.db, ctx, ctx.user.id);
-  if (user) services.events.emit('user.saved', { companyId: ctx.companyId, action: 'update', user });
+  const user = await findUser(deps.db, ctx, ctx.user.id);
+  if (user) deps.events.emit('user.saved', { companyId: ctx.companyId, action: 'update', user });
 }
