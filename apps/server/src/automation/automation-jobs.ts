@@ -1,22 +1,10 @@
-import type { AutomationDeps } from './automation-runtime.js';
-import { defineJob, registerRecurringJob, type JobDefinition } from '../platform/jobs/jobs.js';
+import type { AutomationDeps, WebhookRetryData } from './automation-runtime.js';
+import { defineJob, registerRecurringJob } from '../platform/jobs/jobs.js';
 import { sweepTimers } from './timers.js';
-import { retryWebhook, type WebhookRetryData } from './integrations/webhook.js';
+import { retryWebhook } from './integrations/webhook.js';
 
 /** How often the timers look for inactive tickets and tickets waiting too long (seconds). */
 export const SWEEP_INTERVAL_SECONDS = 60;
-
-/** Sends a durable job, due `afterSeconds` from the app's clock. */
-export async function scheduleJob<T extends object>(
-  services: AutomationDeps,
-  def: JobDefinition<T>,
-  data: T,
-  afterSeconds: number,
-  singletonKey?: string,
-): Promise<void> {
-  const startAfter = new Date(services.clock.now().getTime() + afterSeconds * 1000);
-  await services.jobs.send(def, data, { startAfter, ...(singletonKey ? { singletonKey } : {}) });
-}
 
 /**
  * Registers the automation's jobs with the app's runner and starts the timers: every

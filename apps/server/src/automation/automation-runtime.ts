@@ -2,7 +2,6 @@ import type { OutgoingMessagesDeps } from '../modules/messages/outgoing-messages
 import type { JobDefinition } from '../platform/jobs/jobs.js';
 import type { Logger } from '../platform/logger.js';
 import type { Platform } from '../platform/platform.js';
-import type { WebhookRetryData } from './integrations/webhook.js';
 
 /**
  * Process-level knobs of the automation: the network budget of integration calls
@@ -39,4 +38,25 @@ export function createAutomationRuntime(logger: Logger): AutomationRuntime {
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     webhookRetryJob: null,
   };
+}
+
+/** A failed webhook delivery's next attempt (integrations/webhook.ts). */
+export interface WebhookRetryData {
+  companyId: number;
+  integrationId: number;
+  ticketId: number;
+  messageId: number;
+  attempt: number;
+}
+
+/** Sends a durable job, due `afterSeconds` from the app's clock. */
+export async function scheduleJob<T extends object>(
+  services: AutomationDeps,
+  def: JobDefinition<T>,
+  data: T,
+  afterSeconds: number,
+  singletonKey?: string,
+): Promise<void> {
+  const startAfter = new Date(services.clock.now().getTime() + afterSeconds * 1000);
+  await services.jobs.send(def, data, { startAfter, ...(singletonKey ? { singletonKey } : {}) });
 }

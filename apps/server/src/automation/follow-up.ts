@@ -3,39 +3,19 @@ import type { AutomationDeps } from './automation-runtime.js';
 import { prompts, queueIntegrations, type PromptRow, type QueueIntegrationRow } from '../platform/db/schema.js';
 import type { TenantScope } from '../platform/http/context.js';
 import { loadAutomationTicket, type AutomationTicket } from './automation.repo.js';
-import type { AutomationRuntime } from './automation-runtime.js';
 import { AUTOMATION_TEXTS } from './automation-texts.js';
-import { applyTicketChange, deliverEffects, type BotReply, type FollowUp, type TicketChange } from './bot-effects.js';
-import { handoverChange, type HandoverTarget } from './handover.js';
+import { applyTicketChange, deliverEffects, type FollowUp, type TicketChange } from './bot-effects.js';
+import { handoverChange } from './handover.js';
 import { dialogflowTurn } from './integrations/dialogflow.js';
 import { PeerError } from './integrations/peer-http.js';
 import { typebotTurn } from './integrations/typebot.js';
 import { scheduleWebhookRetry, webhookTurn } from './integrations/webhook.js';
 
 import { promptTurn } from './openai/prompt-turn.js';
+import type { PeerOutcome, PeerTurn } from './peer-turn.js';
 import { inTenant } from '../platform/db/tenant.js';
 import { type InboundTurn } from '../inbound/inbound-turn.js';
-import { readBotState, type BotState } from '../modules/tickets/bot-state.js';
-
-/** What a bot peer answered for one customer message. */
-export interface PeerOutcome {
-  replies: BotReply[];
-  /** Merged into the ticket's bot state (e.g. the Typebot session). */
-  state?: Partial<BotState>;
-  /** The bot stops: the ticket goes to the agents (a queue, a user, or where it is). */
-  handover?: HandoverTarget;
-}
-
-/** Everything an integration or prompt needs for one turn. */
-export interface PeerTurn {
-  services: AutomationDeps;
-  runtime: AutomationRuntime;
-  scope: TenantScope;
-  at: AutomationTicket;
-  message: InboundTurn;
-  /** The ticket just reached this bot (a menu choice): start the conversation rather than answer. */
-  start: boolean;
-}
+import { readBotState } from '../modules/tickets/bot-state.js';
 
 async function findIntegration(services: AutomationDeps, scope: TenantScope, id: number): Promise<QueueIntegrationRow | null> {
   const [row] = await services.db

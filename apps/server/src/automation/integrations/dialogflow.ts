@@ -3,7 +3,7 @@ import { importPKCS8, SignJWT } from 'jose';
 import type { QueueIntegrationRow } from '../../platform/db/schema.js';
 import { outboundPolicy, TRUSTED_OUTBOUND, type OutboundPolicy } from '../../platform/http/outbound.js';
 import type { BotReply } from '../bot-effects.js';
-import type { PeerOutcome, PeerTurn } from '../follow-up.js';
+import type { PeerOutcome, PeerTurn } from '../peer-turn.js';
 import { callPeer, isRecord, joinUrl, PeerError, postJson } from './peer-http.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { QueueIntegrationRow } from '../../platform/db/schema.js';
 import { outboundPolicy } from '../../platform/http/outbound.js';
 import { type BotReply } from '../bot-effects.js';
-import type { PeerOutcome, PeerTurn } from '../follow-up.js';
+import type { PeerOutcome, PeerTurn } from '../peer-turn.js';
 import { parseBotCommand } from './bot-command.js';
 import { isRecord, joinUrl, PeerError, postJson } from './peer-http.js';
 import { readBotState } from '../../modules/tickets/bot-state.js';

@@ -1,13 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { AutomationDeps } from '../automation-runtime.js';
+import { scheduleJob, type AutomationDeps, type WebhookRetryData } from '../automation-runtime.js';
 import { messages, queueIntegrations, type QueueIntegrationRow } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
 import { outboundPolicy } from '../../platform/http/outbound.js';
-import { scheduleJob } from '../automation-jobs.js';
 import { loadAutomationTicket, type AutomationTicket } from '../automation.repo.js';
 import type { BotReply } from '../bot-effects.js';
-import type { PeerOutcome, PeerTurn } from '../follow-up.js';
+import type { PeerOutcome, PeerTurn } from '../peer-turn.js';
 
 import { commandFrom } from './bot-command.js';
 import { callPeer, isRecord, PeerError } from './peer-http.js';
@@ -86,14 +85,6 @@ export async function webhookTurn(turn: PeerTurn, integration: QueueIntegrationR
   const replies: BotReply[] = textsOf(response.json).map((body) => ({ body, source: 'bot' }));
   const handover = commandFrom(response.json);
   return handover ? { replies, handover } : { replies };
-}
-
-export interface WebhookRetryData {
-  companyId: number;
-  integrationId: number;
-  ticketId: number;
-  messageId: number;
-  attempt: number;
 }
 
 /** Queues the next delivery attempt, or gives up after the last configured delay. */

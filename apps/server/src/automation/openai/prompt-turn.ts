@@ -2,7 +2,7 @@ import { desc, eq } from 'drizzle-orm';
 import { messages, type PromptRow } from '../../platform/db/schema.js';
 import { AUTOMATION_TEXTS } from '../automation-texts.js';
 import { mimeTypeOfName } from '../bot-effects.js';
-import type { PeerOutcome, PeerTurn } from '../follow-up.js';
+import type { PeerOutcome, PeerTurn } from '../peer-turn.js';
 import { PeerError } from '../integrations/peer-http.js';
 import { chatCompletion, transcribe, type ChatMessage } from './openai-client.js';
 import { inTenant } from '../../platform/db/tenant.js';
