@@ -47,7 +47,7 @@ export async function storePendingMessages(deps: Pick<Platform, 'db' | 'events'>
   const last = batch.items.at(-1);
   if (!last) return [];
   const ids = await deps.db.transaction(async (tx) => {
-    const ids = await insertPendingMessages(
+    const inserted = await insertPendingMessages(
       tx,
       scope,
       batch.items.map(({ message, media, template }) => ({
@@ -71,7 +71,7 @@ export async function storePendingMessages(deps: Pick<Platform, 'db' | 'events'>
       })),
     );
     await setTicketLastMessage(tx, scope, batch.ticketId, lastMessagePreview({ body: last.message.body, media: last.media }));
-    return ids;
+    return inserted;
   });
   const stored = await loadMessageDetails(deps.db, scope, ids);
   const ticket = await findTicketDetail(deps.db, scope, batch.ticketId);
