@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppServices } from './app.js';
+import type { AppServices } from './app-services.js';
 import { subscribeAuthEvents } from './modules/auth/auth.events.js';
 import { registerAuthPrivateRoutes, registerAuthPublicRoutes } from './modules/auth/auth.routes.js';
 import { registerSandboxRoutes } from './channels/sandbox/sandbox.routes.js';

@@ -5,14 +5,14 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyCors from '@fastify/cors';
 import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
-import { createChannelRegistry, type ChannelRegistry } from './channels/channel-registry.js';
+import { createChannelRegistry } from './channels/channel-registry.js';
 import type { Config } from './platform/config.js';
-import { createAuthenticate, createSessionCache, type SessionCache } from './modules/auth/authenticate.js';
-import { createLoginLimiter, type LoginLimiter } from './modules/auth/login-limiter.js';
-import { createTokenService, type TokenService } from './modules/auth/tokens.js';
+import { createAuthenticate, createSessionCache } from './modules/auth/authenticate.js';
+import { createLoginLimiter } from './modules/auth/login-limiter.js';
+import { createTokenService } from './modules/auth/tokens.js';
 import { privateModules, publicModules, subscribeModuleEvents } from './app-routes.js';
 import type { Database } from './platform/db/client.js';
-import type { Authenticate, RequestContext } from './platform/http/context.js';
+import type { RequestContext } from './platform/http/context.js';
 import { createAccessChanges } from './platform/events/access-changes.js';
 import { createDomainEvents } from './platform/events/domain-events.js';
 import { requireSession } from './platform/http/auth-hook.js';
@@ -26,62 +26,29 @@ import { zodValidatorCompiler, type ZodTypeProvider } from './platform/http/zod-
 import { createPublisher } from './platform/realtime/publisher.js';
 import type { SocketServer } from './platform/realtime/socket-server.js';
 import { registerHealthRoutes } from './platform/http/health.routes.js';
-import { createStorageMonitor, type StorageMonitor } from './platform/storage/disk-space.js';
+import { createStorageMonitor } from './platform/storage/disk-space.js';
 import { createMediaStorage, MAX_MEDIA_BYTES } from './platform/storage/media-storage.js';
 import { registerMediaRoutes } from './platform/storage/media.routes.js';
 import { setUserPresence } from './modules/users/users.service.js';
 import { canSeeTicket, findTicketDetail } from './modules/tickets/tickets.repo.js';
 import { loadSession } from './modules/auth/session.repo.js';
 import type { Jobs } from './platform/jobs/jobs.js';
-import type { Platform } from './platform/platform.js';
+import type { AppServices } from './app-services.js';
 import { IngestQueue } from './inbound/ingest-queue.js';
-import type { OutboundReports } from './inbound/inbound-reactions.js';
 import { createInboundReactions } from './automation/inbound-reactions.js';
-import { createAutomationRuntime, type AutomationRuntime } from './automation/automation-runtime.js';
+import { createAutomationRuntime } from './automation/automation-runtime.js';
 import { applyOutboundAck, applyOutboundFailure } from './outbound/outbound.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import { createSecretBox } from './platform/crypto/secret-box.js';
-import { createRateLimiter, type RateLimiter } from './platform/http/rate-limiter.js';
+import { createRateLimiter } from './platform/http/rate-limiter.js';
 import type { HttpConnections } from './platform/http/connections.js';
 import { createMailer } from './platform/mail/mailer.js';
-import { createContactListChecks, type ContactListChecks } from './modules/contact-lists/contact-lists.jobs.js';
-import { createPayments, type Payments } from './modules/invoices/payments.js';
-import { createOutboundEngine, type OutboundEngine } from './outbound/outbound-engine.js';
-
-/**
- * Everything the composition root builds once per process: the platform's ports and the
- * modules' services. Only this file, main.ts and tests see it whole; every other
- * function declares the few ports it uses (platform/platform.ts).
- */
-export interface AppServices extends Platform {
-  tokens: TokenService;
-  authenticate: Authenticate;
-  sessions: SessionCache;
-  loginLimiter: LoginLimiter;
-  /** Public sign-ups and password-reset requests per IP (fixed windows of an hour). */
-  signupLimiter: RateLimiter;
-  resetLimiter: RateLimiter;
-  /** Free space of DATA_DIR and writes refused for lack of space (/health, media). */
-  storage: StorageMonitor;
-  channels: ChannelRegistry;
-  socketServer: SocketServer | null;
-  /** The contact lists' WhatsApp check of numbers (its durable job). */
-  contactListChecks: ContactListChecks;
-  /** Pix payments: the server the fake PSP and the webhook live on, the provider built on first use. */
-  payments: Payments;
-  /** The outbound engine's per-app state: knobs, the sources' settle handlers and sweep hooks, its dispatch job. */
-  outbound: OutboundEngine;
-  /** The automation's knobs (network budget, waits) and logger. */
-  automation: AutomationRuntime;
-  /** The inbound pipeline's group commit (inbound/ingest-queue.ts), with the automation's reactions. */
-  ingest: IngestQueue;
-  /** Delivery reports of the outbound engine's sends (inbound/message-updates.ts asks, outbound/ answers). */
-  outboundReports: OutboundReports;
-}
+import { createContactListChecks } from './modules/contact-lists/contact-lists.jobs.js';
+import { createPayments } from './modules/invoices/payments.js';
+import { createOutboundEngine } from './outbound/outbound-engine.js';
 
 export type App = FastifyInstance & { services: AppServices };
-export type AppScope = FastifyInstance;
 
 export interface BuildAppOptions {
   config: Config;
