@@ -41,16 +41,17 @@ export const EmailParams = z.object({ email: email() });
 export const PASSWORD_RESET_CODE_LENGTH = 6;
 const resetCode = () => z.string({ error: 'validation.required' }).regex(/^\d{6}$/, 'validation.invalidCode');
 
-/** The web app's reset: everything in the body, nothing in the URL. */
+/**
+ * A password reset: the web app sends it in the body (nothing in the URL); the spec's
+ * client in the path, `POST /resetpasswords/{email}/{token}/{newPassword}` (redacted
+ * from logs): the same fields, so one schema checks both.
+ */
 export const ResetPasswordBody = z.object({
   email: email(),
   token: resetCode(),
   newPassword: strongPassword(),
 });
 export type ResetPasswordBody = z.infer<typeof ResetPasswordBody>;
-
-/** The spec's client's reset: `POST /resetpasswords/{email}/{token}/{newPassword}` (redacted from logs). */
-export const ResetPasswordParams = ResetPasswordBody;
 
 /**
  * Checkout (spec part 2 §3 "Checkout form"). Only `invoiceId` decides what is

@@ -21,7 +21,7 @@ import type { TenantScope } from '../platform/http/context.js';
 import { sortOptions } from '../modules/queue-options/queue-options.repo.js';
 import { inTenant } from '../platform/db/tenant.js';
 
-export type CompanySettings = Record<SettingKey, string>;
+type CompanySettings = Record<SettingKey, string>;
 
 /** A ticket with everything the automation decides on: contact, connection, company clock and plan, settings. */
 export interface AutomationTicket {

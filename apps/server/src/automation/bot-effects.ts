@@ -31,8 +31,6 @@ export interface BotEffects {
   followUp?: FollowUp;
 }
 
-export const noEffects = (): BotEffects => ({ replies: [], change: {} });
-
 /** Writes one change to one ticket, or the same change to several. */
 export async function applyTicketChange(db: DbOrTx, scope: TenantScope, ticketId: number | number[], change: TicketChange): Promise<void> {
   if (Object.keys(change).length === 0) return;

@@ -14,14 +14,14 @@ import type { AutomationDeps } from './automation-runtime.js';
  */
 
 /** Invalid answers in a row before the bot stops asking and hands over. */
-export const MAX_INVALID_ANSWERS = 3;
+const MAX_INVALID_ANSWERS = 3;
 
-export function queueMenuText(greeting: string, queues: QueueRow[], texts: ChatbotMenuTexts): string {
+function queueMenuText(greeting: string, queues: QueueRow[], texts: ChatbotMenuTexts): string {
   const list = queues.map((queue, index) => `*${index + 1}* - ${queue.name}`).join('\n');
   return `${greeting.trim() || texts.chooseOption}\n\n${list}`;
 }
 
-export function optionsText(header: string, options: QueueOptionRow[], texts: ChatbotMenuTexts): string {
+function optionsText(header: string, options: QueueOptionRow[], texts: ChatbotMenuTexts): string {
   const list = options.map((option) => `*${option.option}* - ${option.title}`).join('\n');
   return `${header.trim() || texts.chooseOption}\n\n${list}\n\n${texts.backAndMainMenu}`;
 }

@@ -17,7 +17,7 @@ import { checkCloudApiConnection } from './cloud-api/cloud-api.session.js';
  * and the inbound pipeline (the Cloud API's jobs store what the webhook received).
  * Session control wakes the supervisor through `channels`, the registry itself.
  */
-export type ChannelsDeps = BaileysProviderDeps & CloudApiProviderDeps & CloudApiJobsDeps & SessionControlDeps & Pick<Platform, 'logger'>;
+type ChannelsDeps = BaileysProviderDeps & CloudApiProviderDeps & CloudApiJobsDeps & SessionControlDeps & Pick<Platform, 'logger'>;
 
 export interface ChannelRegistry extends ChannelGateway, CloudApiChannels {
   /**

@@ -29,7 +29,7 @@ export function isResetEpoch(epoch: string): boolean {
   return epoch.startsWith('reset-');
 }
 
-export function hasSession(row: Pick<WhatsappRow, 'provider'>): boolean {
+function hasSession(row: Pick<WhatsappRow, 'provider'>): boolean {
   return (SESSION_PROVIDERS as readonly string[]).includes(row.provider);
 }
 

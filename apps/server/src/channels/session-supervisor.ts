@@ -17,14 +17,14 @@ export interface SupervisedSession {
   stop(mode: StopMode): Promise<void>;
 }
 
-export interface SessionStartRequest {
+interface SessionStartRequest {
   connection: Pick<WhatsappRow, 'id' | 'companyId' | 'status'>;
   nodeId: string;
   /** The session was asked to start from a blank state (new QR code): clear what the old socket may have written. */
   reset: boolean;
 }
 
-export interface SupervisorLogger {
+interface SupervisorLogger {
   info(o: object, m?: string): void;
   warn(o: object, m?: string): void;
   error(o: object, m?: string): void;

@@ -17,7 +17,7 @@ const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '.
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -80,11 +80,11 @@ const dataDir = (cluster: PostgresCluster) => path.join(cluster.dir, 'data');
 const startOptions = (cluster: PostgresCluster) =>
   `-p ${cluster.port} -k ${cluster.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
 
-export function startCluster(cluster: PostgresCluster): void {
+function startCluster(cluster: PostgresCluster): void {
   run(postgresBin('pg_ctl'), ['-D', dataDir(cluster), '-o', startOptions(cluster), '-l', path.join(cluster.dir, 'log'), '-w', 'start']);
 }
 
-export function stopCluster(cluster: PostgresCluster, mode: 'fast' | 'immediate' = 'fast'): void {
+function stopCluster(cluster: PostgresCluster, mode: 'fast' | 'immediate' = 'fast'): void {
   run(postgresBin('pg_ctl'), ['-D', dataDir(cluster), '-m', mode, '-w', 'stop']);
 }
 

@@ -143,7 +143,7 @@ const EnvSchema = z.object({
   PIX_CHARGE_EXPIRES_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(3600),
 });
 
-export type Env = z.infer<typeof EnvSchema>;
+type Env = z.infer<typeof EnvSchema>;
 
 export type Services = { api: boolean; worker: boolean; channels: boolean };
 

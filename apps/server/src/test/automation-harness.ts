@@ -128,4 +128,3 @@ export function sandboxPhone(harness: Pick<AutomationHarness, 'request'>, token:
     },
   };
 }
-export type SandboxPhone = ReturnType<typeof sandboxPhone>;

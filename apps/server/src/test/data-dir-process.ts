@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
  */
 
 const SERVER_SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const MAIN_SCRIPT = path.join(SERVER_SRC, 'main.ts');
+const MAIN_SCRIPT = path.join(SERVER_SRC, 'main.ts');
 export const MIGRATE_SCRIPT = path.join(SERVER_SRC, 'cli', 'migrate.ts');
 
 export interface ServerProcess {
@@ -25,7 +25,7 @@ export interface RunningServer extends ServerProcess {
   url: string;
 }
 
-export function serverEnv(dataDir: string, env: Record<string, string> = {}): NodeJS.ProcessEnv {
+function serverEnv(dataDir: string, env: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
     ...process.env,
     NODE_ENV: 'development',
@@ -50,7 +50,7 @@ export function spawnServer(dataDir: string, env: Record<string, string> = {}, s
 }
 
 /** Waits for the start banner's address; rejects with the output when the process ends first. */
-export function whenServing(server: ServerProcess): Promise<RunningServer> {
+function whenServing(server: ServerProcess): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: server.child.stdout });
     lines.on('line', (line) => {

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface FakeTemplate {
+interface FakeTemplate {
   name: string;
   language: string;
   status: string;
@@ -10,7 +10,7 @@ export interface FakeTemplate {
   components: { type: string; text?: string }[];
 }
 
-export interface SentRecord {
+interface SentRecord {
   phoneNumberId: string;
   body: Record<string, unknown>;
 }

@@ -9,7 +9,7 @@ import { startFakeHttp, type FakeHttp, type FakeReply } from './fake-http.js';
  * next bubbles. Bubbles are markdown text; choice inputs list their items. A flow
  * without an input left has ended. The flow itself is the test's.
  */
-export interface TypebotStep {
+interface TypebotStep {
   messages: string[];
   /** Buttons of a choice input. */
   choices?: string[];

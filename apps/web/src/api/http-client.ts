@@ -18,7 +18,7 @@ export interface HttpClientOptions {
   fetchImpl?: typeof fetch;
 }
 
-export interface RequestOptions {
+interface RequestOptions {
   params?: Record<string, unknown>;
   body?: unknown;
 }

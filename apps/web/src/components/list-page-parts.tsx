@@ -57,7 +57,7 @@ export function AddButton({ label, onClick, testId, disabled, sx }: AddButtonPro
 }
 
 /** Spec part 1 §4 and part 2 §9: the next page loads within 100 px of the bottom. */
-export const SCROLL_THRESHOLD_PX = 100;
+const SCROLL_THRESHOLD_PX = 100;
 
 interface Pages {
   hasNextPage: boolean;

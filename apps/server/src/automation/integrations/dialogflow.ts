@@ -127,7 +127,7 @@ export async function detectIntent(options: {
   };
 }
 
-export function isHandoverIntent(detected: DetectedIntent): boolean {
+function isHandoverIntent(detected: DetectedIntent): boolean {
   return detected.endInteraction || /^(handover|human|humano|atendente|transfer)/i.test(detected.intent);
 }
 

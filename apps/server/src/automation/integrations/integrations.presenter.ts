@@ -28,4 +28,3 @@ export function presentIntegration(integration: QueueIntegrationRow, secrets: Se
     updatedAt: integration.updatedAt.toISOString(),
   };
 }
-export type PresentedIntegration = ReturnType<typeof presentIntegration>;

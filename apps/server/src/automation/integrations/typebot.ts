@@ -30,7 +30,7 @@ function readAnswer(json: unknown): TypebotAnswer {
 }
 
 /** Rich text (Slate nodes) as WhatsApp text: leaves joined, paragraphs on their own lines, bold and italic marked. */
-export function richTextToWhatsApp(nodes: unknown): string {
+function richTextToWhatsApp(nodes: unknown): string {
   const inline = (node: unknown): string => {
     if (!isRecord(node)) return '';
     if (typeof node.text === 'string') {

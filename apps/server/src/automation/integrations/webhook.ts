@@ -23,14 +23,14 @@ import { type InboundTurn } from '../../inbound/inbound-turn.js';
  * receiver still gets the event.
  */
 
-export const SIGNATURE_HEADER = 'x-atende-signature';
+const SIGNATURE_HEADER = 'x-atende-signature';
 
-export function signBody(secret: string, body: string): string {
+function signBody(secret: string, body: string): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }
 
 /** The normalized message sent to the receiver. */
-export function webhookPayload(services: AutomationDeps, integration: QueueIntegrationRow, at: AutomationTicket, message: InboundTurn) {
+function webhookPayload(services: AutomationDeps, integration: QueueIntegrationRow, at: AutomationTicket, message: InboundTurn) {
   return {
     event: 'message.received',
     integration: { id: integration.id, type: integration.type, name: integration.name },

@@ -35,7 +35,7 @@ export async function chatCompletion(options: {
 }
 
 /** Transcription model; the chat models of the prompts do not take audio themselves. */
-export const TRANSCRIPTION_MODEL = 'whisper-1';
+const TRANSCRIPTION_MODEL = 'whisper-1';
 
 export async function transcribe(options: { baseUrl: string; apiKey: string; file: string; name: string; mimeType: string; timeoutMs: number }): Promise<string> {
   const data = await readFile(options.file);

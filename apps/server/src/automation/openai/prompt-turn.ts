@@ -21,7 +21,7 @@ const HANDOVER_INSTRUCTION =
   `\n\nSe o cliente pedir para falar com um atendente humano, ou se você não puder ajudar, ` +
   `escreva uma breve mensagem de despedida seguida exatamente de ${HANDOVER_MARKER}.`;
 
-export function systemPrompt(prompt: Pick<PromptRow, 'prompt'>): string {
+function systemPrompt(prompt: Pick<PromptRow, 'prompt'>): string {
   return `${prompt.prompt.trim()}${HANDOVER_INSTRUCTION}`;
 }
 

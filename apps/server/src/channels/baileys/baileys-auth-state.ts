@@ -3,7 +3,7 @@ import type { DbOrTx } from '../../platform/db/client.js';
 import { deleteAuthKeys, deleteAuthState, findAuthKey, findAuthKeys, upsertAuthKeys } from './baileys.repo.js';
 
 /** The row holding the account credentials; signal keys are `<type>/<id>`. */
-export const CREDS_KEY = 'creds';
+const CREDS_KEY = 'creds';
 
 export interface SessionRef {
   companyId: number;

@@ -25,7 +25,7 @@ import { followNumberChange } from '../number-change.js';
 import type { SessionRef } from '../../modules/connections/connection-state.js';
 import { mapContent, textOf } from './baileys-message-mapper.js';
 
-export interface InboundLogger {
+interface InboundLogger {
   warn(o: object, m?: string): void;
   error(o: object, m?: string): void;
 }
@@ -52,7 +52,7 @@ const userOf = (jid: string | null | undefined) => jidDecode(jid ?? undefined)?.
  * when neither does is the LID itself used, so one person stays one contact as
  * soon as the mapping is known.
  */
-export async function phoneNumberOf(socket: Pick<WASocket, 'signalRepository'>, jid: string, alt?: string | null): Promise<string> {
+async function phoneNumberOf(socket: Pick<WASocket, 'signalRepository'>, jid: string, alt?: string | null): Promise<string> {
   if (isPnUser(jid)) return userOf(jid);
   if (alt && isPnUser(alt)) return userOf(alt);
   if (isLidUser(jid)) {
@@ -145,7 +145,7 @@ async function ingestNumberChange(ctx: BaileysInboundContext, message: WAMessage
 }
 
 /** One WhatsApp message into the ingest pipeline; answers whether it was stored. */
-export async function ingestBaileysMessage(ctx: BaileysInboundContext, message: WAMessage, ignoreGroups: boolean): Promise<boolean> {
+async function ingestBaileysMessage(ctx: BaileysInboundContext, message: WAMessage, ignoreGroups: boolean): Promise<boolean> {
   const { key } = message;
   if (!key.id) return false;
   const reaction = normalizeMessageContent(message.message)?.reactionMessage;
@@ -212,7 +212,7 @@ export async function handleUpsert(ctx: BaileysInboundContext, upsert: BaileysEv
 }
 
 /** WhatsApp's delivery status to our ack scale (spec part 1 §9): 1 sent, 2 delivered, 3 read, 4 played. */
-export function ackOf(status: proto.WebMessageInfo.Status | null | undefined): number {
+function ackOf(status: proto.WebMessageInfo.Status | null | undefined): number {
   switch (status) {
     case proto.WebMessageInfo.Status.SERVER_ACK:
       return 1;

@@ -2,7 +2,7 @@ import { extensionForMediaMessage, getContentType, normalizeMessageContent, type
 import type { MessageData } from '@atende/shared';
 import type { SpecialMediaType } from '../../inbound/inbound-message.js';
 
-export type MediaKind = 'image' | 'video' | 'audio' | 'document' | 'sticker';
+type MediaKind = 'image' | 'video' | 'audio' | 'document' | 'sticker';
 
 /** What one WhatsApp message means for the ticket: its text, the file to download, its special kind, its quote. */
 export interface MappedContent {

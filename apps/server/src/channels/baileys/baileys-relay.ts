@@ -35,7 +35,7 @@ export interface BaileysRelay {
 }
 
 /** How long a node waits for the session holder (a send to WhatsApp included). */
-export const RELAY_TIMEOUT_MS = 20_000;
+const RELAY_TIMEOUT_MS = 20_000;
 
 const requestChannel = (prefix: string, nodeId: string) => `${prefix}:node:${nodeId}`;
 

@@ -36,7 +36,7 @@ export interface BaileysSessionOptions {
   downloadMedia?: (message: WAMessage) => Promise<Buffer>;
 }
 
-export const DEFAULT_SESSION_OPTIONS: BaileysSessionOptions = {
+const DEFAULT_SESSION_OPTIONS: BaileysSessionOptions = {
   maxQrCodes: 5,
   reconnectBaseMs: 2_000,
   reconnectMaxMs: 60_000,

@@ -148,7 +148,7 @@ function sha256Matches(data: Buffer, expected: string | undefined): boolean {
   return expected.toLowerCase() === digest.toString('hex') || expected === digest.toString('base64');
 }
 
-export const MEDIA_ATTEMPTS = 6;
+const MEDIA_ATTEMPTS = 6;
 
 /**
  * Fetches a pending media message's file by its id and fills the stored message.

@@ -15,7 +15,7 @@ interface WebhookJob {
 }
 
 /** Tries of a status whose send is not stored yet: again after 1, 2, 4 and 8 seconds, then dropped. */
-export const STATUS_ATTEMPTS = 5;
+const STATUS_ATTEMPTS = 5;
 
 export interface CloudApiJobs {
   webhook: JobDefinition<WebhookJob>;

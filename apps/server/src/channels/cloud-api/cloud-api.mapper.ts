@@ -198,7 +198,7 @@ export function commonData(message: CloudMessage): MessageData {
   return data;
 }
 
-export const UNSUPPORTED_TEXT = 'message type not supported by WhatsApp Cloud API';
+const UNSUPPORTED_TEXT = 'message type not supported by WhatsApp Cloud API';
 
 /**
  * The ingest fields of a message that needs no download: a readable body for

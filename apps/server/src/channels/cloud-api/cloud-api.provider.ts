@@ -9,7 +9,7 @@ import { isCloudApiConfigured, readCloudApiSettings } from '../../modules/connec
 import { customerWindow } from './customer-window.js';
 import { createGraphApiClient, GraphApiError, type GraphApiClient, type GraphTemplate } from './graph-api.client.js';
 
-export interface TemplateMessage {
+interface TemplateMessage {
   name: string;
   language: string;
   parameters: string[];

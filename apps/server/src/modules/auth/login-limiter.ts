@@ -27,9 +27,9 @@ export interface LoginLimiter {
   reset(): Promise<void>;
 }
 
-export type LoginAdmission = { admitted: true; attempt: LoginAttempt } | { admitted: false; retryAfterSeconds: number };
+type LoginAdmission = { admitted: true; attempt: LoginAttempt } | { admitted: false; retryAfterSeconds: number };
 
-export interface LoginAttempt {
+interface LoginAttempt {
   /**
    * The password was right: the attempt's counts are given back (the pair's and the
    * device's failures are cleared). Answers the device cookie to set.

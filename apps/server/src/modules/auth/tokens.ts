@@ -14,7 +14,7 @@ export interface AccessClaims {
   familyId?: string;
 }
 
-export interface VerifiedAccess extends AccessClaims {
+interface VerifiedAccess extends AccessClaims {
   /** When the token expires, ms since epoch (an open socket ends then unless refreshed). */
   expiresAt: number;
 }

@@ -36,7 +36,7 @@ function companyColumns(body: CompanyUpdateBody) {
 }
 
 /** A company reads itself; a super user reads any. Another tenant's id is "not found". */
-export function assertOwnCompanyOrSuper(ctx: RequestContext, id: number): void {
+function assertOwnCompanyOrSuper(ctx: RequestContext, id: number): void {
   if (id !== ctx.companyId && !ctx.user.super) throw new AppError('ERR_NO_COMPANY_FOUND');
 }
 

@@ -5,8 +5,8 @@ import { contactListItems, contactLists, whatsapps, type ContactListItemRow, typ
 import type { TenantScope } from '../../platform/http/context.js';
 import { inTenant } from '../../platform/db/tenant.js';
 
-export const CONTACT_LISTS_PAGE_SIZE = 20;
-export const CONTACT_LIST_ITEMS_PAGE_SIZE = 40;
+const CONTACT_LISTS_PAGE_SIZE = 20;
+const CONTACT_LIST_ITEMS_PAGE_SIZE = 40;
 
 export type ContactListDetail = ContactListRow & { contactsCount: number };
 

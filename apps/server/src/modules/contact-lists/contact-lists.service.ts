@@ -26,7 +26,7 @@ import {
 export type ContactListsDeps = Pick<Platform, 'db' | 'events'> & { contactListChecks: ContactListChecks };
 
 /** The largest spreadsheet accepted, in rows (beyond it the upload is refused, not cut; the reading stops at the first row past it). */
-export const MAX_UPLOAD_ROWS = 20_000;
+const MAX_UPLOAD_ROWS = 20_000;
 
 async function requireList(deps: Pick<Platform, 'db'>, scope: TenantScope, id: number): Promise<ContactListDetail> {
   const list = await findContactList(deps.db, scope, id);

@@ -22,7 +22,7 @@ const MAX_LIVE_EVENTS = 100;
 
 const DUPLICATE_MESSAGE = 'ERR_DUPLICATED_CONTACT';
 
-export function normalizeTitle(title: string): string {
+function normalizeTitle(title: string): string {
   return title
     .trim()
     .toLowerCase()

@@ -27,7 +27,7 @@ async function extraInfoByContact(db: DbOrTx, scope: TenantScope, contactIds: nu
 }
 
 /** Rows with their extra info, loaded for all of them in one query. */
-export async function withExtraInfo(db: DbOrTx, scope: TenantScope, rows: ContactRow[]): Promise<ContactDetail[]> {
+async function withExtraInfo(db: DbOrTx, scope: TenantScope, rows: ContactRow[]): Promise<ContactDetail[]> {
   const extra = await extraInfoByContact(
     db,
     scope,

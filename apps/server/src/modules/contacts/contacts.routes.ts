@@ -11,7 +11,7 @@ import { allContacts, contactPage, createContact, deleteContact, showContact, up
 /** A 10 000-row spreadsheet as JSON is larger than the default body limit. */
 const UPLOAD_BODY_LIMIT = 8 * 1024 * 1024;
 /** Cells (row members) per upload: 500 rows of 200 titled columns (the web sends 500 rows a request), or 10,000 of 10. */
-export const UPLOAD_MAX_CELLS = 100_000;
+const UPLOAD_MAX_CELLS = 100_000;
 
 const tooLong = (message: string) => new AppError('ERR_VALIDATION', undefined, { message, fields: { _: [validationText('validation.tooLong')] } });
 

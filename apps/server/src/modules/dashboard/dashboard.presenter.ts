@@ -7,7 +7,7 @@ const minutes = (seconds: unknown): number => Math.round((num(seconds) / 60) * 1
 const average = (sum: unknown, count: unknown) => (num(count) ? num(sum) / num(count) : 0);
 
 /** The totals of a range as the dashboard's counters; first-response percentiles from its histogram. */
-export function presentCounters(row: Row | undefined, buckets: Row[], leads: Row | undefined): DashboardCounters {
+function presentCounters(row: Row | undefined, buckets: Row[], leads: Row | undefined): DashboardCounters {
   const finished = num(row?.finished);
   const frt = new Array<number>(FRT_BUCKETS).fill(0);
   for (const bucket of buckets) frt[num(bucket.bucket)] = num(bucket.n);
@@ -29,7 +29,7 @@ export function presentCounters(row: Row | undefined, buckets: Row[], leads: Row
   };
 }
 
-export function presentAttendant(row: Row): DashboardAttendant {
+function presentAttendant(row: Row): DashboardAttendant {
   return {
     id: num(row.id),
     name: String(row.name),

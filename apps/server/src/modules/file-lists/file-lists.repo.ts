@@ -5,7 +5,7 @@ import { fileListOptions, fileLists, type FileListOptionRow, type FileListRow } 
 import type { TenantScope } from '../../platform/http/context.js';
 import { inTenant } from '../../platform/db/tenant.js';
 
-export const FILE_LISTS_PAGE_SIZE = 20;
+const FILE_LISTS_PAGE_SIZE = 20;
 
 export interface FileListDetail extends FileListRow {
   options: FileListOptionRow[];

@@ -8,11 +8,6 @@ export async function listHelps(db: DbOrTx): Promise<HelpRow[]> {
   return db.select().from(helps).orderBy(asc(helps.title), asc(helps.id));
 }
 
-export async function findHelp(db: DbOrTx, id: number): Promise<HelpRow | null> {
-  const [row] = await db.select().from(helps).where(eq(helps.id, id)).limit(1);
-  return row ?? null;
-}
-
 /** The help's own columns, picked one by one: nothing else of a body reaches the row. */
 function toColumns(body: HelpUpdateBody): Partial<typeof helps.$inferInsert> {
   return { title: body.title, video: body.video, description: body.description };

@@ -124,7 +124,7 @@ export type NotificationOutcome = 'paid' | 'replay' | 'unknown-charge' | 'not-pa
  * moves by its recurrence: from the invoice's due date, or from now when it was paid
  * after it (an overdue company does not pay for the days it could not work).
  */
-export async function applyPixNotification(deps: InvoicesDeps, notification: PixNotification): Promise<NotificationOutcome> {
+async function applyPixNotification(deps: InvoicesDeps, notification: PixNotification): Promise<NotificationOutcome> {
   const charge = await findChargeByTxid(deps.db, notification.txid);
   if (!charge) return 'unknown-charge';
   if (charge.status === 'CONCLUIDA') return 'replay';

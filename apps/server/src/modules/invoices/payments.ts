@@ -8,7 +8,7 @@ import { registerFakePsp } from '../../platform/payments/fake-psp.js';
 import type { PaymentProvider } from '../../platform/payments/payment-provider.js';
 
 /** Where the local fake PSP is mounted (PIX_PROVIDER=fake). */
-export const FAKE_PSP_PREFIX = '/fake-psp';
+const FAKE_PSP_PREFIX = '/fake-psp';
 const FAKE_CLIENT_ID = 'atende-fake-psp';
 const FAKE_PIX_KEY = 'pix@atende.local';
 

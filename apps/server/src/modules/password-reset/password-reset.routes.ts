@@ -1,4 +1,4 @@
-import { EmailParams, LANGUAGES, ResetPasswordBody, ResetPasswordParams } from '@atende/shared';
+import { EmailParams, LANGUAGES, ResetPasswordBody } from '@atende/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
@@ -25,7 +25,7 @@ export function registerPasswordResetRoutes(scope: FastifyInstance, deps: Passwo
     return { status: 200, message: 'If the e-mail has an account, a code was sent to it.' };
   });
 
-  app.post('/resetpasswords/:email/:token/:newPassword', { schema: { params: ResetPasswordParams } }, async (request) => {
+  app.post('/resetpasswords/:email/:token/:newPassword', { schema: { params: ResetPasswordBody } }, async (request) => {
     await resetPassword(deps, request.params);
     return { message: 'Password updated' };
   });

@@ -15,8 +15,8 @@ export type PasswordResetDeps = Pick<Platform, 'db' | 'config' | 'mailer' | 'acc
 };
 
 /** DECISIONS.md §11: a code lasts 30 minutes, is used once and tried at most 5 times. */
-export const RESET_CODE_MINUTES = 30;
-export const RESET_CODE_TRIES = 5;
+const RESET_CODE_MINUTES = 30;
+const RESET_CODE_TRIES = 5;
 
 function hashCode(userId: number, code: string): string {
   return createHash('sha256').update(`${userId}:${code}`).digest('hex');

@@ -17,14 +17,14 @@ export type SignupDeps = Pick<Platform, 'db' | 'config' | 'mailer'> & {
 };
 
 /** A new company's trial and first due date: now + 3 days (spec part 2 §5, §9). */
-export const TRIAL_DAYS = 3;
+const TRIAL_DAYS = 3;
 
 /** A platform setting: only the main company's value counts (super users set it). */
 export async function platformSetting(deps: Pick<Platform, 'db'>, key: 'publicSignup' | 'passwordResetNotFound'): Promise<string | null> {
   return (await findSetting(deps.db, { companyId: MAIN_COMPANY_ID }, key))?.value ?? null;
 }
 
-export async function signupEnabled(deps: Pick<Platform, 'db'>): Promise<boolean> {
+async function signupEnabled(deps: Pick<Platform, 'db'>): Promise<boolean> {
   return (await platformSetting(deps, 'publicSignup')) !== 'disabled';
 }
 

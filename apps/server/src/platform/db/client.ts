@@ -15,7 +15,7 @@ import { lockDataDir } from './data-dir-lock.js';
 import { reopeningPglite } from './pglite-reopen.js';
 import * as schema from './schema.js';
 
-export type Schema = typeof schema;
+type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 /** A transaction handle; repositories accept either. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];

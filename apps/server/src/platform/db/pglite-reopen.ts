@@ -7,7 +7,7 @@ const REOPEN_EVERY_MS = 2_000;
 const FREED_BYTES = 1024 * 1024;
 
 /** What a statement on a dead embedded database answers: no space (507) or the database restarting (503). */
-export class EmbeddedDatabaseStopped extends Error {
+class EmbeddedDatabaseStopped extends Error {
   readonly code: string;
 
   constructor(cause: unknown, noSpace: boolean) {

@@ -9,7 +9,7 @@ export interface AccessChange {
   endedFamilies?: string[];
 }
 
-export type AccessChangeHandler = (change: AccessChange) => void | Promise<void>;
+type AccessChangeHandler = (change: AccessChange) => void | Promise<void>;
 
 export interface AccessChanges {
   /**

@@ -6,11 +6,12 @@
 /**
  * Each feature adds its events to this map from its own `<feature>.events.ts`
  * (declaration merging), so the platform names no business event itself.
+ * @public (exported for the features' `declare module` merging, which no import shows)
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface DomainEventMap {}
 
-export type DomainEventName = keyof DomainEventMap;
+type DomainEventName = keyof DomainEventMap;
 type Handler<K extends DomainEventName> = (payload: DomainEventMap[K]) => void | Promise<void>;
 
 export interface DomainEvents {

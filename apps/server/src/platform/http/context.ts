@@ -1,7 +1,7 @@
 import type { AllTicket, PlanFlags, Profile } from '@atende/shared';
 
 /** The signed-in user as every request and socket sees it. */
-export interface SessionUser {
+interface SessionUser {
   id: number;
   companyId: number;
   name: string;

@@ -8,19 +8,19 @@ import type { FastifyCorsOptions } from '@fastify/cors';
  */
 
 /** Every method the API's routes use. */
-export const CORS_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+const CORS_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /**
  * Request headers the web client and API clients send beyond the CORS-safelisted ones:
  * the bearer token, JSON bodies, and a request id to correlate with the server's logs.
  */
-export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'Accept-Language', 'X-Request-Id'];
+const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'Accept-Language', 'X-Request-Id'];
 
 /**
  * Response headers clients read: the next page of `GET /invoices/all`, the request id,
  * how long to wait after a 429 or 503, and a download's file name.
  */
-export const CORS_EXPOSED_HEADERS = ['X-Has-More', 'X-Request-Id', 'Retry-After', 'Content-Disposition'];
+const CORS_EXPOSED_HEADERS = ['X-Has-More', 'X-Request-Id', 'Retry-After', 'Content-Disposition'];
 
 export function corsOptions(origins: string[]): FastifyCorsOptions {
   return {

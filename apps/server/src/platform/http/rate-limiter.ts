@@ -46,9 +46,9 @@ export interface RateLimiter {
   reset(): Promise<void>;
 }
 
-export type Admission = { admitted: true } | { admitted: false; retryAfterMs: number };
+type Admission = { admitted: true } | { admitted: false; retryAfterMs: number };
 
-export interface BackoffOptions {
+interface BackoffOptions {
   free: number;
   baseMs: number;
   maxMs: number;

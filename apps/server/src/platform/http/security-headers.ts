@@ -15,7 +15,7 @@ import type { FastifyInstance } from 'fastify';
  * https://www.youtube-nocookie.com). No script, style or connection of theirs
  * runs in our document; the player runs in its own origin.
  */
-export const APP_CSP = [
+const APP_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
@@ -35,9 +35,9 @@ export const APP_CSP = [
  * file itself, and `sandbox` gives the document an opaque origin, so even a file
  * a browser would render as a page cannot reach the app's storage or cookies.
  */
-export const MEDIA_CSP = ["default-src 'none'", "img-src 'self'", "media-src 'self'", "style-src 'unsafe-inline'", "frame-ancestors 'none'", 'sandbox'].join('; ');
+const MEDIA_CSP = ["default-src 'none'", "img-src 'self'", "media-src 'self'", "style-src 'unsafe-inline'", "frame-ancestors 'none'", 'sandbox'].join('; ');
 
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'referrer-policy': 'strict-origin-when-cross-origin',
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',

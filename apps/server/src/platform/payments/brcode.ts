@@ -14,7 +14,7 @@
  * cents without floating point.
  */
 
-export const PIX_GUI = 'br.gov.bcb.pix';
+const PIX_GUI = 'br.gov.bcb.pix';
 
 const MAX_NAME = 25;
 const MAX_CITY = 15;

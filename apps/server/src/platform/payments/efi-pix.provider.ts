@@ -20,7 +20,7 @@ import { z } from 'zod';
 import { formatPixAmount, parsePixAmount } from './brcode.js';
 import type { CreatePixCharge, PaymentProvider, PixCharge, PixChargeStatus } from './payment-provider.js';
 
-export interface EfiPixTlsOptions {
+interface EfiPixTlsOptions {
   /** PKCS#12 bundle with the client certificate and key (Efí hands out .p12 files). */
   pfx?: Buffer;
   passphrase?: string;

@@ -19,7 +19,7 @@ interface IoredisShapedMulti {
 }
 
 /** The commands the adapter calls on an ioredis client, with ioredis's reply shapes. */
-export interface StreamsAdapterClient {
+interface StreamsAdapterClient {
   xread(...args: (string | number)[]): Promise<Reply>;
   xadd(args: (string | number)[]): Promise<Reply>;
   xrange(key: string, start: string, end: string): Promise<Reply>;

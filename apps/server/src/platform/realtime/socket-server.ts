@@ -12,11 +12,11 @@ import { connectRedisStreams, type RedisStreamsConnection } from './redis-stream
 import { rooms } from './rooms.js';
 import { createWritePacer, type PacedConnection, type WritePacer } from './write-pacer.js';
 
-export interface JoinAuthorizer {
+interface JoinAuthorizer {
   (ctx: RequestContext, id: number): Promise<boolean>;
 }
 
-export interface SocketServerLogger {
+interface SocketServerLogger {
   info(o: object | string, m?: string): void;
   warn(o: object | string, m?: string): void;
   error(o: object | string, m?: string): void;
@@ -46,7 +46,7 @@ export interface SocketServerOptions {
 }
 
 /** Reads a user's current rights from the database (null: the user is gone). */
-export type ReloadSession = (userId: number) => Promise<RequestContext | null>;
+type ReloadSession = (userId: number) => Promise<RequestContext | null>;
 
 export interface SocketServer {
   transport: RealtimeTransport;

@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type { SheetReaderMessage, SheetReaderRequest } from './sheet-reader.worker.js';
 import type { SheetRow, SheetTableResult } from './sheet-table.js';
 
-export type { SheetRow, SheetTableResult } from './sheet-table.js';
+export type {  SheetTableResult } from './sheet-table.js';
 
 /**
  * Reads an uploaded workbook (`.xlsx`, or legacy `.xls`) in a worker thread, so
@@ -43,8 +43,8 @@ export class SpreadsheetError extends Error {
   }
 }
 
-export const SPREADSHEET_READ_TIMEOUT_MS = 10_000;
-export const SPREADSHEET_MAX_INFLATED_BYTES = 128 * 1024 * 1024;
+const SPREADSHEET_READ_TIMEOUT_MS = 10_000;
+const SPREADSHEET_MAX_INFLATED_BYTES = 128 * 1024 * 1024;
 /** The worker's heap: a legitimate 20,000-row sheet needs a few tens of MB. */
 const WORKER_HEAP_MB = 256;
 /** Readings at once (one core stays for the event loop); others wait their turn. */

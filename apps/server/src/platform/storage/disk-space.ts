@@ -51,7 +51,7 @@ export function isWasmAbort(error: unknown): boolean {
 
 const MB = 1024 * 1024;
 
-export function toMb(bytes: number): number {
+function toMb(bytes: number): number {
   return Math.floor(bytes / MB);
 }
 
@@ -94,7 +94,7 @@ export async function canWrite(dir: string, bytes = 64 * 1024): Promise<boolean>
 export const ROOM_FOR_THE_DATABASE = 1024 * 1024;
 
 /** The sentence an operator reads when DATA_DIR is full: at start-up, in /health. */
-export function noSpaceSentence(freeBytes: number): string {
+function noSpaceSentence(freeBytes: number): string {
   return `no space left in DATA_DIR (${toMb(freeBytes)} MB free)`;
 }
 
@@ -126,7 +126,7 @@ export async function explainStartupFailure(error: unknown, dataDir: string, min
   return noSpace ? new NoSpaceToStartError(dataDir, await freeSpace(dataDir), minFreeMb) : error;
 }
 
-export type StorageState = 'ok' | 'full' | 'database_full';
+type StorageState = 'ok' | 'full' | 'database_full';
 
 export interface StorageStatus {
   status: StorageState;

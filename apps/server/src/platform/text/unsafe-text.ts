@@ -12,7 +12,7 @@ const UNSAFE_ALL = new RegExp(UNSAFE.source, 'g');
 /** Deeper than any body a client of ours sends; past it a body is refused rather than walked. */
 export const MAX_INPUT_DEPTH = 32;
 
-export function hasUnsafeText(text: string): boolean {
+function hasUnsafeText(text: string): boolean {
   return UNSAFE.test(text);
 }
 

@@ -9,7 +9,7 @@ import { BillingMenu, BillingTopBar, OverdueBanner } from './overdue-parts';
 import { SideMenu } from './side-menu';
 import { TopBar } from './top-bar';
 
-export const DRAWER_WIDTH = 240;
+const DRAWER_WIDTH = 240;
 const COLLAPSED_WIDTH = 64;
 
 export function AppLayout() {

@@ -10,7 +10,7 @@ import { CampaignStatusChip } from './campaign-status';
 import { useCampaign, useCampaignEvents } from './campaigns-queries';
 
 /** Spec part 2 §4: when the report receives FINALIZADA it reloads after 5 seconds. */
-export const REPORT_RELOAD_MS = 5000;
+const REPORT_RELOAD_MS = 5000;
 
 function Figure({ label, value, testId }: { label: string; value: string | number; testId: string }) {
   return (

@@ -8,7 +8,7 @@ export interface CampaignPage {
   hasMore: boolean;
 }
 
-export const campaignKeys = {
+const campaignKeys = {
   pages: ['campaigns', 'page'] as const,
   page: (search: string) => ['campaigns', 'page', search] as const,
   one: (id: number) => ['campaigns', 'one', id] as const,

@@ -37,7 +37,7 @@ import { ChatRowContent, unreadOf } from './chat-row';
 import { chatKeys } from './use-unread-chats';
 
 /** Spec part 2 §9: older messages load when scrolled within 600 px of the top. */
-export const OLDER_MESSAGES_THRESHOLD_PX = 600;
+const OLDER_MESSAGES_THRESHOLD_PX = 600;
 
 /** Without the plan's internal chat: the error toast, then / after a second (spec part 2 §6, §9). */
 function useChatPlanGate(): boolean {

@@ -15,7 +15,7 @@ import { z } from 'zod';
 /** The providers the dialog offers; 'baileys' is the same as the spec's default 'beta'. */
 export const DIALOG_PROVIDERS = ['beta', 'cloud-api', 'sandbox'] as const satisfies readonly ConnectionProvider[];
 
-export interface CloudApiFormValues {
+interface CloudApiFormValues {
   phoneNumberId: string;
   wabaId: string;
   /** Write-only: empty keeps the stored one. */

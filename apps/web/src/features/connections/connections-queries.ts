@@ -14,7 +14,7 @@ import { useSocket } from '../../realtime/socket';
 
 export const connectionsKey = ['connections'] as const;
 /** The side menu's warning dot reads this query (`app/layout/side-menu.tsx`). */
-export const connectionsAlertKey = ['connections-alert'] as const;
+const connectionsAlertKey = ['connections-alert'] as const;
 /** One connection with its session detail (the QR code), read by the QR dialog. */
 export const connectionSessionKey = (id: number) => ['connection-session', id] as const;
 

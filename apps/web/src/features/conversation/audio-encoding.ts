@@ -1,5 +1,5 @@
 /** Spec part 1 §4, §9: audio is mp3 at 128 kbps; a recording under 10000 bytes is discarded silently. */
-export const MP3_KBPS = 128;
+const MP3_KBPS = 128;
 export const MIN_RECORDING_BYTES = 10_000;
 const FRAME = 1152;
 

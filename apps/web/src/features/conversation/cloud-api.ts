@@ -33,8 +33,8 @@ export interface CustomerWindowState {
   expiresAt: string | null;
 }
 
-export const customerWindowKey = (ticketId: number) => ['customer-window', ticketId] as const;
-export const templatesKey = (whatsappId: number) => ['message-templates', whatsappId] as const;
+const customerWindowKey = (ticketId: number) => ['customer-window', ticketId] as const;
+const templatesKey = (whatsappId: number) => ['message-templates', whatsappId] as const;
 
 export function usesCloudApi(ticket: Pick<PresentedTicket, 'whatsapp'>): boolean {
   return ticket.whatsapp?.provider === 'cloud-api';

@@ -19,7 +19,7 @@ import { TemplatePickerDialog } from './template-picker-dialog';
 import { useSendMessage } from './use-send-message';
 
 /** Spec part 1 §9: the input grows to at most 5 rows. */
-export const COMPOSER_MAX_ROWS = 5;
+const COMPOSER_MAX_ROWS = 5;
 
 function storedSign(): boolean {
   // On by default (spec part 1 §9): only an explicit 'false' turns it off.

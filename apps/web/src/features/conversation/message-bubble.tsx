@@ -20,7 +20,7 @@ const time = (value: string) => {
   return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
 };
 
-export function AckIcon({ ack }: { ack: number }) {
+function AckIcon({ ack }: { ack: number }) {
   const { t } = useTranslation();
   const state = ackState(ack);
   const label = t(`conversation.ack.${state}`);

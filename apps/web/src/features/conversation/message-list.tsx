@@ -13,7 +13,7 @@ import { useRetryMessage } from './use-send-message';
 import { buildTimeline, type TimelineItem } from './message-timeline';
 
 /** Spec part 1 §4: older messages load when scrolled within 50 px of the top. */
-export const LOAD_OLDER_THRESHOLD_PX = 50;
+const LOAD_OLDER_THRESHOLD_PX = 50;
 /** Closer than this to the bottom counts as "reading the latest": new messages keep the view there. */
 const AT_BOTTOM_PX = 80;
 

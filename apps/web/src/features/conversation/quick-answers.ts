@@ -1,8 +1,8 @@
 import type { PresentedQuickMessage } from '@atende/shared';
 
 /** Spec part 1 §9: suggestions need a leading '/' followed by more than 1 character; labels are cut at 35. */
-export const QUICK_ANSWER_MIN_CHARS = 2;
-export const QUICK_ANSWER_LABEL_MAX = 35;
+const QUICK_ANSWER_MIN_CHARS = 2;
+const QUICK_ANSWER_LABEL_MAX = 35;
 
 /** The shortcode being typed, or null when the input does not ask for quick answers. */
 export function quickAnswerTerm(input: string): string | null {

@@ -8,7 +8,7 @@ import { toastError } from '../../components/toast';
 import { ticketKey } from './conversation-queries';
 
 /** Spec part 2 §5: a tag's name has at least 3 characters. */
-export const TAG_NAME_MIN = 3;
+const TAG_NAME_MIN = 3;
 
 type TagOption = PresentedTicketTag | { inputValue: string };
 const filter = createFilterOptions<TagOption>();

@@ -8,7 +8,7 @@ import { SEARCH_DEBOUNCE_MS, useDebouncedValue } from '../../components/use-debo
 import type { TransferInput } from '../tickets/ticket-actions';
 
 /** Spec part 1 §2, §9: user search starts at 3 characters; the first load waits 500 ms. */
-export const USER_SEARCH_MIN_CHARS = 3;
+const USER_SEARCH_MIN_CHARS = 3;
 
 /** The term sent to GET /users: nothing until 3 characters are typed. */
 export function userSearchTerm(typed: string): string {

@@ -56,7 +56,7 @@ export function useSendMessage(ticketId: number) {
  * error code): stored on the server, failed, shown with their reason and a
  * Retry action. Returns whether there were any.
  */
-export function storeFailedMessages(queryClient: QueryClient, ticketId: number, error: unknown): boolean {
+function storeFailedMessages(queryClient: QueryClient, ticketId: number, error: unknown): boolean {
   const messages = error instanceof ApiError && Array.isArray(error.data.messages) ? (error.data.messages as PresentedMessage[]) : [];
   if (messages.length > 0) storeMessages(queryClient, ticketId, messages);
   return messages.length > 0;

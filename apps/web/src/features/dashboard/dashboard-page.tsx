@@ -43,7 +43,7 @@ export function defaultFilter(today = new Date()): DashboardFilter {
 }
 
 /** Minutes as "1h 05m" (spec: averages in hours and minutes). */
-export function useDuration() {
+function useDuration() {
   const { t } = useTranslation();
   return (minutes: number | null) => {
     if (minutes === null) return t('dashboard.noValue');

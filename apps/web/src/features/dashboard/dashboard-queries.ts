@@ -21,7 +21,7 @@ const lists = (filter: DashboardFilter) => ({
 });
 
 /** The days a filter covers, as the chart routes take them (`days` resolved in the browser's calendar). */
-export function chartDates(filter: DashboardFilter, today = new Date()): { initialDate?: string; finalDate?: string } {
+function chartDates(filter: DashboardFilter, today = new Date()): { initialDate?: string; finalDate?: string } {
   if (filter.days) {
     const day = (offset: number) => {
       const date = new Date(today.getFullYear(), today.getMonth(), today.getDate() - offset);

@@ -12,7 +12,7 @@ export interface IntegrationPage {
 
 type IntegrationPages = InfiniteData<IntegrationPage, number>;
 
-export const integrationKeys = {
+const integrationKeys = {
   all: ['queue-integrations'] as const,
   lists: ['queue-integrations', 'page'] as const,
   list: (search: string) => ['queue-integrations', 'page', search] as const,
@@ -58,7 +58,7 @@ function matchesSearch(integration: Integration, search: string): boolean {
 }
 
 /** Live create/update (spec part 2 §4): replace in place, or add on top of a list whose search it matches. */
-export function upsertIntegration(data: IntegrationPages, integration: Integration, search: string): IntegrationPages {
+function upsertIntegration(data: IntegrationPages, integration: Integration, search: string): IntegrationPages {
   const listed = data.pages.some((page) => page.queueIntegrations.some((i) => i.id === integration.id));
   if (listed) {
     return { ...data, pages: data.pages.map((page) => ({ ...page, queueIntegrations: page.queueIntegrations.map((i) => (i.id === integration.id ? integration : i)) })) };
@@ -68,7 +68,7 @@ export function upsertIntegration(data: IntegrationPages, integration: Integrati
   return { ...data, pages: [{ ...first, count: first.count + 1, queueIntegrations: [integration, ...first.queueIntegrations] }, ...rest] };
 }
 
-export function removeIntegration(data: IntegrationPages, id: number): IntegrationPages {
+function removeIntegration(data: IntegrationPages, id: number): IntegrationPages {
   const listed = data.pages.some((page) => page.queueIntegrations.some((i) => i.id === id));
   if (!listed) return data;
   return {

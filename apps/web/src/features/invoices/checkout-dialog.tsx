@@ -33,7 +33,7 @@ import { ADDRESS_FIELDS, CheckoutAddress, FIRST_STEP, nextStep, previousStep, RE
 import { PixPayment } from './pix-payment';
 
 /** Spec part 2 §9: after the payment is confirmed the user goes to / after 4 seconds. */
-export const PAID_REDIRECT_MS = 4000;
+const PAID_REDIRECT_MS = 4000;
 
 const STEP_LABEL: Record<CheckoutStep, string> = { [STEP.address]: 'address', [STEP.plan]: 'plan', [STEP.review]: 'review' };
 

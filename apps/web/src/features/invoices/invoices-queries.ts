@@ -8,7 +8,7 @@ export interface InvoicePage {
   hasMore: boolean;
 }
 
-export const invoiceKeys = {
+const invoiceKeys = {
   all: ['invoices'] as const,
   list: (search: string) => ['invoices', 'page', search] as const,
 };

@@ -18,10 +18,10 @@ export const kanbanKeys = {
 };
 
 /** The board shows the tickets being worked on (as the server's `GET /ticket/kanban`). */
-export const BOARD_STATUSES: readonly string[] = ['open', 'pending'];
+const BOARD_STATUSES: readonly string[] = ['open', 'pending'];
 
 /** The lanes a ticket's card belongs in, among the board's lanes: its kanban tags, or the lane without tag. */
-export function lanesOf(ticket: Pick<PresentedTicket, 'tags'>, laneTagIds: ReadonlySet<number>): LaneId[] {
+function lanesOf(ticket: Pick<PresentedTicket, 'tags'>, laneTagIds: ReadonlySet<number>): LaneId[] {
   const lanes = ticket.tags.map((tag) => tag.id).filter((id) => laneTagIds.has(id));
   return lanes.length > 0 ? lanes : ['none'];
 }
@@ -54,7 +54,7 @@ function withCount(data: LanePages, delta: number): LanePages {
 }
 
 /** Takes a card out of a lane (and out of its total when it was there). */
-export function removeCard(data: LanePages, ticketId: number): LanePages {
+function removeCard(data: LanePages, ticketId: number): LanePages {
   const present = data.pages.some((page) => page.tickets.some((ticket) => ticket.id === ticketId));
   if (!present) return data;
   const pages = data.pages.map((page) => ({ ...page, tickets: page.tickets.filter((ticket) => ticket.id !== ticketId) }));
@@ -65,7 +65,7 @@ export function removeCard(data: LanePages, ticketId: number): LanePages {
  * Puts a card in a lane at its place in the server's order (most recently
  * updated first), or replaces it where it is. Applying it twice changes nothing.
  */
-export function placeCard(data: LanePages, ticket: PresentedTicket): LanePages {
+function placeCard(data: LanePages, ticket: PresentedTicket): LanePages {
   const present = data.pages.some((page) => page.tickets.some((card) => card.id === ticket.id));
   const without = present ? data.pages.map((page) => ({ ...page, tickets: page.tickets.filter((card) => card.id !== ticket.id) })) : data.pages;
   if (without.length === 0) return data;

@@ -43,7 +43,7 @@ export function useLaneCards(lane: LaneId, showAll: boolean, enabled = true) {
 }
 
 /** Whether a ticket is on this user's board: everything for admins; the user's queues and own tickets otherwise (as the server). */
-export function onBoardOf(user: Pick<PresentedUser, 'id' | 'profile' | 'queues'> | null) {
+function onBoardOf(user: Pick<PresentedUser, 'id' | 'profile' | 'queues'> | null) {
   return (ticket: Pick<PresentedTicket, 'userId' | 'queueId'>): boolean => {
     if (!user) return false;
     if (user.profile === 'admin') return true;
@@ -57,7 +57,7 @@ function laneTagIdsOf(queryClient: QueryClient): Set<number> {
 }
 
 /** Folds a ticket's news (a move, a new message, a close) into every cached lane. */
-export function cacheTicketOnBoard(queryClient: QueryClient, ticket: PresentedTicket | null, ticketId: number, onBoard: boolean): void {
+function cacheTicketOnBoard(queryClient: QueryClient, ticket: PresentedTicket | null, ticketId: number, onBoard: boolean): void {
   const laneTagIds = laneTagIdsOf(queryClient);
   for (const [key, data] of queryClient.getQueriesData<LanePages>({ queryKey: kanbanKeys.all })) {
     if (!data) continue;

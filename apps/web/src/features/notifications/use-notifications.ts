@@ -10,7 +10,7 @@ import { shouldNotify } from '../tickets/ticket-list-cache';
 import { useSelectableQueues } from '../tickets/use-selectable-queues';
 import { useTicketViewer } from '../tickets/use-ticket-list';
 
-export const NOTIFICATIONS_KEY = 'notifications';
+const NOTIFICATIONS_KEY = 'notifications';
 
 export interface NotificationsData {
   /** The first page of each list, newest first. */

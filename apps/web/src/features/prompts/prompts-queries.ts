@@ -3,7 +3,7 @@ import { useSession } from '../../api/session';
 import { useCompanyEvent } from '../../realtime/socket';
 import type { Prompt } from './prompt-form';
 
-export const promptsKey = ['prompts'] as const;
+const promptsKey = ['prompts'] as const;
 
 /** `GET /prompt` answers `{prompts}`; `enabled` is false when the plan or the profile would be refused. */
 export function usePrompts(enabled = true) {
@@ -20,7 +20,7 @@ export type PromptEvent = { action: 'create' | 'update'; prompt: Prompt } | { ac
 const byName = (a: Prompt, b: Prompt) => a.name.localeCompare(b.name) || a.id - b.id;
 
 /** Live create/update upsert (in the server's name order), delete removes (spec part 2 §4). */
-export function applyPromptEvent(list: readonly Prompt[], event: PromptEvent): Prompt[] {
+function applyPromptEvent(list: readonly Prompt[], event: PromptEvent): Prompt[] {
   if (event.action === 'delete') return list.filter((prompt) => prompt.id !== Number(event.promptId));
   return [...list.filter((prompt) => prompt.id !== event.prompt.id), event.prompt].sort(byName);
 }

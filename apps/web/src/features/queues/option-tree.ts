@@ -23,7 +23,7 @@ export interface OptionRow {
 }
 
 /** Customers read a level in option-number order ("2" before "10"). */
-export function byOptionNumber(a: Pick<QueueOption, 'option' | 'id'>, b: Pick<QueueOption, 'option' | 'id'>): number {
+function byOptionNumber(a: Pick<QueueOption, 'option' | 'id'>, b: Pick<QueueOption, 'option' | 'id'>): number {
   return Number(a.option) - Number(b.option) || a.option.localeCompare(b.option) || a.id - b.id;
 }
 

@@ -5,7 +5,7 @@ import { useCompanyEvent } from '../../realtime/socket';
 
 type QuickMessagePages = InfiniteData<PresentedQuickMessagePage, number>;
 
-export const quickMessageKeys = {
+const quickMessageKeys = {
   all: ['quick-messages'] as const,
   lists: ['quick-messages', 'page'] as const,
   /** The composer's suggestions (`GET /quick-messages/list`, owned by the conversation screen). */

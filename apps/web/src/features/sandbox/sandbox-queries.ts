@@ -17,7 +17,7 @@ export interface PhoneEntry {
 }
 
 /** Replies land in the sandbox outbox, which no event announces: poll while the page is visible. */
-export const CONVERSATION_POLL_MS = 2000;
+const CONVERSATION_POLL_MS = 2000;
 
 export const sandboxKeys = {
   connection: (whatsappId: number) => ['sandbox', whatsappId] as const,

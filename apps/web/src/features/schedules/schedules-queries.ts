@@ -12,7 +12,7 @@ export interface SchedulePage {
 
 type SchedulePages = InfiniteData<SchedulePage, number>;
 
-export const scheduleKeys = {
+const scheduleKeys = {
   lists: ['schedules', 'page'] as const,
   list: (search: string) => ['schedules', 'page', search] as const,
 };
@@ -33,7 +33,7 @@ function matchesSearch(schedule: Schedule, search: string): boolean {
 }
 
 /** Live create/update (spec part 2 §4): replace in place, or add to a list whose search it matches. */
-export function upsertSchedule(data: SchedulePages, schedule: Schedule, search: string): SchedulePages {
+function upsertSchedule(data: SchedulePages, schedule: Schedule, search: string): SchedulePages {
   const listed = data.pages.some((page) => page.schedules.some((s) => s.id === schedule.id));
   if (listed) return { ...data, pages: data.pages.map((page) => ({ ...page, schedules: page.schedules.map((s) => (s.id === schedule.id ? schedule : s)) })) };
   if (!matchesSearch(schedule, search) || data.pages.length === 0) return data;
@@ -41,7 +41,7 @@ export function upsertSchedule(data: SchedulePages, schedule: Schedule, search: 
   return { ...data, pages: [{ ...first, schedules: [schedule, ...first.schedules] }, ...rest] };
 }
 
-export function removeSchedule(data: SchedulePages, id: number): SchedulePages {
+function removeSchedule(data: SchedulePages, id: number): SchedulePages {
   return { ...data, pages: data.pages.map((page) => ({ ...page, schedules: page.schedules.filter((s) => s.id !== id) })) };
 }
 

@@ -37,7 +37,7 @@ export function useCompanies(enabled = true) {
 }
 
 /** A saved company replaces its row and its own entry; a new one joins the list (by id, as the server lists them). */
-export function upsertCompany(list: readonly Company[], company: Company): Company[] {
+function upsertCompany(list: readonly Company[], company: Company): Company[] {
   const others = list.filter((c) => c.id !== company.id);
   return [...others, company].sort((a, b) => a.id - b.id);
 }

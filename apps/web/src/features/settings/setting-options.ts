@@ -1,4 +1,4 @@
-import { CHATBOT_TEXT_KEYS, PLATFORM_SETTING_KEYS, SETTING_DEFINITIONS, SETTING_MAX_LENGTH, type SettingKey } from '@atende/shared';
+import { PLATFORM_SETTING_KEYS, SETTING_DEFINITIONS, SETTING_MAX_LENGTH, type SettingKey } from '@atende/shared';
 import { settingValue, type Setting } from './settings-queries';
 
 /**
@@ -26,10 +26,6 @@ export const CHOICE_SETTINGS = [
  */
 export const PLATFORM_CHOICE_SETTINGS = PLATFORM_SETTING_KEYS;
 export type ChoiceSetting = (typeof CHOICE_SETTINGS)[number] | (typeof PLATFORM_CHOICE_SETTINGS)[number];
-
-/** Free-text options (the billing integration's token, the chatbot's menu words). */
-export const TEXT_SETTINGS = ['asaas', ...CHATBOT_TEXT_KEYS] as const satisfies readonly SettingKey[];
-export type TextSetting = (typeof TEXT_SETTINGS)[number];
 
 /** The values a choice offers, as the server accepts them (`PUT /settings/:key`). */
 export function settingChoices(key: ChoiceSetting): readonly string[] {

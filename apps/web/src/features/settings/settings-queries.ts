@@ -9,7 +9,7 @@ export interface Setting {
   value: string;
 }
 
-export const settingsKey = ['settings'] as const;
+const settingsKey = ['settings'] as const;
 
 /** The company's settings (`GET /settings`), kept live by `company-{id}-settings`. */
 export function useSettings() {
@@ -33,7 +33,7 @@ export function replaceSetting(list: readonly Setting[], setting: Setting): Sett
   return list.some((s) => s.key === setting.key) ? list.map((s) => (s.key === setting.key ? setting : s)) : [...list, setting];
 }
 
-export function cacheSetting(queryClient: QueryClient, setting: Setting): void {
+function cacheSetting(queryClient: QueryClient, setting: Setting): void {
   queryClient.setQueryData<Setting[]>(settingsKey, (list) => (list ? replaceSetting(list, setting) : list));
 }
 

@@ -14,7 +14,7 @@ import { maskPhone, phoneDigits, PHONE_MAX_DIGITS } from './phone-mask';
 import { serverFieldErrors, SignupForm, type SignupFormInput, type SignupFormValues } from './signup-form';
 
 /** A plan as the public `GET /plans/list` answers it (value in reais). */
-export interface PublicPlan {
+interface PublicPlan {
   id: number;
   name: string;
   users: number;

@@ -2,7 +2,7 @@ import { Chip, type ChipProps } from '@mui/material';
 import { isCssHexColor } from '../queues/queue-colors';
 
 /** Black or white, whichever reads better on `color` (WCAG relative luminance). */
-export function textColorOn(color: string): '#000' | '#fff' {
+function textColorOn(color: string): '#000' | '#fff' {
   if (!isCssHexColor(color)) return '#000';
   let hex = color.trim().slice(1);
   if (hex.length <= 4) hex = [...hex].map((digit) => digit + digit).join('');

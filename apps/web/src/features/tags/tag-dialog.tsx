@@ -16,7 +16,7 @@ type FormInput = z.input<typeof TagBody>;
 type FormOutput = z.output<typeof TagBody>;
 
 /** The colour a new tag starts with: a mid blue of the preset palette. */
-export const DEFAULT_TAG_COLOR = '#338ccc';
+const DEFAULT_TAG_COLOR = '#338ccc';
 
 /** The 50 preset colours (spec part 2 §2.4), keyboard-reachable; the chosen one is outlined. */
 function ColorPalette({ value, onPick }: { value: string; onPick(color: string): void }) {

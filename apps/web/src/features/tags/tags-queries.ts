@@ -32,7 +32,7 @@ const byName = (a: PresentedTag, b: PresentedTag) => a.name.localeCompare(b.name
  * Live create/update (spec part 2 §4): replaced in place (a rename re-sorts the
  * loaded rows, the server's order), or added to a list whose search it matches.
  */
-export function upsertTag(data: TagPages, tag: PresentedTag, search: string): TagPages {
+function upsertTag(data: TagPages, tag: PresentedTag, search: string): TagPages {
   const listed = data.pages.some((page) => page.tags.some((row) => row.id === tag.id));
   if (listed) return { ...data, pages: data.pages.map((page) => ({ ...page, tags: page.tags.map((row) => (row.id === tag.id ? { ...row, ...tag } : row)).sort(byName) })) };
   if ((search && !tag.name.toLowerCase().includes(search)) || data.pages.length === 0) return data;
@@ -40,7 +40,7 @@ export function upsertTag(data: TagPages, tag: PresentedTag, search: string): Ta
   return { ...data, pages: [{ ...first, tags: [...first.tags, tag].sort(byName), count: first.count + 1 }, ...rest] };
 }
 
-export function removeTag(data: TagPages, id: number): TagPages {
+function removeTag(data: TagPages, id: number): TagPages {
   return { ...data, pages: data.pages.map((page) => ({ ...page, tags: page.tags.filter((row) => row.id !== id) })) };
 }
 

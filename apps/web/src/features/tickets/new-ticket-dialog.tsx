@@ -28,7 +28,7 @@ import { connectionsQuery } from '../connections/connections-queries';
 import { useSelectableQueues } from './use-selectable-queues';
 
 /** Spec part 1 §5, §9: the contact search starts at 3 characters. */
-export const CONTACT_SEARCH_MIN = 3;
+const CONTACT_SEARCH_MIN = 3;
 
 type ContactChoice = Pick<PresentedContact, 'id' | 'name' | 'number'>;
 /** The "add contact {name}" entry offered when a typed name matches nobody. */

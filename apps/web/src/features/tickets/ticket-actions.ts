@@ -38,7 +38,7 @@ const CONFLICT_TEXTS: Record<string, string> = {
 };
 
 /** A lost race: the ticket as the winner left it and the toast naming who has it ("Ticket already accepted by Ana"). */
-export function ticketConflict(error: unknown): { ticket: PresentedTicket | null; text: string } | null {
+function ticketConflict(error: unknown): { ticket: PresentedTicket | null; text: string } | null {
   if (!(error instanceof ApiError) || error.status !== 409 || !error.code) return null;
   const key = CONFLICT_TEXTS[error.code];
   if (!key) return null;

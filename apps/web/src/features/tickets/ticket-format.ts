@@ -9,7 +9,7 @@ export function formatTicketTime(updatedAt: string, now: Date = new Date()): str
 }
 
 /** Spec part 1 §9: under 600 px a contact name over 10 characters is shortened. */
-export const NARROW_NAME_LENGTH = 10;
+const NARROW_NAME_LENGTH = 10;
 
 export function shortenName(name: string, narrow: boolean): string {
   // Array.from counts emoji and accented letters as one character each.

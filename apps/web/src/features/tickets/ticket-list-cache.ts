@@ -75,7 +75,7 @@ export function ticketMatchesList(ticket: PresentedTicket, params: TicketListPar
 }
 
 /** The server's order: tickets with unread messages first, then the most recently updated. */
-export function compareTickets(a: PresentedTicket, b: PresentedTicket): number {
+function compareTickets(a: PresentedTicket, b: PresentedTicket): number {
   const unread = Number(b.unreadMessages > 0) - Number(a.unreadMessages > 0);
   if (unread !== 0) return unread;
   const updated = Date.parse(b.updatedAt) - Date.parse(a.updatedAt);

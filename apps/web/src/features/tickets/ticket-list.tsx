@@ -9,7 +9,7 @@ import { TicketListItem } from './ticket-list-item';
 import type { useTicketList } from './use-ticket-list';
 
 /** Spec part 1 §4: the next page loads within 100 px of the bottom. */
-export const LOAD_MORE_THRESHOLD_PX = 100;
+const LOAD_MORE_THRESHOLD_PX = 100;
 const ESTIMATED_ROW_PX = 108;
 
 interface TicketListProps {

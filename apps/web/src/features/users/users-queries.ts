@@ -11,7 +11,7 @@ export const userKeys = {
   detail: (id: number) => ['users', 'detail', id] as const,
 };
 
-export type UserPages = InfiniteData<PresentedUserPage, number>;
+type UserPages = InfiniteData<PresentedUserPage, number>;
 
 /** `GET /users` by page number (spec part 1 §7), the next one while `hasMore`. */
 export function useUserPages(search: string, enabled = true) {
@@ -31,7 +31,7 @@ function matchesSearch(user: PresentedUser, search: string): boolean {
 }
 
 /** A live create/update: replaced where listed, else added on top of a list whose search it matches. */
-export function upsertUserInPages(data: UserPages, user: PresentedUser, search: string): UserPages {
+function upsertUserInPages(data: UserPages, user: PresentedUser, search: string): UserPages {
   const listed = data.pages.some((page) => page.users.some((u) => u.id === user.id));
   if (listed) {
     return { ...data, pages: data.pages.map((page) => ({ ...page, users: page.users.map((u) => (u.id === user.id ? user : u)) })) };
@@ -44,7 +44,7 @@ export function upsertUserInPages(data: UserPages, user: PresentedUser, search: 
   };
 }
 
-export function removeUserFromPages(data: UserPages, userId: number): UserPages {
+function removeUserFromPages(data: UserPages, userId: number): UserPages {
   const listed = data.pages.some((page) => page.users.some((u) => u.id === userId));
   if (!listed) return data;
   return {
@@ -91,7 +91,7 @@ export function withOwnRights(me: PresentedUser, updated: PresentedUser): Presen
 }
 
 /** Whether the ticket lists the user may see could differ: profile, allTicket or queues changed. */
-export function rightsChanged(me: PresentedUser, updated: PresentedUser): boolean {
+function rightsChanged(me: PresentedUser, updated: PresentedUser): boolean {
   const ids = (queues: { id: number }[]) => queues.map((queue) => queue.id).sort((a, b) => a - b).join(',');
   return me.profile !== updated.profile || me.allTicket !== updated.allTicket || ids(me.queues) !== ids(updated.queues);
 }
