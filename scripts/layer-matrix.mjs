@@ -4,7 +4,7 @@
 // imports that are type-only. Reads dependency-cruiser's JSON with the project's rules.
 import { execFileSync } from 'node:child_process';
 
-const ORDER = ['platform', 'modules', 'inbound', 'channels', 'automation', 'outbound', 'app.ts', 'app-routes.ts', 'main.ts', 'cli'];
+const ORDER = ['platform', 'modules', 'inbound', 'channels', 'automation', 'outbound', 'app-services.ts', 'app.ts', 'app-routes.ts', 'main.ts', 'cli'];
 const TESTS = /(\.test\.ts$|^apps\/server\/src\/(test|faults)\/)/;
 const areaOf = (path) => {
   const rest = path.replace(/^apps\/server\/src\//, '');
