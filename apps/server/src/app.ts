@@ -157,7 +157,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     }),
     signupLimiter: createRateLimiter(database.db, 'signup', 3_600_000),
     resetLimiter: createRateLimiter(database.db, 'password-reset', 3_600_000),
-    mailer: createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }),
+    mailer: createMailer({
+      smtpUrl: config.SMTP_URL,
+      from: config.MAIL_FROM,
+      folder: config.NODE_ENV === 'production' ? null : path.join(config.DATA_DIR, 'mail'),
+      logger,
+    }),
     media: createMediaStorage(path.join(config.DATA_DIR, 'media'), config.JWT_SECRET, storage),
     storage,
     secrets: createSecretBox(config.ENCRYPTION_KEY),

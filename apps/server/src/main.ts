@@ -75,6 +75,7 @@ async function main(): Promise<void> {
       ? `  Password: ${seed.generatedPassword}   (generated now and shown only once: write it down)`
       : `  Password: ${config.ADMIN_PASSWORD ? 'the ADMIN_PASSWORD you set' : 'the one shown at the first start'}`,
     paymentsBannerLine(config),
+    `  Mail: ${app.services.mailer.description}`,
     '',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -1,5 +1,7 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { passwordResets } from '../../platform/db/schema.js';
 import { redactUrl } from '../../platform/http/redact.js';
 import { codeOf, startTestSmtpServer, type TestSmtpServer } from '../../test/smtp.js';
@@ -162,13 +164,38 @@ describe('password reset', () => {
 });
 
 describe('password reset without SMTP', () => {
-  it('says e-mail is not configured, and the public pages know it', async () => {
-    const bare = await createTestContext();
+  it('in production: says e-mail is not configured, and the public pages know it', async () => {
+    const bare = await createTestContext({ env: { NODE_ENV: 'production' } });
     try {
       const response = await bare.app.inject({ method: 'POST', url: '/forgetpassword/someone%40example.com' });
       expect(response.statusCode).toBe(409);
       expect(response.json().error).toBe('ERR_MAIL_UNAVAILABLE');
       expect((await bare.app.inject({ method: 'GET', url: '/auth/options' })).json()).toMatchObject({ mailEnabled: false });
+    } finally {
+      await bare.close();
+    }
+  });
+
+  it('outside production: keeps the mail as an .eml file in DATA_DIR/mail, whose code finishes the reset', async () => {
+    const bare = await createTestContext();
+    try {
+      expect((await bare.app.inject({ method: 'GET', url: '/auth/options' })).json()).toMatchObject({ mailEnabled: true });
+      const { admin } = await bare.factories.buildCompany();
+      const response = await bare.app.inject({ method: 'POST', url: `/forgetpassword/${encodeURIComponent(admin.email)}` });
+      expect(response.statusCode).toBe(200);
+      const folder = path.join(bare.config.DATA_DIR, 'mail');
+      // Written after the answer, as an SMTP send would be.
+      const files = await vi.waitFor(() => {
+        const found = existsSync(folder) ? readdirSync(folder).filter((name) => name.endsWith('.eml')) : [];
+        expect(found).toHaveLength(1);
+        return found;
+      });
+      const raw = readFileSync(path.join(folder, files[0] ?? ''), 'utf8');
+      expect(raw).toContain(`To: ${admin.email}`);
+      const code = codeOf({ to: [admin.email], subject: '', raw });
+      const done = await bare.app.inject({ method: 'POST', url: '/auth/reset-password', payload: { email: admin.email, token: code, newPassword: 'NewPass123' } });
+      expect(done.statusCode).toBe(200);
+      await expect(bare.login(admin.email, 'NewPass123')).resolves.toBeTruthy();
     } finally {
       await bare.close();
     }
