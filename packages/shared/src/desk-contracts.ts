@@ -224,7 +224,7 @@ export interface ContactImportResult {
 }
 
 /** `company-{id}-contact`: created and edited contacts are both `update`. */
-export type ContactEventPayload = { action: 'update'; contact: PresentedContact } | { action: 'delete'; contactId: number };
+export type ContactEventPayload = { action: 'create' | 'update'; contact: PresentedContact } | { action: 'delete'; contactId: number };
 
 /** A note on a contact (`GET /ticket-notes/list`, `POST /ticket-notes`). */
 export interface PresentedTicketNote {

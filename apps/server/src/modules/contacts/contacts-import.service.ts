@@ -76,7 +76,7 @@ async function insertNew(
         .map((c) => ({ contactName: c.name, error: { message: DUPLICATE_MESSAGE, code: 'ERR_DUPLICATED_CONTACT' } }))
     : [];
   if (inserted.length <= MAX_LIVE_EVENTS) {
-    for (const row of inserted) deps.events.emit('contact.saved', { companyId: ctx.companyId, contact: { ...row, extraInfo: [] } });
+    for (const row of inserted) deps.events.emit('contact.saved', { companyId: ctx.companyId, action: 'create', contact: { ...row, extraInfo: [] } });
   }
   return { newContacts: inserted.map((row) => ({ contactId: row.id, contactName: row.name })), existing };
 }

@@ -54,7 +54,7 @@ export async function createContact(deps: ContactsDeps, ctx: RequestContext, bod
     return row.id;
   });
   const contact = await showContact(deps, ctx, id);
-  deps.events.emit('contact.saved', { companyId: ctx.companyId, contact });
+  deps.events.emit('contact.saved', { companyId: ctx.companyId, action: 'create', contact });
   return contact;
 }
 
@@ -70,7 +70,7 @@ export async function updateContact(deps: ContactsDeps, ctx: RequestContext, id:
     throw error;
   }
   const contact = await showContact(deps, ctx, id);
-  deps.events.emit('contact.saved', { companyId: ctx.companyId, contact });
+  deps.events.emit('contact.saved', { companyId: ctx.companyId, action: 'update', contact });
   if (contact.name !== current.name || contact.number !== current.number) await refreshTicketLists(deps, ctx, id);
   return contact;
 }

@@ -90,6 +90,20 @@ describe('creating and editing contacts', () => {
     expect(clash.json().error).toBe('ERR_DUPLICATED_CONTACT');
   });
 
+  it("announces a new contact to the company as a 'create'", async () => {
+    const spy = vi.spyOn(t.app.services.publisher, 'toRooms');
+    try {
+      const created = await t.request(agentToken, 'POST', '/contacts', { name: 'Nova Pessoa', number: '5511955550101' });
+      expect(created.statusCode).toBe(201);
+      await settle();
+      const payloads = spy.mock.calls.filter(([, , entity]) => entity === 'contact').map(([, , , payload]) => payload);
+      expect(payloads).toContainEqual({ action: 'create', contact: expect.objectContaining({ id: created.json().id, name: 'Nova Pessoa' }) });
+      expect(payloads).not.toContainEqual(expect.objectContaining({ action: 'update' }));
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('tells the company and the lists showing its tickets when a contact is renamed', async () => {
     const contact = await sd.buildContact(company.id, { name: 'Carla' });
     const ticket = await sd.buildTicket(company.id, { contactId: contact.id, status: 'open', userId: agent.id });
