@@ -16,6 +16,25 @@ export function userSearchTerm(typed: string): string {
   return term.length >= USER_SEARCH_MIN_CHARS ? term : '';
 }
 
+/**
+ * The queue the form keeps when a user is chosen: the one already chosen, else the
+ * ticket's, when the user serves it (a user without queues serves any); else none.
+ */
+export function keptQueue(user: Pick<PresentedUser, 'queues'> | null, candidates: (number | '' | null)[]): number | '' {
+  const served = user?.queues && user.queues.length > 0 ? new Set(user.queues.map((q) => q.id)) : null;
+  for (const candidate of candidates) {
+    if (typeof candidate === 'number' && (!served || served.has(candidate))) return candidate;
+  }
+  return '';
+}
+
+/** Why the transfer button is off, said under the queue selector. */
+export function transferQueueHint(validQueue: boolean, user: Pick<PresentedUser, 'queues'> | null, ticketQueueId: number | null): 'queueRequired' | 'queueNotServed' | null {
+  if (validQueue) return null;
+  if (user && ticketQueueId !== null && keptQueue(user, [ticketQueueId]) === '') return 'queueNotServed';
+  return 'queueRequired';
+}
+
 export interface TransferDialogProps {
   ticket: PresentedTicket;
   onClose(): void;
@@ -27,7 +46,8 @@ export function TransferDialog({ ticket, onClose, onTransfer }: TransferDialogPr
   const { api } = useSession();
   const [typed, setTyped] = useState('');
   const [user, setUser] = useState<PresentedUser | null>(null);
-  const [queueId, setQueueId] = useState<number | ''>('');
+  // The ticket's queue is kept unless another is chosen (spec: a transfer needs a queue).
+  const [queueId, setQueueId] = useState<number | ''>(ticket.queueId ?? '');
   const [whatsappId, setWhatsappId] = useState<number | ''>(ticket.whatsappId ?? '');
   const [ready, setReady] = useState(false);
   const [submitting, setSubmitting] = useState(false);
@@ -51,6 +71,7 @@ export function TransferDialog({ ticket, onClose, onTransfer }: TransferDialogPr
   const queueOptions = user?.queues && user.queues.length > 0 ? user.queues : (queues.data ?? []);
   const validQueue = typeof queueId === 'number' && queueOptions.some((q) => q.id === queueId);
   const canSubmit = validQueue && typeof whatsappId === 'number' && !submitting;
+  const queueHint = transferQueueHint(validQueue, user, ticket.queueId);
 
   const submit = async () => {
     if (!canSubmit) return;
@@ -77,7 +98,7 @@ export function TransferDialog({ ticket, onClose, onTransfer }: TransferDialogPr
               value={user}
               onChange={(_, value) => {
                 setUser(value);
-                setQueueId('');
+                setQueueId((current) => keptQueue(value, [current, ticket.queueId]));
               }}
               inputValue={typed}
               onInputChange={(_, value) => setTyped(value)}
@@ -112,6 +133,7 @@ export function TransferDialog({ ticket, onClose, onTransfer }: TransferDialogPr
               required
               label={t('conversation.transfer.queue')}
               value={validQueue ? queueId : ''}
+              helperText={queueHint ? t(`conversation.transfer.${queueHint}`, { name: user?.name ?? '' }) : undefined}
               onChange={(event) => setQueueId(Number(event.target.value))}
               slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'transfer-queue' } as object } }}
             >
