@@ -152,13 +152,16 @@ test('settings: the super user adds a plan and a company on it, renews it, and d
     const planDialog = page.getByTestId('plan-dialog');
     await planDialog.getByTestId('plan-name').fill(planName);
     await planDialog.getByTestId('plan-users').fill('3');
-    await planDialog.getByTestId('plan-value').fill('49.9');
+    // The price as a Brazilian types it; 0 (connections, queues) says it means no limit.
+    await expect(planDialog).toContainText(/0 = (no limit|sem limite|sin límite)/);
+    await planDialog.getByTestId('plan-value').fill('49,90');
     await planDialog.getByTestId('plan-useKanban').uncheck();
     await planDialog.getByTestId('plan-save').click();
     await expect(planDialog).toHaveCount(0);
     const planRow = page.getByTestId('plan-row').filter({ hasText: planName });
     await expect(planRow).toContainText('R$');
     await expect(planRow).toContainText('49,90');
+    await expect(planRow).toContainText('∞');
     planId = Number(await planRow.getAttribute('data-plan-id'));
     const plan = await api.call<{ users: number; value: number; useKanban: boolean; useCampaigns: boolean }>('GET', `/plans/${planId}`);
     expect(plan).toMatchObject({ users: 3, value: 49.9, useKanban: false, useCampaigns: true });

@@ -63,6 +63,32 @@ const planFlagDefaults = Object.fromEntries(PLAN_FEATURES.map((feature) => [feat
   [K in (typeof PLAN_FEATURES)[number]]: z.ZodDefault<ReturnType<typeof flag>>;
 };
 
+/**
+ * A typed amount of money as a number: JSON numbers as they are, and text in the
+ * Brazilian format the screens show (`99,90`, `1.234,56`, `R$ 10`) or with a decimal
+ * point (`99.90`). Anything else is left as it is, for the number check to refuse.
+ */
+export function parseMoneyInput(input: unknown): unknown {
+  if (typeof input !== 'string') return input;
+  const text = input.replace(/^\s*R\$\s*/i, '').trim();
+  if (text === '') return input;
+  if (/^\d{1,3}(\.\d{3})+(,\d+)?$/.test(text) || /^\d+,\d+$/.test(text)) return Number(text.replace(/\./g, '').replace(',', '.'));
+  if (/^\d+(\.\d+)?$/.test(text)) return Number(text);
+  return input;
+}
+
+/** An amount in reais, 0 to `max`, in whole cents. */
+const money = (max: number) =>
+  z.preprocess(
+    parseMoneyInput,
+    z
+      .number('validation.invalidNumber')
+      .min(0, 'validation.invalidNumber')
+      .max(max, 'validation.invalidNumber')
+      .refine((value) => Math.abs(Math.round(value * 100) - value * 100) < 1e-6, 'validation.invalidNumber'),
+  );
+
+/** A plan's limit of users, connections or queues: 0 means no limit (the server checks `limit > 0`). */
 const limit = () => z.coerce.number().int('validation.invalidNumber').min(0, 'validation.invalidNumber').max(100_000, 'validation.invalidNumber');
 
 const planFields = {
@@ -70,7 +96,7 @@ const planFields = {
   users: limit(),
   connections: limit(),
   queues: limit(),
-  value: z.coerce.number('validation.invalidNumber').min(0, 'validation.invalidNumber').max(10_000_000, 'validation.invalidNumber'),
+  value: money(10_000_000),
   ...planFlagShape,
 };
 

@@ -103,6 +103,11 @@ describe('plans', () => {
     expect((await t.request(superToken, 'POST', '/plans', { name: 'Plano Ouro' })).json().error).toBe('ERR_PLAN_NAME_ALREADY_EXISTS');
     // An edit changes only what it sends: the limits and flags left out keep their values.
     expect((await t.request(superToken, 'PUT', `/plans/${id}`, { value: 250 })).json()).toMatchObject({ value: 250, users: 5, useKanban: false, useCampaigns: true });
+    // Prices as the screens show them (Brazilian format), in whole cents.
+    expect((await t.request(superToken, 'PUT', `/plans/${id}`, { value: '1.299,90' })).json()).toMatchObject({ value: 1299.9 });
+    const fraction = await t.request(superToken, 'PUT', `/plans/${id}`, { value: 10.005 });
+    expect(fraction.statusCode).toBe(400);
+    expect(fraction.json().fields).toHaveProperty('value');
     expect((await t.request(superToken, 'GET', `/plans/${id}`)).json().name).toBe('Plano Ouro');
     expect((await t.request(superToken, 'GET', '/plans?searchParam=ouro')).json().count).toBe(1);
     expect((await t.request(superToken, 'DELETE', `/plans/${id}`)).statusCode).toBe(200);

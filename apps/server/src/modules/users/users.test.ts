@@ -66,6 +66,13 @@ describe('users', () => {
     await t.request(adminToken, 'DELETE', `/users/${b.json().id}`);
   });
 
+  it('a plan limit of 0 means no limit (what the plan form says)', async () => {
+    const open = await t.factories.buildCompany({ plan: { users: 0 } });
+    const token = (await open.admin.login()).token;
+    const answers = await Promise.all([1, 2, 3, 4].map(() => t.request(token, 'POST', '/users', newUser())));
+    expect(answers.map((a) => a.statusCode)).toEqual([201, 201, 201, 201]);
+  });
+
   it('the plan user limit holds when admins add users at the same moment', async () => {
     // One seat left (the admin holds the other): three creations at once, one wins.
     const small = await t.factories.buildCompany({ plan: { users: 2 } });

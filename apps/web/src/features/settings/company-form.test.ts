@@ -1,4 +1,4 @@
-import { NO_EXPIRY_DUE_DATE } from '@atende/shared';
+import { NO_EXPIRY_DUE_DATE, PlanBody } from '@atende/shared';
 import { describe, expect, it } from 'vitest';
 import type { Company } from './companies-queries';
 import {
@@ -13,7 +13,8 @@ import {
   renewDueDate,
   toDateInput,
 } from './company-form';
-import { formatReais, planFormDefaults, sortPlans } from './plan-form';
+import { formatReais } from '../../i18n';
+import { limitText, planFormDefaults, sortPlans } from './plan-form';
 import type { Plan } from './plans-queries';
 
 /** Noon of a local date, `days` away from 10 June 2025 (local time, whatever the test machine's zone). */
@@ -159,7 +160,7 @@ describe('plan form', () => {
   it('starts a new plan with every feature on and limits at 0 (spec part 2 §3)', () => {
     expect(planFormDefaults(null)).toEqual({
       name: '',
-      value: 0,
+      value: '0,00',
       users: 0,
       connections: 0,
       queues: 0,
@@ -172,7 +173,17 @@ describe('plan form', () => {
       useExternalApi: true,
     });
     const plan = { ...planFormDefaults(null), id: 1, name: 'Basic', users: 5, value: 49.9, useKanban: false, createdAt: '', updatedAt: '' } as Plan;
-    expect(planFormDefaults(plan)).toMatchObject({ name: 'Basic', users: 5, value: 49.9, useKanban: false, useOpenAi: true });
+    expect(planFormDefaults(plan)).toMatchObject({ name: 'Basic', users: 5, value: '49,90', useKanban: false, useOpenAi: true });
+  });
+
+  it('takes the price in the Brazilian format and says 0 is no limit', () => {
+    const parse = (value: string) => PlanBody.safeParse({ ...planFormDefaults(null), name: 'Pro', value });
+    expect(parse('99,90').data?.value).toBe(99.9);
+    expect(parse('1.234,56').data?.value).toBe(1234.56);
+    expect(parse('R$ 10').data?.value).toBe(10);
+    expect(parse('99.90').data?.value).toBe(99.9);
+    for (const bad of ['99,999', 'abc', '-1', '9,9,9']) expect(parse(bad).success, bad).toBe(false);
+    expect([0, 3].map(limitText)).toEqual(['∞', '3']);
   });
 
   it('lists plans by name and shows prices in reais', () => {

@@ -58,17 +58,16 @@ export function PlanDialog({ plan, onClose }: { plan: Plan | null; onClose(): vo
                   type="number"
                   {...form.register(limit)}
                   error={Boolean(errors[limit])}
-                  helperText={message(errors[limit]?.message)}
+                  helperText={message(errors[limit]?.message) ?? t('settings.plans.noLimitHint')}
                   slotProps={{ htmlInput: { min: 0, step: 1, 'data-testid': `plan-${limit}` } }}
                 />
               ))}
               <TextField
                 label={t('settings.plans.fields.value')}
-                type="number"
                 {...form.register('value')}
                 error={Boolean(errors.value)}
-                helperText={message(errors.value?.message)}
-                slotProps={{ htmlInput: { min: 0, step: 0.01, 'data-testid': 'plan-value' } }}
+                helperText={message(errors.value?.message) ?? t('settings.plans.valueHint')}
+                slotProps={{ htmlInput: { inputMode: 'decimal', 'data-testid': 'plan-value' } }}
               />
             </Box>
             <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>

@@ -9,7 +9,8 @@ import { toastSuccess } from '../../components/toast';
 import { useDeleteConfirmation } from '../../components/use-delete-confirmation';
 import { useEditDialog } from '../../components/use-edit-dialog';
 import { PlanDialog } from './plan-dialog';
-import { formatReais, sortPlans } from './plan-form';
+import { formatReais } from '../../i18n';
+import { limitText, sortPlans } from './plan-form';
 import { plansKey, usePlans, type Plan } from './plans-queries';
 
 /** The Plans tab (super users, spec part 2 §2.15): the plans with their limits, price and features; add, edit, delete. */
@@ -56,7 +57,7 @@ export function PlansTab() {
             <TableCell sx={{ fontWeight: 500, wordBreak: 'break-word' }}>{plan.name}</TableCell>
             {PLAN_LIMITS.map((limit) => (
               <TableCell key={limit} align="right" sx={{ display: { xs: 'none', sm: 'table-cell' } }}>
-                {plan[limit]}
+                {limitText(plan[limit])}
               </TableCell>
             ))}
             <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>

@@ -78,6 +78,8 @@ export const settingsTexts = featureTexts({
       addTitle: 'Adicionar plano',
       editTitle: 'Editar plano',
       fields: { name: 'Nome', users: 'Usuários', connections: 'Conexões', queues: 'Filas', value: 'Valor (R$)' },
+      noLimitHint: '0 = sem limite',
+      valueHint: 'Ex.: 99,90',
       features: {
         useCampaigns: 'Campanhas',
         useKanban: 'Kanban',
@@ -191,6 +193,8 @@ export const settingsTexts = featureTexts({
       addTitle: 'Add plan',
       editTitle: 'Edit plan',
       fields: { name: 'Name', users: 'Users', connections: 'Connections', queues: 'Queues', value: 'Price (R$)' },
+      noLimitHint: '0 = no limit',
+      valueHint: 'E.g. 99,90',
       features: {
         useCampaigns: 'Campaigns',
         useKanban: 'Kanban',
@@ -304,6 +308,8 @@ export const settingsTexts = featureTexts({
       addTitle: 'Agregar plan',
       editTitle: 'Editar plan',
       fields: { name: 'Nombre', users: 'Usuarios', connections: 'Conexiones', queues: 'Colas', value: 'Valor (R$)' },
+      noLimitHint: '0 = sin límite',
+      valueHint: 'Ej.: 99,90',
       features: {
         useCampaigns: 'Campañas',
         useKanban: 'Kanban',

@@ -10,6 +10,7 @@ import { PasswordField } from '../../components/password-field';
 import { PublicCard, useAuthOptions } from '../../components/public-auth';
 import { toastError, toastSuccess } from '../../components/toast';
 import { formatReais } from '../../i18n';
+import { limitText } from '../settings/plan-form';
 import { maskPhone, phoneDigits, PHONE_MAX_DIGITS } from './phone-mask';
 import { serverFieldErrors, SignupForm, type SignupFormInput, type SignupFormValues } from './signup-form';
 
@@ -165,7 +166,7 @@ function SignupFormFields() {
               <MenuItem key={plan.id} value={String(plan.id)} data-testid={`signup-plan-${plan.id}`}>
                 <ListItemText
                   primary={t('signup.planOption', { name: plan.name, price: formatReais(plan.value) })}
-                  secondary={t('signup.planLimits', { users: plan.users, connections: plan.connections, queues: plan.queues })}
+                  secondary={t('signup.planLimits', { users: limitText(plan.users), connections: limitText(plan.connections), queues: limitText(plan.queues) })}
                 />
               </MenuItem>
             ))}
