@@ -200,6 +200,11 @@ test('settings: the super user adds a plan and a company on it, renews it, and d
     // Stored as the end of that day where the browser is (the company's zone).
     expect(new Date(company.dueDate).toLocaleDateString('sv-SE', { timeZone: BROWSER_TIME_ZONE })).toBe(iso(renewed));
 
+    // Its invoice was made when it was created on the paid plan (due in 5 days); the renewed
+    // due date's invoice is a month away from the job: the super user issues it now.
+    await row.getByTestId('company-issue-invoice').click();
+    await expect(page.locator('#notistack-snackbar').filter({ hasText: companyName })).toContainText('49,90');
+
     // Delete the company, then its plan.
     await row.getByTestId('company-delete').click();
     await page.getByTestId('confirm-ok').click();

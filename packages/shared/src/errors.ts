@@ -142,6 +142,7 @@ export const ERROR_STATUS = {
   ERR_MAIL_UNAVAILABLE: 409,
   ERR_NO_INVOICE_FOUND: 404,
   ERR_INVOICE_ALREADY_PAID: 409,
+  ERR_NOTHING_TO_INVOICE: 409,
   // No Pix provider is configured (PIX_PROVIDER=none), or it cannot be reached now.
   ERR_PAYMENTS_UNAVAILABLE: 503,
 } as const;

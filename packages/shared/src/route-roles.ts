@@ -79,6 +79,7 @@ export const ROUTE_ROLES = {
   'PUT /companies/:id': 'super',
   'PUT /companies/:id/schedules': 'admin',
   'DELETE /companies/:id': 'super',
+  'POST /companies/:id/invoices': 'super',
   // users: lists feed the transfer dialog and filters; anyone edits itself
   'GET /users': 'user',
   'GET /users/list': 'user',

@@ -97,6 +97,7 @@ export const ROUTE_CASES: Record<RouteKey, RouteCase> = {
   'PUT /companies/:id': deny((f) => call(`/companies/${f.companyId}`, { name: 'Probe renamed' })),
   'PUT /companies/:id/schedules': deny((f) => call(`/companies/${f.ownCompanyId}/schedules`, { schedules: WEEK })),
   'DELETE /companies/:id': deny((f) => `/companies/${f.companyId}`),
+  'POST /companies/:id/invoices': deny((f) => call(`/companies/${f.companyId}/invoices`)),
   // users
   'GET /users': open((f) => `/users?searchParam=${q(f)}`),
   'GET /users/list': open((f) => `/users/list?companyId=${f.ownCompanyId}`),

@@ -291,6 +291,7 @@ export const en: Messages = {
     ERR_MAIL_UNAVAILABLE: 'E-mail is not configured. Ask an administrator to set a new password for you.',
     ERR_NO_INVOICE_FOUND: 'Invoice not found.',
     ERR_INVOICE_ALREADY_PAID: 'This invoice is already paid.',
+    ERR_NOTHING_TO_INVOICE: 'Nothing to invoice: the company’s plan is free or it has no due date.',
     ERR_PAYMENTS_UNAVAILABLE: 'Payments are unavailable right now. Try again later.',
   },
 };

@@ -291,6 +291,7 @@ export const es: Messages = {
     ERR_MAIL_UNAVAILABLE: 'El envío de correos no está configurado. Pida a un administrador que defina una nueva contraseña.',
     ERR_NO_INVOICE_FOUND: 'Factura no encontrada.',
     ERR_INVOICE_ALREADY_PAID: 'Esta factura ya fue pagada.',
+    ERR_NOTHING_TO_INVOICE: 'Nada que facturar: el plan de la empresa es gratuito o no tiene vencimiento.',
     ERR_PAYMENTS_UNAVAILABLE: 'Los pagos no están disponibles en este momento. Inténtelo más tarde.',
   },
 };

@@ -292,6 +292,7 @@ export const pt = {
     ERR_MAIL_UNAVAILABLE: 'O envio de e-mails não está configurado. Peça a um administrador para definir uma nova senha.',
     ERR_NO_INVOICE_FOUND: 'Fatura não encontrada.',
     ERR_INVOICE_ALREADY_PAID: 'Esta fatura já foi paga.',
+    ERR_NOTHING_TO_INVOICE: 'Nada a faturar: o plano da empresa é gratuito ou ela não tem vencimento.',
     ERR_PAYMENTS_UNAVAILABLE: 'Os pagamentos estão indisponíveis no momento. Tente novamente mais tarde.',
   },
 };

@@ -4,6 +4,7 @@ import type { RequestContext } from '../../platform/http/context.js';
 import { requireAdmin, requireSuper } from '../../platform/http/guards.js';
 import type { Platform } from '../../platform/platform.js';
 import { hashPassword } from '../auth/auth.service.js';
+import { makeDueInvoices } from '../invoices/invoices.service.js';
 import { findPlan } from '../plans/plans.repo.js';
 import { upsertSetting } from '../settings/settings.repo.js';
 import { emailTaken } from '../users/users.repo.js';
@@ -20,7 +21,7 @@ import {
 export const MAIN_COMPANY_ID = 1;
 
 /** Companies are the tenants themselves: super users manage them; a company reads itself. */
-export type CompaniesDeps = Pick<Platform, 'db' | 'access'>;
+export type CompaniesDeps = Pick<Platform, 'db' | 'access' | 'config'>;
 
 function companyColumns(body: CompanyUpdateBody) {
   return {
@@ -75,6 +76,8 @@ export async function createCompany(deps: CompaniesDeps, ctx: RequestContext, bo
       admin: passwordHash && adminEmail ? { name: body.name, email: adminEmail, passwordHash } : null,
     }),
   );
+  // A paid plan with a near due date is invoiced now, not at the hourly job's next run (which makes the same row).
+  await makeDueInvoices(deps, companyId);
   const detail = await findCompany(deps.db, companyId);
   if (!detail) throw new AppError('ERR_NO_COMPANY_FOUND');
   return detail;
@@ -91,6 +94,7 @@ export async function updateCompany(deps: CompaniesDeps, ctx: RequestContext, id
   });
   // Sessions carry the company's status, due date and plan; a deactivated company's sockets end.
   await deps.access.changed({ companyId: id });
+  await makeDueInvoices(deps, id);
   const detail = await findCompany(deps.db, id);
   if (!detail) throw new AppError('ERR_NO_COMPANY_FOUND');
   return detail;

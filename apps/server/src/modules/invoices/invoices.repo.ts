@@ -27,6 +27,35 @@ export async function createDueInvoices(db: DbOrTx, options: { now: Date; daysBe
   return result.rows.map((row) => ({ id: Number(row.id), companyId: Number(row.company_id) }));
 }
 
+/**
+ * The invoice of the company's current due date, made now if it has none (the same row
+ * the hourly job would make: one per company and due date); null when there is nothing
+ * to invoice (a free plan, no due date, or the no-expiry date).
+ */
+export async function issueCurrentInvoice(db: DbOrTx, companyId: number): Promise<{ invoice: InvoiceRow; created: boolean } | null> {
+  const result = (await db.execute(sql`
+    insert into invoices (company_id, plan_id, detail, value_cents, due_date)
+    select c.id, p.id, p.name, p.value_cents, c.due_date
+    from companies c join plans p on p.id = c.plan_id
+    where c.id = ${companyId} and c.due_date is not null and p.value_cents > 0
+      and c.due_date < ${NO_EXPIRY_DUE_DATE}::timestamptz
+    on conflict (company_id, due_date) do nothing
+    returning id`)) as unknown as { rows: { id: number }[] };
+  const createdId = result.rows[0]?.id;
+  const scope = { companyId };
+  if (createdId !== undefined) {
+    const invoice = await findInvoice(db, scope, Number(createdId));
+    return invoice ? { invoice, created: true } : null;
+  }
+  const [existing] = await db
+    .select({ invoice: invoices })
+    .from(invoices)
+    .innerJoin(companies, eq(companies.id, invoices.companyId))
+    .where(inTenant(invoices, scope, eq(invoices.dueDate, companies.dueDate)))
+    .limit(1);
+  return existing ? { invoice: existing.invoice, created: false } : null;
+}
+
 /** A page of the company's invoices, the latest due date first; search by detail. */
 export async function pageInvoices(db: DbOrTx, scope: TenantScope, query: { searchParam: string; pageNumber: number }) {
   const term = query.searchParam.trim();

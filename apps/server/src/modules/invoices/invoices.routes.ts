@@ -1,11 +1,12 @@
-import { CheckoutBody, PageQuery } from '@atende/shared';
+import { CheckoutBody, IdParams, PageQuery } from '@atende/shared';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { superOnly } from '../../platform/http/guards.js';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
 import { parsePixAmount } from '../../platform/payments/brcode.js';
 import type { Platform } from '../../platform/platform.js';
 import { presentCheckout, presentInvoice, presentSubscription } from './invoices.presenter.js';
-import { checkout, invoicePage, receivePixNotifications, showSubscription, type InvoicesDeps } from './invoices.service.js';
+import { checkout, invoicePage, issueInvoiceNow, receivePixNotifications, showSubscription, type InvoicesDeps } from './invoices.service.js';
 import { PIX_WEBHOOK_PATH, registerPaymentRoutes } from './payments.js';
 
 /**
@@ -33,6 +34,12 @@ export function registerInvoiceRoutes(scope: FastifyInstance, deps: InvoicesDeps
   app.post('/subscription', { schema: { body: CheckoutBody }, config: BILLING }, async (request) => {
     const { charge, sandbox } = await checkout(deps, request.ctx, request.body);
     return presentCheckout(charge, sandbox);
+  });
+
+  // A super user issues a company's invoice now (the settings' companies tab): 201 made, 200 it had one.
+  app.post('/companies/:id/invoices', { schema: { params: IdParams }, preValidation: superOnly }, async (request, reply) => {
+    const { invoice, created } = await issueInvoiceNow(deps, request.ctx, request.params.id);
+    return reply.status(created ? 201 : 200).send(presentInvoice(invoice));
   });
 }
 

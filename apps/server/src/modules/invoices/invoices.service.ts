@@ -1,9 +1,9 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { RECURRENCE_MONTHS, type CheckoutBody, type PaymentEventPayload, type Recurrence } from '@atende/shared';
-import type { PixChargeRow } from '../../platform/db/schema.js';
+import type { InvoiceRow, PixChargeRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
-import { requireAdmin } from '../../platform/http/guards.js';
+import { requireAdmin, requireSuper } from '../../platform/http/guards.js';
 import type { PixNotification } from '../../platform/payments/payment-provider.js';
 import { PaymentProviderError } from '../../platform/payments/efi-pix.provider.js';
 import type { Platform } from '../../platform/platform.js';
@@ -16,6 +16,7 @@ import {
   findInvoice,
   findOpenCharge,
   insertCharge,
+  issueCurrentInvoice,
   pageInvoices,
   payInvoice,
   setChargeStatus,
@@ -38,6 +39,18 @@ const REUSE_CHARGE_MS = 5 * 60_000;
 /** The company's open invoices up to its due date + the configured lead (sign-up, the daily job). */
 export function makeDueInvoices(deps: Pick<Platform, 'db' | 'config'>, companyId?: number) {
   return createDueInvoices(deps.db, { now: new Date(), daysBefore: deps.config.INVOICE_DAYS_BEFORE_DUE, companyId });
+}
+
+/**
+ * `POST /companies/:id/invoices` (super users): the invoice of the company's current due
+ * date at once, instead of when the hourly job reaches it; the one it has if it has one.
+ */
+export async function issueInvoiceNow(deps: Pick<Platform, 'db'>, ctx: RequestContext, companyId: number): Promise<{ invoice: InvoiceRow; created: boolean }> {
+  requireSuper(ctx);
+  if (!(await findCompany(deps.db, companyId))) throw new AppError('ERR_NO_COMPANY_FOUND');
+  const issued = await issueCurrentInvoice(deps.db, companyId);
+  if (!issued) throw new AppError('ERR_NOTHING_TO_INVOICE');
+  return issued;
 }
 
 /** `GET /invoices/all`: the company's invoices, for its admins (also while it is overdue). */

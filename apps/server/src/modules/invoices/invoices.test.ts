@@ -6,7 +6,7 @@ import { companies, invoices, pixCharges, whatsapps } from '../../platform/db/sc
 import { parseBrCode } from '../../platform/payments/brcode.js';
 import type { BuiltCompany } from '../../test/factories.js';
 import { waitUntil } from '../../test/channel-test-app.js';
-import { createTestContext, type TestContext } from '../../test/test-app.js';
+import { createTestContext, SUPER_ADMIN, type TestContext } from '../../test/test-app.js';
 import { createDueInvoices } from './invoices.repo.js';
 import { makeDueInvoices } from './invoices.service.js';
 import { inTenant } from '../../platform/db/tenant.js';
@@ -110,6 +110,45 @@ describe('the invoice job', () => {
     expect(made[0]!.dueDate.getTime()).toBe((await dueDateOf(soon.id)).getTime());
     expect(await invoicesOf(later.id)).toHaveLength(0);
     expect(await invoicesOf(free.id)).toHaveLength(0);
+  });
+});
+
+describe('invoices at once, without waiting for the job', () => {
+  it('moving a company to a paid plan with a near due date invoices it in the same request', async () => {
+    const superToken = (await t.login(SUPER_ADMIN.email, SUPER_ADMIN.password)).token;
+    const company = await t.factories.buildCompany({ plan: { valueCents: 0 }, dueDate: new Date(Date.now() + 3 * DAY) });
+    const paid = await t.factories.buildPlan({ valueCents: 4990 });
+    expect((await t.request(superToken, 'PUT', `/companies/${company.id}`, { planId: paid.id })).statusCode).toBe(200);
+    const made = await invoicesOf(company.id);
+    expect(made).toHaveLength(1);
+    expect(made[0]).toMatchObject({ valueCents: 4990, status: 'open' });
+    // The job's run makes nothing more.
+    await makeDueInvoices(t.app.services);
+    expect(await invoicesOf(company.id)).toHaveLength(1);
+  });
+
+  it('a super user issues the current invoice now (201), once (200 after), never for a free plan, and only a super user', async () => {
+    const superToken = (await t.login(SUPER_ADMIN.email, SUPER_ADMIN.password)).token;
+    const far = await buildBilledCompany({ dueInDays: 40, valueCents: 15000 });
+    expect(await invoicesOf(far.id)).toHaveLength(0);
+    const issued = await t.request(superToken, 'POST', `/companies/${far.id}/invoices`);
+    expect(issued.statusCode).toBe(201);
+    expect(issued.json<InvoiceView>()).toMatchObject({ value: 150, status: 'open', dueDate: (await dueDateOf(far.id)).toISOString() });
+    const again = await t.request(superToken, 'POST', `/companies/${far.id}/invoices`);
+    expect(again.statusCode).toBe(200);
+    expect(again.json<InvoiceView>().id).toBe(issued.json<InvoiceView>().id);
+    await makeDueInvoices(t.app.services, far.id);
+    expect(await invoicesOf(far.id)).toHaveLength(1);
+
+    const free = await t.factories.buildCompany({ plan: { valueCents: 0 }, dueDate: new Date(Date.now() + 2 * DAY) });
+    const refused = await t.request(superToken, 'POST', `/companies/${free.id}/invoices`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toBe('ERR_NOTHING_TO_INVOICE');
+    expect((await t.request(superToken, 'POST', '/companies/999999/invoices')).statusCode).toBe(404);
+
+    const { token } = await far.admin.login();
+    const denied = await t.request(token, 'POST', `/companies/${far.id}/invoices`);
+    expect(denied.statusCode).toBe(403);
   });
 });
 

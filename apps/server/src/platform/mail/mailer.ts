@@ -38,7 +38,7 @@ export function createMailer(options: MailerOptions): Mailer {
   if (options.folder) return folderMailer(options.folder, options.from, options.logger.child({ module: 'mail' }));
   return {
     configured: false,
-    description: 'not configured (SMTP_URL unset): password resets and e-mailed invoices are off',
+    description: 'not configured (SMTP_URL unset): no password-reset codes, no sign-up e-mails',
     send: () => Promise.reject(new Error('SMTP is not configured')),
     close: () => undefined,
   };

@@ -1,5 +1,6 @@
-import { hasDueDate } from '@atende/shared';
-import { Alert, Stack, TableCell, TableRow, Typography } from '@mui/material';
+import { hasDueDate, type InvoiceView } from '@atende/shared';
+import ReceiptLongOutlined from '@mui/icons-material/ReceiptLongOutlined';
+import { Alert, IconButton, Stack, TableCell, TableRow, Tooltip, Typography } from '@mui/material';
 import { alpha, type Theme } from '@mui/material/styles';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -7,10 +8,10 @@ import { useSession } from '../../api/session';
 import { AddButton, ListTable } from '../../components/list-page-parts';
 import { RowActionsCell } from '../../components/row-actions';
 import { TableStatus } from '../../components/table-status';
-import { toastSuccess } from '../../components/toast';
+import { toastError, toastSuccess } from '../../components/toast';
 import { useDeleteConfirmation } from '../../components/use-delete-confirmation';
 import { useEditDialog } from '../../components/use-edit-dialog';
-import { formatDate } from '../../i18n';
+import { formatDate, formatReais } from '../../i18n';
 import { uncacheCompany, useCompanies, type Company } from './companies-queries';
 import { CompanyDialog } from './company-dialog';
 import { dueColour, type DueColour } from './company-form';
@@ -22,10 +23,10 @@ const ROW_TINT: Record<DueColour, (theme: Theme) => string> = {
   red: (theme) => alpha(theme.palette.error.main, theme.palette.mode === 'dark' ? 0.3 : 0.25),
 };
 
-/** The Companies tab (super users, spec part 2 §2.15): every company, rows coloured by due date; add, edit (with renewal), delete. */
+/** The Companies tab (super users, spec part 2 §2.15): every company, rows coloured by due date; add, edit (with renewal), issue the current invoice now, delete. */
 export function CompaniesTab() {
   const { t } = useTranslation();
-  const { user } = useSession();
+  const { user, api } = useSession();
   const queryClient = useQueryClient();
   const companies = useCompanies();
   const dialog = useEditDialog<Company>();
@@ -38,6 +39,15 @@ export function CompaniesTab() {
     title: (company) => t('settings.companies.deleteTitle', { name: company?.name ?? '' }),
     message: t('settings.companies.deleteMessage'),
   });
+  // Issues the company's current invoice now (the hourly job would make the same one later).
+  const issueInvoice = async (company: Company) => {
+    try {
+      const invoice = await api.post<InvoiceView>(`/companies/${company.id}/invoices`);
+      toastSuccess(t('settings.companies.invoiceIssued', { name: company.name, value: formatReais(invoice.value), date: formatDate(invoice.dueDate) }));
+    } catch (error) {
+      toastError(error);
+    }
+  };
   const list = companies.data ?? [];
   const now = new Date();
   const yesNo = (value: boolean) => (value ? t('common.yes') : t('common.no'));
@@ -101,7 +111,15 @@ export function CompaniesTab() {
                 onEdit={() => dialog.edit(company)}
                 // Nobody deletes the company they are signed in to (the server refuses it too, as it refuses the main company).
                 onDelete={company.id === user?.companyId ? undefined : () => deletion.ask(company)}
-              />
+              >
+                {company.plan.value > 0 && hasDueDate(company.dueDate) ? (
+                  <Tooltip title={t('settings.companies.issueInvoice')}>
+                    <IconButton size="small" aria-label={t('settings.companies.issueInvoice')} onClick={() => void issueInvoice(company)} data-testid="company-issue-invoice">
+                      <ReceiptLongOutlined fontSize="small" />
+                    </IconButton>
+                  </Tooltip>
+                ) : null}
+              </RowActionsCell>
             </TableRow>
           );
         })}

@@ -49,6 +49,8 @@ export const settingsTexts = featureTexts({
       colourLegend: 'Cores das linhas: amarelo, vence em 5 dias; laranja, de 4 dias antes até 3 dias depois do vencimento; vermelho, venceu há 4 dias.',
       columns: { name: 'Nome', email: 'E-mail', phone: 'Telefone', plan: 'Plano', status: 'Ativa', campaigns: 'Campanhas', dueDate: 'Vencimento', recurrence: 'Recorrência', createdAt: 'Criada em', actions: 'Ações' },
       addTitle: 'Adicionar empresa',
+      issueInvoice: 'Emitir fatura agora',
+      invoiceIssued: 'Fatura de {{name}} emitida: {{value}}, vencimento {{date}}. A empresa a vê em Financeiro.',
       editTitle: 'Editar empresa',
       fields: {
         name: 'Nome',
@@ -164,6 +166,8 @@ export const settingsTexts = featureTexts({
       colourLegend: 'Row colours: yellow, due in 5 days; orange, from 4 days before to 3 days after the due date; red, due 4 days ago.',
       columns: { name: 'Name', email: 'Email', phone: 'Phone', plan: 'Plan', status: 'Active', campaigns: 'Campaigns', dueDate: 'Due date', recurrence: 'Recurrence', createdAt: 'Created', actions: 'Actions' },
       addTitle: 'Add company',
+      issueInvoice: 'Issue invoice now',
+      invoiceIssued: 'Invoice for {{name}} issued: {{value}}, due {{date}}. The company sees it under Billing.',
       editTitle: 'Edit company',
       fields: {
         name: 'Name',
@@ -279,6 +283,8 @@ export const settingsTexts = featureTexts({
       colourLegend: 'Colores de las filas: amarillo, vence en 5 días; naranja, desde 4 días antes hasta 3 días después del vencimiento; rojo, venció hace 4 días.',
       columns: { name: 'Nombre', email: 'Correo', phone: 'Teléfono', plan: 'Plan', status: 'Activa', campaigns: 'Campañas', dueDate: 'Vencimiento', recurrence: 'Recurrencia', createdAt: 'Creada el', actions: 'Acciones' },
       addTitle: 'Agregar empresa',
+      issueInvoice: 'Emitir factura ahora',
+      invoiceIssued: 'Factura de {{name}} emitida: {{value}}, vence el {{date}}. La empresa la ve en Finanzas.',
       editTitle: 'Editar empresa',
       fields: {
         name: 'Nombre',
