@@ -37,6 +37,27 @@ describe('catalogues', () => {
       const prompts = [catalogue.menu.prompts, catalogue.pages.prompts, catalogue.prompts.title, catalogue.settings.plans.features.useOpenAi];
       expect(new Set(prompts).size, `${language}: ${prompts.join(' / ')}`).toBe(1);
       expect(catalogue.menu.campaignsConfig, language).toBe(catalogue.pages.campaignsConfig);
+      // Every page with a heading: the menu entry that opens it, its browser title and its heading.
+      const headings: Record<string, string> = {
+        dashboard: catalogue.dashboard.title,
+        connections: catalogue.connections.title,
+        tags: catalogue.tags.title,
+        contacts: catalogue.contacts.title,
+        helps: catalogue.helps.title,
+        users: catalogue.users.title,
+        queueIntegration: catalogue.integrations.title,
+        settings: catalogue.settings.title,
+        kanban: catalogue.kanban.title,
+        financeiro: catalogue.invoices.title,
+        queues: catalogue.queues.title,
+        announcements: catalogue.announcements.title,
+        chats: catalogue.chats.title,
+        contactLists: catalogue.contactLists.title,
+      };
+      for (const [page, heading] of Object.entries(headings)) {
+        const names = [catalogue.menu[page as keyof typeof catalogue.menu], catalogue.pages[page as keyof typeof catalogue.pages], heading];
+        expect(new Set(names).size, `${language} ${page}: ${names.join(" / ")}`).toBe(1);
+      }
       const shown = MENU_ITEMS.map((item) => catalogue.menu[item.key as keyof typeof catalogue.menu]);
       expect(shown.filter((name, index) => shown.indexOf(name) !== index), language).toEqual([]);
     }

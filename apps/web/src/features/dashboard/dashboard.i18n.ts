@@ -119,7 +119,7 @@ export const dashboardTexts = featureTexts({
     live: 'Updates by itself when a ticket changes.',
   },
   es: {
-    title: 'Tablero',
+    title: 'Panel',
     filter: {
       type: 'Tipo de filtro',
       byPeriod: 'Por período',

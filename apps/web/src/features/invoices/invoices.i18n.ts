@@ -59,7 +59,7 @@ export const invoicesTexts = featureTexts({
     },
   },
   en: {
-    title: 'Finance',
+    title: 'Billing',
     search: 'Search invoices',
     empty: 'No invoices.',
     adminOnly: "Only administrators see the company's invoices.",

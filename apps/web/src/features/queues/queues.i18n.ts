@@ -139,7 +139,7 @@ export const queuesTexts = featureTexts({
     },
   },
   es: {
-    title: 'Colas & Chatbot',
+    title: 'Colas y Chatbot',
     add: 'Agregar cola',
     empty: 'No hay colas registradas.',
     adminOnly: 'Solo los administradores gestionan las colas.',
