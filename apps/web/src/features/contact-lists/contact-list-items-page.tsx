@@ -70,10 +70,15 @@ function ImportResultDialog({ result, onClose }: { result: ContactListUploadResu
     <Dialog open onClose={onClose} fullWidth maxWidth="sm" data-testid="contact-list-import-result">
       <DialogTitle>{t('contactLists.items.import')}</DialogTitle>
       <DialogContent dividers>
-        <Alert severity={result.errors.length ? 'warning' : 'success'}>{t('contactLists.items.imported', { count: result.imported })}</Alert>
+        {/* What worked in green (or neutral when nothing did); what was refused in its own warning. */}
+        <Alert severity={result.imported > 0 ? 'success' : 'info'} data-testid="contact-list-import-count">
+          {t('contactLists.items.imported', { count: result.imported })}
+        </Alert>
         {result.errors.length ? (
           <>
-            <Typography sx={{ mt: 2 }}>{t('contactLists.items.importErrors', { count: result.errors.length })}</Typography>
+            <Alert severity="warning" sx={{ mt: 2 }} data-testid="contact-list-import-refused">
+              {t('contactLists.items.importErrors', { count: result.errors.length })}
+            </Alert>
             <List dense sx={{ maxHeight: 300, overflow: 'auto' }}>
               {result.errors.map((error) => (
                 <ListItem key={error.row} disableGutters>

@@ -89,6 +89,9 @@ describe('contact lists pages', { timeout: 30_000 }, () => {
     await userEvent.upload(screen.getByTestId('contact-list-import-file'), file);
     const result = await screen.findByTestId('contact-list-import-result');
     expect(result.textContent).toContain('1 contact(s) imported.');
+    // The count of what worked is a success, not a warning; the refused rows have the warning.
+    expect(screen.getByTestId('contact-list-import-count').className).toContain('Success');
+    expect(screen.getByTestId('contact-list-import-refused').className).toContain('Warning');
     expect(result.textContent).toContain('Row 3: E 5511999');
     expect((api.calls('POST /contact-lists/7/upload')[0]?.body as FormData).get('file')).toBeInstanceOf(File);
   });
