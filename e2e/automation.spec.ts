@@ -40,6 +40,9 @@ async function addQueue(page: Page, name: string, order: number, greeting: strin
   await expect(modal).toBeVisible();
   await modal.getByTestId('queue-name').fill(name);
   await modal.getByTestId('queue-order').fill(String(order));
+  // Its label is shown whole ("Ordem da fila (bot)" was once cut by the field's width).
+  const orderLabel = modal.locator('label', { hasText: 'Ordem da fila' });
+  expect(await orderLabel.evaluate((label) => label.scrollWidth <= label.clientWidth)).toBe(true);
   await modal.getByTestId('queue-greetingMessage').fill(greeting);
   await modal.getByTestId('queue-save').click();
   // A new queue stays open on its chatbot tab after the first save.

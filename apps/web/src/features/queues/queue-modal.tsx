@@ -175,7 +175,8 @@ export function QueueModal({ queue: given, otherColors, onClose }: { queue: Pres
                   {...form.register('orderQueue')}
                   error={Boolean(errors.orderQueue)}
                   helperText={message(errors.orderQueue?.message) ?? t('queues.modal.orderQueueHint')}
-                  sx={{ minWidth: { sm: 160 } }}
+                  // Wide enough for its label in every language ("Ordem da fila (bot)" was cut at 160 px).
+                  sx={{ minWidth: { sm: 230 }, flexShrink: 0 }}
                   slotProps={{ htmlInput: { min: 0, step: 1, 'data-testid': 'queue-order' } }}
                 />
               </Stack>
