@@ -1,7 +1,7 @@
 import type { PresentedUser } from '@atende/shared';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { createHttpClient, type HttpClient } from './http-client';
-import { clearSessionStorage, STORAGE } from './storage-keys';
+import { clearSessionStorage, forgetSessionEnd, STORAGE } from './storage-keys';
 
 interface SessionState {
   api: HttpClient;
@@ -72,6 +72,7 @@ export function SessionProvider({ children, onSessionEnd }: { children: ReactNod
       localStorage.setItem(STORAGE.token, session.token);
       localStorage.setItem(STORAGE.companyId, String(session.user.companyId));
       localStorage.setItem(STORAGE.userId, String(session.user.id));
+      forgetSessionEnd();
       // Campaign routes exist only when the company enables them (spec part 2 §2.1).
       const campaigns = session.user.company?.settings.find((s) => s.key === 'campaignsEnabled')?.value === 'true';
       if (campaigns) localStorage.setItem(STORAGE.campaignsFlag, 'true');

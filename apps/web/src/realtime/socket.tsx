@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type * as SocketIoClient from 'socket.io-client';
 import type { Socket } from 'socket.io-client';
 import { useSession } from '../api/session';
-import { STORAGE } from '../api/storage-keys';
+import { rememberSessionEnd, STORAGE } from '../api/storage-keys';
 import { toastError } from '../components/toast';
 
 const SocketContext = createContext<Socket | null>(null);
@@ -173,6 +173,7 @@ export function SocketProvider({ children }: { children: ReactNode }) {
           if (event.reason === 'tokenExpired') reconnectFresh();
           else {
             toastError(new Error(t('session.ended')));
+            rememberSessionEnd('ended');
             endSession();
           }
           return;
@@ -180,6 +181,8 @@ export function SocketProvider({ children }: { children: ReactNode }) {
         if (event.user.id !== userId) return;
         toastError(new Error(t('session.usedElsewhere')));
         localStorage.clear();
+        // The login page the reload lands on says why, until dismissed.
+        rememberSessionEnd('usedElsewhere');
         setTimeout(() => window.location.reload(), 1000);
       });
       const heartbeat = setInterval(() => next.emit(CLIENT_EVENTS.userStatus), USER_STATUS_INTERVAL_MS);

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { ApiError } from '../../api/http-client';
 import { useSession } from '../../api/session';
+import { forgetSessionEnd, sessionEndReason } from '../../api/storage-keys';
 import { toastError, toastInfo } from '../../components/toast';
 import { changeLanguage, formatDate } from '../../i18n';
 import { preloadSocketClient } from '../../realtime/socket';
@@ -22,6 +23,12 @@ export default function LoginPage() {
   const { t, i18n } = useTranslation();
   const { signIn } = useSession();
   const [failure, setFailure] = useState<string | null>(null);
+  // A session another login (or a change of rights) ended: said here until dismissed or signed in again.
+  const [endedBecause, setEndedBecause] = useState(sessionEndReason);
+  const dismissEnded = () => {
+    forgetSessionEnd();
+    setEndedBecause(null);
+  };
   // The credentials of a login refused for an expired subscription: "Pay now" signs in again with them, to pay.
   const [expired, setExpired] = useState<LoginBody | null>(null);
   const [payingNow, setPayingNow] = useState(false);
@@ -84,6 +91,11 @@ export default function LoginPage() {
           <Typography variant="h6" component="h2" sx={{ textAlign: 'center' }}>
             {t('login.title')}
           </Typography>
+          {endedBecause ? (
+            <Alert severity="info" onClose={dismissEnded} closeText={t('common.close')} data-testid="login-session-ended">
+              {t(`session.${endedBecause}`)}
+            </Alert>
+          ) : null}
           {failure ? (
             <Alert severity="error" data-testid="login-error">
               {failure}
