@@ -111,6 +111,16 @@ test.describe('service desk', () => {
     // Screenshots of the conversation and the list, light and dark.
     await shoot(agent, 'conversation');
 
+    // On a phone the text box shares its line only with send and record; the tools and
+    // the signature switch, with its label, go to the next line.
+    await agent.setViewportSize({ width: 390, height: 844 });
+    const textBox = await agent.getByTestId('composer-input').boundingBox();
+    expect(textBox?.width ?? 0).toBeGreaterThan(220);
+    const signLabel = agent.locator('label').filter({ has: agent.getByTestId('composer-sign') });
+    await expect(signLabel).toBeVisible();
+    expect((await signLabel.innerText()).trim()).not.toBe('');
+    await agent.setViewportSize({ width: 1440, height: 900 });
+
     // Transfer to the support queue without a user: back to pending, nobody's.
     await agent.getByTestId('ticket-transfer-button').click();
     await expect(agent.getByTestId('transfer-dialog')).toBeVisible();

@@ -200,11 +200,13 @@ function OpenComposer({ ticket, quoted, onClearQuoted }: ComposerProps) {
           ))}
         </Stack>
       ) : null}
-      <Stack direction="row" spacing={0.5} sx={{ alignItems: 'flex-end' }}>
+      {/* One row; on a phone the text gets the first line with send and record, the tools and the signature switch the second. */}
+      <Box sx={{ display: 'flex', flexWrap: { xs: 'wrap', sm: 'nowrap' }, alignItems: 'flex-end', gap: 0.5 }}>
         {recording ? (
           <RecordingBar state={recorder.state} seconds={recorder.seconds} onCancel={() => void recorder.cancel()} onSend={() => void finishRecording()} />
         ) : (
           <>
+            <Box sx={{ display: 'flex', alignItems: 'center', order: { xs: 2, sm: 0 } }}>
             <EmojiButton onPick={insertEmoji} disabled={windowClosed} />
             {customerWindow.enabled ? (
               <Tooltip title={t('conversation.templates.open')}>
@@ -216,6 +218,7 @@ function OpenComposer({ ticket, quoted, onClearQuoted }: ComposerProps) {
             <IconButton aria-label={t('conversation.composer.attach')} onClick={() => fileInput.current?.click()} disabled={windowClosed}>
               <AttachFile />
             </IconButton>
+            </Box>
             <input
               ref={fileInput}
               type="file"
@@ -228,7 +231,7 @@ function OpenComposer({ ticket, quoted, onClearQuoted }: ComposerProps) {
                 event.target.value = '';
               }}
             />
-            <Box sx={{ flex: 1, position: 'relative', minWidth: 0 }}>
+            <Box sx={{ flex: 1, position: 'relative', minWidth: { xs: 'calc(100% - 88px)', sm: 0 } }}>
               <QuickAnswerList options={quickAnswers} active={active} onPick={(option) => void pickQuickAnswer(option)} />
               <TextField
                 inputRef={input}
@@ -257,7 +260,7 @@ function OpenComposer({ ticket, quoted, onClearQuoted }: ComposerProps) {
               />
             </Box>
             <FormControlLabel
-              sx={{ mx: 0, alignSelf: 'center' }}
+              sx={{ mx: 0, alignSelf: 'center', order: { xs: 2, sm: 0 } }}
               control={
                 <Switch
                   size="small"
@@ -269,7 +272,7 @@ function OpenComposer({ ticket, quoted, onClearQuoted }: ComposerProps) {
                   slotProps={{ input: { 'aria-label': t('conversation.composer.sign'), ...({ 'data-testid': 'composer-sign' } as object) } }}
                 />
               }
-              label={<Typography variant="caption" sx={{ display: { xs: 'none', sm: 'inline' } }}>{t('conversation.composer.sign')}</Typography>}
+              label={<Typography variant="caption">{t('conversation.composer.sign')}</Typography>}
             />
             <IconButton color="primary" onClick={() => void submit()} disabled={sending || windowClosed || unknownVariables.length > 0 || (!text.trim() && files.length === 0)} aria-label={t('conversation.composer.send')} data-testid="composer-send">
               <Send />
@@ -279,7 +282,7 @@ function OpenComposer({ ticket, quoted, onClearQuoted }: ComposerProps) {
             </IconButton>
           </>
         )}
-      </Stack>
+      </Box>
       {unknownVariables.length > 0 ? (
         <Typography variant="caption" color="warning.main" role="status" sx={{ display: 'block', mt: 0.5 }} data-testid="composer-unknown-variables">
           {t('conversation.composer.unknownVariables', {
