@@ -262,14 +262,18 @@ describe('POST /contacts/upload bounds', () => {
   const post = (token: string, payload: string) =>
     t.app.inject({ method: 'POST', url: '/contacts/upload', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, payload });
 
-  it('refuses 8 MiB of empty rows from their shape, before parsing them: the event loop is never held 250 ms', async () => {
+  it('refuses 8 MiB of empty rows from their shape, before parsing them: the event loop is held far less than parsing would', async () => {
     const token = (await (await t.factories.buildCompany()).admin.login()).token;
-    // 2.8 million objects for JSON.parse to build: half a second of a blocked event loop.
+    // 2.8 million objects for JSON.parse to build: half a second of a blocked event loop on a quiet machine.
     const emptyRows = `[${Array.from({ length: 2_790_000 }, () => '{}').join(',')}]`;
+    // What parsing them costs here and now (a busy machine makes both figures grow alike).
+    const parseStarted = performance.now();
+    JSON.parse(emptyRows);
+    const parseMs = performance.now() - parseStarted;
     const { result: answer, longestBlockMs } = await longestEventLoopBlock(() => post(token, emptyRows));
     expect(answer.statusCode).toBe(400);
     expect(answer.json()).toMatchObject({ error: 'ERR_VALIDATION', fields: { _: ['Too Long!'] } });
-    expect(longestBlockMs).toBeLessThan(250);
+    expect(longestBlockMs, `parsing takes ${Math.round(parseMs)} ms`).toBeLessThan(parseMs / 2);
   });
 
   it('refuses more than 100,000 cells, and rows holding objects, with a validation error', async () => {
