@@ -64,6 +64,45 @@ test('quick messages: made on their page, then used with "/" in the composer and
   expect(outbox.map((entry) => entry.body).filter((body) => body.includes(text))).toHaveLength(1);
 });
 
+test('quick messages an admin makes reach every agent; a /word that matches nothing is not sent without asking', async ({ page, newPage, baseURL }) => {
+  const base = baseURL ?? '';
+  const setup = await desk(base);
+  const stamp = uniqueStamp().text;
+  const shortcode = `boas${stamp}`;
+  const agentEmail = `atalho-${stamp}@example.com`;
+  const agent = await api<{ id: number }>(base, setup.token, 'POST', '/users', { name: `Agente Atalho ${stamp}`, email: agentEmail, password: 'Agent123', profile: 'user' });
+  const ticket = await openTicket(base, setup, `Cliente Atalho ${stamp}`);
+  await api(base, setup.token, 'PUT', `/tickets/${ticket.id}`, { userId: agent.id });
+
+  // The admin makes one without touching "visible to everyone": it is on, and the list says so.
+  await login(page);
+  await page.goto('/quick-messages');
+  await page.getByTestId('quick-message-add').click();
+  const dialog = page.getByTestId('quick-message-dialog');
+  await expect(dialog.getByTestId('quick-message-geral').locator('input')).toBeChecked();
+  await dialog.getByTestId('quick-message-shortcode').fill(shortcode);
+  await dialog.getByTestId('quick-message-message').fill('Boas-vindas! Em que posso ajudar?');
+  await dialog.getByTestId('quick-message-save').click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByTestId('quick-message-row').filter({ hasText: shortcode }).getByTestId('quick-message-visibility')).toHaveText(/^(Everyone|Todos)$/);
+
+  // The agent finds it with "/".
+  const agentPage = await newPage();
+  await login(agentPage, agentEmail, 'Agent123');
+  await agentPage.goto(`/tickets/${ticket.uuid}`);
+  const input = agentPage.getByTestId('composer-input');
+  await input.fill(`/${shortcode}`);
+  await expect(agentPage.getByTestId('quick-answer-option').filter({ hasText: shortcode })).toBeVisible();
+
+  // A /word that matches nothing is not sent as it is without asking; cancelled, nothing goes out.
+  await input.fill(`/nada${stamp}`);
+  await input.press('Enter');
+  await agentPage.getByTestId('confirm-cancel').click();
+  await expect(input).toHaveValue(`/nada${stamp}`);
+  const outbox = await api<{ body: string }[]>(base, setup.token, 'GET', `/sandbox/${setup.connectionId}/outbox?number=${ticket.number}`);
+  expect(outbox.filter((entry) => entry.body.includes(`/nada${stamp}`))).toHaveLength(0);
+});
+
 test('new-ticket dialog: finds a contact by name and opens its conversation', async ({ page, baseURL }) => {
   const base = baseURL ?? '';
   const setup = await desk(base);

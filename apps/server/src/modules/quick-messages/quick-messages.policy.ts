@@ -13,3 +13,8 @@ export function canSeeQuickMessage(ctx: RequestContext, quickMessage: Pick<Quick
 export function canEditQuickMessage(ctx: RequestContext, quickMessage: Pick<QuickMessageRow, 'userId'>): boolean {
   return ctx.user.profile === 'admin' || quickMessage.userId === ctx.user.id;
 }
+
+/** Whether a new quick message is for the whole team when the body does not say: an admin's is, an agent's is their own. */
+export function sharedByDefault(ctx: RequestContext): boolean {
+  return ctx.user.profile === 'admin';
+}

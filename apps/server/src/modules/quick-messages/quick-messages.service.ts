@@ -2,7 +2,7 @@ import type { QuickMessageBody, QuickMessageListQuery, QuickMessageUpdateBody } 
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import type { Platform } from '../../platform/platform.js';
-import { canEditQuickMessage, canSeeQuickMessage } from './quick-messages.policy.js';
+import { canEditQuickMessage, canSeeQuickMessage, sharedByDefault } from './quick-messages.policy.js';
 import type { QuickMessageRow } from './quick-messages.presenter.js';
 import {
   deleteQuickMessageRow,
@@ -59,7 +59,7 @@ export async function createQuickMessage(deps: QuickMessagesDeps, ctx: RequestCo
     userId: ctx.user.id,
     shortcode: body.shortcode,
     message: body.message,
-    geral: body.geral ?? false,
+    geral: body.geral ?? sharedByDefault(ctx),
     status: body.status ?? true,
   });
   deps.events.emit('quickMessage.saved', { companyId: ctx.companyId, action: 'create', quickMessage });

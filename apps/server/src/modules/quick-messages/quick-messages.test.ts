@@ -59,6 +59,22 @@ describe('quick messages', () => {
     expect(missing.json().fields.shortcode).toEqual(['Required']);
   });
 
+  it("an admin's new quick message is for the whole team unless it says otherwise; an agent's is their own", async () => {
+    const team = await t.factories.buildCompany();
+    const [admin, agent, other] = [(await team.admin.login()).token, (await (await t.factories.buildUser(team.id)).login()).token, (await (await t.factories.buildUser(team.id)).login()).token];
+    const byAdmin = await t.request(admin, 'POST', '/quick-messages', { shortcode: 'boasvindas', message: 'Bem-vindo!' });
+    expect(byAdmin.json()).toMatchObject({ geral: true });
+    const privateByAdmin = await t.request(admin, 'POST', '/quick-messages', { shortcode: 'rascunho', message: 'Só meu', geral: false });
+    expect(privateByAdmin.json()).toMatchObject({ geral: false });
+    const byAgent = await t.request(agent, 'POST', '/quick-messages', { shortcode: 'minha', message: 'Minha resposta' });
+    expect(byAgent.json()).toMatchObject({ geral: false });
+    // What the composer offers another agent: the admin's shared one, not the private ones.
+    const offered = (await t.request(other, 'GET', '/quick-messages/list')).json().map((q: { shortcode: string }) => q.shortcode);
+    expect(offered).toContain('boasvindas');
+    expect(offered).not.toContain('rascunho');
+    expect(offered).not.toContain('minha');
+  });
+
   it('others see a geral one but may not edit or delete it; a private one is the owner’s and the admins’', async () => {
     const shared = await sd.buildQuickMessage(company.id, owner.id, { shortcode: 'shared', geral: true });
     const personal = await sd.buildQuickMessage(company.id, owner.id, { shortcode: 'personal' });

@@ -132,6 +132,23 @@ describe('composer', { timeout: 20_000 }, () => {
     await waitFor(() => expect(sends()).toEqual([{ body: 'Olá {{firstName}}, {{ms}}!', sign: true }]));
   });
 
+  it('asks before sending a lone /word that matched no quick answer, and sends it only when told to', async () => {
+    const user = userEvent.setup();
+    renderComposer();
+    const input = screen.getByTestId('composer-input');
+    await user.type(input, '/boas{Enter}');
+    expect(await screen.findByText('Send "/boas" to the customer?')).toBeTruthy();
+    await user.click(screen.getByTestId('confirm-cancel'));
+    expect(sends()).toEqual([]);
+    expect(input).toHaveProperty('value', '/boas');
+    await user.click(screen.getByTestId('composer-send'));
+    await user.click(await screen.findByTestId('confirm-ok'));
+    await waitFor(() => expect(sends()).toEqual([{ body: '/boas', sign: true }]));
+    // Text around a slash is an ordinary message.
+    await user.type(input, 'veja /boas aqui{Enter}');
+    await waitFor(() => expect(sends()).toHaveLength(2));
+  });
+
   it('attaches several files, lets one be removed, and sends the rest', async () => {
     const user = userEvent.setup();
     renderComposer();

@@ -9,12 +9,14 @@ import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/http-client';
 import { STORAGE } from '../../api/storage-keys';
+import { ConfirmationDialog } from '../../components/confirmation-dialog';
 import { toastError } from '../../components/toast';
 import { RecordingBar, useAudioRecorder } from './audio-recorder';
 import { useCustomerWindow } from './cloud-api';
 import { EmojiButton } from './emoji-button';
 import { QuotedBlock } from './message-bubble';
 import { QuickAnswerList, useQuickAnswers } from './quick-answer-list';
+import { loneShortcut } from './quick-answers';
 import { TemplatePickerDialog } from './template-picker-dialog';
 import { useSendMessage } from './use-send-message';
 
@@ -58,6 +60,8 @@ function OpenComposer({ ticket, quoted, onClearQuoted }: ComposerProps) {
   const [sign, setSign] = useState(storedSign);
   const [sending, setSending] = useState(false);
   const [activeOption, setActiveOption] = useState(0);
+  // A `/word` that matched no quick answer, waiting for the agent to say it goes out as text.
+  const [unmatchedShortcut, setUnmatchedShortcut] = useState<string | null>(null);
   const input = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const quickAnswers = useQuickAnswers(windowClosed ? '' : text);
@@ -88,10 +92,15 @@ function OpenComposer({ ticket, quoted, onClearQuoted }: ComposerProps) {
     }
   };
 
-  const submit = async () => {
+  const submit = async (confirmed = false) => {
     if (sending || windowClosed || unknownVariables.length > 0) return;
     const [body, attachments] = [text, files];
     if (!body.trim() && attachments.length === 0) return;
+    const shortcut = attachments.length === 0 ? loneShortcut(body) : null;
+    if (shortcut && !confirmed) {
+      setUnmatchedShortcut(shortcut);
+      return;
+    }
     // Cleared at once so typing can go on; restored if the send fails.
     setText('');
     setFiles([]);
@@ -291,6 +300,17 @@ function OpenComposer({ ticket, quoted, onClearQuoted }: ComposerProps) {
           })}
         </Typography>
       ) : null}
+      <ConfirmationDialog
+        open={unmatchedShortcut !== null}
+        title={t('conversation.composer.unmatchedShortcutTitle', { shortcut: unmatchedShortcut ?? '' })}
+        onConfirm={() => void submit(true)}
+        onClose={() => {
+          setUnmatchedShortcut(null);
+          input.current?.focus();
+        }}
+      >
+        {t('conversation.composer.unmatchedShortcut', { shortcut: unmatchedShortcut ?? '' })}
+      </ConfirmationDialog>
       {pickingTemplate ? <TemplatePickerDialog ticketId={ticket.id} whatsappId={ticket.whatsappId} onClose={() => setPickingTemplate(false)} /> : null}
     </Box>
   );

@@ -99,6 +99,8 @@ export const conversationTexts = featureTexts({
       reopenToReply: 'Reabra o atendimento para responder.',
       micDenied: 'Não foi possível acessar o microfone.',
       quickAnswers: 'Respostas Rápidas',
+      unmatchedShortcutTitle: 'Enviar "{{shortcut}}" ao cliente?',
+      unmatchedShortcut: 'Nenhuma resposta rápida sua ou geral tem este atalho: o cliente receberia o texto "{{shortcut}}" como está.',
       unknownVariables: 'Variável desconhecida: {{names}}. Corrija ou remova antes de enviar (variáveis: {{known}}).',
     },
     templates: {
@@ -260,6 +262,8 @@ export const conversationTexts = featureTexts({
       reopenToReply: 'Reopen the ticket to reply.',
       micDenied: 'Could not access the microphone.',
       quickAnswers: 'Quick messages',
+      unmatchedShortcutTitle: 'Send "{{shortcut}}" to the customer?',
+      unmatchedShortcut: 'None of your quick messages or the shared ones has this shortcut: the customer would get the text "{{shortcut}}" as it is.',
       unknownVariables: 'Unknown variable: {{names}}. Fix or remove it before sending (variables: {{known}}).',
     },
     templates: {
@@ -421,6 +425,8 @@ export const conversationTexts = featureTexts({
       reopenToReply: 'Reabre el ticket para responder.',
       micDenied: 'No se pudo acceder al micrófono.',
       quickAnswers: 'Respuestas rápidas',
+      unmatchedShortcutTitle: '¿Enviar "{{shortcut}}" al cliente?',
+      unmatchedShortcut: 'Ninguna de tus respuestas rápidas ni de las generales tiene este atajo: el cliente recibiría el texto "{{shortcut}}" tal cual.',
       unknownVariables: 'Variable desconocida: {{names}}. Corríjala o quítela antes de enviar (variables: {{known}}).',
     },
     templates: {

@@ -25,3 +25,12 @@ export function filterQuickAnswers(input: string, quickMessages: readonly Presen
   const starts = (q: PresentedQuickMessage) => (q.shortcode.toLowerCase().startsWith(term) ? 0 : 1);
   return matches.sort((a, b) => starts(a) - starts(b) || a.shortcode.localeCompare(b.shortcode));
 }
+
+/**
+ * A message that is only a `/word`: what an agent types to call a quick answer. Sent
+ * as it is only after the agent confirms it (the word may match no quick answer they see).
+ */
+export function loneShortcut(text: string): string | null {
+  const trimmed = text.trim();
+  return /^\/[^\s/]+$/.test(trimmed) ? trimmed : null;
+}

@@ -24,17 +24,18 @@ type Attachment = { kind: 'stored'; name: string } | { kind: 'new'; file: File }
 /**
  * Quick message form (spec part 2 §2.5, §5): shortcode (required), message, an
  * optional attachment uploaded after the record is saved, the geral (visible to
- * all) and status flags. Mounted while open, so closing resets it.
+ * all: on for a new one an admin makes, as the server defaults it) and status flags.
+ * Mounted while open, so closing resets it.
  */
 export function QuickMessageDialog({ record, onClose }: { record: PresentedQuickMessage | null; onClose(): void }) {
   const { t } = useTranslation();
-  const { api } = useSession();
+  const { api, user } = useSession();
   const queryClient = useQueryClient();
   const fileInput = useRef<HTMLInputElement>(null);
   const [attachment, setAttachment] = useState<Attachment>(record?.mediaName ? { kind: 'stored', name: record.mediaName } : { kind: 'none' });
   const form = useForm<FormInput, unknown, FormOutput>({
     resolver: zodResolver(QuickMessageBody),
-    defaultValues: { shortcode: record?.shortcode ?? '', message: record?.message ?? '', geral: record?.geral ?? false, status: record?.status ?? true },
+    defaultValues: { shortcode: record?.shortcode ?? '', message: record?.message ?? '', geral: record?.geral ?? user?.profile === 'admin', status: record?.status ?? true },
   });
   const { errors, isSubmitting } = form.formState;
   const message = (key?: string) => (key ? t(key) : undefined);

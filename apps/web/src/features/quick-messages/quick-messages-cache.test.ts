@@ -1,7 +1,7 @@
 import type { PresentedQuickMessage, PresentedQuickMessagePage } from '@atende/shared';
 import { describe, expect, it } from 'vitest';
 import { buildQuickMessage } from '../../test/build-quick-message';
-import { removeQuickMessage, upsertQuickMessage } from './quick-messages-queries';
+import { quickMessageAudience, removeQuickMessage, upsertQuickMessage } from './quick-messages-queries';
 
 const record = (id: number, shortcode: string): PresentedQuickMessage => buildQuickMessage(id, { shortcode, message: `text of ${shortcode}`, geral: true });
 
@@ -21,5 +21,13 @@ describe('live quick message events', () => {
 
   it('removes a deleted record', () => {
     expect(removeQuickMessage(pages([record(1, 'oi')], [record(2, 'tchau')]), 2).pages.map((p) => p.records.length)).toEqual([1, 0]);
+  });
+});
+
+describe('who sees a quick message, as the list says it', () => {
+  it('everyone for a shared one, else only its author: "only you" when that is the reader', () => {
+    expect(quickMessageAudience({ geral: true, userId: 2 }, 5)).toBe('everyone');
+    expect(quickMessageAudience({ geral: false, userId: 5 }, 5)).toBe('onlyYou');
+    expect(quickMessageAudience({ geral: false, userId: 2 }, 5)).toBe('onlyAuthor');
   });
 });

@@ -11,11 +11,13 @@ import { useDebouncedValue } from '../../components/use-debounced-value';
 import { useDeleteConfirmation } from '../../components/use-delete-confirmation';
 import { useEditDialog } from '../../components/use-edit-dialog';
 import { QuickMessageDialog } from './quick-message-dialog';
-import { cacheRemovedQuickMessage, useQuickMessageEvents, useQuickMessagePages } from './quick-messages-queries';
+import { useSession } from '../../api/session';
+import { cacheRemovedQuickMessage, quickMessageAudience, useQuickMessageEvents, useQuickMessagePages } from './quick-messages-queries';
 
-/** Quick messages page (spec part 2 §2.5): search, table with shortcode and attachment, add/edit/delete. */
+/** Quick messages page (spec part 2 §2.5): search, table with shortcode, who sees it and attachment, add/edit/delete. */
 export default function QuickMessagesPage() {
   const { t } = useTranslation();
+  const { user } = useSession();
   const queryClient = useQueryClient();
   const [search, setSearch] = useState('');
   const searchParam = useDebouncedValue(search.trim().toLowerCase());
@@ -47,6 +49,7 @@ export default function QuickMessagesPage() {
         head={
           <>
             <TableCell>{t('quickMessages.columns.shortcode')}</TableCell>
+            <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('quickMessages.columns.visibility')}</TableCell>
             <TableCell>{t('quickMessages.columns.attachment')}</TableCell>
             <TableCell align="right">{t('quickMessages.columns.actions')}</TableCell>
           </>
@@ -60,7 +63,8 @@ export default function QuickMessagesPage() {
                 <Typography variant="body2" component="span" sx={{ fontWeight: 500 }}>
                   /{record.shortcode}
                 </Typography>
-                {record.geral ? <Chip size="small" label={t('quickMessages.shared')} /> : null}
+                {/* On a phone the visibility column is hidden: said here instead. */}
+                <Chip size="small" label={t(`quickMessages.visibility.${quickMessageAudience(record, user?.id)}`)} sx={{ display: { sm: 'none' } }} />
                 {record.status === false ? <Chip size="small" variant="outlined" label={t('quickMessages.inactive')} /> : null}
               </Stack>
               {record.message ? (
@@ -68,6 +72,9 @@ export default function QuickMessagesPage() {
                   {record.message}
                 </Typography>
               ) : null}
+            </TableCell>
+            <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }} data-testid="quick-message-visibility">
+              {t(`quickMessages.visibility.${quickMessageAudience(record, user?.id)}`)}
             </TableCell>
             <TableCell sx={{ wordBreak: 'break-all' }}>
               {record.mediaName ? (

@@ -72,3 +72,9 @@ export function useQuickMessageEvents(): void {
     } else if (record) cacheSavedQuickMessage(queryClient, record);
   });
 }
+
+/** Who sees a quick message in the composer, as the list says it: everyone, only the signed-in user, or only its author. */
+export function quickMessageAudience(record: Pick<PresentedQuickMessage, 'geral' | 'userId'>, me: number | undefined): 'everyone' | 'onlyYou' | 'onlyAuthor' {
+  if (record.geral) return 'everyone';
+  return record.userId === me ? 'onlyYou' : 'onlyAuthor';
+}
