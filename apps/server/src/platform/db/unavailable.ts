@@ -1,3 +1,5 @@
+import { someErrorInChain } from '../error-chain.js';
+
 /**
  * Whether an error means the database cannot be reached right now (stopped,
  * restarting, network gone, pool exhausted), as opposed to a bad query: such a
@@ -37,15 +39,5 @@ function matches(error: unknown): boolean {
 }
 
 export function isDatabaseUnavailable(error: unknown): boolean {
-  // drizzle wraps the driver's error in `cause`; a failed connect may be an AggregateError of attempts.
-  const seen = new Set<unknown>();
-  let current: unknown = error;
-  while (current && typeof current === 'object' && !seen.has(current)) {
-    seen.add(current);
-    if (matches(current)) return true;
-    const inner = (current as { errors?: unknown }).errors;
-    if (Array.isArray(inner) && inner.some((item) => matches(item))) return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
+  return someErrorInChain(error, matches);
 }

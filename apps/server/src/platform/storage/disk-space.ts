@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { open, rm, statfs } from 'node:fs/promises';
 import path from 'node:path';
+import { someErrorInChain } from '../error-chain.js';
 
 /**
  * A full disk (issue 28 defect 9): every write that fails for lack of space is
@@ -31,16 +32,7 @@ function matches(error: unknown): boolean {
 
 /** Whether an error (or one it wraps) means a write failed for lack of space. */
 export function isNoSpaceError(error: unknown): boolean {
-  const seen = new Set<unknown>();
-  let current: unknown = error;
-  while (current && typeof current === 'object' && !seen.has(current)) {
-    seen.add(current);
-    if (matches(current)) return true;
-    const inner = (current as { errors?: unknown }).errors;
-    if (Array.isArray(inner) && inner.some((item) => matches(item))) return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
+  return someErrorInChain(error, matches);
 }
 
 /** The WebAssembly of PGlite aborted (what a full disk does to it at open, checkpoint or close). */

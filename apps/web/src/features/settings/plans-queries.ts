@@ -1,15 +1,9 @@
-import type { PlanFlags } from '@atende/shared';
+import type { PresentedPlan } from '@atende/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useSession } from '../../api/session';
 
 /** A plan as `GET /plans/all` answers it (value in reais). */
-export interface Plan extends PlanFlags {
-  id: number;
-  name: string;
-  users: number;
-  connections: number;
-  queues: number;
-  value: number;
+export interface Plan extends PresentedPlan {
   createdAt: string;
   updatedAt: string;
 }

@@ -1,4 +1,4 @@
-import { LANGUAGES, type Language } from '@atende/shared';
+import { LANGUAGES, type Language, type PresentedPlan } from '@atende/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Box, Button, CircularProgress, Link, ListItemText, MenuItem, TextField } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
@@ -15,14 +15,7 @@ import { maskPhone, phoneDigits, PHONE_MAX_DIGITS } from './phone-mask';
 import { serverFieldErrors, SignupForm, type SignupFormInput, type SignupFormValues } from './signup-form';
 
 /** A plan as the public `GET /plans/list` answers it (value in reais). */
-interface PublicPlan {
-  id: number;
-  name: string;
-  users: number;
-  connections: number;
-  queues: number;
-  value: number;
-}
+type PublicPlan = Pick<PresentedPlan, 'id' | 'name' | 'users' | 'connections' | 'queues' | 'value'>;
 
 function currentLanguage(language: string): Language {
   return LANGUAGES.find((l) => l === language.slice(0, 2)) ?? 'pt';
