@@ -22,7 +22,7 @@ export function sortPlans(plans: readonly Plan[]): Plan[] {
 }
 
 /** An amount as the price input shows it: `99,90`, `1234,50`. */
-export function moneyText(value: number): string {
+function moneyText(value: number): string {
   return value.toFixed(2).replace('.', ',');
 }
 
