@@ -1,15 +1,23 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/test-app.js';
 
 let t: TestContext;
 let token: string;
+const APP_JS = `export const app = ${JSON.stringify('x'.repeat(4000))};\n`;
 
 beforeAll(async () => {
   const dist = mkdtempSync(path.join(tmpdir(), 'atende-web-'));
   writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
+  // A built asset and the copies the web build's precompress step writes beside it.
+  mkdirSync(path.join(dist, 'assets'));
+  writeFileSync(path.join(dist, 'assets', 'index-Ab12Cd34.js'), APP_JS);
+  writeFileSync(path.join(dist, 'assets', 'index-Ab12Cd34.js.br'), brotliCompressSync(APP_JS));
+  writeFileSync(path.join(dist, 'assets', 'index-Ab12Cd34.js.gz'), gzipSync(APP_JS));
+  writeFileSync(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   t = await createTestContext({ env: { WEB_DIST_DIR: dist }, serveWeb: true });
   token = (await (await t.factories.buildCompany()).admin.login()).token;
 });
@@ -43,6 +51,32 @@ describe('the root', () => {
     const other = await t.app.inject({ method: 'GET', url: '/no-such-route', headers: { accept: '*/*' } });
     expect(other.statusCode).toBe(404);
     expect(other.json()).toMatchObject({ error: 'ERR_NOT_FOUND' });
+  });
+});
+
+describe('built files', () => {
+  const asset = (encoding?: string) => t.app.inject({ method: 'GET', url: '/assets/index-Ab12Cd34.js', headers: encoding ? { 'accept-encoding': encoding } : {} });
+
+  it('go out precompressed to browsers that accept brotli or gzip, as they are to the others, cached for a year when hashed', async () => {
+    const br = await asset('gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(APP_JS);
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+
+    const gz = await asset('gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(APP_JS);
+
+    const plain = await asset();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(APP_JS);
+
+    // Files without a content hash in their name keep a short cache; the app shell none.
+    const icon = await t.app.inject({ method: 'GET', url: '/favicon.svg' });
+    expect(icon.headers['cache-control']).toBe('public, max-age=3600');
+    expect((await t.app.inject({ method: 'GET', url: '/', headers: { accept: 'text/html' } })).headers['cache-control']).toBe('no-cache');
   });
 });
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /**
  * Serves the built web app on the API's port. API routes and screen routes share
@@ -14,7 +14,15 @@ import type { FastifyInstance } from 'fastify';
 export async function registerWebApp(app: FastifyInstance, distDir: string): Promise<boolean> {
   const indexFile = path.join(distDir, 'index.html');
   if (!existsSync(indexFile)) return false;
-  await app.register(fastifyStatic, { root: distDir, wildcard: false, index: false, maxAge: '1h', immutable: false });
+  await app.register(fastifyStatic, {
+    root: distDir,
+    wildcard: false,
+    index: false,
+    // The build's .br and .gz copies (apps/web/scripts/precompress.mjs) go to browsers that accept them.
+    preCompressed: true,
+    maxAge: '1h',
+    immutable: false,
+  });
   app.addHook('onRequest', async (request, reply) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return;
     const url = request.url.split('?')[0] ?? '/';
@@ -24,10 +32,20 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
     if (url.startsWith('/socket.io') || path.extname(url) !== '') return;
     return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
   });
-  app.addHook('onSend', async (_request, reply) => {
-    const vary = reply.getHeader('vary');
-    if (!vary) reply.header('vary', 'Accept');
-    else if (!/\baccept\b/i.test(String(vary))) reply.header('vary', `${String(vary)}, Accept`);
+  app.addHook('onSend', async (request, reply) => {
+    addVary(reply, 'Accept');
+    // Vite names what it builds into /assets/ by content hash: a changed file is a new name, so a year is safe.
+    if (request.url.startsWith('/assets/') && reply.statusCode === 200 && reply.getHeader('cache-control') === 'public, max-age=3600') {
+      reply.header('cache-control', 'public, max-age=31536000, immutable');
+    }
+    // A built file may go out as its .br or .gz copy: caches must key it by the encodings the browser takes.
+    if (path.extname(request.url.split('?')[0] ?? '') !== '') addVary(reply, 'Accept-Encoding');
   });
   return true;
+}
+
+function addVary(reply: FastifyReply, name: string): void {
+  const vary = reply.getHeader('vary');
+  if (!vary) reply.header('vary', name);
+  else if (!String(vary).split(',').some((token) => token.trim().toLowerCase() === name.toLowerCase())) reply.header('vary', `${String(vary)}, ${name}`);
 }
