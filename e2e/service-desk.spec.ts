@@ -114,8 +114,10 @@ test.describe('service desk', () => {
     // On a phone the text box shares its line only with send and record; the tools and
     // the signature switch, with its label, go to the next line.
     await agent.setViewportSize({ width: 390, height: 844 });
-    const textBox = await agent.getByTestId('composer-input').boundingBox();
-    expect(textBox?.width ?? 0).toBeGreaterThan(220);
+    // The phone layout mounts the conversation again: wait for its text box, then measure it.
+    const textBox = agent.getByTestId('composer-input');
+    await expect(textBox).toBeVisible();
+    await expect.poll(async () => (await textBox.boundingBox())?.width ?? 0).toBeGreaterThan(220);
     const signLabel = agent.locator('label').filter({ has: agent.getByTestId('composer-sign') });
     await expect(signLabel).toBeVisible();
     expect((await signLabel.innerText()).trim()).not.toBe('');
