@@ -29,18 +29,8 @@ export function presentConversation(inbound: SandboxInboundRow[], outbound: Sand
       deleted: false,
       createdAt: m.createdAt.toISOString(),
     })),
-    ...outbound.map((o) => ({
-      id: o.externalId,
-      fromCustomer: false,
-      body: o.deleted ? '' : o.body,
-      mediaType: o.mediaType,
-      mediaName: o.mediaName,
-      mediaUrl: o.mediaPath && !o.deleted ? media.signedUrl(o.mediaPath) : null,
-      // A reply shows the message it quotes, as WhatsApp does.
-      quotedId: o.quotedExternalId,
-      deleted: o.deleted,
-      createdAt: o.createdAt.toISOString(),
-    })),
+    // What the product sent, as the outbox shows it (a reply with the message it quotes, as WhatsApp does).
+    ...outbound.map((o) => ({ ...presentOutboxEntry(o, media), fromCustomer: false })),
   ];
   // Stable on equal timestamps: the customer's message came first.
   return entries.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || Number(b.fromCustomer) - Number(a.fromCustomer));
