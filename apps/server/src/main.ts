@@ -1,6 +1,8 @@
 import { buildApp } from './app.js';
 import { createChannelsService } from './channels/channels-service.js';
-import { startPendingRecovery } from './modules/messages/outgoing-messages.js';
+import { botTurnRecoveryOptions, recoverBotTurns } from './automation/bot-turn-recovery.js';
+import { PENDING_RECOVERY_DEFAULTS, recoverPendingMessages } from './modules/messages/outgoing-messages.js';
+import { startPeriodic } from './platform/periodic.js';
 import { ConfigError, loadConfig, parseServices } from './platform/config.js';
 import { seedFirstStart } from './modules/companies/first-start.seed.js';
 import { paymentsBannerLine } from './modules/invoices/payments.js';
@@ -58,10 +60,24 @@ async function main(): Promise<void> {
   }
   const channels = services.channels ? createChannelsService(app.services) : null;
   await channels?.start();
-  // Messages a stopped node stored but never settled are sent again or marked failed (ARCHITECTURE §3.14).
-  const stopRecovery = services.worker
-    ? startPendingRecovery(app.services, (error) => logger.error({ err: error }, 'pending message recovery failed'))
-    : null;
+  // What a stopped node left unfinished: messages stored but never settled are sent again or marked
+  // failed (ARCHITECTURE §3.14), bot turns are decided or followed up (automation/bot-turn-recovery.ts).
+  const recoverAfterMs = config.RECOVERY_AFTER_SECONDS * 1000;
+  const recoveryEveryMs = Math.min(60_000, recoverAfterMs);
+  const stopRecoveries = services.worker
+    ? [
+        startPeriodic(
+          () => recoverPendingMessages(app.services, { ...PENDING_RECOVERY_DEFAULTS, staleMs: recoverAfterMs }),
+          recoveryEveryMs,
+          (error) => logger.error({ err: error }, 'pending message recovery failed'),
+        ),
+        startPeriodic(
+          () => recoverBotTurns(app.services, botTurnRecoveryOptions(config.RECOVERY_AFTER_SECONDS)),
+          Math.min(recoveryEveryMs, 30_000),
+          (error) => logger.error({ err: error }, 'bot turn recovery failed'),
+        ),
+      ]
+    : [];
 
   const address = services.api ? app.server.address() : null;
   const port = address && typeof address === 'object' ? address.port : config.PORT;
@@ -94,7 +110,7 @@ async function main(): Promise<void> {
     }, SHUTDOWN_LIMIT_MS);
     deadline.unref();
     try {
-      stopRecovery?.();
+      for (const stopRecovery of stopRecoveries) stopRecovery();
       // Sessions close and their leases are released first, so another node takes them over at once.
       await withTimeout(channels?.stop() ?? Promise.resolve(), CHANNELS_STOP_MS, 'channel sessions');
       // From here every request gets 503 + Connection: close, and idle keep-alive connections end with a FIN.

@@ -2,7 +2,9 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { eq, inArray } from 'drizzle-orm';
 import type { AutomationDeps } from './automation-runtime.js';
-import { sendAutomaticMessage } from '../modules/messages/messages.service.js';
+import { announcePendingMessages, deliverPendingMessage, insertPendingBatch } from '../modules/messages/outgoing-messages.js';
+import { stripUnsafeText } from '../platform/text/unsafe-text.js';
+import type { AutomationTicket } from './automation.repo.js';
 import { findTicketDetail } from '../modules/tickets/tickets.repo.js';
 import type { DbOrTx } from '../platform/db/client.js';
 import { tickets, type TicketRow } from '../platform/db/schema.js';
@@ -40,19 +42,56 @@ export async function applyTicketChange(db: DbOrTx, scope: TenantScope, ticketId
     .where(inTenant(tickets, scope, Array.isArray(ticketId) ? inArray(tickets.id, ticketId) : eq(tickets.id, ticketId)));
 }
 
+/** A reply stored as a pending send, with its pause before going out. */
+export interface StagedReply {
+  messageId: number;
+  delayMs: number;
+}
+
+/**
+ * Stores the replies as pending sends in the transaction that decided them: once it
+ * commits they are the customer's answer whatever happens to this process (the
+ * pending recovery sends what a stopped node left, outgoing-messages.ts). Nothing is
+ * stored for a ticket whose connection is gone.
+ */
+export async function stageReplies(
+  tx: DbOrTx,
+  scope: TenantScope,
+  at: Pick<AutomationTicket, 'ticket' | 'contact' | 'connection'>,
+  replies: BotReply[],
+): Promise<StagedReply[]> {
+  const sendable = replies.filter((reply) => reply.body.trim() || reply.media);
+  const [first] = sendable;
+  if (!first || !at.connection) return [];
+  const ids = await insertPendingBatch(tx, scope, {
+    ticketId: at.ticket.id,
+    contactId: at.ticket.contactId,
+    whatsappId: at.connection.id,
+    userId: null,
+    source: first.source,
+    // A bot's or an integration's answer is a peer's text: what PostgreSQL cannot store is removed, never the message.
+    items: sendable.map((reply) => {
+      const media = reply.media ?? undefined;
+      return { message: { to: at.contact.number, body: stripUnsafeText(reply.body), media }, media, source: reply.source };
+    }),
+  });
+  return ids.map((messageId, index) => ({ messageId, delayMs: sendable[index]?.delayMs ?? 0 }));
+}
+
 /** Columns whose change moves the ticket between agents' lists (tickets.events ticketRooms). */
 const LIST_FIELDS = ['queueId', 'userId', 'status', 'chatbot'] as const;
 
 /**
  * After the deciding transaction committed: tells the lists when the ticket
- * moved, then sends the replies in order. A failed send is logged, never
- * thrown: the customer's message is already stored and the agents see it.
+ * moved, shows the staged replies, then sends them in order. A failed send is
+ * logged, never thrown: the customer's message is already stored and the agents
+ * see it (a refused reply stays failed for an agent's retry).
  */
 export async function deliverEffects(
   services: AutomationDeps,
   scope: TenantScope,
   before: Pick<TicketRow, 'id' | 'userId' | 'queueId' | 'status'>,
-  effects: Pick<BotEffects, 'replies' | 'change'>,
+  effects: { staged: StagedReply[]; change: TicketChange },
 ): Promise<void> {
   const runtime = services.automation;
   if (LIST_FIELDS.some((field) => field in effects.change)) {
@@ -62,11 +101,17 @@ export async function deliverEffects(
       services.events.emit('ticket.updated', { companyId: scope.companyId, ticket, previous });
     }
   }
-  for (const reply of effects.replies) {
-    if (!reply.body.trim() && !reply.media) continue;
+  await announcePendingMessages(
+    services,
+    scope,
+    before.id,
+    effects.staged.map((reply) => reply.messageId),
+  );
+  for (const reply of effects.staged) {
     if (reply.delayMs) await runtime.sleep(reply.delayMs * runtime.delayScale);
     try {
-      await sendAutomaticMessage(services, scope, before.id, { body: reply.body, media: reply.media, source: reply.source });
+      const delivery = await deliverPendingMessage(services, scope, reply.messageId);
+      if (delivery.error) runtime.logger.error({ err: delivery.error, ticketId: before.id }, 'automatic message not sent');
     } catch (error) {
       runtime.logger.error({ err: error, ticketId: before.id }, 'automatic message not sent');
     }

@@ -4,7 +4,8 @@ import { prompts, queueIntegrations, type PromptRow, type QueueIntegrationRow } 
 import type { TenantScope } from '../platform/http/context.js';
 import { loadAutomationTicket, type AutomationTicket } from './automation.repo.js';
 import { AUTOMATION_TEXTS } from './automation-texts.js';
-import { applyTicketChange, deliverEffects, type FollowUp, type TicketChange } from './bot-effects.js';
+import { applyTicketChange, deliverEffects, stageReplies, type FollowUp, type TicketChange } from './bot-effects.js';
+import { claimFollowUp, dropTurn } from './bot-turns.repo.js';
 import { handoverChange } from './handover.js';
 import { dialogflowTurn } from './integrations/dialogflow.js';
 import { PeerError } from './integrations/peer-http.js';
@@ -59,7 +60,10 @@ function integrationTurn(turn: PeerTurn, integration: QueueIntegrationRow): Prom
 export async function runFollowUp(services: AutomationDeps, scope: TenantScope, ticketId: number, followUp: FollowUp, message: InboundTurn): Promise<void> {
   const runtime = services.automation;
   const at = await loadAutomationTicket(services.db, scope, ticketId);
-  if (!at || at.ticket.status !== 'pending') return;
+  if (!at || at.ticket.status !== 'pending') {
+    await dropTurn(services.db, scope, message.messageId);
+    return;
+  }
   const turn: PeerTurn = { services, runtime, scope, at, message, start: followUp.kind === 'integration' && followUp.start };
   let outcome: PeerOutcome;
   if (followUp.kind === 'integration') {
@@ -97,7 +101,7 @@ export async function runFollowUp(services: AutomationDeps, scope: TenantScope, 
       }
     }
   }
-  await applyOutcome(services, scope, ticketId, followUp, outcome);
+  await applyOutcome(services, scope, message.messageId, ticketId, followUp, outcome);
 }
 
 /** The ticket is still with the bot that answered (an agent may have taken it meanwhile). */
@@ -107,10 +111,23 @@ function stillWithBot(at: AutomationTicket, followUp: FollowUp): boolean {
   return at.ticket.promptId === followUp.promptId;
 }
 
-async function applyOutcome(services: AutomationDeps, scope: TenantScope, ticketId: number, followUp: FollowUp, outcome: PeerOutcome): Promise<void> {
+/**
+ * Stores the outcome with the turn's end: the replies as pending sends and the
+ * ticket's change, in the transaction that takes the turn's follow-up, so it is
+ * applied once even when a sweep ran the follow-up again after a crash.
+ */
+async function applyOutcome(
+  services: AutomationDeps,
+  scope: TenantScope,
+  messageId: number,
+  ticketId: number,
+  followUp: FollowUp,
+  outcome: PeerOutcome,
+): Promise<void> {
   const runtime = services.automation;
   const applied = await services.db.transaction(async (tx) => {
     const at = await loadAutomationTicket(tx, scope, ticketId, true);
+    if (!(await claimFollowUp(tx, scope, messageId))) return 'taken' as const;
     if (!at || !stillWithBot(at, followUp)) return null;
     let change: TicketChange = {};
     if (outcome.state) change.botState = { ...readBotState(at.ticket.botState), ...outcome.state } as Record<string, unknown>;
@@ -119,11 +136,16 @@ async function applyOutcome(services: AutomationDeps, scope: TenantScope, ticket
       change = { ...change, ...(await handoverChange(tx, scope, ticket, outcome.handover)) };
     }
     await applyTicketChange(tx, scope, ticketId, change);
-    return { before: at.ticket, change };
+    const staged = await stageReplies(tx, scope, at, outcome.replies);
+    return { before: at.ticket, change, staged };
   });
+  if (applied === 'taken') {
+    runtime.logger.info({ ticketId }, 'bot answer dropped: another runner answered this message');
+    return;
+  }
   if (!applied) {
     runtime.logger.info({ ticketId }, 'bot answer dropped: the ticket left the bot meanwhile');
     return;
   }
-  await deliverEffects(services, scope, applied.before, { replies: outcome.replies, change: applied.change });
+  await deliverEffects(services, scope, applied.before, applied);
 }

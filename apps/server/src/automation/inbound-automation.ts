@@ -3,7 +3,8 @@ import { sendAutomaticMessage } from '../modules/messages/messages.service.js';
 import { findQueueRow, loadAutomationTickets } from './automation.repo.js';
 import { loadSetting } from '../modules/settings/settings.repo.js';
 import { AUTOMATION_TEXTS } from './automation-texts.js';
-import { applyTicketChange, deliverEffects, type BotEffects, type TicketChange } from './bot-effects.js';
+import { applyTicketChange, deliverEffects, stageReplies, type FollowUp, type StagedReply, type TicketChange } from './bot-effects.js';
+import { claimDueTurns, keepFollowUps } from './bot-turns.repo.js';
 import { BotTurn } from './bot-turn.js';
 import { Chatbot } from './chatbot.js';
 import { runFollowUp } from './follow-up.js';
@@ -24,12 +25,24 @@ export async function runInboundAutomation(services: AutomationDeps, inbound: In
   await finishTurn?.();
 }
 
+interface Decision {
+  before: TicketRow;
+  change: TicketChange;
+  staged: StagedReply[];
+  followUp?: FollowUp;
+}
+
 /**
  * The decisions for messages of distinct tickets of one company, taken in one
  * transaction that holds all their rows: a burst of new conversations costs one
- * transaction, not one each. Answers, per message, the work left once it has
- * committed (replies, follow-ups), to be run in each chat's order. When the
- * shared transaction fails, each message is decided on its own instead.
+ * transaction, not one each. Durable (issue 29): each message's turn was written
+ * with it (`bot_turns`), and the transaction that takes the turn stores the bot's
+ * replies as pending sends and keeps what needs the network as the turn's
+ * follow-up, so a crash at any point neither loses nor repeats an answer (the
+ * sweep in bot-turn-recovery.ts finishes what a stopped node left). Answers, per
+ * message, the work left once it has committed (sends, follow-ups), to be run in
+ * each chat's order. When the shared transaction fails, each message is decided
+ * on its own instead.
  */
 export async function decideInboundAutomation(services: AutomationDeps, inbounds: InboundTurn[]): Promise<(() => Promise<void>)[]> {
   const runtime = services.automation;
@@ -44,13 +57,19 @@ export async function decideInboundAutomation(services: AutomationDeps, inbounds
         inbounds.map((inbound) => inbound.ticketId),
         true,
       );
+      // Taken under the tickets' locks: a turn another runner decided already is left alone.
+      const due = await claimDueTurns(
+        tx,
+        scope,
+        inbounds.map((inbound) => inbound.messageId),
+      );
       const byId = new Map(loaded.map((at) => [at.ticket.id, at]));
       // Tickets given the same change (a bot starting on many new conversations) are written together.
       const changes = new Map<string, { change: TicketChange; ticketIds: number[] }>();
-      const decisions = [];
+      const decisions: (Decision | null)[] = [];
       for (const inbound of inbounds) {
         const at = byId.get(inbound.ticketId);
-        if (!at || at.ticket.status !== 'pending' || at.ticket.isGroup || at.contact.isGroup) {
+        if (!due.has(inbound.messageId) || !at || at.ticket.status !== 'pending' || at.ticket.isGroup || at.contact.isGroup) {
           decisions.push(null);
           continue;
         }
@@ -61,16 +80,25 @@ export async function decideInboundAutomation(services: AutomationDeps, inbounds
         const same = changes.get(key) ?? { change, ticketIds: [] };
         same.ticketIds.push(at.ticket.id);
         changes.set(key, same);
-        decisions.push({ before: at.ticket, effects: turn.effects });
+        const staged = await stageReplies(tx, scope, at, turn.effects.replies);
+        decisions.push({ before: at.ticket, change, staged, ...(turn.effects.followUp ? { followUp: turn.effects.followUp } : {}) });
       }
       for (const { change, ticketIds } of changes.values()) await applyTicketChange(tx, scope, ticketIds, change);
+      await keepFollowUps(
+        tx,
+        scope,
+        inbounds.flatMap((inbound, index) => {
+          const followUp = decisions[index]?.followUp;
+          return followUp ? [{ messageId: inbound.messageId, ticketId: inbound.ticketId, followUp }] : [];
+        }),
+      );
       return decisions;
     });
     return decided.map((decision, index) => async () => {
       const inbound = inbounds[index];
       if (!decision || !inbound) return;
       try {
-        await finish(services, decision.before, decision.effects, inbound);
+        await finish(services, decision, inbound);
       } catch (error) {
         runtime.logger.error({ err: error, ticketId: inbound.ticketId }, 'automation failed for an inbound message');
       }
@@ -82,10 +110,10 @@ export async function decideInboundAutomation(services: AutomationDeps, inbounds
   }
 }
 
-async function finish(services: AutomationDeps, before: TicketRow, effects: BotEffects, inbound: InboundTurn): Promise<void> {
+async function finish(services: AutomationDeps, decision: Decision, inbound: InboundTurn): Promise<void> {
   const scope = { companyId: inbound.companyId };
-  await deliverEffects(services, scope, before, effects);
-  if (effects.followUp) await runFollowUp(services, scope, before.id, effects.followUp, inbound);
+  await deliverEffects(services, scope, decision.before, decision);
+  if (decision.followUp) await runFollowUp(services, scope, decision.before.id, decision.followUp, inbound);
 }
 
 async function decide(services: AutomationDeps, turn: BotTurn): Promise<void> {

@@ -2,7 +2,7 @@ import type { AutomationDeps } from './automation-runtime.js';
 import type { TenantScope } from '../platform/http/context.js';
 import { findQueueRow, loadAutomationTicket } from './automation.repo.js';
 import { AUTOMATION_TEXTS } from './automation-texts.js';
-import { applyTicketChange, deliverEffects, type BotReply } from './bot-effects.js';
+import { applyTicketChange, deliverEffects, stageReplies, type BotReply } from './bot-effects.js';
 import { formatMessage } from '../modules/messages/message-variables.js';
 import type { RatingDecision } from '../inbound/rating-reply.js';
 
@@ -29,7 +29,8 @@ async function send(services: AutomationDeps, scope: TenantScope, ticketId: numb
     body: formatMessage(body, { contactName: at.contact.name, protocol: at.ticket.id, now, timeZone: at.company.timezone }),
     source: 'system',
   }));
-  await deliverEffects(services, scope, at.ticket, { replies, change: {} });
+  const staged = await services.db.transaction((tx) => stageReplies(tx, scope, at, replies));
+  await deliverEffects(services, scope, at.ticket, { staged, change: {} });
 }
 
 /** After the reply's transaction committed: thanks (completion message) or the one re-prompt. */

@@ -3,7 +3,7 @@ import type { AutomationDeps } from './automation-runtime.js';
 import type { TenantScope } from '../platform/http/context.js';
 import { findQueueRow, loadAutomationTicket } from './automation.repo.js';
 import { AUTOMATION_TEXTS, fill } from './automation-texts.js';
-import { applyTicketChange, deliverEffects, type BotReply } from './bot-effects.js';
+import { applyTicketChange, deliverEffects, stageReplies, type BotReply } from './bot-effects.js';
 import { handoverChange } from './handover.js';
 import { formatMessage } from '../modules/messages/message-variables.js';
 
@@ -89,10 +89,10 @@ async function closeInactive(services: AutomationDeps, scope: TenantScope, ticke
         source: 'system',
       });
     }
-    return { before: at.ticket, change, replies };
+    return { before: at.ticket, change, staged: await stageReplies(tx, scope, at, replies) };
   });
   if (!done) return false;
-  await deliverEffects(services, scope, done.before, { replies: done.replies, change: done.change });
+  await deliverEffects(services, scope, done.before, done);
   return true;
 }
 
@@ -111,9 +111,9 @@ async function transferWaiting(services: AutomationDeps, scope: TenantScope, tic
       const queue = change.queueId ? await findQueueRow(tx, scope, change.queueId) : null;
       if (queue) replies.push({ body: fill(AUTOMATION_TEXTS.transferToQueue, { queue: queue.name }), source: 'system' });
     }
-    return { before: at.ticket, change, replies };
+    return { before: at.ticket, change, staged: await stageReplies(tx, scope, at, replies) };
   });
   if (!done) return false;
-  await deliverEffects(services, scope, done.before, { replies: done.replies, change: done.change });
+  await deliverEffects(services, scope, done.before, done);
   return true;
 }

@@ -2,7 +2,6 @@ import { arrivalQueueSql, START_DUE_STATE } from './arrival.js';
 
 import type { SqlExecutor } from '../platform/db/client.js';
 import type { InboundMessage } from './inbound-message.js';
-import { type TicketHints } from './inbound-turn.js';
 
 /** One inbound message on its way into a batch: the chat's number and the list preview already worked out. */
 export interface BatchItem {
@@ -12,7 +11,8 @@ export interface BatchItem {
 }
 
 export type BatchOutcome =
-  | { kind: 'stored'; ticketId: number; messageId: number; ticketCreated: boolean; hints: TicketHints }
+  /** `turnDue`: the message needs the bot's turn, and its `bot_turns` row is stored with it. */
+  | { kind: 'stored'; ticketId: number; messageId: number; ticketCreated: boolean; turnDue: boolean }
   | { kind: 'duplicate' }
   /** A known contact without an open or pending ticket, or a contact another writer created meanwhile: the full path decides. */
   | { kind: 'missed' };
@@ -27,17 +27,7 @@ interface BatchRow {
   ticket_id: number | null;
   message_id: number | string | null;
   ticket_created: boolean;
-  status: string;
-  is_group: boolean;
-  chatbot: boolean;
-  use_integration: boolean;
-  prompt_id: number | null;
-  queue_id: number | null;
-  bot_started: boolean | null;
-  start_due: boolean | null;
-  schedule_type: string | null;
-  menu_wait: number | null;
-  connection_idle: boolean | null;
+  turn_due: boolean;
 }
 
 /** The statement behind `storeBatch` ($1: the batch as a JSON array of rows). */
@@ -96,15 +86,27 @@ const STORE_BATCH = `
     select i.*, coalesce(k.id, nc.id) as contact_id, coalesce(a.id, nt.id) as ticket_id, nt.id is not null as on_new_ticket,
       -- The chat's first message of the batch is the one that opened the ticket.
       nt.id is not null and i.ord = min(i.ord) over (partition by i.company_id, i.whatsapp_id, i.number) as ticket_created,
-      coalesce(a.status, 'pending') as status, coalesce(a.is_group, nc.is_group, false) as ticket_is_group,
-      coalesce(a.chatbot, false) as chatbot, coalesce(a.use_integration, false) as use_integration,
-      a.prompt_id, coalesce(a.queue_id, nt.queue_id) as queue_id, coalesce(a.bot_started, false) as bot_started,
-      coalesce(a.start_due, nt.queue_id is not null) as start_due
+      -- Whether the bot may have something to do with this customer message: only then is its
+      -- turn written (bot_turns) and run. A ticket with an agent (open) never does; nor does a
+      -- pending one whose bot is done (in a queue, or stopped with no menu to offer again) or
+      -- that has no bot to meet (its connection offers none) when business hours are not used.
+      not i.from_me and coalesce(i.source, 'customer') <> 'system' and i.media_type is distinct from 'call_log'
+        and coalesce(a.status, 'pending') = 'pending' and not coalesce(a.is_group, nc.is_group, false)
+        and (
+          -- Created in its arrival queue, the bot's first turn is still due (arrival.ts).
+          coalesce(a.start_due, nt.queue_id is not null)
+          or coalesce(a.chatbot, false) or coalesce(a.use_integration, false) or a.prompt_id is not null
+          -- Without a queue the bot may still start, or offer its menu again after the wait.
+          or (coalesce(a.queue_id, nt.queue_id) is null and not coalesce(w.idle, false)
+            and (not coalesce(a.bot_started, false) or coalesce(w.menu_wait, 0) > 0))
+          or coalesce(w.schedule_type, 'disabled') <> 'disabled'
+        ) as turn_due
     from input i
     left join known k on k.company_id = i.company_id and k.number = i.number
     left join new_contacts nc on nc.company_id = i.company_id and nc.number = i.number
     left join active a on a.contact_id = k.id and a.whatsapp_id = i.whatsapp_id
     left join new_tickets nt on nt.contact_id = nc.id and nt.whatsapp_id = i.whatsapp_id
+    left join connections w on w.id = i.whatsapp_id and w.company_id = i.company_id
   ), numbered as (
     -- Ids drawn in arrival order (the sorted subquery is not flattened), so a chat's messages read in order.
     select o.*, nextval(pg_get_serial_sequence('messages', 'id')) as message_id
@@ -142,11 +144,14 @@ const STORE_BATCH = `
     -- The ids as an array too, so the tickets are found through their key whatever the table's size.
     where tk.id = u.ticket_id and tk.id = any(array(select a.id from active a))
     returning tk.id
+  ), turns as (
+    -- Written with the message: the bot's answer survives a crash before it is decided.
+    insert into bot_turns (message_id, company_id, ticket_id)
+    select n.message_id, n.company_id, n.ticket_id from numbered n join stored s on s.id = n.message_id where n.turn_due
+    returning message_id
   )
-  select t.ord, t.ticket_id, s.id as message_id, t.ticket_created, t.status, t.ticket_is_group as is_group, t.chatbot,
-    t.use_integration, t.prompt_id, t.queue_id, t.bot_started, t.start_due, w.schedule_type, w.menu_wait, w.idle as connection_idle
+  select t.ord, t.ticket_id, s.id as message_id, t.ticket_created, (s.id is not null and t.turn_due) as turn_due
   from targets t
-  left join connections w on w.id = t.whatsapp_id and w.company_id = t.company_id
   left join numbered n on n.ord = t.ord
   left join stored s on s.id = n.message_id`;
 
@@ -197,19 +202,7 @@ export async function storeBatch(executor: SqlExecutor, items: BatchItem[]): Pro
             ticketId: Number(row.ticket_id),
             messageId: Number(row.message_id),
             ticketCreated: row.ticket_created,
-            hints: {
-              status: row.status,
-              isGroup: row.is_group,
-              chatbot: row.chatbot,
-              useIntegration: row.use_integration,
-              promptId: row.prompt_id === null ? null : Number(row.prompt_id),
-              queueId: row.queue_id === null ? null : Number(row.queue_id),
-              scheduleType: row.schedule_type,
-              botStarted: row.bot_started === true,
-              startDue: row.start_due === true,
-              menuWait: Number(row.menu_wait ?? 0),
-              connectionIdle: row.connection_idle === true,
-            },
+            turnDue: row.turn_due,
           };
   }
   return outcomes;

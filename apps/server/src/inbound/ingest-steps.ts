@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Platform } from '../platform/platform.js';
-import { contacts, messages, tickets, type TicketRow } from '../platform/db/schema.js';
+import { botTurns, contacts, messages, tickets, type TicketRow } from '../platform/db/schema.js';
 import type { TenantScope } from '../platform/http/context.js';
 import { findActiveTicket } from '../modules/tickets/tickets.repo.js';
 import { arrivalQueue, START_DUE_STATE } from './arrival.js';
@@ -10,8 +10,7 @@ import type { BatchItem, BatchOutcome } from './ingest-batch.js';
 import type { InboundMessage } from './inbound-message.js';
 import { inTenant } from '../platform/db/tenant.js';
 import { decideRating, findAwaitingRating, recordRatingReply, type RatingDecision } from './rating-reply.js';
-import { needsAutomation, type InboundTurn, type TicketHints } from './inbound-turn.js';
-import { readBotState } from '../modules/tickets/bot-state.js';
+import type { InboundTurn } from './inbound-turn.js';
 
 class DuplicateMessage extends Error {}
 
@@ -51,7 +50,7 @@ export async function storeSlowly(services: Pick<Platform, 'db'>, { input, numbe
 
       let ticketCreated = false;
       // A contact created just now has no ticket yet.
-      let ticket: Pick<TicketRow, 'id' | 'status' | 'isGroup' | 'chatbot' | 'useIntegration' | 'promptId' | 'queueId' | 'botState'> | null = contactCreated
+      let ticket: Pick<TicketRow, 'id' | 'status' | 'isGroup'> | null = contactCreated
         ? null
         : await findActiveTicket(tx, scope, contact.id, input.whatsappId);
       const fromMe = input.fromMe ?? false;
@@ -64,7 +63,7 @@ export async function storeSlowly(services: Pick<Platform, 'db'>, { input, numbe
           await recordRatingReply(tx, scope, awaiting, decision);
           if (decision.kind !== 'release') {
             rating = { decision };
-            ticket = { id: awaiting.id, status: 'closed', isGroup: false, chatbot: false, useIntegration: false, promptId: null, queueId: null, botState: {} };
+            ticket = { id: awaiting.id, status: 'closed', isGroup: false };
           }
         }
       }
@@ -139,21 +138,11 @@ export async function storeSlowly(services: Pick<Platform, 'db'>, { input, numbe
           ...(rating ? {} : { updatedAt: sql`greatest(${tickets.updatedAt}, ${(input.timestamp ?? new Date()).toISOString()}::timestamptz)` }),
         })
         .where(eq(tickets.id, ticket.id));
-      const hints: TicketHints = {
-        status: ticket.status,
-        isGroup: ticket.isGroup,
-        chatbot: ticket.chatbot,
-        useIntegration: ticket.useIntegration,
-        promptId: ticket.promptId,
-        queueId: ticket.queueId,
-        // Not read on this rarer path (the batch left the message alone): let the automation look.
-        scheduleType: 'unknown',
-        botStarted: false,
-        startDue: readBotState(ticket.botState).startDue === true,
-        menuWait: 0,
-        connectionIdle: false,
-      };
-      return { kind: 'stored' as const, ticketId: ticket.id, messageId: message.id, ticketCreated, hints, ...(rating ? { rating } : {}) };
+      // Not told apart as finely as the batch does (ingest-batch.ts `turn_due`) on this rarer path: the automation looks.
+      const turnDue =
+        !fromMe && !rating && input.specialType !== 'call_log' && input.source !== 'system' && ticket.status === 'pending' && !ticket.isGroup;
+      if (turnDue) await tx.insert(botTurns).values({ messageId: message.id, companyId: input.companyId, ticketId: ticket.id });
+      return { kind: 'stored' as const, ticketId: ticket.id, messageId: message.id, ticketCreated, turnDue, ...(rating ? { rating } : {}) };
     });
   } catch (error) {
     if (error instanceof DuplicateMessage) return 'duplicate';
@@ -174,18 +163,15 @@ export async function afterCommit(reactions: InboundReactions, { input }: BatchI
 
 /**
  * The automation's turn for a stored customer message, or null when it has none:
- * only when the ticket's row says the bot may have something to do (a new ticket
- * of a connection with a bot does; a group chat never).
+ * exactly when the store wrote its `bot_turns` row (a new ticket of a connection
+ * with a bot has one; a group chat never).
  */
 export function automationTurn(input: InboundMessage, stored: StoredInbound): InboundTurn | null {
-  if (input.fromMe || stored.rating || input.specialType === 'call_log' || input.source === 'system') return null;
-  if (stored.ticketCreated && input.isGroup) return null;
-  if (!needsAutomation(stored.hints)) return null;
+  if (!stored.turnDue) return null;
   return {
     companyId: input.companyId,
     ticketId: stored.ticketId,
     messageId: stored.messageId,
-    ticketCreated: stored.ticketCreated,
     body: input.body,
     mediaType: input.specialType ?? input.media?.mediaType ?? null,
     mediaPath: input.media?.path ?? null,

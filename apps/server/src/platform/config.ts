@@ -80,6 +80,12 @@ const EnvSchema = z.object({
   LOGIN_LOCKOUT_AFTER: z.coerce.number().int().min(1).default(5),
   /** The longest of those waits, in seconds. */
   LOGIN_LOCKOUT_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  /**
+   * Work a node began and did not finish (an outgoing message never settled, a bot's
+   * turn) belongs to a stopped node after this long: a worker takes it over, in seconds.
+   * A bot turn still to be decided is taken over after 30 s at most.
+   */
+  RECOVERY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
   /** How often the worker retries jobs whose lease ran out (a node died while running them), in seconds. */
   JOBS_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   /**

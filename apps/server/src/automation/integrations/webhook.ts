@@ -1,10 +1,11 @@
 import { createHmac } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { scheduleJob, type AutomationDeps, type WebhookRetryData } from '../automation-runtime.js';
-import { messages, queueIntegrations, type QueueIntegrationRow } from '../../platform/db/schema.js';
+import { queueIntegrations, type QueueIntegrationRow } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
 import { outboundPolicy } from '../../platform/http/outbound.js';
 import { loadAutomationTicket, type AutomationTicket } from '../automation.repo.js';
+import { loadInboundTurn } from '../bot-turns.repo.js';
 import type { BotReply } from '../bot-effects.js';
 import type { PeerOutcome, PeerTurn } from '../peer-turn.js';
 
@@ -119,22 +120,8 @@ export async function retryWebhook(services: AutomationDeps, data: WebhookRetryD
     .where(inTenant(queueIntegrations, scope, eq(queueIntegrations.id, data.integrationId)))
     .limit(1);
   const at = await loadAutomationTicket(services.db, scope, data.ticketId);
-  const [stored] = await services.db
-    .select()
-    .from(messages)
-    .where(inTenant(messages, scope, eq(messages.id, data.messageId), eq(messages.ticketId, data.ticketId)))
-    .limit(1);
-  if (!integration || !at || !stored) return;
-  const message: InboundTurn = {
-    companyId: data.companyId,
-    ticketId: data.ticketId,
-    messageId: data.messageId,
-    ticketCreated: false,
-    body: stored.body,
-    mediaType: stored.mediaType,
-    mediaPath: stored.mediaPath,
-    mediaName: stored.mediaName,
-  };
+  const message = await loadInboundTurn(services.db, scope, data.messageId, data.ticketId);
+  if (!integration || !at || !message) return;
   try {
     await deliver(services, integration, at, message, data.attempt);
   } catch (error) {

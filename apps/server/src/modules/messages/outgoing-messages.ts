@@ -1,5 +1,6 @@
 import { AppError } from '../../platform/http/app-error.js';
 import type { TenantScope } from '../../platform/http/context.js';
+import type { DbOrTx } from '../../platform/db/client.js';
 import type { OutgoingPayload, WhatsappRow } from '../../platform/db/schema.js';
 import type { Platform } from '../../platform/platform.js';
 import type { StoredMedia, UploadedFile } from '../../platform/storage/media-storage.js';
@@ -44,37 +45,49 @@ export interface PendingBatch {
  * channel; the ticket's last message is updated and the audience sees them at once.
  */
 export async function storePendingMessages(deps: Pick<Platform, 'db' | 'events'>, scope: TenantScope, batch: PendingBatch): Promise<MessageDetail[]> {
+  const ids = await deps.db.transaction((tx) => insertPendingBatch(tx, scope, batch));
+  return announcePendingMessages(deps, scope, batch.ticketId, ids);
+}
+
+/**
+ * The rows of `storePendingMessages`, written in the caller's transaction (the
+ * automation stores its replies with the decision that made them); their ids, in order.
+ */
+export async function insertPendingBatch(tx: DbOrTx, scope: TenantScope, batch: PendingBatch): Promise<number[]> {
   const last = batch.items.at(-1);
   if (!last) return [];
-  const ids = await deps.db.transaction(async (tx) => {
-    const inserted = await insertPendingMessages(
-      tx,
-      scope,
-      batch.items.map(({ message, media, template }) => ({
-        ticketId: batch.ticketId,
-        contactId: batch.contactId,
-        whatsappId: batch.whatsappId,
-        userId: batch.userId,
-        externalId: null,
-        body: message.body || media?.name || '',
-        fromMe: true,
-        source: batch.source,
-        ack: 0,
-        read: true,
-        mediaType: media?.mediaType ?? null,
-        mediaPath: media?.path ?? null,
-        mediaName: media?.name ?? null,
-        quotedMsgId: batch.quotedMsgId ?? null,
-        sendStatus: 'pending' as const,
-        sendAttempts: 1,
-        sendPayload: { ...message, ...(template ? { template } : {}) },
-      })),
-    );
-    await setTicketLastMessage(tx, scope, batch.ticketId, lastMessagePreview({ body: last.message.body, media: last.media }));
-    return inserted;
-  });
+  const inserted = await insertPendingMessages(
+    tx,
+    scope,
+    batch.items.map(({ message, media, template, source }) => ({
+      ticketId: batch.ticketId,
+      contactId: batch.contactId,
+      whatsappId: batch.whatsappId,
+      userId: batch.userId,
+      externalId: null,
+      body: message.body || media?.name || '',
+      fromMe: true,
+      source: source ?? batch.source,
+      ack: 0,
+      read: true,
+      mediaType: media?.mediaType ?? null,
+      mediaPath: media?.path ?? null,
+      mediaName: media?.name ?? null,
+      quotedMsgId: batch.quotedMsgId ?? null,
+      sendStatus: 'pending' as const,
+      sendAttempts: 1,
+      sendPayload: { ...message, ...(template ? { template } : {}) },
+    })),
+  );
+  await setTicketLastMessage(tx, scope, batch.ticketId, lastMessagePreview({ body: last.message.body, media: last.media }));
+  return inserted;
+}
+
+/** Once stored messages committed: the audience sees each of them (`message.created`). */
+export async function announcePendingMessages(deps: Pick<Platform, 'db' | 'events'>, scope: TenantScope, ticketId: number, ids: number[]): Promise<MessageDetail[]> {
+  if (ids.length === 0) return [];
   const stored = await loadMessageDetails(deps.db, scope, ids);
-  const ticket = await findTicketDetail(deps.db, scope, batch.ticketId);
+  const ticket = await findTicketDetail(deps.db, scope, ticketId);
   if (ticket) for (const message of stored) deps.events.emit('message.created', { companyId: scope.companyId, ticket, message });
   return stored;
 }
@@ -103,7 +116,10 @@ export async function deliverPendingMessage(deps: OutgoingMessagesDeps, scope: T
     if (!row.sendPayload || row.whatsappId === null) throw new AppError('ERR_NO_WAPP_FOUND');
     const connection = await findConnection(deps.db, scope, row.whatsappId);
     if (!connection) throw new AppError('ERR_NO_WAPP_FOUND');
-    const { template, ...message } = row.sendPayload;
+    const { template, ...payload } = row.sendPayload;
+    // Keyed by its own row when nothing else keys it: a provider that can (the sandbox) sends a
+    // message the recovery hands it again only once.
+    const message = { ...payload, idempotencyKey: payload.idempotencyKey ?? `message-${row.id}` };
     const sent = template
       ? await sendTemplateThrough(deps, connection, message.to, template)
       : await sendThrough(deps.channels.providerFor(connection), connection, message);
@@ -158,7 +174,8 @@ export interface PendingRecoveryOptions {
   maxAttempts: number;
 }
 
-const PENDING_RECOVERY_DEFAULTS: PendingRecoveryOptions = { staleMs: 5 * 60_000, giveUpMs: 30 * 60_000, maxAttempts: 3 };
+/** `staleMs` is RECOVERY_AFTER_SECONDS in a running server (main.ts). */
+export const PENDING_RECOVERY_DEFAULTS: PendingRecoveryOptions = { staleMs: 5 * 60_000, giveUpMs: 30 * 60_000, maxAttempts: 3 };
 
 /**
  * Messages a stopped node left pending (stored, never settled): each one is
@@ -195,33 +212,13 @@ export async function recoverPendingMessages(
   return result;
 }
 
-/** Runs the recovery now and every `intervalMs`; the returned function stops it. */
-export function startPendingRecovery(
-  deps: OutgoingMessagesDeps,
-  onError: (error: unknown) => void,
-  intervalMs = 60_000,
-  options: PendingRecoveryOptions = PENDING_RECOVERY_DEFAULTS,
-): () => void {
-  let running: Promise<unknown> | null = null;
-  const run = () => {
-    if (running) return;
-    running = recoverPendingMessages(deps, options)
-      .catch(onError)
-      .finally(() => {
-        running = null;
-      });
-  };
-  run();
-  const timer = setInterval(run, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
-}
-
 export interface OutgoingItem {
   message: OutgoingMessage;
   media?: StoredMedia;
   /** A Cloud API template: sent with `sendTemplate`, the message's body being its rendered text. */
   template?: OutgoingPayload['template'];
+  /** Who produced this one, when it differs from its batch's (a bot's reply after a system notice). */
+  source?: PendingBatch['source'];
 }
 
 /**

@@ -569,6 +569,33 @@ export const messages = pgTable(
 );
 
 /**
+ * A customer message's bot turn that has not finished (ARCHITECTURE §3, issue 29):
+ * written by the ingest in the statement that stores the message, so a crash between
+ * the message and the bot's answer loses nothing. The decision deletes it in the
+ * transaction that stores the bot's replies (as pending sends); a decision that needs
+ * the network (an integration, a prompt) leaves it with `follow_up` set until the
+ * follow-up's outcome is stored. What a stopped node left is taken over by the
+ * worker's sweep (automation/bot-turn-recovery.ts).
+ */
+export const botTurns = pgTable(
+  'bot_turns',
+  {
+    messageId: bigint('message_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    // No keys of their own: the message's cascade removes the row with its ticket or company.
+    companyId: integer('company_id').notNull(),
+    ticketId: integer('ticket_id').notNull(),
+    /** Null: the decision is due. Set: the decision is stored and its network part is due. */
+    followUp: jsonb('follow_up').$type<Record<string, unknown>>(),
+    /** Sweeps that took it over: a turn that keeps failing is given up after a few. */
+    attempts: integer('attempts').notNull().default(0),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('bot_turns_updated_at_idx').on(t.updatedAt)],
+);
+
+/**
  * The words of each message, one row per company, word and message, in the
  * `simple` full-text configuration's tokens (`message_words`), with the message's
  * ticket. Triggers on messages keep it (migration 0009). Ticket search reads it
