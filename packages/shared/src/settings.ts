@@ -44,6 +44,11 @@ export const SETTING_DEFINITIONS = {
   /** With a single queue on the connection the ticket goes straight to it; enabled: the greeting is still sent. */
   sendGreetingMessageOneQueues: { values: ['enabled', 'disabled'], default: 'enabled', visibility: 'public' },
   userCreation: { values: ['enabled', 'disabled'], default: 'enabled', visibility: 'admin' },
+  /**
+   * The company's language (DECISIONS §1): what its new users start with, what its
+   * chatbot's own texts and its e-mails are written in. A user's own choice wins for that user.
+   */
+  language: { values: ['pt', 'en', 'es'], default: 'pt', visibility: 'public' },
   /** Initial state of the side menu: enabled = open. */
   sideMenu: { values: ['enabled', 'disabled'], default: 'enabled', visibility: 'public' },
   campaignsEnabled: { values: ['true', 'false'], default: 'true', visibility: 'public' },

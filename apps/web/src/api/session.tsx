@@ -1,5 +1,7 @@
 import type { PresentedUser } from '@atende/shared';
+import i18next from 'i18next';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { changeLanguage, supportedLanguage } from '../i18n';
 import { createHttpClient, type HttpClient } from './http-client';
 import { clearSessionStorage, forgetSessionEnd, STORAGE } from './storage-keys';
 
@@ -77,6 +79,9 @@ export function SessionProvider({ children, onSessionEnd }: { children: ReactNod
       const campaigns = session.user.company?.settings.find((s) => s.key === 'campaignsEnabled')?.value === 'true';
       if (campaigns) localStorage.setItem(STORAGE.campaignsFlag, 'true');
       else localStorage.removeItem(STORAGE.campaignsFlag);
+      // The user's own language, else the company's (DECISIONS §1), follows them to any browser.
+      const language = supportedLanguage(session.user.language) ?? supportedLanguage(session.user.company?.settings.find((s) => s.key === 'language')?.value);
+      if (language && language !== i18next.language) changeLanguage(language);
       // One update: the public-route guard sends the new session to /tickets.
       setLanding(options.billing ? '/financeiro' : '/tickets');
       setUser(session.user);

@@ -30,18 +30,21 @@ export async function loadLanguage(language: Language): Promise<void> {
   missing.forEach((l, i) => registerCatalogue(l, catalogues[i] as Messages));
 }
 
-function supported(value: string | null | undefined): Language | null {
+/** pt, en or es as a `Language` (from `pt-BR`, `EN`, ...), else null. */
+export function supportedLanguage(value: string | null | undefined): Language | null {
   const code = value?.slice(0, 2).toLowerCase();
   return LANGUAGES.find((l) => l === code) ?? null;
 }
 
-/** Stored choice, else the browser's language when it is pt, en or es, else English (DECISIONS.md §1). */
+/** Stored choice, else the browser's language when it is pt, en or es, else Portuguese (DECISIONS.md §1). */
 export function initialLanguage(): Language {
-  return supported(localStorage.getItem(STORAGE.language)) ?? supported(navigator.language) ?? 'en';
+  return supportedLanguage(localStorage.getItem(STORAGE.language)) ?? supportedLanguage(navigator.language) ?? 'pt';
 }
 
 export function setupI18n() {
   if (!i18next.isInitialized) {
+    // Screen readers and the browser's spelling and hyphenation read the page in its language.
+    document.documentElement.lang = initialLanguage();
     void i18next.use(initReactI18next).init({
       resources: Object.fromEntries([...loaded].map(([language, catalogue]) => [language, { translation: catalogue }])),
       lng: initialLanguage(),

@@ -1,4 +1,4 @@
-import { NO_EXPIRY_DUE_DATE, PAGE_SIZE } from '@atende/shared';
+import { CHATBOT_TEXT_DEFAULTS, NO_EXPIRY_DUE_DATE, PAGE_SIZE, type Language } from '@atende/shared';
 import { and, asc, count, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { companies, plans, settings, users, type CompanyRow, type PlanRow } from '../../platform/db/schema.js';
@@ -59,16 +59,26 @@ export async function pageCompanies(db: DbOrTx, query: { searchParam: string; pa
   return { companies: await withDetails(db, rows), count: totalCount, hasMore: offset + rows.length < totalCount };
 }
 
-/** One company with its default settings and, when given, its first admin (super-user create and sign-up). */
+/**
+ * One company with its default settings and, when given, its first admin (super-user
+ * create and sign-up). Its language (Portuguese unless the sign-up page was in another)
+ * is its admin's too, and its chatbot's menu words start in it (DECISIONS §1).
+ */
 export async function insertCompany(
   tx: DbOrTx,
-  input: { company: typeof companies.$inferInsert; campaignsEnabled: boolean; admin: { name: string; email: string; passwordHash: string } | null },
+  input: {
+    company: typeof companies.$inferInsert;
+    campaignsEnabled: boolean;
+    admin: { name: string; email: string; passwordHash: string } | null;
+    language?: Language;
+  },
 ): Promise<number> {
   const [company] = await tx.insert(companies).values(input.company).returning({ id: companies.id });
   if (!company) throw new AppError('ERR_INTERNAL_SERVER_ERROR');
-  await insertDefaultSettings(tx, { companyId: company.id }, { campaignsEnabled: input.campaignsEnabled ? 'true' : 'false' });
+  const language = input.language ?? 'pt';
+  await insertDefaultSettings(tx, { companyId: company.id }, { campaignsEnabled: input.campaignsEnabled ? 'true' : 'false', language, ...CHATBOT_TEXT_DEFAULTS[language] });
   if (input.admin) {
-    await tx.insert(users).values({ companyId: company.id, ...input.admin, profile: 'admin', allTicket: 'enabled' });
+    await tx.insert(users).values({ companyId: company.id, ...input.admin, profile: 'admin', allTicket: 'enabled', language });
   }
   return company.id;
 }

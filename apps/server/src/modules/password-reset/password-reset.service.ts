@@ -6,6 +6,7 @@ import type { Platform } from '../../platform/platform.js';
 import { hashPassword } from '../auth/auth.service.js';
 import { revokeUserTokens } from '../auth/refresh-tokens.repo.js';
 import { resetCodeMail } from '../signup/account-mails.js';
+import { loadSetting } from '../settings/settings.repo.js';
 import { countResetTry, endResetCodes, findAccountByEmail, insertResetCode, setPassword, useResetCode } from './password-reset.repo.js';
 import { platformSetting } from '../signup/signup.service.js';
 
@@ -50,7 +51,8 @@ export async function requestReset(
       expiresAt: new Date(Date.now() + RESET_CODE_MINUTES * 60_000),
     });
   });
-  const language = (input.language ?? user.language ?? undefined) as Language | undefined;
+  // The page's language, else the user's, else the company's (DECISIONS §1).
+  const language = (input.language ?? user.language ?? (await loadSetting(deps.db, { companyId: user.companyId }, 'language'))) as Language;
   // Sent after the answer is decided: a slow or failing SMTP server shows nothing about the account.
   deps.mailer.send(resetCodeMail(input.email, code, RESET_CODE_MINUTES, language)).catch(input.log);
   return { found: true };

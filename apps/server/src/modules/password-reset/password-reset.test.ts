@@ -2,7 +2,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { passwordResets } from '../../platform/db/schema.js';
+import { passwordResets, settings, users } from '../../platform/db/schema.js';
+import { inTenant } from '../../platform/db/tenant.js';
 import { redactUrl } from '../../platform/http/redact.js';
 import { codeOf, startTestSmtpServer, type TestSmtpServer } from '../../test/smtp.js';
 import { createTestContext, SUPER_ADMIN, type TestContext } from '../../test/test-app.js';
@@ -49,6 +50,16 @@ describe('password reset', () => {
     const again = await reset({ email: admin.email, token: code, newPassword: 'Other123x' });
     expect(again.statusCode).toBe(401);
     expect(again.json().error).toBe('ERR_INVALID_RESET_CODE');
+  });
+
+  it("is mailed in the user's language, else the company's (DECISIONS §1)", async () => {
+    const { id, admin } = await t.factories.buildCompany();
+    await t.database.db.update(users).set({ language: null }).where(eq(users.email, admin.email));
+    await t.database.db.update(settings).set({ value: 'es' }).where(inTenant(settings, { companyId: id }, eq(settings.key, 'language')));
+    const mail = smtp.nextMailTo(admin.email);
+    expect((await forget(admin.email)).statusCode).toBe(200);
+    // The subject is MIME-encoded (it has accents): its Spanish words show through.
+    expect((await mail).subject).toMatch(/^=\?UTF-8\?Q\?Su_c.*_para_restablecer_la_contr/);
   });
 
   it('answers the same whether or not the e-mail has an account, unless the spec-client setting is on', async () => {

@@ -84,6 +84,8 @@ export async function signup(
         },
         campaignsEnabled: true,
         admin: { name: body.name, email: body.email, passwordHash },
+        // Chosen on the sign-up page (DECISIONS §1): the company's language.
+        ...(input.language ? { language: input.language } : {}),
       }),
     );
   } catch (error) {

@@ -50,8 +50,17 @@ describe('POST /companies/cadastro', () => {
     const rows = await t.database.db.select({ key: settings.key, value: settings.value }).from(settings).where(inTenant(settings, { companyId: company!.id }));
     expect(rows.find((row) => row.key === 'campaignsEnabled')?.value).toBe('true');
     expect(rows.length).toBeGreaterThan(10);
+    // Signed up from an English page: the company's language, its admin's and its chatbot's words (DECISIONS §1).
+    const setting = (key: string) => rows.find((row) => row.key === key)?.value;
+    expect([setting('language'), setting('chatbotChooseOption'), setting('chatbotBack')]).toEqual(['en', 'Choose one of the options below:', 'Back']);
     const [admin] = await t.database.db.select().from(users).where(eq(users.email, body.email));
-    expect(admin).toMatchObject({ companyId: company!.id, profile: 'admin', super: false });
+    expect(admin).toMatchObject({ companyId: company!.id, profile: 'admin', super: false, language: 'en' });
+    // Its next user starts in it too, unless one is chosen.
+    const adminToken = (await t.login(body.email, body.password)).token;
+    const inherited = await t.request(adminToken, 'POST', '/users', { name: 'Bia Souza', email: `bia${n}@shop.example`, password: 'Strong123', profile: 'user' });
+    expect(inherited.json()).toMatchObject({ language: 'en' });
+    const chosen = await t.request(adminToken, 'POST', '/users', { name: 'Caio Dias', email: `caio${n}@shop.example`, password: 'Strong123', profile: 'user', language: 'es' });
+    expect(chosen.json()).toMatchObject({ language: 'es' });
     const [invoice] = await t.database.db.select().from(invoices).where(inTenant(invoices, { companyId: company!.id }));
     expect(invoice).toMatchObject({ valueCents: 9990, status: 'open', detail: 'Plano Pro' });
     expect(invoice!.dueDate.getTime()).toBe(due);

@@ -17,12 +17,14 @@ describe('settings options', () => {
       'sendGreetingMessageOneQueues',
       'userCreation',
       'sideMenu',
+      'language',
     ]);
     for (const key of ['userRating', 'call', 'CheckMsgIsGroup', 'sendGreetingAccepted', 'sendMsgTransfTicket', 'sendGreetingMessageOneQueues', 'userCreation', 'sideMenu'] as const) {
       expect(settingChoices(key)).toEqual(['enabled', 'disabled']);
     }
     expect(settingChoices('scheduleType')).toEqual(['disabled', 'queue', 'company']);
     expect(settingChoices('chatBotType')).toEqual(['text']);
+    expect(settingChoices('language')).toEqual(['pt', 'en', 'es']);
   });
 
   it('shows the value being saved, else the stored one, else the default', () => {

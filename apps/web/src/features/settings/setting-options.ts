@@ -17,6 +17,7 @@ export const CHOICE_SETTINGS = [
   'sendGreetingMessageOneQueues',
   'userCreation',
   'sideMenu',
+  'language',
 ] as const satisfies readonly SettingKey[];
 
 /**
