@@ -7,6 +7,7 @@ export * from './schemas.js';
 export * from './settings.js';
 export * from './validation.js';
 export * from './validation-messages.js';
+export * from './phone-number.js';
 export * from './conventions.js';
 export * from './due-date.js';
 export * from './ticket-schemas.js';
