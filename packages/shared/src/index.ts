@@ -12,6 +12,7 @@ export * from './conventions.js';
 export * from './due-date.js';
 export * from './ticket-schemas.js';
 export * from './desk-schemas.js';
+export * from './phone-schemas.js';
 export * from './connection-schemas.js';
 export * from './automation-schemas.js';
 export * from './route-roles.js';

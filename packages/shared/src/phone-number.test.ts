@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizePhoneNumber, receivedPhoneNumber } from './phone-number.js';
+import { ContactBody, ContactUpdateBody, contactNumber, ExternalSendBody } from './phone-schemas.js';
 
 const number = (input: string) => {
   const result = normalizePhoneNumber(input);
@@ -64,5 +65,28 @@ describe('receivedPhoneNumber', () => {
     expect(receivedPhoneNumber('120363025246125888', true)).toBe('120363025246125888');
     expect(receivedPhoneNumber('5511999999999-1600000000', true)).toBe('5511999999999-1600000000');
     expect(receivedPhoneNumber('status')).toBe('status');
+  });
+});
+
+describe('the number in the schemas', () => {
+  it('a contact is stored with the normaliser\'s number, or refused with its validation key', () => {
+    expect(ContactBody.parse({ name: 'Ana', number: '(11) 91234-0002' }).number).toBe('5511912340002');
+    expect(ContactBody.safeParse({ name: 'Ana', number: '123' }).error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([['number', 'validation.phoneTooShort']]);
+    expect(ContactBody.safeParse({ name: 'Ana', number: '' }).error?.issues[0]?.message).toBe('validation.required');
+    expect(ContactBody.safeParse({ name: 'Ana' }).error?.issues[0]?.message).toBe('validation.required');
+  });
+
+  it('an edit keeps the stored number sent back, even one the normaliser would refuse (a group id)', () => {
+    expect(contactNumber({ keep: '120363025246125888' }).parse('120363025246125888')).toBe('120363025246125888');
+    expect(contactNumber({ keep: '5511999999999-1600000000' }).parse('5511999999999-1600000000')).toBe('5511999999999-1600000000');
+    expect(contactNumber({ keep: '11912340002' }).parse('11912340002')).toBe('11912340002');
+    expect(contactNumber({ keep: '11912340002' }).parse('(11) 91234-0003')).toBe('5511912340003');
+    expect(contactNumber({ keep: '120363025246125888' }).safeParse('123').error?.issues[0]?.message).toBe('validation.phoneTooShort');
+    expect(ContactUpdateBody.parse({ number: ' (11) 91234-0002 ' }).number).toBe('(11) 91234-0002');
+  });
+
+  it('the external API normalises its number', () => {
+    expect(ExternalSendBody.parse({ number: '(11) 91234-0002', body: 'Oi' }).number).toBe('5511912340002');
+    expect(ExternalSendBody.safeParse({ number: '1234', body: 'Oi' }).error?.issues[0]?.message).toBe('validation.phoneTooShort');
   });
 });
