@@ -30,7 +30,7 @@ async function contact(baseURL: string, token: string, name: string, number: str
 
 /** An open ticket of the admin with a new contact. */
 async function openTicket(baseURL: string, { token, connectionId }: Desk, name: string, queueId?: number): Promise<Ticket & { number: string }> {
-  const number = `55319${uniqueStamp().digits}${Math.floor(Math.random() * 10)}`;
+  const number = `55319${uniqueStamp().digits.slice(1)}${Math.floor(Math.random() * 10)}`;
   const { id: contactId } = await contact(baseURL, token, name, number);
   const ticket = await api<Ticket>(baseURL, token, 'POST', '/tickets', { contactId, whatsappId: connectionId, status: 'open', ...(queueId ? { queueId } : {}) });
   return { ...ticket, number };

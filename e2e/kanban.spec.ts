@@ -18,7 +18,7 @@ test('a tag made a lane on /tags appears on the board; a card moved in one brows
   const stamp = uniqueStamp();
   const queue = await api<{ id: number }>(base, token, 'POST', '/queue', { name: `Funil ${stamp.text}`, color: color() });
   const connection = await api<{ id: number }>(base, token, 'POST', '/whatsapp', { name: `Sandbox ${stamp.text}`, provider: 'sandbox' });
-  const contact = await api<{ id: number }>(base, token, 'POST', '/contacts', { name: `Cliente Funil ${stamp.text}`, number: `55419${stamp.digits}7` });
+  const contact = await api<{ id: number }>(base, token, 'POST', '/contacts', { name: `Cliente Funil ${stamp.text}`, number: `55419${stamp.digits.slice(1)}7` });
   const ticket = await api<{ id: number; uuid: string }>(base, token, 'POST', '/tickets', { contactId: contact.id, whatsappId: connection.id, queueId: queue.id, status: 'open' });
   const agent = { email: `funil-${stamp.text}@example.com`, password: 'Agent123' };
   await api(base, token, 'POST', '/users', { name: 'Agente Funil', ...agent, profile: 'user', queueIds: [queue.id] });

@@ -116,14 +116,3 @@ export const TemplateSendBody = z.object({
   parameters: z.array(z.string().max(1024, 'validation.tooLong')).max(20).default([]),
 });
 export type TemplateSendBody = z.infer<typeof TemplateSendBody>;
-
-/** External API (spec part 2 §7): JSON `{number, body}`; multipart adds `medias`. */
-export const ExternalSendBody = z.object({
-  number: z
-    .string({ error: 'validation.required' })
-    .trim()
-    .transform((value) => value.replace(/\D/g, ''))
-    .pipe(z.string().min(1, 'validation.required').min(8, 'validation.tooShort').max(15, 'validation.tooLong')),
-  body: z.string().max(4096, 'validation.tooLong').default(''),
-});
-export type ExternalSendBody = z.infer<typeof ExternalSendBody>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { contactNumber, emailOrEmpty } from './desk-schemas.js';
+import { emailOrEmpty } from './desk-schemas.js';
+import { contactNumber, contactNumberEdit } from './phone-schemas.js';
 import { id, requiredText } from './validation.js';
 
 /** Contact lists (spec part 2 §2.8, §3, §5, §7): the audiences of campaigns. */
@@ -14,7 +15,7 @@ const page = {
 export const ContactListsQuery = z.object(page);
 export type ContactListsQuery = z.infer<typeof ContactListsQuery>;
 
-/** A list item: name 2 to 50, number 8 to 50 digits, optional valid email. */
+/** A list item: name 2 to 50, a valid phone number, optional valid email. */
 export const ContactListItemBody = z.object({
   contactListId: id(),
   name: requiredText(2, 50),
@@ -23,10 +24,10 @@ export const ContactListItemBody = z.object({
 });
 export type ContactListItemBody = z.infer<typeof ContactListItemBody>;
 
-/** PUT: only the fields sent change; an item never moves to another list. */
+/** PUT: only the fields sent change; an item never moves to another list; the number is read against the stored one (`contactNumber({ keep })`). */
 export const ContactListItemUpdateBody = z.object({
   name: requiredText(2, 50).optional(),
-  number: contactNumber().optional(),
+  number: contactNumberEdit().optional(),
   email: emailOrEmpty().optional(),
 });
 export type ContactListItemUpdateBody = z.infer<typeof ContactListItemUpdateBody>;

@@ -4,45 +4,11 @@ import { email, id, isCalendarDate, isDateTime, requiredText } from './validatio
 
 /**
  * Payloads of the service desk's side resources (spec part 1 §5, §7; part 2 §5):
- * contacts, ticket notes, tags and quick messages. One schema serves the server
- * and the web forms.
+ * contacts (the bodies that carry a number are in phone-schemas.ts), ticket
+ * notes, tags and quick messages. One schema serves the server and the web forms.
  */
-
-/** Digits only, 8 to 50 of them once formatting is stripped. */
-export const contactNumber = () =>
-  z
-    .string({ error: 'validation.required' })
-    .trim()
-    .transform((value) => value.replace(/\D/g, ''))
-    .pipe(z.string().min(1, 'validation.required').min(8, 'validation.tooShort').max(50, 'validation.tooLong'));
 
 export const emailOrEmpty = () => z.union([z.literal(''), email()]);
-
-export const ExtraInfoEntry = z.object({
-  id: id().optional(),
-  name: requiredText(1, 100),
-  value: z.string().trim().max(500, 'validation.tooLong').default(''),
-});
-
-/** Contact modal and drawer form: name 2–50, number 8–50, email valid. */
-export const ContactBody = z.object({
-  name: requiredText(2, 50),
-  number: contactNumber(),
-  email: emailOrEmpty().optional().default(''),
-  extraInfo: z.array(ExtraInfoEntry).max(50).optional(),
-});
-export type ContactBody = z.infer<typeof ContactBody>;
-/**
- * PUT: only the fields sent change (no defaults here: an absent email must not
- * wipe the stored one); `extraInfo`, when sent, replaces the whole list.
- */
-export const ContactUpdateBody = z.object({
-  name: requiredText(2, 50).optional(),
-  number: contactNumber().optional(),
-  email: emailOrEmpty().optional(),
-  extraInfo: z.array(ExtraInfoEntry).max(50).optional(),
-});
-export type ContactUpdateBody = z.infer<typeof ContactUpdateBody>;
 
 /** A calendar day (yyyy-MM-dd); a full ISO timestamp is cut to its day; '' means absent. */
 const day = () =>

@@ -17,6 +17,11 @@ export const VALIDATION_MESSAGES = {
   'validation.invalidTimeZone': 'Unknown time zone',
   'validation.passwordRule': 'At least 8 characters, with a digit, a lower-case and an upper-case letter',
   'validation.invalidPhone': 'Invalid phone number',
+  /** A contact's WhatsApp number (phone-number.ts): what the normaliser found wrong. */
+  'validation.invalidPhoneNumber': 'Not a valid phone number: check the area code, and write the country code (+) for a number outside Brazil',
+  'validation.phoneTooShort': 'Too few digits for a phone number: include the area code',
+  'validation.phoneTooLong': 'Too many digits for a phone number',
+  'validation.phoneUnknownCountry': 'Unknown country code',
   'validation.invalidCode': 'The code has 6 digits',
 } as const;
 export type ValidationMessageKey = keyof typeof VALIDATION_MESSAGES;

@@ -238,3 +238,30 @@ describe('a message that arrives late (a webhook job re-run after a crash)', () 
     expect(await chatBodies(row!.ticket.id)).toEqual(['primeira', 'segunda', 'atrasada', 'terceira', 'quinta']);
   });
 });
+
+describe("a received message's number (the normaliser's received side)", () => {
+  it('is stored as the channel gave it, digits only: never given the default country, never refused; a group id untouched', async () => {
+    const { company, inbound } = await setup();
+    const numberOf = async (contactId: number) => (await h.database.db.select({ number: contacts.number, isGroup: contacts.isGroup }).from(contacts).where(eq(contacts.id, contactId)))[0];
+    const contactOf = async (ticketId: number | null) => (await h.database.db.select({ contactId: tickets.contactId }).from(tickets).where(eq(tickets.id, ticketId!)))[0]!.contactId;
+    const received = {
+      // A number an entry would complete with 55, or refuse: a channel's id is where the reply goes.
+      '11912340002': { number: '11912340002', isGroup: false },
+      '5215512345678': { number: '5215512345678', isGroup: false },
+      '+55 31 8888-7777': { number: '553188887777', isGroup: false },
+    };
+    for (const [from, stored] of Object.entries(received)) {
+      const result = await ingestMessage(h.app.services, inbound(from, `de ${from}`));
+      expect(result.messageId, from).not.toBeNull();
+      expect(await numberOf(await contactOf(result.ticketId)), from).toEqual(stored);
+    }
+    // Groups are ignored unless the company takes them.
+    expect((await h.request((await company.admin.login()).token, 'PUT', '/settings/CheckMsgIsGroup', { value: 'disabled' })).statusCode).toBe(200);
+    for (const from of ['120363025246125888', '5511999999999-1600000000']) {
+      const result = await ingestMessage(h.app.services, inbound(from, 'no grupo', { isGroup: true, senderName: 'Ana' }));
+      expect(result.messageId, from).not.toBeNull();
+      expect(await numberOf(await contactOf(result.ticketId)), from).toEqual({ number: from, isGroup: true });
+    }
+    expect((await ticketsOf(company.id, '5511912340002')).length).toBe(0);
+  });
+});

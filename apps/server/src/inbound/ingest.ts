@@ -1,3 +1,4 @@
+import { receivedPhoneNumber } from '@atende/shared';
 import { lastMessagePreview } from '../modules/messages/message-preview.js';
 import { loadSetting } from '../modules/settings/settings.repo.js';
 import type { Platform } from '../platform/platform.js';
@@ -32,7 +33,8 @@ export async function ingestMessage(services: InboundDeps, message: InboundMessa
   if (input.isGroup && (await loadSetting(services.db, { companyId: input.companyId }, 'CheckMsgIsGroup')) === 'enabled') {
     return { duplicate: false, ticketId: null, messageId: null, ticketCreated: false, ignored: true };
   }
-  const number = input.from.replace(/[^\d-]/g, '') || input.from;
+  // A received number is only canonicalised (phone-number.ts): never given a default country, never refused.
+  const number = receivedPhoneNumber(input.from, input.isGroup);
   return services.ingest.submit({ input, number, preview: lastMessagePreview(input) });
 }
 

@@ -1,10 +1,11 @@
-import { ContactBody, type ContactListItemBody, type ContactListItemsQuery, type ContactListItemUpdateBody, type ContactListsQuery, type ContactListUploadResult } from '@atende/shared';
+import type { ContactListItemBody, ContactListItemsQuery, ContactListItemUpdateBody, ContactListsQuery, ContactListUploadResult } from '@atende/shared';
 import type { ContactListItemRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { TenantScope } from '../../platform/http/context.js';
 import type { Platform } from '../../platform/platform.js';
 import { SpreadsheetError, readSpreadsheet, type SheetTableResult } from '../../platform/spreadsheet/index.js';
-import { COLUMNS, cell, rowProblem } from '../contacts/contacts-import.service.js';
+import { editedNumber } from '../contacts/contact-number.js';
+import { COLUMNS, cell, readRow } from '../contacts/contacts-import.service.js';
 import type { ContactListChecks } from './contact-lists.jobs.js';
 import {
   deleteContactList,
@@ -95,11 +96,12 @@ export async function createContactListItem(deps: ContactListsDeps, scope: Tenan
 
 export async function updateListItem(deps: ContactListsDeps, scope: TenantScope, id: number, body: ContactListItemUpdateBody) {
   const before = await showContactListItem(deps, scope, id);
-  const numberChanged = body.number !== undefined && body.number !== before.number;
+  const number = editedNumber(body.number, before.number);
+  const numberChanged = number !== undefined && number !== before.number;
   let item: ContactListItemRow | null;
   try {
     // A new number is checked on WhatsApp again.
-    item = await updateContactListItem(deps.db, scope, id, { name: body.name, number: body.number, email: body.email, ...(numberChanged ? { isWhatsappValid: null } : {}) });
+    item = await updateContactListItem(deps.db, scope, id, { name: body.name, number, email: body.email, ...(numberChanged ? { isWhatsappValid: null } : {}) });
   } catch (error) {
     if ((error as { code?: string; cause?: { code?: string } }).code === '23505' || (error as { cause?: { code?: string } }).cause?.code === '23505') {
       throw new AppError('ERR_DUPLICATED_LIST_ITEM');
@@ -165,12 +167,12 @@ export async function uploadContactList(deps: ContactListsDeps, scope: TenantSco
   const seen = new Set<string>();
   rows.forEach(({ line, record: row }) => {
     const fields = { name: cell(row, COLUMNS.name), number: cell(row, COLUMNS.number), email: cell(row, COLUMNS.email) };
-    const problem = rowProblem(fields);
-    if (problem) {
-      errors.push({ row: line, name: fields.name, number: fields.number, ...problem });
+    const read = readRow(fields);
+    if ('problem' in read) {
+      errors.push({ row: line, name: fields.name, number: fields.number, ...read.problem });
       return;
     }
-    const parsed = ContactBody.parse(fields);
+    const parsed = read.contact;
     if (seen.has(parsed.number)) {
       errors.push({ row: line, name: parsed.name, number: parsed.number, message: 'ERR_DUPLICATED_LIST_ITEM', fields: { number: 'ERR_DUPLICATED_LIST_ITEM' } });
       return;

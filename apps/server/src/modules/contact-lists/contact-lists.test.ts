@@ -1,5 +1,6 @@
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { WhatsappRow } from '../../platform/db/schema.js';
 import { createChannelTestContext, waitUntil, type ChannelTestContext } from '../../test/channel-test-app.js';
 import { longestEventLoopBlock } from '../../test/event-loop.js';
 import { multipart } from '../../test/multipart.js';
@@ -18,6 +19,7 @@ let adminToken: string;
 let agentToken: string;
 let otherToken: string;
 let noPlanToken: string;
+let connection: WhatsappRow;
 
 const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -39,7 +41,7 @@ beforeAll(async () => {
   const company = await t.factories.buildCompany();
   adminToken = (await company.admin.login()).token;
   agentToken = (await (await t.factories.buildUser(company.id, { profile: 'user' })).login()).token;
-  await sd.buildConnection(company.id, { name: 'Sandbox', isDefault: true });
+  connection = await sd.buildConnection(company.id, { name: 'Sandbox', isDefault: true });
   otherToken = (await (await t.factories.buildCompany()).admin.login()).token;
   noPlanToken = (await (await t.factories.buildCompany({ plan: { useCampaigns: false } })).admin.login()).token;
 }, 60_000);
@@ -76,11 +78,26 @@ describe('contact lists', () => {
     const bad = await t.request(adminToken, 'POST', '/contact-list-items', { contactListId: list.id, name: 'B', number: '123', email: 'not-mail' });
     expect(bad.statusCode).toBe(400);
     expect(Object.keys(bad.json().fields).sort()).toEqual(['email', 'name', 'number']);
+    expect(bad.json().fields.number).toEqual(['Too few digits for a phone number: include the area code']);
     const body = { contactListId: list.id, name: 'Bruno Lima', number: '5521912345678' };
     expect((await t.request(adminToken, 'POST', '/contact-list-items', body)).statusCode).toBe(201);
     const again = await t.request(adminToken, 'POST', '/contact-list-items', body);
     expect(again.statusCode).toBe(409);
     expect(again.json().error).toBe('ERR_DUPLICATED_LIST_ITEM');
+    // The same number without its country code is the same item.
+    expect((await t.request(adminToken, 'POST', '/contact-list-items', { ...body, number: '(21) 91234-5678' })).statusCode).toBe(409);
+  });
+
+  it("an item's number goes through the one normaliser on create and edit; the stored number sent back is kept", async () => {
+    const list = await newList('Normalizada');
+    const created = await t.request(adminToken, 'POST', '/contact-list-items', { contactListId: list.id, name: 'Lia Campos', number: '(11) 91234-0002' });
+    expect(created.json().number).toBe('5511912340002');
+    const item = created.json() as { id: number };
+    const bad = await t.request(adminToken, 'PUT', `/contact-list-items/${item.id}`, { number: 'abc' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ error: 'ERR_VALIDATION', fields: { number: [expect.stringContaining('Not a valid phone number')] } });
+    expect((await t.request(adminToken, 'PUT', `/contact-list-items/${item.id}`, { name: 'Lia C.', number: '5511912340002' })).json()).toMatchObject({ name: 'Lia C.', number: '5511912340002' });
+    expect((await t.request(adminToken, 'PUT', `/contact-list-items/${item.id}`, { number: '11 91234-0003' })).json()).toMatchObject({ number: '5511912340003', isWhatsappValid: null });
   });
 
   it('agents, other companies and plans without campaigns are refused', async () => {
@@ -115,24 +132,28 @@ describe('spreadsheet upload', () => {
       ['E', '5541999990000', ''],
       ['Fábio Nunes', '12', ''],
       ['Gina Alves', '5541977776666', 'gina@'],
-      ['Hugo Dias', '999 4199 5555', ''],
+      ['Hugo Dias', '+55 41 99555-0000', ''],
       ['Diana de novo', '41998887766', ''],
     ]);
+    // The sandbox's "not on WhatsApp" numbers start with 999, which no country has and the normaliser refuses: here Hugo's is.
+    const sandbox = t.app.services.channels.providerFor(connection);
+    const checkNumber = sandbox.checkNumber.bind(sandbox);
+    const check = vi.spyOn(sandbox, 'checkNumber').mockImplementation(async (on, number) => (number === '5541995550000' ? { exists: false, number } : checkNumber(on, number)));
     const answer = await upload(adminToken, list.id, 'contatos.xlsx', XLSX_MIME, data);
     expect(answer.statusCode).toBe(200);
     const result = answer.json();
     expect(result.imported).toBe(2);
     expect(result.errors.map((e: { row: number }) => e.row)).toEqual([3, 4, 5, 7]);
     expect(result.errors[0].fields).toHaveProperty('name');
-    expect(result.errors[1].fields).toHaveProperty('number');
+    expect(result.errors[1]).toMatchObject({ number: '12', fields: { number: 'validation.phoneTooShort' }, message: 'The number "12" has too few digits for a phone number (write the area code)' });
     expect(result.errors[2].fields).toHaveProperty('email');
+    // '(41) 99888-7766' and '41998887766' are one number once the country code is added.
     expect(result.errors[3].message).toBe('ERR_DUPLICATED_LIST_ITEM');
-    // The sandbox answers numbers starting 999 as not on WhatsApp.
     const checked = await waitUntil(async () => {
-      const items = (await t.request(adminToken, 'GET', `/contact-list-items?contactListId=${list.id}`)).json().contacts as { name: string; isWhatsappValid: boolean | null }[];
+      const items = (await t.request(adminToken, 'GET', `/contact-list-items?contactListId=${list.id}`)).json().contacts as { name: string; number: string; isWhatsappValid: boolean | null }[];
       return items.every((i) => i.isWhatsappValid !== null) ? items : null;
-    });
-    expect(Object.fromEntries(checked.map((i) => [i.name, i.isWhatsappValid]))).toEqual({ 'Diana Prado': true, 'Hugo Dias': false });
+    }).finally(() => check.mockRestore());
+    expect(Object.fromEntries(checked.map((i) => [i.name, [i.number, i.isWhatsappValid]]))).toEqual({ 'Diana Prado': ['5541998887766', true], 'Hugo Dias': ['5541995550000', false] });
   });
 
   it('refuses files that are not spreadsheets with a clear error and keeps the list as it was', async () => {
@@ -160,7 +181,7 @@ describe('spreadsheet upload', () => {
     const items = (await t.request(adminToken, 'GET', `/contact-list-items?contactListId=${list.id}`)).json().contacts as { name: string; number: string }[];
     expect(items.map((i) => [i.name, i.number]).sort()).toEqual([
       ['Iara Melo', '5541977771111'],
-      ['Kátia Luz', '41977772222'],
+      ['Kátia Luz', '5541977772222'],
     ]);
   });
 

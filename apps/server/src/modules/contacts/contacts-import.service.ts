@@ -1,4 +1,4 @@
-import { ContactBody, type ContactUploadBody } from '@atende/shared';
+import { ContactBody, PHONE_NUMBER_MESSAGES, receivedPhoneNumber, type ContactUploadBody, type PhoneNumberProblem } from '@atende/shared';
 import type { RequestContext } from '../../platform/http/context.js';
 import type { Platform } from '../../platform/platform.js';
 import type { ChannelGateway } from '../connections/channel-provider.js';
@@ -38,13 +38,26 @@ export function cell(row: Record<string, unknown>, titles: readonly string[]): s
   return '';
 }
 
+/** What the sentence of a refused row says of its number, per problem the normaliser found. */
+const NUMBER_PROBLEMS: Record<PhoneNumberProblem, (number: string) => string> = {
+  required: () => 'the number is missing',
+  tooShort: (number) => `the number "${number}" has too few digits for a phone number (write the area code)`,
+  tooLong: (number) => `the number "${number}" has too many digits for a phone number`,
+  unknownCountry: (number) => `the number "${number}" starts with an unknown country code`,
+  invalid: (number) => `the number "${number}" is not a valid phone number`,
+};
+
+const PROBLEM_OF_MESSAGE = new Map<string, PhoneNumberProblem>(Object.entries(PHONE_NUMBER_MESSAGES).map(([problem, key]) => [key, problem as PhoneNumberProblem]));
+
 /**
- * Why a row cannot become a contact: a sentence for API clients, and per field
- * the validation key (`validation.tooShort`, ...) the web translates.
+ * A spreadsheet row read with the contact form's schema: the contact (its number
+ * through the one normaliser), or why it cannot become one: a sentence for API
+ * clients, and per field the validation key (`validation.phoneTooShort`, ...)
+ * the web translates.
  */
-export function rowProblem(fields: { name: string; number: string; email: string }): { message: string; fields: Record<string, string> } | null {
+export function readRow(fields: { name: string; number: string; email: string }): { contact: ContactBody } | { problem: { message: string; fields: Record<string, string> } } {
   const parsed = ContactBody.safeParse(fields);
-  if (parsed.success) return null;
+  if (parsed.success) return { contact: parsed.data };
   const keys: Record<string, string> = {};
   for (const issue of parsed.error.issues) {
     const field = String(issue.path[0]);
@@ -52,10 +65,10 @@ export function rowProblem(fields: { name: string; number: string; email: string
   }
   const problems: string[] = [];
   if (keys.name) problems.push(fields.name ? 'the name must have 2 to 50 characters' : 'the name is missing');
-  if (keys.number) problems.push(fields.number ? `the number "${fields.number}" must have 8 to 50 digits` : 'the number is missing');
+  if (keys.number) problems.push(NUMBER_PROBLEMS[PROBLEM_OF_MESSAGE.get(keys.number) ?? 'invalid'](fields.number));
   if (keys.email) problems.push(`the email "${fields.email}" is not valid`);
   const text = problems.join('; ');
-  return { message: text.charAt(0).toUpperCase() + text.slice(1), fields: keys };
+  return { problem: { message: text.charAt(0).toUpperCase() + text.slice(1), fields: keys } };
 }
 
 /**
@@ -93,18 +106,18 @@ export async function uploadContacts(deps: Pick<Platform, 'db' | 'events'>, ctx:
     const fields = { name: cell(row, COLUMNS.name), number: cell(row, COLUMNS.number), email: cell(row, COLUMNS.email).toLowerCase() };
     if (!fields.name && !fields.number && !fields.email) return;
     const contactName = fields.name || fields.number || `#${index + 1}`;
-    const problem = rowProblem(fields);
-    if (problem) {
-      errorBag.push({ contactName, error: { ...problem, code: 'ERR_VALIDATION' } });
+    const read = readRow(fields);
+    if ('problem' in read) {
+      errorBag.push({ contactName, error: { ...read.problem, code: 'ERR_VALIDATION' } });
       return;
     }
-    const number = fields.number.replace(/\D/g, '');
+    const { number } = read.contact;
     if (seen.has(number)) {
       errorBag.push({ contactName, error: { message: DUPLICATE_MESSAGE, code: 'ERR_DUPLICATED_CONTACT' } });
       return;
     }
     seen.add(number);
-    candidates.push({ name: fields.name, number, email: fields.email });
+    candidates.push({ name: read.contact.name, number, email: read.contact.email });
   });
   const { newContacts, existing } = await insertNew(deps, ctx, candidates, true);
   return { newContacts, errorBag: [...errorBag, ...existing] };
@@ -130,11 +143,13 @@ export async function importContacts(deps: ContactImportDeps, ctx: RequestContex
       continue;
     }
     for (const entry of entries) {
-      const number = entry.number.replace(/\D/g, '');
-      if (number.length < 8 || number.length > 50) {
+      // The address book's numbers are WhatsApp's own ids: received numbers, kept as the channel gave them.
+      const number = receivedPhoneNumber(entry.number);
+      const digits = /^\d+$/.test(number) ? number.length : 0;
+      if (digits < 8 || digits > 50) {
         errorBag.push({
           contactName: entry.name || entry.number,
-          error: { message: `The number "${entry.number}" must have 8 to 50 digits`, code: 'ERR_VALIDATION', fields: { number: number.length < 8 ? 'validation.tooShort' : 'validation.tooLong' } },
+          error: { message: `The number "${entry.number}" must have 8 to 50 digits`, code: 'ERR_VALIDATION', fields: { number: digits < 8 ? 'validation.tooShort' : 'validation.tooLong' } },
         });
         continue;
       }

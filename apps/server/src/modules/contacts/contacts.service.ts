@@ -4,6 +4,7 @@ import type { RequestContext } from '../../platform/http/context.js';
 import { authorize } from '../../platform/http/guards.js';
 import type { Platform } from '../../platform/platform.js';
 import { loadTicketDetails } from '../tickets/tickets.repo.js';
+import { editedNumber } from './contact-number.js';
 import type { ContactDetail } from './contacts.presenter.js';
 import {
   contactTicketIds,
@@ -60,9 +61,10 @@ export async function createContact(deps: ContactsDeps, ctx: RequestContext, bod
 
 export async function updateContact(deps: ContactsDeps, ctx: RequestContext, id: number, body: ContactUpdateBody): Promise<ContactDetail> {
   const current = await showContact(deps, ctx, id);
+  const number = editedNumber(body.number, current.number);
   try {
     await deps.db.transaction(async (tx) => {
-      await updateContactRow(tx, ctx, id, { name: body.name, number: body.number, email: body.email });
+      await updateContactRow(tx, ctx, id, { name: body.name, number, email: body.email });
       if (body.extraInfo) await replaceExtraInfo(tx, ctx, id, body.extraInfo);
     });
   } catch (error) {

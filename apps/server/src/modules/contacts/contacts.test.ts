@@ -1,3 +1,4 @@
+import { VALIDATION_MESSAGES } from '@atende/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { contacts } from '../../platform/db/schema.js';
@@ -72,7 +73,52 @@ describe('creating and editing contacts', () => {
   it('validates name, number and email as the contact modal does', async () => {
     const response = await t.request(agentToken, 'POST', '/contacts', { name: 'A', number: '123', email: 'not-an-email' });
     expect(response.statusCode).toBe(400);
-    expect(response.json().fields).toMatchObject({ name: ['Too Short!'], number: ['Too Short!'], email: ['Invalid email'] });
+    expect(response.json().fields).toMatchObject({ name: ['Too Short!'], number: [VALIDATION_MESSAGES['validation.phoneTooShort']], email: ['Invalid email'] });
+  });
+
+  it('stores every number through the one normaliser: the country code added when missing, formatting dropped', async () => {
+    const written = { '(11) 91234-1002': '5511912341002', '+55 (11) 91234-1003': '5511912341003', '11912341004': '5511912341004', '5511912341005': '5511912341005', '+1 415 555 2671': '14155552671' };
+    for (const [number, stored] of Object.entries(written)) {
+      const created = await t.request(agentToken, 'POST', '/contacts', { name: `Normal ${stored}`, number });
+      expect(created.statusCode, number).toBe(201);
+      expect(created.json().number, number).toBe(stored);
+    }
+    // Written without and with its country code, one number is one contact.
+    const again = await t.request(agentToken, 'POST', '/contacts', { name: 'De Novo', number: '+55 11 91234-1002' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toBe('ERR_DUPLICATED_CONTACT');
+  });
+
+  it('refuses a number the normaliser cannot make valid: 400 ERR_VALIDATION naming the number field, on create and edit', async () => {
+    for (const [number, key] of [
+      ['abc', 'validation.invalidPhoneNumber'],
+      ['+1 555', 'validation.phoneTooShort'],
+      ['(11) 81234-0002', 'validation.invalidPhoneNumber'],
+      ['+999 1234 5678', 'validation.phoneUnknownCountry'],
+    ] as const) {
+      const response = await t.request(agentToken, 'POST', '/contacts', { name: 'Número Ruim', number });
+      expect(response.statusCode, number).toBe(400);
+      expect(response.json(), number).toMatchObject({ error: 'ERR_VALIDATION', fields: { number: [VALIDATION_MESSAGES[key]] } });
+    }
+    const contact = await sd.buildContact(company.id);
+    const edit = await t.request(agentToken, 'PUT', `/contacts/${contact.id}`, { name: 'Outro Nome', number: '91234-0002' });
+    expect(edit.statusCode).toBe(400);
+    expect(edit.json()).toMatchObject({ error: 'ERR_VALIDATION', fields: { number: [VALIDATION_MESSAGES['validation.invalidPhoneNumber']] } });
+    expect((await t.request(agentToken, 'GET', `/contacts/${contact.id}`)).json()).toMatchObject({ name: contact.name, number: contact.number });
+    const fixed = await t.request(agentToken, 'PUT', `/contacts/${contact.id}`, { number: '(11) 91234-0099' });
+    expect(fixed.json().number).toBe('5511912340099');
+  });
+
+  it('an edit that sends back a group id or a number stored before the rule keeps it; a new number is normalised', async () => {
+    const group = await sd.buildContact(company.id, { name: 'Grupo Vendas', number: '120363025246125888', isGroup: true });
+    const renamed = await t.request(agentToken, 'PUT', `/contacts/${group.id}`, { name: 'Grupo Vendas SP', number: '120363025246125888', email: '' });
+    expect(renamed.statusCode).toBe(200);
+    expect(renamed.json()).toMatchObject({ name: 'Grupo Vendas SP', number: '120363025246125888', isGroup: true });
+    const oldGroup = await sd.buildContact(company.id, { name: 'Grupo Antigo', number: '5511999999999-1600000000', isGroup: true });
+    expect((await t.request(agentToken, 'PUT', `/contacts/${oldGroup.id}`, { name: 'Grupo Antigo 2', number: '5511999999999-1600000000' })).json().number).toBe('5511999999999-1600000000');
+    const legacy = await sd.buildContact(company.id, { name: 'Sem DDI', number: '11912340077' });
+    expect((await t.request(agentToken, 'PUT', `/contacts/${legacy.id}`, { name: 'Sem DDI Ainda', number: '11912340077' })).json().number).toBe('11912340077');
+    expect((await t.request(agentToken, 'PUT', `/contacts/${legacy.id}`, { number: '(11) 91234-0078' })).json().number).toBe('5511912340078');
   });
 
   it('PUT changes only what is sent, replaces extra info as a whole, and refuses another contact’s number', async () => {
@@ -222,13 +268,15 @@ describe('POST /contacts/upload', () => {
       { Name: 'X', Number: '5521988880003' },
       { nome: 'Sem Número' },
       { nome: 'Email Ruim', telefone: '5521988880004', email: 'ruim@' },
-      { Nome: 'Pedro Repetido', Numero: '21 98888 0001' },
+      { Nome: 'Pedro Repetido', Numero: '+55 21 98888 0001' },
+      { nome: 'Número Curto', numero: '98888-0005' },
+      { nome: 'Sem Nono Dígito', numero: '(21) 8888-0006' },
       { nome: '', numero: '' },
     ];
     const response = await t.request(agentToken, 'POST', '/contacts/upload', rows);
     expect(response.statusCode).toBe(200);
     const result = response.json();
-    expect(result.newContacts.map((c: { contactName: string }) => c.contactName).sort()).toEqual(['Paula', 'Pedro']);
+    expect(result.newContacts.map((c: { contactName: string }) => c.contactName).sort()).toEqual(['Paula', 'Pedro', 'Sem Nono Dígito']);
     expect(result.newContacts[0]).toEqual({ contactId: expect.any(Number), contactName: expect.any(String) });
     const errors = Object.fromEntries(result.errorBag.map((e: { contactName: string; error: { message: string } }) => [e.contactName, e.error.message]));
     expect(errors).toEqual({
@@ -237,13 +285,41 @@ describe('POST /contacts/upload', () => {
       'Sem Número': 'The number is missing',
       'Email Ruim': 'The email "ruim@" is not valid',
       'Pedro Repetido': 'ERR_DUPLICATED_CONTACT',
+      'Número Curto': 'The number "98888-0005" is not a valid phone number',
     });
     // Each invalid column also carries the validation key the web translates.
     const fields = Object.fromEntries(result.errorBag.map((e: { contactName: string; error: { fields?: object } }) => [e.contactName, e.error.fields]));
-    expect(fields).toMatchObject({ X: { name: 'validation.tooShort' }, 'Sem Número': { number: 'validation.required' }, 'Email Ruim': { email: 'validation.invalidEmail' } });
+    expect(fields).toMatchObject({
+      X: { name: 'validation.tooShort' },
+      'Sem Número': { number: 'validation.required' },
+      'Email Ruim': { email: 'validation.invalidEmail' },
+      'Número Curto': { number: 'validation.invalidPhoneNumber' },
+    });
+    // Numbers without the country code get the company's (55), like the rest of the sheet.
     const pedro = (await t.request(agentToken, 'GET', '/contacts?searchParam=pedro')).json().contacts;
     expect(pedro).toHaveLength(1);
-    expect(pedro[0]).toMatchObject({ name: 'Pedro', number: '21988880001', email: 'pedro@example.com' });
+    expect(pedro[0]).toMatchObject({ name: 'Pedro', number: '5521988880001', email: 'pedro@example.com' });
+    // A mobile without its ninth digit is still a WhatsApp id: kept as written.
+    expect((await t.request(agentToken, 'GET', '/contacts?searchParam=nono')).json().contacts[0]).toMatchObject({ number: '552188880006' });
+  });
+
+  it("stores an import's '(11) 91234-0002' as 5511912340002 next to the rows that carry 55, and refuses a row it cannot make valid with its reason", async () => {
+    const token = (await (await t.factories.buildCompany()).admin.login()).token;
+    const rows = [
+      { nome: 'Importada Sem DDI', numero: '(11) 91234-0002' },
+      { nome: 'Importada Com DDI', numero: '5511912340003' },
+      { nome: 'Importada Ruim', numero: '123' },
+    ];
+    const result = (await t.request(token, 'POST', '/contacts/upload', rows)).json();
+    expect(result.newContacts.map((c: { contactName: string }) => c.contactName).sort()).toEqual(['Importada Com DDI', 'Importada Sem DDI']);
+    expect(result.errorBag).toEqual([
+      {
+        contactName: 'Importada Ruim',
+        error: { code: 'ERR_VALIDATION', message: 'The number "123" has too few digits for a phone number (write the area code)', fields: { number: 'validation.phoneTooShort' } },
+      },
+    ]);
+    const imported = (await t.request(token, 'GET', '/contacts?searchParam=importada')).json().contacts;
+    expect(Object.fromEntries(imported.map((c: { name: string; number: string }) => [c.name, c.number]))).toEqual({ 'Importada Sem DDI': '5511912340002', 'Importada Com DDI': '5511912340003' });
   });
 
   it('imports a 1 200-row sheet and refuses more than 10 000 rows', async () => {

@@ -1,6 +1,7 @@
+import { VALIDATION_MESSAGES } from '@atende/shared';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contacts, messages, sandboxOutbox, tickets } from '../../platform/db/schema.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { contacts, messages, sandboxOutbox, tickets, whatsapps } from '../../platform/db/schema.js';
 import type { BuiltCompany } from '../../test/factories.js';
 import { createTestContext, type TestContext } from '../../test/test-app.js';
 import { SANDBOX_NOT_ON_WHATSAPP_PREFIX } from '../../channels/sandbox/sandbox.provider.js';
@@ -118,20 +119,39 @@ describe('POST /api/messages/send', () => {
   });
 
   it('checks the number on WhatsApp first: ERR_WAPP_INVALID_CONTACT creates nothing', async () => {
-    // The sandbox phone answers "not on WhatsApp" for numbers starting with 999.
-    const number = `${SANDBOX_NOT_ON_WHATSAPP_PREFIX}11977770007`;
-    const response = await send(TOKEN, { number, body: 'x' });
-    expect(response.statusCode).toBe(400);
-    expect(response.json().error).toBe('ERR_WAPP_INVALID_CONTACT');
+    // The sandbox's "not on WhatsApp" numbers start with 999, which the normaliser refuses first: its answer is played here.
+    const [connection] = await t.database.db.select().from(whatsapps).where(eq(whatsapps.id, connectionId));
+    const sandbox = t.app.services.channels.providerFor(connection!);
+    const number = '5511977770007';
+    const check = vi.spyOn(sandbox, 'checkNumber').mockResolvedValueOnce({ exists: false, number });
+    try {
+      const response = await send(TOKEN, { number, body: 'x' });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error).toBe('ERR_WAPP_INVALID_CONTACT');
+      expect(check).toHaveBeenCalledWith(expect.objectContaining({ id: connectionId }), number);
+    } finally {
+      check.mockRestore();
+    }
     const [contact] = await t.database.db.select().from(contacts).where(eq(contacts.number, number));
     expect(contact).toBeUndefined();
-    // The same number without the prefix is on WhatsApp: the check, not the payload, refused it.
-    expect((await send(TOKEN, { number: '5511977770007', body: 'x' })).statusCode).toBe(200);
+    // On WhatsApp this time: the check, not the payload, refused it.
+    expect((await send(TOKEN, { number, body: 'x' })).statusCode).toBe(200);
+    // A number no country has is refused by the payload, before any check.
+    expect((await send(TOKEN, { number: `${SANDBOX_NOT_ON_WHATSAPP_PREFIX}11977770007`, body: 'x' })).json().error).toBe('ERR_VALIDATION');
   });
 
   it('validates the payload: a number is required, and text or a file', async () => {
     expect((await send(TOKEN, { body: 'sem número' })).statusCode).toBe(400);
     expect((await send(TOKEN, { number: '123', body: 'curto' })).statusCode).toBe(400);
     expect((await send(TOKEN, { number: '5511977770008', body: '   ' })).json().error).toBe('ERR_EMPTY_MESSAGE');
+  });
+
+  it('reads the number with the one normaliser: without the country code it gets 55; one it cannot make valid is 400 naming the field', async () => {
+    const sent = await send(TOKEN, { number: '(11) 97777-0009', body: 'Oi' });
+    expect(sent.statusCode).toBe(200);
+    expect(await ticketFor(company.id, '5511977770009')).toMatchObject({ id: sent.json().ticketId });
+    const bad = await send(TOKEN, { number: '91234-0002', body: 'Oi' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ error: 'ERR_VALIDATION', fields: { number: [VALIDATION_MESSAGES['validation.invalidPhoneNumber']] } });
   });
 });

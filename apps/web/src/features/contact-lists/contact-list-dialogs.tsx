@@ -1,4 +1,4 @@
-import { ContactListBody, ContactListItemBody, type PresentedContactList, type PresentedContactListItem } from '@atende/shared';
+import { ContactListBody, ContactListItemBody, contactNumber, type PresentedContactList, type PresentedContactListItem } from '@atende/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Dialog, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
@@ -54,20 +54,25 @@ export function ContactListDialog({ list, onClose }: { list: PresentedContactLis
 
 const ItemForm = ContactListItemBody.omit({ contactListId: true });
 
-/** List item dialog (spec part 2 §5: name 2 to 50, number 8 to 50, valid e-mail). */
+/** An edited item's stored number sent back as it is stays, as on the server; any other goes through the one normaliser. */
+const itemForm = (storedNumber: string | undefined) => (storedNumber === undefined ? ItemForm : ItemForm.extend({ number: contactNumber({ keep: storedNumber }) }));
+
+/** List item dialog (spec part 2 §5: name 2 to 50, a valid phone number, valid e-mail). */
 export function ContactListItemDialog({ listId, item, onClose }: { listId: number; item: PresentedContactListItem | null; onClose(): void }) {
   const { t } = useTranslation();
   const { api } = useSession();
   const queryClient = useQueryClient();
   const form = useForm<z.input<typeof ItemForm>, unknown, z.output<typeof ItemForm>>({
-    resolver: zodResolver(ItemForm),
+    resolver: zodResolver(itemForm(item?.number)),
     defaultValues: { name: item?.name ?? '', number: item?.number ?? '', email: item?.email ?? '' },
   });
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (values) => {
     try {
-      if (item) await api.put(`/contact-list-items/${item.id}`, values);
-      else await api.post('/contact-list-items', { ...values, contactListId: listId });
+      // The number as typed: the server normalises it (a '+' the digits alone would lose still tells the country).
+      const body = { ...values, number: form.getValues('number') };
+      if (item) await api.put(`/contact-list-items/${item.id}`, body);
+      else await api.post('/contact-list-items', { ...body, contactListId: listId });
       void queryClient.invalidateQueries({ queryKey: contactListKeys.items(listId) });
       void queryClient.invalidateQueries({ queryKey: contactListKeys.one(listId) });
       toastSuccess(t('contactLists.items.saved'));
@@ -95,7 +100,7 @@ export function ContactListItemDialog({ listId, item, onClose }: { listId: numbe
         <DialogContent dividers>
           <Stack spacing={2}>
             {field('name', 50, true)}
-            {field('number', 50, true)}
+            {field('number', 60, true)}
             {field('email', 200, false)}
           </Stack>
         </DialogContent>

@@ -54,12 +54,33 @@ describe('contact modal', () => {
     await userEvent.type(screen.getByTestId('contact-number'), '123');
     await userEvent.type(screen.getByTestId('contact-email'), 'nope');
     await userEvent.click(screen.getByTestId('contact-save'));
-    expect(await screen.findAllByText('Too Short!')).toHaveLength(2);
+    expect(await screen.findByText('Too Short!')).toBeTruthy();
+    expect(screen.getByText('Too few digits for a phone number: include the area code')).toBeTruthy();
     expect(screen.getByText('Invalid email')).toBeTruthy();
     expect(calls).toHaveLength(0);
   });
 
-  it('saves the number as digits, with the extra information, then closes', async () => {
+  it('checks the number with the shared normaliser before sending: a number without its area code is refused', async () => {
+    const calls = respondWith(201, saved);
+    renderModal({ initialValues: { name: 'Maria Silva' } });
+    await userEvent.type(screen.getByTestId('contact-number'), '91234-0002');
+    await userEvent.click(screen.getByTestId('contact-save'));
+    expect(await screen.findByText(/^Not a valid phone number/)).toBeTruthy();
+    expect(calls).toHaveLength(0);
+  });
+
+  it("edits a group without touching its id, which the normaliser alone would refuse", async () => {
+    const group = buildContact(9, { name: 'Grupo Vendas', number: '120363025246125888', isGroup: true });
+    const calls = respondWith(200, group);
+    const { onClose } = renderModal({ contactId: 9 });
+    await waitFor(() => expect((screen.getByTestId('contact-number') as HTMLInputElement).value).toBe('120363025246125888'));
+    await userEvent.type(screen.getByTestId('contact-name'), ' SP');
+    await userEvent.click(screen.getByTestId('contact-save'));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(calls.at(-1)).toMatchObject({ method: 'PUT', url: '/contacts/9', body: { name: 'Grupo Vendas SP', number: '120363025246125888' } });
+  });
+
+  it('sends the number as typed (the server normalises it too), with the extra information, then closes', async () => {
     const calls = respondWith(201, saved);
     const { onClose, onSaved } = renderModal({ initialValues: { name: 'Maria Silva' } });
     expect((screen.getByTestId('contact-name') as HTMLInputElement).value).toBe('Maria Silva');
@@ -70,7 +91,7 @@ describe('contact modal', () => {
     await userEvent.type(fieldValue!, '123');
     await userEvent.click(screen.getByTestId('contact-save'));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
-    expect(calls[0]).toMatchObject({ method: 'POST', url: '/contacts', body: { name: 'Maria Silva', number: '5511999998888', email: '', extraInfo: [{ name: 'CPF', value: '123' }] } });
+    expect(calls[0]).toMatchObject({ method: 'POST', url: '/contacts', body: { name: 'Maria Silva', number: '+55 (11) 99999-8888', email: '', extraInfo: [{ name: 'CPF', value: '123' }] } });
     expect(onSaved).toHaveBeenCalledWith(saved);
     expect(await screen.findByText('Contact saved successfully!')).toBeTruthy();
   });

@@ -1,4 +1,4 @@
-import { ContactBody, type PresentedContact } from '@atende/shared';
+import { ContactBody, contactNumber, type PresentedContact } from '@atende/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import AddCircleOutlined from '@mui/icons-material/AddCircleOutlined';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
@@ -28,7 +28,14 @@ type ContactFormOutput = z.output<typeof ContactBody>;
 
 const EMPTY: ContactFormInput = { name: '', number: '', email: '', extraInfo: [] };
 
-/** Contact modal (spec part 1 §2, §5): add or edit a contact; name 2–50, number 8–50, email valid. */
+/**
+ * The server's rules, checked before the form is sent: the number goes through the
+ * one normaliser, except the stored number sent back as it is (a group's id, a
+ * number saved before the rule), which the server keeps too.
+ */
+const contactForm = (storedNumber: string | undefined) => (storedNumber === undefined ? ContactBody : ContactBody.extend({ number: contactNumber({ keep: storedNumber }) }));
+
+/** Contact modal (spec part 1 §2, §5): add or edit a contact; name 2–50, a valid phone number, email valid. */
 export function ContactModal({ open, contactId, initialValues, onClose, onSaved }: ContactModalProps) {
   const { t } = useTranslation();
   const { api } = useSession();
@@ -41,7 +48,11 @@ export function ContactModal({ open, contactId, initialValues, onClose, onSaved 
     // Always the stored version: someone may have changed it since the list loaded.
     staleTime: 0,
   });
-  const form = useForm<ContactFormInput, unknown, ContactFormOutput>({ resolver: zodResolver(ContactBody), defaultValues: EMPTY });
+  const storedNumber = useRef<string | undefined>(undefined);
+  const form = useForm<ContactFormInput, unknown, ContactFormOutput>({
+    resolver: (values, context, options) => zodResolver(contactForm(storedNumber.current))(values, context, options),
+    defaultValues: EMPTY,
+  });
   const extraInfo = useFieldArray({ control: form.control, name: 'extraInfo' });
   const { reset } = form;
   const loadError = contact.error;
@@ -61,11 +72,13 @@ export function ContactModal({ open, contactId, initialValues, onClose, onSaved 
   useEffect(() => {
     if (!open) {
       filled.current = false;
+      storedNumber.current = undefined;
       reset(EMPTY);
       return;
     }
     if (filled.current) return;
     if (loaded) {
+      storedNumber.current = loaded.number;
       reset({
         name: loaded.name,
         number: loaded.number,
@@ -83,7 +96,8 @@ export function ContactModal({ open, contactId, initialValues, onClose, onSaved 
 
   const submit = form.handleSubmit(async (values) => {
     try {
-      const body = { ...values, extraInfo: values.extraInfo ?? [] };
+      // The number as typed: the server normalises it (a '+' the digits alone would lose still tells the country).
+      const body = { ...values, number: form.getValues('number'), extraInfo: values.extraInfo ?? [] };
       const saved = editing ? await api.put<PresentedContact>(`/contacts/${contactId}`, body) : await api.post<PresentedContact>('/contacts', body);
       cacheSavedContact(queryClient, saved);
       toastSuccess(t('contacts.modal.saved'));

@@ -1,21 +1,15 @@
-import { ContactBody, type PresentedContact, type PresentedTicket } from '@atende/shared';
-import { zodResolver } from '@hookform/resolvers/zod';
+import type { PresentedContact, PresentedTicket } from '@atende/shared';
 import Close from '@mui/icons-material/Close';
-import DeleteOutline from '@mui/icons-material/DeleteOutlineOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
-import { Avatar, Box, Button, CircularProgress, Divider, Drawer, IconButton, Stack, TextField, Typography } from '@mui/material';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { useFieldArray, useForm } from 'react-hook-form';
+import { Avatar, Box, Button, CircularProgress, Divider, Drawer, IconButton, Stack, Typography } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { z } from 'zod';
 import { useSession } from '../../api/session';
-import { toastError, toastSuccess } from '../../components/toast';
 import { ContactNotes } from './contact-notes';
-import { ticketKey } from './conversation-queries';
 
-type ContactFormInput = z.input<typeof ContactBody>;
-type ContactFormOutput = z.output<typeof ContactBody>;
+// Loaded when the agent edits: its number check brings the phone library's metadata, which the desk does not otherwise need.
+const ContactEditForm = lazy(() => import('./contact-edit-form').then((module) => ({ default: module.ContactEditForm })));
 
 export interface ContactDrawerProps {
   open: boolean;
@@ -67,7 +61,9 @@ export function ContactDrawer({ open, ticket, onClose }: ContactDrawerProps) {
           ) : null}
         </Stack>
         {editing && contact.data ? (
-          <ContactEditForm contact={contact.data} ticket={ticket} onDone={() => setEditing(false)} />
+          <Suspense fallback={<CircularProgress size={20} />}>
+            <ContactEditForm contact={contact.data} ticket={ticket} onDone={() => setEditing(false)} />
+          </Suspense>
         ) : contact.data && contact.data.extraInfo.length > 0 ? (
           <Box sx={{ mt: 2 }} data-testid="contact-extra-info">
             <Typography variant="subtitle2">{t('conversation.drawer.extraInfo')}</Typography>
@@ -87,82 +83,5 @@ export function ContactDrawer({ open, ticket, onClose }: ContactDrawerProps) {
         <ContactNotes ticket={ticket} />
       </Box>
     </Drawer>
-  );
-}
-
-function ContactEditForm({ contact, ticket, onDone }: { contact: PresentedContact; ticket: PresentedTicket; onDone(): void }) {
-  const { t } = useTranslation();
-  const { api } = useSession();
-  const queryClient = useQueryClient();
-  const form = useForm<ContactFormInput, unknown, ContactFormOutput>({
-    resolver: zodResolver(ContactBody),
-    defaultValues: {
-      name: contact.name,
-      number: contact.number,
-      email: contact.email ?? '',
-      extraInfo: contact.extraInfo.map((info) => ({ ...(info.id ? { id: info.id } : {}), name: info.name, value: info.value })),
-    },
-  });
-  const extra = useFieldArray({ control: form.control, name: 'extraInfo' });
-  const { errors } = form.formState;
-  const message = (key?: string) => (key ? t(key) : undefined);
-
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      const saved = await api.put<PresentedContact>(`/contacts/${contact.id}`, values);
-      queryClient.setQueryData(['contact', contact.id], saved);
-      queryClient.setQueryData<PresentedTicket>(ticketKey(ticket.uuid), (current) =>
-        current ? { ...current, contact: { ...current.contact, name: saved.name, number: saved.number, email: saved.email } } : current,
-      );
-      void queryClient.invalidateQueries({ queryKey: ['tickets'] });
-      void queryClient.invalidateQueries({ queryKey: ['contacts'] });
-      toastSuccess(t('conversation.drawer.saved'));
-      onDone();
-    } catch (error) {
-      toastError(error);
-    }
-  });
-
-  return (
-    <Box component="form" noValidate onSubmit={submit} sx={{ mt: 2 }} data-testid="contact-edit-form">
-      <Stack spacing={2}>
-        <TextField label={t('conversation.drawer.name')} size="small" {...form.register('name')} error={Boolean(errors.name)} helperText={message(errors.name?.message)} slotProps={{ htmlInput: { 'data-testid': 'contact-name' } }} />
-        <TextField label={t('conversation.drawer.number')} size="small" {...form.register('number')} error={Boolean(errors.number)} helperText={message(errors.number?.message)} slotProps={{ htmlInput: { 'data-testid': 'contact-number', inputMode: 'tel' } }} />
-        <TextField label={t('conversation.drawer.email')} size="small" type="email" {...form.register('email')} error={Boolean(errors.email)} helperText={message(errors.email?.message)} slotProps={{ htmlInput: { 'data-testid': 'contact-email' } }} />
-        <Typography variant="subtitle2">{t('conversation.drawer.extraInfo')}</Typography>
-        {extra.fields.map((field, index) => (
-          <Stack key={field.id} direction="row" spacing={1} sx={{ alignItems: 'flex-start' }} data-testid="contact-extra-row">
-            <TextField
-              label={t('conversation.drawer.extraName')}
-              size="small"
-              {...form.register(`extraInfo.${index}.name`)}
-              error={Boolean(errors.extraInfo?.[index]?.name)}
-              helperText={message(errors.extraInfo?.[index]?.name?.message)}
-              sx={{ flex: 1 }}
-            />
-            <TextField
-              label={t('conversation.drawer.extraValue')}
-              size="small"
-              {...form.register(`extraInfo.${index}.value`)}
-              error={Boolean(errors.extraInfo?.[index]?.value)}
-              helperText={message(errors.extraInfo?.[index]?.value?.message)}
-              sx={{ flex: 1 }}
-            />
-            <IconButton onClick={() => extra.remove(index)} aria-label={t('conversation.drawer.removeExtra')}>
-              <DeleteOutline />
-            </IconButton>
-          </Stack>
-        ))}
-        <Button size="small" onClick={() => extra.append({ name: '', value: '' })} data-testid="contact-extra-add" sx={{ alignSelf: 'flex-start' }}>
-          {t('conversation.drawer.addExtra')}
-        </Button>
-        <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
-          <Button onClick={onDone}>{t('common.cancel')}</Button>
-          <Button type="submit" variant="contained" disabled={form.formState.isSubmitting} data-testid="contact-save">
-            {t('common.save')}
-          </Button>
-        </Stack>
-      </Stack>
-    </Box>
   );
 }

@@ -64,7 +64,7 @@ describe('test forms (spec part 2 §5: token, number and body or file required)'
 
   it('strips a mask from the number and checks its length', () => {
     expect(TextTestForm.parse({ token: 'tok', number: '+55 (11) 99999-0000', body: 'Oi' })).toEqual({ token: 'tok', number: '5511999990000', body: 'Oi' });
-    expect(TextTestForm.safeParse({ token: 'tok', number: '1234', body: 'Oi' }).error?.issues[0]?.message).toBe('validation.tooShort');
+    expect(TextTestForm.safeParse({ token: 'tok', number: '1234', body: 'Oi' }).error?.issues[0]?.message).toBe('validation.phoneTooShort');
   });
 
   it('requires a file for media, the caption being optional', () => {

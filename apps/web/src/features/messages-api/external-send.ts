@@ -9,7 +9,7 @@ export const EXTERNAL_SEND_PATH = '/api/messages/send';
 export const MEDIA_FIELD = 'medias';
 
 const token = () => z.string().trim().min(1, 'validation.required').max(200, 'validation.tooLong');
-/** The server's own rule: digits only (a mask is stripped), 8 to 15 of them. */
+/** The server's own rule: the one phone-number normaliser (a number without its country code gets Brazil's). */
 const number = () => ExternalSendBody.shape.number;
 
 /** Spec part 2 §5: the text test needs token, number and body. */

@@ -33,19 +33,31 @@ describe('text test form', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
+  it("checks the number with the API's normaliser before sending", async () => {
+    const user = userEvent.setup();
+    render(<TextTestFormCard />);
+    await user.type(screen.getByTestId('text-test-token'), 'token-da-conexao-123');
+    await user.type(screen.getByTestId('text-test-number'), '99999-0000');
+    await user.type(screen.getByTestId('text-test-body'), 'Olá!');
+    await user.click(screen.getByTestId('text-test-send'));
+    expect(await screen.findByText(/^Número de telefone inválido/)).toBeTruthy();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
   it('sends JSON with the bearer token, says so, and keeps token and number for the next test', async () => {
     fetchMock.mockResolvedValue(sent());
     const user = userEvent.setup();
     render(<TextTestFormCard />);
     await user.type(screen.getByTestId('text-test-token'), 'token-da-conexao-123');
-    await user.type(screen.getByTestId('text-test-number'), '55 11 99999-0000');
+    await user.type(screen.getByTestId('text-test-number'), '+55 11 99999-0000');
     await user.type(screen.getByTestId('text-test-body'), 'Olá!');
     await user.click(screen.getByTestId('text-test-send'));
     await waitFor(() => expect(shownToasts()).toEqual([{ variant: 'success', text: 'Mensagem enviada com sucesso' }]));
     const [url, init] = fetchMock.mock.calls[0]!;
     expect(url).toBe('/api/messages/send');
     expect((init?.headers as Record<string, string>).authorization).toBe('Bearer token-da-conexao-123');
-    expect(JSON.parse(init?.body as string)).toEqual({ number: '5511999990000', body: 'Olá!' });
+    // As typed: the API normalises it (what the form checked with the same schema).
+    expect(JSON.parse(init?.body as string)).toEqual({ number: '+55 11 99999-0000', body: 'Olá!' });
     expect(screen.getByTestId('text-test-body')).toHaveProperty('value', '');
     expect(screen.getByTestId('text-test-token')).toHaveProperty('value', 'token-da-conexao-123');
   });

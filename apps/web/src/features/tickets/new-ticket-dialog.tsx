@@ -15,7 +15,7 @@ import {
   Typography,
 } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../../api/http-client';
@@ -23,9 +23,11 @@ import { useSession } from '../../api/session';
 import { FormDialogActions } from '../../components/form-dialog-actions';
 import { toastError } from '../../components/toast';
 import { useDebouncedValue } from '../../components/use-debounced-value';
-import { ContactModal } from '../contacts/contact-modal';
 import { connectionsQuery } from '../connections/connections-queries';
 import { useSelectableQueues } from './use-selectable-queues';
+
+// Loaded when a contact is added: its number check brings the phone library's metadata, which the desk does not otherwise need.
+const ContactModal = lazy(() => import('../contacts/contact-modal').then((module) => ({ default: module.ContactModal })));
 
 /** Spec part 1 §5, §9: the contact search starts at 3 characters. */
 const CONTACT_SEARCH_MIN = 3;
@@ -285,16 +287,18 @@ export function NewTicketDialog({ open, onClose }: { open: boolean; onClose(): v
         </form>
       </Dialog>
       {adding !== null ? (
-        <ContactModal
-          open
-          initialValues={{ name: adding }}
-          onClose={() => setAdding(null)}
-          onSaved={(saved) => {
-            setContact({ id: saved.id, name: saved.name, number: saved.number });
-            setInput(saved.name);
-            setAdding(null);
-          }}
-        />
+        <Suspense fallback={null}>
+          <ContactModal
+            open
+            initialValues={{ name: adding }}
+            onClose={() => setAdding(null)}
+            onSaved={(saved) => {
+              setContact({ id: saved.id, name: saved.name, number: saved.number });
+              setInput(saved.name);
+              setAdding(null);
+            }}
+          />
+        </Suspense>
       ) : null}
     </>
   );
