@@ -1,4 +1,5 @@
-import { CHATBOT_TEXT_DEFAULTS, type ChatbotTextKey } from '@atende/shared';
+import { CHATBOT_TEXT_DEFAULTS, fillMessageVariables, type ChatbotTextKey } from '@atende/shared';
+import type { AutomationTicket } from './automation.repo.js';
 
 const backAndMainMenu = (back: string, mainMenu: string) => `*0* - ${back}\n*#* - ${mainMenu}`;
 
@@ -27,9 +28,19 @@ export const AUTOMATION_TEXTS = {
   audioNotUnderstood: 'Não consegui entender o áudio. Pode escrever a sua mensagem?',
 } as const;
 
-/** Replaces `{key}` placeholders of the texts above (not the customer-facing `{{variables}}`). */
-export function fill(text: string, values: Record<string, string>): string {
-  return text.replace(/\{(\w+)\}/g, (match, key: string) => values[key] ?? match);
+/**
+ * An automatic text as the customer reads it: the message variables filled for
+ * the ticket (its contact, its protocol, the company's clock), in the same pass
+ * as the text's own placeholders (`{agent}`, `{queue}`, `{user}` of the texts above).
+ */
+export function automaticText(template: string, at: Pick<AutomationTicket, 'ticket' | 'contact' | 'company'>, now: Date, own: Record<string, string> = {}): string {
+  return fillMessageVariables(template, {
+    contact: at.contact,
+    protocol: at.ticket.id,
+    now,
+    timeZone: at.company.timezone,
+    custom: Object.entries(own).map(([key, value]) => ({ key, value })),
+  });
 }
 
 export interface ChatbotMenuTexts {

@@ -26,7 +26,7 @@ type CompanySettings = Record<SettingKey, string>;
 /** A ticket with everything the automation decides on: contact, connection, company clock and plan, settings. */
 export interface AutomationTicket {
   ticket: TicketRow;
-  contact: { name: string; number: string; isGroup: boolean };
+  contact: { name: string; number: string; email: string; isGroup: boolean };
   connection: WhatsappRow | null;
   company: { timezone: string; schedules: ScheduleRow[]; useOpenAi: boolean; useIntegrations: boolean };
   settings: CompanySettings;
@@ -59,6 +59,7 @@ export async function loadAutomationTickets(db: DbOrTx, scope: TenantScope, tick
       ticket: tickets,
       contactName: contacts.name,
       contactNumber: contacts.number,
+      contactEmail: contacts.email,
       contactIsGroup: contacts.isGroup,
       connection: whatsapps,
       timezone: companies.timezone,
@@ -79,7 +80,7 @@ export async function loadAutomationTickets(db: DbOrTx, scope: TenantScope, tick
   const rows = lock ? await query.for('update', { of: tickets }) : await query;
   return rows.map((row) => ({
     ticket: row.ticket,
-    contact: { name: row.contactName, number: row.contactNumber, isGroup: row.contactIsGroup },
+    contact: { name: row.contactName, number: row.contactNumber, email: row.contactEmail, isGroup: row.contactIsGroup },
     connection: row.connection,
     company: { timezone: row.timezone, schedules: row.schedules, useOpenAi: row.useOpenAi, useIntegrations: row.useIntegrations },
     settings: withDefaults(row.settings),

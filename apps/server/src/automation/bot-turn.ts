@@ -1,9 +1,9 @@
 import type { DbOrTx } from '../platform/db/client.js';
 import type { TenantScope } from '../platform/http/context.js';
 import type { AutomationTicket } from './automation.repo.js';
+import { automaticText } from './automation-texts.js';
 import { type BotEffects, type BotReply } from './bot-effects.js';
 import { closedPeriodKey, hoursConfigured, isOpenAt } from './business-hours.js';
-import { formatMessage } from '../modules/messages/message-variables.js';
 import type { ScheduleRow } from '../platform/db/schema.js';
 import { readBotState, type BotState } from '../modules/tickets/bot-state.js';
 
@@ -34,12 +34,7 @@ export class BotTurn {
 
   /** Fills the message variables of a company text. */
   text(template: string): string {
-    return formatMessage(template, {
-      contactName: this.at.contact.name,
-      protocol: this.ticket.id,
-      now: this.now,
-      timeZone: this.at.company.timezone,
-    });
+    return automaticText(template, this.at, this.now);
   }
 
   reply(body: string, source: BotReply['source'] = 'bot', extra: Partial<BotReply> = {}): void {

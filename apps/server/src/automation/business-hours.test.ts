@@ -1,7 +1,6 @@
 import { DEFAULT_SCHEDULES } from '@atende/shared';
 import { describe, expect, it } from 'vitest';
 import { closedPeriodKey, isOpenAt } from './business-hours.js';
-import { formatMessage, greetingOfTheDay } from '../modules/messages/message-variables.js';
 
 const SP = 'America/Sao_Paulo';
 const at = (iso: string) => new Date(iso);
@@ -44,23 +43,5 @@ describe('business hours in the company time zone', () => {
     expect(closedPeriodKey(DEFAULT_SCHEDULES, SP, at('2024-06-09T18:00:00Z'))).toBe('2024-06-10T08:00');
     const never = DEFAULT_SCHEDULES.map((s) => ({ ...s, startTime: '00:00', endTime: '00:00' }));
     expect(closedPeriodKey(never, SP, at('2024-06-09T18:00:00Z'))).toBe('never');
-  });
-});
-
-describe('message variables', () => {
-  const vars = { contactName: '  Maria Clara Souza ', protocol: 1234, timeZone: SP };
-
-  it('fills firstName, name, protocol, hora and ms (greeting of the day) in the company time zone', () => {
-    const text = 'Oi {{firstName}} ({{name}}), protocolo {{protocol}}, agora são {{hora}}. {{ms}}!';
-    expect(formatMessage(text, { ...vars, now: at('2024-06-03T12:05:09Z') })).toBe(
-      'Oi Maria (Maria Clara Souza), protocolo 1234, agora são 09:05:09. Bom dia!',
-    );
-    expect(formatMessage('{{ms}}', { ...vars, now: at('2024-06-03T18:00:00Z') })).toBe('Boa tarde');
-    expect(formatMessage('{{ms}}', { ...vars, now: at('2024-06-03T23:30:00Z') })).toBe('Boa noite');
-  });
-
-  it('tolerates spaces inside the braces and leaves unknown variables alone', () => {
-    expect(formatMessage('{{ firstName }} {{unknown}}', { ...vars, now: new Date() })).toBe('Maria {{unknown}}');
-    expect([4, 5, 11, 12, 17, 18].map(greetingOfTheDay)).toEqual(['Boa noite', 'Bom dia', 'Bom dia', 'Boa tarde', 'Boa tarde', 'Boa noite']);
   });
 });

@@ -41,12 +41,12 @@ async function ticketRow(id: number | null) {
 
 describe('a connection with one queue', () => {
   it('assigns the queue directly; the greeting goes out only with sendGreetingMessageOneQueues', async () => {
-    const on = await setup({}, { greetingMessage: 'Olá {{firstName}}, bem-vindo!' });
+    const on = await setup({}, { greetingMessage: 'Olá {{firstName}} ({nome}), bem-vindo! Protocolo {protocolo}.' });
     const only = await queue(on.token, { name: 'Atendimento' });
     await linkQueues(h.database, on.company.id, on.whatsapp.id, [only.id]);
     const phone = on.phone();
     const { ticketId } = await phone.say('Oi', { name: 'Ana Lima' });
-    expect(await phone.received()).toEqual(['Olá Ana, bem-vindo!']);
+    expect(await phone.received()).toEqual([`Olá Ana (Ana Lima), bem-vindo! Protocolo ${ticketId}.`]);
     expect(await ticketRow(ticketId)).toMatchObject({ queueId: only.id, chatbot: false, status: 'pending' });
 
     const off = await setup({ sendGreetingMessageOneQueues: 'disabled' }, { greetingMessage: 'Olá!' });

@@ -20,7 +20,7 @@ beforeAll(async () => {
   const company = await h.factories.buildCompany();
   token = (await company.admin.login()).token;
   expect((await h.request(token, 'PUT', '/settings/userRating', { value: 'enabled' })).statusCode).toBe(200);
-  whatsappId = (await h.desk.buildConnection(company.id, { ratingMessage: REQUEST, complationMessage: 'Obrigado, {{firstName}}! Até logo.' })).id;
+  whatsappId = (await h.desk.buildConnection(company.id, { ratingMessage: REQUEST, complationMessage: 'Obrigado, {primeiroNome}! Até logo.' })).id;
   agent = await h.factories.buildUser(company.id);
   agentToken = (await agent.login()).token;
 });

@@ -1,9 +1,8 @@
 import type { AutomationDeps } from './automation-runtime.js';
 import type { TenantScope } from '../platform/http/context.js';
 import { findQueueRow, loadAutomationTicket } from './automation.repo.js';
-import { AUTOMATION_TEXTS } from './automation-texts.js';
+import { AUTOMATION_TEXTS, automaticText } from './automation-texts.js';
 import { applyTicketChange, deliverEffects, stageReplies, type BotReply } from './bot-effects.js';
-import { formatMessage } from '../modules/messages/message-variables.js';
 import type { RatingDecision } from '../inbound/rating-reply.js';
 
 /**
@@ -26,7 +25,7 @@ async function send(services: AutomationDeps, scope: TenantScope, ticketId: numb
   if (!at) return;
   const now = services.clock.now();
   const replies: BotReply[] = bodies.map((body) => ({
-    body: formatMessage(body, { contactName: at.contact.name, protocol: at.ticket.id, now, timeZone: at.company.timezone }),
+    body: automaticText(body, at, now),
     source: 'system',
   }));
   const staged = await services.db.transaction((tx) => stageReplies(tx, scope, at, replies));

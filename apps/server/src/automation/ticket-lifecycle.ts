@@ -2,12 +2,11 @@ import type { AutomationDeps } from './automation-runtime.js';
 import type { TicketDetail } from '../modules/tickets/tickets.presenter.js';
 import type { RequestContext } from '../platform/http/context.js';
 import { loadAutomationTicket } from './automation.repo.js';
-import { AUTOMATION_TEXTS, fill } from './automation-texts.js';
+import { AUTOMATION_TEXTS, automaticText } from './automation-texts.js';
 import { applyTicketChange } from './bot-effects.js';
 import { afterTicketClosed } from './rating.js';
 import { sendAutomaticMessage } from '../modules/messages/messages.service.js';
 import { findTicketDetail } from '../modules/tickets/tickets.repo.js';
-import { formatMessage } from '../modules/messages/message-variables.js';
 import { readBotState } from '../modules/tickets/bot-state.js';
 
 /**
@@ -34,19 +33,18 @@ export async function afterAgentChange(services: AutomationDeps, ctx: RequestCon
     if (ticket.isGroup || ticket.contact.isGroup) return;
     const at = await loadAutomationTicket(services.db, ctx, ticket.id);
     if (!at) return;
-    const text = (body: string) =>
-      formatMessage(body, { contactName: at.contact.name, protocol: ticket.id, now: services.clock.now(), timeZone: at.company.timezone });
+    const text = (body: string, own: Record<string, string>) => automaticText(body, at, services.clock.now(), own);
     if (transferred && at.settings.sendMsgTransfTicket === 'enabled') {
       const body = userChanged && ticket.user
-        ? fill(AUTOMATION_TEXTS.transferToUser, { user: ticket.user.name })
+        ? text(AUTOMATION_TEXTS.transferToUser, { user: ticket.user.name })
         : ticket.queue
-          ? fill(AUTOMATION_TEXTS.transferToQueue, { queue: ticket.queue.name })
+          ? text(AUTOMATION_TEXTS.transferToQueue, { queue: ticket.queue.name })
           : null;
-      if (body) await sendAutomaticMessage(services, ctx, ticket.id, { body: text(body), source: 'system' });
+      if (body) await sendAutomaticMessage(services, ctx, ticket.id, { body, source: 'system' });
       return;
     }
     if (accepted && at.settings.sendGreetingAccepted === 'enabled') {
-      const body = text(fill(AUTOMATION_TEXTS.acceptGreeting, { agent: ctx.user.name }));
+      const body = text(AUTOMATION_TEXTS.acceptGreeting, { agent: ctx.user.name });
       await sendAutomaticMessage(services, ctx, ticket.id, { body, source: 'system', userId: ctx.user.id });
     }
   } catch (error) {

@@ -52,7 +52,7 @@ describe('timers as durable jobs', () => {
   });
 
   it('expiresTicket: closes a ticket the customer left unanswered for that long, with the inactivity message', async () => {
-    const connection = await h.desk.buildConnection(company.id, { expiresTicket: 30, expiresInactiveMessage: 'Encerramos por inatividade, {{firstName}}.' });
+    const connection = await h.desk.buildConnection(company.id, { expiresTicket: 30, expiresInactiveMessage: 'Encerramos por inatividade, {primeiroNome}. Protocolo {{protocolo}}.' });
     const quiet = phoneOf(connection.id);
     const { ticketId } = await quiet.say('Oi', { name: 'Rita Alves' });
     await h.request(token, 'PUT', `/tickets/${ticketId}`, { status: 'open' });
@@ -68,7 +68,7 @@ describe('timers as durable jobs', () => {
 
     await runJobsAt(minutes(T0, 31));
     expect(await ticket(ticketId)).toMatchObject({ status: 'closed', unreadMessages: 0 });
-    expect(await quiet.received()).toEqual(['Encerramos por inatividade, Rita.']);
+    expect(await quiet.received()).toEqual([`Encerramos por inatividade, Rita. Protocolo ${ticketId}.`]);
     expect(await ticket(waitingId)).toMatchObject({ status: 'open' });
   });
 

@@ -2,10 +2,9 @@ import { sql } from 'drizzle-orm';
 import type { AutomationDeps } from './automation-runtime.js';
 import type { TenantScope } from '../platform/http/context.js';
 import { findQueueRow, loadAutomationTicket } from './automation.repo.js';
-import { AUTOMATION_TEXTS, fill } from './automation-texts.js';
+import { AUTOMATION_TEXTS, automaticText } from './automation-texts.js';
 import { applyTicketChange, deliverEffects, stageReplies, type BotReply } from './bot-effects.js';
 import { handoverChange } from './handover.js';
-import { formatMessage } from '../modules/messages/message-variables.js';
 
 /**
  * The connection timers (spec part 2 §2.2), run by a durable job every minute
@@ -85,7 +84,7 @@ async function closeInactive(services: AutomationDeps, scope: TenantScope, ticke
     const text = at.connection?.expiresInactiveMessage.trim();
     if (text) {
       replies.push({
-        body: formatMessage(text, { contactName: at.contact.name, protocol: at.ticket.id, now, timeZone: at.company.timezone }),
+        body: automaticText(text, at, now),
         source: 'system',
       });
     }
@@ -109,7 +108,7 @@ async function transferWaiting(services: AutomationDeps, scope: TenantScope, tic
     const replies: BotReply[] = [];
     if (at.settings.sendMsgTransfTicket === 'enabled') {
       const queue = change.queueId ? await findQueueRow(tx, scope, change.queueId) : null;
-      if (queue) replies.push({ body: fill(AUTOMATION_TEXTS.transferToQueue, { queue: queue.name }), source: 'system' });
+      if (queue) replies.push({ body: automaticText(AUTOMATION_TEXTS.transferToQueue, at, now, { queue: queue.name }), source: 'system' });
     }
     return { before: at.ticket, change, staged: await stageReplies(tx, scope, at, replies) };
   });

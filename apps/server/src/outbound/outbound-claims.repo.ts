@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../platform/db/client.js';
-import { messages, outboundPacing, outboundSends, whatsapps, type OutboundSendRow, type WhatsappRow } from '../platform/db/schema.js';
+import { companies, contacts, messages, outboundPacing, outboundSends, whatsapps, type OutboundSendRow, type WhatsappRow } from '../platform/db/schema.js';
 import { inTenant } from '../platform/db/tenant.js';
 import type { TenantScope } from '../platform/http/context.js';
 import type { OutboundKind, OutboundState, Outcome, SettledSend } from './outbound-engine.js';
@@ -10,6 +10,22 @@ import type { PacingGate } from './pacing.js';
  * The engine's own statements: claims, the settle, the channel's acks, the pacing
  * gate, and what the sweep reads (stale claims, orphans, due connections).
  */
+
+/** The company's time zone, whose clock the message variables read (`{{hora}}`, `{{ms}}`, `{{data}}`). */
+export async function companyTimeZone(db: DbOrTx, scope: TenantScope): Promise<string> {
+  const [row] = await db.select({ timezone: companies.timezone }).from(companies).where(eq(companies.id, scope.companyId)).limit(1);
+  return row?.timezone ?? 'America/Sao_Paulo';
+}
+
+/** Who a conversation send's variables are filled for: its contact as it is when the send goes out. */
+export async function findRecipientContact(db: DbOrTx, scope: TenantScope, contactId: number): Promise<{ name: string; number: string; email: string } | null> {
+  const [row] = await db
+    .select({ name: contacts.name, number: contacts.number, email: contacts.email })
+    .from(contacts)
+    .where(inTenant(contacts, scope, eq(contacts.id, contactId)))
+    .limit(1);
+  return row ?? null;
+}
 
 export async function findConnection(db: DbOrTx, scope: TenantScope, whatsappId: number): Promise<WhatsappRow | null> {
   const [connection] = await db

@@ -3,16 +3,17 @@
  * claim due sends, hand them to the connection's ChannelProvider (straight, or
  * stored in the contact's ticket first), settle them, and keep the pacing gate.
  */
+import { fillMessageVariables } from '@atende/shared';
 import { providerKindOf, type ChannelGateway, type ChannelProvider } from '../modules/connections/channel-provider.js';
 import { deliverPendingMessage, sendThrough, storePendingMessages } from '../modules/messages/outgoing-messages.js';
 import { findOrCreateTicket } from '../modules/external-api/external-api.service.js';
 import { findTicketDetail } from '../modules/tickets/tickets.repo.js';
-import type { OutboundSendRow, WhatsappRow } from '../platform/db/schema.js';
+import type { OutboundItem, OutboundSendRow, WhatsappRow } from '../platform/db/schema.js';
 import { AppError } from '../platform/http/app-error.js';
 import type { TenantScope } from '../platform/http/context.js';
 import type { Platform } from '../platform/platform.js';
 import { loadCampaignSettings } from './campaign-settings/campaign-settings.repo.js';
-import { claim, findConnection, linkSendToTicket, loadGate, saveGate } from './outbound-claims.repo.js';
+import { claim, companyTimeZone, findConnection, findRecipientContact, linkSendToTicket, loadGate, saveGate } from './outbound-claims.repo.js';
 import { idempotencyKey, wakeOutbound, type DispatchData, type Outcome, type WakeDeps } from './outbound-engine.js';
 import { settle, type SettleDeps } from './outbound.js';
 import { isPaced, nextGate, type PacingSettings } from './pacing.js';
@@ -35,14 +36,39 @@ async function refusalReason(provider: ChannelProvider, connection: WhatsappRow,
   return checked && !checked.exists ? 'ERR_WAPP_INVALID_CONTACT' : code;
 }
 
+/** What a run fills the templates of its sends with: the company's clock and its campaign settings' variables. */
+interface TemplateValues {
+  timeZone: string;
+  campaignVariables: { key: string; value: string }[];
+  now(): Date;
+}
+
+type Recipient = { name: string; number: string; email: string };
+
+/**
+ * An item's text as it goes out: a template (a schedule's body, a campaign's
+ * message) has its message variables filled now, for the recipient, with the
+ * ticket's protocol when it goes into one; other items go as stored.
+ */
+function bodyOf(item: OutboundItem, send: OutboundSendRow, values: TemplateValues, recipient: Recipient | null, protocol: number | null): string {
+  if (!item.template) return item.body;
+  return fillMessageVariables(item.body, {
+    contact: recipient ?? item.template.contact ?? { name: '', number: send.number, email: '' },
+    protocol,
+    now: values.now(),
+    timeZone: values.timeZone,
+    ...(send.kind === 'campaign' ? { custom: values.campaignVariables } : {}),
+  });
+}
+
 /** A send without a ticket: each item straight to the channel. */
-async function sendDirect(provider: ChannelProvider, connection: WhatsappRow, send: OutboundSendRow): Promise<Outcome> {
+async function sendDirect(provider: ChannelProvider, connection: WhatsappRow, send: OutboundSendRow, values: TemplateValues): Promise<Outcome> {
   let first: { externalId: string; ack: number } | null = null;
   try {
     for (const [index, item] of send.items.entries()) {
       const sent = await sendThrough(provider, connection, {
         to: send.number,
-        body: item.body,
+        body: bodyOf(item, send, values, null, null),
         ...(item.media ? { media: item.media } : {}),
         idempotencyKey: idempotencyKey(send.id, index),
       });
@@ -61,9 +87,17 @@ async function sendDirect(provider: ChannelProvider, connection: WhatsappRow, se
  * the messages are pending rows first (store-before-send, outgoing-messages.ts),
  * linked to the send, then delivered.
  */
-async function sendInConversation(deps: OutboundDeps, scope: TenantScope, provider: ChannelProvider, connection: WhatsappRow, send: OutboundSendRow): Promise<Outcome> {
+async function sendInConversation(
+  deps: OutboundDeps,
+  scope: TenantScope,
+  provider: ChannelProvider,
+  connection: WhatsappRow,
+  send: OutboundSendRow,
+  values: TemplateValues,
+): Promise<Outcome> {
   if (send.contactId === null) return { id: send.id, state: 'failed', reason: 'ERR_NO_CONTACT_FOUND', externalId: null, ack: 0, ticketId: null, messageId: null };
   const ticket = await findOrCreateTicket(deps, scope, send.contactId, connection.id);
+  const recipient = send.items.some((item) => item.template) ? await findRecipientContact(deps.db, scope, send.contactId) : null;
   const userId = typeof send.details.userId === 'number' ? send.details.userId : null;
   const stored = await storePendingMessages(deps, scope, {
     ticketId: ticket.id,
@@ -72,7 +106,7 @@ async function sendInConversation(deps: OutboundDeps, scope: TenantScope, provid
     userId,
     source: 'system',
     items: send.items.map((item, index) => ({
-      message: { to: send.number, body: item.body, ...(item.media ? { media: item.media } : {}), idempotencyKey: idempotencyKey(send.id, index) },
+      message: { to: send.number, body: bodyOf(item, send, values, recipient, ticket.id), ...(item.media ? { media: item.media } : {}), idempotencyKey: idempotencyKey(send.id, index) },
       ...(item.media ? { media: item.media } : {}),
     })),
   });
@@ -141,6 +175,7 @@ export async function dispatchConnection(deps: OutboundDeps, data: DispatchData)
     maxPerSecond: settings.sendCaps[providerKindOf(connection.provider)],
   };
   const paced = isPaced(pacing);
+  const values: TemplateValues = { timeZone: await companyTimeZone(deps.db, scope), campaignVariables: settings.variables, now: () => runtime.now() };
   for (;;) {
     const now = runtime.now();
     const gate = paced ? await loadGate(deps.db, scope, connection.id, now) : null;
@@ -156,7 +191,7 @@ export async function dispatchConnection(deps: OutboundDeps, data: DispatchData)
     const batch = await claim(deps.db, scope, connection.id, paced ? 1 : runtime.batchSize, now);
     if (batch.length === 0) return;
     const dispatchOne = (send: OutboundSendRow) =>
-      send.conversation ? sendInConversation(deps, scope, provider, connection, send) : sendDirect(provider, connection, send);
+      send.conversation ? sendInConversation(deps, scope, provider, connection, send, values) : sendDirect(provider, connection, send, values);
     const outcomes = await inPool(batch, paced ? 1 : runtime.concurrency, async (send) => {
       try {
         return await dispatchOne(send);

@@ -6,6 +6,7 @@ import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { authorize, requireFeature } from '../../platform/http/guards.js';
 import type { Platform } from '../../platform/platform.js';
+import { assertKnownVariables } from '../messages/message-variables.js';
 import { providerKindOf, type ChannelGateway, type SessionAction } from './channel-provider.js';
 import { cloudApiColumns, isCloudApiConfigured, readCloudApiSettings } from './cloud-api-settings.js';
 import {
@@ -132,6 +133,13 @@ async function announce(deps: Pick<ConnectionsDeps, 'db' | 'events'>, ctx: Reque
   }
 }
 
+/** The connection's texts sent to customers (spec part 2 §2.2): they may use the message variables. */
+const CONNECTION_TEXTS = ['greetingMessage', 'complationMessage', 'outOfHoursMessage', 'ratingMessage', 'expiresInactiveMessage'] as const;
+
+function connectionTexts(texts: Partial<Record<(typeof CONNECTION_TEXTS)[number], string | null>>): Record<string, string | null | undefined> {
+  return Object.fromEntries(CONNECTION_TEXTS.map((field) => [field, texts[field]]));
+}
+
 export async function createConnection(deps: ConnectionsDeps, ctx: RequestContext, body: ConnectionCreateBody): Promise<ConnectionDetail> {
   authorize(ctx, 'connections-page:addConnection');
   const limit = ctx.company.plan.connections;
@@ -139,6 +147,7 @@ export async function createConnection(deps: ConnectionsDeps, ctx: RequestContex
   const integrationId = integrationOf(body);
   await assertReferences(deps, ctx, body, integrationId);
   assertGreeting(body.queueIds ?? [], body.greetingMessage ?? '');
+  assertKnownVariables(connectionTexts(body));
   const kind = providerKindOf(body.provider);
   assertGraphBaseUrl(ctx, body, null);
   let provider: Partial<ConnectionValues> = {};
@@ -185,6 +194,7 @@ export async function updateConnection(deps: ConnectionsDeps, ctx: RequestContex
   await assertReferences(deps, ctx, body, integrationId, current);
   const queueIds = body.queueIds ?? ((await queuesOf(deps.db, ctx, [id])).get(id) ?? []).map((queue) => queue.id);
   assertGreeting(queueIds, body.greetingMessage ?? current.greetingMessage);
+  assertKnownVariables(connectionTexts(body), {}, connectionTexts(current));
   // Unsetting the default would leave none: another connection must be made the default instead.
   if (body.isDefault === false && current.isDefault) throw new AppError('ERR_NO_OTHER_WHATSAPP');
   assertGraphBaseUrl(ctx, body, current);

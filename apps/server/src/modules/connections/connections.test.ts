@@ -111,6 +111,26 @@ describe('connections API', () => {
     expect(cloudWithout.statusCode).toBe(400);
   });
 
+  it('refuses texts with a placeholder that is no message variable; a stored text resent unchanged is not checked again', async () => {
+    const refused = await create(adminToken, {
+      name: 'Variáveis',
+      provider: 'sandbox',
+      greetingMessage: 'Olá {primeiroNome}',
+      complationMessage: 'Até logo {{nme}}',
+      expiresInactiveMessage: 'Encerrado, {cliente} e {{ cliente }}',
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({ error: 'ERR_UNKNOWN_MESSAGE_VARIABLE', fields: { complationMessage: ['{{nme}}'], expiresInactiveMessage: ['{cliente}', '{{cliente}}'] } });
+    const created = (await create(adminToken, { name: 'Variáveis', provider: 'sandbox', greetingMessage: 'Olá {primeiroNome}' })).json();
+    // A text stored before the check (an older version) does not block an edit that sends it back as it is.
+    await t.database.db.update(whatsapps).set({ ratingMessage: 'Avalie {{antigo}}' }).where(eq(whatsapps.id, created.id));
+    const resent = await t.request(adminToken, 'PUT', `/whatsapp/${created.id}`, { name: 'Variáveis 2', ratingMessage: 'Avalie {{antigo}}', greetingMessage: 'Olá {primeiroNome}' });
+    expect(resent.statusCode).toBe(200);
+    const changed = await t.request(adminToken, 'PUT', `/whatsapp/${created.id}`, { ratingMessage: 'Avalie {{novo}}' });
+    expect(changed.json()).toMatchObject({ error: 'ERR_UNKNOWN_MESSAGE_VARIABLE', fields: { ratingMessage: ['{{novo}}'] } });
+    expect((await t.request(adminToken, 'DELETE', `/whatsapp/${created.id}`)).statusCode).toBe(200);
+  });
+
   it('keeps exactly one default: a new default demotes the old one; unsetting it is refused; deleting it promotes another', async () => {
     const before = (await list(adminToken)).find((c) => c.isDefault);
     const second = (await create(adminToken, { name: 'Nova padrão', provider: 'sandbox', isDefault: true })).json();

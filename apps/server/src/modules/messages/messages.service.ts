@@ -1,4 +1,4 @@
-import { unknownMessageVariables } from '@atende/shared';
+import { fillMessageVariables } from '@atende/shared';
 import type { WhatsappRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext, TenantScope } from '../../platform/http/context.js';
@@ -9,7 +9,7 @@ import { findConnection } from '../connections/connections.repo.js';
 import { clearUnreadMessages, findTicketDetail } from '../tickets/tickets.repo.js';
 import type { TicketDetail } from '../tickets/tickets.presenter.js';
 import { showTicket, type TicketsDeps } from '../tickets/tickets.service.js';
-import { formatMessage } from './message-variables.js';
+import { assertKnownVariables } from './message-variables.js';
 import type { MessageDetail } from './messages.presenter.js';
 import { findQuotedMessage, loadMessageDetails, markMessageDeleted, markTicketMessagesRead, pageConversation } from './messages.repo.js';
 import { outgoingItems, retryFailedMessage, storeAndDeliver, type Delivery, type OutgoingMessagesDeps } from './outgoing-messages.js';
@@ -78,10 +78,11 @@ export async function sendMessage(deps: MessagesDeps, ctx: RequestContext, ticke
     if (!quoted || quoted.contactId !== ticket.contactId) throw new AppError('ERR_FETCH_WAPP_MSG');
     quotedExternalId = quoted.externalId;
   }
-  // The same variables as the automatic texts (quick messages carry them); an unknown one would reach the customer raw.
-  const unknown = unknownMessageVariables(text);
-  if (unknown.length > 0) throw new AppError('ERR_UNKNOWN_MESSAGE_VARIABLE', undefined, { fields: { body: unknown.map((name) => `{{${name}}}`) } });
-  const rendered = formatMessage(text, { contactName: ticket.contact.name, protocol: ticket.id, now: new Date(), timeZone: ctx.company.timezone });
+  // The agent's text goes through the variables like every text a customer gets: a quick message
+  // inserted in it (by this web app or any other client) is filled here, for the ticket's contact.
+  // Only an unknown {{...}} is refused; a {word} the agent typed is plain text.
+  assertKnownVariables({ body: text }, { typed: true });
+  const rendered = fillMessageVariables(text, { contact: ticket.contact, protocol: ticket.id, now: new Date(), timeZone: ctx.company.timezone });
   const signed = input.sign && rendered ? `*${ctx.user.name}:*\n${rendered}` : rendered;
 
   // With files, the first one carries the caption; the body of the others is their name.

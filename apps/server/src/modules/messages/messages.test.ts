@@ -203,17 +203,30 @@ describe('replies through the sandbox', () => {
     expect(conversation[0].id).toBe('q-1');
   });
 
-  it("a quick message's variables reach the customer filled in; an unknown one is refused and nothing is stored", async () => {
+  it("a quick message's variables reach the customer filled in for the ticket; an agent's {word} is text; an unknown {{…}} is refused and nothing is stored", async () => {
     const { ticketId } = (await inbound({ from: '5511999990019', name: 'Beatriz Souza', body: 'Oi', id: 'vars-1' })).json();
     await t.request(adminToken, 'PUT', `/tickets/${ticketId}`, { status: 'open' });
-    const sent = await t.request(adminToken, 'POST', `/messages/${ticketId}`, { body: 'Olá {{firstName}}, protocolo {{ protocol }}. {{name}}', sign: true });
+    // A stored quick message is a template: unknown placeholders are refused when it is saved, in both spellings.
+    const unknown = await t.request(adminToken, 'POST', '/quick-messages', { shortcode: 'cupom', message: 'Seu cupom: {cupom} {{nme}}' });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json()).toMatchObject({ error: 'ERR_UNKNOWN_MESSAGE_VARIABLE', fields: { message: ['{cupom}', '{{nme}}'] } });
+    const quick = await t.request(adminToken, 'POST', '/quick-messages', { shortcode: 'oi', message: 'Olá {primeiroNome}, protocolo {{ protocol }}. {{Nome}} ({numero})' });
+    expect(quick.statusCode).toBe(201);
+    const [listed] = ((await t.request(adminToken, 'GET', '/quick-messages/list')).json() as { shortcode: string; message: string }[]).filter((q) => q.shortcode === 'oi');
+
+    // The composer sends the quick message as it is stored; the server fills it for the ticket's contact.
+    const sent = await t.request(adminToken, 'POST', `/messages/${ticketId}`, { body: listed?.message, sign: true });
     expect(sent.statusCode).toBe(201);
-    expect(sent.json()[0].body).toMatch(new RegExp(`^\\*.+:\\*\\nOlá Beatriz, protocolo ${ticketId}\\. Beatriz Souza$`));
-    const refused = await t.request(adminToken, 'POST', `/messages/${ticketId}`, { body: 'Olá {{nome}} e {{firstName}}' });
+    const filled = `Olá Beatriz, protocolo ${ticketId}. Beatriz Souza (5511999990019)`;
+    expect(sent.json()[0].body).toMatch(/^\*.+:\*\n/);
+    expect(sent.json()[0].body.replace(/^\*.+:\*\n/, '')).toBe(filled);
+    const typed = await t.request(adminToken, 'POST', `/messages/${ticketId}`, { body: 'Preencha {x} no formulário' });
+    expect(typed.statusCode).toBe(201);
+    const refused = await t.request(adminToken, 'POST', `/messages/${ticketId}`, { body: 'Olá {{nme}} e {{firstName}}' });
     expect(refused.statusCode).toBe(400);
-    expect(refused.json()).toMatchObject({ error: 'ERR_UNKNOWN_MESSAGE_VARIABLE', fields: { body: ['{{nome}}'] } });
+    expect(refused.json()).toMatchObject({ error: 'ERR_UNKNOWN_MESSAGE_VARIABLE', fields: { body: ['{{nme}}'] } });
     const outbox = (await t.request(adminToken, 'GET', `/sandbox/${sandboxId}/outbox?number=5511999990019`)).json() as { body: string }[];
-    expect(outbox.map((m) => m.body.replace(/^\*.+:\*\n/, ''))).toEqual([`Olá Beatriz, protocolo ${ticketId}. Beatriz Souza`]);
+    expect(outbox.map((m) => m.body.replace(/^\*.+:\*\n/, ''))).toEqual([filled, 'Preencha {x} no formulário']);
   });
 
   it('gives a phone message sent without an id one of its own, so replies can quote it', async () => {

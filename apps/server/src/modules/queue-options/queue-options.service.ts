@@ -4,6 +4,7 @@ import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { requireAdmin } from '../../platform/http/guards.js';
 import type { Platform } from '../../platform/platform.js';
+import { assertKnownVariables } from '../messages/message-variables.js';
 import { findQueue } from '../queues/queues.repo.js';
 import {
   deleteQueueOptionRow,
@@ -59,6 +60,7 @@ function nextPosition(taken: string[]): string {
 export async function createQueueOption(deps: QueueOptionsDeps, ctx: RequestContext, body: QueueOptionBody): Promise<QueueOptionRow> {
   requireAdmin(ctx);
   await assertQueue(deps, ctx, body.queueId);
+  assertKnownVariables({ message: body.message });
   const parentId = body.parentId ?? null;
   if (parentId !== null) {
     const parent = await findQueueOption(deps.db, ctx, parentId);
@@ -75,6 +77,7 @@ export async function createQueueOption(deps: QueueOptionsDeps, ctx: RequestCont
 export async function updateQueueOption(deps: QueueOptionsDeps, ctx: RequestContext, id: number, body: QueueOptionUpdateBody): Promise<QueueOptionRow> {
   requireAdmin(ctx);
   const current = await showQueueOption(deps, ctx, id);
+  assertKnownVariables({ message: body.message }, {}, { message: current.message });
   if (body.option !== undefined && body.option !== current.option) {
     const taken = await siblingPositions(deps.db, ctx, current.queueId, current.parentId, id);
     if (taken.includes(body.option)) throw new AppError('ERR_QUEUE_OPTION_ALREADY_EXISTS');

@@ -82,6 +82,15 @@ describe('queue option tree', () => {
     expect((await t.request(adminToken, 'POST', '/queue-options', { queueId, title: '' })).json().fields.title).toContain('Required');
   });
 
+  it("refuses a message with a placeholder that is no message variable, on create and on a change", async () => {
+    const refused = await t.request(adminToken, 'POST', '/queue-options', { queueId, title: 'Boleto', message: 'Olá {nome}, segue o {{boleto}}' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({ error: 'ERR_UNKNOWN_MESSAGE_VARIABLE', fields: { message: ['{{boleto}}'] } });
+    const option = await create({ title: 'Boleto', message: 'Olá {nome}, protocolo {{protocol}}' });
+    const changed = await t.request(adminToken, 'PUT', `/queue-options/${option.id}`, { message: 'Olá {nomeCompleto}' });
+    expect(changed.json()).toMatchObject({ error: 'ERR_UNKNOWN_MESSAGE_VARIABLE', fields: { message: ['{nomeCompleto}'] } });
+  });
+
   it('edits and deletes at each node; deleting a node takes its subtree', async () => {
     const node = await create({ title: 'Cancelamento' });
     const leaf = await create({ parentId: node.id, title: 'Confirmar' });

@@ -5,6 +5,7 @@ import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { requireAdmin, requireFeature } from '../../platform/http/guards.js';
 import type { Platform } from '../../platform/platform.js';
+import { assertKnownVariables } from '../messages/message-variables.js';
 import { colorTaken, countQueues, deleteQueueRow, findQueue, insertQueue, listQueues, updateQueueRow, type QueueValues } from './queues.repo.js';
 
 /** The queues module's ports: the database, the domain events, and `access` (a deleted queue leaves its users' sessions). */
@@ -42,12 +43,18 @@ async function assertBots(deps: QueuesDeps, ctx: RequestContext, body: { integra
  * (ERR_QUEUE_COLOR_ALREADY_EXISTS); the plan's queue limit (0 = none). A new
  * queue starts with the spec's default hours (§9).
  */
+/** The queue's texts sent to customers: they may use the message variables. */
+function queueTexts(texts: { greetingMessage?: string | null; outOfHoursMessage?: string | null; ratingMessage?: string | null }) {
+  return { greetingMessage: texts.greetingMessage, outOfHoursMessage: texts.outOfHoursMessage, ratingMessage: texts.ratingMessage };
+}
+
 export async function createQueue(deps: QueuesDeps, ctx: RequestContext, body: QueueBody): Promise<QueueRow> {
   requireAdmin(ctx);
   const limit = ctx.company.plan.queues;
   if (limit > 0 && (await countQueues(deps.db, ctx)) >= limit) throw new AppError('ERR_QUEUE_LIMIT_REACHED');
   if (await colorTaken(deps.db, ctx, body.color)) throw new AppError('ERR_QUEUE_COLOR_ALREADY_EXISTS');
   await assertBots(deps, ctx, body);
+  assertKnownVariables(queueTexts(body));
   let queue: QueueRow | null;
   try {
     queue = await insertQueue(deps.db, ctx, {
@@ -73,6 +80,7 @@ export async function createQueue(deps: QueuesDeps, ctx: RequestContext, body: Q
 export async function updateQueue(deps: QueuesDeps, ctx: RequestContext, id: number, body: QueueUpdateBody): Promise<QueueRow> {
   requireAdmin(ctx);
   const current = await showQueue(deps, ctx, id);
+  assertKnownVariables(queueTexts(body), {}, queueTexts(current));
   if (body.color !== undefined && (await colorTaken(deps.db, ctx, body.color, id))) throw new AppError('ERR_QUEUE_COLOR_ALREADY_EXISTS');
   // Only a change is checked: a queue keeps a bot it already had after the plan lost the feature.
   await assertBots(deps, ctx, {

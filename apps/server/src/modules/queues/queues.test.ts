@@ -43,6 +43,18 @@ describe('queues', () => {
     expect((await t.request(agentToken, 'GET', `/queue/${first.id}`)).json().name).toBe('Vendas');
   });
 
+  it('refuses texts with a placeholder that is no message variable, naming it per field', async () => {
+    const refused = await t.request(adminToken, 'POST', '/queue', {
+      name: 'Variáveis',
+      color: color(),
+      greetingMessage: '{{saudação}} {nome}, {{setor}}',
+      outOfHoursMessage: 'Fechado, {cliente}',
+      ratingMessage: 'Avalie, {{firstName}}',
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({ error: 'ERR_UNKNOWN_MESSAGE_VARIABLE', fields: { greetingMessage: ['{{setor}}'], outOfHoursMessage: ['{cliente}'] } });
+  });
+
   it('validates name 2–50 and colour 3–9, and ignores unknown fields', async () => {
     const short = await t.request(adminToken, 'POST', '/queue', { name: 'A', color: 'ab' });
     expect(short.statusCode).toBe(400);

@@ -1,5 +1,6 @@
 import type { QuickMessageBody, QuickMessageListQuery, QuickMessageUpdateBody } from '@atende/shared';
 import { AppError } from '../../platform/http/app-error.js';
+import { assertKnownVariables } from '../messages/message-variables.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import type { Platform } from '../../platform/platform.js';
 import { canEditQuickMessage, canSeeQuickMessage, sharedByDefault } from './quick-messages.policy.js';
@@ -55,6 +56,7 @@ function saved(deps: QuickMessagesDeps, ctx: RequestContext, quickMessage: Quick
 
 /** The owner is always the caller (`userId` and `companyId` in the body are ignored). */
 export async function createQuickMessage(deps: QuickMessagesDeps, ctx: RequestContext, body: QuickMessageBody): Promise<QuickMessageRow> {
+  assertKnownVariables({ message: body.message });
   const quickMessage = await insertQuickMessage(deps.db, ctx, {
     userId: ctx.user.id,
     shortcode: body.shortcode,
@@ -68,6 +70,7 @@ export async function createQuickMessage(deps: QuickMessagesDeps, ctx: RequestCo
 
 export async function updateQuickMessage(deps: QuickMessagesDeps, ctx: RequestContext, id: number, body: QuickMessageUpdateBody): Promise<QuickMessageRow> {
   const previous = await editableQuickMessage(deps, ctx, id);
+  assertKnownVariables({ message: body.message }, {}, { message: previous.message });
   const updated = await updateQuickMessageRow(deps.db, ctx, id, {
     shortcode: body.shortcode,
     message: body.message,

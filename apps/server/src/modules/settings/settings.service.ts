@@ -1,7 +1,8 @@
-import { isAllowedSettingValue, isPlatformSetting, isSettingKey, maySeeSetting, SETTING_DEFINITIONS, settingVisibility } from '@atende/shared';
+import { CHATBOT_TEXT_KEYS, isAllowedSettingValue, isPlatformSetting, isSettingKey, maySeeSetting, SETTING_DEFINITIONS, settingVisibility } from '@atende/shared';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { requireAdmin, requireSuper } from '../../platform/http/guards.js';
+import { assertKnownVariables } from '../messages/message-variables.js';
 import type { Platform } from '../../platform/platform.js';
 import { openSecretSetting, presentSetting, type StoredSetting } from './settings.presenter.js';
 import { findSetting, listSettings, upsertSetting } from './settings.repo.js';
@@ -39,6 +40,8 @@ export async function updateSetting(deps: SettingsDeps, ctx: RequestContext, key
       fields: { value: [allowed ? `Must be one of: ${allowed.join(', ')}` : 'Too Long!'] },
     });
   }
+  // The chatbot's menu words are sent to customers through the message variables too.
+  if ((CHATBOT_TEXT_KEYS as readonly string[]).includes(key)) assertKnownVariables({ value });
   let stored = value;
   if (settingVisibility(key) === 'secret') {
     const current = await findSetting(deps.db, ctx, key);

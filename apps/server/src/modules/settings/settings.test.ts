@@ -36,6 +36,10 @@ describe('settings', () => {
     expect(unknown.json().error).toBe('ERR_NO_SETTING_FOUND');
     expect((await t.request(token, 'PUT', '/settings/asaas', { value: 'free text token' })).statusCode).toBe(200);
     expect((await t.request(token, 'PUT', '/settings/asaas', { value: 'x'.repeat(501) })).statusCode).toBe(400);
+    // The chatbot's menu words reach customers through the message variables: an unknown one is refused.
+    expect((await t.request(token, 'PUT', '/settings/chatbotChooseOption', { value: '{{saudação}}, {primeiroNome}! Escolha:' })).statusCode).toBe(200);
+    const variable = await t.request(token, 'PUT', '/settings/chatbotChooseOption', { value: '{{saudacao}}, {cliente}! Escolha:' });
+    expect(variable.json()).toEqual({ error: 'ERR_UNKNOWN_MESSAGE_VARIABLE', fields: { value: ['{cliente}'] } });
   });
 
   it('only admins change settings, and only their own company', async () => {

@@ -12,6 +12,7 @@ import { mediaTypeOf, type UploadedFile } from '../../platform/storage/media-sto
 import { allContactListItems } from '../../modules/contact-lists/contact-lists.repo.js';
 import { findFileList } from '../../modules/file-lists/file-lists.repo.js';
 import { resolveSendAt } from '../schedules/schedules.repo.js';
+import { assertKnownVariables } from '../../modules/messages/message-variables.js';
 import {
   deleteCampaignRow,
   findCampaign,
@@ -90,6 +91,20 @@ async function assertReferences(db: DbOrTx, scope: TenantScope, columns: Campaig
   if (columns.fileListId) await assertIdsInTenant(db, scope, fileLists, [columns.fileListId], 'ERR_NO_FILE_LIST_FOUND');
 }
 
+type CampaignTexts = Partial<Record<(typeof CAMPAIGN_MESSAGE_FIELDS)[number], string>>;
+
+/**
+ * A campaign's messages may use the message variables a campaign has (no protocol:
+ * it sends without a ticket) and the keys of the campaign settings' variables;
+ * messages resent as `stored` has them are not checked again.
+ */
+async function assertCampaignVariables(db: DbOrTx, scope: TenantScope, texts: CampaignTexts, stored: CampaignTexts = {}): Promise<void> {
+  const pick = (from: CampaignTexts) => Object.fromEntries(CAMPAIGN_MESSAGE_FIELDS.map((field) => [field, from[field]]));
+  if (CAMPAIGN_MESSAGE_FIELDS.every((field) => !texts[field] || texts[field] === stored[field])) return;
+  const { variables } = await loadCampaignSettings(db, scope);
+  assertKnownVariables(pick(texts), { kind: 'campaign', customKeys: variables.map((variable) => variable.key) }, pick(stored));
+}
+
 /** INATIVA without a start time, PROGRAMADA with one (then it must be complete). */
 function plannedStatus(merged: CampaignRow): 'INATIVA' | 'PROGRAMADA' {
   if (!merged.scheduledAt) return 'INATIVA';
@@ -99,6 +114,7 @@ function plannedStatus(merged: CampaignRow): 'INATIVA' | 'PROGRAMADA' {
 
 export async function createCampaign(deps: CampaignsDeps, ctx: RequestContext, body: CampaignBody): Promise<CampaignDetail> {
   const columns = await columnsFor(deps, ctx, body);
+  await assertCampaignVariables(deps.db, ctx, columns);
   const draft = { ...columns, companyId: ctx.companyId, name: body.name } as CampaignRow;
   const status = plannedStatus({ ...draft, message1: draft.message1 ?? '', message2: draft.message2 ?? '', message3: draft.message3 ?? '', message4: draft.message4 ?? '', message5: draft.message5 ?? '' });
   const id = await insertCampaign(deps.db, ctx, { ...columns, name: body.name, status });
@@ -127,6 +143,7 @@ export async function updateCampaign(deps: CampaignsDeps, ctx: RequestContext, i
     const current = await lockCampaign(tx, ctx, id);
     if (!current) throw new AppError('ERR_NO_CAMPAIGN_FOUND');
     assertEditable(current, columns, deps.outbound.runtime.now());
+    await assertCampaignVariables(tx, ctx, columns, current);
     const merged = { ...current, ...columns } as CampaignRow;
     const status = current.status === 'CANCELADA' ? current.status : plannedStatus(merged);
     await updateCampaignRow(tx, id, { ...columns, status, updatedAt: new Date() });
@@ -213,19 +230,11 @@ async function audienceOf(tx: DbOrTx, scope: TenantScope, campaign: CampaignRow)
   return rows.map((row) => ({ name: row.name, number: row.number, email: row.email ?? '', contactId: row.id }));
 }
 
-/** Spec part 2 §9: {nome}, {email}, {numero} and the settings' variables, replaced before the text is stored. */
-function fillCampaignText(text: string, recipient: Recipient, variables: { key: string; value: string }[]): string {
-  let filled = text.replace(/\{nome\}/gi, recipient.name).replace(/\{email\}/gi, recipient.email).replace(/\{numero\}/gi, recipient.number);
-  for (const { key, value } of variables) filled = filled.split(`{${key}}`).join(value);
-  return filled;
-}
-
 /** One send record per recipient, the variant chosen round-robin and recorded on it. */
 async function queueAudience(deps: CampaignsDeps, tx: DbOrTx, campaign: CampaignRow) {
   const scope: TenantScope = { companyId: campaign.companyId };
   const messages = messagesOf(campaign);
   if (!campaign.whatsappId || messages.length === 0) return { queued: 0, whatsappIds: [] as number[] };
-  const { variables } = await loadCampaignSettings(tx, scope);
   const media = campaign.mediaPath
     ? { path: campaign.mediaPath, name: campaign.mediaName ?? 'file', mimeType: campaign.mediaMime ?? 'application/octet-stream', mediaType: mediaTypeOf(campaign.mediaMime ?? 'application/octet-stream'), size: campaign.mediaSize ?? 0 }
     : undefined;
@@ -247,7 +256,8 @@ async function queueAudience(deps: CampaignsDeps, tx: DbOrTx, campaign: Campaign
       whatsappId: campaign.whatsappId!,
       contactId: recipient.contactId,
       number: recipient.number,
-      items: [{ body: fillCampaignText(messages[variant]!, recipient, variables) }, ...(media ? [{ body: '', media }] : []), ...fileItems],
+      // The message is filled when it goes out (outbound-dispatch.ts): the clock of that moment, the settings' variables then.
+      items: [{ body: messages[variant]!, template: { contact: { name: recipient.name, number: recipient.number, email: recipient.email } } }, ...(media ? [{ body: '', media }] : []), ...fileItems],
       details: { variant: variant + 1 },
     };
   });

@@ -58,7 +58,7 @@ describe('campaigns', () => {
     const created = await t.request(adminToken, 'POST', '/campaigns', {
       name: 'Black Friday',
       message1: 'Olá {nome}, ofertas na {loja}! ({email})',
-      message2: 'Oi {nome}, seu número {numero} ganhou desconto.',
+      message2: 'Oi {{primeiroNome}}, seu número {{number}} ganhou desconto na {{ loja }}.',
       whatsappId,
       contactListId,
       tagListId: false,
@@ -79,8 +79,10 @@ describe('campaigns', () => {
     const outbox = await t.database.db.select({ to: sandboxOutbox.number, body: sandboxOutbox.body }).from(sandboxOutbox).where(eq(sandboxOutbox.whatsappId, whatsappId));
     expect(outbox.sort((a, b) => a.to.localeCompare(b.to))).toEqual([
       { to: '5511987650001', body: 'Olá Ana Souza, ofertas na Loja Centro! (ana@example.com)' },
-      { to: '5511987650002', body: 'Oi Bruno Lima, seu número 5511987650002 ganhou desconto.' },
+      { to: '5511987650002', body: 'Oi Bruno, seu número 5511987650002 ganhou desconto na Loja Centro.' },
     ]);
+    // Nothing goes out with a variable left: each was filled for its contact when it was sent.
+    expect(outbox.filter((message) => /[{}]/.test(message.body))).toEqual([]);
     const variants = await t.database.db.select({ details: outboundSends.details }).from(outboundSends).where(eq(outboundSends.sourceId, campaign.id));
     expect(variants.map((row) => (row.details as { variant: number }).variant).sort()).toEqual([1, 1, 2]);
   });
@@ -156,6 +158,17 @@ describe('campaigns', () => {
       return now.status === 'FINALIZADA' ? now : null;
     }, 20_000);
     expect(done.progress).toMatchObject({ valid: 1, sent: 1 });
+  });
+
+  it("refuses, on save, a message with a variable a campaign has not: a protocol (no ticket) or a key the settings do not define", async () => {
+    const body = { name: 'Variáveis', message1: 'Olá {nome}, protocolo {protocolo}', message2: 'Oi {{firstName}} da {loja}', message3: 'Cupom {cupom} {{Loja}}' };
+    const refused = await t.request(adminToken, 'POST', '/campaigns', body);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({ error: 'ERR_UNKNOWN_MESSAGE_VARIABLE', fields: { message1: ['{protocolo}'], message3: ['{cupom}', '{{Loja}}'] } });
+    const created = await t.request(adminToken, 'POST', '/campaigns', { ...body, message1: 'Olá {nome}', message3: '' });
+    expect(created.statusCode).toBe(201);
+    const edited = await t.request(adminToken, 'PUT', `/campaigns/${created.json().id}`, { message4: '{{saudação}} {{x}}' });
+    expect(edited.json()).toMatchObject({ error: 'ERR_UNKNOWN_MESSAGE_VARIABLE', fields: { message4: ['{{x}}'] } });
   });
 
   it('validates the name and refuses a scheduled campaign without connection, audience or message', async () => {

@@ -5,6 +5,7 @@ import type { RequestContext, TenantScope } from '../../platform/http/context.js
 import { requireFeature } from '../../platform/http/guards.js';
 import type { Platform } from '../../platform/platform.js';
 import { mediaTypeOf, type UploadedFile } from '../../platform/storage/media-storage.js';
+import { assertKnownVariables } from '../../modules/messages/message-variables.js';
 import { wakeOutbound, type OutboundEngine, type QueuedSend, type SettledSend } from '../outbound-engine.js';
 import { cancelSends, forgetSends, queueSends } from '../outbound.repo.js';
 import {
@@ -58,6 +59,7 @@ function saved(deps: SchedulesDeps, scope: TenantScope, action: 'create' | 'upda
 }
 
 export async function createSchedule(deps: SchedulesDeps, ctx: RequestContext, body: ScheduleBody): Promise<ScheduleDetail> {
+  assertKnownVariables({ body: body.body });
   await existingContact(deps, ctx, body.contactId);
   const sendAt = await resolveSendAt(deps.db, body.sendAt, ctx.company.timezone);
   const id = await insertSchedule(deps.db, ctx, { body: body.body, contactId: body.contactId, userId: ctx.user.id, sendAt });
@@ -74,6 +76,7 @@ export async function createSchedule(deps: SchedulesDeps, ctx: RequestContext, b
 export async function updateSchedule(deps: SchedulesDeps, ctx: RequestContext, id: number, body: ScheduleUpdateBody): Promise<ScheduleDetail> {
   const current = await showSchedule(deps, ctx, id);
   assertEditable(current);
+  assertKnownVariables({ body: body.body }, {}, { body: current.body });
   if (body.contactId !== undefined) await existingContact(deps, ctx, body.contactId);
   const sendAt = body.sendAt !== undefined ? await resolveSendAt(deps.db, body.sendAt, ctx.company.timezone) : undefined;
   const changed = await deps.db.transaction(async (tx) => {
@@ -183,8 +186,9 @@ export async function queueDueSchedules(deps: SchedulesDeps): Promise<void> {
           contactId: schedule.contactId,
           number,
           conversation: true,
-          // With an image, the text is its caption (one message), as an agent's send with a file.
-          items: [{ body: schedule.body, ...(media ? { media } : {}) }],
+          // With an image, the text is its caption (one message), as an agent's send with a file. Its variables
+          // are filled when it goes out, for the contact and the ticket it goes into.
+          items: [{ body: schedule.body, template: {}, ...(media ? { media } : {}) }],
           details: { userId: schedule.userId },
         },
       });

@@ -166,6 +166,27 @@ describe('sending a schedule', () => {
     expect(await t.database.db.select().from(sandboxOutbox).where(eq(sandboxOutbox.body, 'Sua consulta é hoje às 15h'))).toHaveLength(1);
   });
 
+  it('its message variables are filled when it goes out, for its contact and the ticket it goes into; unknown ones are refused on save', async () => {
+    const unknown = await t.request(agentToken, 'POST', '/schedules', { body: 'Olá {{nme}}, seu {cupom} chegou', contactId, sendAt: inAnHour() });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json()).toMatchObject({ error: 'ERR_UNKNOWN_MESSAGE_VARIABLE', fields: { body: ['{{nme}}', '{cupom}'] } });
+    const pending = (await t.request(agentToken, 'POST', '/schedules', { body: 'Lembrete para {nome}', contactId, sendAt: inAnHour() })).json();
+    const edited = await t.request(agentToken, 'PUT', `/schedules/${pending.id}`, { body: 'Lembrete para {{firstName}} {{x}}' });
+    expect(edited.json()).toMatchObject({ error: 'ERR_UNKNOWN_MESSAGE_VARIABLE', fields: { body: ['{{x}}'] } });
+
+    const template = 'Oi {{firstName}} ({nome}), protocolo {protocolo}, {{ms}}! Hoje é {{data}}.';
+    const id = (await t.request(agentToken, 'POST', '/schedules', { body: template, contactId, sendAt: new Date(Date.now() - 1000).toISOString() })).json().id as number;
+    const sent = await waitUntil(async () => ((await scheduleRow(id))?.status === 'ENVIADA' ? scheduleRow(id) : null), 15_000, 'schedule sent');
+    expect(sent).toMatchObject({ ticketId, body: template });
+    const [send] = await t.database.db.select().from(outboundSends).where(and(eq(outboundSends.kind, 'schedule'), eq(outboundSends.sourceId, id)));
+    const [message] = await t.database.db.select().from(messages).where(eq(messages.id, send?.messageId ?? 0));
+    const body = message?.body ?? '';
+    expect(body).toMatch(new RegExp(`^Oi Carla \\(Carla Cliente\\), protocolo ${ticketId}, (Bom dia|Boa tarde|Boa noite)! Hoje é \\d\\d/\\d\\d/\\d{4}\\.$`));
+    const outbox = await t.database.db.select({ body: sandboxOutbox.body }).from(sandboxOutbox).where(eq(sandboxOutbox.externalId, message?.externalId ?? ''));
+    expect(outbox).toEqual([{ body }]);
+    expect(body).not.toMatch(/[{}]/);
+  });
+
   it('a contact without a ticket gets it on the default connection', async () => {
     const sd = createServiceDeskFactories(t.database.db);
     const lone = await sd.buildContact(companyId, { name: 'Sem ticket' });

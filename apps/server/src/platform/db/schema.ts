@@ -873,6 +873,12 @@ export const sandboxOutbox = pgTable(
 export interface OutboundItem {
   body: string;
   media?: OutgoingPayload['media'];
+  /**
+   * The body is a template whose message variables are filled when it goes out
+   * (docs/architecture.md, "Message variables"): for the ticket's contact in a
+   * conversation send, else for `contact` (a campaign's contact-list item).
+   */
+  template?: { contact?: { name: string; number: string; email: string } };
 }
 
 export const OUTBOUND_KINDS = ['schedule', 'campaign'] as const;

@@ -9,7 +9,8 @@ import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
 import { buildUser, buildUserCompany } from '../../test/build-user';
 import { fakeApi } from '../../test/fake-api';
-import CampaignsConfigPage, { readSettings } from './campaigns-config-page';
+import { readSettings } from './campaign-settings-queries';
+import CampaignsConfigPage from './campaigns-config-page';
 
 const noop = () => undefined;
 const STORED: CampaignSettingEntry[] = [

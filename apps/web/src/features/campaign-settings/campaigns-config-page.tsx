@@ -1,10 +1,4 @@
-import {
-  CAMPAIGN_SETTINGS_DEFAULTS,
-  LONGER_INTERVAL_OPTIONS,
-  MESSAGE_INTERVAL_OPTIONS,
-  type CampaignSettingEntry,
-  type CampaignSettings,
-} from '@atende/shared';
+import { LONGER_INTERVAL_OPTIONS, MESSAGE_INTERVAL_OPTIONS, type CampaignSettingEntry, type CampaignSettings } from '@atende/shared';
 import Delete from '@mui/icons-material/Delete';
 import {
   Alert,
@@ -20,33 +14,17 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { PageLoading } from '../../components/page-loading';
 import { toastError, toastSuccess } from '../../components/toast';
 import { usePlanGate } from '../../components/use-plan-gate';
+import { CAMPAIGN_SETTINGS_KEY, readSettings, useCampaignSettingEntries } from './campaign-settings-queries';
 
-const SETTINGS_KEY = ['campaign-settings'] as const;
 type Caps = CampaignSettings['sendCaps'];
 const PROVIDERS: (keyof Caps)[] = ['baileys', 'cloud-api', 'sandbox'];
-
-/** `GET /campaign-settings` answers key/JSON-value pairs (spec part 2 §3); read into one object. */
-export function readSettings(entries: CampaignSettingEntry[]): CampaignSettings {
-  const result: CampaignSettings = { ...CAMPAIGN_SETTINGS_DEFAULTS, variables: [], sendCaps: { baileys: 1, 'cloud-api': 0, sandbox: 0 } };
-  for (const { key, value } of entries) {
-    try {
-      const parsed: unknown = JSON.parse(value);
-      if ((key === 'messageInterval' || key === 'longerIntervalAfter' || key === 'greaterInterval') && typeof parsed === 'number') result[key] = parsed;
-      if (key === 'variables' && Array.isArray(parsed)) result.variables = parsed as CampaignSettings['variables'];
-      if (key === 'sendCaps' && parsed && typeof parsed === 'object') result.sendCaps = { ...result.sendCaps, ...(parsed as Partial<Caps>) };
-    } catch {
-      // A value that is not JSON keeps the default.
-    }
-  }
-  return result;
-}
 
 /**
  * Campaign settings (spec part 2 §2.7, §9): the three intervals with the spec's
@@ -55,9 +33,8 @@ export function readSettings(entries: CampaignSettingEntry[]): CampaignSettings 
  */
 export default function CampaignsConfigPage() {
   const { t } = useTranslation();
-  const { api } = useSession();
   const allowed = usePlanGate('useCampaigns');
-  const query = useQuery({ queryKey: SETTINGS_KEY, queryFn: () => api.get<CampaignSettingEntry[]>('/campaign-settings'), enabled: allowed });
+  const query = useCampaignSettingEntries(allowed);
   if (!allowed) return null;
   if (query.isPending) return <PageLoading />;
   if (query.isError) return <Alert severity="error" sx={{ m: 2 }}>{t('campaignSettings.loadError')}</Alert>;
@@ -78,7 +55,7 @@ function SettingsForm({ initial }: { initial: CampaignSettings }) {
     setSaving(true);
     try {
       const saved = await api.post<CampaignSettingEntry[]>('/campaign-settings', { settings });
-      queryClient.setQueryData(SETTINGS_KEY, saved);
+      queryClient.setQueryData(CAMPAIGN_SETTINGS_KEY, saved);
       setSettings(readSettings(saved));
       toastSuccess(t('campaignSettings.saved'));
     } catch (error) {

@@ -11,13 +11,15 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Dialog, DialogContent, DialogTitle, FormControlLabel, MenuItem, Stack, Switch, TextField } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { useSession } from '../../api/session';
 import { AttachmentField, storedAttachment, syncAttachment, type Attachment } from '../../components/attachment-field';
 import { FormDialogActions } from '../../components/form-dialog-actions';
 import { toastError, toastSuccess } from '../../components/toast';
+import { useUnknownVariables, useVariableInsertion, VariableChips } from '../../components/variable-chips';
+import { readSettings, useCampaignSettingEntries } from '../campaign-settings/campaign-settings-queries';
 import { useConnections } from '../connections/connections-queries';
 import { browserTimeZone, toLocalInput } from '../schedules/schedule-time';
 import { cacheSavedCampaign } from './campaigns-queries';
@@ -61,11 +63,20 @@ export function CampaignDialog({ campaign, onClose }: { campaign: PresentedCampa
     },
   });
   const { errors, isSubmitting } = form.formState;
+  // Each message is filled for its contact when it is sent: the variables a campaign has, and the settings' keys.
+  const settings = useCampaignSettingEntries();
+  const customKeys = settings.data ? readSettings(settings.data).variables.map((variable) => variable.key) : [];
+  const variables = useVariableInsertion<(typeof CAMPAIGN_MESSAGE_FIELDS)[number]>('message1');
+  const unknownVariables = useUnknownVariables({ kind: 'campaign', customKeys });
+  // Until the settings' keys are known the server alone judges them.
+  const unknownIn = (text: string | undefined) => (settings.isSuccess ? unknownVariables(text) : undefined);
+  const messages = useWatch({ control: form.control, name: CAMPAIGN_MESSAGE_FIELDS });
   const [attachment, setAttachment] = useState<Attachment>(storedAttachment(campaign?.mediaName));
   // Once saved, a retry (after a failed upload) updates the same campaign.
   const [stored, setStored] = useState<PresentedCampaign | null>(campaign);
 
   const submit = form.handleSubmit(async (values) => {
+    if (CAMPAIGN_MESSAGE_FIELDS.some((field) => unknownIn(values[field]))) return;
     const body = editable === 'messages' ? Object.fromEntries(CAMPAIGN_MESSAGE_FIELDS.map((field) => [field, values[field] ?? ''])) : values;
     try {
       const saved = stored ? await api.put<PresentedCampaign>(`/campaigns/${stored.id}`, body) : await api.post<PresentedCampaign>('/campaigns', body);
@@ -158,19 +169,24 @@ export function CampaignDialog({ campaign, onClose }: { campaign: PresentedCampa
               labels={{ attach: t('campaigns.dialog.attach'), hint: t('campaigns.dialog.attachHint'), remove: t('campaigns.dialog.removeAttachment') }}
               testId="campaign-attachment"
             />
-            {CAMPAIGN_MESSAGE_FIELDS.map((field, index) => (
-              <TextField
-                key={field}
-                label={t('campaigns.dialog.message', { n: index + 1 })}
-                {...form.register(field)}
-                multiline
-                minRows={2}
-                disabled={editable === 'none'}
-                error={Boolean(errors[field])}
-                helperText={index === 0 ? t('campaigns.dialog.messageHint') : undefined}
-                slotProps={{ htmlInput: { 'data-testid': `campaign-${field}` } }}
-              />
-            ))}
+            {CAMPAIGN_MESSAGE_FIELDS.map((field, index) => {
+              const unknown = unknownIn(messages[index]);
+              return (
+                <TextField
+                  key={field}
+                  label={t('campaigns.dialog.message', { n: index + 1 })}
+                  {...form.register(field)}
+                  {...variables.target(field)}
+                  multiline
+                  minRows={2}
+                  disabled={editable === 'none'}
+                  error={Boolean(errors[field]) || Boolean(unknown)}
+                  helperText={unknown ?? (index === 0 ? t('campaigns.dialog.messageHint') : undefined)}
+                  slotProps={{ htmlInput: { 'data-testid': `campaign-${field}` } }}
+                />
+              );
+            })}
+            {editable === 'none' ? null : <VariableChips kind="campaign" customKeys={customKeys} onInsert={variables.insert} />}
           </Stack>
         </DialogContent>
         <FormDialogActions saving={isSubmitting} onCancel={onClose} saveTestId="campaign-save" saveDisabled={editable === 'none'} />

@@ -92,6 +92,41 @@ describe('campaigns pages', { timeout: 30_000 }, () => {
     expect(screen.getByTestId('campaign-failed').textContent).toBe('1');
   });
 
+  it("the dialog offers a campaign's variables and the settings' keys as chips, and holds back a message with one it has not", async () => {
+    const api = fakeApi({
+      'GET /auth/me': () => admin,
+      'GET /campaigns': () => ({ records: [], hasMore: false }),
+      'GET /campaign-settings': () => [{ key: 'variables', value: JSON.stringify([{ key: 'loja', value: 'Centro' }]) }],
+      'GET /whatsapp': () => [],
+      'GET /contact-lists/list': () => [],
+      'GET /tags/list': () => [],
+      'GET /files': () => ({ files: [], hasMore: false }),
+      'POST /campaigns': () => json(buildCampaign({ status: 'INATIVA', scheduledAt: null }), 201),
+    });
+    renderAt('/campaigns');
+    await userEvent.click(await screen.findByTestId('campaign-add'));
+    const dialog = await screen.findByTestId('campaign-dialog');
+    await userEvent.click(within(dialog).getByTestId('campaign-name'));
+    await userEvent.paste('Natal');
+    // No ticket, no protocol: a campaign's chips leave it out and add the settings' keys.
+    const loja = await within(dialog).findByRole('button', { name: 'Insert the variable loja' });
+    expect(within(dialog).queryByRole('button', { name: 'Insert the variable Protocol' })).toBeNull();
+    await userEvent.click(within(dialog).getByTestId('campaign-message2'));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Insert the variable First name' }));
+    await userEvent.click(loja);
+    expect((within(dialog).getByTestId('campaign-message2') as HTMLTextAreaElement).value).toBe('{{firstName}}{{loja}}');
+
+    await userEvent.click(within(dialog).getByTestId('campaign-message1'));
+    await userEvent.paste('Protocolo {protocolo}');
+    expect(within(dialog).getByText('Unknown variable: {protocolo}. Use one of the variables below or remove the braces.')).toBeTruthy();
+    await userEvent.click(within(dialog).getByTestId('campaign-save'));
+    expect(api.calls('POST /campaigns')).toHaveLength(0);
+    await userEvent.clear(within(dialog).getByTestId('campaign-message1'));
+    await userEvent.click(within(dialog).getByTestId('campaign-save'));
+    await waitFor(() => expect(api.calls('POST /campaigns')).toHaveLength(1));
+    expect(api.calls('POST /campaigns')[0]?.body).toMatchObject({ name: 'Natal', message1: '', message2: '{{firstName}}{{loja}}' });
+  });
+
   it('follows the editable window of spec part 2 §4', () => {
     const now = Date.parse(at);
     expect(editableParts(null)).toBe('all');

@@ -29,6 +29,7 @@ import { useSession } from '../../api/session';
 import { FormDialogActions } from '../../components/form-dialog-actions';
 import { SecretDialog } from '../../components/secret-dialog';
 import { toastError, toastSuccess } from '../../components/toast';
+import { useUnknownVariables, useVariableInsertion, VariableChips } from '../../components/variable-chips';
 import { CloudApiFields } from './cloud-api-fields';
 import {
   connectionFormDefaults,
@@ -51,8 +52,7 @@ interface Option {
   name: string;
 }
 
-/** The message variables every automatic text may use (spec part 2 §2.2). */
-const VARIABLES = ['firstName', 'name', 'ms', 'protocol', 'hora'] as const;
+/** The texts sent to customers, which may use the message variables (spec part 2 §2.2). */
 const MESSAGE_FIELDS = ['greetingMessage', 'complationMessage', 'outOfHoursMessage', 'ratingMessage', 'expiresInactiveMessage'] as const;
 const MINUTE_FIELDS = ['expiresTicket', 'timeUseBotQueues', 'maxUseBotQueues', 'timeToTransfer'] as const;
 
@@ -147,9 +147,16 @@ function ConnectionForm({ connection, queues, prompts, integrations, isSuper, on
   const message = (text?: string) => (text ? (i18n.exists(text) ? t(text) : text) : undefined);
   const tabs: ConnectionTab[] = ['general', 'messages', 'automation', 'hours', ...(provider === 'cloud-api' ? (['cloudApi'] as const) : [])];
   const visibleTab = tabs.includes(tab) ? tab : 'general';
+  const variables = useVariableInsertion<(typeof MESSAGE_FIELDS)[number]>('greetingMessage');
+  const unknownVariables = useUnknownVariables();
+  const texts = useWatch({ control: form.control, name: MESSAGE_FIELDS });
 
   const submit = form.handleSubmit(
     async (values) => {
+      if (MESSAGE_FIELDS.some((name) => unknownVariables(values[name]))) {
+        setTab('messages');
+        return;
+      }
       try {
         const body = connectionPayload(values, { editing, isSuper });
         const saved = editing ? await api.put<PresentedConnectionDetail>(`/whatsapp/${connection.id}`, body) : await api.post<PresentedConnectionDetail>('/whatsapp', body);
@@ -298,31 +305,24 @@ function ConnectionForm({ connection, queues, prompts, integrations, isSuper, on
 
         {visibleTab === 'messages' ? (
           <Stack spacing={2} sx={{ pt: 1 }}>
-            {MESSAGE_FIELDS.map((name) => (
-              <TextField
-                key={name}
-                label={t(`connections.dialog.${name}`)}
-                {...form.register(name)}
-                error={Boolean(errors[name])}
-                helperText={message(errors[name]?.message)}
-                multiline
-                minRows={2}
-                maxRows={6}
-                slotProps={{ htmlInput: { 'data-testid': `connection-${name}` } }}
-              />
-            ))}
-            <Box data-testid="connection-variables">
-              <Typography variant="body2" color="text.secondary" sx={{ mb: 0.5 }}>
-                {t('connections.dialog.variables')}
-              </Typography>
-              <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
-                {VARIABLES.map((variable) => (
-                  <Typography component="li" variant="body2" color="text.secondary" key={variable}>
-                    <code>{`{{${variable}}}`}</code> {t(`connections.variables.${variable}`)}
-                  </Typography>
-                ))}
-              </Box>
-            </Box>
+            {MESSAGE_FIELDS.map((name, index) => {
+              const unknown = unknownVariables(texts[index]);
+              return (
+                <TextField
+                  key={name}
+                  label={t(`connections.dialog.${name}`)}
+                  {...form.register(name)}
+                  {...variables.target(name)}
+                  error={Boolean(errors[name]) || Boolean(unknown)}
+                  helperText={message(errors[name]?.message) ?? unknown}
+                  multiline
+                  minRows={2}
+                  maxRows={6}
+                  slotProps={{ htmlInput: { 'data-testid': `connection-${name}` } }}
+                />
+              );
+            })}
+            <VariableChips kind="ticket" onInsert={variables.insert} testId="connection-variables" />
           </Stack>
         ) : null}
 

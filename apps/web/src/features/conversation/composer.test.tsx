@@ -16,7 +16,7 @@ import { Composer } from './composer';
 const quickMessages: PresentedQuickMessage[] = [
   buildQuickMessage(1, { shortcode: 'bomdia', message: 'Bom dia! Em que posso ajudar?', geral: true, userId: null }),
   buildQuickMessage(2, { shortcode: 'saudacao', message: 'Olá {{firstName}}, {{ms}}!', geral: true, userId: null }),
-  buildQuickMessage(3, { shortcode: 'errada', message: 'Olá {{nome}}, {{ms}}!', geral: true, userId: null }),
+  buildQuickMessage(3, { shortcode: 'errada', message: 'Olá {{nme}}, {{ms}}!', geral: true, userId: null }),
 ];
 
 let server: FakeApi;
@@ -118,8 +118,8 @@ describe('composer', { timeout: 20_000 }, () => {
     const input = screen.getByTestId('composer-input');
     await user.type(input, '/errada');
     await user.click(await screen.findByTestId('quick-answer-option'));
-    expect(input).toHaveProperty('value', 'Olá {{nome}}, {{ms}}!');
-    expect(screen.getByTestId('composer-unknown-variables').textContent).toContain('Unknown variable: {{nome}}.');
+    expect(input).toHaveProperty('value', 'Olá {{nme}}, {{ms}}!');
+    expect(screen.getByTestId('composer-unknown-variables').textContent).toContain('Unknown variable: {{nme}}.');
     expect(screen.getByTestId('composer-send')).toHaveProperty('disabled', true);
     await user.type(input, '{Enter}');
     expect(sends()).toEqual([]);
@@ -130,6 +130,14 @@ describe('composer', { timeout: 20_000 }, () => {
     expect(screen.queryByTestId('composer-unknown-variables')).toBeNull();
     await user.keyboard('{Enter}');
     await waitFor(() => expect(sends()).toEqual([{ body: 'Olá {{firstName}}, {{ms}}!', sign: true }]));
+
+    // A {word} the agent types is plain text, sent as it is.
+    await user.type(input, 'Preencha o campo {{x}');
+    expect(input).toHaveProperty('value', 'Preencha o campo {x}');
+    expect(screen.queryByTestId('composer-unknown-variables')).toBeNull();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(sends()).toHaveLength(2));
+    expect(sends()[1]).toEqual({ body: 'Preencha o campo {x}', sign: true });
   });
 
   it('asks before sending a lone /word that matched no quick answer, and sends it only when told to', async () => {

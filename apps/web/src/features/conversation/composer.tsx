@@ -1,4 +1,4 @@
-import { MESSAGE_VARIABLES, unknownMessageVariables, type PresentedMessage, type PresentedQuickMessage, type PresentedTicket } from '@atende/shared';
+import { messageVariablesOf, messageVariableToken, unknownMessageVariables, type PresentedMessage, type PresentedQuickMessage, type PresentedTicket } from '@atende/shared';
 import AttachFile from '@mui/icons-material/AttachFile';
 import Close from '@mui/icons-material/Close';
 import MicNoneOutlined from '@mui/icons-material/MicNoneOutlined';
@@ -65,8 +65,9 @@ function OpenComposer({ ticket, quoted, onClearQuoted }: ComposerProps) {
   const input = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const quickAnswers = useQuickAnswers(windowClosed ? '' : text);
-  // The server fills in the known variables (a quick message's {{firstName}}) and refuses others: shown here first.
-  const unknownVariables = useMemo(() => unknownMessageVariables(text), [text]);
+  // The server fills in the known variables (a quick message's {{firstName}}) and refuses an unknown {{…}}: shown here
+  // first. A {word} the agent types is plain text (docs/architecture.md, "Message variables").
+  const unknownVariables = useMemo(() => unknownMessageVariables(text, { typed: true }), [text]);
   const active = Math.min(activeOption, Math.max(quickAnswers.length - 1, 0));
 
   const deliver = async (body: string, attachments: File[]) => {
@@ -295,8 +296,8 @@ function OpenComposer({ ticket, quoted, onClearQuoted }: ComposerProps) {
       {unknownVariables.length > 0 ? (
         <Typography variant="caption" color="warning.main" role="status" sx={{ display: 'block', mt: 0.5 }} data-testid="composer-unknown-variables">
           {t('conversation.composer.unknownVariables', {
-            names: unknownVariables.map((name) => `{{${name}}}`).join(', '),
-            known: MESSAGE_VARIABLES.map((name) => `{{${name}}}`).join(', '),
+            names: unknownVariables.join(', '),
+            known: messageVariablesOf('ticket').map(messageVariableToken).join(', '),
           })}
         </Typography>
       ) : null}

@@ -99,6 +99,24 @@ describe('queue modal', { timeout: 20_000 }, () => {
     expect(call?.body).not.toHaveProperty('schedules');
   });
 
+  it('inserts variables with the chips into the text last visited, and holds back a text with an unknown one', async () => {
+    const { writes } = server({ status: 200, body: saved });
+    const onClose = vi.fn();
+    wrap(<QueueModal queue={saved} otherColors={[]} onClose={onClose} />);
+    await fill('queue-outOfHoursMessage', 'Fechado, ');
+    await userEvent.click(screen.getByRole('button', { name: 'Insert the variable First name' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Insert the variable Protocol' }));
+    expect((screen.getByTestId('queue-outOfHoursMessage') as HTMLTextAreaElement).value).toBe('Fechado, {{firstName}}{{protocol}}');
+    await fill('queue-greetingMessage', 'Olá {{cliente}}');
+    expect(screen.getByText('Unknown variable: {{cliente}}. Use one of the variables below or remove the braces.')).toBeTruthy();
+    await userEvent.click(screen.getByTestId('queue-save'));
+    expect(writes()).toHaveLength(0);
+    await fill('queue-greetingMessage', 'Olá {nome}');
+    await userEvent.click(screen.getByTestId('queue-save'));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(writes()[0]?.body).toMatchObject({ greetingMessage: 'Olá {nome}', outOfHoursMessage: 'Fechado, {{firstName}}{{protocol}}' });
+  });
+
   it('shows the colour-taken error and stays open', async () => {
     server({ status: 409, body: { error: 'ERR_QUEUE_COLOR_ALREADY_EXISTS' } });
     const onClose = vi.fn();

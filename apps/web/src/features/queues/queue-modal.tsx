@@ -1,6 +1,6 @@
 import { QueueBody, type PresentedQueue, type QueueUpdateBody } from '@atende/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Box, Chip, Dialog, DialogContent, DialogTitle, MenuItem, Stack, Tab, Tabs, TextField, Tooltip, Typography } from '@mui/material';
+import { Alert, Box, Dialog, DialogContent, DialogTitle, MenuItem, Stack, Tab, Tabs, TextField } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { useSession } from '../../api/session';
 import { FormDialogActions } from '../../components/form-dialog-actions';
 import { toastError, toastSuccess } from '../../components/toast';
+import { useUnknownVariables, useVariableInsertion, VariableChips } from '../../components/variable-chips';
 import { useIntegrationOptions } from '../integrations/integrations-queries';
 import { usePrompts } from '../prompts/prompts-queries';
 import { useScheduleType } from '../settings/settings-queries';
@@ -23,24 +24,8 @@ type FormInput = z.input<typeof QueueBody>;
 type FormOutput = z.output<typeof QueueBody>;
 type TabKey = 'data' | 'hours' | 'options';
 
-/** The variables every automatic text may use (spec part 1 §9). */
-const MESSAGE_VARIABLES = ['firstName', 'name', 'ms', 'protocol', 'hora'] as const;
-
-function MessageVariables() {
-  const { t } = useTranslation();
-  return (
-    <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}>
-      <Typography variant="caption" color="text.secondary">
-        {t('queues.modal.variables')}
-      </Typography>
-      {MESSAGE_VARIABLES.map((name) => (
-        <Tooltip key={name} title={t(`queues.variables.${name}`)}>
-          <Chip size="small" variant="outlined" label={`{{${name}}}`} sx={{ fontFamily: 'monospace' }} />
-        </Tooltip>
-      ))}
-    </Stack>
-  );
-}
+/** The queue's texts sent to customers, which may use the message variables (spec part 1 §9). */
+const MESSAGE_FIELDS = ['greetingMessage', 'outOfHoursMessage', 'ratingMessage'] as const;
 
 /**
  * The queue modal (spec part 2 §2.3): queue data; attendance hours only when the
@@ -82,9 +67,16 @@ export function QueueModal({ queue: given, otherColors, onClose }: { queue: Pres
   const message = (key?: string) => (key ? t(key) : undefined);
   const color = useWatch({ control: form.control, name: 'color' });
   const shownTab: TabKey = tab === 'hours' && !hoursTab ? 'data' : tab;
+  const variables = useVariableInsertion<(typeof MESSAGE_FIELDS)[number]>('greetingMessage');
+  const unknownVariables = useUnknownVariables();
+  const texts = useWatch({ control: form.control, name: MESSAGE_FIELDS });
 
   const submit = form.handleSubmit(
     async (values) => {
+      if (MESSAGE_FIELDS.some((field) => unknownVariables(values[field]))) {
+        setTab('data');
+        return;
+      }
       if (hoursTab && Object.keys(validateWeek(hours)).length > 0) {
         setShowHourErrors(true);
         setTab('hours');
@@ -186,20 +178,24 @@ export function QueueModal({ queue: given, otherColors, onClose }: { queue: Pres
                   {useOpenAi ? idSelect('promptId', t('queues.modal.prompt'), prompts.data ?? [], prompts.isPending) : null}
                 </Stack>
               ) : null}
-              {(['greetingMessage', 'outOfHoursMessage', 'ratingMessage'] as const).map((field) => (
-                <TextField
-                  key={field}
-                  label={t(`queues.modal.${field}`)}
-                  {...form.register(field)}
-                  error={Boolean(errors[field])}
-                  helperText={message(errors[field]?.message)}
-                  multiline
-                  minRows={2}
-                  maxRows={8}
-                  slotProps={{ htmlInput: { maxLength: 4096, 'data-testid': `queue-${field}` } }}
-                />
-              ))}
-              <MessageVariables />
+              {MESSAGE_FIELDS.map((field, index) => {
+                const unknown = unknownVariables(texts[index]);
+                return (
+                  <TextField
+                    key={field}
+                    label={t(`queues.modal.${field}`)}
+                    {...form.register(field)}
+                    {...variables.target(field)}
+                    error={Boolean(errors[field]) || Boolean(unknown)}
+                    helperText={message(errors[field]?.message) ?? unknown}
+                    multiline
+                    minRows={2}
+                    maxRows={8}
+                    slotProps={{ htmlInput: { maxLength: 4096, 'data-testid': `queue-${field}` } }}
+                  />
+                );
+              })}
+              <VariableChips kind="ticket" onInsert={variables.insert} />
             </Stack>
           </Box>
           {hoursTab ? (

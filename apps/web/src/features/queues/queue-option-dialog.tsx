@@ -2,12 +2,13 @@ import { QueueOptionBody } from '@atende/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Dialog, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { useSession } from '../../api/session';
 import { FormDialogActions } from '../../components/form-dialog-actions';
 import { toastError, toastSuccess } from '../../components/toast';
+import { useUnknownVariables, useVariableInsertion, VariableChips } from '../../components/variable-chips';
 import { insertOption, nextOptionNumber, replaceOption, siblingsOf, type QueueOption } from './option-tree';
 import { queueOptionsKey } from './queues-queries';
 
@@ -38,8 +39,12 @@ export function QueueOptionDialog({ queueId, tree, editing, onClose }: { queueId
   });
   const { errors, isSubmitting } = form.formState;
   const message = (key?: string) => (key ? t(key) : undefined);
+  const variables = useVariableInsertion('message');
+  const unknownVariables = useUnknownVariables();
+  const unknown = unknownVariables(useWatch({ control: form.control, name: 'message' }));
 
   const submit = form.handleSubmit(async (values) => {
+    if (unknownVariables(values.message)) return;
     try {
       if (node) {
         const saved = await api.put<QueueOption>(`/queue-options/${node.id}`, values);
@@ -94,13 +99,15 @@ export function QueueOptionDialog({ queueId, tree, editing, onClose }: { queueId
             <TextField
               label={t('queues.options.dialog.message')}
               {...form.register('message')}
-              error={Boolean(errors.message)}
-              helperText={message(errors.message?.message) ?? t('queues.options.dialog.messageHint')}
+              {...variables.target('message')}
+              error={Boolean(errors.message) || Boolean(unknown)}
+              helperText={message(errors.message?.message) ?? unknown ?? t('queues.options.dialog.messageHint')}
               multiline
               minRows={3}
               maxRows={10}
               slotProps={{ htmlInput: { maxLength: 4096, 'data-testid': 'queue-option-message' } }}
             />
+            <VariableChips kind="ticket" onInsert={variables.insert} />
           </Stack>
         </DialogContent>
         <FormDialogActions saving={isSubmitting} onCancel={onClose} saveTestId="queue-option-save" />

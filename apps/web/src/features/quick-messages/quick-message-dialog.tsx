@@ -5,13 +5,14 @@ import Close from '@mui/icons-material/Close';
 import { Box, Button, Chip, Dialog, DialogContent, DialogTitle, FormControlLabel, Stack, Switch, TextField } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { useSession } from '../../api/session';
 import { FormDialogActions } from '../../components/form-dialog-actions';
 import { HiddenFileInput } from '../../components/hidden-file-input';
 import { toastError, toastSuccess } from '../../components/toast';
+import { useUnknownVariables, useVariableInsertion, VariableChips } from '../../components/variable-chips';
 import { mediaFileName, renamedForUpload } from './media-file-name';
 import { cacheSavedQuickMessage } from './quick-messages-queries';
 
@@ -39,11 +40,16 @@ export function QuickMessageDialog({ record, onClose }: { record: PresentedQuick
   });
   const { errors, isSubmitting } = form.formState;
   const message = (key?: string) => (key ? t(key) : undefined);
+  // The server fills its variables for the ticket's contact when an agent sends it.
+  const variables = useVariableInsertion('message');
+  const unknownVariables = useUnknownVariables();
+  const unknown = unknownVariables(useWatch({ control: form.control, name: 'message' }));
 
   // Once saved, a retry (after a failed upload, say) updates the same record instead of adding another.
   const [stored, setStored] = useState<PresentedQuickMessage | null>(record);
 
   const submit = form.handleSubmit(async (values) => {
+    if (unknownVariables(values.message)) return;
     try {
       const before = stored;
       const saved = before ? await api.put<PresentedQuickMessage>(`/quick-messages/${before.id}`, values) : await api.post<PresentedQuickMessage>('/quick-messages', values);
@@ -86,13 +92,15 @@ export function QuickMessageDialog({ record, onClose }: { record: PresentedQuick
             <TextField
               label={t('quickMessages.dialog.message')}
               {...form.register('message')}
-              error={Boolean(errors.message)}
-              helperText={message(errors.message?.message)}
+              {...variables.target('message')}
+              error={Boolean(errors.message) || Boolean(unknown)}
+              helperText={message(errors.message?.message) ?? unknown}
               multiline
               minRows={4}
               maxRows={12}
               slotProps={{ htmlInput: { 'data-testid': 'quick-message-message', maxLength: 4096 } }}
             />
+            <VariableChips kind="ticket" onInsert={variables.insert} />
             <Box>
               {attachmentName ? (
                 <Chip

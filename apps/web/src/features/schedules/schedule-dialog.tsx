@@ -7,6 +7,7 @@ import { useSession } from '../../api/session';
 import { FormDialogActions } from '../../components/form-dialog-actions';
 import { AttachmentField, storedAttachment, syncAttachment, type Attachment } from '../../components/attachment-field';
 import { toastError, toastSuccess } from '../../components/toast';
+import { useUnknownVariables, useVariableInsertion, VariableChips } from '../../components/variable-chips';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { browserTimeZone, defaultSendAt, formatInZone, toLocalInput } from './schedule-time';
 import { cacheSavedSchedule, type Schedule } from './schedules-queries';
@@ -76,13 +77,16 @@ export function ScheduleDialog({ record, contact: fixedContact, initialSendAt, o
   });
   const options: ScheduleContact[] = contacts.data?.contacts ?? (contact ? [contact] : []);
 
-  const bodyError = submitted && body.trim().length < SCHEDULE_BODY_MIN ? (body.trim() ? t('validation.tooShort') : t('validation.required')) : undefined;
+  // Filled when it is sent, for the contact and the ticket it goes into.
+  const variables = useVariableInsertion('body');
+  const unknownVariables = useUnknownVariables()(body);
+  const bodyError = (submitted && body.trim().length < SCHEDULE_BODY_MIN ? (body.trim() ? t('validation.tooShort') : t('validation.required')) : undefined) ?? unknownVariables;
   const contactError = submitted && !contact ? t('validation.required') : undefined;
   const sendAtError = submitted && !sendAt ? t('validation.required') : undefined;
 
   const submit = async () => {
     setSubmitted(true);
-    if (sent || !contact || body.trim().length < SCHEDULE_BODY_MIN || !sendAt) return;
+    if (sent || !contact || body.trim().length < SCHEDULE_BODY_MIN || !sendAt || unknownVariables) return;
     setSaving(true);
     try {
       const values = { body: body.trim(), contactId: contact.id, sendAt };
@@ -164,6 +168,7 @@ export function ScheduleDialog({ record, contact: fixedContact, initialSendAt, o
               label={t('schedules.dialog.body')}
               value={body}
               onChange={(event) => setBody(event.target.value)}
+              {...variables.target('body')}
               required
               multiline
               minRows={4}
@@ -174,6 +179,7 @@ export function ScheduleDialog({ record, contact: fixedContact, initialSendAt, o
               autoFocus={!sent}
               slotProps={{ htmlInput: { 'data-testid': 'schedule-body', maxLength: 10_000 } }}
             />
+            {sent ? null : <VariableChips kind="ticket" onInsert={variables.insert} />}
             <TextField
               label={t('schedules.dialog.sendAt')}
               type="datetime-local"
