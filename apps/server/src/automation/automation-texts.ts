@@ -1,4 +1,4 @@
-import { CHATBOT_TEXT_DEFAULTS, fillMessageVariables, type ChatbotTextKey } from '@atende/shared';
+import { CHATBOT_TEXT_DEFAULTS, CHATBOT_TEXT_LANGUAGES, fillMessageVariables, type ChatbotTextKey } from '@atende/shared';
 import type { AutomationTicket } from './automation.repo.js';
 
 const backAndMainMenu = (back: string, mainMenu: string) => `*0* - ${back}\n*#* - ${mainMenu}`;
@@ -48,8 +48,18 @@ export interface ChatbotMenuTexts {
   backAndMainMenu: string;
 }
 
-/** The company's chatbot menu words (settings); an emptied one says its Portuguese default. */
-export function chatbotMenuTexts(settings: Partial<Record<ChatbotTextKey, string>>): ChatbotMenuTexts {
-  const text = (key: ChatbotTextKey) => settings[key]?.trim() || CHATBOT_TEXT_DEFAULTS.pt[key];
+/**
+ * The company's chatbot menu words (settings). A word left empty, or still the
+ * Portuguese default every company started with, says the default of the company's
+ * language (setting `language`, DECISIONS §1); words the company chose (its own, or
+ * another language's defaults filled in on the Options tab) are said as written.
+ */
+export function chatbotMenuTexts(settings: Partial<Record<ChatbotTextKey | 'language', string>>): ChatbotMenuTexts {
+  const language = CHATBOT_TEXT_LANGUAGES.find((candidate) => candidate === settings.language) ?? 'pt';
+  const text = (key: ChatbotTextKey) => {
+    const stored = settings[key]?.trim();
+    const untouched = !stored || stored === CHATBOT_TEXT_DEFAULTS.pt[key];
+    return untouched ? CHATBOT_TEXT_DEFAULTS[language][key] : stored;
+  };
   return { chooseOption: text('chatbotChooseOption'), backAndMainMenu: backAndMainMenu(text('chatbotBack'), text('chatbotMainMenu')) };
 }
