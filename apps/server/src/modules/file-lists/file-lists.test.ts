@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contactListItems, contactLists, outboundSends } from '../../platform/db/schema.js';
+import { contactListItems, contactLists, outboundSends, sandboxOutbox } from '../../platform/db/schema.js';
 import { createChannelTestContext, waitUntil, type ChannelTestContext } from '../../test/channel-test-app.js';
 import { createServiceDeskFactories } from '../../test/service-desk-factories.js';
 
@@ -112,7 +112,13 @@ describe('file lists', () => {
       const rows = await t.database.db.select().from(outboundSends).where(eq(outboundSends.sourceId, campaign.id));
       return rows.length && rows[0]!.state === 'delivered' ? rows : null;
     }, 15_000);
+    // The text is kept as a template (filled when it goes out), the files after it.
     expect(send!.items.map((item) => [item.body, item.media?.name ?? null])).toEqual([
+      ['Oi {nome}, segue o folheto.', null],
+      ['Folheto', 'folheto.pdf'],
+    ]);
+    const phone = await t.database.db.select({ body: sandboxOutbox.body, media: sandboxOutbox.mediaName }).from(sandboxOutbox).where(eq(sandboxOutbox.number, '5511987659999')).orderBy(sandboxOutbox.id);
+    expect(phone.map((message) => [message.body, message.media])).toEqual([
       ['Oi Dora Melo, segue o folheto.', null],
       ['Folheto', 'folheto.pdf'],
     ]);
