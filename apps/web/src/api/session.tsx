@@ -79,8 +79,10 @@ export function SessionProvider({ children, onSessionEnd }: { children: ReactNod
       const campaigns = session.user.company?.settings.find((s) => s.key === 'campaignsEnabled')?.value === 'true';
       if (campaigns) localStorage.setItem(STORAGE.campaignsFlag, 'true');
       else localStorage.removeItem(STORAGE.campaignsFlag);
-      // The user's own language, else the company's (DECISIONS §1), follows them to any browser.
-      const language = supportedLanguage(session.user.language) ?? supportedLanguage(session.user.company?.settings.find((s) => s.key === 'language')?.value);
+      // The user's own language follows them to any browser; without one, the company's, unless this
+      // browser has a language chosen in it (DECISIONS §1).
+      const company = supportedLanguage(session.user.company?.settings.find((s) => s.key === 'language')?.value);
+      const language = supportedLanguage(session.user.language) ?? (localStorage.getItem(STORAGE.language) ? null : company);
       if (language && language !== i18next.language) changeLanguage(language);
       // One update: the public-route guard sends the new session to /tickets.
       setLanding(options.billing ? '/financeiro' : '/tickets');

@@ -61,8 +61,8 @@ export async function pageCompanies(db: DbOrTx, query: { searchParam: string; pa
 
 /**
  * One company with its default settings and, when given, its first admin (super-user
- * create and sign-up). Its language (Portuguese unless the sign-up page was in another)
- * is its admin's too, and its chatbot's menu words start in it (DECISIONS §1).
+ * create and sign-up). Its language is Portuguese unless the sign-up page was in another,
+ * and its chatbot's menu words start in it (DECISIONS §1).
  */
 export async function insertCompany(
   tx: DbOrTx,
@@ -78,7 +78,8 @@ export async function insertCompany(
   const language = input.language ?? 'pt';
   await insertDefaultSettings(tx, { companyId: company.id }, { campaignsEnabled: input.campaignsEnabled ? 'true' : 'false', language, ...CHATBOT_TEXT_DEFAULTS[language] });
   if (input.admin) {
-    await tx.insert(users).values({ companyId: company.id, ...input.admin, profile: 'admin', allTicket: 'enabled', language });
+    // The sign-up page's language is its admin's own choice; otherwise the admin follows the company's.
+    await tx.insert(users).values({ companyId: company.id, ...input.admin, profile: 'admin', allTicket: 'enabled', language: input.language ?? null });
   }
   return company.id;
 }

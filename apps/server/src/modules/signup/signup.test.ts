@@ -55,10 +55,10 @@ describe('POST /companies/cadastro', () => {
     expect([setting('language'), setting('chatbotChooseOption'), setting('chatbotBack')]).toEqual(['en', 'Choose one of the options below:', 'Back']);
     const [admin] = await t.database.db.select().from(users).where(eq(users.email, body.email));
     expect(admin).toMatchObject({ companyId: company!.id, profile: 'admin', super: false, language: 'en' });
-    // Its next user starts in it too, unless one is chosen.
+    // Its next user has no language of its own (null: the web shows the company's), unless one is chosen.
     const adminToken = (await t.login(body.email, body.password)).token;
     const inherited = await t.request(adminToken, 'POST', '/users', { name: 'Bia Souza', email: `bia${n}@shop.example`, password: 'Strong123', profile: 'user' });
-    expect(inherited.json()).toMatchObject({ language: 'en' });
+    expect(inherited.json()).toMatchObject({ language: null });
     const chosen = await t.request(adminToken, 'POST', '/users', { name: 'Caio Dias', email: `caio${n}@shop.example`, password: 'Strong123', profile: 'user', language: 'es' });
     expect(chosen.json()).toMatchObject({ language: 'es' });
     const [invoice] = await t.database.db.select().from(invoices).where(inTenant(invoices, { companyId: company!.id }));

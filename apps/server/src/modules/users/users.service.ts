@@ -8,7 +8,7 @@ import { requireAdmin } from '../../platform/http/guards.js';
 import type { Platform } from '../../platform/platform.js';
 import { hashPassword } from '../auth/auth.service.js';
 import { revokeUserTokens } from '../auth/refresh-tokens.repo.js';
-import { findSetting, loadSetting } from '../settings/settings.repo.js';
+import { findSetting } from '../settings/settings.repo.js';
 import type { UserDetail } from './users.presenter.js';
 import { deleteRefusal, lastAdminRefusal, updateRefusal } from './users.policy.js';
 import {
@@ -104,8 +104,8 @@ export async function createUser(deps: UsersDeps, ctx: RequestContext, body: Use
       profile: body.profile,
       allTicket: body.allTicket,
       super: body.super ?? false,
-      // Without a choice of their own, new users start in the company's language (DECISIONS §1).
-      language: body.language ?? (await loadSetting(tx, ctx, 'language')),
+      // Null: no choice of their own, so they follow the company's language (DECISIONS §1, web/api/session.tsx).
+      language: body.language ?? null,
       whatsappId: body.whatsappId ?? null,
     });
     if (created === null) throw new AppError('ERR_INTERNAL_SERVER_ERROR');

@@ -63,7 +63,17 @@ describe('signing in', () => {
     expect(document.documentElement.lang).toBe('es');
   });
 
-  it('without one, to the company’s language', async () => {
+  it('without one, keeps the language chosen in this browser', async () => {
+    localStorage.setItem(STORAGE.language, 'es');
+    await i18next.changeLanguage('es');
+    fakeApi({ 'POST /auth/login': () => ({ token: 't', user: buildUser(1, { language: null, company: buildUserCompany({ settings: [{ key: 'language', value: 'en' }] }) }) }) });
+    renderLogin();
+    await signIn();
+    await waitFor(() => expect(localStorage.getItem(STORAGE.token)).toBe('t'));
+    expect(i18next.language).toBe('es');
+  });
+
+  it('without one, and none chosen in this browser, to the company’s language', async () => {
     fakeApi({ 'POST /auth/login': () => ({ token: 't', user: buildUser(1, { language: null, company: buildUserCompany({ settings: [{ key: 'language', value: 'en' }] }) }) }) });
     renderLogin();
     await signIn();
