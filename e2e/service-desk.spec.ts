@@ -240,9 +240,9 @@ test.describe('service desk', () => {
     const worksheet = workbook.addWorksheet('Contatos');
     const suffix = String(Date.now()).slice(-7);
     worksheet.addRow(['name', 'number', 'email']);
-    worksheet.addRow(['Importado Um', `5531${suffix}1`, 'um@example.com']);
-    worksheet.addRow(['Importado Dois', `5531${suffix}2`, '']);
-    worksheet.addRow(['X', `5531${suffix}3`, '']);
+    worksheet.addRow(['Importado Um', `55319${suffix}1`, 'um@example.com']);
+    worksheet.addRow(['Importado Dois', `55319${suffix}2`, '']);
+    worksheet.addRow(['X', `55319${suffix}3`, '']);
     await workbook.xlsx.writeFile(sheet);
 
     await login(page);
@@ -266,7 +266,7 @@ test.describe('service desk', () => {
     const csv = readFileSync(target, 'utf8').replace(/^\uFEFF/, '');
     const [header, ...lines] = csv.trim().split(/\r?\n/);
     expect(header).toBe('name;number;email');
-    expect(lines.some((line) => line.includes('Importado Um') && line.includes(`5531${suffix}1`) && line.includes('um@example.com'))).toBe(true);
+    expect(lines.some((line) => line.includes('Importado Um') && line.includes(`55319${suffix}1`) && line.includes('um@example.com'))).toBe(true);
   });
 });
 
