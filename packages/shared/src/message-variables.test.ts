@@ -25,7 +25,15 @@ describe('filling message variables', () => {
   it('reads the clock in the company time zone', () => {
     expect(fillMessageVariables('{{ms}} {{data}} {{hora}}', { ...context, now: new Date('2024-06-04T02:30:00Z') })).toBe('Boa noite 03/06/2024 23:30:00');
     expect(fillMessageVariables('{{ms}}', { ...context, now: new Date('2024-06-03T09:00:00Z') })).toBe('Bom dia');
-    expect([4, 5, 11, 12, 17, 18].map(greetingOfTheDay)).toEqual(['Boa noite', 'Bom dia', 'Bom dia', 'Boa tarde', 'Boa tarde', 'Boa noite']);
+    expect([4, 5, 11, 12, 17, 18].map((hour) => greetingOfTheDay(hour))).toEqual(['Boa noite', 'Bom dia', 'Bom dia', 'Boa tarde', 'Boa tarde', 'Boa noite']);
+  });
+
+  it('greets in the company language', () => {
+    const morning = { ...context, now: new Date('2024-06-03T09:00:00Z') };
+    expect(fillMessageVariables('{{ms}}', { ...morning, language: 'en' })).toBe('Good morning');
+    expect(fillMessageVariables('{saudacao}', { ...morning, language: 'es' })).toBe('Buenos días');
+    expect(greetingOfTheDay(20, 'es')).toBe('Buenas noches');
+    expect(greetingOfTheDay(20, 'xx')).toBe('Boa noite');
   });
 
   it('fills the extra keys exactly as written, after the variables', () => {

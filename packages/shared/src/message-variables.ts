@@ -107,13 +107,22 @@ export interface MessageContext {
   timeZone: string;
   /** Further `key` → value pairs: a campaign's settings variables, an automatic text's own (`agent`). */
   custom?: readonly { key: string; value: string }[];
+  /** The company's language (setting `language`), for the greeting of the day; default Portuguese. */
+  language?: string;
 }
 
-/** Portuguese greeting of the day, as customers of the product expect it. */
-export function greetingOfTheDay(hour: number): string {
-  if (hour >= 5 && hour < 12) return 'Bom dia';
-  if (hour >= 12 && hour < 18) return 'Boa tarde';
-  return 'Boa noite';
+const GREETINGS: Record<string, readonly [morning: string, afternoon: string, evening: string]> = {
+  pt: ['Bom dia', 'Boa tarde', 'Boa noite'],
+  en: ['Good morning', 'Good afternoon', 'Good evening'],
+  es: ['Buenos días', 'Buenas tardes', 'Buenas noches'],
+};
+
+/** The greeting of the day (`{{ms}}`) in the company's language, Portuguese when it has none we know. */
+export function greetingOfTheDay(hour: number, language = 'pt'): string {
+  const [morning, afternoon, evening] = GREETINGS[language] ?? GREETINGS.pt!;
+  if (hour >= 5 && hour < 12) return morning;
+  if (hour >= 12 && hour < 18) return afternoon;
+  return evening;
 }
 
 /** The parts of an instant in a time zone. */
@@ -139,7 +148,7 @@ function valueOf(variable: MessageVariable, context: MessageContext, clock: () =
     case 'name':
       return context.contact.name.trim();
     case 'ms':
-      return greetingOfTheDay(Number(clock().hour));
+      return greetingOfTheDay(Number(clock().hour), context.language);
     case 'protocol':
       return context.protocol === undefined || context.protocol === null ? null : String(context.protocol);
     case 'hora': {

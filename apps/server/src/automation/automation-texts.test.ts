@@ -1,5 +1,6 @@
+import { unknownMessageVariables } from '@atende/shared';
 import { describe, expect, it } from 'vitest';
-import { chatbotMenuTexts } from './automation-texts.js';
+import { automationTexts, chatbotMenuTexts, companyLanguage } from './automation-texts.js';
 
 describe("the chatbot's menu words", () => {
   it("speak the company's language while they are the Portuguese defaults, and the words the company chose as written", () => {
@@ -19,5 +20,30 @@ describe("the chatbot's menu words", () => {
       backAndMainMenu: '*0* - Volver\n*#* - Main menu',
     });
     expect(chatbotMenuTexts({})).toMatchObject({ chooseOption: 'Escolha uma das opções abaixo:' });
+  });
+});
+
+describe("the automation's own texts", () => {
+  const languages = ['pt', 'en', 'es'] as const;
+  const placeholders = (text: string) => [...text.matchAll(/\{\{?[^{}]+\}\}?/g)].map((match) => match[0]).sort();
+
+  it("are said in the company's language, Portuguese when it has none we know", () => {
+    expect(automationTexts({ language: 'en' }).ratingThanks).toBe('Thank you for your rating!');
+    expect(automationTexts({ language: 'es' }).outOfHours).toBe('Estamos fuera del horario de atención. Le responderemos lo antes posible.');
+    expect(automationTexts({}).handover).toBe('Obrigado! Em instantes um de nossos atendentes vai continuar o seu atendimento.');
+    expect(companyLanguage({ language: 'fr' })).toBe('pt');
+  });
+
+  it('have every text in every language, with the same placeholders, all of them variables or their own', () => {
+    const portuguese = automationTexts({ language: 'pt' });
+    for (const language of languages) {
+      const texts = automationTexts({ language });
+      expect(Object.keys(texts), language).toEqual(Object.keys(portuguese));
+      for (const [key, text] of Object.entries(texts)) {
+        expect(text.trim(), `${language}.${key}`).not.toBe('');
+        expect(placeholders(text), `${language}.${key}`).toEqual(placeholders(portuguese[key as keyof typeof portuguese]));
+        expect(unknownMessageVariables(text, { customKeys: ['agent', 'queue', 'user'] }), `${language}.${key}`).toEqual([]);
+      }
+    }
   });
 });

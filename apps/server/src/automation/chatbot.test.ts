@@ -3,7 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tickets, whatsapps } from '../platform/db/schema.js';
 import { createAutomationHarness, linkQueues, sandboxPhone, type AutomationHarness } from '../test/automation-harness.js';
 import type { BuiltCompany } from '../test/factories.js';
-import { AUTOMATION_TEXTS } from './automation-texts.js';
+import { automationTexts, chatbotMenuTexts } from './automation-texts.js';
+
+/** The automation's own texts of a company in Portuguese (the default language). */
+const AUTOMATION_TEXTS = { ...automationTexts({ language: 'pt' }), ...chatbotMenuTexts({}) };
 
 let h: AutomationHarness;
 let company: BuiltCompany;
@@ -204,6 +207,28 @@ describe("the chatbot's menu words", () => {
     expect(await phone.received()).toEqual(['Choose one of the options below:\n\n*1* - Invoices\n\n*0* - Back\n*#* - Main menu']);
     await phone.say('1', { name: 'John Smith' });
     expect(await phone.received()).toEqual(['Invoices\n\n*1* - Overdue\n\n*0* - Back\n*#* - Main menu']);
+  });
+
+  it("a company speaking Spanish (setting language) gets the bot's own texts and menu words in Spanish", async () => {
+    const spanish = await h.factories.buildCompany();
+    const spanishToken = (await spanish.admin.login()).token;
+    expect((await h.request(spanishToken, 'PUT', '/settings/language', { value: 'es' })).statusCode).toBe(200);
+    const spanishConnection = (await h.desk.buildConnection(spanish.id, { greetingMessage: '' })).id;
+    const ventas = (await h.request(spanishToken, 'POST', '/queue', { name: 'Ventas', color: '#0000FF', orderQueue: 1, greetingMessage: '' })).json() as { id: number };
+    const soporte = (await h.request(spanishToken, 'POST', '/queue', { name: 'Soporte', color: '#00FF00', orderQueue: 2, greetingMessage: '' })).json() as { id: number };
+    await linkQueues(h.database, spanish.id, spanishConnection, [ventas.id, soporte.id]);
+    const says = automationTexts({ language: 'es' });
+    const menu = 'Elija una de las opciones a continuación:\n\n*1* - Ventas\n*2* - Soporte';
+
+    const phone = sandboxPhone(h, spanishToken, spanishConnection, '5511970009903');
+    await phone.say('Hola', { name: 'Lucía Pérez' });
+    expect(await phone.received()).toEqual([menu]);
+    await phone.say('9', { name: 'Lucía Pérez' });
+    expect(await phone.received()).toEqual([`Opción inválida. Responda solo con el número de una de las opciones.\n\n${menu}`]);
+    await phone.say('?', { name: 'Lucía Pérez' });
+    await phone.say('??', { name: 'Lucía Pérez' });
+    expect((await phone.received()).at(-1)).toBe(says.handover);
+    expect(says.handover).toBe('¡Gracias! En instantes uno de nuestros agentes continuará su atención.');
   });
 
   it('a company that never set them reads the Portuguese defaults, and an emptied one falls back to its default', async () => {

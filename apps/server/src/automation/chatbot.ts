@@ -1,5 +1,5 @@
 import type { QueueOptionRow, QueueRow } from '../platform/db/schema.js';
-import { AUTOMATION_TEXTS, chatbotMenuTexts, type ChatbotMenuTexts } from './automation-texts.js';
+import { automationTexts, chatbotMenuTexts, type AutomationTexts, type ChatbotMenuTexts } from './automation-texts.js';
 import { connectionQueues, findOptionRow, findQueueRow, optionChildren } from './automation.repo.js';
 import { storedMediaOf } from './bot-effects.js';
 import type { BotTurn } from './bot-turn.js';
@@ -44,6 +44,11 @@ export class Chatbot {
     return chatbotMenuTexts(this.turn.at.settings);
   }
 
+  /** The automation's own texts in the company's language. */
+  private get says(): AutomationTexts {
+    return automationTexts(this.turn.at.settings);
+  }
+
   private get connection() {
     return this.turn.at.connection;
   }
@@ -78,7 +83,7 @@ export class Chatbot {
     if (!connection) return;
     const max = connection.maxUseBotQueues;
     if (max > 0 && turn.ticket.amountUsedBotQueues >= max) {
-      this.handOver(AUTOMATION_TEXTS.handover);
+      this.handOver(this.says.handover);
       return;
     }
     const body = queueMenuText(connection.greetingMessage, queues, this.texts);
@@ -138,11 +143,11 @@ export class Chatbot {
     }
     if (this.invalidLimitReached()) return;
     if (this.menuTooRecent()) {
-      turn.reply(AUTOMATION_TEXTS.invalidOption);
+      turn.reply(this.says.invalidOption);
       turn.saveState();
       return;
     }
-    this.sendQueueMenu(queues, AUTOMATION_TEXTS.invalidOption, turn.state.invalid ?? 0);
+    this.sendQueueMenu(queues, this.says.invalidOption, turn.state.invalid ?? 0);
   }
 
   /** Counts an invalid answer; at the limit the bot hands over instead of asking again. */
@@ -151,7 +156,7 @@ export class Chatbot {
     const count = (turn.state.invalid ?? 0) + 1;
     turn.state.invalid = count;
     if (count < MAX_INVALID_ANSWERS) return false;
-    this.handOver(AUTOMATION_TEXTS.handover);
+    this.handOver(this.says.handover);
     return true;
   }
 
@@ -160,7 +165,7 @@ export class Chatbot {
     const { turn } = this;
     turn.change({ queueId: queue.id, queueOptionId: null });
     if (turn.at.settings.scheduleType === 'queue') {
-      const notice = queue.outOfHoursMessage.trim() || this.connection?.outOfHoursMessage.trim() || AUTOMATION_TEXTS.outOfHours;
+      const notice = queue.outOfHoursMessage.trim() || this.connection?.outOfHoursMessage.trim() || this.says.outOfHours;
       if (turn.closedNow(queue.schedules, notice)) {
         turn.change({ chatbot: false });
         return;
@@ -230,7 +235,7 @@ export class Chatbot {
     }
     if (this.invalidLimitReached()) return;
     const header = current ? current.message || current.title : queue.greetingMessage;
-    turn.reply(`${AUTOMATION_TEXTS.invalidOption}\n\n${optionsText(header, level, this.texts)}`);
+    turn.reply(`${this.says.invalidOption}\n\n${optionsText(header, level, this.texts)}`);
     turn.saveState();
   }
 
@@ -247,7 +252,7 @@ export class Chatbot {
     // A leaf: its message and attachment, then the agents take over.
     const media = option.mediaPath ? await storedMediaOf(this.services, option.mediaPath, option.mediaName) : null;
     if (option.message.trim() || media) turn.reply(option.message, 'bot', { media });
-    else turn.reply(AUTOMATION_TEXTS.handover);
+    else turn.reply(this.says.handover);
     turn.change({ queueOptionId: option.id, chatbot: false });
     turn.saveState();
   }

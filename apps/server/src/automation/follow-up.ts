@@ -3,7 +3,7 @@ import type { AutomationDeps } from './automation-runtime.js';
 import { prompts, queueIntegrations, type PromptRow, type QueueIntegrationRow } from '../platform/db/schema.js';
 import type { TenantScope } from '../platform/http/context.js';
 import { loadAutomationTicket, type AutomationTicket } from './automation.repo.js';
-import { AUTOMATION_TEXTS } from './automation-texts.js';
+import { automationTexts } from './automation-texts.js';
 import { applyTicketChange, deliverEffects, stageReplies, type FollowUp, type TicketChange } from './bot-effects.js';
 import { claimFollowUp, dropTurn } from './bot-turns.repo.js';
 import { handoverChange } from './handover.js';
@@ -83,7 +83,7 @@ export async function runFollowUp(services: AutomationDeps, scope: TenantScope, 
         } else {
           runtime.logger.warn({ err: error, ticketId, integrationId: integration.id }, 'integration failed: ticket handed to the agents');
         }
-        outcome = { replies: [{ body: AUTOMATION_TEXTS.botUnavailable, source: 'bot' }], handover: {} };
+        outcome = { replies: [{ body: automationTexts(at.settings).botUnavailable, source: 'bot' }], handover: {} };
         // A refused address stays refused: retrying the delivery would only repeat the refusal.
         if (!refused && (integration.type === 'n8n' || integration.type === 'webhook')) await scheduleWebhookRetry(services, integration, message, 1);
       }
@@ -97,7 +97,7 @@ export async function runFollowUp(services: AutomationDeps, scope: TenantScope, 
         outcome = await promptTurn(turn, prompt);
       } catch (error) {
         runtime.logger.warn({ err: error, ticketId, promptId: prompt.id }, 'prompt failed: ticket handed to the agents');
-        outcome = { replies: [{ body: AUTOMATION_TEXTS.botUnavailable, source: 'bot' }], handover: { queueId: prompt.queueId } };
+        outcome = { replies: [{ body: automationTexts(at.settings).botUnavailable, source: 'bot' }], handover: { queueId: prompt.queueId } };
       }
     }
   }

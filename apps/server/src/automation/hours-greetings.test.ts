@@ -4,7 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestMessage } from '../inbound/ingest.js';
 import { contacts, tickets } from '../platform/db/schema.js';
 import { createAutomationHarness, linkQueues, sandboxPhone, type AutomationHarness } from '../test/automation-harness.js';
-import { AUTOMATION_TEXTS } from './automation-texts.js';
+import { automationTexts, chatbotMenuTexts } from './automation-texts.js';
+
+/** The automation's own texts of a company in Portuguese (the default language). */
+const AUTOMATION_TEXTS = { ...automationTexts({ language: 'pt' }), ...chatbotMenuTexts({}) };
 
 let h: AutomationHarness;
 let seq = 0;
@@ -188,6 +191,18 @@ describe('greetings and notices on agent actions', () => {
     expect((await h.request(agentToken, 'PUT', `/tickets/${group.id}`, { status: 'open' })).statusCode).toBe(200);
     const groupMessages = (await h.request(agentToken, 'GET', `/messages/${group.id}`)).json().messages;
     expect(groupMessages).toEqual([]);
+
+    const english = await setup({ sendGreetingAccepted: 'enabled', language: 'en' });
+    const englishAgent = await h.factories.buildUser(english.company.id, { name: 'Carla Dias', profile: 'admin' });
+    const englishCustomer = english.phone();
+    const englishTicket = await englishCustomer.say('Hi', { name: 'Bruce Reed' });
+    try {
+      h.setNow(new Date('2024-06-03T18:30:00Z'));
+      expect((await h.request((await englishAgent.login()).token, 'PUT', `/tickets/${englishTicket.ticketId}`, { status: 'open' })).statusCode).toBe(200);
+    } finally {
+      h.setNow(null);
+    }
+    expect(await englishCustomer.received()).toEqual(['Good afternoon, Bruce! My name is *Carla Dias* and I will continue helping you.']);
 
     const plain = await setup();
     const other = plain.phone();

@@ -2,7 +2,7 @@ import type { AutomationDeps } from './automation-runtime.js';
 import { sendAutomaticMessage } from '../modules/messages/messages.service.js';
 import { findQueueRow, loadAutomationTickets } from './automation.repo.js';
 import { loadSetting } from '../modules/settings/settings.repo.js';
-import { AUTOMATION_TEXTS } from './automation-texts.js';
+import { automationTexts } from './automation-texts.js';
 import { applyTicketChange, deliverEffects, stageReplies, type FollowUp, type StagedReply, type TicketChange } from './bot-effects.js';
 import { claimDueTurns, keepFollowUps } from './bot-turns.repo.js';
 import { BotTurn } from './bot-turn.js';
@@ -134,11 +134,11 @@ async function decide(services: AutomationDeps, turn: BotTurn): Promise<void> {
     return;
   }
   if (settings.scheduleType === 'company') {
-    const notice = connection?.outOfHoursMessage.trim() || AUTOMATION_TEXTS.outOfHours;
+    const notice = connection?.outOfHoursMessage.trim() || automationTexts(settings).outOfHours;
     if (turn.closedNow(company.schedules, notice)) return;
   } else if (settings.scheduleType === 'queue' && ticket.queueId !== null && !startDue) {
     const queue = await findQueueRow(turn.db, turn.scope, ticket.queueId);
-    const notice = queue?.outOfHoursMessage.trim() || connection?.outOfHoursMessage.trim() || AUTOMATION_TEXTS.outOfHours;
+    const notice = queue?.outOfHoursMessage.trim() || connection?.outOfHoursMessage.trim() || automationTexts(settings).outOfHours;
     if (queue && turn.closedNow(queue.schedules, notice)) return;
   }
   const chatbot = new Chatbot(services, turn);
@@ -181,7 +181,8 @@ export async function answerRejectedCall(services: AutomationDeps, companyId: nu
   const runtime = services.automation;
   try {
     if ((await loadSetting(services.db, { companyId }, 'call')) !== 'disabled') return;
-    await sendAutomaticMessage(services, { companyId }, ticketId, { body: AUTOMATION_TEXTS.callRejected, source: 'system' });
+    const language = await loadSetting(services.db, { companyId }, 'language');
+    await sendAutomaticMessage(services, { companyId }, ticketId, { body: automationTexts({ language }).callRejected, source: 'system' });
   } catch (error) {
     runtime.logger.error({ err: error, ticketId }, 'call rejection message not sent');
   }

@@ -3,7 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tickets, userRatings } from '../platform/db/schema.js';
 import { createAutomationHarness, sandboxPhone, type AutomationHarness } from '../test/automation-harness.js';
 import type { BuiltUser } from '../test/factories.js';
-import { AUTOMATION_TEXTS } from './automation-texts.js';
+import { automationTexts } from './automation-texts.js';
+
+/** The automation's own texts of a company in Portuguese (the default language). */
+const AUTOMATION_TEXTS = automationTexts({ language: 'pt' });
 
 let h: AutomationHarness;
 let token: string;

@@ -1,7 +1,7 @@
 import type { AutomationDeps } from './automation-runtime.js';
 import type { TenantScope } from '../platform/http/context.js';
-import { findQueueRow, loadAutomationTicket } from './automation.repo.js';
-import { AUTOMATION_TEXTS, automaticText } from './automation-texts.js';
+import { findQueueRow, loadAutomationTicket, type AutomationTicket } from './automation.repo.js';
+import { automaticText, automationTexts } from './automation-texts.js';
 import { applyTicketChange, deliverEffects, stageReplies, type BotReply } from './bot-effects.js';
 import type { RatingDecision } from '../inbound/rating-reply.js';
 
@@ -14,15 +14,13 @@ import type { RatingDecision } from '../inbound/rating-reply.js';
  * conversation. The reply is stored in the closed ticket and never reopens it.
  */
 
-async function ratingRequest(services: AutomationDeps, scope: TenantScope, ticketId: number): Promise<string> {
-  const at = await loadAutomationTicket(services.db, scope, ticketId);
-  const queue = at?.ticket.queueId ? await findQueueRow(services.db, scope, at.ticket.queueId) : null;
-  return queue?.ratingMessage.trim() || at?.connection?.ratingMessage.trim() || AUTOMATION_TEXTS.ratingRequest;
+/** The rating question: the queue's, else the connection's, else ours in the company's language. */
+async function ratingRequest(services: AutomationDeps, scope: TenantScope, at: AutomationTicket): Promise<string> {
+  const queue = at.ticket.queueId ? await findQueueRow(services.db, scope, at.ticket.queueId) : null;
+  return queue?.ratingMessage.trim() || at.connection?.ratingMessage.trim() || automationTexts(at.settings).ratingRequest;
 }
 
-async function send(services: AutomationDeps, scope: TenantScope, ticketId: number, bodies: string[]): Promise<void> {
-  const at = await loadAutomationTicket(services.db, scope, ticketId);
-  if (!at) return;
+async function send(services: AutomationDeps, scope: TenantScope, at: AutomationTicket, bodies: string[]): Promise<void> {
   const now = services.clock.now();
   const replies: BotReply[] = bodies.map((body) => ({
     body: automaticText(body, at, now),
@@ -35,12 +33,14 @@ async function send(services: AutomationDeps, scope: TenantScope, ticketId: numb
 /** After the reply's transaction committed: thanks (completion message) or the one re-prompt. */
 export async function answerRatingReply(services: AutomationDeps, scope: TenantScope, ticketId: number, decision: RatingDecision): Promise<void> {
   try {
+    const at = await loadAutomationTicket(services.db, scope, ticketId);
+    if (!at) return;
+    const says = automationTexts(at.settings);
     if (decision.kind === 'rated') {
-      const at = await loadAutomationTicket(services.db, scope, ticketId);
-      await send(services, scope, ticketId, [at?.connection?.complationMessage.trim() || AUTOMATION_TEXTS.ratingThanks]);
+      await send(services, scope, at, [at.connection?.complationMessage.trim() || says.ratingThanks]);
     } else if (decision.kind === 'reprompt') {
-      const request = await ratingRequest(services, scope, ticketId);
-      await send(services, scope, ticketId, [`${AUTOMATION_TEXTS.ratingInvalid}\n\n${request}\n\n${AUTOMATION_TEXTS.ratingOptions}`]);
+      const request = await ratingRequest(services, scope, at);
+      await send(services, scope, at, [`${says.ratingInvalid}\n\n${request}\n\n${says.ratingOptions}`]);
     }
   } catch (error) {
     services.automation.logger.error({ err: error, ticketId }, 'rating answer not sent');
@@ -58,12 +58,12 @@ export async function afterTicketClosed(services: AutomationDeps, scope: TenantS
     if (!at || at.ticket.status !== 'closed' || at.ticket.isGroup || at.contact.isGroup || !at.connection) return;
     if (at.settings.userRating === 'enabled') {
       await applyTicketChange(services.db, scope, ticketId, { ratingState: 'awaiting' });
-      const request = await ratingRequest(services, scope, ticketId);
-      await send(services, scope, ticketId, [`${request}\n\n${AUTOMATION_TEXTS.ratingOptions}`]);
+      const request = await ratingRequest(services, scope, at);
+      await send(services, scope, at, [`${request}\n\n${automationTexts(at.settings).ratingOptions}`]);
       return;
     }
     const goodbye = at.connection.complationMessage.trim();
-    if (goodbye) await send(services, scope, ticketId, [goodbye]);
+    if (goodbye) await send(services, scope, at, [goodbye]);
   } catch (error) {
     services.automation.logger.error({ err: error, ticketId }, 'closing message not sent');
   }

@@ -2,7 +2,7 @@ import type { AutomationDeps } from './automation-runtime.js';
 import type { TicketDetail } from '../modules/tickets/tickets.presenter.js';
 import type { RequestContext } from '../platform/http/context.js';
 import { loadAutomationTicket } from './automation.repo.js';
-import { AUTOMATION_TEXTS, automaticText } from './automation-texts.js';
+import { automaticText, automationTexts } from './automation-texts.js';
 import { applyTicketChange } from './bot-effects.js';
 import { afterTicketClosed } from './rating.js';
 import { sendAutomaticMessage } from '../modules/messages/messages.service.js';
@@ -34,17 +34,18 @@ export async function afterAgentChange(services: AutomationDeps, ctx: RequestCon
     const at = await loadAutomationTicket(services.db, ctx, ticket.id);
     if (!at) return;
     const text = (body: string, own: Record<string, string>) => automaticText(body, at, services.clock.now(), own);
+    const says = automationTexts(at.settings);
     if (transferred && at.settings.sendMsgTransfTicket === 'enabled') {
       const body = userChanged && ticket.user
-        ? text(AUTOMATION_TEXTS.transferToUser, { user: ticket.user.name })
+        ? text(says.transferToUser, { user: ticket.user.name })
         : ticket.queue
-          ? text(AUTOMATION_TEXTS.transferToQueue, { queue: ticket.queue.name })
+          ? text(says.transferToQueue, { queue: ticket.queue.name })
           : null;
       if (body) await sendAutomaticMessage(services, ctx, ticket.id, { body, source: 'system' });
       return;
     }
     if (accepted && at.settings.sendGreetingAccepted === 'enabled') {
-      const body = text(AUTOMATION_TEXTS.acceptGreeting, { agent: ctx.user.name });
+      const body = text(says.acceptGreeting, { agent: ctx.user.name });
       await sendAutomaticMessage(services, ctx, ticket.id, { body, source: 'system', userId: ctx.user.id });
     }
   } catch (error) {

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { AutomationDeps } from './automation-runtime.js';
 import type { TenantScope } from '../platform/http/context.js';
 import { findQueueRow, loadAutomationTicket } from './automation.repo.js';
-import { AUTOMATION_TEXTS, automaticText } from './automation-texts.js';
+import { automaticText, automationTexts } from './automation-texts.js';
 import { applyTicketChange, deliverEffects, stageReplies, type BotReply } from './bot-effects.js';
 import { handoverChange } from './handover.js';
 
@@ -108,7 +108,7 @@ async function transferWaiting(services: AutomationDeps, scope: TenantScope, tic
     const replies: BotReply[] = [];
     if (at.settings.sendMsgTransfTicket === 'enabled') {
       const queue = change.queueId ? await findQueueRow(tx, scope, change.queueId) : null;
-      if (queue) replies.push({ body: automaticText(AUTOMATION_TEXTS.transferToQueue, at, now, { queue: queue.name }), source: 'system' });
+      if (queue) replies.push({ body: automaticText(automationTexts(at.settings).transferToQueue, at, now, { queue: queue.name }), source: 'system' });
     }
     return { before: at.ticket, change, staged: await stageReplies(tx, scope, at, replies) };
   });

@@ -12,6 +12,7 @@ import type { OutboundItem, OutboundSendRow, WhatsappRow } from '../platform/db/
 import { AppError } from '../platform/http/app-error.js';
 import type { TenantScope } from '../platform/http/context.js';
 import type { Platform } from '../platform/platform.js';
+import { loadSetting } from '../modules/settings/settings.repo.js';
 import { loadCampaignSettings } from './campaign-settings/campaign-settings.repo.js';
 import { claim, companyTimeZone, findConnection, findRecipientContact, linkSendToTicket, loadGate, saveGate } from './outbound-claims.repo.js';
 import { idempotencyKey, wakeOutbound, type DispatchData, type Outcome, type WakeDeps } from './outbound-engine.js';
@@ -39,6 +40,8 @@ async function refusalReason(provider: ChannelProvider, connection: WhatsappRow,
 /** What a run fills the templates of its sends with: the company's clock and its campaign settings' variables. */
 interface TemplateValues {
   timeZone: string;
+  /** The company's language (setting `language`): the greeting of the day speaks it. */
+  language: string;
   campaignVariables: { key: string; value: string }[];
   now(): Date;
 }
@@ -57,6 +60,7 @@ function bodyOf(item: OutboundItem, send: OutboundSendRow, values: TemplateValue
     protocol,
     now: values.now(),
     timeZone: values.timeZone,
+    language: values.language,
     ...(send.kind === 'campaign' ? { custom: values.campaignVariables } : {}),
   });
 }
@@ -175,7 +179,10 @@ export async function dispatchConnection(deps: OutboundDeps, data: DispatchData)
     maxPerSecond: settings.sendCaps[providerKindOf(connection.provider)],
   };
   const paced = isPaced(pacing);
-  const values: TemplateValues = { timeZone: await companyTimeZone(deps.db, scope), campaignVariables: settings.variables, now: () => runtime.now() };
+  const values: TemplateValues = {
+    timeZone: await companyTimeZone(deps.db, scope),
+    language: await loadSetting(deps.db, scope, 'language'),
+    campaignVariables: settings.variables, now: () => runtime.now() };
   for (;;) {
     const now = runtime.now();
     const gate = paced ? await loadGate(deps.db, scope, connection.id, now) : null;

@@ -4,8 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queueIntegrations, whatsapps } from '../../platform/db/schema.js';
 import { createAutomationHarness, sandboxPhone, type AutomationHarness } from '../../test/automation-harness.js';
 import { startFakeWebhookReceiver, type FakeWebhookReceiver } from '../../test/fake-webhook-receiver.js';
-import { AUTOMATION_TEXTS } from '../automation-texts.js';
+import { automationTexts } from '../automation-texts.js';
 import { inTenant } from '../../platform/db/tenant.js';
+
+/** The automation's own texts of a company in Portuguese (the default language). */
+const AUTOMATION_TEXTS = automationTexts({ language: 'pt' });
 
 /**
  * Issue 16 defect 3: a tenant admin must not make the server call its own

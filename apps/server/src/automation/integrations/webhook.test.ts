@@ -4,7 +4,10 @@ import { tickets, whatsapps } from '../../platform/db/schema.js';
 import { createAutomationHarness, sandboxPhone, type AutomationHarness } from '../../test/automation-harness.js';
 import { startFakeWebhookReceiver, type FakeWebhookReceiver } from '../../test/fake-webhook-receiver.js';
 import { ALLOW_LOOPBACK_PEERS } from '../../test/test-app.js';
-import { AUTOMATION_TEXTS } from '../automation-texts.js';
+import { automationTexts } from '../automation-texts.js';
+
+/** The automation's own texts of a company in Portuguese (the default language). */
+const AUTOMATION_TEXTS = automationTexts({ language: 'pt' });
 
 let h: AutomationHarness;
 let receiver: FakeWebhookReceiver;

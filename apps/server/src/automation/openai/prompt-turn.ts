@@ -1,6 +1,6 @@
 import { desc, eq } from 'drizzle-orm';
 import { messages, type PromptRow } from '../../platform/db/schema.js';
-import { AUTOMATION_TEXTS } from '../automation-texts.js';
+import { automationTexts } from '../automation-texts.js';
 import { mimeTypeOfName } from '../bot-effects.js';
 import type { PeerOutcome, PeerTurn } from '../peer-turn.js';
 import { PeerError } from '../integrations/peer-http.js';
@@ -59,7 +59,7 @@ export async function promptTurn(turn: PeerTurn, prompt: PromptRow): Promise<Pee
     } catch (error) {
       if (!(error instanceof PeerError)) throw error;
       runtime.logger.warn({ err: error, ticketId: turn.at.ticket.id }, 'audio not transcribed');
-      return { replies: [{ body: AUTOMATION_TEXTS.audioNotUnderstood, source: 'bot' }] };
+      return { replies: [{ body: automationTexts(turn.at.settings).audioNotUnderstood, source: 'bot' }] };
     }
   }
   const conversation = await history(turn, prompt, { id: message.messageId, text });
@@ -74,7 +74,7 @@ export async function promptTurn(turn: PeerTurn, prompt: PromptRow): Promise<Pee
   });
   if (answer.includes(HANDOVER_MARKER)) {
     const farewell = answer.replaceAll(HANDOVER_MARKER, '').trim();
-    return { replies: [{ body: farewell || AUTOMATION_TEXTS.aiHandover, source: 'bot' }], handover: { queueId: prompt.queueId } };
+    return { replies: [{ body: farewell || automationTexts(turn.at.settings).aiHandover, source: 'bot' }], handover: { queueId: prompt.queueId } };
   }
   if (!answer.trim()) throw new PeerError('OpenAI answered an empty message');
   return { replies: [{ body: answer.trim(), source: 'bot' }] };

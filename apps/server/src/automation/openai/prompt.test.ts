@@ -3,8 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plans, tickets } from '../../platform/db/schema.js';
 import { createAutomationHarness, sandboxPhone, type AutomationHarness } from '../../test/automation-harness.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../../test/fake-openai.js';
-import { AUTOMATION_TEXTS } from '../automation-texts.js';
+import { automationTexts } from '../automation-texts.js';
 import { HANDOVER_MARKER } from './prompt-turn.js';
+
+/** The automation's own texts of a company in Portuguese (the default language). */
+const AUTOMATION_TEXTS = automationTexts({ language: 'pt' });
 
 const API_KEY = 'sk-test-0123456789abcdefghij';
 const INSTRUCTIONS = 'Você é o assistente da Loja Exemplo. Responda com educação e de forma curta, em português.';

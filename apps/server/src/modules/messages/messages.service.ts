@@ -9,6 +9,7 @@ import { findConnection } from '../connections/connections.repo.js';
 import { clearUnreadMessages, findTicketDetail } from '../tickets/tickets.repo.js';
 import type { TicketDetail } from '../tickets/tickets.presenter.js';
 import { showTicket, type TicketsDeps } from '../tickets/tickets.service.js';
+import { loadSetting } from '../settings/settings.repo.js';
 import { assertKnownVariables } from './message-variables.js';
 import type { MessageDetail } from './messages.presenter.js';
 import { findQuotedMessage, loadMessageDetails, markMessageDeleted, markTicketMessagesRead, pageConversation } from './messages.repo.js';
@@ -82,7 +83,8 @@ export async function sendMessage(deps: MessagesDeps, ctx: RequestContext, ticke
   // inserted in it (by this web app or any other client) is filled here, for the ticket's contact.
   // Only an unknown {{...}} is refused; a {word} the agent typed is plain text.
   assertKnownVariables({ body: text }, { typed: true });
-  const rendered = fillMessageVariables(text, { contact: ticket.contact, protocol: ticket.id, now: new Date(), timeZone: ctx.company.timezone });
+  const language = text.includes('{') ? await loadSetting(deps.db, ctx, 'language') : undefined;
+  const rendered = fillMessageVariables(text, { contact: ticket.contact, protocol: ticket.id, now: new Date(), timeZone: ctx.company.timezone, ...(language ? { language } : {}) });
   const signed = input.sign && rendered ? `*${ctx.user.name}:*\n${rendered}` : rendered;
 
   // With files, the first one carries the caption; the body of the others is their name.
