@@ -1,13 +1,15 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { prefetchSessionUser } from './api/session';
 import { STORAGE } from './api/storage-keys';
 import { App } from './app/app';
 import { preloadRoute } from './app/routes';
 import { initialLanguage, loadLanguage, setupI18n } from './i18n';
 
 const root = document.getElementById('root');
-// The first screen's chunks download alongside the texts, not after them.
+// The first screen's chunks and the stored session's user download alongside the texts, not after them.
 preloadRoute(window.location.pathname, Boolean(localStorage.getItem(STORAGE.token)));
+prefetchSessionUser();
 // The texts first: the app renders in the user's language from its first frame.
 void loadLanguage(initialLanguage()).then(() => {
   setupI18n();
