@@ -1,6 +1,6 @@
 import type { PresentedUser } from '@atende/shared';
 import i18next from 'i18next';
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, startTransition, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { changeLanguage, supportedLanguage } from '../i18n';
 import { createHttpClient, type HttpClient } from './http-client';
 import { clearSessionStorage, forgetSessionEnd, STORAGE } from './storage-keys';
@@ -27,6 +27,23 @@ interface SessionState {
 
 const SessionContext = createContext<SessionState | null>(null);
 
+/** The stored session's `GET /auth/me`, sent at boot (main.tsx) alongside the first chunks; the provider takes its answer. */
+let bootUser: Promise<PresentedUser> | null = null;
+
+/**
+ * Asks who the stored token belongs to before React mounts. Anything but a plain answer
+ * (an expired token, a 401, the server down) is left to the provider's own request, which
+ * refreshes the token or ends the session as usual.
+ */
+export function prefetchSessionUser(): void {
+  const token = localStorage.getItem(STORAGE.token);
+  if (!token) return;
+  bootUser = fetch('/auth/me', { headers: { accept: 'application/json', authorization: `Bearer ${token}` }, credentials: 'include' }).then((response) =>
+    response.ok ? (response.json() as Promise<PresentedUser>) : Promise.reject(new Error(`GET /auth/me: ${response.status}`)),
+  );
+  bootUser.catch(() => undefined);
+}
+
 export function SessionProvider({ children, onSessionEnd }: { children: ReactNode; onSessionEnd(): void }) {
   const [user, setUser] = useState<PresentedUser | null>(null);
   const [loading, setLoading] = useState(() => Boolean(localStorage.getItem(STORAGE.token)));
@@ -51,16 +68,25 @@ export function SessionProvider({ children, onSessionEnd }: { children: ReactNod
   useEffect(() => {
     if (!localStorage.getItem(STORAGE.token)) return;
     let cancelled = false;
-    api
-      .get<PresentedUser>('/auth/me')
-      .then((me) => {
-        if (!cancelled) setUser(me);
-      })
-      .catch(() => {
-        // 401 and failed refreshes already ended the session; anything else (server down) leaves it for a retry.
-      })
+    const request = bootUser ? bootUser.catch(() => api.get<PresentedUser>('/auth/me')) : api.get<PresentedUser>('/auth/me');
+    request
+      .then(
+        (me) => {
+          // A transition: the signed-in screen's first render goes in slices, not one long task (slow phones).
+          // The user and the end of loading in one update: the route guard never sees one without the other.
+          if (!cancelled)
+            startTransition(() => {
+              setUser(me);
+              setLoading(false);
+            });
+        },
+        () => {
+          // 401 and failed refreshes already ended the session; anything else (server down) leaves it for a retry.
+          if (!cancelled) setLoading(false);
+        },
+      )
       .finally(() => {
-        if (!cancelled) setLoading(false);
+        bootUser = null;
       });
     return () => {
       cancelled = true;

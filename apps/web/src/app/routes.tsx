@@ -5,11 +5,19 @@ import { BILLING_PATHS, isOverdue } from '../api/overdue';
 import { useSession } from '../api/session';
 import { PageLoading } from '../components/page-loading';
 import { PlaceholderPage } from '../features/placeholder/placeholder-page';
-import { AppLayout } from './layout/app-layout';
 
-const LoginPage = lazy(() => import('../features/login/login-page'));
+// The signed-in frame (top bar, menu) is a chunk of its own: the login page's first load does not carry it.
+const loadAppLayout = () => import('./layout/app-layout').then((m) => ({ default: m.AppLayout }));
+const loadLoginPage = () => import('../features/login/login-page');
+const loadTicketsPage = () => import('../features/tickets/tickets-page');
+const loadDashboardPage = () => import('../features/dashboard/dashboard-page');
+const loadSignupPage = () => import('../features/signup/signup-page');
+const loadPasswordResetPage = () => import('../features/password-reset/password-reset-page');
+
+const AppLayout = lazy(loadAppLayout);
+const LoginPage = lazy(loadLoginPage);
 const TodoListPage = lazy(() => import('../features/todolist/todo-list-page'));
-const TicketsPage = lazy(() => import('../features/tickets/tickets-page'));
+const TicketsPage = lazy(loadTicketsPage);
 const ContactsPage = lazy(() => import('../features/contacts/contacts-page'));
 const QuickMessagesPage = lazy(() => import('../features/quick-messages/quick-messages-page'));
 const ConnectionsPage = lazy(() => import('../features/connections/connections-page'));
@@ -30,13 +38,40 @@ const ContactListItemsPage = lazy(() => import('../features/contact-lists/contac
 const CampaignsPage = lazy(() => import('../features/campaigns/campaigns-page'));
 const CampaignReportPage = lazy(() => import('../features/campaigns/campaign-report-page'));
 const FileListsPage = lazy(() => import('../features/file-lists/file-lists-page'));
-const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page'));
+const DashboardPage = lazy(loadDashboardPage);
 const AnnouncementsPage = lazy(() => import('../features/announcements/announcements-page'));
 const ChatsPage = lazy(() => import('../features/chats/chats-page'));
-const SignupPage = lazy(() => import('../features/signup/signup-page'));
-const PasswordResetPage = lazy(() => import('../features/password-reset/password-reset-page'));
+const SignupPage = lazy(loadSignupPage);
+const PasswordResetPage = lazy(loadPasswordResetPage);
 const InvoicesPage = lazy(() => import('../features/invoices/invoices-page'));
 const SubscriptionPage = lazy(() => import('../features/subscription/subscription-page'));
+
+/**
+ * Starts loading the chunks the first screen of `pathname` needs, before the texts and the
+ * session are there (main.tsx): they would otherwise be asked for one after the other, each
+ * once the step before it has rendered. The lazy components then find them loaded.
+ */
+export function preloadRoute(pathname: string, signedIn: boolean): void {
+  const publicPages: Record<string, () => Promise<unknown>> = { '/login': loadLoginPage, '/signup': loadSignupPage, '/forgetpsw': loadPasswordResetPage };
+  const publicPage = publicPages[pathname];
+  if (publicPage) {
+    // A stored session on a public page goes on to the app: nothing worth guessing.
+    if (!signedIn) start(publicPage);
+    return;
+  }
+  if (!signedIn) {
+    start(loadLoginPage);
+    return;
+  }
+  start(loadAppLayout);
+  if (pathname === '/') start(loadDashboardPage);
+  else if (pathname === '/tickets' || pathname.startsWith('/tickets/')) start(loadTicketsPage);
+}
+
+/** A failed early load is not an error: the lazy component asks again and shows what went wrong. */
+function start(load: () => Promise<unknown>): void {
+  load().catch(() => undefined);
+}
 
 /** Areas already built; the rest of PRIVATE shows its title. */
 const BUILT: Record<string, ReactNode> = {
@@ -146,7 +181,7 @@ export function AppRoutes() {
       <Route path="/login" element={<PublicOnly><LoginPage /></PublicOnly>} />
       <Route path="/signup" element={<PublicOnly><SignupPage /></PublicOnly>} />
       <Route path="/forgetpsw" element={<PublicOnly><PasswordResetPage /></PublicOnly>} />
-      <Route element={<RequireSession><AppLayout /></RequireSession>}>
+      <Route element={<RequireSession><Suspense fallback={<PageLoading />}><AppLayout /></Suspense></RequireSession>}>
         {[...PRIVATE, ...campaigns].map(([path, titleKey]) => (
           <Route key={path} path={path} element={page(path, BUILT[path] ?? <PlaceholderPage titleKey={titleKey} />)} />
         ))}

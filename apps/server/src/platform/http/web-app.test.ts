@@ -29,6 +29,10 @@ describe('one path, two answers', () => {
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(page.headers['cache-control']).toBe('no-cache');
     expect(page.headers.vary).toMatch(/accept/i);
+    // A browser accepts brotli; a shell too small to have a .br copy still goes out revalidated.
+    const compressing = await t.app.inject({ method: 'GET', url: '/settings', headers: { accept: 'text/html', 'accept-encoding': 'gzip, deflate, br' } });
+    expect(compressing.headers['content-type']).toMatch(/^text\/html/);
+    expect(compressing.headers['cache-control']).toBe('no-cache');
 
     const api = await t.app.inject({ method: 'GET', url: '/settings', headers: { accept: 'application/json', authorization: `Bearer ${token}` } });
     expect(api.statusCode).toBe(200);

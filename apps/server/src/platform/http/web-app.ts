@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /**
  * Serves the built web app on the API's port. API routes and screen routes share
@@ -23,6 +23,10 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
     maxAge: '1h',
     immutable: false,
   });
+  // The shell's answers: revalidated on every load. Set again when sent, because @fastify/static drops
+  // `sendFile`'s options when it falls back from a missing .br/.gz copy (a shell under the build's 1 kB
+  // compression threshold) to the plain file, and would send the shell with its assets' one-hour max-age.
+  const shells = new WeakSet<FastifyRequest>();
   app.addHook('onRequest', async (request, reply) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return;
     const url = request.url.split('?')[0] ?? '/';
@@ -30,10 +34,12 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
     const accept = request.headers.accept ?? '';
     if (url !== '/' && !accept.includes('text/html')) return;
     if (url.startsWith('/socket.io') || path.extname(url) !== '') return;
+    shells.add(request);
     return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
   });
   app.addHook('onSend', async (request, reply) => {
     addVary(reply, 'Accept');
+    if (shells.has(request)) reply.header('cache-control', 'no-cache');
     // Vite names what it builds into /assets/ by content hash: a changed file is a new name, so a year is safe.
     if (request.url.startsWith('/assets/') && reply.statusCode === 200 && reply.getHeader('cache-control') === 'public, max-age=3600') {
       reply.header('cache-control', 'public, max-age=31536000, immutable');
