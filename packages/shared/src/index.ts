@@ -10,6 +10,7 @@ export * from './validation-messages.js';
 export * from './phone-number.js';
 export * from './conventions.js';
 export * from './due-date.js';
+export * from './calendar-date.js';
 export * from './ticket-schemas.js';
 export * from './desk-schemas.js';
 export * from './phone-schemas.js';

@@ -174,7 +174,8 @@ export const SchedulesBody = z.object({ schedules: z.array(ScheduleEntry).max(7)
 /**
  * A dueDate that is empty or not a date is sent as null (spec part 2 §5). One that
  * looks like a date must be a real one in the years 0001 to 9999: 2026-02-30 is
- * refused, not rolled over to March.
+ * refused, not rolled over to March. `YYYY-MM-DD` is the form this API answers
+ * with; an instant is accepted for older clients.
  */
 const dueDate = () =>
   z.preprocess(
@@ -187,8 +188,9 @@ const dueDate = () =>
     z
       .string()
       .nullable()
-      .refine((value) => value === null || ((isCalendarDate(value) || isDateTime(value)) && /^(?!0000)\d{4}-/.test(new Date(value).toISOString())), 'validation.invalidDate')
-      .transform((value) => (value === null ? null : new Date(value).toISOString())),
+      .refine((value) => value === null || isCalendarDate(value) || (isDateTime(value) && /^(?!0000)\d{4}-/.test(new Date(value).toISOString())), 'validation.invalidDate')
+      // A calendar date stays one; an instant is read as the company's day by the service (`dueDateDay`).
+      .transform((value) => (value === null || isCalendarDate(value) ? value : new Date(value).toISOString())),
   );
 
 export const CompanyBody = z.object({

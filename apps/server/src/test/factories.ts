@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { dayIn, DEFAULT_TIMEZONE } from '@atende/shared';
 import { hashPassword } from '../modules/auth/auth.service.js';
 import { insertDefaultSettings } from '../modules/settings/settings.repo.js';
 import type { Db } from '../platform/db/client.js';
@@ -28,7 +29,8 @@ let defaultHash: Promise<string> | null = null;
 export interface Factories {
   buildPlan(overrides?: PlanOverrides): Promise<{ id: number }>;
   /** A company with its own plan, the default settings and an admin user. */
-  buildCompany(overrides?: { plan?: PlanOverrides; dueDate?: Date | null; name?: string }): Promise<BuiltCompany>;
+  /** `dueDate`: a calendar date (`YYYY-MM-DD`); 30 days from now by default. */
+  buildCompany(overrides?: { plan?: PlanOverrides; dueDate?: string | null; name?: string }): Promise<BuiltCompany>;
   buildUser(companyId: number, overrides?: Partial<typeof users.$inferInsert> & { password?: string; queueIds?: number[] }): Promise<BuiltUser>;
   buildQueue(companyId: number, overrides?: Partial<typeof queues.$inferInsert>): Promise<{ id: number; name: string; color: string }>;
 }
@@ -42,7 +44,7 @@ export function createFactories(db: Db, login: (email: string, password: string)
     },
     async buildCompany(overrides = {}) {
       const plan = await factories.buildPlan(overrides.plan);
-      const dueDate = overrides.dueDate === undefined ? new Date(Date.now() + 30 * 86_400_000) : overrides.dueDate;
+      const dueDate = overrides.dueDate === undefined ? dayIn(new Date(Date.now() + 30 * 86_400_000), DEFAULT_TIMEZONE) : overrides.dueDate;
       const [company] = await db
         .insert(companies)
         .values({ name: overrides.name ?? `Company ${unique()}`, planId: plan.id, dueDate })

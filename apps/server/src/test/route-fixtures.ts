@@ -1,3 +1,4 @@
+import { addToCalendarDate } from '@atende/shared';
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { announcements, chatMessages, chats, chatUsers, campaigns, invoices, contactListItems, contactLists, fileListOptions, fileLists, helps, plans, prompts, queueIntegrations, queueOptions, schedules, userQueues } from '../platform/db/schema.js';
 import type { TestContext } from './test-app.js';
@@ -120,7 +121,7 @@ export async function seedRouteFixture(t: TestContext, owners: FixtureOwners, ma
   await db.insert(chatMessages).values({ companyId, chatId: chat!.id, senderId: authorId, message: `${marker} chat text` });
   const [invoice] = await db
     .insert(invoices)
-    .values({ companyId, detail: `${marker} invoice ${n}`, valueCents: 9900, dueDate: new Date(Date.UTC(2999, 0, 1 + n)), status: 'paid', paidAt: new Date() })
+    .values({ companyId, detail: `${marker} invoice ${n}`, valueCents: 9900, dueDate: addToCalendarDate('2999-01-01', { days: n }), status: 'paid', paidAt: new Date() })
     .returning();
   if (!invoice || !announcement || !chat || !option || !prompt || !integration || !help || !schedule || !contactList || !contactListItem || !campaign || !fileList) throw new Error('fixture not created');
 

@@ -17,9 +17,12 @@ const adminUrl = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/
 /**
  * A database of its own for one test file: in-memory PGlite by default, a
  * throwaway PostgreSQL database under `npm run test:pg`. Migrations applied (PGlite:
- * copied from the run's migrated template).
+ * copied from the run's migrated template). `migrate: false`: an empty database, for
+ * a test that applies migrations itself.
  */
-export async function openTestDatabase(): Promise<Database & { name?: string }> {
+export async function openTestDatabase(options: { migrate?: boolean } = {}): Promise<Database & { name?: string }> {
+  const migrate = options.migrate ?? true;
+  if (!usePostgres && !migrate) return openDatabase({});
   if (!usePostgres) {
     // The run's migrated template (global-setup.ts; absent when a run skips it), so
     // that migrating only checks it is current.
@@ -36,7 +39,7 @@ export async function openTestDatabase(): Promise<Database & { name?: string }> 
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const database = await openDatabase({ url: url.toString(), poolSize: 5 });
-  await database.migrate();
+  if (migrate) await database.migrate();
   return {
     ...database,
     name,

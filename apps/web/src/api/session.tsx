@@ -2,6 +2,7 @@ import type { PresentedUser } from '@atende/shared';
 import i18next from 'i18next';
 import { createContext, startTransition, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { changeLanguage, supportedLanguage } from '../i18n';
+import { browserTimeZone, setDisplayTimeZone } from '../i18n/dates';
 import { createHttpClient, type HttpClient } from './http-client';
 import { clearSessionStorage, forgetSessionEnd, STORAGE } from './storage-keys';
 
@@ -132,6 +133,9 @@ export function SessionProvider({ children, onSessionEnd }: { children: ReactNod
     setUser(null);
   }, [api]);
 
+  // Set while rendering, before the pages below read it: every date they show is in the company's zone.
+  setDisplayTimeZone(user?.company?.timezone);
+
   const value = useMemo(
     () => ({ api, user, loading, landing, signIn, signOut, setUser, reloadUser, endSession }),
     [api, user, loading, landing, signIn, signOut, reloadUser, endSession],
@@ -143,6 +147,12 @@ export function useSession(): SessionState {
   const value = useContext(SessionContext);
   if (!value) throw new Error('useSession outside SessionProvider');
   return value;
+}
+
+/** The company's time zone (dates are shown and typed in it), else the browser's before sign-in. */
+export function useCompanyTimeZone(): string {
+  const { user } = useSession();
+  return user?.company?.timezone || browserTimeZone();
 }
 
 export function useApi(): HttpClient {

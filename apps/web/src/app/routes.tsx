@@ -1,7 +1,7 @@
 import type { PresentedUser } from '@atende/shared';
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
-import { BILLING_PATHS, isOverdue } from '../api/overdue';
+import { BILLING_PATHS, isOverdue, overdueFrom } from '../api/overdue';
 import { useSession } from '../api/session';
 import { PageLoading } from '../components/page-loading';
 import { PlaceholderPage } from '../features/placeholder/placeholder-page';
@@ -157,14 +157,14 @@ const MAX_TIMER_MS = 2_147_483_647;
 function useOverdue(user: PresentedUser | null): boolean {
   const [, setTick] = useState(0);
   const overdue = isOverdue(user);
-  const dueDate = user?.company?.dueDate;
+  const endsAt = overdueFrom(user)?.getTime();
   useEffect(() => {
-    if (overdue || !dueDate) return;
-    const wait = new Date(dueDate).getTime() - Date.now();
+    if (overdue || endsAt === undefined) return;
+    const wait = endsAt - Date.now();
     if (!(wait > 0 && wait < MAX_TIMER_MS)) return;
     const timer = setTimeout(() => setTick((n) => n + 1), wait + 1000);
     return () => clearTimeout(timer);
-  }, [overdue, dueDate]);
+  }, [overdue, endsAt]);
   return overdue;
 }
 

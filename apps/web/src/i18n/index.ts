@@ -63,18 +63,7 @@ export function changeLanguage(language: Language): void {
   void loadLanguage(language).then(() => i18next.changeLanguage(language));
 }
 
-/** DD/MM/yyyy (spec part 1 §1). */
-export function formatDate(value: string | Date): string {
-  const date = typeof value === 'string' ? new Date(value) : value;
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${pad(date.getDate())}/${pad(date.getMonth() + 1)}/${date.getFullYear()}`;
-}
-
-export function formatDateTime(value: string | Date): string {
-  const date = typeof value === 'string' ? new Date(value) : value;
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${formatDate(date)} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
+export { formatDate, formatDateTime } from './dates';
 
 const reais = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
 

@@ -44,11 +44,12 @@ export function hashPassword(password: string): Promise<string> {
   return hash(password);
 }
 
-function expiredError(dueDate: Date, timeZone: string): AppError {
-  const date = new Intl.DateTimeFormat('pt-BR', { timeZone, day: '2-digit', month: '2-digit', year: 'numeric' }).format(dueDate);
+/** The spec's message names the due date as written: a calendar date is the same day in every zone. */
+function expiredError(dueDate: string): AppError {
+  const [year, month, day] = dueDate.split('-');
   return new AppError('ERR_SUBSCRIPTION_EXPIRED', undefined, {
-    message: `Opss! Sua assinatura venceu ${date}. Entre em contato com o Suporte para mais informações!`,
-    dueDate: dueDate.toISOString(),
+    message: `Opss! Sua assinatura venceu ${day}/${month}/${year}. Entre em contato com o Suporte para mais informações!`,
+    dueDate,
   });
 }
 
@@ -62,7 +63,7 @@ function assertCompanyOpen(ctx: RequestContext, options: { billing: boolean }): 
   if (!isCompanyExpired(ctx.company) || !ctx.company.dueDate) return;
   // An admin may hold a session to pay: the auth hook lets it reach the billing routes only.
   if (options.billing && ctx.user.profile === 'admin') return;
-  throw expiredError(ctx.company.dueDate, ctx.company.timezone);
+  throw expiredError(ctx.company.dueDate);
 }
 
 /**

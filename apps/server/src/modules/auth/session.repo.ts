@@ -14,7 +14,7 @@ interface SessionRow extends Record<string, unknown> {
   token_version: number;
   queue_ids: number[] | null;
   company_name: string;
-  due_date: Date | string | null;
+  due_date: string | null;
   company_status: boolean;
   timezone: string;
   plan_id: number;
@@ -39,7 +39,7 @@ export async function loadSession(db: DbOrTx, userId: number): Promise<RequestCo
   const result = (await db.execute(sql`
     select u.id, u.company_id, u.name, u.email, u.profile, u.super, u.all_ticket, u.token_version,
       (select coalesce(array_agg(uq.queue_id order by uq.queue_id), '{}') from user_queues uq where uq.user_id = u.id) as queue_ids,
-      c.name as company_name, c.due_date, c.status as company_status, c.timezone,
+      c.name as company_name, c.due_date::text as due_date, c.status as company_status, c.timezone,
       p.id as plan_id, p.users as plan_users, p.connections as plan_connections, p.queues as plan_queues,
       p.use_campaigns, p.use_kanban, p.use_open_ai, p.use_integrations, p.use_schedules,
       p.use_internal_chat, p.use_external_api
@@ -65,7 +65,7 @@ export async function loadSession(db: DbOrTx, userId: number): Promise<RequestCo
     company: {
       id: row.company_id,
       name: row.company_name,
-      dueDate: row.due_date === null ? null : new Date(row.due_date),
+      dueDate: row.due_date,
       status: row.company_status,
       timezone: row.timezone,
       plan: {

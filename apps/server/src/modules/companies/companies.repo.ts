@@ -111,7 +111,7 @@ export async function insertFirstCompany(tx: DbOrTx, admin: { email: string; pas
     .values({ name: 'Plano 1', users: 100, connections: 100, queues: 100, valueCents: 0 })
     .returning({ id: plans.id });
   if (!plan) throw new Error('plan insert returned nothing');
-  await tx.insert(companies).values({ id: 1, name: 'Empresa 1', planId: plan.id, recurrence: 'MENSAL', dueDate: new Date(NO_EXPIRY_DUE_DATE) });
+  await tx.insert(companies).values({ id: 1, name: 'Empresa 1', planId: plan.id, recurrence: 'MENSAL', dueDate: NO_EXPIRY_DUE_DATE });
   // Company 1 was inserted with an explicit id: move the sequence past it.
   await tx.execute(sql`select setval(pg_get_serial_sequence('companies', 'id'), (select max(id) from companies))`);
   await insertDefaultSettings(tx, { companyId: 1 });

@@ -1,4 +1,4 @@
-import { NO_EXPIRY_DUE_DATE, type CompanyBody, type CompanyUpdateBody, type ScheduleEntry } from '@atende/shared';
+import { DEFAULT_TIMEZONE, dueDateDay, NO_EXPIRY_DUE_DATE, type CompanyBody, type CompanyUpdateBody, type ScheduleEntry } from '@atende/shared';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { requireAdmin, requireSuper } from '../../platform/http/guards.js';
@@ -23,14 +23,15 @@ export const MAIN_COMPANY_ID = 1;
 /** Companies are the tenants themselves: super users manage them; a company reads itself. */
 export type CompaniesDeps = Pick<Platform, 'db' | 'access' | 'config'>;
 
-function companyColumns(body: CompanyUpdateBody) {
+/** `timeZone`: the company's, in which a due date sent as an instant is read as a day. */
+function companyColumns(body: CompanyUpdateBody, timeZone: string) {
   return {
     name: body.name,
     email: body.email,
     phone: body.phone,
     planId: body.planId,
     status: body.status,
-    dueDate: body.dueDate === undefined ? undefined : body.dueDate === null ? null : new Date(body.dueDate),
+    dueDate: body.dueDate === undefined || body.dueDate === null ? body.dueDate : dueDateDay(body.dueDate, timeZone),
     recurrence: body.recurrence,
     timezone: body.timezone,
   };
@@ -66,9 +67,9 @@ export async function createCompany(deps: CompaniesDeps, ctx: RequestContext, bo
   const companyId = await deps.db.transaction((tx) =>
     insertCompany(tx, {
       company: {
-        ...companyColumns(body),
+        ...companyColumns(body, body.timezone ?? DEFAULT_TIMEZONE),
         // Created without one: no expiry, as a date the spec's client accepts.
-        ...(body.dueDate === undefined ? { dueDate: new Date(NO_EXPIRY_DUE_DATE) } : {}),
+        ...(body.dueDate === undefined ? { dueDate: NO_EXPIRY_DUE_DATE } : {}),
         name: body.name,
         planId: body.planId,
       },
@@ -86,8 +87,10 @@ export async function createCompany(deps: CompaniesDeps, ctx: RequestContext, bo
 export async function updateCompany(deps: CompaniesDeps, ctx: RequestContext, id: number, body: CompanyUpdateBody): Promise<CompanyDetail> {
   requireSuper(ctx);
   if (body.planId !== undefined && !(await findPlan(deps.db, body.planId))) throw new AppError('ERR_NO_PLAN_FOUND');
+  const needsZone = typeof body.dueDate === 'string' && !body.timezone;
+  const timeZone = body.timezone ?? (needsZone ? (await findCompany(deps.db, id))?.company.timezone : undefined) ?? DEFAULT_TIMEZONE;
   await deps.db.transaction(async (tx) => {
-    if (!(await updateCompanyRow(tx, id, companyColumns(body)))) throw new AppError('ERR_NO_COMPANY_FOUND');
+    if (!(await updateCompanyRow(tx, id, companyColumns(body, timeZone)))) throw new AppError('ERR_NO_COMPANY_FOUND');
     if (body.campaignsEnabled !== undefined) {
       await upsertSetting(tx, { companyId: id }, 'campaignsEnabled', body.campaignsEnabled ? 'true' : 'false');
     }

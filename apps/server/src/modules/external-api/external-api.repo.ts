@@ -12,7 +12,7 @@ import { inTenant } from '../../platform/db/tenant.js';
 export async function findConnectionByToken(db: DbOrTx, token: string) {
   if (!token) return null;
   const [row] = await db
-    .select({ connection: whatsapps, company: { dueDate: companies.dueDate, status: companies.status }, useExternalApi: plans.useExternalApi })
+    .select({ connection: whatsapps, company: { dueDate: companies.dueDate, timezone: companies.timezone, status: companies.status }, useExternalApi: plans.useExternalApi })
     .from(whatsapps)
     .innerJoin(companies, eq(companies.id, whatsapps.companyId))
     .innerJoin(plans, eq(plans.id, companies.planId))

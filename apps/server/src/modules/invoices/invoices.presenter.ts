@@ -1,18 +1,19 @@
-import type { InvoiceView, PixCheckoutView, SubscriptionView } from '@atende/shared';
+import { dayIn, daysBetween, type InvoiceView, type PixCheckoutView, type SubscriptionView } from '@atende/shared';
 import type { InvoiceRow, PixChargeRow } from '../../platform/db/schema.js';
 import { formatPixAmount } from '../../platform/payments/brcode.js';
 import type { CompanyDetail } from '../companies/companies.repo.js';
 
-const DAY_MS = 86_400_000;
-
-/** Display status (spec part 2 §4): paid; expired when its due date is before today and unpaid; else open. */
-export function presentInvoice(row: InvoiceRow, now = new Date()): InvoiceView {
-  const status = row.status === 'paid' ? 'paid' : row.dueDate.getTime() < now.getTime() ? 'expired' : 'open';
+/**
+ * Display status (spec part 2 §4): paid; expired when its due date is before today
+ * (the company's today: `timeZone` is the company's) and unpaid; else open.
+ */
+export function presentInvoice(row: InvoiceRow, timeZone: string, now = new Date()): InvoiceView {
+  const status = row.status === 'paid' ? 'paid' : row.dueDate < dayIn(now, timeZone) ? 'expired' : 'open';
   return {
     id: row.id,
     detail: row.detail,
     value: row.valueCents / 100,
-    dueDate: row.dueDate.toISOString(),
+    dueDate: row.dueDate,
     status,
     paidAt: row.paidAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
@@ -34,18 +35,20 @@ export function presentCheckout(charge: PixChargeRow, sandbox: boolean): PixChec
 export function presentSubscription(
   { company, plan }: CompanyDetail,
   options: { paymentsEnabled: boolean; mailEnabled: boolean },
-  now = Date.now(),
+  now = new Date(),
 ): SubscriptionView {
   const trial = company.trialExpiration;
+  const today = dayIn(now, company.timezone);
   return {
     companyId: company.id,
     name: company.name,
     email: company.email,
     plan: { id: plan.id, name: plan.name, value: plan.valueCents / 100 },
     recurrence: company.recurrence,
-    dueDate: company.dueDate?.toISOString() ?? null,
-    trialExpiration: trial?.toISOString() ?? null,
-    trialDaysLeft: trial ? Math.max(0, Math.ceil((trial.getTime() - now) / DAY_MS)) : null,
+    dueDate: company.dueDate,
+    trialExpiration: trial,
+    // Whole days from the company's today to the trial's last day (3 right after sign-up).
+    trialDaysLeft: trial ? Math.max(0, daysBetween(today, trial)) : null,
     paymentsEnabled: options.paymentsEnabled,
     mailEnabled: options.mailEnabled,
   };

@@ -13,14 +13,14 @@ import { inTenant } from '../../platform/db/tenant.js';
  * two nodes at once, makes nothing more. `companyId` limits it to one company.
  */
 export async function createDueInvoices(db: DbOrTx, options: { now: Date; daysBefore: number; companyId?: number }): Promise<{ id: number; companyId: number }[]> {
-  const horizon = new Date(options.now.getTime() + options.daysBefore * 86_400_000);
+  // Due dates are calendar dates: the horizon is counted from today in each company's zone.
   const result = (await db.execute(sql`
     insert into invoices (company_id, plan_id, detail, value_cents, due_date)
     select c.id, p.id, p.name, p.value_cents, c.due_date
     from companies c join plans p on p.id = c.plan_id
     where c.status and c.due_date is not null and p.value_cents > 0
-      and c.due_date <= ${horizon.toISOString()}::timestamptz
-      and c.due_date < ${NO_EXPIRY_DUE_DATE}::timestamptz
+      and c.due_date <= (${options.now.toISOString()}::timestamptz at time zone c.timezone)::date + ${options.daysBefore}::int
+      and c.due_date < ${NO_EXPIRY_DUE_DATE}::date
       ${options.companyId === undefined ? sql`` : sql`and c.id = ${options.companyId}`}
     on conflict (company_id, due_date) do nothing
     returning id, company_id`)) as unknown as { rows: { id: number; company_id: number }[] };
@@ -38,7 +38,7 @@ export async function issueCurrentInvoice(db: DbOrTx, companyId: number): Promis
     select c.id, p.id, p.name, p.value_cents, c.due_date
     from companies c join plans p on p.id = c.plan_id
     where c.id = ${companyId} and c.due_date is not null and p.value_cents > 0
-      and c.due_date < ${NO_EXPIRY_DUE_DATE}::timestamptz
+      and c.due_date < ${NO_EXPIRY_DUE_DATE}::date
     on conflict (company_id, due_date) do nothing
     returning id`)) as unknown as { rows: { id: number }[] };
   const createdId = result.rows[0]?.id;
@@ -129,17 +129,17 @@ export async function payInvoice(tx: DbOrTx, invoiceId: number, at: Date): Promi
   return invoice ?? null;
 }
 
-export async function companyRecurrence(tx: DbOrTx, companyId: number): Promise<string | null> {
-  const [company] = await tx.select({ recurrence: companies.recurrence }).from(companies).where(eq(companies.id, companyId));
-  return company?.recurrence ?? null;
+export async function companyBilling(tx: DbOrTx, companyId: number): Promise<{ recurrence: string; timezone: string } | null> {
+  const [company] = await tx.select({ recurrence: companies.recurrence, timezone: companies.timezone }).from(companies).where(eq(companies.id, companyId));
+  return company ?? null;
 }
 
-/** Moves the company's due date to `months` after `base`, never back. */
-export async function extendDueDate(tx: DbOrTx, companyId: number, base: Date, months: number, at: Date): Promise<{ id: number; dueDate: Date | null } | null> {
+/** Moves the company's due date (a calendar date) to `months` after the day `base`, never back; 31 Jan + 1 month is the end of February. */
+export async function extendDueDate(tx: DbOrTx, companyId: number, base: string, months: number, at: Date): Promise<{ id: number; dueDate: string | null } | null> {
   const [moved] = await tx
     .update(companies)
     .set({
-      dueDate: sql`greatest(coalesce(${companies.dueDate}, ${base.toISOString()}::timestamptz), ${base.toISOString()}::timestamptz + make_interval(months => ${months}))`,
+      dueDate: sql`greatest(coalesce(${companies.dueDate}, ${base}::date), (${base}::date + make_interval(months => ${months}))::date)`,
       updatedAt: at,
     })
     .where(eq(companies.id, companyId))

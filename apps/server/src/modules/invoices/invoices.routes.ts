@@ -23,7 +23,7 @@ export function registerInvoiceRoutes(scope: FastifyInstance, deps: InvoicesDeps
   app.get('/invoices/all', { schema: { querystring: PageQuery }, config: BILLING }, async (request, reply) => {
     const page = await invoicePage(deps, request.ctx, request.query);
     reply.header('x-has-more', String(page.hasMore));
-    return page.invoices.map((row) => presentInvoice(row));
+    return page.invoices.map((row) => presentInvoice(row, request.ctx.company.timezone));
   });
 
   app.get('/subscription', { config: BILLING }, async (request) => {
@@ -38,8 +38,8 @@ export function registerInvoiceRoutes(scope: FastifyInstance, deps: InvoicesDeps
 
   // A super user issues a company's invoice now (the settings' companies tab): 201 made, 200 it had one.
   app.post('/companies/:id/invoices', { schema: { params: IdParams }, preValidation: superOnly }, async (request, reply) => {
-    const { invoice, created } = await issueInvoiceNow(deps, request.ctx, request.params.id);
-    return reply.status(created ? 201 : 200).send(presentInvoice(invoice));
+    const { invoice, created, timeZone } = await issueInvoiceNow(deps, request.ctx, request.params.id);
+    return reply.status(created ? 201 : 200).send(presentInvoice(invoice, timeZone));
   });
 }
 

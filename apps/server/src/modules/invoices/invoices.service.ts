@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { RECURRENCE_MONTHS, type CheckoutBody, type PaymentEventPayload, type Recurrence } from '@atende/shared';
+import { dayIn, DEFAULT_TIMEZONE, presentDueDate, RECURRENCE_MONTHS, type CheckoutBody, type PaymentEventPayload, type Recurrence } from '@atende/shared';
 import type { InvoiceRow, PixChargeRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
@@ -9,7 +9,7 @@ import { PaymentProviderError } from '../../platform/payments/efi-pix.provider.j
 import type { Platform } from '../../platform/platform.js';
 import { findCompany, type CompanyDetail } from '../companies/companies.repo.js';
 import {
-  companyRecurrence,
+  companyBilling,
   createDueInvoices,
   extendDueDate,
   findChargeByTxid,
@@ -45,12 +45,17 @@ export function makeDueInvoices(deps: Pick<Platform, 'db' | 'config'>, companyId
  * `POST /companies/:id/invoices` (super users): the invoice of the company's current due
  * date at once, instead of when the hourly job reaches it; the one it has if it has one.
  */
-export async function issueInvoiceNow(deps: Pick<Platform, 'db'>, ctx: RequestContext, companyId: number): Promise<{ invoice: InvoiceRow; created: boolean }> {
+export async function issueInvoiceNow(
+  deps: Pick<Platform, 'db'>,
+  ctx: RequestContext,
+  companyId: number,
+): Promise<{ invoice: InvoiceRow; created: boolean; timeZone: string }> {
   requireSuper(ctx);
-  if (!(await findCompany(deps.db, companyId))) throw new AppError('ERR_NO_COMPANY_FOUND');
+  const company = await findCompany(deps.db, companyId);
+  if (!company) throw new AppError('ERR_NO_COMPANY_FOUND');
   const issued = await issueCurrentInvoice(deps.db, companyId);
   if (!issued) throw new AppError('ERR_NOTHING_TO_INVOICE');
-  return issued;
+  return { ...issued, timeZone: company.company.timezone };
 }
 
 /** `GET /invoices/all`: the company's invoices, for its admins (also while it is overdue). */
@@ -153,9 +158,11 @@ async function applyPixNotification(deps: InvoicesDeps, notification: PixNotific
     const invoice = await payInvoice(tx, charge.invoiceId, now);
     // A second charge of an invoice already paid: kept as paid, the due date does not move twice.
     if (!invoice) return null;
-    const recurrence = await companyRecurrence(tx, invoice.companyId);
-    const months = RECURRENCE_MONTHS[(recurrence ?? 'MENSAL') as Recurrence] ?? 1;
-    const base = invoice.dueDate.getTime() > now.getTime() ? invoice.dueDate : now;
+    const billing = await companyBilling(tx, invoice.companyId);
+    const months = RECURRENCE_MONTHS[(billing?.recurrence ?? 'MENSAL') as Recurrence] ?? 1;
+    // Calendar dates compared in the company's zone: paid on or before its due day, the next period starts from it.
+    const today = dayIn(now, billing?.timezone ?? DEFAULT_TIMEZONE);
+    const base = invoice.dueDate >= today ? invoice.dueDate : today;
     const moved = await extendDueDate(tx, invoice.companyId, base, months, now);
     return moved ? { invoiceId: invoice.id, companyId: moved.id, dueDate: moved.dueDate } : null;
   });
@@ -164,7 +171,7 @@ async function applyPixNotification(deps: InvoicesDeps, notification: PixNotific
   await deps.access.changed({ companyId: result.companyId });
   deps.events.emit('payment.concluded', {
     companyId: result.companyId,
-    payload: { action: 'CONCLUIDA', invoiceId: result.invoiceId, company: { id: result.companyId, dueDate: (result.dueDate ?? now).toISOString() } },
+    payload: { action: 'CONCLUIDA', invoiceId: result.invoiceId, company: { id: result.companyId, dueDate: presentDueDate(result.dueDate) } },
   });
   return 'paid';
 }

@@ -1,4 +1,4 @@
-import { RECURRENCE_MONTHS, type InvoiceView, type PixCheckoutView, type Recurrence } from '@atende/shared';
+import { addToCalendarDate, dayIn, DEFAULT_TIMEZONE, RECURRENCE_MONTHS, type InvoiceView, type PixCheckoutView, type Recurrence } from '@atende/shared';
 import { and, eq } from 'drizzle-orm';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,7 +29,7 @@ afterAll(async () => {
 
 /** A company on a priced plan whose due date is `dueInDays` away (negative: overdue). */
 async function buildBilledCompany(options: { dueInDays?: number; valueCents?: number; recurrence?: Recurrence } = {}): Promise<BuiltCompany> {
-  const company = await t.factories.buildCompany({ plan: { valueCents: options.valueCents ?? 9900 }, dueDate: new Date(Date.now() + (options.dueInDays ?? 5) * DAY) });
+  const company = await t.factories.buildCompany({ plan: { valueCents: options.valueCents ?? 9900 }, dueDate: inDays(options.dueInDays ?? 5) });
   if (options.recurrence) await t.database.db.update(companies).set({ recurrence: options.recurrence }).where(eq(companies.id, company.id));
   return company;
 }
@@ -38,7 +38,7 @@ async function invoicesOf(companyId: number) {
   return t.database.db.select().from(invoices).where(inTenant(invoices, { companyId }));
 }
 
-async function dueDateOf(companyId: number): Promise<Date> {
+async function dueDateOf(companyId: number): Promise<string> {
   const [row] = await t.database.db.select({ dueDate: companies.dueDate }).from(companies).where(eq(companies.id, companyId));
   return row!.dueDate!;
 }
@@ -87,27 +87,27 @@ async function pspAsReceiver() {
 }
 
 /** Calendar months as PostgreSQL adds them: a day the target month lacks becomes its last day (30 Nov + 3 months = 28 Feb). */
-function addMonths(date: Date, months: number): Date {
-  const moved = new Date(date);
-  moved.setUTCDate(1);
-  moved.setUTCMonth(moved.getUTCMonth() + months);
-  const lastDay = new Date(Date.UTC(moved.getUTCFullYear(), moved.getUTCMonth() + 1, 0)).getUTCDate();
-  moved.setUTCDate(Math.min(date.getUTCDate(), lastDay));
-  return moved;
+function addMonths(date: string, months: number): string {
+  return addToCalendarDate(date, { months });
+}
+
+/** The calendar date `days` from today in the companies' zone (the default one). */
+function inDays(days: number): string {
+  return dayIn(new Date(Date.now() + days * DAY), DEFAULT_TIMEZONE);
 }
 
 describe('the invoice job', () => {
   it('makes one invoice per company and due date, from the plan, even when two runs race', async () => {
     const soon = await buildBilledCompany({ dueInDays: 5, valueCents: 12345 });
     const later = await buildBilledCompany({ dueInDays: 40 });
-    const free = await t.factories.buildCompany({ plan: { valueCents: 0 }, dueDate: new Date(Date.now() + 2 * DAY) });
+    const free = await t.factories.buildCompany({ plan: { valueCents: 0 }, dueDate: inDays(2) });
     const now = new Date();
     await Promise.all([createDueInvoices(t.database.db, { now, daysBefore: 10 }), createDueInvoices(t.database.db, { now, daysBefore: 10 }), makeDueInvoices(t.app.services)]);
     await makeDueInvoices(t.app.services);
     const made = await invoicesOf(soon.id);
     expect(made).toHaveLength(1);
     expect(made[0]).toMatchObject({ valueCents: 12345, status: 'open' });
-    expect(made[0]!.dueDate.getTime()).toBe((await dueDateOf(soon.id)).getTime());
+    expect(made[0]!.dueDate).toBe(await dueDateOf(soon.id));
     expect(await invoicesOf(later.id)).toHaveLength(0);
     expect(await invoicesOf(free.id)).toHaveLength(0);
   });
@@ -116,7 +116,7 @@ describe('the invoice job', () => {
 describe('invoices at once, without waiting for the job', () => {
   it('moving a company to a paid plan with a near due date invoices it in the same request', async () => {
     const superToken = (await t.login(SUPER_ADMIN.email, SUPER_ADMIN.password)).token;
-    const company = await t.factories.buildCompany({ plan: { valueCents: 0 }, dueDate: new Date(Date.now() + 3 * DAY) });
+    const company = await t.factories.buildCompany({ plan: { valueCents: 0 }, dueDate: inDays(3) });
     const paid = await t.factories.buildPlan({ valueCents: 4990 });
     expect((await t.request(superToken, 'PUT', `/companies/${company.id}`, { planId: paid.id })).statusCode).toBe(200);
     const made = await invoicesOf(company.id);
@@ -133,14 +133,14 @@ describe('invoices at once, without waiting for the job', () => {
     expect(await invoicesOf(far.id)).toHaveLength(0);
     const issued = await t.request(superToken, 'POST', `/companies/${far.id}/invoices`);
     expect(issued.statusCode).toBe(201);
-    expect(issued.json<InvoiceView>()).toMatchObject({ value: 150, status: 'open', dueDate: (await dueDateOf(far.id)).toISOString() });
+    expect(issued.json<InvoiceView>()).toMatchObject({ value: 150, status: 'open', dueDate: await dueDateOf(far.id) });
     const again = await t.request(superToken, 'POST', `/companies/${far.id}/invoices`);
     expect(again.statusCode).toBe(200);
     expect(again.json<InvoiceView>().id).toBe(issued.json<InvoiceView>().id);
     await makeDueInvoices(t.app.services, far.id);
     expect(await invoicesOf(far.id)).toHaveLength(1);
 
-    const free = await t.factories.buildCompany({ plan: { valueCents: 0 }, dueDate: new Date(Date.now() + 2 * DAY) });
+    const free = await t.factories.buildCompany({ plan: { valueCents: 0 }, dueDate: inDays(2) });
     const refused = await t.request(superToken, 'POST', `/companies/${free.id}/invoices`);
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error).toBe('ERR_NOTHING_TO_INVOICE');
@@ -155,11 +155,10 @@ describe('invoices at once, without waiting for the job', () => {
 describe('GET /invoices/all', () => {
   it('lists the company’s invoices, latest first, with paid / open / expired, pages of 20 and the more-pages header', async () => {
     const company = await buildBilledCompany({ dueInDays: 5 });
-    const base = Date.now();
     await t.database.db.insert(invoices).values([
-      { companyId: company.id, detail: 'Paid', valueCents: 100, dueDate: new Date(base - 40 * DAY), status: 'paid', paidAt: new Date() },
-      { companyId: company.id, detail: 'Expired', valueCents: 100, dueDate: new Date(base - 10 * DAY) },
-      ...Array.from({ length: 20 }, (_, i) => ({ companyId: company.id, detail: `Future ${i}`, valueCents: 100, dueDate: new Date(base + (100 + i) * DAY) })),
+      { companyId: company.id, detail: 'Paid', valueCents: 100, dueDate: inDays(-40), status: 'paid', paidAt: new Date() },
+      { companyId: company.id, detail: 'Expired', valueCents: 100, dueDate: inDays(-10) },
+      ...Array.from({ length: 20 }, (_, i) => ({ companyId: company.id, detail: `Future ${i}`, valueCents: 100, dueDate: inDays(100 + i) })),
     ]);
     const { token } = await company.admin.login();
     const first = await t.request(token, 'GET', '/invoices/all?pageNumber=1');
@@ -230,8 +229,8 @@ describe('Pix checkout and the payment webhook', () => {
     expect(paid).toMatchObject({ status: 'CONCLUIDA', webhookStatus: 200 });
     const expectedDue = addMonths(invoice!.dueDate, 1);
     await waitUntil(() => heard.length > 0, 5000, 'payment event');
-    expect(heard[0]).toEqual({ action: 'CONCLUIDA', invoiceId: invoice!.id, company: { id: company.id, dueDate: expectedDue.toISOString() } });
-    expect((await dueDateOf(company.id)).toISOString()).toBe(expectedDue.toISOString());
+    expect(heard[0]).toEqual({ action: 'CONCLUIDA', invoiceId: invoice!.id, company: { id: company.id, dueDate: expectedDue } });
+    expect(await dueDateOf(company.id)).toBe(expectedDue);
     const [after] = await invoicesOf(company.id);
     expect(after).toMatchObject({ status: 'paid' });
     expect(outsiderHeard).toEqual([]);
@@ -240,7 +239,7 @@ describe('Pix checkout and the payment webhook', () => {
     const secret = t.config.PAYMENT_WEBHOOK_SECRET;
     const replay = await t.app.inject({ method: 'POST', url: `/payments/pix/webhook/${secret}/pix`, payload: { pix: [{ txid: view.txid, endToEndId: paid.endToEndId, valor: '99.00' }] } });
     expect(replay.json()).toEqual({ received: 1, outcomes: ['replay'] });
-    expect((await dueDateOf(company.id)).toISOString()).toBe(expectedDue.toISOString());
+    expect(await dueDateOf(company.id)).toBe(expectedDue);
     expect((await checkout(token, invoice!.id)).json().error).toBe('ERR_INVOICE_ALREADY_PAID');
   });
 
@@ -262,7 +261,7 @@ describe('Pix checkout and the payment webhook', () => {
     const paid = await pay(view.qrcode.qrcode, '1.00');
     expect(paid.webhookStatus).toBe(200);
     expect((await invoicesOf(company.id))[0]).toMatchObject({ status: 'open' });
-    expect((await dueDateOf(company.id)).getTime()).toBe(dueBefore.getTime());
+    expect(await dueDateOf(company.id)).toBe(dueBefore);
     const [charge] = await t.database.db.select().from(pixCharges).where(and(eq(pixCharges.txid, view.txid)));
     expect(charge!.status).toBe('ATIVA');
   });
@@ -278,7 +277,7 @@ describe('Pix checkout and the payment webhook', () => {
       const again = await checkout(token, invoice!.id);
       expect(again.json().error).toBe('ERR_INVOICE_ALREADY_PAID');
       expect((await invoicesOf(company.id))[0]).toMatchObject({ status: 'paid' });
-      expect((await dueDateOf(company.id)).toISOString()).toBe(addMonths(invoice!.dueDate, 1).toISOString());
+      expect(await dueDateOf(company.id)).toBe(addMonths(invoice!.dueDate, 1));
     } finally {
       await psp.restore();
     }
@@ -308,7 +307,7 @@ describe('Pix checkout and the payment webhook', () => {
     const { company, invoice, view } = await openCheckout({ dueInDays: 3, recurrence: recurrence as Recurrence });
     await pay(view.qrcode.qrcode);
     await waitUntil(async () => ((await invoicesOf(company.id))[0]?.status === 'paid' ? true : null), 5000, 'paid');
-    expect((await dueDateOf(company.id)).toISOString()).toBe(addMonths(invoice!.dueDate, months).toISOString());
+    expect(await dueDateOf(company.id)).toBe(addMonths(invoice!.dueDate, months));
   });
 });
 
@@ -349,13 +348,12 @@ describe('an overdue company', () => {
     const heard: { action: string; company: { dueDate: string } }[] = [];
     socket.on(`company-${company.id}-payment`, (payload: { action: string; company: { dueDate: string } }) => heard.push(payload));
 
-    const before = Date.now();
+    const today = inDays(0);
     const view = (await checkout(token, overdue!.id)).json<PixCheckoutView>();
     await pay(view.qrcode.qrcode);
     await waitUntil(() => heard.length > 0, 5000, 'payment event');
     // Paid after its due date: the new period starts from the payment.
-    const due = new Date(heard[0]!.company.dueDate).getTime();
-    expect(due).toBeGreaterThanOrEqual(addMonths(new Date(before), 1).getTime() - 1000);
+    expect([addMonths(today, 1), addMonths(inDays(0), 1)]).toContain(heard[0]!.company.dueDate);
     expect((await t.request(token, 'GET', '/tickets')).statusCode).toBe(200);
     expect((await login(agent.email, agent.password)).statusCode).toBe(200);
   });
@@ -364,7 +362,7 @@ describe('an overdue company', () => {
     const company = await buildBilledCompany({ dueInDays: 30 });
     const agent = await t.factories.buildUser(company.id, { profile: 'user' });
     const { token } = await agent.login();
-    await t.database.db.update(companies).set({ dueDate: new Date(Date.now() - DAY) }).where(eq(companies.id, company.id));
+    await t.database.db.update(companies).set({ dueDate: inDays(-1) }).where(eq(companies.id, company.id));
     await t.app.services.access.changed({ companyId: company.id });
     const socket = io(url, { transports: ['websocket'], query: { token }, reconnection: false });
     sockets.push(socket);

@@ -1,4 +1,4 @@
-import type { PixCheckoutView, SubscriptionView } from '@atende/shared';
+import { dayIn, DEFAULT_TIMEZONE, type PixCheckoutView, type SubscriptionView } from '@atende/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../platform/config.js';
@@ -30,7 +30,7 @@ afterAll(async () => {
 
 /** A company on a priced plan with its first invoice, and its admin's token. */
 async function billedAdmin(t: TestContext) {
-  const company = await t.factories.buildCompany({ plan: { valueCents: 9900 }, dueDate: new Date(Date.now() + 5 * DAY) });
+  const company = await t.factories.buildCompany({ plan: { valueCents: 9900 }, dueDate: dayIn(new Date(Date.now() + 5 * DAY), DEFAULT_TIMEZONE) });
   await makeDueInvoices(t.app.services, company.id);
   const [invoice] = await t.database.db.select().from(invoices).where(inTenant(invoices, { companyId: company.id }));
   const { token } = await company.admin.login();

@@ -1,4 +1,4 @@
-import { DEFAULT_SCHEDULES, type Language, type PublicAuthOptions, type SignupBody } from '@atende/shared';
+import { addToCalendarDate, dayIn, DEFAULT_SCHEDULES, DEFAULT_TIMEZONE, type Language, type PublicAuthOptions, type SignupBody } from '@atende/shared';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RateLimiter } from '../../platform/http/rate-limiter.js';
 import type { Platform } from '../../platform/platform.js';
@@ -66,7 +66,8 @@ export async function signup(
     return;
   }
 
-  const trialEnd = new Date(Date.now() + TRIAL_DAYS * 86_400_000);
+  // A calendar date: the trial runs through the third day from today in the company's zone (the default one at sign-up).
+  const trialEnd = addToCalendarDate(dayIn(new Date(), DEFAULT_TIMEZONE), { days: TRIAL_DAYS });
   let companyId: number;
   try {
     companyId = await deps.db.transaction((tx) =>

@@ -1,4 +1,4 @@
-import { DEFAULT_SCHEDULES } from '@atende/shared';
+import { addToCalendarDate, dayIn, DEFAULT_SCHEDULES, DEFAULT_TIMEZONE } from '@atende/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { companies, invoices, settings, users } from '../../platform/db/schema.js';
@@ -35,17 +35,17 @@ describe('POST /companies/cadastro', () => {
   it('creates the company on trial with its admin, default settings and hours, its first invoice, and mails the login', async () => {
     const body = buildSignup({ recurrence: 'ANUAL', dueDate: '2999-01-01', status: 'f', campaignsEnabled: false, language: 'en' });
     const mail = smtp.nextMailTo(body.email);
-    const before = Date.now();
+    const today = dayIn(new Date(), DEFAULT_TIMEZONE);
     const response = await signup(body);
     expect(response.statusCode).toBe(201);
     expect(response.json()).toEqual({ message: 'received' });
 
     const [company] = await t.database.db.select().from(companies).where(eq(companies.email, body.email));
     expect(company).toMatchObject({ name: body.name, phone: '11987654321', planId: pricedPlanId, status: true, recurrence: 'MENSAL', schedules: DEFAULT_SCHEDULES });
-    const due = company!.dueDate!.getTime();
-    expect(due).toBeGreaterThanOrEqual(before + 3 * 86_400_000 - 1000);
-    expect(due).toBeLessThanOrEqual(Date.now() + 3 * 86_400_000);
-    expect(company!.trialExpiration?.getTime()).toBe(due);
+    // Calendar dates (DECISIONS 15): the trial runs through the third day from the company's today.
+    const due = company!.dueDate;
+    expect([addToCalendarDate(today, { days: 3 }), addToCalendarDate(dayIn(new Date(), DEFAULT_TIMEZONE), { days: 3 })]).toContain(due);
+    expect(company!.trialExpiration).toBe(due);
 
     const rows = await t.database.db.select({ key: settings.key, value: settings.value }).from(settings).where(inTenant(settings, { companyId: company!.id }));
     expect(rows.find((row) => row.key === 'campaignsEnabled')?.value).toBe('true');
@@ -63,7 +63,7 @@ describe('POST /companies/cadastro', () => {
     expect(chosen.json()).toMatchObject({ language: 'es' });
     const [invoice] = await t.database.db.select().from(invoices).where(inTenant(invoices, { companyId: company!.id }));
     expect(invoice).toMatchObject({ valueCents: 9990, status: 'open', detail: 'Plano Pro' });
-    expect(invoice!.dueDate.getTime()).toBe(due);
+    expect(invoice!.dueDate).toBe(due);
 
     const received = await mail;
     expect(received.subject).toBe('Welcome to Atende');

@@ -34,7 +34,7 @@ export interface UserDetail {
   company?: {
     id: number;
     name: string;
-    dueDate: Date | null;
+    dueDate: string | null;
     status: boolean;
     timezone: string;
     settings: { key: string; value: string }[];

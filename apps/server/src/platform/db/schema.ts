@@ -73,12 +73,13 @@ export const companies = pgTable(
       .notNull()
       .references(() => plans.id, { onDelete: 'restrict' }),
     status: boolean('status').notNull().default(true),
-    dueDate: timestamp('due_date', { withTimezone: true, mode: 'date' }),
+    /** A calendar date (DECISIONS 15): the company works through this day in its own zone. */
+    dueDate: date('due_date', { mode: 'string' }),
     recurrence: text('recurrence').notNull().default('MENSAL'),
     schedules: jsonb('schedules').$type<ScheduleRow[]>().notNull().default([]),
     timezone: text('timezone').notNull().default('America/Sao_Paulo'),
     /** End of the free trial of a company that signed up (spec part 2 §2.20); null for companies a super user created. */
-    trialExpiration: timestamp('trial_expiration', { withTimezone: true, mode: 'date' }),
+    trialExpiration: date('trial_expiration', { mode: 'string' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -1260,7 +1261,8 @@ export const invoices = pgTable(
     detail: text('detail').notNull(),
     /** Integer cents (DECISIONS.md §10), from the plan when the invoice was made. */
     valueCents: integer('value_cents').notNull(),
-    dueDate: timestamp('due_date', { withTimezone: true, mode: 'date' }).notNull(),
+    /** A calendar date: the company's due date the invoice pays. */
+    dueDate: date('due_date', { mode: 'string' }).notNull(),
     status: text('status', { enum: ['open', 'paid'] }).notNull().default('open'),
     paidAt: timestamp('paid_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),

@@ -25,7 +25,7 @@ export function requireSession(scope: FastifyInstance, authenticate: Authenticat
     const ctx = await authenticate(token);
     if (!ctx.user.super && isCompanySuspended(ctx.company)) throw new AppError('ERR_COMPANY_SUSPENDED');
     if (!ctx.user.super && !request.routeOptions.config.allowExpiredCompany && isCompanyExpired(ctx.company)) {
-      throw new AppError('ERR_SUBSCRIPTION_EXPIRED', undefined, { dueDate: ctx.company.dueDate?.toISOString() });
+      throw new AppError('ERR_SUBSCRIPTION_EXPIRED', undefined, { dueDate: ctx.company.dueDate });
     }
     request.ctx = ctx;
   });

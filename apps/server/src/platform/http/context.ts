@@ -1,4 +1,4 @@
-import type { AllTicket, PlanFlags, Profile } from '@atende/shared';
+import { addToCalendarDate, dayIn, startOfDayIn, type AllTicket, type PlanFlags, type Profile } from '@atende/shared';
 
 /** The signed-in user as every request and socket sees it. */
 interface SessionUser {
@@ -16,7 +16,8 @@ interface SessionUser {
 export interface CompanyAccess {
   id: number;
   name: string;
-  dueDate: Date | null;
+  /** A calendar date (`YYYY-MM-DD`): the company works through this day in its zone. */
+  dueDate: string | null;
   status: boolean;
   timezone: string;
   plan: PlanFlags & { id: number; users: number; connections: number; queues: number };
@@ -39,8 +40,14 @@ export interface RequestContext extends TenantScope {
 /** Turns an access token into the request's context (modules/auth implements it); 401/403 AppErrors otherwise. */
 export type Authenticate = (accessToken: string) => Promise<RequestContext>;
 
-export function isCompanyExpired(company: Pick<CompanyAccess, 'dueDate'>, now = new Date()): boolean {
-  return company.dueDate !== null && company.dueDate.getTime() <= now.getTime();
+/** Past its due date: the due day is over in the company's zone (DECISIONS 15). */
+export function isCompanyExpired(company: Pick<CompanyAccess, 'dueDate' | 'timezone'>, now = new Date()): boolean {
+  return company.dueDate !== null && company.dueDate < dayIn(now, company.timezone);
+}
+
+/** When a company with a due date stops working: the start of the day after it, in its zone. */
+export function companyExpiresAt(company: Pick<CompanyAccess, 'dueDate' | 'timezone'>): Date | null {
+  return company.dueDate === null ? null : startOfDayIn(addToCalendarDate(company.dueDate, { days: 1 }), company.timezone);
 }
 
 /**

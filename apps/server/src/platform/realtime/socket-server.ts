@@ -6,7 +6,7 @@ import { Server, type Socket } from 'socket.io';
 import type { Authenticate } from '../http/context.js';
 import type { AccessChange } from '../events/access-changes.js';
 import { AppError } from '../http/app-error.js';
-import { isCompanyExpired, type RequestContext } from '../http/context.js';
+import { companyExpiresAt, isCompanyExpired, type RequestContext } from '../http/context.js';
 import type { RealtimeTransport } from './publisher.js';
 import { connectRedisStreams, type RedisStreamsConnection } from './redis-streams-client.js';
 import { rooms } from './rooms.js';
@@ -289,7 +289,7 @@ export async function createSocketServer(httpServer: HttpServer, options: Socket
     const inspected = options.inspectToken ? await options.inspectToken(token) : null;
     let expiresAt = inspected?.expiresAt ?? null;
     // The due date passing ends the socket like a token expiry: the client refreshes and comes back with what is left.
-    const due = ctx.company.dueDate?.getTime();
+    const due = companyExpiresAt(ctx.company)?.getTime();
     if (!ctx.user.super && !isOverdue(ctx) && due !== undefined) expiresAt = expiresAt === null ? due : Math.min(expiresAt, due);
     return { ctx, expiresAt, familyId: inspected?.familyId };
   }

@@ -14,14 +14,14 @@ import { useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import { useSession } from '../../api/session';
+import { useCompanyTimeZone, useSession } from '../../api/session';
 import { AttachmentField, storedAttachment, syncAttachment, type Attachment } from '../../components/attachment-field';
 import { FormDialogActions } from '../../components/form-dialog-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { useUnknownVariables, useVariableInsertion, VariableChips } from '../../components/variable-chips';
 import { readSettings, useCampaignSettingEntries } from '../campaign-settings/campaign-settings-queries';
 import { useConnections } from '../connections/connections-queries';
-import { browserTimeZone, toLocalInput } from '../schedules/schedule-time';
+import { toZonedInput } from '../../i18n/dates';
 import { cacheSavedCampaign } from './campaigns-queries';
 
 type FormInput = z.input<typeof CampaignBody>;
@@ -37,13 +37,13 @@ export function editableParts(campaign: PresentedCampaign | null, now = Date.now
 /** Campaign dialog (spec part 2 §2.7): name, up to 5 messages, connection, contact list or tag, file list, start time, confirmation, attachment (uploaded after the save). */
 export function CampaignDialog({ campaign, onClose }: { campaign: PresentedCampaign | null; onClose(): void }) {
   const { t } = useTranslation();
-  const { api, user } = useSession();
+  const { api } = useSession();
   const queryClient = useQueryClient();
   const connections = useConnections();
   const lists = useQuery({ queryKey: ['contact-lists', 'list'], queryFn: () => api.get<PresentedContactList[]>('/contact-lists/list') });
   const tags = useQuery({ queryKey: ['tags', 'list'], queryFn: () => api.get<PresentedTagSummary[]>('/tags/list') });
   const fileLists = useQuery({ queryKey: ['files', 'all'], queryFn: () => api.get<{ files: PresentedFileList[] }>('/files', { pageNumber: 1 }) });
-  const timeZone = user?.company?.timezone ?? browserTimeZone();
+  const timeZone = useCompanyTimeZone();
   const editable = editableParts(campaign);
   const form = useForm<FormInput, unknown, FormOutput>({
     resolver: zodResolver(CampaignBody),
@@ -58,7 +58,7 @@ export function CampaignDialog({ campaign, onClose }: { campaign: PresentedCampa
       contactListId: campaign?.contactListId ?? null,
       tagId: campaign?.tagId ?? null,
       fileListId: campaign?.fileListId ?? null,
-      scheduledAt: campaign?.scheduledAt ? toLocalInput(new Date(campaign.scheduledAt), timeZone) : '',
+      scheduledAt: campaign?.scheduledAt ? toZonedInput(new Date(campaign.scheduledAt), timeZone) : '',
       confirmation: campaign?.confirmation ?? false,
     },
   });
@@ -145,7 +145,7 @@ export function CampaignDialog({ campaign, onClose }: { campaign: PresentedCampa
                 label={t('campaigns.dialog.scheduledAt')}
                 {...form.register('scheduledAt')}
                 error={Boolean(errors.scheduledAt)}
-                helperText={errors.scheduledAt?.message ? t(errors.scheduledAt.message) : t('campaigns.dialog.scheduledHint')}
+                helperText={errors.scheduledAt?.message ? t(errors.scheduledAt.message) : t('campaigns.dialog.scheduledHint', { timeZone })}
                 disabled={locked}
                 slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'campaign-scheduled-at' } }}
               />

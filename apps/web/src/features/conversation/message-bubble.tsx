@@ -10,15 +10,12 @@ import SmartToyOutlined from '@mui/icons-material/SmartToyOutlined';
 import { Box, Button, Chip, IconButton, Menu, MenuItem, Stack, Tooltip, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatTime } from '../../i18n/dates';
 import { FormattedText } from './format-message';
 import { ackState } from './message-content';
 import { detailText, MediaState, MessageOrigin, OrderCard, Reactions } from './message-details';
 import { bodyIsMediaName, MessageMedia } from './message-media';
 
-const time = (value: string) => {
-  const date = new Date(value);
-  return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
-};
 
 function AckIcon({ ack }: { ack: number }) {
   const { t } = useTranslation();
@@ -90,7 +87,7 @@ export function MessageBubble({ message, showSender, onReply, onDelete, onRetry,
     return (
       <Stack direction="row" spacing={1} data-testid="message-item" data-message-id={message.id} data-from-me={String(message.fromMe)} data-call sx={{ alignSelf: 'center', alignItems: 'center', my: 0.5, px: 1.5, py: 0.5, borderRadius: 2, bgcolor: 'background.paper', boxShadow: 1 }}>
         <PhoneMissed color="error" fontSize="small" />
-        <Typography variant="body2">{t('conversation.message.missedCall', { time: time(message.createdAt) })}</Typography>
+        <Typography variant="body2">{t('conversation.message.missedCall', { time: formatTime(message.createdAt) })}</Typography>
       </Stack>
     );
   }
@@ -176,7 +173,7 @@ export function MessageBubble({ message, showSender, onReply, onDelete, onRetry,
           </Typography>
         ) : null}
         <Typography variant="caption" component="time" dateTime={message.createdAt}>
-          {time(message.createdAt)}
+          {formatTime(message.createdAt)}
         </Typography>
         {message.fromMe && message.sendStatus === 'failed' ? <SendFailure message={message} onRetry={onRetry} /> : message.fromMe ? <AckIcon ack={message.ack} /> : null}
       </Stack>

@@ -1,5 +1,6 @@
 import type { PresentedMessage, PresentedMessagePage } from '@atende/shared';
 import type { InfiniteData } from '@tanstack/react-query';
+import { calendarDay } from '../../i18n/dates';
 
 /** Oldest first; equal times keep the server's order by id. */
 function byCreatedAt(a: PresentedMessage, b: PresentedMessage): number {
@@ -54,14 +55,12 @@ export type TimelineItem =
   | { kind: 'started'; key: string; date: string }
   | { kind: 'message'; key: string; message: PresentedMessage };
 
-function dayOf(value: string): string {
-  const date = new Date(value);
-  return `${date.getFullYear()}-${date.getMonth()}-${date.getDate()}`;
-}
+/** The day a message belongs to, in the company's zone (the separators follow the company's days). */
+const dayOf = (value: string) => calendarDay(value);
 
 /**
  * What the list shows between messages (spec part 1 §2): a day separator when the
- * local day changes, and when the ticket changes the end of the previous
+ * company's day changes, and when the ticket changes the end of the previous
  * conversation (at its last message) and the start of the next one.
  */
 export function buildTimeline(messages: readonly PresentedMessage[]): TimelineItem[] {

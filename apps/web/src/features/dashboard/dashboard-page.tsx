@@ -27,19 +27,19 @@ import { Navigate } from 'react-router';
 import { ApiError } from '../../api/http-client';
 import { useSession } from '../../api/session';
 import { toastError } from '../../components/toast';
+import { displayTimeZone, today } from '../../i18n/dates';
 import { useConnections } from '../connections/connections-queries';
 import { useQueues } from '../queues/queues-queries';
 import { useDashboard, useDashboardLive, type DashboardFilter } from './dashboard-queries';
 
 // recharts is loaded with the charts only, never with the tickets screen.
 const DashboardCharts = lazy(() => import('./dashboard-charts'));
-
 const pad = (value: number) => String(value).padStart(2, '0');
-const localDay = (date: Date) => `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 
-/** Spec part 1 §9: the first day of the month to today. */
-export function defaultFilter(today = new Date()): DashboardFilter {
-  return { from: localDay(new Date(today.getFullYear(), today.getMonth(), 1)), to: localDay(today), queueIds: [], whatsappIds: [] };
+/** Spec part 1 §9: the first day of the month to today, in the company's calendar. */
+export function defaultFilter(now = new Date()): DashboardFilter {
+  const day = today(displayTimeZone(), now);
+  return { from: `${day.slice(0, 8)}01`, to: day, queueIds: [], whatsappIds: [] };
 }
 
 /** Minutes as "1h 05m" (spec: averages in hours and minutes). */

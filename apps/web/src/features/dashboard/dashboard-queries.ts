@@ -1,7 +1,8 @@
-import type { DashboardAnswer, TicketsDayAnswer, TicketsUsersAnswer } from '@atende/shared';
+import { addToCalendarDate, type DashboardAnswer, type TicketsDayAnswer, type TicketsUsersAnswer } from '@atende/shared';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useSession } from '../../api/session';
+import { displayTimeZone, today } from '../../i18n/dates';
 import { useCompanyEvent } from '../../realtime/socket';
 
 /** What the dashboard reads: a period in days or a date range, and the queue and connection filters. */
@@ -20,14 +21,11 @@ const lists = (filter: DashboardFilter) => ({
   ...(filter.whatsappIds.length ? { whatsappIds: filter.whatsappIds } : {}),
 });
 
-/** The days a filter covers, as the chart routes take them (`days` resolved in the browser's calendar). */
-function chartDates(filter: DashboardFilter, today = new Date()): { initialDate?: string; finalDate?: string } {
+/** The days a filter covers, as the chart routes take them (`days` resolved in the company's calendar, like the server's). */
+function chartDates(filter: DashboardFilter, now = new Date()): { initialDate?: string; finalDate?: string } {
   if (filter.days) {
-    const day = (offset: number) => {
-      const date = new Date(today.getFullYear(), today.getMonth(), today.getDate() - offset);
-      return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
-    };
-    return { initialDate: day(filter.days - 1), finalDate: day(0) };
+    const last = today(displayTimeZone(), now);
+    return { initialDate: addToCalendarDate(last, { days: 1 - filter.days }), finalDate: last };
   }
   return { ...(filter.from ? { initialDate: filter.from } : {}), ...(filter.to ? { finalDate: filter.to } : {}) };
 }

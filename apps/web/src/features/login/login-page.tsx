@@ -1,4 +1,4 @@
-import { DUE_DATE_WARNING_DAYS, LANGUAGES, LoginBody } from '@atende/shared';
+import { daysBetween, DUE_DATE_WARNING_DAYS, LANGUAGES, LoginBody } from '@atende/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Box, Button, Link, MenuItem, Paper, Stack, TextField, Typography } from '@mui/material';
 import { useEffect, useState } from 'react';
@@ -10,13 +10,12 @@ import { useSession } from '../../api/session';
 import { forgetSessionEnd, sessionEndReason } from '../../api/storage-keys';
 import { toastError, toastInfo } from '../../components/toast';
 import { changeLanguage, formatDate } from '../../i18n';
+import { calendarDay, displayTimeZone, today } from '../../i18n/dates';
 import { preloadSocketClient } from '../../realtime/socket';
 
-const DAY = 86_400_000;
-
-/** Whole days until the due date, rounded (spec part 1 §2). */
-function daysUntil(dueDate: string): number {
-  return Math.round((new Date(dueDate).getTime() - Date.now()) / DAY);
+/** Whole days from the company's today to its due date (spec part 1 §2). */
+function daysUntil(dueDate: string, timeZone: string): number {
+  return daysBetween(today(timeZone), calendarDay(dueDate, timeZone));
 }
 
 export default function LoginPage() {
@@ -66,7 +65,7 @@ export default function LoginPage() {
       const user = await signIn(values.email, values.password);
       const dueDate = user.company?.dueDate;
       if (dueDate) {
-        const days = daysUntil(dueDate);
+        const days = daysUntil(dueDate, user.company?.timezone || displayTimeZone());
         if (days < DUE_DATE_WARNING_DAYS) toastInfo(days <= 0 ? t('login.dueToday') : t('login.dueSoon', { count: days }));
       }
     } catch (error) {

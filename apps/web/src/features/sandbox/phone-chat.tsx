@@ -16,6 +16,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { HiddenFileInput } from '../../components/hidden-file-input';
+import { formatTime } from '../../i18n/dates';
 import { FormattedText } from '../conversation/format-message';
 import { toastError, toastInfo } from '../../components/toast';
 import { useDebouncedValue } from '../../components/use-debounced-value';
@@ -36,11 +37,6 @@ const SAMPLE_ORDER = {
 };
 
 type SpecialType = 'call' | 'location' | 'vcard' | 'order';
-
-function time(value: string): string {
-  const date = new Date(value);
-  return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
-}
 
 /** The quoted message above a reply: a bar on the left, who wrote it and its text on one or two lines. */
 function QuotedEntry({ quoted }: { quoted: PhoneEntry | undefined }) {
@@ -298,7 +294,7 @@ export function PhoneChat({ connection, customer, onSent }: { connection: Presen
                   </IconButton>
                 ) : null}
                 <Typography variant="caption" color="text.secondary" sx={{ lineHeight: 1.2 }}>
-                  {time(entry.createdAt)}
+                  {formatTime(entry.createdAt)}
                 </Typography>
               </Stack>
             </Box>

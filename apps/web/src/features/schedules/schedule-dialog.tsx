@@ -3,13 +3,14 @@ import { Alert, Autocomplete, Box, Button, Dialog, DialogContent, DialogTitle, S
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../api/session';
+import { useCompanyTimeZone, useSession } from '../../api/session';
 import { FormDialogActions } from '../../components/form-dialog-actions';
 import { AttachmentField, storedAttachment, syncAttachment, type Attachment } from '../../components/attachment-field';
 import { toastError, toastSuccess } from '../../components/toast';
 import { useUnknownVariables, useVariableInsertion, VariableChips } from '../../components/variable-chips';
 import { useDebouncedValue } from '../../components/use-debounced-value';
-import { browserTimeZone, defaultSendAt, formatInZone, toLocalInput } from './schedule-time';
+import { formatDateTime, toZonedInput } from '../../i18n/dates';
+import { defaultSendAt } from './schedule-time';
 import { cacheSavedSchedule, type Schedule } from './schedules-queries';
 
 /** Spec part 1 §5: the contact search starts at 3 characters. */
@@ -24,12 +25,6 @@ export interface ScheduleContact {
 function isAllowedImage(file: File): boolean {
   const name = file.name.toLowerCase();
   return SCHEDULE_MEDIA_EXTENSIONS.some((ext) => name.endsWith(ext));
-}
-
-/** The company's zone (the server reads the typed time in it), else the browser's. */
-export function useCompanyTimeZone(): string {
-  const { user } = useSession();
-  return user?.company?.timezone || browserTimeZone();
 }
 
 export interface ScheduleDialogProps {
@@ -52,7 +47,7 @@ export interface ScheduleDialogProps {
  * (MUI only): the ticket menu opens it too.
  */
 export function ScheduleDialog({ record, contact: fixedContact, initialSendAt, onClose, onDelete }: ScheduleDialogProps) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { api } = useSession();
   const queryClient = useQueryClient();
   const timeZone = useCompanyTimeZone();
@@ -61,7 +56,7 @@ export function ScheduleDialog({ record, contact: fixedContact, initialSendAt, o
   const [contact, setContact] = useState<ScheduleContact | null>(record ? { id: record.contact.id, name: record.contact.name, number: record.contact.number } : (fixedContact ?? null));
   const [input, setInput] = useState(contact?.name ?? '');
   const [body, setBody] = useState(record?.body ?? '');
-  const [sendAt, setSendAt] = useState(record ? toLocalInput(new Date(record.sendAt), timeZone) : (initialSendAt ?? defaultSendAt(timeZone)));
+  const [sendAt, setSendAt] = useState(record ? toZonedInput(new Date(record.sendAt), timeZone) : (initialSendAt ?? defaultSendAt(timeZone)));
   const [attachment, setAttachment] = useState<Attachment>(storedAttachment(record?.mediaName));
   const [submitted, setSubmitted] = useState(false);
   const [saving, setSaving] = useState(false);
@@ -124,7 +119,7 @@ export function ScheduleDialog({ record, contact: fixedContact, initialSendAt, o
             ) : null}
             {sent ? (
               <Alert severity="info" data-testid="schedule-dialog-sent">
-                {record?.sentAt ? t('schedules.dialog.sentAt', { date: formatInZone(record.sentAt, timeZone, i18n.language) }) : t('schedules.status.AGENDADA')} · {t('schedules.dialog.alreadySent')}
+                {record?.sentAt ? t('schedules.dialog.sentAt', { date: formatDateTime(record.sentAt, timeZone) }) : t('schedules.status.AGENDADA')} · {t('schedules.dialog.alreadySent')}
               </Alert>
             ) : null}
             <Autocomplete<ScheduleContact>

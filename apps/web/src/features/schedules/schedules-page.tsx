@@ -9,14 +9,14 @@ import { useMemo, useState } from 'react';
 import { Calendar, dateFnsLocalizer, Views, type EventProps, type View } from 'react-big-calendar';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { useSession } from '../../api/session';
+import { useCompanyTimeZone, useSession } from '../../api/session';
 import { AddButton, ListPageHeader, SearchField } from '../../components/list-page-parts';
 import { PageLoading } from '../../components/page-loading';
 import { toastSuccess } from '../../components/toast';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { useDeleteConfirmation } from '../../components/use-delete-confirmation';
-import { ScheduleDialog, useCompanyTimeZone, type ScheduleContact } from './schedule-dialog';
-import { toLocalInput, zonedWallClock } from './schedule-time';
+import { formatTime, fromWallClock, zonedWallClock } from '../../i18n/dates';
+import { ScheduleDialog, type ScheduleContact } from './schedule-dialog';
 import { cacheRemovedSchedule, useScheduleEvents, useSchedulePages, type Schedule } from './schedules-queries';
 
 const localizer = dateFnsLocalizer({ format, parse, startOfWeek, getDay, locales: { pt: ptBR, en: enUS, es } });
@@ -105,7 +105,8 @@ export default function SchedulesPage() {
     () =>
       schedules.map((schedule) => {
         const start = zonedWallClock(new Date(schedule.sendAt), timeZone);
-        return { schedule, title: `${schedule.contact.name} · ${t(`schedules.status.${schedule.status}`)}`, start, end: new Date(start.getTime() + 30 * 60_000) };
+        const title = `${formatTime(schedule.sendAt, timeZone)} ${schedule.contact.name} · ${t(`schedules.status.${schedule.status}`)}`;
+        return { schedule, title, start, end: new Date(start.getTime() + 30 * 60_000) };
       }),
     [schedules, timeZone, t],
   );
@@ -159,6 +160,7 @@ export default function SchedulesPage() {
             onView={setView}
             views={[Views.MONTH, Views.WEEK, Views.DAY]}
             date={date}
+            getNow={() => zonedWallClock(new Date(), timeZone)}
             onNavigate={setDate}
             selectable
             popup
@@ -171,12 +173,13 @@ export default function SchedulesPage() {
             onSelectEvent={(event) => setDialog({ record: event.schedule })}
             onSelectSlot={(slot) => {
               // A day of the month view keeps the default hour; a week/day slot takes its time.
+              // The calendar's dates carry the company's wall clock in browser-local fields.
               const picked = new Date(slot.start);
               if (view === Views.MONTH) {
-                const base = new Date(Date.now() + 3_600_000);
+                const base = zonedWallClock(new Date(Date.now() + 3_600_000), timeZone);
                 picked.setHours(base.getHours(), base.getMinutes());
               }
-              setDialog({ record: null, sendAt: toLocalInput(picked, Intl.DateTimeFormat().resolvedOptions().timeZone) });
+              setDialog({ record: null, sendAt: fromWallClock(picked) });
             }}
             style={{ height: '100%' }}
           />

@@ -8,6 +8,7 @@ import { useSession } from '../../api/session';
 import { FormDialogActions } from '../../components/form-dialog-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { cacheCompany, type Company } from './companies-queries';
+import { today } from '../../i18n/dates';
 import { companyFormDefaults, CompanyFormSchema, companyPayload, recurrenceChoices, renewDueDate, type CompanyFormOutput, type CompanyFormValues } from './company-form';
 import { sortPlans } from './plan-form';
 import { usePlans } from './plans-queries';
@@ -45,7 +46,7 @@ export function CompanyDialog({ company, onClose }: { company: Company | null; o
 
   const renew = () => {
     const { dueDate, recurrence } = form.getValues();
-    form.setValue('dueDate', renewDueDate(dueDate, recurrence, new Date()), { shouldDirty: true });
+    form.setValue('dueDate', renewDueDate(dueDate, recurrence, today()), { shouldDirty: true });
   };
 
   const text = (name: 'name' | 'email' | 'phone', maxLength: number, extra: { required?: boolean; type?: string } = {}) => (

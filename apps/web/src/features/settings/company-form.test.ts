@@ -1,5 +1,6 @@
-import { NO_EXPIRY_DUE_DATE, PlanBody } from '@atende/shared';
-import { describe, expect, it } from 'vitest';
+import { addToCalendarDate, NO_EXPIRY_DUE_DATE, PlanBody } from '@atende/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setDisplayTimeZone } from '../../i18n/dates';
 import type { Company } from './companies-queries';
 import {
   companyFormDefaults,
@@ -17,17 +18,19 @@ import { formatReais } from '../../i18n';
 import { limitText, planFormDefaults, sortPlans } from './plan-form';
 import type { Plan } from './plans-queries';
 
-/** Noon of a local date, `days` away from 10 June 2025 (local time, whatever the test machine's zone). */
-const june10 = new Date(2025, 5, 10, 9, 30);
-const inDays = (days: number, hour = 12) => new Date(2025, 5, 10 + days, hour).toISOString();
+/** 09:30 on 10 June 2025 in São Paulo, the zone the dates are shown in here (whatever the test machine's). */
+const june10 = new Date('2025-06-10T12:30:00Z');
+const inDays = (days: number) => addToCalendarDate('2025-06-10', { days });
+beforeAll(() => setDisplayTimeZone('America/Sao_Paulo'));
+afterAll(() => setDisplayTimeZone(null));
 
 describe('company row colour by due date (spec part 2 §9)', () => {
-  it('counts calendar days, not 24-hour spans', () => {
-    expect(daysUntilDue(inDays(0, 23), june10)).toBe(0);
-    expect(daysUntilDue(inDays(1, 0), june10)).toBe(1);
-    expect(daysUntilDue(inDays(-1, 23), june10)).toBe(-1);
-    // Across a month end.
-    expect(daysUntilDue(new Date(2025, 6, 1, 8).toISOString(), new Date(2025, 5, 30, 20))).toBe(1);
+  it("counts calendar days from the company's today", () => {
+    expect(daysUntilDue('2025-06-10', june10)).toBe(0);
+    expect(daysUntilDue('2025-06-11', june10)).toBe(1);
+    expect(daysUntilDue('2025-06-09', june10)).toBe(-1);
+    // Across a month end; 01:30 UTC on 1 July is still 30 June in São Paulo.
+    expect(daysUntilDue('2025-07-01', new Date('2025-07-01T01:30:00Z'))).toBe(1);
   });
 
   it('is yellow at exactly 5 days, orange from -3 to 4, red at exactly -4, none otherwise', () => {
@@ -52,43 +55,42 @@ describe('company row colour by due date (spec part 2 §9)', () => {
 
 describe('company renewal (spec part 2 §4)', () => {
   it('moves the due date forward by the recurrence', () => {
-    expect(renewDueDate('2025-06-10', 'MENSAL', june10)).toBe('2025-07-10');
-    expect(renewDueDate('2025-06-10', 'BIMESTRAL', june10)).toBe('2025-08-10');
-    expect(renewDueDate('2025-06-10', 'TRIMESTRAL', june10)).toBe('2025-09-10');
-    expect(renewDueDate('2025-06-10', 'SEMESTRAL', june10)).toBe('2025-12-10');
-    expect(renewDueDate('2025-06-10', 'ANUAL', june10)).toBe('2026-06-10');
-    expect(renewDueDate('2025-11-15', 'SEMESTRAL', june10)).toBe('2026-05-15');
+    expect(renewDueDate('2025-06-10', 'MENSAL', '2025-06-10')).toBe('2025-07-10');
+    expect(renewDueDate('2025-06-10', 'BIMESTRAL', '2025-06-10')).toBe('2025-08-10');
+    expect(renewDueDate('2025-06-10', 'TRIMESTRAL', '2025-06-10')).toBe('2025-09-10');
+    expect(renewDueDate('2025-06-10', 'SEMESTRAL', '2025-06-10')).toBe('2025-12-10');
+    expect(renewDueDate('2025-06-10', 'ANUAL', '2025-06-10')).toBe('2026-06-10');
+    expect(renewDueDate('2025-11-15', 'SEMESTRAL', '2025-06-10')).toBe('2026-05-15');
   });
 
   it('ends on the last day of a shorter month, and starts from today without a due date', () => {
-    expect(renewDueDate('2025-01-31', 'MENSAL', june10)).toBe('2025-02-28');
-    expect(renewDueDate('2024-01-31', 'MENSAL', june10)).toBe('2024-02-29');
-    expect(renewDueDate('2025-08-31', 'MENSAL', june10)).toBe('2025-09-30');
-    expect(renewDueDate('', 'MENSAL', june10)).toBe('2025-07-10');
-    expect(renewDueDate('2025-02-30', 'MENSAL', june10)).toBe('2025-07-10');
+    expect(renewDueDate('2025-01-31', 'MENSAL', '2025-06-10')).toBe('2025-02-28');
+    expect(renewDueDate('2024-01-31', 'MENSAL', '2025-06-10')).toBe('2024-02-29');
+    expect(renewDueDate('2025-08-31', 'MENSAL', '2025-06-10')).toBe('2025-09-30');
+    expect(renewDueDate('', 'MENSAL', '2025-06-10')).toBe('2025-07-10');
+    expect(renewDueDate('2025-02-30', 'MENSAL', '2025-06-10')).toBe('2025-07-10');
   });
 });
 
 describe('company due date in the form', () => {
-  it('reads and writes the date input in local time', () => {
-    expect(toDateInput(new Date(2025, 0, 5, 23, 59))).toBe('2025-01-05');
+  it('reads and writes the date input as a calendar date', () => {
+    expect(toDateInput('2025-01-05')).toBe('2025-01-05');
+    // An older answer's instant: its day in the company's zone.
+    expect(toDateInput('2025-01-06T02:59:00.000Z')).toBe('2025-01-05');
     expect(toDateInput(null)).toBe('');
     // The server sends "no expiry" as a far-future date; the dialog shows it as empty.
     expect(toDateInput(NO_EXPIRY_DUE_DATE)).toBe('');
     expect(toDateInput('garbage')).toBe('');
     expect(parseDateInput('2025-02-29')).toBeNull();
     expect(parseDateInput('2025-2-3')).toBeNull();
-    expect(parseDateInput('2024-02-29')).toEqual({ year: 2024, month: 2, day: 29 });
+    expect(parseDateInput('2024-02-29')).toBe('2024-02-29');
   });
 
-  it('sends null when empty or invalid, keeps an unchanged date as stored, keeps the time of day of a moved one', () => {
-    const stored = new Date(2025, 5, 10, 14, 45, 12, 0).toISOString();
-    expect(dueDatePayload('', stored)).toBeNull();
-    expect(dueDatePayload('2025-13-01', stored)).toBeNull();
-    expect(dueDatePayload('2025-06-10', stored)).toBe(stored);
-    expect(dueDatePayload('2025-07-10', stored)).toBe(new Date(2025, 6, 10, 14, 45, 12, 0).toISOString());
-    // No stored moment: active through the whole chosen day.
-    expect(dueDatePayload('2025-07-10', null)).toBe(new Date(2025, 6, 10, 23, 59, 59, 999).toISOString());
+  it('sends null when empty or invalid, else the date typed (DECISIONS 15)', () => {
+    expect(dueDatePayload('')).toBeNull();
+    expect(dueDatePayload('2025-13-01')).toBeNull();
+    expect(dueDatePayload('2026-02-30')).toBeNull();
+    expect(dueDatePayload(' 2026-11-01 ')).toBe('2026-11-01');
   });
 });
 
@@ -102,7 +104,7 @@ describe('company form', () => {
     planId: 3,
     plan,
     status: true,
-    dueDate: new Date(2025, 5, 10, 12).toISOString(),
+    dueDate: '2025-06-10',
     recurrence: 'MENSAL',
     schedules: [],
     timezone: 'America/Sao_Paulo',
@@ -148,10 +150,10 @@ describe('company form', () => {
 
     const defaults = companyFormDefaults(company);
     expect(defaults).toMatchObject({ name: 'Acme', planId: 3, campaignsEnabled: false, dueDate: '2025-06-10', password: '' });
-    const edited = CompanyFormSchema.parse({ ...defaults, dueDate: renewDueDate(String(defaults.dueDate), 'MENSAL', june10) });
+    const edited = CompanyFormSchema.parse({ ...defaults, dueDate: renewDueDate(String(defaults.dueDate), 'MENSAL', '2025-06-10') });
     const body = companyPayload(edited, company);
     expect(body).not.toHaveProperty('password');
-    expect(body.dueDate).toBe(new Date(2025, 6, 10, 12).toISOString());
+    expect(body.dueDate).toBe('2025-07-10');
     expect(body.campaignsEnabled).toBe(false);
   });
 });

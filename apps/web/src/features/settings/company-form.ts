@@ -1,4 +1,5 @@
-import { CompanyBody, hasDueDate, RECURRENCE_MONTHS, RECURRENCES, type CompanyUpdateBody, type Recurrence } from '@atende/shared';
+import { addToCalendarDate, CompanyBody, daysBetween, hasDueDate, isCalendarDate, RECURRENCE_MONTHS, RECURRENCES, type CompanyUpdateBody, type Recurrence } from '@atende/shared';
+import { calendarDay, displayTimeZone, today } from '../../i18n/dates';
 import { z } from 'zod';
 import type { Company } from './companies-queries';
 
@@ -6,7 +7,7 @@ import type { Company } from './companies-queries';
  * The shared request schema checks the dialog; a missing plan reads "required"
  * (not "not a number"), an empty password means "no first user" (a password
  * needs the email the first admin signs in with), and the due
- * date stays the date input's text until `companyPayload` turns it into a time.
+ * date stays the date input's text, which `companyPayload` sends as it is.
  */
 export const CompanyFormSchema = CompanyBody.extend({
   planId: z.preprocess((value) => (value === '' ? undefined : value), z.number({ error: 'validation.required' }).int().positive('validation.required')),
@@ -33,69 +34,47 @@ export function recurrenceChoices(current?: string): Recurrence[] {
   return offered;
 }
 
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** `yyyy-MM-dd` of a moment, in the browser's time zone (the date the user sees). */
-export function toDateInput(value: string | Date | null | undefined): string {
+/** The date input's `yyyy-MM-dd` of a due date: a calendar date as it is (an older instant: its day in the company's zone). */
+export function toDateInput(value: string | null | undefined): string {
   // "No expiry" comes as a far-future date (the spec's client reads null as expired): the dialog shows it empty.
-  if (!value || (typeof value === 'string' && !hasDueDate(value))) return '';
-  const date = typeof value === 'string' ? new Date(value) : value;
-  if (Number.isNaN(date.getTime())) return '';
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+  if (!value || !hasDueDate(value)) return '';
+  return calendarDay(value);
 }
 
-/** A date input's `yyyy-MM-dd` as a local date, or null when empty or not a real date. */
-export function parseDateInput(value: string): { year: number; month: number; day: number } | null {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value.trim());
-  if (!match) return null;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(year, month - 1, day);
-  if (date.getFullYear() !== year || date.getMonth() !== month - 1 || date.getDate() !== day) return null;
-  return { year, month, day };
+/** A date input's `yyyy-MM-dd`, or null when empty or not a real date. */
+export function parseDateInput(value: string): string | null {
+  const text = value.trim();
+  return isCalendarDate(text) ? text : null;
 }
 
 /**
- * The due date to send: null when empty or invalid (spec part 2 §5). An
- * unchanged date keeps its stored moment; a new date keeps the stored time of
- * day (renewals move whole months), or the end of that day when there was none,
- * so "active until 10/06" holds through the 10th.
+ * The due date to send: the calendar date typed (DECISIONS 15: a day, the same in
+ * every zone; the company works through it), or null when empty or invalid (spec part 2 §5).
  */
-export function dueDatePayload(input: string, stored: string | null | undefined): string | null {
-  const parsed = parseDateInput(input);
-  if (!parsed) return null;
-  if (stored && toDateInput(stored) === input.trim()) return stored;
-  const previous = stored ? new Date(stored) : null;
-  const time = previous && !Number.isNaN(previous.getTime()) ? [previous.getHours(), previous.getMinutes(), previous.getSeconds(), previous.getMilliseconds()] : [23, 59, 59, 999];
-  const [h = 0, m = 0, s = 0, ms = 0] = time;
-  return new Date(parsed.year, parsed.month - 1, parsed.day, h, m, s, ms).toISOString();
+export function dueDatePayload(input: string): string | null {
+  return parseDateInput(input);
 }
 
 /**
  * Renewal (spec part 2 §4): the due date moves forward by the recurrence's
- * months, from the current due date or from today when there is none. A day the
- * target month lacks becomes its last day (31 Jan + 1 month = 28/29 Feb).
+ * months, from the current due date or from the company's today when there is none.
+ * A day the target month lacks becomes its last day (31 Jan + 1 month = 28/29 Feb).
  */
-export function renewDueDate(input: string, recurrence: string, today: Date): string {
+export function renewDueDate(input: string, recurrence: string, today: string): string {
   const months = (RECURRENCE_MONTHS as Record<string, number>)[recurrence] ?? RECURRENCE_MONTHS.MENSAL;
-  const base = parseDateInput(input) ?? { year: today.getFullYear(), month: today.getMonth() + 1, day: today.getDate() };
-  const target = new Date(base.year, base.month - 1 + months, 1);
-  const lastDay = new Date(target.getFullYear(), target.getMonth() + 1, 0).getDate();
-  return toDateInput(new Date(target.getFullYear(), target.getMonth(), Math.min(base.day, lastDay)));
+  return addToCalendarDate(parseDateInput(input) ?? today, { months });
 }
 
-/** Whole calendar days from today to the due date (negative once past), in the browser's time zone. */
+/** Whole calendar days from the company's today to the due date (negative once past). */
 export function daysUntilDue(dueDate: string, now: Date): number {
-  const due = new Date(dueDate);
-  const start = Date.UTC(now.getFullYear(), now.getMonth(), now.getDate());
-  const end = Date.UTC(due.getFullYear(), due.getMonth(), due.getDate());
-  return Math.round((end - start) / 86_400_000);
+  return daysBetween(today(displayTimeZone(), now), calendarDay(dueDate));
 }
 
 export type DueColour = 'yellow' | 'orange' | 'red';
 
 /** Row colour by days to the due date (spec part 2 §9): exactly 5 yellow, -3 to 4 orange, exactly -4 red. */
 export function dueColour(dueDate: string | null, now: Date): DueColour | null {
-  if (!dueDate || Number.isNaN(new Date(dueDate).getTime())) return null;
+  if (!dueDate || !calendarDay(dueDate)) return null;
   const days = daysUntilDue(dueDate, now);
   if (days === 5) return 'yellow';
   if (days >= -3 && days <= 4) return 'orange';
@@ -121,7 +100,7 @@ export function companyFormDefaults(company: Company | null, firstPlanId?: numbe
 /** `POST /companies` / `PUT /companies/:id` body from the validated form. */
 export function companyPayload(values: CompanyFormOutput, company: Company | null): CompanyUpdateBody {
   const { password, dueDate, ...rest } = values;
-  const body: CompanyUpdateBody = { ...rest, dueDate: dueDatePayload(dueDate, company?.dueDate) };
+  const body: CompanyUpdateBody = { ...rest, dueDate: dueDatePayload(dueDate) };
   if (!company && password) body.password = password;
   return body;
 }

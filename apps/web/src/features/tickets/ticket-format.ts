@@ -1,11 +1,10 @@
-/** Spec part 1 §9: the list shows HH:mm for a ticket updated today, dd/MM/yyyy otherwise. */
-export function formatTicketTime(updatedAt: string, now: Date = new Date()): string {
-  const date = new Date(updatedAt);
-  if (Number.isNaN(date.getTime())) return '';
-  const pad = (n: number) => String(n).padStart(2, '0');
-  const sameDay = date.getFullYear() === now.getFullYear() && date.getMonth() === now.getMonth() && date.getDate() === now.getDate();
-  if (sameDay) return `${pad(date.getHours())}:${pad(date.getMinutes())}`;
-  return `${pad(date.getDate())}/${pad(date.getMonth() + 1)}/${date.getFullYear()}`;
+import { calendarDay, displayTimeZone, formatDate, formatTime, today } from '../../i18n/dates';
+
+/** Spec part 1 §9: the list shows HH:mm for a ticket updated today, dd/MM/yyyy otherwise (company zone). */
+export function formatTicketTime(updatedAt: string, now: Date = new Date(), timeZone: string = displayTimeZone()): string {
+  const day = calendarDay(updatedAt, timeZone);
+  if (!day) return '';
+  return day === today(timeZone, now) ? formatTime(updatedAt, timeZone) : formatDate(updatedAt, timeZone);
 }
 
 /** Spec part 1 §9: under 600 px a contact name over 10 characters is shortened. */

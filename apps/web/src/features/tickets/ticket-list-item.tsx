@@ -106,7 +106,7 @@ export const TicketListItem = memo(function TicketListItem({ ticket, selected, n
               <SmartToyOutlinedIcon fontSize="small" color="action" aria-label={t('tickets.item.chatbot')} data-testid="ticket-chatbot" />
             </Tooltip>
           ) : null}
-          <Typography variant="caption" color={unread > 0 ? 'success.main' : 'text.secondary'} sx={{ ml: 'auto', flexShrink: 0, fontWeight: unread > 0 ? 600 : 400 }}>
+          <Typography variant="caption" color={unread > 0 ? 'success.main' : 'text.secondary'} sx={{ ml: 'auto', flexShrink: 0, fontWeight: unread > 0 ? 600 : 400 }} data-testid="ticket-time">
             {formatTicketTime(ticket.updatedAt)}
           </Typography>
         </Box>
