@@ -171,7 +171,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     jobs: options.jobs,
     logger,
     clock: options.clock ?? systemClock,
-    payments: createPayments(config),
+    payments: createPayments(config, { db: database.db, secrets: createSecretBox(config.ENCRYPTION_KEY) }),
     automation: createAutomationRuntime(logger),
     outbound: createOutboundEngine({ config, logger, clock: options.clock ?? systemClock }),
   } as AppServices;

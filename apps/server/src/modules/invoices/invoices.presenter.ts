@@ -19,21 +19,25 @@ export function presentInvoice(row: InvoiceRow, now = new Date()): InvoiceView {
   };
 }
 
-export function presentCheckout(charge: PixChargeRow, sandbox: boolean): PixCheckoutView {
+export function presentCheckout(charge: PixChargeRow, options: { sandbox: boolean; provider: PixCheckoutView['provider']; paid: boolean }): PixCheckoutView {
   return {
     txid: charge.txid,
     invoiceId: charge.invoiceId,
-    qrcode: { qrcode: charge.copyPaste },
+    method: charge.method,
+    qrcode: { qrcode: charge.method === 'PIX' ? charge.copyPaste : '' },
     valor: { original: formatPixAmount(charge.amountCents) },
     expiresAt: charge.expiresAt.toISOString(),
-    sandbox,
+    boleto: charge.method === 'BOLETO' ? { line: charge.copyPaste, url: charge.url ?? '' } : null,
+    paid: options.paid,
+    provider: options.provider,
+    sandbox: options.sandbox,
   };
 }
 
 /** `GET /subscription`: the company's plan, due date and trial, and whether it can pay and be mailed here. */
 export function presentSubscription(
   { company, plan }: CompanyDetail,
-  options: { paymentsEnabled: boolean; mailEnabled: boolean },
+  options: { paymentsEnabled: boolean; paymentMethods: SubscriptionView['paymentMethods']; mailEnabled: boolean },
   now = Date.now(),
 ): SubscriptionView {
   const trial = company.trialExpiration;
@@ -47,6 +51,7 @@ export function presentSubscription(
     trialExpiration: trial?.toISOString() ?? null,
     trialDaysLeft: trial ? Math.max(0, Math.ceil((trial.getTime() - now) / DAY_MS)) : null,
     paymentsEnabled: options.paymentsEnabled,
+    paymentMethods: options.paymentMethods,
     mailEnabled: options.mailEnabled,
   };
 }
