@@ -33,9 +33,9 @@ import { useSession } from '../../api/session';
 import { toastError } from '../../components/toast';
 import { formatDate, formatReais } from '../../i18n';
 import { useCompanyEvent } from '../../realtime/socket';
+import type { CARD_FIELDS } from './checkout-form';
 import {
   ADDRESS_FIELDS,
-  CARD_FIELDS,
   CheckoutForm,
   FIRST_STEP,
   formatCardNumber,

@@ -81,7 +81,8 @@ export function BoletoPayment({ charge }: { charge: PixCheckoutView }) {
           {line}
         </Box>
       </Box>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignSelf: 'stretch', justifyContent: 'center' }}>
+      {/* Three buttons with long labels: one under the other at every width. */}
+      <Stack direction="column" spacing={1} sx={{ alignSelf: 'stretch' }}>
         <Button variant="outlined" startIcon={<ContentCopy />} onClick={() => void copy()} data-testid="boleto-copy">
           {t('invoices.boleto.copy')}
         </Button>
