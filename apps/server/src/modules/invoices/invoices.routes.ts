@@ -105,7 +105,7 @@ const AsaasEventBody = z
  * confirmed by fetching the payment back (`receiveAsaasEvent`). Valid calls answer 200
  * even for an event that changes nothing, so Asaas does not pause its queue.
  */
-export function registerAsaasWebhookRoutes(scope: FastifyInstance, deps: InvoicesDeps): void {
+function registerAsaasWebhookRoutes(scope: FastifyInstance, deps: InvoicesDeps): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
   app.post(
     ASAAS_WEBHOOK_PATH,

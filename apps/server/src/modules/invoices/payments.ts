@@ -10,14 +10,13 @@ import { createEfiPixProvider } from '../../platform/payments/efi-pix.provider.j
 import { registerFakeAsaas } from '../../platform/payments/fake-asaas.js';
 import { registerFakePsp } from '../../platform/payments/fake-psp.js';
 import type { PaymentProvider } from '../../platform/payments/payment-provider.js';
-import { MAIN_COMPANY_ID } from '../companies/companies.service.js';
 import { findSetting } from '../settings/settings.repo.js';
 import { openSecretSetting } from '../settings/settings.presenter.js';
 
 /** Where the local fake PSP is mounted (PIX_PROVIDER=fake). */
 const FAKE_PSP_PREFIX = '/fake-psp';
 /** Where the local fake Asaas is mounted (PIX_PROVIDER=fake); its API is at /fake-asaas/v3. */
-export const FAKE_ASAAS_PREFIX = '/fake-asaas';
+const FAKE_ASAAS_PREFIX = '/fake-asaas';
 const FAKE_CLIENT_ID = 'atende-fake-psp';
 const FAKE_PIX_KEY = 'pix@atende.local';
 
@@ -42,7 +41,7 @@ type PaymentsConfig = Pick<
 >;
 
 /** The provider in use: a Pix PSP in Efí's API shape (Efí or the fake PSP), or Asaas. */
-export type ActiveProvider = { kind: 'pix'; pix: PaymentProvider; methods: readonly PaymentMethod[] } | { kind: 'asaas'; asaas: AsaasProvider; methods: readonly PaymentMethod[] };
+type ActiveProvider = { kind: 'pix'; pix: PaymentProvider; methods: readonly PaymentMethod[] } | { kind: 'asaas'; asaas: AsaasProvider; methods: readonly PaymentMethod[] };
 
 /**
  * The token Asaas sends in `asaas-access-token` with every event (given to it when the
@@ -152,14 +151,15 @@ async function buildAsaasProvider(config: PaymentsConfig, server: FastifyInstanc
 
 const PIX_ONLY: readonly PaymentMethod[] = ['PIX'];
 
-export function createPayments(config: PaymentsConfig, deps: Pick<Platform, 'db' | 'secrets'>): Payments {
+/** `mainCompanyId`: the company whose settings are the platform's (the composition root names it; importing it here would make a cycle). */
+export function createPayments(config: PaymentsConfig, deps: Pick<Platform, 'db' | 'secrets'> & { mainCompanyId: number }): Payments {
   let server: FastifyInstance | null = null;
   let pix: Promise<PaymentProvider | null> | null = null;
   let asaas: { key: string; building: Promise<AsaasProvider | null> } | null = null;
 
   /** The platform's Asaas API key (the main company's secret setting `asaas`), '' when none. */
   async function asaasKey(): Promise<string> {
-    const stored = (await findSetting(deps.db, { companyId: MAIN_COMPANY_ID }, 'asaas'))?.value ?? '';
+    const stored = (await findSetting(deps.db, { companyId: deps.mainCompanyId }, 'asaas'))?.value ?? '';
     return openSecretSetting(stored, deps.secrets).trim();
   }
 

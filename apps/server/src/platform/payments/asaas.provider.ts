@@ -20,7 +20,7 @@ export interface AsaasProviderOptions {
 }
 
 /** Where a payment stands, in the terms the invoices use. */
-export type AsaasPaymentState = 'waiting' | 'paid' | 'removed';
+type AsaasPaymentState = 'waiting' | 'paid' | 'removed';
 
 export interface AsaasPayment {
   id: string;
@@ -35,7 +35,7 @@ export interface AsaasPayment {
   bankSlipUrl: string | null;
 }
 
-export interface AsaasCustomerInput {
+interface AsaasCustomerInput {
   name: string;
   cpfCnpj: string;
   email?: string;
@@ -44,7 +44,7 @@ export interface AsaasCustomerInput {
   externalReference?: string;
 }
 
-export interface AsaasCard {
+interface AsaasCard {
   holderName: string;
   number: string;
   expiryMonth: string;
@@ -52,7 +52,7 @@ export interface AsaasCard {
   ccv: string;
 }
 
-export interface AsaasCardHolder {
+interface AsaasCardHolder {
   name: string;
   email: string;
   cpfCnpj: string;
@@ -62,7 +62,7 @@ export interface AsaasCardHolder {
   phone: string;
 }
 
-export interface AsaasPaymentInput {
+interface AsaasPaymentInput {
   customer: string;
   method: PaymentMethod;
   amountCents: number;
@@ -93,7 +93,7 @@ export class AsaasRefusal extends PaymentProviderError {}
 
 const PAID = new Set(['RECEIVED', 'CONFIRMED', 'RECEIVED_IN_CASH']);
 const WAITING = new Set(['PENDING', 'OVERDUE', 'AWAITING_RISK_ANALYSIS']);
-export const ASAAS_METHODS = ['PIX', 'BOLETO', 'CREDIT_CARD'] as const satisfies readonly PaymentMethod[];
+const ASAAS_METHODS = ['PIX', 'BOLETO', 'CREDIT_CARD'] as const satisfies readonly PaymentMethod[];
 /** The events that mean "paid": confirmed (card, balance not yet released) and received. */
 export const ASAAS_PAID_EVENTS = ['PAYMENT_CONFIRMED', 'PAYMENT_RECEIVED'] as const;
 

@@ -39,7 +39,7 @@ export interface FakeAsaas {
   deliveries(): { url: string; event: string; paymentId: string; status: number }[];
 }
 
-export interface FakeAsaasPayment {
+interface FakeAsaasPayment {
   object: 'payment';
   id: string;
   customer: string;
