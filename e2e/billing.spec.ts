@@ -178,3 +178,127 @@ test('billing: sign up, see the trial, reset the password by e-mail, pay the inv
   await other.goto('/financeiro');
   await expect(other.getByTestId('invoice-row').first()).toContainText(/Pago|Paid|Pagado/);
 });
+
+/**
+ * Asaas as the platform's provider (a super user puts an API key in the setting `asaas`;
+ * the e2e server's ASAAS_BASE_URL is the fake Asaas it mounts): the checkout offers
+ * Pix, boleto and card; a company's admin pays one invoice by card (the card step
+ * checked on the page first) and the next by boleto at the test bank, and sees
+ * CONCLUIDA each time. Screenshots of the card step, desktop and phone, pt/en/es.
+ */
+test.describe('with Asaas', () => {
+// A refused card is answered 422 (ERR_PAYMENT_REFUSED), which the page shows.
+test.use({ expectedHttpErrors: [422] });
+
+test('billing with Asaas: the card step is checked, a card pays one invoice and a boleto the next', async ({ page, baseURL }) => {
+  test.setTimeout(180_000);
+  const base = baseURL ?? '';
+  const stamp = uniqueStamp();
+  const superToken = await apiLogin(base);
+  const plan = await api<{ id: number }>(base, superToken, 'POST', '/plans', { name: `Plano Asaas ${stamp.text}`, users: 5, connections: 1, queues: 2, value: 99.9 });
+  const owner = { email: `asaas-${stamp.text}@example.com`, password: 'Asaas2026x' };
+  const dueDate = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+  const company = await api<{ id: number }>(base, superToken, 'POST', '/companies', { name: `Loja Asaas ${stamp.text}`, planId: plan.id, dueDate, ...owner });
+  await api(base, superToken, 'POST', `/companies/${company.id}/invoices`, {});
+  await api(base, superToken, 'PUT', '/settings/asaas', { value: `$aact_e2e_${stamp.text}_0123456789` });
+  try {
+    await page.addInitScript(() => {
+      if (!localStorage.getItem('i18nextLng')) localStorage.setItem('i18nextLng', 'pt');
+    });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await login(page, owner.email, owner.password);
+
+    /** From the invoices page to the payment step of the first unpaid invoice, the address and CPF filled. */
+    const toPaymentStep = async () => {
+      await page.goto('/financeiro');
+      await page.locator('[data-testid^="invoice-pay-"]').first().click();
+      await expect(page.getByTestId('checkout-invoice-value')).toContainText('99,90');
+      await page.getByTestId('checkout-next').click();
+      await page.getByTestId('checkout-firstName').fill('Ana');
+      await page.getByTestId('checkout-lastName').fill('Lima');
+      await page.getByTestId('checkout-address2').fill('Rua das Flores, 10');
+      await page.getByTestId('checkout-city').fill('São Paulo');
+      await page.getByTestId('checkout-zipcode').fill('01000-000');
+      await page.getByTestId('checkout-cpfCnpj').fill('249.715.637-92');
+      await page.getByTestId('checkout-next').click();
+      await expect(page.getByTestId('checkout-stepper')).toHaveAttribute('data-step', '3');
+    };
+    const nextYear = String((new Date().getFullYear() + 1) % 100).padStart(2, '0');
+    const fillCard = async (number: string) => {
+      await page.getByTestId('checkout-method-CREDIT_CARD').check();
+      await page.getByTestId('checkout-nameOnCard').fill('ANA LIMA');
+      await page.getByTestId('checkout-cardNumber').pressSequentially(number);
+      await page.getByTestId('checkout-expiry').pressSequentially(`12${nextYear}`);
+      await page.getByTestId('checkout-cvv').fill('123');
+      await page.getByTestId('checkout-phone').fill('11987654321');
+    };
+
+    // The card step refuses what is wrong before anything is sent.
+    await toPaymentStep();
+    await page.getByTestId('checkout-method-CREDIT_CARD').check();
+    await page.getByTestId('checkout-cardNumber').pressSequentially('4111111111111112');
+    await expect(page.getByTestId('checkout-cardNumber')).toHaveValue('4111 1111 1111 1112');
+    await page.getByTestId('checkout-expiry').pressSequentially('1320');
+    await page.getByTestId('checkout-cvv').fill('12');
+    await page.getByTestId('checkout-next').click();
+    await expect(page.getByText('Número de cartão inválido')).toBeVisible();
+    await expect(page.getByText('Validade inválida: use MM/AA')).toBeVisible();
+    await expect(page.getByText('Código de segurança (CVV) inválido')).toBeVisible();
+    await expect(page.getByTestId('checkout-stepper')).toHaveAttribute('data-step', '3');
+    await shoot(page, 'checkout-card', async () => {
+      await page.goto('/financeiro');
+      await toPaymentStep();
+      await fillCard('4111111111111111');
+    });
+    for (const language of ['en', 'es'] as const) {
+      await page.evaluate((value) => localStorage.setItem('i18nextLng', value), language);
+      for (const [size, viewport] of SIZES) {
+        await page.setViewportSize(viewport);
+        await toPaymentStep();
+        await fillCard('4111111111111111');
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), `${language} ${size} fits`).toBeLessThanOrEqual(viewport.width);
+        await page.screenshot({ path: path.join(screenshotsDir(), `checkout-card-${language}-${size}.png`), animations: 'disabled' });
+      }
+    }
+    await page.evaluate(() => localStorage.setItem('i18nextLng', 'pt'));
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    // A refused card: the reason, nothing paid; then a good card pays the invoice.
+    await toPaymentStep();
+    await fillCard('4000000000000002');
+    await page.getByTestId('checkout-next').click();
+    await page.getByTestId('checkout-submit').click();
+    await expect(page.getByTestId('checkout-refused')).toContainText('não autorizada');
+    await page.getByTestId('checkout-cardNumber').fill('');
+    await page.getByTestId('checkout-cardNumber').pressSequentially('4111111111111111');
+    await page.getByTestId('checkout-next').click();
+    await expect(page.getByTestId('checkout-review-method')).toContainText('•••• 1111');
+    await page.getByTestId('checkout-submit').click();
+    const done = page.getByTestId('payment-done');
+    await expect(done).toBeVisible();
+    await page.screenshot({ path: path.join(screenshotsDir(), 'checkout-card-paid-desktop.png'), animations: 'disabled' });
+    await expect(page).toHaveURL(/\/$/, { timeout: 10_000 });
+
+    // The next period's invoice, by boleto.
+    await api(base, superToken, 'POST', `/companies/${company.id}/invoices`, {});
+    await toPaymentStep();
+    await page.getByTestId('checkout-method-BOLETO').check();
+    await page.getByTestId('checkout-next').click();
+    await page.getByTestId('checkout-submit').click();
+    await expect(page.getByTestId('boleto-line')).toHaveText(/^4619\d{33}0000009990$/);
+    await expect(page.getByTestId('boleto-pdf')).toHaveAttribute('href', /\/fake-asaas\/b\/pay_/);
+    for (const [size, viewport] of SIZES) {
+      await page.setViewportSize(viewport);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `boleto ${size} fits`).toBeLessThanOrEqual(viewport.width);
+      await page.screenshot({ path: path.join(screenshotsDir(), `checkout-boleto-${size}.png`), animations: 'disabled' });
+    }
+    await page.getByTestId('boleto-sandbox-pay').click();
+    await expect(page.getByTestId('payment-done')).toBeVisible();
+    await page.goto('/financeiro');
+    await expect(page.getByTestId('invoice-row').first()).toContainText(/Pago/);
+    await expect(page.locator('[data-testid^="invoice-pay-"]')).toHaveCount(0);
+  } finally {
+    await api(base, superToken, 'PUT', '/settings/asaas', { value: '' });
+  }
+});
+});

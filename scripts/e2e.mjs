@@ -45,6 +45,8 @@ const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.j
     MAIL_FROM: 'Atende <no-reply@atende.test>',
     // The billing test pays with the test PSP, which runs only when named (never by default).
     PIX_PROVIDER: 'fake',
+    // Asaas (chosen when a test puts an API key in the platform setting `asaas`): the fake Asaas this server mounts.
+    ASAAS_BASE_URL: `http://127.0.0.1:${port}/fake-asaas/v3`,
     WEB_ORIGIN: allowedOrigin,
   },
   stdio: ['ignore', 'inherit', 'inherit'],

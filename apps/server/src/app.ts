@@ -45,6 +45,7 @@ import { createRateLimiter } from './platform/http/rate-limiter.js';
 import type { HttpConnections } from './platform/http/connections.js';
 import { createMailer } from './platform/mail/mailer.js';
 import { createContactListChecks } from './modules/contact-lists/contact-lists.jobs.js';
+import { MAIN_COMPANY_ID } from './modules/companies/companies.service.js';
 import { createPayments } from './modules/invoices/payments.js';
 import { createOutboundEngine } from './outbound/outbound-engine.js';
 
@@ -171,7 +172,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     jobs: options.jobs,
     logger,
     clock: options.clock ?? systemClock,
-    payments: createPayments(config),
+    payments: createPayments(config, { db: database.db, secrets: createSecretBox(config.ENCRYPTION_KEY), mainCompanyId: MAIN_COMPANY_ID }),
     automation: createAutomationRuntime(logger),
     outbound: createOutboundEngine({ config, logger, clock: options.clock ?? systemClock }),
   } as AppServices;

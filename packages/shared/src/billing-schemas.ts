@@ -53,22 +53,138 @@ export const ResetPasswordBody = z.object({
 });
 export type ResetPasswordBody = z.infer<typeof ResetPasswordBody>;
 
+/** How an invoice can be paid: Pix (every provider), boleto and credit card (Asaas). */
+export const PAYMENT_METHODS = ['PIX', 'BOLETO', 'CREDIT_CARD'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+const digitsOf = (value: string) => value.replace(/\D/g, '');
+
+/** Luhn's check digit (ISO/IEC 7812): what every card number carries. */
+export function luhnValid(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let digit = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+/** A card number: 13 to 19 digits (spaces and hyphens allowed between them) with a valid Luhn digit. */
+export function validCardNumber(value: string): boolean {
+  if (!/^[\d -]+$/.test(value)) return false;
+  const digits = digitsOf(value);
+  return digits.length >= 13 && digits.length <= 19 && luhnValid(digits);
+}
+
+/** The card's expiry as MM/YY (or MM/YYYY): a real month, not before the current one. */
+export function parseCardExpiry(value: string, now = new Date()): { month: number; year: number } | null {
+  const match = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(value);
+  if (!match) return null;
+  const month = Number(match[1]);
+  const year = match[2]!.length === 2 ? 2000 + Number(match[2]) : Number(match[2]);
+  if (month < 1 || month > 12) return null;
+  const current = now.getFullYear() * 12 + now.getMonth();
+  const expiry = year * 12 + (month - 1);
+  // Cards are valid to the end of their month; more than 20 years ahead is a typing error.
+  if (expiry < current || expiry > current + 20 * 12) return null;
+  return { month, year };
+}
+
+/** The security code: 3 digits, 4 on American Express cards (numbers starting 34 or 37). */
+export function validCvv(value: string, cardNumber = ''): boolean {
+  const amex = /^3[47]/.test(digitsOf(cardNumber));
+  return amex ? /^\d{4}$/.test(value.trim()) : /^\d{3,4}$/.test(value.trim());
+}
+
+function cpfValid(digits: string): boolean {
+  if (digits.length !== 11 || /^(\d)\1+$/.test(digits)) return false;
+  for (const length of [9, 10]) {
+    let sum = 0;
+    for (let i = 0; i < length; i++) sum += Number(digits[i]) * (length + 1 - i);
+    const check = ((sum * 10) % 11) % 10;
+    if (check !== Number(digits[length])) return false;
+  }
+  return true;
+}
+
+function cnpjValid(digits: string): boolean {
+  if (digits.length !== 14 || /^(\d)\1+$/.test(digits)) return false;
+  for (const length of [12, 13]) {
+    let sum = 0;
+    let weight = length - 7;
+    for (let i = 0; i < length; i++) {
+      sum += Number(digits[i]) * weight;
+      weight = weight === 2 ? 9 : weight - 1;
+    }
+    const rest = sum % 11;
+    if ((rest < 2 ? 0 : 11 - rest) !== Number(digits[length])) return false;
+  }
+  return true;
+}
+
+/** A CPF (11 digits) or CNPJ (14 digits), punctuation allowed, with valid check digits: Asaas needs one for every payer. */
+export function validCpfCnpj(value: string): boolean {
+  if (!/^[\d.\-/ ]+$/.test(value)) return false;
+  const digits = digitsOf(value);
+  return digits.length === 11 ? cpfValid(digits) : cnpjValid(digits);
+}
+
+const BRAZIL = /^(br|brasil|brazil)$/i;
+
+/** A postal code: a CEP (8 digits, 99999-999) in Brazil, else 3 to 10 letters, digits, spaces or hyphens. */
+export function validZipcode(value: string, country = ''): boolean {
+  const text = value.trim();
+  if (BRAZIL.test(country.trim()) || !country.trim()) return /^\d{5}-?\d{3}$/.test(text);
+  return /^[A-Za-z0-9][A-Za-z0-9 -]{1,8}[A-Za-z0-9]$/.test(text);
+}
+
+const optionalField = (max: number) => z.string().max(max, 'validation.tooLong').optional();
+
 /**
  * Checkout (spec part 2 §3 "Checkout form"). Only `invoiceId` decides what is
  * charged; the address and plan fields are the form's and are not trusted for the
- * amount. Card fields are accepted and ignored: the charge is Pix.
+ * amount. `method` picks Pix (the default), boleto or credit card among what the
+ * provider offers. Card fields (spec part 2 §5: every card field required, the number,
+ * expiry and CVV checked) are required and checked for a card payment; they go to the
+ * provider and are never stored. `cpfCnpj` and `phone` are the payer's, which Asaas
+ * needs (the service requires them where it does).
  */
-export const CheckoutBody = z.object({
-  invoiceId: id(),
-  firstName: z.string().max(100, 'validation.tooLong').optional(),
-  lastName: z.string().max(100, 'validation.tooLong').optional(),
-  address2: z.string().max(200, 'validation.tooLong').optional(),
-  city: z.string().max(100, 'validation.tooLong').optional(),
-  state: z.string().max(100, 'validation.tooLong').optional(),
-  zipcode: z.string().max(20, 'validation.tooLong').optional(),
-  country: z.string().max(100, 'validation.tooLong').optional(),
-  useAddressForPaymentDetails: flag().optional(),
-});
+export const CheckoutBody = z
+  .object({
+    invoiceId: id(),
+    method: z.enum(PAYMENT_METHODS, { error: 'validation.invalidValue' }).optional(),
+    firstName: optionalField(100),
+    lastName: optionalField(100),
+    address2: optionalField(200),
+    city: optionalField(100),
+    state: optionalField(100),
+    zipcode: optionalField(20),
+    country: optionalField(100),
+    useAddressForPaymentDetails: flag().optional(),
+    cpfCnpj: optionalField(20),
+    phone: optionalField(20),
+    nameOnCard: optionalField(100),
+    cardNumber: optionalField(30),
+    expiry: optionalField(10),
+    cvv: optionalField(4),
+  })
+  .superRefine((body, ctx) => {
+    if (body.method !== 'CREDIT_CARD') return;
+    const problem = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+    for (const name of ['firstName', 'address2', 'city', 'zipcode', 'country', 'nameOnCard', 'cardNumber', 'expiry', 'cvv', 'cpfCnpj', 'phone'] as const) {
+      if (!body[name]?.trim()) problem(name, 'validation.required');
+    }
+    if (body.zipcode?.trim() && !validZipcode(body.zipcode, body.country)) problem('zipcode', 'validation.invalidZip');
+    if (body.cardNumber?.trim() && !validCardNumber(body.cardNumber)) problem('cardNumber', 'validation.invalidCardNumber');
+    if (body.expiry?.trim() && !parseCardExpiry(body.expiry)) problem('expiry', 'validation.invalidExpiry');
+    if (body.cvv?.trim() && !validCvv(body.cvv, body.cardNumber)) problem('cvv', 'validation.invalidCvv');
+    if (body.cpfCnpj?.trim() && !validCpfCnpj(body.cpfCnpj)) problem('cpfCnpj', 'validation.invalidCpfCnpj');
+    if (body.phone?.trim() && !/^\d{10,11}$/.test(body.phone.replace(/\D/g, ''))) problem('phone', 'validation.invalidPhone');
+  });
 export type CheckoutBody = z.infer<typeof CheckoutBody>;
 
 export const INVOICE_STATUSES = ['paid', 'open', 'expired'] as const;
@@ -85,14 +201,25 @@ export interface InvoiceView {
   createdAt: string;
 }
 
-/** What `POST /subscription` answers: the Pix API's shape (`qrcode.qrcode`, `valor.original`) plus ours. */
+/**
+ * What `POST /subscription` answers: the Pix API's shape (`qrcode.qrcode`, `valor.original`)
+ * plus ours. For a boleto `qrcode.qrcode` is empty and `boleto` has its digitable line and
+ * PDF; a card payment answers `paid` (the card was charged) and no code.
+ */
 export interface PixCheckoutView {
   txid: string;
   invoiceId: number;
+  method: PaymentMethod;
   qrcode: { qrcode: string };
   valor: { original: string };
   expiresAt: string;
-  /** True when the charge went to the local fake PSP: nothing is really paid. */
+  /** Boleto only: the digitable line (linha digitável) and the provider's PDF. */
+  boleto: { line: string; url: string } | null;
+  /** True when the charge is already paid (an approved card). */
+  paid: boolean;
+  /** The provider that holds the charge. */
+  provider: 'efi' | 'fake' | 'asaas';
+  /** True when the charge went to a local fake PSP: nothing is really paid. */
   sandbox: boolean;
 }
 
@@ -114,8 +241,10 @@ export interface SubscriptionView {
   trialExpiration: string | null;
   /** Whole days left of the trial, rounded up; 0 once it ended; null without a trial. */
   trialDaysLeft: number | null;
-  /** Whether a Pix charge can be made (a PSP is configured). */
+  /** Whether a charge can be made (a PSP is configured). */
   paymentsEnabled: boolean;
+  /** What the configured provider takes (Efí: Pix; Asaas: Pix, boleto, card); empty when payments are off. */
+  paymentMethods: PaymentMethod[];
   /** Whether password-reset and sign-up e-mails can be sent. */
   mailEnabled: boolean;
 }

@@ -145,6 +145,10 @@ export const ERROR_STATUS = {
   ERR_NOTHING_TO_INVOICE: 409,
   // No Pix provider is configured (PIX_PROVIDER=none), or it cannot be reached now.
   ERR_PAYMENTS_UNAVAILABLE: 503,
+  // The provider refused the card (not authorised, or data the issuer did not accept): nothing was charged.
+  ERR_PAYMENT_REFUSED: 422,
+  // The method (boleto, card) is not one the configured provider takes.
+  ERR_PAYMENT_METHOD_UNAVAILABLE: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -23,6 +23,11 @@ export const VALIDATION_MESSAGES = {
   'validation.phoneTooLong': 'Too many digits for a phone number',
   'validation.phoneUnknownCountry': 'Unknown country code',
   'validation.invalidCode': 'The code has 6 digits',
+  'validation.invalidZip': 'Invalid postal code',
+  'validation.invalidCardNumber': 'Invalid card number',
+  'validation.invalidExpiry': 'Invalid expiry date: use MM/YY',
+  'validation.invalidCvv': 'Invalid security code (CVV)',
+  'validation.invalidCpfCnpj': 'Invalid CPF or CNPJ',
 } as const;
 export type ValidationMessageKey = keyof typeof VALIDATION_MESSAGES;
 

@@ -147,6 +147,14 @@ const EnvSchema = z.object({
   /** Part of the webhook URL given to the PSP; derived from ENCRYPTION_KEY when unset. */
   PAYMENT_WEBHOOK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   PIX_CHARGE_EXPIRES_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(3600),
+  /**
+   * Asaas's API v3 (production; its sandbox is https://api-sandbox.asaas.com/v3). Asaas is
+   * the provider while the platform setting `asaas` (the main company's) holds an API key;
+   * tests point this at the local fake Asaas (`/fake-asaas/v3`, mounted with PIX_PROVIDER=fake).
+   */
+  ASAAS_BASE_URL: z.url().default('https://api.asaas.com/v3'),
+  /** How many days a boleto has to be paid (its due date), 1 to 30. */
+  BOLETO_DAYS_TO_PAY: z.coerce.number().int().min(1).max(30).default(3),
 });
 
 type Env = z.infer<typeof EnvSchema>;

@@ -1,4 +1,4 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 import { LOG_REDACT_PATHS, redactUrl } from './http/redact.js';
 
 export type { Logger };
@@ -8,12 +8,14 @@ export type { Logger };
  * so secrets are redacted everywhere (passwords, tokens, cookies, the password reset's
  * path), not only in the request logs. Fastify logs through it too.
  */
-export function createLogger(level: string): Logger {
-  return pino({
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options = {
     level,
     redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
     serializers: {
       req: (req: { method: string; url: string; id: string; ip?: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url), ip: req.ip }),
     },
-  });
+  };
+  // A test may read what is logged (`destination`); the process logs to standard output.
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -72,6 +72,17 @@ export const ROUTE_CASES: Record<RouteKey, RouteCase> = {
   'PUT /fake-psp/v2/webhook/:chave': deny(() => ({ url: '/fake-psp/v2/webhook/probe', body: { webhookUrl: 'http://127.0.0.1:9/x' }, anonymous: true })),
   'PUT /fake-psp/v2/pix/:e2eId/devolucao/:id': deny(() => ({ url: '/fake-psp/v2/pix/E00000000202611270000ABCDEFGHIJK/devolucao/R1', body: { valor: '1.00' }, anonymous: true })),
   'POST /fake-psp/pay': deny(() => ({ url: '/fake-psp/pay', body: { pixCopiaECola: buildPixBrCode({ url: 'localhost/fake-psp/v2/loc/999999', merchantName: 'Probe', merchantCity: 'Probe' }) }, anonymous: true })),
+  'POST /payments/asaas/webhook': deny(() => ({ url: '/payments/asaas/webhook', body: { event: 'PAYMENT_RECEIVED', payment: { id: 'pay_probe' } }, anonymous: true })),
+  // The fake Asaas's API needs an API key (`access_token`): without one, 401.
+  'POST /fake-asaas/v3/customers': deny(() => ({ url: '/fake-asaas/v3/customers', body: { name: 'Probe', cpfCnpj: '24971563792' }, anonymous: true })),
+  'POST /fake-asaas/v3/payments': deny(() => ({ url: '/fake-asaas/v3/payments', body: {}, anonymous: true })),
+  'GET /fake-asaas/v3/payments/:id': deny(() => ({ url: '/fake-asaas/v3/payments/pay_probe', anonymous: true })),
+  'GET /fake-asaas/v3/payments/:id/pixQrCode': deny(() => ({ url: '/fake-asaas/v3/payments/pay_probe/pixQrCode', anonymous: true })),
+  'GET /fake-asaas/v3/payments/:id/identificationField': deny(() => ({ url: '/fake-asaas/v3/payments/pay_probe/identificationField', anonymous: true })),
+  'GET /fake-asaas/v3/webhooks': deny(() => ({ url: '/fake-asaas/v3/webhooks', anonymous: true })),
+  'POST /fake-asaas/v3/webhooks': deny(() => ({ url: '/fake-asaas/v3/webhooks', body: {}, anonymous: true })),
+  'PUT /fake-asaas/v3/webhooks/:id': deny(() => ({ url: '/fake-asaas/v3/webhooks/probe', body: {}, anonymous: true })),
+  'POST /fake-asaas/pay': deny(() => ({ url: '/fake-asaas/pay', body: { id: 'pay_probe' }, anonymous: true })),
   // session
   'DELETE /auth/logout': open(() => '/auth/logout', { ownSession: true }),
   'GET /auth/me': open(() => '/auth/me'),

@@ -37,6 +37,8 @@ export interface TestOptions {
   serveWeb?: boolean;
   /** Told of every route as the app registers it. */
   onRoute?: BuildAppOptions['onRoute'];
+  /** The app's logger (a test that reads what was logged); silent by default. */
+  logger?: BuildAppOptions['logger'];
 }
 
 /**
@@ -62,7 +64,7 @@ export async function createTestContext(options: TestOptions = {}): Promise<Test
   const database = await openTestDatabase();
   const config = testConfig(options.env);
   await seedFirstStart(database.db, { adminEmail: SUPER_ADMIN.email, adminPassword: SUPER_ADMIN.password });
-  const app = await buildApp({ config, database, jobs: createManualJobs(), realtime: options.realtime ?? false, serveWeb: options.serveWeb ?? false, onRoute: options.onRoute });
+  const app = await buildApp({ config, database, jobs: createManualJobs(), realtime: options.realtime ?? false, serveWeb: options.serveWeb ?? false, onRoute: options.onRoute, logger: options.logger });
   if (options.listen) await app.listen({ port: 0, host: '127.0.0.1' });
   else await app.ready();
 

@@ -20,21 +20,25 @@ export function presentInvoice(row: InvoiceRow, timeZone: string, now = new Date
   };
 }
 
-export function presentCheckout(charge: PixChargeRow, sandbox: boolean): PixCheckoutView {
+export function presentCheckout(charge: PixChargeRow, options: { sandbox: boolean; provider: PixCheckoutView['provider']; paid: boolean }): PixCheckoutView {
   return {
     txid: charge.txid,
     invoiceId: charge.invoiceId,
-    qrcode: { qrcode: charge.copyPaste },
+    method: charge.method,
+    qrcode: { qrcode: charge.method === 'PIX' ? charge.copyPaste : '' },
     valor: { original: formatPixAmount(charge.amountCents) },
     expiresAt: charge.expiresAt.toISOString(),
-    sandbox,
+    boleto: charge.method === 'BOLETO' ? { line: charge.copyPaste, url: charge.url ?? '' } : null,
+    paid: options.paid,
+    provider: options.provider,
+    sandbox: options.sandbox,
   };
 }
 
 /** `GET /subscription`: the company's plan, due date and trial, and whether it can pay and be mailed here. */
 export function presentSubscription(
   { company, plan }: CompanyDetail,
-  options: { paymentsEnabled: boolean; mailEnabled: boolean },
+  options: { paymentsEnabled: boolean; paymentMethods: SubscriptionView['paymentMethods']; mailEnabled: boolean },
   now = new Date(),
 ): SubscriptionView {
   const trial = company.trialExpiration;
@@ -50,6 +54,7 @@ export function presentSubscription(
     // Whole days from the company's today to the trial's last day (3 right after sign-up).
     trialDaysLeft: trial ? Math.max(0, daysBetween(today, trial)) : null,
     paymentsEnabled: options.paymentsEnabled,
+    paymentMethods: options.paymentMethods,
     mailEnabled: options.mailEnabled,
   };
 }

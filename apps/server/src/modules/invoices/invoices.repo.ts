@@ -81,21 +81,39 @@ export async function findInvoice(db: DbOrTx, scope: TenantScope, id: number): P
 }
 
 /** A charge of the invoice that can still be paid for a while, to show again instead of making another. */
-export async function findOpenCharge(db: DbOrTx, scope: TenantScope, invoiceId: number, validAfter: Date): Promise<PixChargeRow | null> {
+export async function findOpenCharge(
+  db: DbOrTx,
+  scope: TenantScope,
+  invoiceId: number,
+  validAfter: Date,
+  kind: { provider: PixChargeRow['provider']; method: PixChargeRow['method'] },
+): Promise<PixChargeRow | null> {
   const [row] = await db
     .select()
     .from(pixCharges)
     .where(
-      inTenant(pixCharges, scope, eq(pixCharges.invoiceId, invoiceId), eq(pixCharges.status, 'ATIVA'), sql`${pixCharges.expiresAt} > ${validAfter.toISOString()}::timestamptz`),
+      inTenant(
+        pixCharges,
+        scope,
+        eq(pixCharges.invoiceId, invoiceId),
+        eq(pixCharges.status, 'ATIVA'),
+        eq(pixCharges.provider, kind.provider),
+        eq(pixCharges.method, kind.method),
+        sql`${pixCharges.expiresAt} > ${validAfter.toISOString()}::timestamptz`,
+      ),
     )
     .orderBy(desc(pixCharges.id))
     .limit(1);
   return row ?? null;
 }
 
-/** The charge a PSP notification names; the txid is ours and unique across companies. */
-export async function findChargeByTxid(db: DbOrTx, txid: string): Promise<PixChargeRow | null> {
-  const [row] = await db.select().from(pixCharges).where(eq(pixCharges.txid, txid)).limit(1);
+/** The charge a PSP notification names: the txid (ours for Pix, Asaas's payment id) is unique across companies. */
+export async function findChargeByTxid(db: DbOrTx, txid: string, provider: PixChargeRow['provider']): Promise<PixChargeRow | null> {
+  const [row] = await db
+    .select()
+    .from(pixCharges)
+    .where(and(eq(pixCharges.txid, txid), eq(pixCharges.provider, provider)))
+    .limit(1);
   return row ?? null;
 }
 

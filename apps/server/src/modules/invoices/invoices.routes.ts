@@ -6,8 +6,18 @@ import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
 import { parsePixAmount } from '../../platform/payments/brcode.js';
 import type { Platform } from '../../platform/platform.js';
 import { presentCheckout, presentInvoice, presentSubscription } from './invoices.presenter.js';
-import { checkout, invoicePage, issueInvoiceNow, receivePixNotifications, showSubscription, type InvoicesDeps } from './invoices.service.js';
-import { PIX_WEBHOOK_PATH, registerPaymentRoutes } from './payments.js';
+import {
+  asaasWebhookAuthentic,
+  checkout,
+  invoicePage,
+  issueInvoiceNow,
+  receiveAsaasEvent,
+  receivePixNotifications,
+  showSubscription,
+  type InvoicesDeps,
+} from './invoices.service.js';
+import { ASAAS_WEBHOOK_PATH, PIX_WEBHOOK_PATH, registerPaymentRoutes } from './payments.js';
+import { AppError } from '../../platform/http/app-error.js';
 
 /**
  * Billing pages work for an admin of a company past its due date (that is how it
@@ -27,13 +37,13 @@ export function registerInvoiceRoutes(scope: FastifyInstance, deps: InvoicesDeps
   });
 
   app.get('/subscription', { config: BILLING }, async (request) => {
-    const { detail, ...options } = await showSubscription(deps, request.ctx);
+    const { detail, ...options } = await showSubscription(deps, request.ctx, deps.payments);
     return presentSubscription(detail, options);
   });
 
   app.post('/subscription', { schema: { body: CheckoutBody }, config: BILLING }, async (request) => {
-    const { charge, sandbox } = await checkout(deps, request.ctx, request.body);
-    return presentCheckout(charge, sandbox);
+    const { charge, ...options } = await checkout(deps, request.ctx, request.body, request.ip);
+    return presentCheckout(charge, options);
   });
 
   // A super user issues a company's invoice now (the settings' companies tab): 201 made, 200 it had one.
@@ -76,4 +86,40 @@ export async function registerPaymentWebhookRoutes(scope: FastifyInstance, deps:
   const params = z.object({ secret: z.string().max(200) });
   app.post(`${PIX_WEBHOOK_PATH}/:secret`, { schema: { params, body: PixWebhookBody } }, receive);
   app.post(`${PIX_WEBHOOK_PATH}/:secret/pix`, { schema: { params, body: PixWebhookBody } }, receive);
+  registerAsaasWebhookRoutes(scope, deps);
+}
+
+/** Asaas's event (docs.asaas.com, "Webhook events"): what is read of it; the rest is fetched back from Asaas. */
+const AsaasEventBody = z
+  .object({
+    id: z.string().max(200).optional(),
+    event: z.string().max(100),
+    payment: z.object({ id: z.string().max(100) }).loose().optional(),
+  })
+  .loose();
+
+/**
+ * Asaas's payment events (`POST /payments/asaas/webhook`, registered with Asaas when the
+ * provider is built). Authenticated by the `asaas-access-token` header, the token Asaas
+ * was given (wrong or missing: 401 before the body is read); each paid event is then
+ * confirmed by fetching the payment back (`receiveAsaasEvent`). Valid calls answer 200
+ * even for an event that changes nothing, so Asaas does not pause its queue.
+ */
+function registerAsaasWebhookRoutes(scope: FastifyInstance, deps: InvoicesDeps): void {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
+  app.post(
+    ASAAS_WEBHOOK_PATH,
+    {
+      schema: { body: AsaasEventBody },
+      onRequest: async (request) => {
+        const token = request.headers['asaas-access-token'];
+        if (!asaasWebhookAuthentic(deps, typeof token === 'string' ? token : undefined)) throw new AppError('ERR_INVALID_API_TOKEN');
+      },
+    },
+    async (request) => {
+      const outcome = await receiveAsaasEvent(deps, { event: request.body.event, paymentId: request.body.payment?.id });
+      request.log.info({ event: request.body.event, payment: request.body.payment?.id, outcome }, 'asaas event');
+      return { received: true, outcome };
+    },
+  );
 }

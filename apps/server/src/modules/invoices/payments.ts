@@ -1,24 +1,55 @@
+import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import type { PaymentMethod } from '@atende/shared';
 import type { Config } from '../../platform/config.js';
 import type { Platform } from '../../platform/platform.js';
+import { createAsaasProvider, type AsaasProvider } from '../../platform/payments/asaas.provider.js';
 import { createEfiPixProvider } from '../../platform/payments/efi-pix.provider.js';
+import { registerFakeAsaas } from '../../platform/payments/fake-asaas.js';
 import { registerFakePsp } from '../../platform/payments/fake-psp.js';
 import type { PaymentProvider } from '../../platform/payments/payment-provider.js';
+import { findSetting } from '../settings/settings.repo.js';
+import { openSecretSetting } from '../settings/settings.presenter.js';
 
 /** Where the local fake PSP is mounted (PIX_PROVIDER=fake). */
 const FAKE_PSP_PREFIX = '/fake-psp';
+/** Where the local fake Asaas is mounted (PIX_PROVIDER=fake); its API is at /fake-asaas/v3. */
+const FAKE_ASAAS_PREFIX = '/fake-asaas';
 const FAKE_CLIENT_ID = 'atende-fake-psp';
 const FAKE_PIX_KEY = 'pix@atende.local';
 
 /** The webhook path the PSP is given; the secret in it is the first credential, the charge fetched back the second. */
 export const PIX_WEBHOOK_PATH = '/payments/pix/webhook';
+/** Asaas's webhook: authenticated by the `asaas-access-token` header (`asaasWebhookToken`), each payment fetched back. */
+export const ASAAS_WEBHOOK_PATH = '/payments/asaas/webhook';
 
 type PaymentsConfig = Pick<
   Config,
-  'PIX_PROVIDER' | 'PAYMENT_WEBHOOK_SECRET' | 'PUBLIC_URL' | 'EFI_BASE_URL' | 'EFI_CLIENT_ID' | 'EFI_CLIENT_SECRET' | 'PIX_KEY' | 'EFI_CERT_PATH' | 'EFI_CERT_PASSPHRASE'
+  | 'PIX_PROVIDER'
+  | 'PAYMENT_WEBHOOK_SECRET'
+  | 'PUBLIC_URL'
+  | 'EFI_BASE_URL'
+  | 'EFI_CLIENT_ID'
+  | 'EFI_CLIENT_SECRET'
+  | 'PIX_KEY'
+  | 'EFI_CERT_PATH'
+  | 'EFI_CERT_PASSPHRASE'
+  | 'ASAAS_BASE_URL'
+  | 'ADMIN_EMAIL'
 >;
+
+/** The provider in use: a Pix PSP in Efí's API shape (Efí or the fake PSP), or Asaas. */
+type ActiveProvider = { kind: 'pix'; pix: PaymentProvider; methods: readonly PaymentMethod[] } | { kind: 'asaas'; asaas: AsaasProvider; methods: readonly PaymentMethod[] };
+
+/**
+ * The token Asaas sends in `asaas-access-token` with every event (given to it when the
+ * webhook is registered): derived from PAYMENT_WEBHOOK_SECRET, 43 characters (Asaas: 32 to 255).
+ */
+export function asaasWebhookToken(config: Pick<Config, 'PAYMENT_WEBHOOK_SECRET'>): string {
+  return createHmac('sha256', config.PAYMENT_WEBHOOK_SECRET).update('asaas-webhook').digest('base64url');
+}
 
 /**
  * One app's Pix payments (the composition root makes it): the server its routes are
@@ -28,11 +59,14 @@ export interface Payments {
   /** The server this app's routes listen on, once they are registered. */
   attach(server: FastifyInstance): void;
   /**
-   * The configured Pix provider, built on first use (the webhook is registered then);
-   * null when payments are off, or the fake PSP's server is not listening yet. A
-   * failed build is tried again on the next use.
+   * The provider in use: Asaas while the platform setting `asaas` holds an API key, else
+   * the PIX_PROVIDER one. Built on first use (its webhook registered then) and again
+   * when the key changes; null when payments are off, or a fake's server is not
+   * listening yet. A failed build is tried again on the next use.
    */
-  provider(): Promise<PaymentProvider | null>;
+  provider(): Promise<ActiveProvider | null>;
+  /** What can be paid with now, without building anything (GET /subscription): empty when payments are off. */
+  methods(): Promise<PaymentMethod[]>;
 }
 
 function fakeSecret(config: Pick<Config, 'PAYMENT_WEBHOOK_SECRET'>): string {
@@ -54,11 +88,11 @@ function ownAddress(server: FastifyInstance | null): string | null {
 export function paymentsBannerLine(config: Pick<Config, 'PIX_PROVIDER' | 'EFI_BASE_URL'>): string {
   switch (config.PIX_PROVIDER) {
     case 'fake':
-      return `  Payments: test payments on (PIX_PROVIDER=fake): the test PSP at ${FAKE_PSP_PREFIX} marks any invoice paid for free, no money moves; never with real customers`;
+      return `  Payments: test payments on (PIX_PROVIDER=fake): the test PSPs at ${FAKE_PSP_PREFIX} and ${FAKE_ASAAS_PREFIX} mark any invoice paid for free, no money moves; never with real customers`;
     case 'efi':
       return `  Payments: Pix through Efí's API Pix (${config.EFI_BASE_URL})`;
     case 'none':
-      return '  Payments: not configured (PIX_PROVIDER unset): invoices cannot be paid (docs/operations.md, Billing)';
+      return '  Payments: Pix not configured (PIX_PROVIDER unset): invoices can be paid only once the platform setting `asaas` holds an Asaas API key (docs/operations.md, Billing)';
   }
 }
 
@@ -73,9 +107,10 @@ export async function registerPaymentRoutes(scope: FastifyInstance, deps: Pick<P
     merchantName: 'Atende',
     merchantCity: 'Sao Paulo',
   });
+  await registerFakeAsaas(scope, { prefix: FAKE_ASAAS_PREFIX, merchantName: 'Atende', merchantCity: 'Sao Paulo' });
 }
 
-async function buildProvider(config: PaymentsConfig, server: FastifyInstance | null): Promise<PaymentProvider | null> {
+async function buildPixProvider(config: PaymentsConfig, server: FastifyInstance | null): Promise<PaymentProvider | null> {
   if (config.PIX_PROVIDER === 'none') return null;
   let provider: PaymentProvider;
   let base: string;
@@ -99,18 +134,55 @@ async function buildProvider(config: PaymentsConfig, server: FastifyInstance | n
   return provider;
 }
 
-export function createPayments(config: PaymentsConfig): Payments {
+/**
+ * Asaas with the platform's API key. With PIX_PROVIDER=fake, events come back to this
+ * server's own address and a base URL on it is the local fake (sandbox: nothing is paid);
+ * otherwise PUBLIC_URL is what Asaas reaches.
+ */
+async function buildAsaasProvider(config: PaymentsConfig, server: FastifyInstance | null, apiKey: string): Promise<AsaasProvider | null> {
+  const own = ownAddress(server);
+  const base = config.PIX_PROVIDER === 'fake' ? own : config.PUBLIC_URL;
+  if (!base) return null;
+  const sandbox = config.PIX_PROVIDER === 'fake' && own !== null && config.ASAAS_BASE_URL.startsWith(`${own}${FAKE_ASAAS_PREFIX}`);
+  const provider = createAsaasProvider({ baseUrl: config.ASAAS_BASE_URL, apiKey, sandbox });
+  await provider.registerWebhook({ url: `${base}${ASAAS_WEBHOOK_PATH}`, authToken: asaasWebhookToken(config), email: config.ADMIN_EMAIL });
+  return provider;
+}
+
+const PIX_ONLY: readonly PaymentMethod[] = ['PIX'];
+
+/** `mainCompanyId`: the company whose settings are the platform's (the composition root names it; importing it here would make a cycle). */
+export function createPayments(config: PaymentsConfig, deps: Pick<Platform, 'db' | 'secrets'> & { mainCompanyId: number }): Payments {
   let server: FastifyInstance | null = null;
-  let building: Promise<PaymentProvider | null> | null = null;
+  let pix: Promise<PaymentProvider | null> | null = null;
+  let asaas: { key: string; building: Promise<AsaasProvider | null> } | null = null;
+
+  /** The platform's Asaas API key (the main company's secret setting `asaas`), '' when none. */
+  async function asaasKey(): Promise<string> {
+    const stored = (await findSetting(deps.db, { companyId: deps.mainCompanyId }, 'asaas'))?.value ?? '';
+    return openSecretSetting(stored, deps.secrets).trim();
+  }
+
   return {
     attach(scope) {
       server = scope;
     },
     async provider() {
-      building ??= buildProvider(config, server).catch(() => null);
-      const provider = await building;
-      if (!provider) building = null;
-      return provider;
+      const key = await asaasKey();
+      if (key) {
+        if (asaas?.key !== key) asaas = { key, building: buildAsaasProvider(config, server, key).catch(() => null) };
+        const built = await asaas.building;
+        if (!built) asaas = null;
+        return built ? { kind: 'asaas', asaas: built, methods: built.methods } : null;
+      }
+      pix ??= buildPixProvider(config, server).catch(() => null);
+      const built = await pix;
+      if (!built) pix = null;
+      return built ? { kind: 'pix', pix: built, methods: PIX_ONLY } : null;
+    },
+    async methods() {
+      if (await asaasKey()) return ['PIX', 'BOLETO', 'CREDIT_CARD'];
+      return config.PIX_PROVIDER === 'none' ? [] : ['PIX'];
     },
   };
 }

@@ -1276,7 +1276,13 @@ export const invoices = pgTable(
   ],
 );
 
-/** A Pix charge made at a PSP for an invoice; the webhook finds it by txid. */
+/**
+ * A charge made at a PSP for an invoice; the webhook finds it by txid. Despite the
+ * table's name (it began with Pix only) it holds every method: `provider` is `pix`
+ * (Efí's API Pix, or the fake PSP) or `asaas`, whose payment id is the txid; `method`
+ * PIX, BOLETO or CREDIT_CARD. `copy_paste` is the Pix code or the boleto's digitable
+ * line, `url` the boleto's PDF. Nothing of a card is kept here.
+ */
 export const pixCharges = pgTable(
   'pix_charges',
   {
@@ -1289,6 +1295,9 @@ export const pixCharges = pgTable(
     amountCents: integer('amount_cents').notNull(),
     status: text('status').notNull().default('ATIVA'),
     copyPaste: text('copy_paste').notNull(),
+    provider: text('provider', { enum: ['pix', 'asaas'] }).notNull().default('pix'),
+    method: text('method', { enum: ['PIX', 'BOLETO', 'CREDIT_CARD'] }).notNull().default('PIX'),
+    url: text('url'),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     endToEndId: text('end_to_end_id'),
     paidAt: timestamp('paid_at', { withTimezone: true, mode: 'date' }),
@@ -1296,6 +1305,8 @@ export const pixCharges = pgTable(
   },
   (t) => [
     uniqueIndex('pix_charges_txid_uq').on(t.txid),
+    check('pix_charges_provider_ck', sql`${t.provider} in ('pix', 'asaas')`),
+    check('pix_charges_method_ck', sql`${t.method} in ('PIX', 'BOLETO', 'CREDIT_CARD')`),
     index('pix_charges_invoice_id_idx').on(t.invoiceId),
     index('pix_charges_company_id_idx').on(t.companyId),
   ],

@@ -22,4 +22,11 @@ export const LOG_REDACT_PATHS = [
   '*.password',
   '*.token',
   '*.passwordHash',
+  // Card data on its way to the payment provider (never stored): never in a log either.
+  'cardNumber',
+  'cvv',
+  'creditCard',
+  '*.cardNumber',
+  '*.cvv',
+  '*.creditCard',
 ];

@@ -1,4 +1,4 @@
-import type { InvoiceView, PaymentEventPayload, PixCheckoutView } from '@atende/shared';
+import type { InvoiceView, PaymentEventPayload, PaymentMethod, PixCheckoutView } from '@atende/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import CheckCircle from '@mui/icons-material/CheckCircle';
 import {
@@ -9,6 +9,9 @@ import {
   DialogActions,
   DialogContent,
   DialogTitle,
+  FormControlLabel,
+  Radio,
+  RadioGroup,
   Step,
   StepLabel,
   Stepper,
@@ -25,25 +28,44 @@ import { useEffect, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { ApiError } from '../../api/http-client';
 import { useSession } from '../../api/session';
 import { toastError } from '../../components/toast';
 import { formatDate, formatReais } from '../../i18n';
 import { useCompanyEvent } from '../../realtime/socket';
-import { ADDRESS_FIELDS, CheckoutAddress, FIRST_STEP, nextStep, previousStep, REQUIRED_ADDRESS_FIELDS, STEP, VISIT_ORDER, type CheckoutStep } from './checkout-form';
-import { PixPayment } from './pix-payment';
+import type { CARD_FIELDS } from './checkout-form';
+import {
+  ADDRESS_FIELDS,
+  CheckoutForm,
+  FIRST_STEP,
+  formatCardNumber,
+  formatExpiry,
+  nextStep,
+  previousStep,
+  REQUIRED_ADDRESS_FIELDS,
+  STEP,
+  STEP_FIELDS,
+  visitOrder,
+  type CheckoutStep,
+} from './checkout-form';
+import { BoletoPayment, PixPayment } from './pix-payment';
 
 /** Spec part 2 §9: after the payment is confirmed the user goes to / after 4 seconds. */
 const PAID_REDIRECT_MS = 4000;
 
-const STEP_LABEL: Record<CheckoutStep, string> = { [STEP.address]: 'address', [STEP.plan]: 'plan', [STEP.review]: 'review' };
+const STEP_LABEL: Record<CheckoutStep, string> = { [STEP.address]: 'address', [STEP.plan]: 'plan', [STEP.review]: 'review', [STEP.payment]: 'payment' };
+const METHOD_LABEL: Record<PaymentMethod, string> = { PIX: 'pix', BOLETO: 'boleto', CREDIT_CARD: 'card' };
 
 /**
  * Checkout of one invoice (spec part 2 §2.17, §4): plan (the invoice, read-only),
- * address, review; submitting the review creates the Pix charge
- * (`POST /subscription`), whose QR code is then shown until the `payment` event
- * says it was paid: the new due date is shown and the user goes to / 4 s later.
+ * address, the payment method and card (only when the provider has more than Pix:
+ * Asaas's Pix, boleto and card), review; submitting the review creates the charge
+ * (`POST /subscription`): a Pix QR code or a boleto is then shown until the `payment`
+ * event says it was paid, a card is charged at once. Paid: the new due date is shown
+ * and the user goes to / 4 s later. Card data goes to the server, which passes it to
+ * the provider: nothing of it is kept, here or there.
  */
-export function CheckoutDialog({ invoice, onClose }: { invoice: InvoiceView; onClose(): void }) {
+export function CheckoutDialog({ invoice, methods = ['PIX'], onClose }: { invoice: InvoiceView; methods?: readonly PaymentMethod[]; onClose(): void }) {
   const { t, i18n } = useTranslation();
   const { api } = useSession();
   const navigate = useNavigate();
@@ -53,9 +75,29 @@ export function CheckoutDialog({ invoice, onClose }: { invoice: InvoiceView; onC
   const [charge, setCharge] = useState<PixCheckoutView | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const [paidUntil, setPaidUntil] = useState<string | null>(null);
-  const form = useForm<CheckoutAddress>({
-    resolver: zodResolver(CheckoutAddress),
-    defaultValues: { firstName: '', lastName: '', address2: '', city: '', state: '', zipcode: '', country: t('invoices.checkout.defaultCountry') },
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const order = visitOrder(methods);
+  // Asaas asks every payer's CPF or CNPJ; a Pix-only PSP (Efí) does not.
+  const needsCpfCnpj = methods.length > 1;
+  const form = useForm<CheckoutForm>({
+    resolver: zodResolver(CheckoutForm),
+    defaultValues: {
+      firstName: '',
+      lastName: '',
+      address2: '',
+      city: '',
+      state: '',
+      zipcode: '',
+      country: t('invoices.checkout.defaultCountry'),
+      cpfCnpj: '',
+      needsCpfCnpj,
+      method: methods[0] ?? 'PIX',
+      nameOnCard: '',
+      cardNumber: '',
+      expiry: '',
+      cvv: '',
+      phone: '',
+    },
   });
   const { errors } = form.formState;
   const message = (key?: string) => (key ? (i18n.exists(key) ? t(key) : key) : undefined);
@@ -70,45 +112,78 @@ export function CheckoutDialog({ invoice, onClose }: { invoice: InvoiceView; onC
   }, [paidUntil, navigate]);
 
   const goNext = async () => {
-    if (step === STEP.address && !(await form.trigger())) return;
-    const next = nextStep(step);
+    if (step === STEP.address && !(await form.trigger([...STEP_FIELDS.address]))) return;
+    if (step === STEP.payment && !(await form.trigger([...STEP_FIELDS.payment]))) return;
+    const next = nextStep(order, step);
     if (next !== null) setStep(next);
   };
   const goBack = () => {
-    const previous = previousStep(step);
+    const previous = previousStep(order, step);
     if (previous !== null) setStep(previous);
   };
 
   const submit = form.handleSubmit(
-    async (address) => {
+    async (values) => {
       setSubmitting(true);
+      setRefusal(null);
+      const { needsCpfCnpj: _asked, method, nameOnCard, cardNumber, expiry, cvv, phone, cpfCnpj, ...address } = values;
+      const card = method === 'CREDIT_CARD' ? { nameOnCard, cardNumber, expiry, cvv, phone } : {};
       try {
-        setCharge(await api.post<PixCheckoutView>('/subscription', { invoiceId: invoice.id, ...address }));
+        const made = await api.post<PixCheckoutView>('/subscription', { invoiceId: invoice.id, ...address, ...(needsCpfCnpj ? { cpfCnpj } : {}), method, ...card });
+        // Card data leaves the form as soon as it has been sent.
+        form.resetField('cardNumber');
+        form.resetField('cvv');
+        form.resetField('expiry');
+        setCharge(made);
       } catch (error) {
-        toastError(error);
+        if (error instanceof ApiError && error.code === 'ERR_PAYMENT_REFUSED') {
+          setRefusal(typeof error.data.message === 'string' && error.data.message ? error.data.message : t('errors.ERR_PAYMENT_REFUSED'));
+          setStep(STEP.payment);
+        } else toastError(error);
       } finally {
         setSubmitting(false);
       }
     },
-    // A field the review cannot fix: back to the address.
-    () => setStep(STEP.address),
+    // A field the review cannot fix: back to its step.
+    (errors) => setStep(Object.keys(errors).some((name) => (STEP_FIELDS.payment as readonly string[]).includes(name)) ? STEP.payment : STEP.address),
   );
 
-  const activeIndex = paidUntil || charge ? VISIT_ORDER.length : VISIT_ORDER.indexOf(step);
+  const activeIndex = paidUntil || charge ? order.length : order.indexOf(step);
   const values = useWatch({ control: form.control });
+  const lastStep = charge ? METHOD_LABEL[charge.method] : METHOD_LABEL[values.method ?? 'PIX'];
+  const field = (name: (typeof CARD_FIELDS)[number] | 'cpfCnpj', options: { format?: (value: string) => string; autoComplete: string; inputMode?: 'numeric' | 'tel' | 'text'; maxLength: number }) => {
+    const { ref, onChange, ...rest } = form.register(name);
+    return (
+      <TextField
+        key={name}
+        label={t(`invoices.checkout.card.${name}`)}
+        required
+        {...rest}
+        onChange={(event) => {
+          if (options.format) event.target.value = options.format(event.target.value);
+          void onChange(event);
+        }}
+        inputRef={ref}
+        error={Boolean(errors[name])}
+        helperText={message(errors[name]?.message) ?? (name === 'expiry' ? t('invoices.checkout.card.expiryHint') : undefined)}
+        sx={name === 'cardNumber' || name === 'nameOnCard' ? { gridColumn: { sm: '1 / -1' } } : undefined}
+        slotProps={{ htmlInput: { 'data-testid': `checkout-${name}`, autoComplete: options.autoComplete, inputMode: options.inputMode, maxLength: options.maxLength } }}
+      />
+    );
+  };
 
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="sm" fullScreen={phone} aria-labelledby="checkout-title" data-testid="checkout-dialog">
       <DialogTitle id="checkout-title">{t('invoices.checkout.title', { id: invoice.id })}</DialogTitle>
       <DialogContent>
-        <Stepper activeStep={activeIndex} alternativeLabel sx={{ mb: 3 }} data-testid="checkout-stepper" data-step={charge ? 'pix' : step}>
-          {VISIT_ORDER.map((s) => (
+        <Stepper activeStep={activeIndex} alternativeLabel sx={{ mb: 3 }} data-testid="checkout-stepper" data-step={charge ? lastStep : step}>
+          {order.map((s) => (
             <Step key={s}>
               <StepLabel>{t(`invoices.checkout.steps.${STEP_LABEL[s]}`)}</StepLabel>
             </Step>
           ))}
           <Step>
-            <StepLabel>{t('invoices.checkout.steps.pix')}</StepLabel>
+            <StepLabel>{t(`invoices.checkout.steps.${lastStep}`)}</StepLabel>
           </Step>
         </Stepper>
 
@@ -117,8 +192,65 @@ export function CheckoutDialog({ invoice, onClose }: { invoice: InvoiceView; onC
             {t('invoices.pix.paid', { date: formatDate(paidUntil) })}
             <Typography variant="body2">{t('invoices.pix.redirecting')}</Typography>
           </Alert>
+        ) : charge?.paid ? (
+          <Alert icon={<CheckCircle />} severity="success" data-testid="payment-approved">
+            {t('invoices.card.approved')}
+            <Typography variant="body2">{t('invoices.pix.waiting')}</Typography>
+          </Alert>
+        ) : charge?.method === 'BOLETO' ? (
+          <BoletoPayment charge={charge} />
         ) : charge ? (
           <PixPayment charge={charge} />
+        ) : step === STEP.payment ? (
+          <Box data-testid="checkout-step-payment" sx={{ pt: 1 }}>
+            {refusal ? (
+              <Alert severity="error" sx={{ mb: 2 }} data-testid="checkout-refused">
+                {t('invoices.card.refused')} {refusal}
+              </Alert>
+            ) : null}
+            <RadioGroup
+              row
+              aria-label={t('invoices.checkout.method.label')}
+              value={values.method ?? 'PIX'}
+              onChange={(event) => form.setValue('method', event.target.value as PaymentMethod)}
+              sx={{ mb: 2 }}
+            >
+              {methods.map((method) => (
+                <FormControlLabel
+                  key={method}
+                  value={method}
+                  control={<Radio slotProps={{ input: { 'data-testid': `checkout-method-${method}` } as object }} />}
+                  label={t(`invoices.checkout.method.${METHOD_LABEL[method]}`)}
+                />
+              ))}
+            </RadioGroup>
+            {values.method === 'CREDIT_CARD' ? (
+              <Box
+                component="form"
+                noValidate
+                onSubmit={(event) => {
+                  event.preventDefault();
+                  void goNext();
+                }}
+                data-testid="checkout-card"
+                sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}
+              >
+                {field('nameOnCard', { autoComplete: 'cc-name', maxLength: 100 })}
+                {field('cardNumber', { format: formatCardNumber, autoComplete: 'cc-number', inputMode: 'numeric', maxLength: 23 })}
+                {field('expiry', { format: formatExpiry, autoComplete: 'cc-exp', inputMode: 'numeric', maxLength: 5 })}
+                {field('cvv', { format: (value) => value.replace(/\D/g, '').slice(0, 4), autoComplete: 'cc-csc', inputMode: 'numeric', maxLength: 4 })}
+                {field('phone', { autoComplete: 'tel', inputMode: 'tel', maxLength: 20 })}
+                <Typography variant="caption" color="text.secondary" sx={{ gridColumn: { sm: '1 / -1' } }}>
+                  {t('invoices.card.notStored')}
+                </Typography>
+                <button type="submit" hidden aria-hidden tabIndex={-1} />
+              </Box>
+            ) : (
+              <Typography variant="body2" color="text.secondary">
+                {t(`invoices.checkout.method.${METHOD_LABEL[values.method ?? 'PIX']}Intro`)}
+              </Typography>
+            )}
+          </Box>
         ) : step === STEP.plan ? (
           <Box data-testid="checkout-step-plan">
             <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
@@ -155,6 +287,7 @@ export function CheckoutDialog({ invoice, onClose }: { invoice: InvoiceView; onC
                 />
               );
             })}
+            {needsCpfCnpj ? field('cpfCnpj', { autoComplete: 'off', inputMode: 'numeric', maxLength: 20 }) : null}
             {/* Enter in a field goes to the next step. */}
             <button type="submit" hidden aria-hidden tabIndex={-1} />
           </Box>
@@ -171,6 +304,15 @@ export function CheckoutDialog({ invoice, onClose }: { invoice: InvoiceView; onC
             <Typography variant="body2" sx={{ mb: 1, wordBreak: 'break-word' }}>
               {[values.address2, values.city, values.state, values.zipcode, values.country].filter(Boolean).join(', ')}
             </Typography>
+            {methods.length > 1 ? (
+              <>
+                <Typography variant="subtitle2">{t('invoices.checkout.review.method')}</Typography>
+                <Typography variant="body2" sx={{ mb: 1 }} data-testid="checkout-review-method">
+                  {t(`invoices.checkout.method.${METHOD_LABEL[values.method ?? 'PIX']}`)}
+                  {values.method === 'CREDIT_CARD' && values.cardNumber ? ` •••• ${values.cardNumber.replace(/\D/g, '').slice(-4)}` : ''}
+                </Typography>
+              </>
+            ) : null}
             <Typography variant="subtitle2">{t('invoices.checkout.review.invoice')}</Typography>
             <InvoiceSummary invoice={invoice} />
           </Box>
@@ -185,14 +327,14 @@ export function CheckoutDialog({ invoice, onClose }: { invoice: InvoiceView; onC
           <>
             <Button onClick={onClose}>{t('common.cancel')}</Button>
             <Box sx={{ flex: 1 }} />
-            {previousStep(step) !== null ? (
+            {previousStep(order, step) !== null ? (
               <Button onClick={goBack} disabled={submitting} data-testid="checkout-back">
                 {t('invoices.checkout.back')}
               </Button>
             ) : null}
             {step === STEP.review ? (
               <Button variant="contained" disabled={submitting} onClick={() => void submit()} data-testid="checkout-submit">
-                {submitting ? t('invoices.checkout.submitting') : t('invoices.checkout.submit')}
+                {submitting ? t('invoices.checkout.submitting') : t(`invoices.checkout.submit${values.method === 'CREDIT_CARD' ? 'Card' : values.method === 'BOLETO' ? 'Boleto' : ''}`)}
               </Button>
             ) : (
               <Button variant="contained" onClick={() => void goNext()} data-testid="checkout-next">

@@ -29,7 +29,8 @@ export default function InvoicesPage() {
   const searchParam = useDebouncedValue(search.trim().toLowerCase());
   const pages = useInvoicePages(searchParam, isAdmin);
   // Without a configured PSP there is nothing to pay with: say so instead of offering Pay.
-  const paymentsEnabled = useSubscription(isAdmin).data?.paymentsEnabled !== false;
+  const subscription = useSubscription(isAdmin).data;
+  const paymentsEnabled = subscription?.paymentsEnabled !== false;
   const [paying, setPaying] = useState<InvoiceView | null>(null);
   usePaymentEvents();
 
@@ -103,7 +104,7 @@ export default function InvoicesPage() {
           </TableRow>
         ))}
       </ListTable>
-      {paying ? <CheckoutDialog invoice={paying} onClose={() => setPaying(null)} /> : null}
+      {paying ? <CheckoutDialog invoice={paying} methods={subscription?.paymentMethods?.length ? subscription.paymentMethods : ['PIX']} onClose={() => setPaying(null)} /> : null}
     </InfiniteListPage>
   );
 }

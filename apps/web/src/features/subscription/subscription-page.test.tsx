@@ -20,6 +20,7 @@ const subscription = (extra: Partial<SubscriptionView> = {}): SubscriptionView =
   trialExpiration: '2026-03-04T12:00:00.000Z',
   trialDaysLeft: 3,
   paymentsEnabled: true,
+  paymentMethods: ['PIX'],
   mailEnabled: true,
   ...extra,
 });
