@@ -1,6 +1,6 @@
 import type { PresentedUser } from '@atende/shared';
 import i18next from 'i18next';
-import { createContext, startTransition, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { changeLanguage, supportedLanguage } from '../i18n';
 import { browserTimeZone, setDisplayTimeZone } from '../i18n/dates';
 import { createHttpClient, type HttpClient } from './http-client';
@@ -73,13 +73,11 @@ export function SessionProvider({ children, onSessionEnd }: { children: ReactNod
     request
       .then(
         (me) => {
-          // A transition: the signed-in screen's first render goes in slices, not one long task (slow phones).
           // The user and the end of loading in one update: the route guard never sees one without the other.
-          if (!cancelled)
-            startTransition(() => {
-              setUser(me);
-              setLoading(false);
-            });
+          if (!cancelled) {
+            setUser(me);
+            setLoading(false);
+          }
         },
         () => {
           // 401 and failed refreshes already ended the session; anything else (server down) leaves it for a retry.
