@@ -1,3 +1,4 @@
+import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { ADMIN, api, expect, login, test, uniqueStamp } from './fixtures';
@@ -12,6 +13,9 @@ import { ADMIN, api, expect, login, test, uniqueStamp } from './fixtures';
  */
 
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+/** Pages whose screenshots a run keeps (with the open conversation), to look at what was checked. */
+const SHOTS = new Set(['/', '/tickets', '/schedules', '/chats']);
+const SHOTS_DIR = path.join(import.meta.dirname, 'artifacts/screenshots');
 
 interface Seed {
   token: string;
@@ -181,11 +185,12 @@ for (const [size, viewport] of VIEWPORTS) {
           await check(url, ready, false);
         }
         await login(page);
-        await expect(page.getByTestId('menu-tickets')).toHaveText('Atendimentos');
+        await expect(page.getByTestId('greeting')).toContainText('Olá Admin');
         expect(await page.evaluate(() => document.documentElement.lang)).toBe('pt');
         for (const [index, [url, ready]] of privatePages(data).entries()) {
           await visit(page, url);
           await check(url, ready, index > 0);
+          if (SHOTS.has(url) || index === 0) await page.screenshot({ path: path.join(SHOTS_DIR, `a11y-${url === '/' ? 'dashboard' : index === 0 ? 'conversation' : url.slice(1)}-${viewport.width}-${theme}.png`) });
         }
         if (viewport.width < 900) {
           // The phone's menu is a drawer: checked open.
