@@ -53,6 +53,7 @@ function SkipLink() {
 
 export function AppLayout() {
   const { user } = useSession();
+  const { t } = useTranslation();
   const theme = useTheme();
   const desktop = useMediaQuery(theme.breakpoints.up('md'));
   // The menu's initial state comes from the company setting (spec part 1 §2).
@@ -79,7 +80,14 @@ export function AppLayout() {
             {menu(!open)}
           </Drawer>
         ) : (
-          <Drawer variant="temporary" open={mobileOpen} onClose={() => setMobileOpen(false)} sx={{ '& .MuiDrawer-paper': { width: DRAWER_WIDTH } }}>
+          <Drawer
+            variant="temporary"
+            open={mobileOpen}
+            onClose={() => setMobileOpen(false)}
+            // The open drawer is a dialog: it is named after the menu it holds.
+            slotProps={{ paper: { 'aria-label': t('app.navigation') } }}
+            sx={{ '& .MuiDrawer-paper': { width: DRAWER_WIDTH } }}
+          >
             <Toolbar variant="dense" />
             {menu(false, () => setMobileOpen(false))}
           </Drawer>
