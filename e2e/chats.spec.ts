@@ -10,10 +10,10 @@ import { api, apiLogin, expect, login, test, uniqueStamp } from './fixtures';
  */
 const screenshotsDir = () => path.resolve(process.env.E2E_SCREENSHOTS_DIR ?? path.join(import.meta.dirname, 'artifacts/screenshots'));
 
-/** The number in a badge button's aria-label, "Label (N ...)". */
+/** The number in a badge button's aria-label, "N new ...", or the title alone when nothing is counted. */
 async function badgeCount(page: Page, testId: string): Promise<number> {
   const label = (await page.getByTestId(testId).getAttribute('aria-label')) ?? '';
-  return Number(/\((\d+)/.exec(label)?.[1] ?? NaN);
+  return Number(/^(\d+)/.exec(label)?.[1] ?? 0);
 }
 
 test('chats: A creates a chat with B, B sees it live and replies with Enter, A sees the reply live', async ({ page, baseURL, newPage }) => {

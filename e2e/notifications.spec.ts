@@ -51,10 +51,10 @@ test('notifications: a new pending ticket shows live in the bell popover and ope
   await expect(page.getByTestId('message-item').filter({ hasText: 'alguém pode me ajudar' })).toBeVisible();
 });
 
-/** The bell's count: its aria-label ends with "(N)". */
+/** The bell's count: its aria-label starts with N ("3 notifications"), or is the title alone when nothing is counted. */
 async function bellCount(page: Page): Promise<number> {
   const label = (await page.getByTestId('notifications-button').getAttribute('aria-label')) ?? '';
-  return Number(/\((\d+)\)$/.exec(label)?.[1] ?? NaN);
+  return Number(/^(\d+)/.exec(label)?.[1] ?? 0);
 }
 
 /** The open popover, light and dark (e2e/artifacts/screenshots, or docs/screenshots when E2E_SCREENSHOTS_DIR says so). */

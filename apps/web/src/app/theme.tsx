@@ -1,8 +1,10 @@
 import { createTheme, CssBaseline, ThemeProvider } from '@mui/material';
 import { createContext, useContext, useMemo, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { STORAGE } from '../api/storage-keys';
 
 type Mode = 'light' | 'dark';
+const HEADINGS = { h1: 'h1', h2: 'h2', h3: 'h3', h4: 'h4', h5: 'h5', h6: 'h6' } as const;
 const ThemeModeContext = createContext<{ mode: Mode; toggle(): void }>({ mode: 'light', toggle: () => undefined });
 
 /** Remembered choice, else the system's preference (spec part 2 §2.21). */
@@ -14,13 +16,24 @@ function initialMode(): Mode {
 
 export function AppThemeProvider({ children }: { children: ReactNode }) {
   const [mode, setMode] = useState<Mode>(initialMode);
+  const { t } = useTranslation();
+  const loadingLabel = t('common.loading');
   const theme = useMemo(
     () =>
       createTheme({
         palette: { mode, primary: { main: mode === 'dark' ? '#64b5f6' : '#1565c0' }, secondary: { main: '#2e7d32' } },
         shape: { borderRadius: 8 },
+        components: {
+          // Subtitles are styled text, not headings: MUI would make them <h6>, which breaks the pages' heading outline.
+          // A subtitle that is a heading says so with `component`.
+          MuiTypography: { defaultProps: { variantMapping: { ...HEADINGS, subtitle1: 'p', subtitle2: 'p', body1: 'p', body2: 'p', inherit: 'p' } } },
+          // A spinner is a progress bar to a screen reader: it needs a name (a page's own label wins).
+          MuiCircularProgress: { defaultProps: { 'aria-label': loadingLabel } },
+          // The helper text of a disabled field is still read: the theme's disabled grey (2.7:1) is too faint for it.
+          MuiFormHelperText: { styleOverrides: { root: ({ theme: current }) => ({ '&.Mui-disabled': { color: current.palette.text.secondary } }) } },
+        },
       }),
-    [mode],
+    [mode, loadingLabel],
   );
   const value = useMemo(
     () => ({

@@ -15,7 +15,7 @@ export function useAuthOptions() {
 export function PublicCard({ title, children, maxWidth = 440 }: { title: string; children: ReactNode; maxWidth?: number }) {
   const { t } = useTranslation();
   return (
-    <Box sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', p: 2 }}>
+    <Box component="main" sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', p: 2 }}>
       <Paper sx={{ p: { xs: 3, sm: 4 }, width: '100%', maxWidth }} elevation={3}>
         <Stack spacing={2}>
           <Typography variant="h4" component="p" color="primary" sx={{ textAlign: 'center', fontWeight: 700 }}>

@@ -29,7 +29,7 @@ import { invoicesTexts } from '../features/invoices/invoices.i18n';
 import { subscriptionTexts } from '../features/subscription/subscription.i18n';
 
 export const en: Messages = {
-  app: { name: 'Atende', loading: 'Loading...', version: 'Version {{version}}', welcome: 'Pick a ticket to start' },
+  app: { skipToContent: 'Skip to content', navigation: 'Main menu', newMessage: 'New message from {{name}}: {{text}}', newTicket: 'New ticket waiting, from {{name}}: {{text}}', name: 'Atende', loading: 'Loading...', version: 'Version {{version}}', welcome: 'Pick a ticket to start' },
   login: {
     title: 'Sign in',
     email: 'Email',

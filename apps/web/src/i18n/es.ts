@@ -29,7 +29,7 @@ import { invoicesTexts } from '../features/invoices/invoices.i18n';
 import { subscriptionTexts } from '../features/subscription/subscription.i18n';
 
 export const es: Messages = {
-  app: { name: 'Atende', loading: 'Cargando...', version: 'Versión {{version}}', welcome: 'Elija una atención para empezar' },
+  app: { skipToContent: 'Saltar al contenido', navigation: 'Menú principal', newMessage: 'Nuevo mensaje de {{name}}: {{text}}', newTicket: 'Nueva atención en espera, de {{name}}: {{text}}', name: 'Atende', loading: 'Cargando...', version: 'Versión {{version}}', welcome: 'Elija una atención para empezar' },
   login: {
     title: 'Ingresar',
     email: 'Correo electrónico',

@@ -30,7 +30,7 @@ import type { Catalogue } from './catalogue';
 
 /** Portuguese: the source catalogue. Strings the spec gives in Portuguese are verbatim. */
 export const pt = {
-  app: { name: 'Atende', loading: 'Carregando...', version: 'Versão {{version}}', welcome: 'Selecione um atendimento para começar' },
+  app: { skipToContent: 'Pular para o conteúdo', navigation: 'Menu principal', newMessage: 'Nova mensagem de {{name}}: {{text}}', newTicket: 'Novo atendimento aguardando, de {{name}}: {{text}}', name: 'Atende', loading: 'Carregando...', version: 'Versão {{version}}', welcome: 'Selecione um atendimento para começar' },
   login: {
     title: 'Entrar',
     email: 'E-mail',

@@ -1,5 +1,5 @@
 import { can, companyEvent, visibleMenuItems, type MenuGroup, type PresentedUser } from '@atende/shared';
-import { Badge, List, ListItemButton, ListItemIcon, ListItemText, ListSubheader, Tooltip, Typography } from '@mui/material';
+import { Badge, List, ListItem, ListItemButton, ListItemIcon, ListItemText, ListSubheader, Tooltip, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -58,7 +58,7 @@ export function SideMenu({ user, collapsed, onNavigate }: { user: PresentedUser;
   const unreadChats = useUnreadChats();
 
   return (
-    <nav aria-label="menu">
+    <nav aria-label={t('app.navigation')}>
       {groups.map((group) => {
         const inGroup = items.filter((item) => item.group === group);
         if (inGroup.length === 0) return null;
@@ -73,22 +73,25 @@ export function SideMenu({ user, collapsed, onNavigate }: { user: PresentedUser;
               const label = t(`menu.${item.key}`);
               const alert = item.key === 'connections' && connectionAlert;
               const unread = item.key === 'chats' && unreadChats > 0;
+              // A link is not a list item by itself: each sits in its <li>, so the menu reads as lists of links.
               return (
-                <Tooltip key={item.key} title={collapsed ? label : ''} placement="right">
-                  <ListItemButton component={NavLink} to={item.route} end={item.route === '/'} onClick={onNavigate} data-testid={`menu-${item.key}`} aria-label={label}>
-                    <ListItemIcon sx={{ minWidth: 40 }}>
-                      <Badge
-                        color={unread ? 'error' : 'warning'}
-                        variant="dot"
-                        invisible={!alert && !unread}
-                        data-testid={alert ? 'connections-alert' : unread ? 'chats-unread-dot' : undefined}
-                      >
-                        {MENU_ICONS[item.key] ?? MENU_ICONS.fallback}
-                      </Badge>
-                    </ListItemIcon>
-                    {collapsed ? null : <ListItemText primary={label} />}
-                  </ListItemButton>
-                </Tooltip>
+                <ListItem key={item.key} disablePadding>
+                  <Tooltip title={collapsed ? label : ''} placement="right">
+                    <ListItemButton component={NavLink} to={item.route} end={item.route === '/'} onClick={onNavigate} data-testid={`menu-${item.key}`} aria-label={label}>
+                      <ListItemIcon sx={{ minWidth: 40 }}>
+                        <Badge
+                          color={unread ? 'error' : 'warning'}
+                          variant="dot"
+                          invisible={!alert && !unread}
+                          data-testid={alert ? 'connections-alert' : unread ? 'chats-unread-dot' : undefined}
+                        >
+                          {MENU_ICONS[item.key] ?? MENU_ICONS.fallback}
+                        </Badge>
+                      </ListItemIcon>
+                      {collapsed ? null : <ListItemText primary={label} />}
+                    </ListItemButton>
+                  </Tooltip>
+                </ListItem>
               );
             })}
           </List>

@@ -8,6 +8,7 @@ import VolumeUp from '@mui/icons-material/VolumeUp';
 import { Badge, Box, IconButton, Menu, MenuItem, Popover, Slider, Tooltip } from '@mui/material';
 import { lazy, Suspense, useState, type MouseEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { useSession } from '../../api/session';
 import { STORAGE } from '../../api/storage-keys';
 import { useUnreadAnnouncements } from '../../features/announcements/use-unread-announcements';
@@ -23,11 +24,23 @@ const ChatsPopover = lazy(() => import('../../features/chats/chats-popover'));
 // The profile form is opened from the menu now and then: it (and its form fields) load when asked for.
 const UserModal = lazy(() => import('../../features/users/user-modal').then((m) => ({ default: m.UserModal })));
 
+const BADGE_MAX = 99;
+
+/**
+ * The accessible name of a counter button: the panel's title while nothing is counted, else
+ * the badge's visible text first ("3 new announcements", "99+ ..."), so the name a person
+ * hears or speaks begins with what they see (WCAG 2.5.3).
+ */
+function counterLabel(t: TFunction, count: number, titleKey: string, countKey: string): string {
+  if (count <= 0) return t(titleKey);
+  return t(countKey, { count, shown: count > BADGE_MAX ? `${BADGE_MAX}+` : String(count) });
+}
+
 /** A top bar button with its count on a badge (test ids `{name}-button` and `{name}-count`). */
 function CounterButton({ name, label, count, icon, onClick }: { name: string; label: string; count: number; icon: ReactNode; onClick(event: MouseEvent<HTMLElement>): void }) {
   return (
     <IconButton color="inherit" onClick={onClick} aria-label={label} data-testid={`${name}-button`}>
-      <Badge color="error" badgeContent={count} max={99} data-testid={`${name}-count`}>
+      <Badge color="error" badgeContent={count} max={BADGE_MAX} data-testid={`${name}-count`}>
         {icon}
       </Badge>
     </IconButton>
@@ -73,9 +86,9 @@ export function TopBar({ onToggleMenu }: { onToggleMenu(): void }) {
           </IconButton>
         </Tooltip>
       </Box>
-      <CounterButton name="announcements" label={t('announcements.popover.badge', { count: unreadAnnouncements })} count={unreadAnnouncements} icon={<Campaign />} onClick={open('announcements')} />
-      {chatAllowed ? <CounterButton name="chats" label={t('chats.popover.badge', { count: unreadChats })} count={unreadChats} icon={<ChatIcon />} onClick={open('chats')} /> : null}
-      <CounterButton name="notifications" label={t('notifications.bell', { count: notificationCount })} count={notificationCount} icon={<Notifications />} onClick={open('notifications')} />
+      <CounterButton name="announcements" label={counterLabel(t, unreadAnnouncements, 'announcements.popover.title', 'announcements.popover.badge')} count={unreadAnnouncements} icon={<Campaign />} onClick={open('announcements')} />
+      {chatAllowed ? <CounterButton name="chats" label={counterLabel(t, unreadChats, 'chats.popover.title', 'chats.popover.badge')} count={unreadChats} icon={<ChatIcon />} onClick={open('chats')} /> : null}
+      <CounterButton name="notifications" label={counterLabel(t, notificationCount, 'notifications.title', 'notifications.bell')} count={notificationCount} icon={<Notifications />} onClick={open('notifications')} />
       <IconButton color="inherit" onClick={open('profile')} aria-label={t('topBar.profile')} data-testid="profile-button">
         <AccountCircle />
       </IconButton>

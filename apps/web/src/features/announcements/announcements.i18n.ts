@@ -31,7 +31,8 @@ export const announcementsTexts = featureTexts({
     popover: {
       title: 'Informativos',
       empty: 'Nenhum informativo.',
-      badge: 'Informativos ({{count}} novos)',
+      badge_one: '{{shown}} informativo novo',
+      badge_other: '{{shown}} informativos novos',
     },
   },
   en: {
@@ -63,7 +64,8 @@ export const announcementsTexts = featureTexts({
     popover: {
       title: 'Announcements',
       empty: 'No announcements.',
-      badge: 'Announcements ({{count}} new)',
+      badge_one: '{{shown}} new announcement',
+      badge_other: '{{shown}} new announcements',
     },
   },
   es: {
@@ -95,7 +97,8 @@ export const announcementsTexts = featureTexts({
     popover: {
       title: 'Anuncios',
       empty: 'No hay anuncios.',
-      badge: 'Anuncios ({{count}} nuevos)',
+      badge_one: '{{shown}} anuncio nuevo',
+      badge_other: '{{shown}} anuncios nuevos',
     },
   },
 });

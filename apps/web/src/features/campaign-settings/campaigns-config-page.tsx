@@ -90,7 +90,7 @@ function SettingsForm({ initial }: { initial: CampaignSettings }) {
       </Typography>
       <Card variant="outlined">
         <CardContent>
-          <Typography variant="h6" gutterBottom>
+          <Typography variant="h6" component="h2" gutterBottom>
             {t('campaignSettings.intervals')}
           </Typography>
           <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
@@ -121,7 +121,7 @@ function SettingsForm({ initial }: { initial: CampaignSettings }) {
       </Card>
       <Card variant="outlined">
         <CardContent>
-          <Typography variant="h6">{t('campaignSettings.variables')}</Typography>
+          <Typography variant="h6" component="h2">{t('campaignSettings.variables')}</Typography>
           <Typography variant="body2" color="text.secondary" gutterBottom>
             {t('campaignSettings.variablesHint')}
           </Typography>

@@ -19,7 +19,7 @@ function Figure({ label, value, testId }: { label: string; value: string | numbe
         <Typography variant="body2" color="text.secondary">
           {label}
         </Typography>
-        <Typography variant="h5" data-testid={testId}>
+        <Typography variant="h5" component="p" data-testid={testId}>
           {value}
         </Typography>
       </CardContent>

@@ -8,6 +8,7 @@ import {
   CircularProgress,
   IconButton,
   List,
+  ListItem,
   ListItemButton,
   Paper,
   Stack,
@@ -73,17 +74,19 @@ function ChatList({ chats, selected, onPick, loading }: { chats: PresentedChat[]
       {chats.map((chat) => {
         const unread = unreadOf(chat, user?.id);
         return (
-          <ListItemButton
-            key={chat.id}
-            selected={chat.id === selected?.id}
-            onClick={() => onPick(chat)}
-            divider
-            data-testid="chat-list-item"
-            data-chat-uuid={chat.uuid}
-            data-unread={unread}
-          >
-            <ChatRowContent chat={chat} unread={unread} />
-          </ListItemButton>
+          <ListItem key={chat.id} disablePadding>
+            <ListItemButton
+              selected={chat.id === selected?.id}
+              aria-current={chat.id === selected?.id ? 'true' : undefined}
+              onClick={() => onPick(chat)}
+              divider
+              data-testid="chat-list-item"
+              data-chat-uuid={chat.uuid}
+              data-unread={unread}
+            >
+              <ChatRowContent chat={chat} unread={unread} />
+            </ListItemButton>
+          </ListItem>
         );
       })}
     </List>

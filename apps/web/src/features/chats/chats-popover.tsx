@@ -1,5 +1,5 @@
 import type { PresentedChat } from '@atende/shared';
-import { Box, Button, ListItemButton } from '@mui/material';
+import { Box, Button, ListItem, ListItemButton } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
@@ -46,17 +46,18 @@ export default function ChatsPopover({ anchor, open, onClose }: TopBarPopoverPro
       {records.map((chat) => {
         const unread = unreadOf(chat, user?.id);
         return (
-          <ListItemButton
-            key={chat.id}
-            component="a"
-            href={`/chats/${chat.uuid}`}
-            divider
-            data-testid="chats-popover-item"
-            data-chat-uuid={chat.uuid}
-            data-unread={unread}
-          >
-            <ChatRowContent chat={chat} unread={unread} />
-          </ListItemButton>
+          <ListItem key={chat.id} disablePadding>
+            <ListItemButton
+              component="a"
+              href={`/chats/${chat.uuid}`}
+              divider
+              data-testid="chats-popover-item"
+              data-chat-uuid={chat.uuid}
+              data-unread={unread}
+            >
+              <ChatRowContent chat={chat} unread={unread} />
+            </ListItemButton>
+          </ListItem>
         );
       })}
     </TopBarPopover>

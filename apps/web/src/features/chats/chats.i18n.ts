@@ -39,7 +39,8 @@ export const chatsTexts = featureTexts({
       title: 'Chat interno',
       empty: 'Nenhuma conversa.',
       openAll: 'Abrir o chat interno',
-      badge: 'Chat interno ({{count}} não lidas)',
+      badge_one: '{{shown}} conversa não lida no chat interno',
+      badge_other: '{{shown}} conversas não lidas no chat interno',
     },
   },
   en: {
@@ -79,7 +80,8 @@ export const chatsTexts = featureTexts({
       title: 'Internal chat',
       empty: 'No chats.',
       openAll: 'Open the internal chat',
-      badge: 'Internal chat ({{count}} unread)',
+      badge_one: '{{shown}} unread internal chat',
+      badge_other: '{{shown}} unread internal chats',
     },
   },
   es: {
@@ -119,7 +121,8 @@ export const chatsTexts = featureTexts({
       title: 'Chat interno',
       empty: 'No hay conversaciones.',
       openAll: 'Abrir el chat interno',
-      badge: 'Chat interno ({{count}} sin leer)',
+      badge_one: '{{shown}} conversación sin leer en el chat interno',
+      badge_other: '{{shown}} conversaciones sin leer en el chat interno',
     },
   },
 });

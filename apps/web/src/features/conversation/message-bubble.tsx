@@ -7,7 +7,7 @@ import ErrorOutline from '@mui/icons-material/ErrorOutlineOutlined';
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import PhoneMissed from '@mui/icons-material/PhoneMissed';
 import SmartToyOutlined from '@mui/icons-material/SmartToyOutlined';
-import { Box, Button, Chip, IconButton, Menu, MenuItem, Stack, Tooltip, Typography } from '@mui/material';
+import { Box, Button, Chip, IconButton, Menu, MenuItem, Stack, Tooltip, Typography, type Theme } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../../i18n/dates';
@@ -15,6 +15,12 @@ import { FormattedText } from './format-message';
 import { ackState } from './message-content';
 import { detailText, MediaState, MessageOrigin, OrderCard, Reactions } from './message-details';
 import { bodyIsMediaName, MessageMedia } from './message-media';
+
+/**
+ * The time and ticks on one's own (green) bubbles: the theme's secondary text is too faint
+ * there (3.98:1 in dark mode); these keep 4.5:1 on both greens.
+ */
+const OWN_META_COLOR = (theme: Theme) => (theme.palette.mode === 'dark' ? 'rgba(255, 255, 255, 0.85)' : 'rgba(0, 0, 0, 0.68)');
 
 
 function AckIcon({ ack }: { ack: number }) {
@@ -166,7 +172,7 @@ export function MessageBubble({ message, showSender, onReply, onDelete, onRetry,
           <FormattedText text={textual} />
         </Typography>
       ) : null}
-      <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end', alignItems: 'center', color: 'text.secondary', fontSize: 12, mt: 0.25 }}>
+      <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end', alignItems: 'center', color: message.fromMe && !automated ? OWN_META_COLOR : 'text.secondary', fontSize: 12, mt: 0.25 }}>
         {message.isEdited ? (
           <Typography variant="caption" data-testid="message-edited" sx={{ fontStyle: 'italic' }}>
             {t('conversation.message.edited')}

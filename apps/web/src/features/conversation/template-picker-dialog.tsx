@@ -9,6 +9,7 @@ import {
   DialogContent,
   DialogTitle,
   List,
+  ListItem,
   ListItemButton,
   ListItemText,
   Paper,
@@ -166,26 +167,27 @@ function TemplateList({
       {templates.map((template) => {
         const sendable = isTemplateSendable(template);
         return (
-          <ListItemButton
-            key={`${template.name}-${template.language}`}
-            disabled={!sendable}
-            onClick={() => onChoose(template)}
-            divider
-            data-testid="template-option"
-            data-template={template.name}
-          >
-            <ListItemText
-              primary={
-                <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}>
-                  <span>{template.name}</span>
-                  <Chip size="small" label={template.language} />
-                  {sendable ? null : <Chip size="small" color="warning" variant="outlined" label={t('conversation.templates.notApproved', { status: template.status })} />}
-                </Stack>
-              }
-              secondary={template.body || undefined}
-              slotProps={{ secondary: { sx: { display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden', whiteSpace: 'pre-wrap' } } }}
-            />
-          </ListItemButton>
+          <ListItem key={`${template.name}-${template.language}`} disablePadding>
+            <ListItemButton
+              disabled={!sendable}
+              onClick={() => onChoose(template)}
+              divider
+              data-testid="template-option"
+              data-template={template.name}
+            >
+              <ListItemText
+                primary={
+                  <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}>
+                    <span>{template.name}</span>
+                    <Chip size="small" label={template.language} />
+                    {sendable ? null : <Chip size="small" color="warning" variant="outlined" label={t('conversation.templates.notApproved', { status: template.status })} />}
+                  </Stack>
+                }
+                secondary={template.body || undefined}
+                slotProps={{ secondary: { sx: { display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden', whiteSpace: 'pre-wrap' } } }}
+              />
+            </ListItemButton>
+          </ListItem>
         );
       })}
     </List>

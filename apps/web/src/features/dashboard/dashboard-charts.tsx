@@ -31,7 +31,7 @@ function ChartCard({ title, total, rows, csvName, csvHeader, csvRows, testId }: 
     <Paper variant="outlined" sx={{ p: 2, height: '100%' }} data-testid={testId}>
       <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 1, gap: 1, flexWrap: 'wrap' }}>
         <Box>
-          <Typography variant="h6">{title}</Typography>
+          <Typography variant="h6" component="h2">{title}</Typography>
           <Typography variant="caption" color="text.secondary" data-testid={`${testId}-total`}>
             {t('dashboard.charts.total', { count: total ?? 0 })}
           </Typography>

@@ -21,7 +21,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { lazy, Suspense, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
 import { ApiError } from '../../api/http-client';
@@ -62,7 +62,7 @@ function Counter({ label, value, hint, testId }: { label: string; value: string 
         {value === undefined ? (
           <Skeleton width={80} height={40} />
         ) : (
-          <Typography variant="h5" data-testid={testId}>
+          <Typography variant="h5" component="p" data-testid={testId}>
             {value}
           </Typography>
         )}
@@ -79,12 +79,14 @@ function Counter({ label, value, hint, testId }: { label: string; value: string 
 function AttendantsTable({ attendants }: { attendants: DashboardAttendant[] | undefined }) {
   const { t } = useTranslation();
   const duration = useDuration();
+  const titleId = useId();
   return (
     <Paper variant="outlined">
-      <Typography variant="h6" sx={{ px: 2, pt: 1.5 }}>
+      <Typography variant="h6" component="h2" sx={{ px: 2, pt: 1.5 }} id={titleId}>
         {t('dashboard.attendants.title')}
       </Typography>
-      <TableContainer>
+      {/* On a phone the table scrolls sideways: a region the keyboard can reach and scroll with the arrows. */}
+      <TableContainer tabIndex={0} role="region" aria-labelledby={titleId}>
         <Table size="small">
           <TableHead>
             <TableRow>

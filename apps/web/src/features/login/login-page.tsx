@@ -81,7 +81,7 @@ export default function LoginPage() {
   });
 
   return (
-    <Box sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', p: 2 }}>
+    <Box component="main" sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', p: 2 }}>
       <Paper sx={{ p: { xs: 3, sm: 4 }, width: '100%', maxWidth: 400 }} elevation={3}>
         <Stack component="form" spacing={2} onSubmit={submit} noValidate>
           <Typography variant="h4" component="h1" color="primary" sx={{ textAlign: 'center', fontWeight: 700 }}>

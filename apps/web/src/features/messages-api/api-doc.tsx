@@ -19,6 +19,8 @@ export function CodeBlock({ code, testId }: { code: string; testId?: string }) {
     <Box sx={{ position: 'relative', bgcolor: 'action.hover', borderRadius: 1, border: 1, borderColor: 'divider' }}>
       <Box
         component="pre"
+        // A long line scrolls sideways: the keyboard reaches the block and scrolls it with the arrows.
+        tabIndex={0}
         data-testid={testId}
         sx={{ m: 0, p: 1.5, pr: 5, overflowX: 'auto', fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 13, whiteSpace: 'pre' }}
       >

@@ -1,5 +1,5 @@
 import type { PresentedTicket } from '@atende/shared';
-import { Avatar, Badge, Box, Button, Chip, ListItemAvatar, ListItemButton, ListItemText, Typography } from '@mui/material';
+import { Avatar, Badge, Box, Button, Chip, ListItem, ListItemAvatar, ListItemButton, ListItemText, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -58,31 +58,33 @@ export function NotificationsPopover({ anchor, open, onClose, data, loading }: P
       }
     >
       {tickets.map((ticket) => (
-        <ListItemButton key={ticket.id} onClick={() => openTicket(ticket)} data-testid="notification-item" data-ticket-uuid={ticket.uuid} divider>
-          <ListItemAvatar sx={{ minWidth: 48 }}>
-            <Badge color="error" badgeContent={ticket.unreadMessages} max={99} invisible={ticket.unreadMessages === 0}>
-              <Avatar src={ticket.contact.profilePicUrl || undefined} alt="" sx={{ width: 36, height: 36 }}>
-                {ticket.contact.name.slice(0, 1).toUpperCase()}
-              </Avatar>
-            </Badge>
-          </ListItemAvatar>
-          <ListItemText
-            primary={ticket.contact.name}
-            secondary={ticket.lastMessage || ' '}
-            slotProps={{ primary: { noWrap: true }, secondary: { noWrap: true } }}
-            sx={{ minWidth: 0, mr: 1 }}
-          />
-          <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'flex-end', gap: 0.5, flexShrink: 0 }}>
-            <Typography variant="caption" color="text.secondary">
-              {formatTicketTime(ticket.updatedAt)}
-            </Typography>
-            {ticket.status === 'pending' ? (
-              <Chip size="small" color="warning" variant="outlined" label={t('notifications.pending')} />
-            ) : (
-              <Chip size="small" color="primary" variant="outlined" label={t('notifications.unread', { count: ticket.unreadMessages })} />
-            )}
-          </Box>
-        </ListItemButton>
+        <ListItem key={ticket.id} disablePadding>
+          <ListItemButton onClick={() => openTicket(ticket)} data-testid="notification-item" data-ticket-uuid={ticket.uuid} divider>
+            <ListItemAvatar sx={{ minWidth: 48 }}>
+              <Badge color="error" badgeContent={ticket.unreadMessages} max={99} invisible={ticket.unreadMessages === 0}>
+                <Avatar src={ticket.contact.profilePicUrl || undefined} alt="" sx={{ width: 36, height: 36 }}>
+                  {ticket.contact.name.slice(0, 1).toUpperCase()}
+                </Avatar>
+              </Badge>
+            </ListItemAvatar>
+            <ListItemText
+              primary={ticket.contact.name}
+              secondary={ticket.lastMessage || ' '}
+              slotProps={{ primary: { noWrap: true }, secondary: { noWrap: true } }}
+              sx={{ minWidth: 0, mr: 1 }}
+            />
+            <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'flex-end', gap: 0.5, flexShrink: 0 }}>
+              <Typography variant="caption" color="text.secondary">
+                {formatTicketTime(ticket.updatedAt)}
+              </Typography>
+              {ticket.status === 'pending' ? (
+                <Chip size="small" color="warning" variant="outlined" label={t('notifications.pending')} />
+              ) : (
+                <Chip size="small" color="primary" variant="outlined" label={t('notifications.unread', { count: ticket.unreadMessages })} />
+              )}
+            </Box>
+          </ListItemButton>
+        </ListItem>
       ))}
     </TopBarPopover>
   );

@@ -4,7 +4,8 @@ import { featureTexts } from '../../i18n/catalogue';
 export const notificationsTexts = featureTexts({
   pt: {
     title: 'Notificações',
-    bell: 'Notificações ({{count}})',
+    bell_one: '{{shown}} notificação',
+    bell_other: '{{shown}} notificações',
     empty: 'Nenhum atendimento precisa de você agora.',
     loading: 'Carregando notificações...',
     pending: 'Aguardando',
@@ -17,7 +18,8 @@ export const notificationsTexts = featureTexts({
   },
   en: {
     title: 'Notifications',
-    bell: 'Notifications ({{count}})',
+    bell_one: '{{shown}} notification',
+    bell_other: '{{shown}} notifications',
     empty: 'No ticket needs you right now.',
     loading: 'Loading notifications...',
     pending: 'Waiting',
@@ -30,7 +32,8 @@ export const notificationsTexts = featureTexts({
   },
   es: {
     title: 'Notificaciones',
-    bell: 'Notificaciones ({{count}})',
+    bell_one: '{{shown}} notificación',
+    bell_other: '{{shown}} notificaciones',
     empty: 'Ningún ticket te necesita ahora.',
     loading: 'Cargando notificaciones...',
     pending: 'En espera',

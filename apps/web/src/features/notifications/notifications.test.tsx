@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { SessionProvider } from '../../api/session';
 import { TopBar } from '../../app/layout/top-bar';
 import { AppThemeProvider } from '../../app/theme';
+import { LiveAnnouncerProvider } from '../../components/live-announcer';
 import { setupI18n } from '../../i18n';
 import { SocketProvider } from '../../realtime/socket';
 import { buildQueue } from '../../test/build-queue';
@@ -48,7 +49,9 @@ function renderTopBar(path = '/') {
                 <Routes>
                   <Route path="*" element={<Where />} />
                 </Routes>
-                <TopBar onToggleMenu={noop} />
+                <LiveAnnouncerProvider>
+                  <TopBar onToggleMenu={noop} />
+                </LiveAnnouncerProvider>
               </MemoryRouter>
             </SocketProvider>
           </SessionProvider>
@@ -174,6 +177,39 @@ describe('notifications popover', { timeout: 30_000 }, () => {
     await socketServer.push(companyEvent(3, 'ticket'), { action: 'update', ticket: { ...fresh, status: 'open', userId: 4 } });
     await waitFor(() => expect(bellCount()).toBe('1'));
     expect(document.title).toBe('(1) Atende');
+  });
+
+  it("names the bell by its visible count first, and reads customers' new messages out in the polite live region", async () => {
+    desktop('granted');
+    const open = ticket(4, { status: 'open', userId: 1, unreadMessages: 0 });
+    const state = { pending: [ticket(2)], unread: [] as PresentedTicket[] };
+    server(state);
+    // The agent has ticket 4's conversation open.
+    renderTopBar('/tickets/uuid-4');
+    await waitFor(() => expect(bellCount()).toBe('1'));
+    const bell = screen.getByTestId('notifications-button');
+    // WCAG 2.5.3: the accessible name starts with the badge's visible text.
+    expect(bell.getAttribute('aria-label')).toBe('1 notification');
+    await waitFor(() => expect(socketServer.connected(companyEvent(3, 'appMessage'))).toBe(true));
+    const region = screen.getByTestId('live-region');
+    expect(region.getAttribute('role')).toBe('status');
+    expect(region.getAttribute('aria-live')).toBe('polite');
+
+    // A new customer: a ticket waiting.
+    const fresh = ticket(9);
+    state.pending = [ticket(2), fresh];
+    await socketServer.push(companyEvent(3, 'appMessage'), { action: 'create', message: { id: 90, fromMe: false, body: 'Olá, preciso de ajuda' }, ticket: fresh });
+    await waitFor(() => expect(region.textContent).toBe('New ticket waiting, from Cliente 9: Olá, preciso de ajuda'));
+    await waitFor(() => expect(bell.getAttribute('aria-label')).toBe('2 notifications'));
+
+    // A message in the conversation on screen: no sound, but read out (a screen reader does not see it arrive).
+    await socketServer.push(companyEvent(3, 'appMessage'), { action: 'create', message: { id: 91, fromMe: false, body: 'Chegou?' }, ticket: open });
+    await waitFor(() => expect(region.textContent).toBe('New message from Cliente 4: Chegou?'));
+
+    // The agent's own message is not announced.
+    await socketServer.push(companyEvent(3, 'appMessage'), { action: 'create', message: { id: 92, fromMe: true, body: 'Sim!' }, ticket: open });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(region.textContent).toBe('New message from Cliente 4: Chegou?');
   });
 
   it('asks for the desktop permission from a click in the popover', async () => {

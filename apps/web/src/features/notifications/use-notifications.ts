@@ -4,6 +4,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { useApi, useSession } from '../../api/session';
+import { useAnnounce } from '../../components/live-announcer';
 import { useSocket } from '../../realtime/socket';
 import { playNotificationSound } from '../tickets/notification-sound';
 import { shouldNotify } from '../tickets/ticket-list-cache';
@@ -21,6 +22,9 @@ export interface NotificationsData {
 
 /** Live events come in bursts (a message updates its ticket too): at most one refetch per this delay. */
 const REFRESH_DELAY_MS = 500;
+
+/** How much of a message the live region reads out. */
+const ANNOUNCED_TEXT_LENGTH = 200;
 
 /** How many notified message ids are remembered, so a message announced again (a redelivery) rings once. */
 const NOTIFIED_IDS_KEPT = 500;
@@ -56,13 +60,14 @@ export function useNotifications() {
   const location = useLocation();
   // Read by the socket handlers without re-subscribing on each navigation.
   const openUuid = useRef<string | undefined>(undefined);
-  const texts = useRef({ t, navigate });
+  const announce = useAnnounce();
+  const texts = useRef({ t, navigate, announce });
   // The server announces a message again when its provider redelivers it (it may never have reached us).
   const notified = useRef(new Set<number>());
   useEffect(() => {
     openUuid.current = /^\/tickets\/([^/]+)/.exec(location.pathname)?.[1];
-    texts.current = { t, navigate };
-  }, [location.pathname, t, navigate]);
+    texts.current = { t, navigate, announce };
+  }, [location.pathname, t, navigate, announce]);
 
   // The queues the tickets manager starts with (an admin's: every queue of the company), so the bell and the lists agree.
   const { queues, loading: queuesLoading } = useSelectableQueues();
@@ -98,8 +103,14 @@ export function useNotifications() {
     const onAppMessage = (event: AppMessageEventPayload) => {
       refresh();
       const { ticket, message } = event;
-      if (event.action !== 'create' || !ticket || !message || !shouldNotify(message, ticket, viewer, openUuid.current)) return;
-      if (!firstNotice(notified.current, message.id)) return;
+      if (event.action !== 'create' || !ticket || !message || message.fromMe) return;
+      const notify = shouldNotify(message, ticket, viewer, openUuid.current);
+      // The open conversation's new message makes no sound (it is on screen) but is read out: a screen reader does not see it come.
+      const onScreen = ticket.uuid === openUuid.current && ticket.status !== 'closed';
+      if (!(notify || onScreen) || !firstNotice(notified.current, message.id)) return;
+      const { t: translate, announce: say } = texts.current;
+      say(translate(ticket.status === 'pending' ? 'app.newTicket' : 'app.newMessage', { name: ticket.contact.name, text: message.body.slice(0, ANNOUNCED_TEXT_LENGTH) }));
+      if (!notify) return;
       playNotificationSound();
       showDesktopNotification(texts.current.t('notifications.desktopTitle', { name: ticket.contact.name }), message.body, ticket.uuid, (uuid) =>
         texts.current.navigate(`/tickets/${uuid}`),

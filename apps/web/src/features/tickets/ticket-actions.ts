@@ -5,6 +5,7 @@ import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../../api/http-client';
 import { useSession } from '../../api/session';
+import { focusMainContent } from '../../components/main-content';
 import { toastError } from '../../components/toast';
 
 /**
@@ -21,6 +22,27 @@ export function followsTicketToOpen(state: unknown): boolean {
 }
 
 const FOLLOW_TO_OPEN: FollowTicketState = { followTicket: 'open' };
+
+/** Marks the tickets manager's tab rows: where focus goes when the conversation that had it goes away. */
+export const TICKET_TABS_ATTRIBUTE = 'data-ticket-tabs';
+
+/**
+ * After an action that took away what had focus (the closed ticket's conversation, its row in
+ * a list), focus goes to the selected tab of the list the agent works from (the innermost, so
+ * "Attending" or "Waiting"), from where Tab reaches the next ticket; else to the page's heading.
+ * Focus the user put elsewhere meanwhile stays where it is.
+ */
+function refocusAfterLeaving(): void {
+  const active = document.activeElement;
+  if (active && active !== document.body && active.isConnected) return;
+  const selected = document.querySelectorAll<HTMLElement>(`[${TICKET_TABS_ATTRIBUTE}] [role="tab"][aria-selected="true"]`);
+  const tab = selected[selected.length - 1];
+  if (tab) tab.focus();
+  else focusMainContent();
+}
+
+/** Leaving waits for the list to render where the conversation was. */
+const REFOCUS_DELAY_MS = 50;
 
 /**
  * The ticket as the agent saw it when acting: sent with every change (`expected`), so a
@@ -71,7 +93,9 @@ export function useTicketActions() {
         const ticket = await work();
         if (ticket) queryClient.setQueryData(['ticket', ticket.uuid], ticket);
         await queryClient.invalidateQueries({ queryKey: ['tickets'] });
-        void navigate(goTo(ticket), state ? { state } : undefined);
+        const destination = goTo(ticket);
+        void navigate(destination, state ? { state } : undefined);
+        if (!/^\/tickets\/[^/]+$/.test(destination)) setTimeout(refocusAfterLeaving, REFOCUS_DELAY_MS);
         return ticket;
       } catch (error) {
         const conflict = ticketConflict(error);

@@ -13,7 +13,7 @@ import { NewTicketDialog } from './new-ticket-dialog';
 import { QueueFilter, TagFilter, UserFilter } from './ticket-filters';
 import type { TicketListParams } from './ticket-list-cache';
 import { TicketList } from './ticket-list';
-import { followsTicketToOpen } from './ticket-actions';
+import { followsTicketToOpen, TICKET_TABS_ATTRIBUTE } from './ticket-actions';
 import { TicketPeekDialog } from './ticket-peek-dialog';
 import { useSelectableQueues } from './use-selectable-queues';
 import { useTicketCount, useTicketList } from './use-ticket-list';
@@ -96,7 +96,7 @@ export function TicketsManager({ selectedUuid }: { selectedUuid: string | undefi
 
   return (
     <Paper variant="outlined" sx={{ display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0, overflow: 'hidden' }} data-testid="tickets-manager">
-      <Tabs value={tab} onChange={(_, value: ManagerTab) => setTab(value)} variant="fullWidth" sx={{ minHeight: 56 }}>
+      <Tabs value={tab} onChange={(_, value: ManagerTab) => setTab(value)} variant="fullWidth" sx={{ minHeight: 56 }} {...{ [TICKET_TABS_ATTRIBUTE]: '' }}>
         <Tab value="open" icon={<MoveToInboxOutlinedIcon />} label={t('tickets.tabs.open')} data-testid="tab-open" sx={{ minHeight: 56, py: 0.5 }} />
         <Tab value="closed" icon={<CheckBoxOutlinedIcon />} label={t('tickets.tabs.closed')} data-testid="tab-closed" sx={{ minHeight: 56, py: 0.5 }} />
         <Tab value="search" icon={<SearchIcon />} label={t('tickets.tabs.search')} data-testid="tab-search" sx={{ minHeight: 56, py: 0.5 }} />
@@ -153,7 +153,7 @@ export function TicketsManager({ selectedUuid }: { selectedUuid: string | undefi
       <Divider />
       {tab === 'open' ? (
         <>
-          <Tabs value={subTab} onChange={(_, value: OpenSubTab) => setSubTab(value)} variant="fullWidth" sx={{ minHeight: 40 }}>
+          <Tabs value={subTab} onChange={(_, value: OpenSubTab) => setSubTab(value)} variant="fullWidth" sx={{ minHeight: 40 }} {...{ [TICKET_TABS_ATTRIBUTE]: '' }}>
             <Tab
               value="open"
               data-testid="subtab-open"

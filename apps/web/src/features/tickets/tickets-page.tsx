@@ -4,6 +4,7 @@ import { Box, Paper, Stack, Tab, Tabs, Typography, useMediaQuery, useTheme } fro
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
+import { VISUALLY_HIDDEN } from '../../components/live-announcer';
 import { Conversation } from '../conversation/conversation';
 import { TicketsManager } from './tickets-manager';
 import { useTicketsRealtime } from './use-tickets-realtime';
@@ -18,7 +19,9 @@ function Welcome() {
   return (
     <Stack spacing={2} sx={{ alignItems: 'center', justifyContent: 'center', height: '100%', p: 3, textAlign: 'center' }} data-testid="tickets-welcome">
       <Box component="img" src="/favicon.svg" alt="" sx={{ width: 96, height: 96, opacity: 0.9 }} />
-      <Typography variant="h6">{t('app.welcome')}</Typography>
+      <Typography variant="h6" component="p">
+        {t('app.welcome')}
+      </Typography>
       <Typography variant="body2" color="text.secondary">
         {t('tickets.welcomeHint')}
       </Typography>
@@ -51,10 +54,17 @@ export default function TicketsPage() {
     setView(ticketId ? 'chat' : 'list');
   }
   useTicketsRealtime();
+  // The screen's heading, for screen readers' heading navigation: the list and the conversation show what it says.
+  const heading = (
+    <Typography component="h1" sx={VISUALLY_HIDDEN}>
+      {t('pages.tickets')}
+    </Typography>
+  );
 
   if (desktop) {
     return (
       <Box sx={{ display: 'flex', gap: 2, height: PAGE_HEIGHT, minHeight: 420 }} data-testid="tickets-page">
+        {heading}
         <Box sx={{ width: '33.333%', minWidth: 340, flexShrink: 0, minHeight: 0 }}>
           <TicketsManager selectedUuid={ticketId} />
         </Box>
@@ -67,6 +77,7 @@ export default function TicketsPage() {
 
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', height: PAGE_HEIGHT, minHeight: 360 }} data-testid="tickets-page">
+      {heading}
       <Tabs value={view} onChange={(_, value: MobileView) => setView(value)} variant="fullWidth" sx={{ minHeight: 44, mb: 1 }}>
         <Tab value="chat" icon={<ChatOutlinedIcon fontSize="small" />} iconPosition="start" label={t('tickets.views.chat')} data-testid="view-chat" sx={{ minHeight: 44 }} />
         <Tab value="list" icon={<FormatListBulletedIcon fontSize="small" />} iconPosition="start" label={t('tickets.views.list')} data-testid="view-list" sx={{ minHeight: 44 }} />
