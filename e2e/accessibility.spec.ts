@@ -155,6 +155,15 @@ async function settle(page: Page, ready?: string): Promise<void> {
   if (ready) await expect(page.getByTestId(ready).first()).toBeVisible();
   await expect(page.getByRole('status', { name: /carregando|loading|cargando/i })).toHaveCount(0);
   await page.waitForLoadState('networkidle');
+  // Colours still fading (a button just enabled when its data arrived) are checked as they end, not midway.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
 }
 
 const VIEWPORTS = [
