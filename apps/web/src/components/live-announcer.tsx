@@ -4,8 +4,8 @@ import { createContext, useCallback, useContext, useEffect, useRef, useState, ty
 /** Hidden from sight, not from screen readers (the skip link shows itself on focus with the same base). */
 export const VISUALLY_HIDDEN = {
   position: 'absolute',
-  width: 1,
-  height: 1,
+  width: '1px',
+  height: '1px',
   p: 0,
   m: '-1px',
   overflow: 'hidden',
