@@ -9,10 +9,26 @@ import { QrCodeImage } from '../../components/qr-code-image';
 import { toastError, toastSuccess } from '../../components/toast';
 import { formatDateTime, formatReais } from '../../i18n';
 
-
 /** The payer's bank of a local fake PSP: the Efí-shaped fake reads the Pix code, the fake Asaas the payment id. */
 function payAtFake(api: { post(url: string, body: unknown): Promise<unknown> }, charge: PixCheckoutView) {
   return charge.provider === 'asaas' ? api.post('/fake-asaas/pay', { id: charge.txid }) : api.post('/fake-psp/pay', { pixCopiaECola: charge.qrcode.qrcode });
+}
+
+/** The test bank's button of a sandbox charge: pays it at the local fake, a failure toasted. */
+function useTestBank(charge: PixCheckoutView) {
+  const { api } = useSession();
+  const [paying, setPaying] = useState(false);
+  const payAtTestBank = async () => {
+    setPaying(true);
+    try {
+      await payAtFake(api, charge);
+    } catch (error) {
+      toastError(error);
+    } finally {
+      setPaying(false);
+    }
+  };
+  return { paying, payAtTestBank };
 }
 
 function useCopy(code: string) {
@@ -34,20 +50,9 @@ function useCopy(code: string) {
  */
 export function BoletoPayment({ charge }: { charge: PixCheckoutView }) {
   const { t } = useTranslation();
-  const { api } = useSession();
-  const [paying, setPaying] = useState(false);
   const line = charge.boleto?.line ?? '';
   const copy = useCopy(line);
-  const payAtTestBank = async () => {
-    setPaying(true);
-    try {
-      await payAtFake(api, charge);
-    } catch (error) {
-      toastError(error);
-    } finally {
-      setPaying(false);
-    }
-  };
+  const { paying, payAtTestBank } = useTestBank(charge);
   return (
     <Stack spacing={2} sx={{ alignItems: 'center' }} data-testid="boleto-payment">
       {charge.sandbox ? (
@@ -115,21 +120,10 @@ export function BoletoPayment({ charge }: { charge: PixCheckoutView }) {
  */
 export function PixPayment({ charge }: { charge: PixCheckoutView }) {
   const { t } = useTranslation();
-  const { api } = useSession();
-  const [paying, setPaying] = useState(false);
   const code = charge.qrcode.qrcode;
 
   const copy = useCopy(code);
-  const payAtTestBank = async () => {
-    setPaying(true);
-    try {
-      await payAtFake(api, charge);
-    } catch (error) {
-      toastError(error);
-    } finally {
-      setPaying(false);
-    }
-  };
+  const { paying, payAtTestBank } = useTestBank(charge);
 
   return (
     <Stack spacing={2} sx={{ alignItems: 'center' }} data-testid="pix-payment">
