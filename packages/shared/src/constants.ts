@@ -52,3 +52,18 @@ export const USER_STATUS_INTERVAL_MS = 300_000;
 
 /** The largest file any upload takes (media, attachments, lists); larger answers 413 ERR_PAYLOAD_TOO_LARGE. */
 export const MAX_UPLOAD_BYTES = 16 * 1024 * 1024;
+
+/**
+ * What a ticket's stored preview (`lastMessage`) says for a file sent without a caption:
+ * a neutral word per kind, which the web shows in the reader's language. A document
+ * is shown by its file name instead, when it has one.
+ */
+export const MEDIA_PREVIEWS = {
+  image: 'imageMessage',
+  video: 'videoMessage',
+  audio: 'audioMessage',
+  voice: 'voiceMessage',
+  sticker: 'stickerMessage',
+  document: 'documentMessage',
+} as const;
+export type MediaPreviewKind = keyof typeof MEDIA_PREVIEWS;

@@ -1,4 +1,4 @@
-import type { MessageData } from '@atende/shared';
+import type { MediaPreviewKind, MessageData } from '@atende/shared';
 import type { StoredMedia } from '../platform/storage/media-storage.js';
 import { stripUnsafeText } from '../platform/text/unsafe-text.js';
 
@@ -21,6 +21,8 @@ export interface InboundMessage {
   /** Typed on the connected phone itself rather than by the customer. */
   fromMe?: boolean;
   media?: StoredMedia;
+  /** The kind of a file the channel is still fetching (the ticket's preview names it meanwhile). */
+  mediaKind?: MediaPreviewKind;
   specialType?: SpecialMediaType;
   quotedExternalId?: string | null;
   isGroup?: boolean;

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { MEDIA_PREVIEWS } from '@atende/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contacts, messages, tickets } from '../../platform/db/schema.js';
@@ -159,6 +160,23 @@ describe('inbound message kinds', () => {
     expect(await shown(from, sticker.id, (m) => m.mediaUrl !== null)).toMatchObject({ mediaType: 'image', dataJson: { sticker: true } });
     expect(await shown(from, document.id, (m) => m.mediaUrl !== null)).toMatchObject({ mediaType: 'application', mediaName: 'Orçamento março.pdf', body: 'Segue' });
     expect(await shown(from, video.id, (m) => m.mediaUrl !== null)).toMatchObject({ mediaType: 'video', body: 'Olha' });
+  });
+
+  it('media without a caption names its kind in the ticket preview; a document its file name', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ type: 'image', image: { id: fake.addMedia(Buffer.from('jpeg'), 'image/jpeg'), mime_type: 'image/jpeg' } }, MEDIA_PREVIEWS.image],
+      [{ type: 'audio', audio: { id: fake.addMedia(Buffer.from('mp3'), 'audio/mpeg'), mime_type: 'audio/mpeg' } }, MEDIA_PREVIEWS.audio],
+      [{ type: 'audio', audio: { id: fake.addMedia(Buffer.from('OggS'), 'audio/ogg'), mime_type: 'audio/ogg', voice: true } }, MEDIA_PREVIEWS.voice],
+      [{ type: 'sticker', sticker: { id: fake.addMedia(Buffer.from('RIFF'), 'image/webp'), mime_type: 'image/webp' } }, MEDIA_PREVIEWS.sticker],
+      [{ type: 'video', video: { id: fake.addMedia(Buffer.from('mp4'), 'video/mp4'), mime_type: 'video/mp4' } }, MEDIA_PREVIEWS.video],
+      [{ type: 'document', document: { id: fake.addMedia(Buffer.from('%PDF'), 'application/pdf'), mime_type: 'application/pdf', filename: 'nota.pdf' } }, 'nota.pdf'],
+    ];
+    for (const [message, preview] of cases) {
+      const from = nextNumber();
+      const sent = await receive(from, message);
+      await shown(from, sent.id, (m) => m.mediaUrl !== null);
+      expect((await ticketOf(from))?.lastMessage, String(message.type)).toBe(preview);
+    }
   });
 
   it('media WhatsApp no longer has, or that arrives corrupt, says so with the reason', async () => {

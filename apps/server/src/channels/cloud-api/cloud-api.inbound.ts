@@ -79,7 +79,8 @@ async function ingestPendingMedia(deps: CloudInboundDeps, cloud: CloudInboundCon
     ...(media.voice ? { voice: true } : {}),
     ...(message.type === 'sticker' ? { sticker: true } : {}),
   };
-  await ingestMessage(deps, { ...baseInput(connection, message, contactName), body: media.caption ?? media.filename ?? '', data });
+  const mediaKind = message.type === 'audio' && media.voice ? 'voice' : message.type;
+  await ingestMessage(deps, { ...baseInput(connection, message, contactName), body: media.caption ?? media.filename ?? '', mediaKind, data });
   await cloud.enqueueMedia({ companyId: connection.companyId, whatsappId: connection.id, message, contactName, attempt: 1 });
 }
 

@@ -1,3 +1,4 @@
+import { MEDIA_PREVIEWS } from '@atende/shared';
 import { describe, expect, it } from 'vitest';
 import { formatTicketTime, lastMessageKind, shortenName } from './ticket-format';
 
@@ -47,5 +48,10 @@ describe('lastMessageKind', () => {
     expect(lastMessageKind('see https://maps.google.com please')).toBe('text');
     expect(lastMessageKind('Olá')).toBe('text');
     expect(lastMessageKind('')).toBe('text');
+  });
+
+  it('recognizes the word the server stores for each kind of file without caption', () => {
+    for (const [kind, word] of Object.entries(MEDIA_PREVIEWS)) expect(lastMessageKind(word)).toBe(kind);
+    expect(lastMessageKind('imageMessage please')).toBe('text');
   });
 });

@@ -1,3 +1,4 @@
+import { MEDIA_PREVIEWS, type MediaPreviewKind } from '@atende/shared';
 import { calendarDay, displayTimeZone, formatDate, formatTime, today } from '../../i18n/dates';
 
 /** Spec part 1 §9: the list shows HH:mm for a ticket updated today, dd/MM/yyyy otherwise (company zone). */
@@ -17,11 +18,14 @@ export function shortenName(name: string, narrow: boolean): string {
   return `${chars.slice(0, NARROW_NAME_LENGTH).join('')}…`;
 }
 
-export type LastMessageKind = 'text' | 'location' | 'call' | 'vcard';
+export type LastMessageKind = 'text' | 'location' | 'call' | 'vcard' | MediaPreviewKind;
+
+const MEDIA_KINDS = new Map(Object.entries(MEDIA_PREVIEWS).map(([kind, word]) => [word as string, kind as MediaPreviewKind]));
 
 /**
- * The server stores a media kind as the last message when a message has no text
- * (inbound lastMessagePreview), and a shared location arrives as a maps link:
+ * The server stores a neutral word as the last message when a message has no text
+ * (a location, a contact, a file's kind: lastMessagePreview), and a shared location
+ * arrives as a maps link:
  * the list shows a word for those instead of the raw value.
  */
 export function lastMessageKind(lastMessage: string | null | undefined): LastMessageKind {
@@ -31,5 +35,5 @@ export function lastMessageKind(lastMessage: string | null | undefined): LastMes
   }
   if (value === 'call_log') return 'call';
   if (value === 'vcard' || value === 'contactMessage') return 'vcard';
-  return 'text';
+  return MEDIA_KINDS.get(value) ?? 'text';
 }

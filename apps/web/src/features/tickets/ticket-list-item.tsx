@@ -28,8 +28,7 @@ function LastMessage({ value }: { value: string }) {
   const { t } = useTranslation();
   const kind = lastMessageKind(value);
   // A text preview keeps WhatsApp's formatting (the agent's signature is *bold*), on one line.
-  const text =
-    kind === 'location' ? t('tickets.item.location') : kind === 'call' ? t('tickets.item.call') : kind === 'vcard' ? t('tickets.item.vcard') : <FormattedText text={value.replace(/\s+/g, ' ')} />;
+  const text = kind === 'text' ? <FormattedText text={value.replace(/\s+/g, ' ')} /> : t(`tickets.item.${kind}`);
   return (
     <Typography variant="body2" color="text.secondary" noWrap sx={{ flex: 1, minWidth: 0, fontStyle: kind === 'text' ? 'normal' : 'italic' }}>
       {text}
