@@ -4,6 +4,7 @@ import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { BILLING_PATHS, isOverdue, overdueFrom } from '../api/overdue';
 import { useSession } from '../api/session';
 import { PageLoading } from '../components/page-loading';
+import { loadConversation } from '../features/conversation/load-conversation';
 import { PlaceholderPage } from '../features/placeholder/placeholder-page';
 
 // The signed-in frame (top bar, menu) is a chunk of its own: the login page's first load does not carry it.
@@ -65,7 +66,11 @@ export function preloadRoute(pathname: string, signedIn: boolean): void {
   }
   start(loadAppLayout);
   if (pathname === '/') start(loadDashboardPage);
-  else if (pathname === '/tickets' || pathname.startsWith('/tickets/')) start(loadTicketsPage);
+  else if (pathname === '/tickets') start(loadTicketsPage);
+  else if (pathname.startsWith('/tickets/')) {
+    start(loadTicketsPage);
+    start(loadConversation);
+  }
 }
 
 /** A failed early load is not an error: the lazy component asks again and shows what went wrong. */

@@ -6,9 +6,9 @@ import type { Messages } from './pt';
 
 /**
  * The catalogues load on demand (each language is a separate chunk, the feature
- * texts one chunk they share), so the first visit's JavaScript carries none:
- * Portuguese (the fallback) and the language in use are loaded before the first
- * render, another one when the user picks it.
+ * texts split by language at build, see `i18n-split.ts`), so the first visit's
+ * JavaScript carries none: the language in use is loaded before the first render,
+ * another one when the user picks it.
  */
 const loaders: Record<Language, () => Promise<Messages>> = {
   pt: () => import('./pt').then((m) => m.pt),
@@ -23,11 +23,13 @@ export function registerCatalogue(language: Language, catalogue: Messages): void
   if (i18next.isInitialized) i18next.addResourceBundle(language, 'translation', catalogue, true, true);
 }
 
-/** Loads Portuguese (the fallback) and `language`, if not loaded yet. */
+/**
+ * Loads `language`'s catalogue, if not loaded yet. Only that one: each catalogue has
+ * every key of the Portuguese one (the `Catalogue` type), so the Portuguese fallback
+ * never shows and a visitor reading English downloads no Portuguese.
+ */
 export async function loadLanguage(language: Language): Promise<void> {
-  const missing = [...new Set<Language>(['pt', language])].filter((l) => !loaded.has(l));
-  const catalogues = await Promise.all(missing.map((l) => loaders[l]()));
-  missing.forEach((l, i) => registerCatalogue(l, catalogues[i] as Messages));
+  if (!loaded.has(language)) registerCatalogue(language, await loaders[language]());
 }
 
 /** pt, en or es as a `Language` (from `pt-BR`, `EN`, ...), else null. */

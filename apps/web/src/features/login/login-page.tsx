@@ -1,8 +1,6 @@
-import { daysBetween, DUE_DATE_WARNING_DAYS, LANGUAGES, LoginBody } from '@atende/shared';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Box, Button, Link, MenuItem, Paper, Stack, TextField, Typography } from '@mui/material';
-import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { daysBetween, DUE_DATE_WARNING_DAYS, LANGUAGES, type LoginBody } from '@atende/shared';
+import { Alert, Box, Button, FormControl, FormHelperText, InputLabel, Link, NativeSelect, OutlinedInput, Paper, Stack, Typography, type OutlinedInputProps } from '@mui/material';
+import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { ApiError } from '../../api/http-client';
@@ -12,6 +10,45 @@ import { toastError, toastInfo } from '../../components/toast';
 import { changeLanguage, formatDate } from '../../i18n';
 import { calendarDay, displayTimeZone, today } from '../../i18n/dates';
 import { preloadSocketClient } from '../../realtime/socket';
+
+type Field = 'email' | 'password';
+
+/**
+ * The shared login rules (zod), loaded when the form is first used: the login page is
+ * the first screen of most visits, and its first paint needs none of zod. The Socket.IO
+ * client the session after it needs starts loading then too.
+ */
+function loadLoginRules() {
+  preloadSocketClient();
+  return import('./login-rules').then((rules) => rules.LoginBody);
+}
+
+/** Each field's first message, from the shared rules' verdict. */
+async function checkLogin(values: LoginBody): Promise<{ values: LoginBody } | { errors: Partial<Record<Field, string>> }> {
+  const verdict = (await loadLoginRules()).safeParse(values);
+  if (verdict.success) return { values: verdict.data };
+  const errors: Partial<Record<Field, string>> = {};
+  for (const issue of verdict.error.issues) {
+    const field = issue.path[0];
+    if ((field === 'email' || field === 'password') && !errors[field]) errors[field] = issue.message;
+  }
+  return { errors };
+}
+
+/**
+ * An outlined text field, as TextField draws it, without TextField's select machinery
+ * (menus, popovers, modals) that this page never opens.
+ */
+function LoginField({ label, error, testId, ...input }: { label: string; error: string | undefined; testId: string } & Pick<OutlinedInputProps, 'type' | 'name' | 'autoComplete' | 'autoFocus' | 'value' | 'onChange'>) {
+  const id = useId();
+  return (
+    <FormControl variant="outlined" error={Boolean(error)} fullWidth>
+      <InputLabel htmlFor={id}>{label}</InputLabel>
+      <OutlinedInput id={id} label={label} {...input} inputProps={{ 'data-testid': testId, 'aria-describedby': error ? `${id}-helper` : undefined }} />
+      {error ? <FormHelperText id={`${id}-helper`}>{error}</FormHelperText> : null}
+    </FormControl>
+  );
+}
 
 /** Whole days from the company's today to its due date (spec part 1 §2). */
 function daysUntil(dueDate: string, timeZone: string): number {
@@ -31,10 +68,20 @@ export default function LoginPage() {
   // The credentials of a login refused for an expired subscription: "Pay now" signs in again with them, to pay.
   const [expired, setExpired] = useState<LoginBody | null>(null);
   const [payingNow, setPayingNow] = useState(false);
-  const form = useForm({ resolver: zodResolver(LoginBody), defaultValues: { email: '', password: '' } });
+  const [values, setValues] = useState({ email: '', password: '' });
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [submitting, setSubmitting] = useState(false);
+  const [touched, setTouched] = useState(false);
   const message = (key?: string) => (key ? t(key) : undefined);
-  // Shown: what the session after it needs can load now, without holding this page back.
-  useEffect(preloadSocketClient, []);
+  const edit = (field: Field) => (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+    const value = event.currentTarget.value;
+    if (!touched) {
+      setTouched(true);
+      void loadLoginRules();
+    }
+    setValues((current) => ({ ...current, [field]: value }));
+    setErrors((current) => ({ ...current, [field]: undefined }));
+  };
 
   const expiredMessage = (error: ApiError) => t('login.expired', { date: typeof error.data.dueDate === 'string' ? formatDate(error.data.dueDate) : '' });
 
@@ -58,11 +105,9 @@ export default function LoginPage() {
     }
   };
 
-  const submit = form.handleSubmit(async (values) => {
-    setFailure(null);
-    setExpired(null);
+  const signInWith = async (credentials: LoginBody) => {
     try {
-      const user = await signIn(values.email, values.password);
+      const user = await signIn(credentials.email, credentials.password);
       const dueDate = user.company?.dueDate;
       if (dueDate) {
         const days = daysUntil(dueDate, user.company?.timezone || displayTimeZone());
@@ -71,19 +116,34 @@ export default function LoginPage() {
     } catch (error) {
       if (error instanceof ApiError && error.code === 'ERR_SUBSCRIPTION_EXPIRED') {
         setFailure(expiredMessage(error));
-        setExpired(values);
+        setExpired(credentials);
       } else if (error instanceof ApiError) {
         toastError(error);
       } else {
         setFailure(t('login.serverDown'));
       }
     }
-  });
+  };
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (submitting) return;
+    setFailure(null);
+    setExpired(null);
+    setSubmitting(true);
+    try {
+      const checked = await checkLogin(values).catch(() => ({ values }));
+      if ('errors' in checked) setErrors(checked.errors);
+      else await signInWith(checked.values);
+    } finally {
+      setSubmitting(false);
+    }
+  };
 
   return (
     <Box component="main" sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', p: 2 }}>
       <Paper sx={{ p: { xs: 3, sm: 4 }, width: '100%', maxWidth: 400 }} elevation={3}>
-        <Stack component="form" spacing={2} onSubmit={submit} noValidate>
+        <Stack component="form" spacing={2} onSubmit={(event: FormEvent<HTMLFormElement>) => void submit(event)} noValidate>
           <Typography variant="h4" component="h1" color="primary" sx={{ textAlign: 'center', fontWeight: 700 }}>
             {t('app.name')}
           </Typography>
@@ -110,35 +170,47 @@ export default function LoginPage() {
               {t('login.payNow')}
             </Button>
           ) : null}
-          <TextField
+          <LoginField
             label={t('login.email')}
             type="email"
+            name="email"
             autoComplete="email"
             autoFocus
-            {...form.register('email')}
-            error={Boolean(form.formState.errors.email)}
-            helperText={message(form.formState.errors.email?.message)}
-            slotProps={{ htmlInput: { 'data-testid': 'login-email' } }}
+            value={values.email}
+            onChange={edit('email')}
+            error={message(errors.email)}
+            testId="login-email"
           />
-          <TextField
+          <LoginField
             label={t('login.password')}
             type="password"
+            name="password"
             autoComplete="current-password"
-            {...form.register('password')}
-            error={Boolean(form.formState.errors.password)}
-            helperText={message(form.formState.errors.password?.message)}
-            slotProps={{ htmlInput: { 'data-testid': 'login-password' } }}
+            value={values.password}
+            onChange={edit('password')}
+            error={message(errors.password)}
+            testId="login-password"
           />
-          <Button type="submit" variant="contained" size="large" disabled={form.formState.isSubmitting} data-testid="login-submit">
+          <Button type="submit" variant="contained" size="large" disabled={submitting} data-testid="login-submit">
             {t('login.submit')}
           </Button>
-          <TextField select size="small" label={t('login.language')} value={i18n.language.slice(0, 2)} onChange={(e) => changeLanguage(e.target.value as (typeof LANGUAGES)[number])} data-testid="login-language">
-            {LANGUAGES.map((language) => (
-              <MenuItem key={language} value={language}>
-                {t(`languages.${language}`)}
-              </MenuItem>
-            ))}
-          </TextField>
+          <FormControl size="small" fullWidth>
+            <InputLabel variant="outlined" htmlFor="login-language" shrink>
+              {t('login.language')}
+            </InputLabel>
+            <NativeSelect
+              value={i18n.language.slice(0, 2)}
+              onChange={(event) => changeLanguage(event.target.value as (typeof LANGUAGES)[number])}
+              input={<OutlinedInput label={t('login.language')} notched />}
+              inputProps={{ id: 'login-language', ...{ 'data-testid': 'login-language' } }}
+            >
+              {LANGUAGES.map((language) => (
+                <option key={language} value={language}>
+                  {t(`languages.${language}`)}
+                </option>
+              ))}
+            </NativeSelect>
+          </FormControl>
           <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
             <Link component={RouterLink} to="/forgetpsw" variant="body2">
               {t('login.forgot')}

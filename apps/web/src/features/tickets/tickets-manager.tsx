@@ -4,19 +4,21 @@ import CheckBoxOutlinedIcon from '@mui/icons-material/CheckBoxOutlined';
 import MoveToInboxOutlinedIcon from '@mui/icons-material/MoveToInboxOutlined';
 import SearchIcon from '@mui/icons-material/Search';
 import { Box, Button, Divider, FormControlLabel, InputAdornment, Paper, Switch, Tab, Tabs, TextField, useMediaQuery } from '@mui/material';
-import { useMemo, useState } from 'react';
+import { lazy, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { useSession } from '../../api/session';
+import { MountWhenOpened } from '../../components/mount-when-opened';
 import { useDebouncedValue } from '../../components/use-debounced-value';
-import { NewTicketDialog } from './new-ticket-dialog';
 import { QueueFilter, TagFilter, UserFilter } from './ticket-filters';
 import type { TicketListParams } from './ticket-list-cache';
 import { TicketList } from './ticket-list';
 import { followsTicketToOpen, TICKET_TABS_ATTRIBUTE } from './ticket-actions';
-import { TicketPeekDialog } from './ticket-peek-dialog';
 import { useSelectableQueues } from './use-selectable-queues';
 import { useTicketCount, useTicketList } from './use-ticket-list';
+
+const NewTicketDialog = lazy(() => import('./new-ticket-dialog').then((m) => ({ default: m.NewTicketDialog })));
+const TicketPeekDialog = lazy(() => import('./ticket-peek-dialog').then((m) => ({ default: m.TicketPeekDialog })));
 
 type ManagerTab = 'open' | 'closed' | 'search';
 type OpenSubTab = 'open' | 'pending';
@@ -193,8 +195,12 @@ export function TicketsManager({ selectedUuid }: { selectedUuid: string | undefi
           emptyHint={tab === 'open' ? t('tickets.list.emptyHint') : undefined}
         />
       </Box>
-      <TicketPeekDialog ticket={peeking} onClose={() => setPeeking(null)} />
-      <NewTicketDialog open={creating} onClose={() => setCreating(false)} />
+      <MountWhenOpened open={Boolean(peeking)}>
+        <TicketPeekDialog ticket={peeking} onClose={() => setPeeking(null)} />
+      </MountWhenOpened>
+      <MountWhenOpened open={creating}>
+        <NewTicketDialog open={creating} onClose={() => setCreating(false)} />
+      </MountWhenOpened>
     </Paper>
   );
 }

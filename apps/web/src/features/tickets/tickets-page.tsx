@@ -1,13 +1,17 @@
 import ChatOutlinedIcon from '@mui/icons-material/ChatOutlined';
 import FormatListBulletedIcon from '@mui/icons-material/FormatListBulleted';
 import { Box, Paper, Stack, Tab, Tabs, Typography, useMediaQuery, useTheme } from '@mui/material';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { VISUALLY_HIDDEN } from '../../components/live-announcer';
-import { Conversation } from '../conversation/conversation';
+import { PageLoading } from '../../components/page-loading';
+import { loadConversation } from '../conversation/load-conversation';
 import { TicketsManager } from './tickets-manager';
 import { useTicketsRealtime } from './use-tickets-realtime';
+
+// The conversation (composer, bubbles, media, its dialogs) loads when a ticket is opened.
+const Conversation = lazy(() => loadConversation().then((m) => ({ default: m.Conversation })));
 
 type MobileView = 'chat' | 'list';
 
@@ -32,7 +36,13 @@ function Welcome() {
 function ChatPane({ ticketUuid }: { ticketUuid: string | undefined }) {
   return (
     <Paper variant="outlined" sx={{ height: '100%', minHeight: 0, overflow: 'hidden', display: 'flex', flexDirection: 'column' }}>
-      {ticketUuid ? <Conversation ticketUuid={ticketUuid} /> : <Welcome />}
+      {ticketUuid ? (
+        <Suspense fallback={<PageLoading />}>
+          <Conversation ticketUuid={ticketUuid} />
+        </Suspense>
+      ) : (
+        <Welcome />
+      )}
     </Paper>
   );
 }
