@@ -62,7 +62,16 @@ interface RunFigures {
 }
 
 const cleanups: (() => void)[] = [];
-process.on('exit', () => cleanups.reverse().forEach((cleanup) => cleanup()));
+// Each cleanup runs even if one before it throws (Chromium may still be writing its profile), or the server would outlive the bench.
+process.on('exit', () =>
+  cleanups.reverse().forEach((cleanup) => {
+    try {
+      cleanup();
+    } catch {
+      // a temporary folder left behind
+    }
+  }),
+);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(1));
 
 if (!existsSync(path.join(root, 'apps/web/dist/index.html')) || !existsSync(path.join(root, 'apps/server/dist/main.js'))) {
