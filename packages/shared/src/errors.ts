@@ -117,6 +117,8 @@ export const ERROR_STATUS = {
   ERR_WA_UNDELIVERABLE: 400,
   // WhatsApp's sending limit for the number was reached, even after waiting: 130429, 131048, 131056.
   ERR_WA_RATE_LIMITED: 429,
+  // WhatsApp's servers failed for now (5xx, codes 1, 2, 131000), still after a few tries: try again later.
+  ERR_WA_UNAVAILABLE: 503,
   // The connection's access token expired or was revoked: 190.
   ERR_WA_TOKEN_INVALID: 400,
   // A customer's file WhatsApp no longer has, could not be downloaded, arrived corrupt, or had no id.

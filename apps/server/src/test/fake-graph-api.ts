@@ -40,9 +40,11 @@ export interface FakeGraphApi {
   close(): Promise<void>;
 }
 
-function graphError(response: ServerResponse, status: number, code: number, message: string): void {
+/** Meta's error object (Graph API "Handling errors"): a send's refusal also names the details under `error_data`. */
+function graphError(response: ServerResponse, status: number, code: number, message: string, details?: string): void {
   response.writeHead(status, { 'content-type': 'application/json' });
-  response.end(JSON.stringify({ error: { message, type: 'OAuthException', code, fbtrace_id: randomBytes(6).toString('hex') } }));
+  const errorData = details ? { error_data: { messaging_product: 'whatsapp', details } } : {};
+  response.end(JSON.stringify({ error: { message, type: 'OAuthException', code, ...errorData, fbtrace_id: randomBytes(6).toString('hex') } }));
 }
 
 function json(response: ServerResponse, body: unknown): void {
@@ -129,7 +131,7 @@ export async function startFakeGraphApi(options: { outsideWindow?: Set<string> }
         const sendFailure = sendFailures.find((f) => f.remaining > 0);
         if (sendFailure) {
           sendFailure.remaining -= 1;
-          return graphError(response, sendFailure.status, sendFailure.code, `Error ${sendFailure.code}`);
+          return graphError(response, sendFailure.status, sendFailure.code, `(#${sendFailure.code}) Error ${sendFailure.code}`, `Details of error ${sendFailure.code}`);
         }
         if (body.type !== 'template' && options.outsideWindow?.has(to)) {
           return graphError(response, 400, 131047, 'Re-engagement message');

@@ -286,6 +286,7 @@ export const en: Messages = {
     ERR_OUTSIDE_CUSTOMER_WINDOW: "More than 24 hours since the customer's last message: send an approved message template.",
     ERR_WA_UNDELIVERABLE: "WhatsApp could not deliver the message to this number (not on WhatsApp, blocked, or an old app).",
     ERR_WA_RATE_LIMITED: "WhatsApp limited this number's sending. Wait a little and try again.",
+    ERR_WA_UNAVAILABLE: "WhatsApp's servers failed for now, even after a few retries. Try again in a few minutes.",
     ERR_WA_TOKEN_INVALID: "The connection's access token expired or was revoked. Update it on the connections page.",
     ERR_MEDIA_EXPIRED: "WhatsApp no longer has this file.",
     ERR_MEDIA_DOWNLOAD: "The file could not be downloaded from WhatsApp.",

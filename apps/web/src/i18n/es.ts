@@ -286,6 +286,7 @@ export const es: Messages = {
     ERR_OUTSIDE_CUSTOMER_WINDOW: 'Pasaron más de 24 horas desde el último mensaje del cliente: envíe una plantilla de mensaje aprobada.',
     ERR_WA_UNDELIVERABLE: "WhatsApp no pudo entregar el mensaje a este número (no tiene WhatsApp, lo bloqueó o usa una aplicación antigua).",
     ERR_WA_RATE_LIMITED: "WhatsApp limitó los envíos de este número. Espere un poco e inténtelo de nuevo.",
+    ERR_WA_UNAVAILABLE: "Los servidores de WhatsApp fallaron por ahora, incluso tras varios intentos. Inténtelo de nuevo en unos minutos.",
     ERR_WA_TOKEN_INVALID: "El token de acceso de la conexión expiró o fue revocado. Actualícelo en la página de conexiones.",
     ERR_MEDIA_EXPIRED: "WhatsApp ya no tiene este archivo.",
     ERR_MEDIA_DOWNLOAD: "No se pudo descargar el archivo de WhatsApp.",

@@ -287,6 +287,7 @@ export const pt = {
     ERR_OUTSIDE_CUSTOMER_WINDOW: 'Mais de 24 horas desde a última mensagem do cliente: envie um modelo de mensagem aprovado.',
     ERR_WA_UNDELIVERABLE: "O WhatsApp não conseguiu entregar a mensagem a este número (não tem WhatsApp, bloqueou ou usa um aplicativo antigo).",
     ERR_WA_RATE_LIMITED: "O WhatsApp limitou os envios deste número. Aguarde um pouco e tente de novo.",
+    ERR_WA_UNAVAILABLE: "Os servidores do WhatsApp falharam por ora, mesmo após novas tentativas. Tente de novo em alguns minutos.",
     ERR_WA_TOKEN_INVALID: "O token de acesso da conexão expirou ou foi revogado. Atualize-o na página de conexões.",
     ERR_MEDIA_EXPIRED: "O WhatsApp não tem mais este arquivo.",
     ERR_MEDIA_DOWNLOAD: "Não foi possível baixar o arquivo do WhatsApp.",

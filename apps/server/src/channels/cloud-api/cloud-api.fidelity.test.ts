@@ -411,6 +411,31 @@ describe('statuses and errors', () => {
     expect(await agentSends(from, 'Número incapaz')).toMatchObject({ sendStatus: 'failed', sendError: 'ERR_WA_UNDELIVERABLE' });
   });
 
+  it("Meta's temporary failures (5xx, codes 2 and 131000) are retried; when they persist the send answers 503 and the message keeps Meta's title and details", async () => {
+    const from = nextNumber();
+    await receive(from, { type: 'text', text: { body: 'Oi' } });
+    for (const [code, status] of [[2, 503], [131000, 500], [1, 500]] as const) {
+      const before = fake.sends().length;
+      fake.failSends(code, 2, status);
+      expect(await agentSends(from, `Depois da falha ${code}`), `code ${code}`).toMatchObject({ sendStatus: 'sent', sendError: null });
+      expect(fake.sends().length - before, `code ${code}`).toBe(3);
+    }
+
+    const ticket = await waitUntil(() => ticketOf(from), 10_000, 'ticket');
+    fake.failSends(131000, 3, 500);
+    const answer = await t.request(adminToken, 'POST', `/messages/${ticket.id}`, { body: 'Falha persistente' });
+    expect(answer.statusCode).toBe(503);
+    expect(answer.json()).toMatchObject({ error: 'ERR_WA_UNAVAILABLE', failure: { code: 131000, title: '(#131000) Error 131000', details: 'Details of error 131000' } });
+    const [failed] = (await conversation(from)).filter((m) => m.body === 'Falha persistente');
+    expect(failed).toMatchObject({ sendStatus: 'failed', sendError: 'ERR_WA_UNAVAILABLE', dataJson: { failure: { code: 131000, title: '(#131000) Error 131000', details: 'Details of error 131000' } } });
+
+    // A refusal for good is not repeated, and keeps what Meta said too.
+    const before = fake.sends().length;
+    fake.failSends(131026, 1);
+    expect(await agentSends(from, 'Número incapaz')).toMatchObject({ sendStatus: 'failed', sendError: 'ERR_WA_UNDELIVERABLE', dataJson: { failure: { code: 131026, details: 'Details of error 131026' } } });
+    expect(fake.sends().length - before).toBe(1);
+  });
+
   it("keeps Meta's message_status of a send", async () => {
     const from = nextNumber();
     await receive(from, { type: 'text', text: { body: 'Oi' } });

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { WhatsappRow } from '../../platform/db/schema.js';
+import type { SendFailure } from '../../modules/messages/messages.repo.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { Platform } from '../../platform/platform.js';
 import type { ChannelProvider, OutgoingMessage, SentMessage } from '../../modules/connections/channel-provider.js';
@@ -24,15 +25,22 @@ export interface CloudApiProvider extends ChannelProvider {
 /** The sealed settings, the customer window, the outgoing media files, and the problems noted on the connection. */
 export type CloudApiProviderDeps = ConnectionProblemDeps & Pick<Platform, 'db' | 'secrets' | 'config' | 'media'>;
 
-/** A refused send as our error; a token Meta no longer accepts also flags the connection for its admins. */
+/**
+ * A refused send as our error, carrying what Meta said of it (`failure`: code, title,
+ * details; kept on the failed message). A token Meta no longer accepts also flags the
+ * connection for its admins; Meta's temporary failures, still there after the client's
+ * retries, answer 503 `ERR_WA_UNAVAILABLE` (try again later) rather than a 400.
+ */
 async function sendError(deps: ConnectionProblemDeps, connection: WhatsappRow, error: unknown): Promise<AppError> {
   if (error instanceof AppError) return error;
   if (!(error instanceof GraphApiError)) return new AppError('ERR_SENDING_WAPP_MSG');
+  const failure: SendFailure = { ...(error.code !== null ? { code: error.code } : {}), ...error.details };
   if (error.code === 190 || error.status === 401) {
     await noteConnectionProblem(deps, connection, 'ERR_WA_TOKEN_INVALID', { message: error.message });
-    return new AppError('ERR_WA_TOKEN_INVALID');
+    return new AppError('ERR_WA_TOKEN_INVALID', undefined, { failure });
   }
-  return new AppError(cloudErrorCode(error.code));
+  const code = cloudErrorCode(error.code);
+  return new AppError(code === 'ERR_SENDING_WAPP_MSG' && error.transient ? 'ERR_WA_UNAVAILABLE' : code, undefined, { failure });
 }
 
 /**

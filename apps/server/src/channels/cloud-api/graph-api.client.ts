@@ -1,14 +1,48 @@
 import type { CloudApiSettings } from '../../modules/connections/cloud-api-settings.js';
 
+/** What Meta's error object says beyond its code: shown with a failed message (`data.failure`). */
+export interface GraphErrorDetails {
+  title?: string;
+  details?: string;
+}
+
 /** A Graph API answer other than 2xx (Meta's error object when it sent one). */
 export class GraphApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: number | null,
     message: string,
+    readonly details: GraphErrorDetails = {},
   ) {
     super(message);
   }
+
+  /** Meta's side failed for now (a 5xx, or codes 1, 2 and 131000): the same request may go through later. */
+  get transient(): boolean {
+    return this.status >= 500 || TRANSIENT_CODES.has(this.code ?? 0);
+  }
+}
+
+/** Meta's error object (Graph API "Handling errors"; Cloud API error codes). */
+interface GraphErrorBody {
+  code?: number;
+  message?: string;
+  type?: string;
+  title?: string;
+  error_user_title?: string;
+  error_user_msg?: string;
+  error_data?: { details?: string };
+}
+
+function graphError(status: number, body: unknown): GraphApiError {
+  const error = (body as { error?: GraphErrorBody } | null)?.error;
+  const text = (value: unknown) => (typeof value === 'string' && value ? value.slice(0, 1000) : undefined);
+  const title = text(error?.error_user_title) ?? text(error?.title) ?? text(error?.message);
+  const details = text(error?.error_data?.details) ?? text(error?.error_user_msg);
+  return new GraphApiError(status, typeof error?.code === 'number' ? error.code : null, text(error?.message) ?? `Graph API answered ${status}`, {
+    ...(title ? { title } : {}),
+    ...(details ? { details } : {}),
+  });
 }
 
 export interface GraphTemplate {
@@ -30,8 +64,10 @@ export interface GraphMediaInfo {
 
 /** Meta's "too many messages" codes: worth waiting for before the send fails. */
 const RATE_LIMIT_CODES = new Set([130429, 131056]);
-const RATE_LIMIT_ATTEMPTS = 3;
-const RATE_LIMIT_BASE_MS = 500;
+/** Meta's "try again later" codes: 1 (unknown), 2 (service temporarily unavailable), 131000 (something went wrong). */
+const TRANSIENT_CODES = new Set([1, 2, 131000]);
+const SEND_ATTEMPTS = 3;
+const RETRY_BASE_MS = 500;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Requests to Meta are bounded: a slow Graph API must not hold a request or a job forever. */
@@ -55,10 +91,7 @@ export function createGraphApiClient(settings: CloudApiSettings, fetchImpl: type
     } catch {
       body = null;
     }
-    if (!response.ok) {
-      const error = (body as { error?: { code?: number; message?: string } } | null)?.error;
-      throw new GraphApiError(response.status, error?.code ?? null, error?.message ?? `Graph API answered ${response.status}`);
-    }
+    if (!response.ok) throw graphError(response.status, body);
     return body as T;
   }
 
@@ -66,7 +99,9 @@ export function createGraphApiClient(settings: CloudApiSettings, fetchImpl: type
     /**
      * POST /{phone-number-id}/messages; answers the new message's wamid and its
      * `message_status` when Meta gives one. Meta's rate limit (130429 and its
-     * per-pair and spam cousins) is waited out a few times, with backoff and jitter.
+     * per-pair and spam cousins) and its temporary failures (5xx, codes 1, 2 and
+     * 131000) are waited out a few times, with backoff and jitter. A request that
+     * got no answer (timeout, connection lost) is not repeated: Meta may have sent it.
      */
     async sendMessage(payload: Record<string, unknown>): Promise<{ id: string; status?: string }> {
       for (let attempt = 1; ; attempt++) {
@@ -77,11 +112,13 @@ export function createGraphApiClient(settings: CloudApiSettings, fetchImpl: type
             body: JSON.stringify({ messaging_product: 'whatsapp', recipient_type: 'individual', ...payload }),
           });
           const sent = body?.messages?.[0];
-          if (!sent?.id) throw new GraphApiError(502, null, 'Graph API returned no message id');
+          // A 200 without an id is not retried: Meta may have sent it.
+          if (!sent?.id) throw new GraphApiError(200, null, 'Graph API returned no message id');
           return { id: sent.id, ...(sent.message_status ? { status: sent.message_status } : {}) };
         } catch (error) {
-          if (!(error instanceof GraphApiError) || !RATE_LIMIT_CODES.has(error.code ?? 0) || attempt >= RATE_LIMIT_ATTEMPTS) throw error;
-          await sleep(RATE_LIMIT_BASE_MS * 2 ** (attempt - 1) * (0.5 + Math.random()));
+          const worthWaiting = error instanceof GraphApiError && (RATE_LIMIT_CODES.has(error.code ?? 0) || error.transient);
+          if (!worthWaiting || attempt >= SEND_ATTEMPTS) throw error;
+          await sleep(RETRY_BASE_MS * 2 ** (attempt - 1) * (0.5 + Math.random()));
         }
       }
     },

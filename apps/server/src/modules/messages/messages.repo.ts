@@ -210,11 +210,19 @@ export async function findPendingMessage(db: DbOrTx, scope: TenantScope, id: num
   return row ?? null;
 }
 
-/** The channel refused a pending message: failed, with the error code (only while it is still pending). */
-export async function markSendFailed(db: DbOrTx, scope: TenantScope, id: number, code: string): Promise<void> {
+/** What the channel said of a refused send (Cloud API: Meta's code, title and details), shown with the message. */
+export type SendFailure = NonNullable<MessageData['failure']>;
+
+/** The channel refused a pending message: failed, with the error code and what the channel said (only while it is still pending). */
+export async function markSendFailed(db: DbOrTx, scope: TenantScope, id: number, code: string, failure?: SendFailure): Promise<void> {
   await db
     .update(messages)
-    .set({ sendStatus: 'failed', sendError: code, updatedAt: new Date() })
+    .set({
+      sendStatus: 'failed',
+      sendError: code,
+      ...(failure ? { dataJson: sql`coalesce(${messages.dataJson}, '{}'::jsonb) || jsonb_build_object('failure', ${JSON.stringify(failure)}::jsonb)` } : {}),
+      updatedAt: new Date(),
+    })
     .where(inTenant(messages, scope, eq(messages.id, id), eq(messages.sendStatus, 'pending')));
 }
 

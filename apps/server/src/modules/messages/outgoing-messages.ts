@@ -19,6 +19,7 @@ import {
   listStalePendingMessages,
   loadMessageDetails,
   markSendFailed,
+  type SendFailure,
   markSent,
 } from './messages.repo.js';
 
@@ -98,6 +99,12 @@ export interface Delivery {
   error: AppError | null;
 }
 
+/** What the channel said of the refusal, when its provider kept it (`failure` on the error). */
+function sendFailureOf(error: AppError): SendFailure | undefined {
+  const failure = error.extra.failure;
+  return failure && typeof failure === 'object' ? (failure as SendFailure) : undefined;
+}
+
 function deliveryError(error: unknown): AppError {
   return error instanceof AppError ? error : new AppError('ERR_SENDING_WAPP_MSG');
 }
@@ -126,7 +133,7 @@ export async function deliverPendingMessage(deps: OutgoingMessagesDeps, scope: T
     await settleSent(deps, scope, row.id, row.whatsappId, sent);
   } catch (caught) {
     error = deliveryError(caught);
-    await markSendFailed(deps.db, scope, row.id, error.code);
+    await markSendFailed(deps.db, scope, row.id, error.code, sendFailureOf(error));
   }
   const [message] = await loadMessageDetails(deps.db, scope, [row.id]);
   if (!message) throw new AppError('ERR_NO_MESSAGE_FOUND');
