@@ -355,6 +355,11 @@ describe('statuses and errors', () => {
 
     await postWebhook([{ statuses: [status(firstId, 'read'), status(firstId, 'delivered'), status(firstId, 'sent')] }]);
     expect(await shown(from, firstId, (m) => m.ack === 3)).toMatchObject({ ack: 3, sendStatus: 'sent' });
+    // A voice note the customer heard: played, as Baileys reports it.
+    const voiceNote = await agentSends(from, 'Nota de voz');
+    const voiceNoteId = await externalIdOf(voiceNote.id);
+    await postWebhook([{ statuses: [status(voiceNoteId, 'played'), status(voiceNoteId, 'read')] }]);
+    expect(await shown(from, voiceNoteId, (m) => m.ack === 4)).toMatchObject({ ack: 4, sendStatus: 'sent' });
     // Failed after read: delivery was proven, the failure is out of order.
     await postWebhook([{ statuses: [status(firstId, 'failed', [{ code: 131026, title: 'Message undeliverable' }])] }]);
     await new Promise((resolve) => setTimeout(resolve, 300));

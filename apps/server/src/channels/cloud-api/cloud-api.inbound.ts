@@ -31,8 +31,8 @@ import {
 import type { CloudApiProvider } from './cloud-api.provider.js';
 import { GraphApiError } from './graph-api.client.js';
 
-/** Statuses to our ack scale; `failed` marks the message failed with its reason. */
-const ACKS: Record<string, number> = { sent: 1, delivered: 2, read: 3 };
+/** Statuses to our ack scale (as Baileys': 4 a voice note the customer played); `failed` marks the message failed with its reason. */
+const ACKS: Record<string, number> = { sent: 1, delivered: 2, read: 3, played: 4 };
 
 /** The ingest pipeline, the updates of stored messages, the connection's problems, the contacts' numbers and the media storage. */
 export type CloudInboundDeps = InboundDeps & DeliveryReportsDeps & ConnectionProblemDeps & NumberChangeDeps & Pick<Platform, 'media'>;
