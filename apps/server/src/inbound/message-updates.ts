@@ -136,6 +136,16 @@ export async function applySendFailure(services: DeliveryReportsDeps, ref: Messa
   return true;
 }
 
+/** Whether a stored message still waits for its file (a webhook delivered twice queues its download twice). */
+export async function hasPendingMedia(services: Pick<Platform, 'db'>, ref: MessageRef): Promise<boolean> {
+  const [row] = await services.db
+    .select({ id: messages.id })
+    .from(messages)
+    .where(and(byRef(ref), sql`${messages.dataJson} -> 'media' ->> 'status' = 'pending'`))
+    .limit(1);
+  return Boolean(row);
+}
+
 /** A media message stored while its file was fetched: the file arrived (media) or will not (reason). */
 export async function settlePendingMedia(services: MessageUpdatesDeps, ref: MessageRef, outcome: { media: StoredMedia } | { reason: string }): Promise<boolean> {
   const fields =

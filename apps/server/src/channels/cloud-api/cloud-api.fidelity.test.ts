@@ -179,6 +179,22 @@ describe('inbound message kinds', () => {
     }
   });
 
+  it('a media message delivered twice is stored and downloaded once', async () => {
+    const from = nextNumber();
+    const mediaId = fake.addMedia(Buffer.from('jpeg-twice'), 'image/jpeg');
+    const message = { from, id: nextId(), timestamp: now(), type: 'image', image: { id: mediaId, mime_type: 'image/jpeg', caption: 'Duas vezes' } };
+    const downloads = () => fake.requests.filter((request) => request.endsWith(`/${mediaId}`) && !request.includes('/download/')).length;
+    expect((await postWebhook([{ contacts: [{ wa_id: from, profile: { name: 'Cliente' } }], messages: [message] }])).statusCode).toBe(200);
+    await shown(from, message.id, (m) => m.mediaUrl !== null);
+    expect((await postWebhook([{ contacts: [{ wa_id: from, profile: { name: 'Cliente' } }], messages: [message] }])).statusCode).toBe(200);
+    // The second delivery's jobs run (a later message of the same chat is shown after them).
+    const later = await receive(from, { type: 'text', text: { body: 'Depois' } });
+    await shown(from, later.id);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await conversation(from)).filter((m) => m.body === 'Duas vezes')).toHaveLength(1);
+    expect(downloads()).toBe(1);
+  });
+
   it('media WhatsApp no longer has, or that arrives corrupt, says so with the reason', async () => {
     const from = nextNumber();
     const gone = await receive(from, { type: 'image', image: { id: '999999999', mime_type: 'image/jpeg', caption: 'Foto' } });

@@ -6,6 +6,7 @@ import {
   applyAck,
   applyReaction,
   applySendFailure,
+  hasPendingMedia,
   isKnownSend,
   settlePendingMedia,
   type DeliveryReportsDeps,
@@ -167,6 +168,8 @@ export async function processMediaMessage(
   if (!isMediaMessage(message)) return 'done';
   const ref = { companyId: connection.companyId, whatsappId: connection.id, externalId: message.id };
   const inner = mediaOf(message);
+  // Settled already: the same message came twice (Meta redelivers a webhook it saw no 200 for).
+  if (!(await hasPendingMedia(deps, ref))) return 'done';
   if (!inner.id) {
     await settlePendingMedia(deps, ref, { reason: 'ERR_MEDIA_MISSING' });
     return 'done';
