@@ -43,6 +43,11 @@ export interface MessageDataContact {
   phones: { phone: string; type?: string; waId?: string }[];
   emails?: { email: string; type?: string }[];
   organization?: string;
+  /** One line each (street, city, state, zip, country), with its type (HOME, WORK). */
+  addresses?: { address: string; type?: string }[];
+  /** `YYYY-MM-DD`, as WhatsApp gives it. */
+  birthday?: string;
+  urls?: { url: string; type?: string }[];
 }
 
 export interface MessageDataOrder {

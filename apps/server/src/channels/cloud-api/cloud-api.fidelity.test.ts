@@ -218,7 +218,7 @@ describe('inbound message kinds', () => {
     expect(seen.dataJson).toEqual({ location: { latitude: -23.55, longitude: -46.63, name: 'Loja Centro', address: 'Rua A, 1', url: 'https://loja.example' } });
   });
 
-  it('shared contacts keep every phone with its type, e-mails and company', async () => {
+  it('shared contacts keep every phone with its type, e-mails, company, addresses, birthday and URLs', async () => {
     const from = nextNumber();
     const message = await receive(from, {
       type: 'contacts',
@@ -231,6 +231,9 @@ describe('inbound message kinds', () => {
           ],
           emails: [{ email: 'rita@example.com', type: 'WORK' }],
           org: { company: 'Lima & Cia' },
+          addresses: [{ street: 'Rua das Flores, 10', city: 'São Paulo', state: 'SP', zip: '01000-000', country: 'Brasil', country_code: 'BR', type: 'WORK' }],
+          birthday: '1990-05-17',
+          urls: [{ url: 'https://lima.example.com', type: 'WORK' }],
         },
       ],
     });
@@ -247,8 +250,14 @@ describe('inbound message kinds', () => {
         ],
         emails: [{ email: 'rita@example.com', type: 'WORK' }],
         organization: 'Lima & Cia',
+        addresses: [{ address: 'Rua das Flores, 10, São Paulo, SP, 01000-000, Brasil', type: 'WORK' }],
+        birthday: '1990-05-17',
+        urls: [{ url: 'https://lima.example.com', type: 'WORK' }],
       },
     ]);
+    expect(seen.body).toContain('BDAY:1990-05-17');
+    expect(seen.body).toContain('URL;type=WORK:https://lima.example.com');
+    expect(seen.body).toContain('ADR;type=WORK:;;Rua das Flores, 10, São Paulo, SP, 01000-000, Brasil;;;;');
   });
 
   it('button and list replies keep their ids and descriptions; template buttons their payload', async () => {

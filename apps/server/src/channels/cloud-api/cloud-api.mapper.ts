@@ -36,6 +36,16 @@ export const CloudMessage = z
             phones: z.array(z.object({ phone: text.optional(), wa_id: text.optional(), type: text.optional() }).passthrough()).optional(),
             emails: z.array(z.object({ email: text.optional(), type: text.optional() }).passthrough()).optional(),
             org: z.object({ company: text.optional() }).passthrough().optional(),
+            addresses: z
+              .array(
+                z
+                  .object({ street: text.optional(), city: text.optional(), state: text.optional(), zip: text.optional(), country: text.optional(), type: text.optional() })
+                  .passthrough(),
+              )
+              .max(20)
+              .optional(),
+            birthday: text.optional(),
+            urls: z.array(z.object({ url: text.optional(), type: text.optional() }).passthrough()).max(20).optional(),
           })
           .passthrough(),
       )
@@ -150,7 +160,11 @@ export function cloudErrorCode(code: number | null | undefined): ErrorCode {
 function vcardOf(contact: MessageDataContact): string {
   const phones = contact.phones.map((phone) => `TEL;type=${(phone.type ?? 'CELL').toUpperCase()}${phone.waId ? `;waid=${phone.waId}` : ''}:${phone.phone}`);
   const emails = (contact.emails ?? []).map((email) => `EMAIL${email.type ? `;type=${email.type.toUpperCase()}` : ''}:${email.email}`);
-  return ['BEGIN:VCARD', 'VERSION:3.0', `FN:${contact.name}`, ...(contact.organization ? [`ORG:${contact.organization}`] : []), ...phones, ...emails, 'END:VCARD'].join('\n');
+  const typed = (type: string | undefined) => (type ? `;type=${type.toUpperCase()}` : '');
+  const addresses = (contact.addresses ?? []).map((address) => `ADR${typed(address.type)}:;;${address.address.replace(/[;\n]/g, ' ')};;;;`);
+  const urls = (contact.urls ?? []).map((url) => `URL${typed(url.type)}:${url.url}`);
+  const birthday = contact.birthday ? [`BDAY:${contact.birthday}`] : [];
+  return ['BEGIN:VCARD', 'VERSION:3.0', `FN:${contact.name}`, ...(contact.organization ? [`ORG:${contact.organization}`] : []), ...phones, ...emails, ...addresses, ...urls, ...birthday, 'END:VCARD'].join('\n');
 }
 
 function contactsOf(message: CloudMessage): MessageDataContact[] {
@@ -159,7 +173,19 @@ function contactsOf(message: CloudMessage): MessageDataContact[] {
     phones: (contact.phones ?? []).map((phone) => ({ phone: phone.phone ?? phone.wa_id ?? '', ...(phone.type ? { type: phone.type } : {}), ...(phone.wa_id ? { waId: phone.wa_id } : {}) })),
     ...(contact.emails?.length ? { emails: contact.emails.map((email) => ({ email: email.email ?? '', ...(email.type ? { type: email.type } : {}) })) } : {}),
     ...(contact.org?.company ? { organization: contact.org.company } : {}),
+    ...addressesOf(contact.addresses),
+    ...(contact.birthday && /^\d{4}-\d{2}-\d{2}$/.test(contact.birthday) ? { birthday: contact.birthday } : {}),
+    ...(contact.urls?.some((url) => url.url) ? { urls: contact.urls.filter((url) => url.url).map((url) => ({ url: url.url ?? '', ...(url.type ? { type: url.type } : {}) })) } : {}),
   }));
+}
+
+/** A card's addresses, each on one line (Meta gives street, city, state, zip and country apart). */
+function addressesOf(addresses: NonNullable<CloudMessage['contacts']>[number]['addresses']): Pick<MessageDataContact, 'addresses'> {
+  const lines = (addresses ?? [])
+    .map((address) => ({ address: [address.street, address.city, address.state, address.zip, address.country].filter(Boolean).join(', '), type: address.type }))
+    .filter((address) => address.address)
+    .map((address) => ({ address: address.address, ...(address.type ? { type: address.type } : {}) }));
+  return lines.length ? { addresses: lines } : {};
 }
 
 /** A Flow's submitted fields (its `response_json`), without the flow token. */

@@ -5,6 +5,7 @@ import PlaceOutlined from '@mui/icons-material/PlaceOutlined';
 import { Box, Dialog, Link, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatDate } from '../../i18n/dates';
 import { locationLink, parseVcard } from './message-content';
 
 /** What a media message carries besides its text (spec part 1 §3 mediaType). */
@@ -36,7 +37,17 @@ export function MessageMedia({ message }: { message: PresentedMessage }) {
   if (message.mediaType === 'vcard' || message.mediaType === 'contactMessage') {
     // Every card, with every phone and e-mail, when the channel gave them whole.
     const cards = data?.contacts?.length
-      ? data.contacts.map((contact) => ({ name: contact.name, lines: [...contact.phones.map((phone) => phone.phone), ...(contact.emails ?? []).map((email) => email.email)] }))
+      ? data.contacts.map((contact) => ({
+          name: contact.name,
+          lines: [
+            ...(contact.organization ? [contact.organization] : []),
+            ...contact.phones.map((phone) => phone.phone),
+            ...(contact.emails ?? []).map((email) => email.email),
+            ...(contact.addresses ?? []).map((address) => address.address),
+            ...(contact.urls ?? []).map((url) => url.url),
+            ...(contact.birthday ? [t('conversation.message.birthday', { date: formatDate(contact.birthday) })] : []),
+          ],
+        }))
       : [parseVcard(message.body)].map((card) => ({ name: card.name, lines: card.number ? [card.number] : [] }));
     return (
       <Stack spacing={1}>
