@@ -156,6 +156,35 @@ for (const mode of modes) {
       }
     });
 
+    it.runIf(mode.name === 'postgres')('wakes the worker node at once when another node sends a job due now (LISTEN/NOTIFY), not at its next poll', async () => {
+      const delays: number[] = [];
+      const wake = defineJob<{ at: number }>({
+        name: 'test-wake',
+        async handler(data) {
+          delays.push(Date.now() - data.at);
+        },
+      });
+      // A worker that polls every 30 s, and an api-only node, as in production (api nodes + a worker).
+      const worker = createJobs(database, silent, { pollingIntervalSeconds: 30 });
+      worker.register(wake);
+      await worker.start({ work: true });
+      const sender = createJobs(database, silent);
+      sender.register(wake);
+      await sender.start({ work: false });
+      try {
+        // Past the worker's first fetch at start: from now on only a wake-up fetches before 30 s.
+        await sleep(1500);
+        for (let i = 0; i < 3; i++) {
+          await sender.send(wake, { at: Date.now() });
+          await waitFor(() => delays.length === i + 1, 10_000);
+        }
+        expect(Math.max(...delays)).toBeLessThan(5000);
+      } finally {
+        await sender.stop();
+        await worker.stop();
+      }
+    });
+
     it('runs a recurring job again after each run, a failing one too, with one run queued at a time however many nodes register it', async () => {
       let runs = 0;
       const recurring = {

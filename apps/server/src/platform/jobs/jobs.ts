@@ -1,3 +1,4 @@
+import pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { Database } from '../db/client.js';
 
@@ -113,6 +114,14 @@ export interface JobsTuning {
 // called with the data sent through its own definition, which `send` enforces.
 type StoredJob = JobDefinition<object>;
 
+/**
+ * PostgreSQL channel on which a node that sends a job due now names its queue: the
+ * worker node listening on it wakes that queue's worker at once, instead of at its next
+ * poll (2 s). Polling stays the fallback (a notification is lost when no one listens).
+ */
+const DUE_CHANNEL = 'atende_jobs_due';
+const LISTEN_RETRY_MS = 1000;
+
 export function createJobs(database: Database, logger: JobsLogger, tuning: JobsTuning = {}): Jobs {
   const definitions = new Map<string, StoredJob>();
   const readyQueues = new Set<string>();
@@ -154,6 +163,38 @@ export function createJobs(database: Database, logger: JobsLogger, tuning: JobsT
     // A failed setup must not block the queues after it.
     queueSetup = next.catch(() => undefined);
     return next;
+  }
+
+  /** The worker node's connection listening for due jobs sent by other nodes (PostgreSQL only). */
+  let listener: pg.Client | null = null;
+  let listening = false;
+
+  async function listenForDueJobs(url: string): Promise<void> {
+    if (!listening) return;
+    const client = new pg.Client({ connectionString: url });
+    const retry = () => {
+      if (listener !== client) return;
+      listener = null;
+      client.end().catch(() => undefined);
+      setTimeout(() => void listenForDueJobs(url), LISTEN_RETRY_MS).unref();
+    };
+    listener = client;
+    client.on('notification', (message) => {
+      const workerId = message.payload ? workers.get(message.payload) : undefined;
+      if (workerId) boss?.notifyWorker(workerId);
+    });
+    client.on('error', (error) => {
+      logger.error({ err: error }, 'jobs: due-job listener lost; polling meanwhile');
+      retry();
+    });
+    client.on('end', retry);
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${DUE_CHANNEL}`);
+    } catch (error) {
+      logger.error({ err: error }, 'jobs: due-job listener not connected; polling meanwhile');
+      retry();
+    }
   }
 
   async function work(instance: PgBoss, def: StoredJob): Promise<void> {
@@ -206,6 +247,10 @@ export function createJobs(database: Database, logger: JobsLogger, tuning: JobsT
         if (shouldWork) await work(instance, def);
         else await ensureQueue(instance, def);
       }
+      if (shouldWork && database.kind === 'postgres' && database.url) {
+        listening = true;
+        await listenForDueJobs(database.url);
+      }
       logger.info({ jobs: [...definitions.keys()], work: shouldWork }, 'jobs started');
       markStarted();
     },
@@ -230,7 +275,16 @@ export function createJobs(database: Database, logger: JobsLogger, tuning: JobsT
       const id = await boss.send(def.name, data, sendOptions);
       // A job due now wakes this node's worker of its queue instead of waiting for its next poll.
       const workerId = workers.get(def.name);
-      if (id && workerId && options.startAfter === undefined) boss.notifyWorker(workerId);
+      if (id && options.startAfter === undefined) {
+        if (workerId) boss.notifyWorker(workerId);
+        // The worker node may be another one: it hears the queue's name (one small query, after the job is stored).
+        else if (database.kind === 'postgres') {
+          await boss
+            .getDb()
+            .executeSql('select pg_notify($1, $2)', [DUE_CHANNEL, def.name])
+            .catch((error: unknown) => logger.error({ err: error, job: def.name }, 'jobs: due-job notification not sent; the worker polls'));
+        }
+      }
       return id;
     },
 
@@ -239,6 +293,10 @@ export function createJobs(database: Database, logger: JobsLogger, tuning: JobsT
       if (!instance) return;
       boss = null;
       working = false;
+      listening = false;
+      const closing = listener;
+      listener = null;
+      await closing?.end().catch(() => undefined);
       readyQueues.clear();
       workers.clear();
       // graceful: running handlers finish; our PGlite executor is not pg-boss's to close.
