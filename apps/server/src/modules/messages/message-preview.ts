@@ -3,7 +3,7 @@ import { MEDIA_PREVIEWS, type MediaPreviewKind, type MessageData } from '@atende
 const FILE_KINDS: Record<string, MediaPreviewKind> = { image: 'image', video: 'video', audio: 'audio', application: 'document' };
 
 /** The kind of file a message carries, from its stored file and what the channel said of it (voice note, sticker). */
-export function mediaKindOf(media: { mediaType: string } | null | undefined, data?: Pick<MessageData, 'voice' | 'sticker'> | null): MediaPreviewKind | null {
+function mediaKindOf(media: { mediaType: string } | null | undefined, data?: Pick<MessageData, 'voice' | 'sticker'> | null): MediaPreviewKind | null {
   if (data?.sticker) return 'sticker';
   if (data?.voice) return 'voice';
   return media ? (FILE_KINDS[media.mediaType] ?? 'document') : null;
