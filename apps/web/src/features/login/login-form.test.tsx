@@ -1,17 +1,15 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
-import { SnackbarProvider } from 'notistack';
-import { MemoryRouter } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SessionProvider } from '../../api/session';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { STORAGE } from '../../api/storage-keys';
 import { setupI18n } from '../../i18n';
 import { buildUser } from '../../test/build-user';
 import { fakeApi } from '../../test/fake-api';
-import LoginPage from './login-page';
+import { renderLogin } from '../../test/render-login';
 
+// The rules the page loads on first use: transformed once here, not inside a test's time limit.
+beforeAll(() => import('./login-rules'), 30_000);
 beforeEach(async () => {
   await setupI18n().changeLanguage('pt');
 });
@@ -20,19 +18,6 @@ afterEach(() => {
   localStorage.removeItem(STORAGE.language);
 });
 
-function renderLogin() {
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <SnackbarProvider>
-        <SessionProvider onSessionEnd={() => undefined}>
-          <MemoryRouter initialEntries={['/login']}>
-            <LoginPage />
-          </MemoryRouter>
-        </SessionProvider>
-      </SnackbarProvider>
-    </QueryClientProvider>,
-  );
-}
 
 /** The form checks with the shared login rules (loaded on first use), so its messages are the server's. */
 describe('the login form', () => {

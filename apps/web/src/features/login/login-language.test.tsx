@@ -1,16 +1,12 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
-import { SnackbarProvider } from 'notistack';
-import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SessionProvider } from '../../api/session';
 import { STORAGE } from '../../api/storage-keys';
 import { initialLanguage, setupI18n } from '../../i18n';
 import { buildUser, buildUserCompany } from '../../test/build-user';
 import { fakeApi } from '../../test/fake-api';
-import LoginPage from './login-page';
+import { renderLogin } from '../../test/render-login';
 
 /** DECISIONS §1: the language before and after signing in. */
 beforeEach(async () => {
@@ -20,19 +16,6 @@ afterEach(() => {
   localStorage.removeItem(STORAGE.language);
 });
 
-function renderLogin() {
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <SnackbarProvider>
-        <SessionProvider onSessionEnd={() => undefined}>
-          <MemoryRouter initialEntries={['/login']}>
-            <LoginPage />
-          </MemoryRouter>
-        </SessionProvider>
-      </SnackbarProvider>
-    </QueryClientProvider>,
-  );
-}
 
 async function signIn() {
   await userEvent.type(screen.getByTestId('login-email'), 'ana@acme.com');

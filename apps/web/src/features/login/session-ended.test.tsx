@@ -1,33 +1,16 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { SnackbarProvider } from 'notistack';
-import { MemoryRouter } from 'react-router';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SessionProvider } from '../../api/session';
 import { rememberSessionEnd, sessionEndReason } from '../../api/storage-keys';
 import { setupI18n } from '../../i18n';
 import { buildUser } from '../../test/build-user';
 import { fakeApi } from '../../test/fake-api';
-import LoginPage from './login-page';
+import { renderLogin } from '../../test/render-login';
 
 beforeAll(async () => {
   await setupI18n().changeLanguage('pt');
 });
 
-function renderLogin() {
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <SnackbarProvider>
-        <SessionProvider onSessionEnd={() => undefined}>
-          <MemoryRouter initialEntries={['/login']}>
-            <LoginPage />
-          </MemoryRouter>
-        </SessionProvider>
-      </SnackbarProvider>
-    </QueryClientProvider>,
-  );
-}
 
 describe('a session someone else ended', () => {
   it('the login page it lands on says why until it is dismissed, also after a reload', async () => {
