@@ -132,6 +132,7 @@ export default function LoginPage() {
     setExpired(null);
     setSubmitting(true);
     try {
+      // Rules that could not load (the network failed) leave the check to the server, which answers with the same messages.
       const checked = await checkLogin(values).catch(() => ({ values }));
       if ('errors' in checked) setErrors(checked.errors);
       else await signInWith(checked.values);
