@@ -111,8 +111,10 @@ export function createCloudApiProvider(deps: CloudApiProviderDeps): CloudApiProv
       }
     },
     async listTemplates(connection) {
+      // A disconnected connection sends nothing: its templates are not offered either.
+      const api = sendingClient(connection);
       try {
-        return await client(connection).listTemplates();
+        return await api.listTemplates();
       } catch (error) {
         if (error instanceof AppError) throw error;
         throw new AppError('ERR_WAPP_NOT_INITIALIZED');

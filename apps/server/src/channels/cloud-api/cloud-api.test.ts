@@ -316,6 +316,12 @@ describe('settings and session of a Cloud API connection', () => {
     expect((await t.request(adminToken, 'DELETE', `/whatsappsession/${connectionId}`)).json().session.status).toBe('DISCONNECTED');
     const refused = await t.request(adminToken, 'POST', `/messages/${ticket.id}`, { body: 'Olá' });
     expect(refused.json().error).toBe('ERR_WAPP_NOT_INITIALIZED');
+    // Nor are its templates offered: they could not be sent.
+    const graphCalls = fake.requests.length;
+    const templates = await t.request(adminToken, 'GET', `/whatsapp/${connectionId}/templates`);
+    expect(templates.statusCode).toBe(400);
+    expect(templates.json().error).toBe('ERR_WAPP_NOT_INITIALIZED');
+    expect(fake.requests.length).toBe(graphCalls);
     expect((await t.request(adminToken, 'POST', `/whatsappsession/${connectionId}`)).json().session.status).toBe('CONNECTED');
     expect((await t.request(adminToken, 'POST', `/messages/${ticket.id}`, { body: 'Olá' })).statusCode).toBe(201);
   }, 20_000);

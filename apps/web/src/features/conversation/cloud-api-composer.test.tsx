@@ -2,6 +2,7 @@ import type { PresentedTicket } from '@atende/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import i18next from 'i18next';
 import { SnackbarProvider } from 'notistack';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SessionProvider } from '../../api/session';
@@ -17,6 +18,7 @@ const state = {
   window: { required: true, open: true, expiresAt: null } as CustomerWindowState,
   templates: [] as MessageTemplate[],
   refuseSends: false,
+  disconnected: false,
 };
 let server: FakeApi;
 
@@ -26,13 +28,14 @@ beforeAll(() => {
 });
 beforeEach(() => {
   state.refuseSends = false;
+  state.disconnected = false;
   state.templates = [
     { name: 'pedido_pronto', language: 'pt_BR', status: 'APPROVED', category: 'UTILITY', body: 'Olá {{1}}, seu pedido {{2}} está pronto.', parameters: 2 },
     { name: 'promo', language: 'pt_BR', status: 'PENDING', category: 'MARKETING', body: 'Promoção!', parameters: 0 },
   ];
   server = fakeApi({
     'GET /messages/5/window': () => state.window,
-    'GET /whatsapp/7/templates': () => ({ templates: state.templates }),
+    'GET /whatsapp/7/templates': () => (state.disconnected ? json({ error: 'ERR_WAPP_NOT_INITIALIZED' }, 400) : { templates: state.templates }),
     'GET /quick-messages/list': () => [],
     'POST /messages/5': () => (state.refuseSends ? json({ error: 'ERR_OUTSIDE_CUSTOMER_WINDOW' }, 400) : []),
     'POST /messages/5/template': () => [],
@@ -93,6 +96,16 @@ describe('composer on a Cloud API connection', { timeout: 20_000 }, () => {
     );
     await waitFor(() => expect(screen.queryByTestId('template-dialog')).toBeNull());
   }, 20_000);
+
+  it('says why the templates of a disconnected connection are not offered', async () => {
+    state.window = { required: true, open: false, expiresAt: null };
+    state.disconnected = true;
+    const user = userEvent.setup();
+    renderComposer();
+    await user.click(await screen.findByTestId('composer-window-template'));
+    const failed = await within(await screen.findByTestId('template-dialog')).findByTestId('template-load-failed');
+    expect(failed.textContent).toContain(i18next.t('errors.ERR_WAPP_NOT_INITIALIZED'));
+  });
 
   it('with the window open: free-form messages as usual, and templates at hand', async () => {
     state.window = { required: true, open: true, expiresAt: new Date(Date.now() + 3_600_000).toISOString() };

@@ -21,7 +21,7 @@ import {
 } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toastError } from '../../components/toast';
+import { knownErrorText, toastError } from '../../components/toast';
 import { isTemplateSendable, missingParameters, renderTemplate, templateSendBody, useMessageTemplates, useSendTemplate, type MessageTemplate } from './cloud-api';
 
 export interface TemplatePickerDialogProps {
@@ -104,7 +104,7 @@ export function TemplatePickerDialog({ ticketId, whatsappId, onClose }: Template
             ))}
           </Stack>
         ) : (
-          <TemplateList templates={templates.data} loading={templates.isPending} failed={templates.isError} onRetry={() => void templates.refetch()} onChoose={choose} />
+          <TemplateList templates={templates.data} loading={templates.isPending} failed={templates.isError ? (knownErrorText(templates.error) ?? t('conversation.templates.loadFailed')) : null} onRetry={() => void templates.refetch()} onChoose={choose} />
         )}
       </DialogContent>
       <DialogActions>
@@ -135,7 +135,8 @@ function TemplateList({
 }: {
   templates: MessageTemplate[] | undefined;
   loading: boolean;
-  failed: boolean;
+  /** Why the list could not load (a disconnected connection says so), or null. */
+  failed: string | null;
   onRetry(): void;
   onChoose(template: MessageTemplate): void;
 }) {
@@ -150,7 +151,7 @@ function TemplateList({
   if (failed) {
     return (
       <Stack spacing={1} sx={{ alignItems: 'center', p: 3 }} data-testid="template-load-failed">
-        <Typography color="error">{t('conversation.templates.loadFailed')}</Typography>
+        <Typography color="error">{failed}</Typography>
         <Button onClick={onRetry}>{t('conversation.retry')}</Button>
       </Stack>
     );
