@@ -36,6 +36,11 @@ export interface MessageData {
   failure?: { code?: number; title?: string; details?: string };
   /** The channel's status for the message when it accepted it (Cloud API `message_status`). */
   channelStatus?: string;
+  /**
+   * What Meta bills for a Cloud API send, from its statuses: the conversation it opened or
+   * belongs to (id, category from its origin, expiry) and the pricing (billable, model, category).
+   */
+  billing?: { conversationId?: string; conversationCategory?: string; conversationExpiresAt?: string; billable?: boolean; pricingModel?: string; pricingCategory?: string };
 }
 
 export interface MessageDataContact {

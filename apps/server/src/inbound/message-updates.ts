@@ -68,6 +68,14 @@ export async function applyAck(services: DeliveryReportsDeps, ref: MessageRef, a
   return true;
 }
 
+/** What the channel bills for a sent message (Cloud API statuses' conversation and pricing), kept on it; not announced. */
+export async function applyBilling(services: Pick<Platform, 'db'>, ref: MessageRef, billing: NonNullable<MessageData['billing']>): Promise<void> {
+  await services.db
+    .update(messages)
+    .set({ dataJson: sql`coalesce(${messages.dataJson}, '{}'::jsonb) || jsonb_build_object('billing', coalesce(${messages.dataJson} -> 'billing', '{}'::jsonb) || ${JSON.stringify(billing)}::jsonb)` })
+    .where(and(byRef(ref), eq(messages.fromMe, true)));
+}
+
 /** The sender edited the message: new text (cleaned like an inbound message's), and the edited mark. */
 export async function applyEdit(services: MessageUpdatesDeps, ref: MessageRef, body: string): Promise<boolean> {
   const [row] = await services.db

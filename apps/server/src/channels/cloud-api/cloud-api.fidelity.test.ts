@@ -466,6 +466,38 @@ describe('statuses and errors', () => {
     expect(fake.sends().length - before).toBe(1);
   });
 
+  it("keeps what Meta bills for a send: the statuses' conversation and pricing", async () => {
+    const from = nextNumber();
+    await receive(from, { type: 'text', text: { body: 'Oi' } });
+    const sent = await agentSends(from, 'Cobrada');
+    const id = await externalIdOf(sent.id);
+    const expires = Math.floor(Date.UTC(2026, 10, 29, 12) / 1000);
+    await postWebhook([
+      {
+        statuses: [
+          {
+            id,
+            status: 'sent',
+            timestamp: now(),
+            recipient_id: from,
+            conversation: { id: 'conv-1', expiration_timestamp: String(expires), origin: { type: 'service' } },
+            pricing: { billable: true, pricing_model: 'CBP', category: 'service' },
+          },
+          { id, status: 'delivered', timestamp: now(), recipient_id: from, conversation: { id: 'conv-1', origin: { type: 'service' } }, pricing: { billable: false, pricing_model: 'PMP', category: 'service' } },
+        ],
+      },
+    ]);
+    const shownSend = await shown(from, id, (m) => m.ack === 2);
+    expect(shownSend.dataJson?.billing).toEqual({
+      conversationId: 'conv-1',
+      conversationCategory: 'service',
+      conversationExpiresAt: '2026-11-29T12:00:00.000Z',
+      billable: false,
+      pricingModel: 'PMP',
+      pricingCategory: 'service',
+    });
+  });
+
   it("keeps Meta's message_status of a send", async () => {
     const from = nextNumber();
     await receive(from, { type: 'text', text: { body: 'Oi' } });

@@ -4,6 +4,7 @@ import { ingestMessage, type InboundDeps } from '../../inbound/ingest.js';
 import type { InboundMessage } from '../../inbound/inbound-message.js';
 import {
   applyAck,
+  applyBilling,
   applyReaction,
   applySendFailure,
   hasPendingMedia,
@@ -21,6 +22,7 @@ import {
   CloudError,
   CloudMessage,
   CloudStatus,
+  billingOf,
   cloudErrorCode,
   commonData,
   isMediaMessage,
@@ -132,6 +134,8 @@ export async function processWebhookValue(deps: CloudInboundDeps, cloud: CloudIn
     const status = parsed.data;
     const ack = ACKS[status.status];
     const ref = { companyId: connection.companyId, whatsappId: connection.id, externalId: status.id };
+    const billing = billingOf(status);
+    if (billing) await applyBilling(deps, ref, billing);
     let changed = false;
     if (ack) changed = await applyAck(deps, ref, ack);
     else if (status.status === 'failed') {

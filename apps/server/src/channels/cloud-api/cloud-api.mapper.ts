@@ -102,8 +102,29 @@ export const CloudStatus = z
     status: z.string(),
     recipient_id: z.string().optional(),
     errors: z.array(CloudError).optional(),
+    conversation: z
+      .object({ id: z.string().max(200).optional(), origin: z.object({ type: z.string().max(100).optional() }).passthrough().optional(), expiration_timestamp: z.union([z.string(), z.number()]).optional() })
+      .passthrough()
+      .optional(),
+    pricing: z.object({ billable: z.boolean().optional(), pricing_model: z.string().max(100).optional(), category: z.string().max(100).optional() }).passthrough().optional(),
   })
   .passthrough();
+
+/** A status's conversation and pricing objects (what Meta bills), or null when it has neither. */
+export function billingOf(status: z.infer<typeof CloudStatus>): NonNullable<MessageData['billing']> | null {
+  const { conversation, pricing } = status;
+  if (!conversation && !pricing) return null;
+  const expires = Number(conversation?.expiration_timestamp);
+  const billing: NonNullable<MessageData['billing']> = {
+    ...(conversation?.id ? { conversationId: conversation.id } : {}),
+    ...(conversation?.origin?.type ? { conversationCategory: conversation.origin.type } : {}),
+    ...(Number.isFinite(expires) && expires > 0 && expires < 253_402_300_800 ? { conversationExpiresAt: new Date(expires * 1000).toISOString() } : {}),
+    ...(typeof pricing?.billable === 'boolean' ? { billable: pricing.billable } : {}),
+    ...(pricing?.pricing_model ? { pricingModel: pricing.pricing_model } : {}),
+    ...(pricing?.category ? { pricingCategory: pricing.category } : {}),
+  };
+  return Object.keys(billing).length ? billing : null;
+}
 
 export const WebhookValue = z
   .object({
