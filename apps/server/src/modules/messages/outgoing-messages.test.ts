@@ -168,11 +168,12 @@ describe('an agent message is stored before it is sent', () => {
   it('a Graph API error fails the message; the agent retries it once the peer answers, and it is settled', async () => {
     const number = '5511977770003';
     const ticketId = await openCloudTicket(number);
-    fake.failNext(`/${fake.phoneNumberId}/messages`, 1);
+    // Meta failing for longer than the send's own tries (3): the message fails, the answer says try later.
+    fake.failNext(`/${fake.phoneNumberId}/messages`, 3);
     const response = await t.request(adminToken, 'POST', `/messages/${ticketId}`, { body: 'Segue o orçamento' });
-    expect(response.statusCode).toBe(400);
+    expect(response.statusCode).toBe(503);
     const failed = response.json().messages[0];
-    expect(failed).toMatchObject({ sendStatus: 'failed', sendError: 'ERR_SENDING_WAPP_MSG' });
+    expect(failed).toMatchObject({ sendStatus: 'failed', sendError: 'ERR_WA_UNAVAILABLE' });
     const sentBefore = fake.sent.filter((s) => s.body.to === number).length;
 
     const retried = await t.request(adminToken, 'POST', `/messages/${failed.id}/retry`);
@@ -197,11 +198,11 @@ describe('an agent message is stored before it is sent', () => {
     const number = '5511977770007';
     const ticketId = await openCloudTicket(number);
     fake.templates.push({ name: 'retry_notice', language: 'pt_BR', status: 'APPROVED', category: 'UTILITY', components: [{ type: 'BODY', text: 'Olá {{1}}, seguimos.' }] });
-    fake.failNext(`/${fake.phoneNumberId}/messages`, 1);
+    fake.failNext(`/${fake.phoneNumberId}/messages`, 3);
     const response = await t.request(adminToken, 'POST', `/messages/${ticketId}/template`, { name: 'retry_notice', language: 'pt_BR', parameters: ['Ana'] });
-    expect(response.statusCode).toBe(400);
+    expect(response.statusCode).toBe(503);
     const failed = response.json().messages[0];
-    expect(failed).toMatchObject({ body: 'Olá Ana, seguimos.', sendStatus: 'failed', sendError: 'ERR_SENDING_WAPP_MSG' });
+    expect(failed).toMatchObject({ body: 'Olá Ana, seguimos.', sendStatus: 'failed', sendError: 'ERR_WA_UNAVAILABLE' });
 
     const retried = await t.request(adminToken, 'POST', `/messages/${failed.id}/retry`);
     expect(retried.json()).toMatchObject({ id: failed.id, sendStatus: 'sent' });
