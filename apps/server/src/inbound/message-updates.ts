@@ -29,6 +29,11 @@ async function publishUpdate(services: MessageUpdatesDeps, scope: TenantScope, m
   if (ticket) services.events.emit('message.updated', { companyId: scope.companyId, ticket, message });
 }
 
+/** A message whose file the channel is still fetching. */
+function mediaPending() {
+  return sql`${messages.dataJson} -> 'media' ->> 'status' = 'pending'`;
+}
+
 function byRef(ref: MessageRef) {
   return inTenant(messages, ref, eq(messages.whatsappId, ref.whatsappId), eq(messages.externalId, ref.externalId));
 }
@@ -149,7 +154,7 @@ export async function hasPendingMedia(services: Pick<Platform, 'db'>, ref: Messa
   const [row] = await services.db
     .select({ id: messages.id })
     .from(messages)
-    .where(and(byRef(ref), sql`${messages.dataJson} -> 'media' ->> 'status' = 'pending'`))
+    .where(and(byRef(ref), mediaPending()))
     .limit(1);
   return Boolean(row);
 }
@@ -168,7 +173,7 @@ export async function settlePendingMedia(services: MessageUpdatesDeps, ref: Mess
   const [row] = await services.db
     .update(messages)
     .set({ ...fields, updatedAt: new Date() })
-    .where(and(byRef(ref), sql`${messages.dataJson} -> 'media' ->> 'status' = 'pending'`))
+    .where(and(byRef(ref), mediaPending()))
     .returning({ id: messages.id });
   if (!row) return false;
   await publishUpdate(services, ref, row.id);

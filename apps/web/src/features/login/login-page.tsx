@@ -71,14 +71,11 @@ export default function LoginPage() {
   const [values, setValues] = useState({ email: '', password: '' });
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [submitting, setSubmitting] = useState(false);
-  const [touched, setTouched] = useState(false);
   const message = (key?: string) => (key ? t(key) : undefined);
   const edit = (field: Field) => (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
     const value = event.currentTarget.value;
-    if (!touched) {
-      setTouched(true);
-      void loadLoginRules();
-    }
+    // Loaded once however often it is asked for (the import and the socket client are cached).
+    void loadLoginRules();
     setValues((current) => ({ ...current, [field]: value }));
     setErrors((current) => ({ ...current, [field]: undefined }));
   };
