@@ -154,6 +154,9 @@ async function settle(page: Page, ready?: string): Promise<void> {
   await expect(page.locator('main h1').first()).toBeAttached();
   if (ready) await expect(page.getByTestId(ready).first()).toBeVisible();
   await expect(page.getByRole('status', { name: /carregando|loading|cargando/i })).toHaveCount(0);
+  // A page's later requests (the dashboard's charts) show skeletons until they answer; an in-app
+  // visit's networkidle has long been reached, so it does not wait for them.
+  await expect(page.locator('main .MuiSkeleton-root')).toHaveCount(0);
   await page.waitForLoadState('networkidle');
   // Colours still fading (a button just enabled when its data arrived) are checked as they end, not midway.
   await page.evaluate(() =>
