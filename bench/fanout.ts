@@ -88,7 +88,7 @@ export async function startFanoutClients(options: { url: string; tokens: string[
 }
 
 /** One POST of a JSON body; resolves with the failure (status or network error), or null on a 2xx answer. */
-function post(agent: http.Agent, target: URL, token: string, body: string): Promise<string | null> {
+function post(agent: http.Agent, target: URL, headers: Record<string, string>, body: string): Promise<string | null> {
   return new Promise((resolve) => {
     const request = http.request(
       {
@@ -97,7 +97,7 @@ function post(agent: http.Agent, target: URL, token: string, body: string): Prom
         host: target.hostname,
         port: target.port,
         path: target.pathname,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
       },
       (response) => {
         response.resume();
@@ -124,9 +124,16 @@ export interface SendResult {
 /**
  * Posts `rate × seconds` messages to `url`, message i due at start + i/rate (a
  * schedule, so slow answers do not make it drift), with at most MAX_IN_FLIGHT
- * requests open. `body(i)` builds the JSON body when the message is sent.
+ * requests open. `body(i)` builds the JSON body when the message is sent; `headers` are
+ * the request's own headers for that body (a bearer token, or a signature of the raw body).
  */
-export async function sendAtRate(options: { url: string; token: string; rate: number; seconds: number; body: (i: number) => unknown }): Promise<SendResult> {
+export async function sendAtRate(options: {
+  url: string;
+  rate: number;
+  seconds: number;
+  body: (i: number) => unknown;
+  headers: (raw: string) => Record<string, string>;
+}): Promise<SendResult> {
   const target = new URL(options.url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: MAX_IN_FLIGHT });
   const pending = new Set<Promise<void>>();
@@ -135,12 +142,13 @@ export async function sendAtRate(options: { url: string; token: string; rate: nu
   let errors = 0;
   let maxLagMs = 0;
   const started = performance.now();
+  const send = (raw: string) => post(agent, target, options.headers(raw), raw);
   for (let i = 0; i < total; i++) {
     const due = started + (i * 1000) / options.rate;
     if (due > performance.now()) await sleep(due - performance.now());
     while (pending.size >= MAX_IN_FLIGHT) await Promise.race(pending);
     maxLagMs = Math.max(maxLagMs, performance.now() - due);
-    const request: Promise<void> = post(agent, target, options.token, JSON.stringify(options.body(i))).then((failure) => {
+    const request: Promise<void> = send(JSON.stringify(options.body(i))).then((failure) => {
       pending.delete(request);
       if (failure === null) return;
       if (errors === 0) console.warn(`fan-out send failed: ${failure}`);

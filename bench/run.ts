@@ -16,11 +16,13 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { cpuSpeed, startCpuWatch } from './cpu.js';
 import { sendAtRate, startFanoutClients, wallClock } from './fanout.js';
+import { cloudApiLatency } from './cloud-api-latency.js';
 import { acceptedXlsx, largestAllowedXlsx, listWhileUploading } from './import.js';
 import { runLoad, summarize, type LoadResult } from './load.js';
 import { startLoginFlood } from './login-flood.js';
 import { startWireCounter } from './pg-wire-counter.js';
 import { BENCH_ADMIN, seedBench } from './seed.js';
+import { startFakeGraphApi, type FakeGraphApi } from '../apps/server/src/test/fake-graph-api.js';
 import type { Database } from '../apps/server/src/platform/db/client.js';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -35,8 +37,11 @@ const { values: args } = parseArgs({
     rate: { type: 'string', default: '100' },
     /** Processes the fan-out sockets are split over (the server and the sender keep the rest of the CPU). */
     'fanout-procs': { type: 'string', default: '1' },
-    /** A comma-separated subset of list,search,history,dashboard,login-flood,ingest,fanout,campaign (default: all). */
-    only: { type: 'string', default: 'list,search,history,dashboard,login-flood,ingest,fanout,campaign' },
+    /** A comma-separated subset of list,search,history,dashboard,login-flood,ingest,fanout,cloud-api-latency,campaign (default: all). */
+    only: { type: 'string', default: 'list,search,history,dashboard,login-flood,ingest,fanout,cloud-api-latency,campaign' },
+    /** Signed Cloud API webhooks per second of the cloud-api-latency figure, and the agents' sockets that receive them. */
+    'cloud-rate': { type: 'string', default: '20' },
+    'cloud-sockets': { type: 'string', default: '10' },
     /** Login attempts in flight at once from the flooding address (the login-flood figure). */
     'flood-connections': { type: 'string', default: '20' },
     /** The server bundle to measure (another build's output, e.g. apps/server/dist-bench/main.js). */
@@ -96,10 +101,20 @@ async function freshDatabase(): Promise<string> {
   return url.toString();
 }
 
-function startServer(databaseUrl: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
+/** One run's secrets, the same for every server it starts (a token or a sealed secret of one works on all). */
+const serverSecrets = {
+  JWT_SECRET: randomBytes(32).toString('hex'),
+  JWT_REFRESH_SECRET: randomBytes(32).toString('hex'),
+  ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+};
+
+/** The fake Graph API the servers' Cloud API connections talk to (the cloud-api-latency figure). */
+const graph: FakeGraphApi = await startFakeGraphApi();
+
+function startServer(databaseUrl: string, env: Record<string, string> = {}, serverArgs: string[] = []): Promise<{ child: ChildProcess; url: string }> {
   const bundle = path.resolve(root, args.bundle);
   if (!existsSync(bundle)) throw new Error('Build first: npm run build');
-  const child = spawn(process.execPath, [bundle], {
+  const child = spawn(process.execPath, [bundle, ...serverArgs], {
     cwd: root,
     env: {
       ...process.env,
@@ -107,9 +122,8 @@ function startServer(databaseUrl: string, env: Record<string, string> = {}): Pro
       DATABASE_URL: databaseUrl,
       PORT: '0',
       LOG_LEVEL: 'warn',
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      JWT_REFRESH_SECRET: randomBytes(32).toString('hex'),
-      ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      ...serverSecrets,
+      GRAPH_API_BASE_URL: graph.baseUrl,
       ADMIN_PASSWORD: 'Admin123!',
       DATA_DIR: path.join(root, 'data-bench'),
       // Events published by the ingest running in the bench process reach the server's sockets through Redis.
@@ -400,7 +414,7 @@ async function main() {
       const send = (duration: number, conversations: number) =>
         sendAtRate({
           url: `${server.url}/sandbox/${seed.connectionId}/inbound`,
-          token,
+          headers: () => ({ authorization: `Bearer ${token}` }),
           rate,
           seconds: duration,
           body: (i) => ({ from: `55${String(11_900_000_000 + (i % conversations))}`, body: `fan-out t=${wallClock()}` }),
@@ -432,6 +446,60 @@ async function main() {
     }
     await app.close();
 
+    // Cloud API: signed webhooks → agents' sockets, on the server under test, then on two API nodes and a worker
+    // node (webhooks posted to the first API node, sockets shared between both), the server under test stopped meanwhile.
+    if (only.has('cloud-api-latency')) {
+      const appSecret = randomBytes(16).toString('hex');
+      const cloud = await api<{ id: number }>(server.url, token, 'POST', '/whatsapp', {
+        name: 'Bench Cloud API',
+        provider: 'cloud-api',
+        cloudApi: { phoneNumberId: graph.phoneNumberId, wabaId: graph.wabaId, accessToken: graph.accessToken, appSecret, verifyToken: 'bench-verify' },
+      });
+      const target = { phoneNumberId: graph.phoneNumberId, wabaId: graph.wabaId, appSecret };
+      const sockets = Number(args['cloud-sockets']);
+      const allTokens = [token, ...agentTokens];
+      const latency = (webhookUrl: string, socketUrls: string[]) => () =>
+        cloudApiLatency({
+          webhookUrl,
+          socketUrls,
+          tokens: Array.from({ length: sockets }, (_, i) => allTokens[i % allTokens.length] ?? token),
+          event: `company-${seed.companyId}-appMessage`,
+          target,
+          rate: Number(args['cloud-rate']),
+          seconds,
+          warmup,
+        });
+      rows.push(await measure(`Cloud API webhook → agent's socket, one node, ${args['cloud-rate']}/s`, ownPids, latency(server.url, [server.url])));
+      server.child.kill('SIGTERM');
+      await once(server.child, 'exit');
+      const nodes = [
+        await startServer(databaseUrl, {}, ['--services=worker,channels']),
+        await startServer(databaseUrl, {}, ['--services=api']),
+        await startServer(databaseUrl, {}, ['--services=api']),
+      ];
+      try {
+        const [, first, second] = nodes.map((node) => node.url);
+        rows.push(
+          await measure(
+            `Cloud API webhook → agent's socket, two API nodes and a worker, ${args['cloud-rate']}/s`,
+            [process.pid, ...nodes.map((node) => node.child.pid ?? 0)],
+            latency(first ?? '', [first ?? '', second ?? '']),
+          ),
+        );
+      } finally {
+        await Promise.all(
+          nodes.map(async (node) => {
+            const exited = node.child.exitCode === null ? once(node.child, 'exit') : Promise.resolve();
+            node.child.kill('SIGTERM');
+            await exited;
+          }),
+        );
+      }
+      server = await startServer(databaseUrl);
+      ownPids[1] = server.child.pid ?? 0;
+      await api(server.url, token, 'DELETE', `/whatsapp/${cloud.id}`);
+    }
+
     // Campaign: one list of N contacts, pacing off, on the sandbox connection; the ticket list measured while it sends.
     if (only.has('campaign')) {
       if (only.has('fanout') || only.has('ingest')) await settle(database);
@@ -459,6 +527,7 @@ async function main() {
   } finally {
     server.child.kill('SIGTERM');
     await database.close();
+    await graph.close();
   }
 
   // A figure measured while one core ran at under 80% of the run's median speed is flagged too.

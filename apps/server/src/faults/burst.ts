@@ -1,5 +1,5 @@
-import { createHmac } from 'node:crypto';
 import pg from 'pg';
+import { customerTextValue, metaSignature, webhookEnvelope } from '../test/fake-graph-api.js';
 import { api, sleep, type ServerProcess } from './processes.js';
 
 /**
@@ -110,26 +110,8 @@ export async function createBurstConnections(
 
 /** One Meta webhook call carrying one text message, signed with the app secret as Meta signs it. */
 export function cloudApiDelivery(baseUrl: () => string, target: CloudApiTarget, from: string, id: string, body: string, timestamp: number): Delivery {
-  const raw = JSON.stringify({
-    object: 'whatsapp_business_account',
-    entry: [
-      {
-        id: target.wabaId,
-        changes: [
-          {
-            field: 'messages',
-            value: {
-              messaging_product: 'whatsapp',
-              metadata: { display_phone_number: '551140000000', phone_number_id: target.phoneNumberId },
-              contacts: [{ wa_id: from, profile: { name: `Cliente ${from.slice(-3)}` } }],
-              messages: [{ from, id, timestamp: String(timestamp), type: 'text', text: { body } }],
-            },
-          },
-        ],
-      },
-    ],
-  });
-  const signature = `sha256=${createHmac('sha256', target.appSecret).update(raw).digest('hex')}`;
+  const raw = JSON.stringify(webhookEnvelope(target, [customerTextValue(from, id, body, timestamp)]));
+  const signature = metaSignature(raw, target.appSecret);
   return {
     async post() {
       const response = await fetch(`${baseUrl()}/cloud-api/webhook`, {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -38,6 +38,35 @@ export interface FakeGraphApi {
   /** Requests seen, as "METHOD path". */
   requests: string[];
   close(): Promise<void>;
+}
+
+/**
+ * Meta's webhook body for one phone number of a WABA: each value becomes a change of the
+ * `messages` field, with the metadata naming the number.
+ */
+export function webhookEnvelope(target: { wabaId: string; phoneNumberId: string }, values: Record<string, unknown>[]) {
+  return {
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: target.wabaId,
+        changes: values.map((value) => ({
+          field: 'messages',
+          value: { messaging_product: 'whatsapp', metadata: { display_phone_number: '551140000000', phone_number_id: target.phoneNumberId }, ...value },
+        })),
+      },
+    ],
+  };
+}
+
+/** The `messages` change of one customer's text (Meta's shape: the contact's profile, then the message). */
+export function customerTextValue(from: string, id: string, body: string, timestamp = Math.floor(Date.now() / 1000), name = `Cliente ${from.slice(-3)}`) {
+  return { contacts: [{ wa_id: from, profile: { name } }], messages: [{ from, id, timestamp: String(timestamp), type: 'text', text: { body } }] };
+}
+
+/** `X-Hub-Signature-256` of a raw webhook body: HMAC-SHA256 under the app secret, as Meta signs it. */
+export function metaSignature(raw: string, appSecret: string): string {
+  return `sha256=${createHmac('sha256', appSecret).update(raw).digest('hex')}`;
 }
 
 /** Meta's error object (Graph API "Handling errors"): a send's refusal also names the details under `error_data`. */

@@ -1,10 +1,9 @@
-import { createHmac } from 'node:crypto';
 import { MEDIA_PREVIEWS } from '@atende/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contacts, messages, tickets } from '../../platform/db/schema.js';
 import { createChannelTestContext, waitUntil, type ChannelTestContext } from '../../test/channel-test-app.js';
-import { startFakeGraphApi, type FakeGraphApi } from '../../test/fake-graph-api.js';
+import { metaSignature, startFakeGraphApi, webhookEnvelope, type FakeGraphApi } from '../../test/fake-graph-api.js';
 
 /*
  * Channel fidelity (issue 19): every message kind, status and error Meta's Cloud
@@ -27,23 +26,12 @@ const nextId = () => `wamid.FID${++counter}`;
 const now = () => String(Math.floor(Date.now() / 1000));
 
 function postWebhook(values: Record<string, unknown>[]) {
-  const raw = JSON.stringify({
-    object: 'whatsapp_business_account',
-    entry: [
-      {
-        id: fake.wabaId,
-        changes: values.map((value) => ({
-          field: 'messages',
-          value: { messaging_product: 'whatsapp', metadata: { display_phone_number: '551140000000', phone_number_id: fake.phoneNumberId }, ...value },
-        })),
-      },
-    ],
-  });
+  const raw = JSON.stringify(webhookEnvelope(fake, values));
   return t.app.inject({
     method: 'POST',
     url: '/cloud-api/webhook',
     payload: raw,
-    headers: { 'content-type': 'application/json', 'x-hub-signature-256': `sha256=${createHmac('sha256', APP_SECRET).update(raw).digest('hex')}` },
+    headers: { 'content-type': 'application/json', 'x-hub-signature-256': metaSignature(raw, APP_SECRET) },
   });
 }
 

@@ -1,10 +1,9 @@
-import { createHmac } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contacts, messages, tickets, whatsapps } from '../../platform/db/schema.js';
 import { createChannelTestContext, waitUntil, type ChannelTestContext } from '../../test/channel-test-app.js';
 import type { BuiltCompany } from '../../test/factories.js';
-import { startFakeGraphApi, type FakeGraphApi } from '../../test/fake-graph-api.js';
+import { metaSignature, startFakeGraphApi, webhookEnvelope, type FakeGraphApi } from '../../test/fake-graph-api.js';
 
 const APP_SECRET = 'cloud-app-secret-0123456789';
 const VERIFY_TOKEN = 'verify-token-abc123';
@@ -17,25 +16,18 @@ let adminToken: string;
 let connectionId: number;
 let counter = 0;
 
-function sign(raw: string, secret = APP_SECRET): string {
-  return `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
-}
-
 function postWebhook(payload: unknown, signature?: string) {
   const raw = typeof payload === 'string' ? payload : JSON.stringify(payload);
   return t.app.inject({
     method: 'POST',
     url: '/cloud-api/webhook',
     payload: raw,
-    headers: { 'content-type': 'application/json', ...(signature === undefined ? { 'x-hub-signature-256': sign(raw) } : signature ? { 'x-hub-signature-256': signature } : {}) },
+    headers: { 'content-type': 'application/json', ...(signature === undefined ? { 'x-hub-signature-256': metaSignature(raw, APP_SECRET) } : signature ? { 'x-hub-signature-256': signature } : {}) },
   });
 }
 
 function envelope(changes: Record<string, unknown>[]) {
-  return {
-    object: 'whatsapp_business_account',
-    entry: [{ id: fake.wabaId, changes: changes.map((value) => ({ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { display_phone_number: '551140000000', phone_number_id: fake.phoneNumberId }, ...value } })) }],
-  };
+  return webhookEnvelope(fake, changes);
 }
 
 const text = (from: string, body: string, id = `wamid.IN${++counter}`) => ({ from, id, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body } });
@@ -126,10 +118,10 @@ describe('webhook signature', () => {
     const payload = envelope([{ contacts: [{ profile: { name: 'Sig' }, wa_id: '5511911110000' }], messages: [message] }]);
     const raw = JSON.stringify(payload);
     expect((await postWebhook(raw, '')).statusCode).toBe(401);
-    expect((await postWebhook(raw, sign(raw, 'someone-elses-secret'))).statusCode).toBe(401);
+    expect((await postWebhook(raw, metaSignature(raw, 'someone-elses-secret'))).statusCode).toBe(401);
     expect((await postWebhook(raw, 'sha256=00')).statusCode).toBe(401);
     // The signature covers the exact bytes: the same JSON re-serialized with a space differs.
-    expect((await postWebhook(raw.replace('assinatura', 'assinatura '), sign(raw))).statusCode).toBe(401);
+    expect((await postWebhook(raw.replace('assinatura', 'assinatura '), metaSignature(raw, APP_SECRET))).statusCode).toBe(401);
     // Refused before any job was queued: nothing can store it later.
     expect(await webhookJobs(message.id)).toEqual([]);
     expect(await storedMessage(message.id)).toBeNull();

@@ -1,10 +1,9 @@
-import { createHmac } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import { contacts, messages, sandboxOutbox, tickets } from '../../platform/db/schema.js';
 import { createChannelTestContext, waitUntil, type ChannelTestContext } from '../../test/channel-test-app.js';
-import { startFakeGraphApi, type FakeGraphApi } from '../../test/fake-graph-api.js';
+import { customerTextValue, metaSignature, startFakeGraphApi, webhookEnvelope, type FakeGraphApi } from '../../test/fake-graph-api.js';
 import { testConfig } from '../../test/test-app.js';
 import { sendAutomaticMessage } from './messages.service.js';
 import { recoverPendingMessages, storePendingMessages } from './outgoing-messages.js';
@@ -71,26 +70,8 @@ async function openSandboxTicket(number: string): Promise<number> {
 
 /** An open Cloud API ticket: the customer writes (signed webhook, processed by its job), the admin accepts. */
 async function openCloudTicket(number: string): Promise<number> {
-  const raw = JSON.stringify({
-    object: 'whatsapp_business_account',
-    entry: [
-      {
-        id: fake.wabaId,
-        changes: [
-          {
-            field: 'messages',
-            value: {
-              messaging_product: 'whatsapp',
-              metadata: { display_phone_number: '551140000000', phone_number_id: fake.phoneNumberId },
-              contacts: [{ profile: { name: 'Cliente' }, wa_id: number }],
-              messages: [{ from: number, id: `wamid.OUT-IN${++counter}`, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: 'Olá' } }],
-            },
-          },
-        ],
-      },
-    ],
-  });
-  const signature = `sha256=${createHmac('sha256', APP_SECRET).update(raw).digest('hex')}`;
+  const raw = JSON.stringify(webhookEnvelope(fake, [customerTextValue(number, `wamid.OUT-IN${++counter}`, 'Olá')]));
+  const signature = metaSignature(raw, APP_SECRET);
   const posted = await t.app.inject({ method: 'POST', url: '/cloud-api/webhook', payload: raw, headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature } });
   expect(posted.statusCode).toBe(200);
   const ticket = await waitUntil(async () => {
