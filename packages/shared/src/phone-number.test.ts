@@ -64,6 +64,7 @@ describe('receivedPhoneNumber', () => {
     expect(receivedPhoneNumber('5215512345678')).toBe('5215512345678');
     expect(receivedPhoneNumber('120363025246125888', true)).toBe('120363025246125888');
     expect(receivedPhoneNumber('5511999999999-1600000000', true)).toBe('5511999999999-1600000000');
+    expect(receivedPhoneNumber('Y2FwaV9ncm91cDoxNzA1NTU1MDEzOToxMjAz', true)).toBe('Y2FwaV9ncm91cDoxNzA1NTU1MDEzOToxMjAz');
     expect(receivedPhoneNumber('status')).toBe('status');
   });
 });

@@ -89,11 +89,12 @@ export function normalizePhoneNumber(input: string, defaultCountry: CountryCode 
  * country code. Only its digits are kept, never completed with a default country
  * nor rewritten by the library (a received id is the address replies go to, even
  * when the metadata finds it odd), and never refused: a customer's message is
- * stored whatever its number. A group's id keeps its '-' (older group ids are
- * `<creator>-<timestamp>`); a text without digits is kept as it came.
+ * stored whatever its number. A group's id keeps its '-' (older WhatsApp Web group
+ * ids are `<creator>-<timestamp>`) and its letters (the Cloud API's are opaque
+ * base64-like ids); a text without digits is kept as it came.
  */
 export function receivedPhoneNumber(from: string, isGroup = false): string {
-  return from.replace(isGroup ? /[^\d-]/g : /\D/g, '') || from;
+  return from.replace(isGroup ? /[^\w-]/g : /\D/g, '') || from;
 }
 
 /** The stored number itself, when `input` is it (with or without formatting): kept unchanged, whatever the normaliser would say. */

@@ -1,6 +1,6 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../platform/db/client.js';
-import { settings, whatsapps, type WhatsappRow } from '../platform/db/schema.js';
+import { contacts, settings, whatsapps, type WhatsappRow } from '../platform/db/schema.js';
 import type { TenantScope } from '../platform/http/context.js';
 import { inTenant } from '../platform/db/tenant.js';
 
@@ -48,4 +48,14 @@ export async function moveContactNumber(db: DbOrTx, scope: TenantScope, from: st
     update contacts set number = ${newNumber}, updated_at = now()
     where company_id = ${scope.companyId} and number = ${from}
       and not exists (select 1 from contacts other where other.company_id = ${scope.companyId} and other.number = ${newNumber})`);
+}
+
+/** Whether the company's contact with this number is a group. */
+export async function isGroupContact(db: DbOrTx, scope: TenantScope, number: string): Promise<boolean> {
+  const [contact] = await db
+    .select({ isGroup: contacts.isGroup })
+    .from(contacts)
+    .where(inTenant(contacts, scope, eq(contacts.number, number)))
+    .limit(1);
+  return contact?.isGroup ?? false;
 }

@@ -29,6 +29,8 @@ export interface FakeGraphApi {
   uploads: { id: string; mimeType: string; size: number }[];
   /** Media a customer "sent": downloadable by id. */
   addMedia(data: Buffer, mimeType: string): string;
+  /** A group the business phone is in (Meta's Groups API): its id, whose info answers the subject. */
+  addGroup(subject: string): string;
   /** The next `times` requests whose path contains `pathPart` answer 500. */
   failNext(pathPart: string, times: number): void;
   /** The next `times` sends (POST /{phone-number-id}/messages, not read receipts) answer Meta's error `code` with `status`. */
@@ -93,13 +95,15 @@ async function readBody(request: IncomingMessage): Promise<Buffer> {
  * (`POST /{phone-number-id}/messages`), upload media (`POST /{phone-number-id}/media`),
  * media URL and download (`GET /{media-id}`, then the returned URL with the same
  * bearer), message templates (`GET /{waba-id}/message_templates`, paged) and the
- * phone number (`GET /{phone-number-id}`). Every call needs the bearer token.
+ * phone number (`GET /{phone-number-id}`) and group info (`GET /{group-id}`). Every call
+ * needs the bearer token; a send to a group (`recipient_type: 'group'`) must name a known one.
  */
 export async function startFakeGraphApi(options: { outsideWindow?: Set<string> } = {}): Promise<FakeGraphApi> {
   const phoneNumberId = String(100_000_000_000 + Math.floor(Math.random() * 1e9));
   const wabaId = String(200_000_000_000 + Math.floor(Math.random() * 1e9));
   const accessToken = `EAAG${randomBytes(24).toString('hex')}`;
   const media = new Map<string, { data: Buffer; mimeType: string }>();
+  const groups = new Map<string, string>();
   const failures: { pathPart: string; remaining: number }[] = [];
   const sendFailures: { code: number; status: number; remaining: number }[] = [];
   let revoked = false;
@@ -119,6 +123,12 @@ export async function startFakeGraphApi(options: { outsideWindow?: Set<string> }
     addMedia(data, mimeType) {
       const id = String(300_000_000_000 + ++counter);
       media.set(id, { data, mimeType });
+      return id;
+    },
+    addGroup(subject) {
+      // Meta's group ids are opaque base64-like strings (letters and digits), not phone numbers.
+      const id = Buffer.from(`capi_group:${phoneNumberId}:${120_363_000_000_000_000n + BigInt(++counter)}`).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+      groups.set(id, subject);
       return id;
     },
     failNext(pathPart, times) {
@@ -162,6 +172,7 @@ export async function startFakeGraphApi(options: { outsideWindow?: Set<string> }
           sendFailure.remaining -= 1;
           return graphError(response, sendFailure.status, sendFailure.code, `(#${sendFailure.code}) Error ${sendFailure.code}`, `Details of error ${sendFailure.code}`);
         }
+        if (body.recipient_type === 'group' && !groups.has(to)) return graphError(response, 400, 100, 'Invalid parameter', `Unknown group ${to}`);
         if (body.type !== 'template' && options.outsideWindow?.has(to)) {
           return graphError(response, 400, 131047, 'Re-engagement message');
         }
@@ -188,7 +199,10 @@ export async function startFakeGraphApi(options: { outsideWindow?: Set<string> }
         const next = after + limit < state.templates.length ? `${base}/${wabaId}/message_templates?limit=${limit}&after=${after + limit}` : undefined;
         return json(response, { data: page, paging: { cursors: { before: String(after), after: String(after + page.length) }, ...(next ? { next } : {}) } });
       }
-      if (parts.length === 1 && parts[0] && media.has(parts[0]) && request.method === 'GET') {
+      if (parts.length === 1 && parts[0] && groups.has(parts[0]) && request.method === 'GET') {
+        return json(response, { id: parts[0], subject: groups.get(parts[0]) });
+      }
+            if (parts.length === 1 && parts[0] && media.has(parts[0]) && request.method === 'GET') {
         const file = media.get(parts[0]);
         if (!file) return graphError(response, 404, 100, 'Unknown media');
         return json(response, {

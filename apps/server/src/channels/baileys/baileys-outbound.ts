@@ -4,7 +4,8 @@ import type { WhatsappRow } from '../../platform/db/schema.js';
 import type { Platform } from '../../platform/platform.js';
 import type { OutgoingMessage } from '../../modules/connections/channel-provider.js';
 import { prepareVoiceNote } from '../voice-note.js';
-import { findStoredMessage, isGroupContact } from './baileys.repo.js';
+import { isGroupContact } from '../channels.repo.js';
+import { findStoredMessage } from './baileys.repo.js';
 
 /** The WhatsApp address of a number: a group's when the contact is a group. */
 export async function jidFor(deps: Pick<Platform, 'db'>, connection: Pick<WhatsappRow, 'companyId'>, number: string): Promise<string> {

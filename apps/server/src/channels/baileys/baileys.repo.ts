@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
-import { baileysAuthKeys, contacts, messages } from '../../platform/db/schema.js';
+import { baileysAuthKeys, messages } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
 import { inTenant } from '../../platform/db/tenant.js';
 
@@ -48,16 +48,6 @@ export async function deleteAuthKeys(db: DbOrTx, ref: AuthRef, keys: string[]): 
 /** Every key of the session but `keep` (the credentials row), or every key when `keep` is absent. */
 export async function deleteAuthState(db: DbOrTx, ref: AuthRef, keep?: string): Promise<void> {
   await db.delete(baileysAuthKeys).where(keep === undefined ? authRows(ref) : and(authRows(ref), sql`${baileysAuthKeys.key} <> ${keep}`));
-}
-
-/** Whether the company's contact with this number is a group. */
-export async function isGroupContact(db: DbOrTx, scope: TenantScope, number: string): Promise<boolean> {
-  const [contact] = await db
-    .select({ isGroup: contacts.isGroup })
-    .from(contacts)
-    .where(inTenant(contacts, scope, eq(contacts.number, number)))
-    .limit(1);
-  return contact?.isGroup ?? false;
 }
 
 /** A message stored under its WhatsApp id on this connection: its text and side. */

@@ -61,6 +61,7 @@ interface Shown {
   sendStatus: string | null;
   sendError: string | null;
   ack: number;
+  senderName: string | null;
   dataJson: Record<string, unknown> | null;
 }
 
@@ -353,6 +354,69 @@ describe('inbound message kinds', () => {
     expect(after.lastCustomerMessageAt?.getTime()).toBe(before.lastCustomerMessageAt?.getTime());
     expect(after.updatedAt.getTime()).toBeGreaterThanOrEqual(before.updatedAt.getTime());
     expect((await conversation(from)).map((m) => m.body)).toEqual(['Mensagem antiga', 'Mensagem nova']);
+  });
+});
+
+describe('groups (group_id)', () => {
+  const groupMessage = (from: string, group: string, body: string) => ({ from, group_id: group, id: nextId(), timestamp: now(), type: 'text', text: { body } });
+  const allowGroups = async () => expect((await t.request(adminToken, 'PUT', '/settings/CheckMsgIsGroup', { value: 'disabled' })).statusCode).toBe(200);
+
+  it('are ignored while the company ignores groups (the default): no ticket, not even for the member', async () => {
+    const group = fake.addGroup('Grupo ignorado');
+    const member = nextNumber();
+    const message = groupMessage(member, group, 'Alguém aí?');
+    expect((await postWebhook([{ contacts: [{ wa_id: member, profile: { name: 'Carla' } }], messages: [message] }])).statusCode).toBe(200);
+    // A later private message of the same member is stored: the group's was skipped, not left waiting.
+    const after = await receive(member, { type: 'text', text: { body: 'Oi, no privado' } }, 'Carla');
+    await shown(member, after.id);
+    expect(await ticketOf(group)).toBeNull();
+    expect((await conversation(member)).map((m) => m.body)).toEqual(['Oi, no privado']);
+    expect(fake.requests.some((request) => request.endsWith(group))).toBe(false);
+  });
+
+  it("a group's messages land on one group ticket named after the group, each with its member's name; the reply goes to the group", async () => {
+    await allowGroups();
+    const group = fake.addGroup('Equipe de Compras');
+    const [ana, bruno] = [nextNumber(), nextNumber()];
+    const first = groupMessage(ana, group, 'Bom dia, pessoal');
+    const second = groupMessage(bruno, group, 'Precisamos do orçamento');
+    expect((await postWebhook([{ contacts: [{ wa_id: ana, profile: { name: 'Ana' } }], messages: [first] }])).statusCode).toBe(200);
+    await shown(group, first.id);
+    expect((await postWebhook([{ contacts: [{ wa_id: bruno, profile: { name: 'Bruno' } }], messages: [second] }])).statusCode).toBe(200);
+    await shown(group, second.id);
+
+    const ticket = (await ticketOf(group))!;
+    const detail = (await t.request(adminToken, 'GET', `/tickets/${ticket.id}`)).json();
+    expect(detail).toMatchObject({ isGroup: true, contact: { name: 'Equipe de Compras', number: group, isGroup: true } });
+    expect((await conversation(group)).map((m) => [m.body, m.senderName])).toEqual([
+      ['Bom dia, pessoal', 'Ana'],
+      ['Precisamos do orçamento', 'Bruno'],
+    ]);
+    // The members get no ticket of their own, and the group's name was asked of the Graph API once.
+    expect(await ticketOf(ana)).toBeNull();
+    expect(await ticketOf(bruno)).toBeNull();
+    expect(fake.requests.filter((request) => request === `GET /v21.0/${group}`)).toHaveLength(1);
+
+    const reply = await agentSends(group, 'Segue o orçamento');
+    expect(reply.sendStatus).not.toBe('failed');
+    const sent = fake.sends().at(-1)!.body;
+    expect(sent).toMatchObject({ recipient_type: 'group', to: group, type: 'text', text: { body: expect.stringContaining('Segue o orçamento') } });
+    // Meta's statuses of a group send name the group as recipient.
+    const externalId = await externalIdOf(reply.id);
+    await postWebhook([{ statuses: [{ id: externalId, recipient_id: group, recipient_type: 'group', status: 'delivered', timestamp: now() }] }]);
+    expect((await shown(group, externalId, (m) => m.ack === 2)).ack).toBe(2);
+  });
+
+  it('a member without a profile name is shown by number; a group whose info Meta does not give keeps its id as name', async () => {
+    await allowGroups();
+    const group = 'Y2FwaV9ncm91cDp1bmtub3du';
+    const member = nextNumber();
+    const message = groupMessage(member, group, 'Olá');
+    expect((await postWebhook([{ messages: [message] }])).statusCode).toBe(200);
+    const seen = await shown(group, message.id);
+    expect(seen.senderName).toBe(member);
+    const ticket = (await ticketOf(group))!;
+    expect((await t.request(adminToken, 'GET', `/tickets/${ticket.id}`)).json()).toMatchObject({ isGroup: true, contact: { number: group, isGroup: true } });
   });
 });
 

@@ -16,6 +16,7 @@ import type { WhatsappRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { Platform } from '../../platform/platform.js';
 import { stripUnsafeText } from '../../platform/text/unsafe-text.js';
+import { channelSettings } from '../channel-settings.js';
 import { noteConnectionProblem, type ConnectionProblemDeps } from '../connection-problems.js';
 import { followNumberChange, type NumberChangeDeps } from '../number-change.js';
 import {
@@ -45,6 +46,8 @@ export interface CloudInboundContext {
   provider: CloudApiProvider;
   /** Hands a media message to the retried media job. */
   enqueueMedia(job: CloudMediaJob): Promise<void>;
+  /** A group's subject (Graph API group info), remembered a while; undefined when Meta does not say. */
+  groupSubject(connection: WhatsappRow, groupId: string): Promise<string | undefined>;
   logger: { warn(o: object, m?: string): void; error(o: object, m?: string): void };
 }
 
@@ -57,14 +60,27 @@ export interface CloudMediaJob {
   attempt?: number;
 }
 
-function baseInput(connection: Pick<WhatsappRow, 'companyId' | 'id'>, message: CloudMessage, contactName?: string): Omit<InboundMessage, 'body'> {
+/** Who wrote a message: the profile name Meta gave, and for a group message the group's subject. */
+interface Sender {
+  name?: string;
+  groupSubject?: string;
+}
+
+/**
+ * The message's chat: the customer's own, or (`group_id`, Meta's groups) the group, whose
+ * ticket shows each member's name on their messages (`from` is then the member).
+ */
+function baseInput(connection: Pick<WhatsappRow, 'companyId' | 'id'>, message: CloudMessage, sender: Sender = {}): Omit<InboundMessage, 'body'> {
   const seconds = Number(message.timestamp);
+  const member = message.from.replace(/\D/g, '');
+  const chat = message.group_id
+    ? { from: message.group_id, isGroup: true, contactName: sender.groupSubject, senderName: sender.name || member }
+    : { from: member, contactName: sender.name };
   return {
     companyId: connection.companyId,
     whatsappId: connection.id,
     externalId: message.id,
-    from: message.from.replace(/\D/g, ''),
-    contactName,
+    ...chat,
     quotedExternalId: message.context?.id ?? null,
     timestamp: Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000) : undefined,
   };
@@ -74,7 +90,7 @@ function baseInput(connection: Pick<WhatsappRow, 'companyId' | 'id'>, message: C
  * A media message is stored at once, marked pending, so the customer's message is
  * in the chat while its file is fetched (`processMediaMessage` fills it in).
  */
-async function ingestPendingMedia(deps: CloudInboundDeps, cloud: CloudInboundContext, connection: WhatsappRow, message: CloudMessage & { type: CloudMediaType }, contactName?: string): Promise<void> {
+async function ingestPendingMedia(deps: CloudInboundDeps, cloud: CloudInboundContext, connection: WhatsappRow, message: CloudMessage & { type: CloudMediaType }, sender: Sender): Promise<void> {
   const media = mediaOf(message);
   const data: MessageData = {
     ...commonData(message),
@@ -83,8 +99,8 @@ async function ingestPendingMedia(deps: CloudInboundDeps, cloud: CloudInboundCon
     ...(message.type === 'sticker' ? { sticker: true } : {}),
   };
   const mediaKind = message.type === 'audio' && media.voice ? 'voice' : message.type;
-  await ingestMessage(deps, { ...baseInput(connection, message, contactName), body: media.caption ?? media.filename ?? '', mediaKind, data });
-  await cloud.enqueueMedia({ companyId: connection.companyId, whatsappId: connection.id, message, contactName, attempt: 1 });
+  await ingestMessage(deps, { ...baseInput(connection, message, sender), body: media.caption ?? media.filename ?? '', mediaKind, data });
+  await cloud.enqueueMedia({ companyId: connection.companyId, whatsappId: connection.id, message, contactName: sender.name, attempt: 1 });
 }
 
 /**
@@ -100,6 +116,7 @@ export async function processWebhookValue(deps: CloudInboundDeps, cloud: CloudIn
     if (error.success) await noteConnectionProblem(deps, connection, cloudErrorCode(error.data.code), error.data);
     cloud.logger.warn({ whatsappId: connection.id, error: raw }, 'Cloud API change-level error');
   }
+  let ignoreGroups: boolean | undefined;
   for (const raw of value.messages ?? []) {
     const parsed = CloudMessage.safeParse(raw);
     if (!parsed.success) {
@@ -107,9 +124,14 @@ export async function processWebhookValue(deps: CloudInboundDeps, cloud: CloudIn
       continue;
     }
     const message = parsed.data;
-    const contactName = names.get(message.from) || undefined;
+    // Setting CheckMsgIsGroup: a company that ignores groups stores none of their messages (nor asks their names).
+    if (message.group_id && (ignoreGroups ??= (await channelSettings(deps.db, connection.companyId)).ignoreGroups)) continue;
+    const sender: Sender = {
+      name: names.get(message.from) || undefined,
+      groupSubject: message.group_id ? await cloud.groupSubject(connection, message.group_id) : undefined,
+    };
     if (isMediaMessage(message)) {
-      await ingestPendingMedia(deps, cloud, connection, message, contactName);
+      await ingestPendingMedia(deps, cloud, connection, message, sender);
       continue;
     }
     if (message.type === 'reaction' && message.reaction) {
@@ -118,14 +140,14 @@ export async function processWebhookValue(deps: CloudInboundDeps, cloud: CloudIn
       if (await applyReaction(deps, target, message.from.replace(/\D/g, ''), emoji)) continue;
       // A reaction to a message we do not have (or no longer have) is still shown, as its own line.
       if (!emoji) continue;
-      await ingestMessage(deps, { ...baseInput(connection, message, contactName), quotedExternalId: null, body: emoji, data: { reaction: { emoji, messageId: message.reaction.message_id } } });
+      await ingestMessage(deps, { ...baseInput(connection, message, sender), quotedExternalId: null, body: emoji, data: { reaction: { emoji, messageId: message.reaction.message_id } } });
       continue;
     }
     const mapped = mapCloudMessage(message);
     if (!mapped) continue;
     const from = message.from.replace(/\D/g, '');
-    await ingestMessage(deps, { ...baseInput(connection, message, contactName), ...mapped });
-    if (mapped.data?.system?.newNumber) await followNumberChange(deps, connection, from, mapped.data.system.newNumber);
+    await ingestMessage(deps, { ...baseInput(connection, message, sender), ...mapped });
+    if (mapped.data?.system?.newNumber && !message.group_id) await followNumberChange(deps, connection, from, mapped.data.system.newNumber);
   }
   const unmatched: unknown[] = [];
   for (const raw of value.statuses ?? []) {
@@ -164,7 +186,7 @@ const MEDIA_ATTEMPTS = 6;
  */
 export async function processMediaMessage(
   deps: CloudInboundDeps,
-  cloud: Omit<CloudInboundContext, 'enqueueMedia'>,
+  cloud: Pick<CloudInboundContext, 'provider' | 'logger'>,
   connection: WhatsappRow,
   job: CloudMediaJob,
 ): Promise<'done' | 'retry'> {

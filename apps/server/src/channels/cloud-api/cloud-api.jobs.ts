@@ -24,6 +24,35 @@ export interface CloudApiJobs {
   enqueueWebhook(connection: Pick<WhatsappRow, 'companyId' | 'id'>, value: unknown): Promise<void>;
 }
 
+/** Groups' subjects remembered per process: how many, and for how long (a renamed group shows its new name after that). */
+const GROUP_SUBJECTS_KEPT = 1000;
+const GROUP_SUBJECT_TTL_MS = 60 * 60 * 1000;
+
+/**
+ * A group's subject for its ticket's name, asked of the Graph API once an hour at most
+ * per group (a failure too: the message is stored without it meanwhile).
+ */
+function groupSubjects(provider: CloudApiProvider, logger: CloudInboundContext['logger']): CloudInboundContext['groupSubject'] {
+  const known = new Map<string, { subject: string | undefined; at: number }>();
+  return async (connection, groupId) => {
+    const key = `${connection.id}:${groupId}`;
+    const cached = known.get(key);
+    if (cached && Date.now() - cached.at < GROUP_SUBJECT_TTL_MS) return cached.subject;
+    const subject = await provider
+      .client(connection)
+      .groupSubject(groupId)
+      .catch((error: unknown) => {
+        logger.warn({ whatsappId: connection.id, err: error }, 'Cloud API group subject not available');
+        return undefined;
+      });
+    known.delete(key);
+    known.set(key, { subject, at: Date.now() });
+    // The oldest entry goes first (a Map keeps insertion order).
+    if (known.size > GROUP_SUBJECTS_KEPT) known.delete(known.keys().next().value ?? '');
+    return subject;
+  };
+}
+
 /** The durable jobs, and what processing a change takes. */
 export type CloudApiJobsDeps = CloudInboundDeps & Pick<Platform, 'jobs'>;
 
@@ -57,7 +86,7 @@ export function createCloudApiJobs(deps: CloudApiJobsDeps, provider: CloudApiPro
     return runLater(media, { ...job, attempt }, 2 ** (attempt - 1) * (0.75 + Math.random() / 2));
   }
 
-  const cloud: CloudInboundContext = { provider, enqueueMedia: (job) => runLater(media, job), logger };
+  const cloud: CloudInboundContext = { provider, enqueueMedia: (job) => runLater(media, job), groupSubject: groupSubjects(provider, logger), logger };
 
   const webhook = defineJob<WebhookJob>({
     name: 'cloud-api-webhook',

@@ -14,6 +14,8 @@ const text = z.string().max(100_000);
 export const CloudMessage = z
   .object({
     from: z.string(),
+    /** Set on messages of a group (Meta's groups): the chat is the group, `from` the member who wrote. */
+    group_id: z.string().max(200).optional(),
     id: z.string(),
     timestamp: z.string().optional(),
     type: z.string(),

@@ -4,6 +4,7 @@ import type { SendFailure } from '../../modules/messages/messages.repo.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { Platform } from '../../platform/platform.js';
 import type { ChannelProvider, OutgoingMessage, SentMessage } from '../../modules/connections/channel-provider.js';
+import { isGroupContact } from '../channels.repo.js';
 import { noteConnectionProblem, type ConnectionProblemDeps } from '../connection-problems.js';
 import { cloudErrorCode } from './cloud-api.mapper.js';
 import { isCloudApiConfigured, readCloudApiSettings } from '../../modules/connections/cloud-api-settings.js';
@@ -73,6 +74,11 @@ export function createCloudApiProvider(deps: CloudApiProviderDeps): CloudApiProv
     }
   }
 
+  /** Whom a send goes to: a customer's number, or a group's id (Meta's groups: `recipient_type: 'group'`). */
+  async function recipient(connection: WhatsappRow, to: string): Promise<{ to: string; recipient_type?: 'group' }> {
+    return (await isGroupContact(deps.db, connection, to)) ? { to, recipient_type: 'group' } : { to };
+  }
+
   /** Sending through a connection an admin disconnected (or whose token failed its check) is refused. */
   function sendingClient(connection: WhatsappRow): GraphApiClient {
     if (connection.status === 'DISCONNECTED') throw new AppError('ERR_WAPP_NOT_INITIALIZED');
@@ -89,7 +95,7 @@ export function createCloudApiProvider(deps: CloudApiProviderDeps): CloudApiProv
       try {
         const payload = await mediaPayload(api, message);
         const sent = await api.sendMessage({
-          to: message.to,
+          ...(await recipient(connection, message.to)),
           ...payload,
           ...(message.quotedExternalId ? { context: { message_id: message.quotedExternalId } } : {}),
         });
@@ -104,7 +110,7 @@ export function createCloudApiProvider(deps: CloudApiProviderDeps): CloudApiProv
         ? [{ type: 'body', parameters: template.parameters.map((text) => ({ type: 'text', text })) }]
         : undefined;
       try {
-        const sent = await api.sendMessage({ to, type: 'template', template: { name: template.name, language: { code: template.language }, components } });
+        const sent = await api.sendMessage({ ...(await recipient(connection, to)), type: 'template', template: { name: template.name, language: { code: template.language }, components } });
         return { externalId: sent.id, ack: 1, ...(sent.status ? { data: { channelStatus: sent.status } } : {}) };
       } catch (error) {
         throw await sendError(deps, connection, error);

@@ -1,4 +1,4 @@
-import { CUSTOMER_WINDOW_HOURS } from '@atende/shared';
+import { CUSTOMER_WINDOW_HOURS, receivedPhoneNumber } from '@atende/shared';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { lastCustomerMessageAt } from './cloud-api.repo.js';
 
@@ -22,7 +22,8 @@ export async function customerWindow(
   number: string,
   now = new Date(),
 ): Promise<CustomerWindow> {
-  const last = await lastCustomerMessageAt(db, connection, number.replace(/[^\d-]/g, ''));
+  // A chat's address as stored: a number's digits, or a group's id.
+  const last = await lastCustomerMessageAt(db, connection, receivedPhoneNumber(number, true));
   const expiresAt = last ? new Date(last.getTime() + WINDOW_MS) : null;
   return { open: expiresAt !== null && expiresAt.getTime() > now.getTime(), lastCustomerMessageAt: last, expiresAt };
 }

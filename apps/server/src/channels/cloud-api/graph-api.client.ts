@@ -165,6 +165,11 @@ export function createGraphApiClient(settings: CloudApiSettings, fetchImpl: type
     },
 
     /** GET /{phone-number-id}: proves the token works and names the number. */
+    /** GET /{group-id}?fields=subject (Meta's Groups API): the group's name. */
+    async groupSubject(groupId: string): Promise<string | undefined> {
+      const group = await call<{ subject?: unknown } | null>(`${encodeURIComponent(groupId)}?fields=subject`);
+      return typeof group?.subject === 'string' && group.subject ? group.subject : undefined;
+    },
     async phoneNumber(): Promise<{ display_phone_number?: string; verified_name?: string }> {
       return call(`${settings.phoneNumberId}?fields=display_phone_number,verified_name`);
     },
