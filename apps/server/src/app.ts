@@ -37,7 +37,7 @@ import type { AppServices } from './app-services.js';
 import { IngestQueue } from './inbound/ingest-queue.js';
 import { createInboundReactions } from './automation/inbound-reactions.js';
 import { createAutomationRuntime } from './automation/automation-runtime.js';
-import { applyOutboundAck, applyOutboundFailure } from './outbound/outbound.js';
+import { applyOutboundAck, applyOutboundFailure, confirmOutboundByKey } from './outbound/outbound.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import { createSecretBox } from './platform/crypto/secret-box.js';
@@ -179,6 +179,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   services.outboundReports = {
     applyAck: (ref, ack) => applyOutboundAck(services, ref, ack),
     applyFailure: (ref, reason) => applyOutboundFailure(services, ref, reason),
+    confirmByKey: (ref, key) => confirmOutboundByKey(services, ref, key),
   };
   services.ingest = new IngestQueue({ db: services.db, database, events, publisher, logger, reactions: createInboundReactions(services) });
   services.contactListChecks = createContactListChecks(services);

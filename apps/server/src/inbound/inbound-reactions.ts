@@ -28,4 +28,10 @@ export interface OutboundReports {
   applyAck(ref: { companyId: number; whatsappId: number; externalId: string }, ack: number): Promise<void>;
   /** The channel refused it after accepting it: the send it belongs to, if any, failed with `reason`. */
   applyFailure(ref: { companyId: number; whatsappId: number; externalId: string }, reason: string): Promise<void>;
+  /**
+   * The channel says it took a message of ours it names by our send key (`ob-<send>-<item>`): the
+   * outbound send it belongs to, interrupted before it stored the channel's id, is settled by it.
+   * Answers whether such a send exists on the connection.
+   */
+  confirmByKey(ref: { companyId: number; whatsappId: number; externalId: string }, key: string): Promise<boolean>;
 }

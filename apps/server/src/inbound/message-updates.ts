@@ -2,7 +2,7 @@ import type { MessageData } from '@atende/shared';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Platform } from '../platform/platform.js';
 import type { OutboundReports } from './inbound-reactions.js';
-import { loadMessageDetails } from '../modules/messages/messages.repo.js';
+import { attachSentByKey, loadMessageDetails } from '../modules/messages/messages.repo.js';
 import { findTicketDetail } from '../modules/tickets/tickets.repo.js';
 import { messages, outboundSends } from '../platform/db/schema.js';
 import type { TenantScope } from '../platform/http/context.js';
@@ -52,6 +52,22 @@ export async function isKnownSend(services: MessageUpdatesDeps, ref: MessageRef)
     .where(inTenant(outboundSends, ref, eq(outboundSends.whatsappId, ref.whatsappId), eq(outboundSends.externalId, ref.externalId)))
     .limit(1);
   return Boolean(send);
+}
+
+/**
+ * A channel's positive status (sent, delivered, read) for an id nothing here has, naming the send
+ * it belongs to by our own key (the Cloud API's `biz_opaque_callback_data`): the process that sent
+ * it stopped, or got no answer, before storing the id, and would otherwise report it failed
+ * (ERR_SEND_INTERRUPTED) or send it again. The message takes the id and counts as sent, the
+ * outbound send (campaign, schedule) it belongs to is settled by it, then the ack applies.
+ * Answers whether the key named a send of ours.
+ */
+export async function confirmSendByKey(services: DeliveryReportsDeps, ref: MessageRef, key: string, ack: number): Promise<boolean> {
+  const messageId = await attachSentByKey(services.db, ref, key);
+  const outbound = await services.outboundReports.confirmByKey(ref, key);
+  if (messageId === null && !outbound) return false;
+  if (!(await applyAck(services, ref, ack)) && messageId !== null) await publishUpdate(services, ref, messageId);
+  return true;
 }
 
 /** Acks only move forward (ARCHITECTURE §3.5): a late "delivered" never undoes "read". Returns whether it changed. */

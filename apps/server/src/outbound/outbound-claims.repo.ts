@@ -149,6 +149,39 @@ export interface SendRef {
   externalId: string;
 }
 
+/**
+ * An item of a send the channel confirmed by our key: noted in `details.confirmedItems` (the
+ * first item's id kept for its acks) while the send is still claimed, or failed without the
+ * channel's id. Answers the send as it is now, or null when this connection has no such send.
+ */
+export async function noteConfirmedItem(db: DbOrTx, ref: SendRef, sendId: number, item: number): Promise<OutboundSendRow | null> {
+  const confirmed = sql`coalesce(${outboundSends.details} -> 'confirmedItems', '[]'::jsonb)`;
+  const [row] = await db
+    .update(outboundSends)
+    .set({
+      details: sql`jsonb_set(${outboundSends.details}, '{confirmedItems}', case when ${confirmed} @> ${JSON.stringify([item])}::jsonb then ${confirmed} else ${confirmed} || ${JSON.stringify([item])}::jsonb end)`,
+      ...(item === 0 ? { externalId: sql`coalesce(${outboundSends.externalId}, ${ref.externalId})` } : {}),
+      updatedAt: new Date(),
+    })
+    .where(
+      inTenant(
+        outboundSends,
+        ref,
+        eq(outboundSends.id, sendId),
+        eq(outboundSends.whatsappId, ref.whatsappId),
+        sql`(${outboundSends.state} = 'sending' or (${outboundSends.state} = 'failed' and ${outboundSends.externalId} is null))`,
+      ),
+    )
+    .returning();
+  return row ?? null;
+}
+
+/** Whether the channel confirmed every item of a send by its key (`noteConfirmedItem`). */
+export function allItemsConfirmed(send: Pick<OutboundSendRow, 'details' | 'items'>): boolean {
+  const confirmed = Array.isArray(send.details.confirmedItems) ? (send.details.confirmedItems as unknown[]) : [];
+  return send.items.every((_, index) => confirmed.includes(index));
+}
+
 /** A channel's ack on the sends with that id: raised (never lowered); ≥ 2 makes a sent one delivered. Answers the rows changed. */
 export async function ackSends(tx: DbOrTx, ref: SendRef, ack: number, now: Date): Promise<SettledSend[]> {
   const rows = await tx

@@ -5,6 +5,7 @@
  */
 import type { TenantScope } from '../platform/http/context.js';
 import {
+  allItemsConfirmed,
   dueConnections,
   failPendingMessages,
   findConnection,
@@ -25,9 +26,11 @@ import { settle } from './outbound.js';
  *   failed; none stored → nothing went out, queued again; still pending → delivered
  *   again with the same idempotency keys if the provider honours them, else failed
  *   ERR_SEND_INTERRUPTED);
- * - without a conversation: queued again when the provider honours idempotency keys
- *   (the repeat is a no-op at the channel), else failed ERR_SEND_INTERRUPTED (the
- *   outcome is unknown; a person decides to send again).
+ * - without a conversation: sent when the channel confirmed every item by our key (a
+ *   Cloud API status's `biz_opaque_callback_data`); else queued again when the provider
+ *   honours idempotency keys (the repeat is a no-op at the channel), else failed
+ *   ERR_SEND_INTERRUPTED (the outcome is unknown; a person decides to send again; a
+ *   confirmation arriving later still settles it as sent).
  */
 export async function recoverStaleClaims(deps: OutboundDeps): Promise<number> {
   const { runtime } = deps.outbound;
@@ -40,7 +43,9 @@ export async function recoverStaleClaims(deps: OutboundDeps): Promise<number> {
     const idempotent = connection ? deps.channels.providerFor(connection).idempotentSends === true : false;
     const base = { id: send.id, externalId: send.externalId, ack: send.ack, ticketId: send.ticketId, messageId: send.messageId };
     if (!send.conversation) {
-      outcomes.push(idempotent ? { ...base, state: 'queued', reason: null } : { ...base, state: 'failed', reason: 'ERR_SEND_INTERRUPTED' });
+      // The channel's statuses named every item by our key (confirmOutboundByKey): it went out.
+      if (allItemsConfirmed(send)) outcomes.push({ ...base, state: send.ack >= 2 ? 'delivered' : 'sent', reason: null });
+      else outcomes.push(idempotent ? { ...base, state: 'queued', reason: null } : { ...base, state: 'failed', reason: 'ERR_SEND_INTERRUPTED' });
       continue;
     }
     const keys = send.items.map((_, index) => idempotencyKey(send.id, index));

@@ -6,8 +6,8 @@
  */
 import type { Tx } from '../platform/db/client.js';
 import type { Platform } from '../platform/platform.js';
-import { ackSends, failSentSends, settleClaims, type SendRef } from './outbound-claims.repo.js';
-import type { OutboundEngine, OutboundState, Outcome, SettledSend } from './outbound-engine.js';
+import { ackSends, allItemsConfirmed, failSentSends, noteConfirmedItem, settleClaims, storedMessagesByKeys, type SendRef } from './outbound-claims.repo.js';
+import { idempotencyKey, type OutboundEngine, type OutboundState, type Outcome, type SettledSend } from './outbound-engine.js';
 
 /** What settling needs: the database and the engine (its clock, the sources' handlers). */
 export type SettleDeps = Pick<Platform, 'db'> & { outbound: OutboundEngine };
@@ -65,4 +65,39 @@ export async function applyOutboundFailure(deps: SettleDeps, ref: SendRef, reaso
     await runHandlers(deps.outbound, tx, await failSentSends(tx, ref, reason, now), afterCommit);
   });
   for (const run of afterCommit) run();
+}
+
+/** `ob-<send id>-<item>` (outbound-engine.ts `idempotencyKey`), or null for another key. */
+function parseSendKey(key: string): { sendId: number; item: number } | null {
+  const match = /^ob-(\d{1,15})-(\d{1,4})$/.exec(key);
+  return match ? { sendId: Number(match[1]), item: Number(match[2]) } : null;
+}
+
+/**
+ * The channel took an item of a send (a status names it by our key) whose sender stopped, or
+ * got no answer, before storing the channel's id. A send without a conversation notes the item;
+ * a send in a conversation has its message updated by the caller. Either way a send the sweep
+ * already failed (the outcome was unknown then) becomes sent once every item is confirmed, and
+ * its source (the campaign's report, the schedule) learns it; one still claimed is left to the
+ * sweep, which now finds it sent (outbound-sweep.ts).
+ */
+export async function confirmOutboundByKey(deps: SettleDeps, ref: SendRef, key: string): Promise<boolean> {
+  const parsed = parseSendKey(key);
+  if (!parsed) return false;
+  const send = await noteConfirmedItem(deps.db, ref, parsed.sendId, parsed.item);
+  if (!send) return false;
+  if (send.state !== 'failed') return true;
+  let outcome: Outcome | null = null;
+  if (!send.conversation) {
+    if (allItemsConfirmed(send)) outcome = { id: send.id, state: 'sent', reason: null, externalId: send.externalId, ack: send.ack, ticketId: null, messageId: null };
+  } else if (send.contactId !== null) {
+    const stored = await storedMessagesByKeys(deps.db, ref, send.contactId, send.items.map((_, index) => idempotencyKey(send.id, index)));
+    stored.sort((a, b) => a.id - b.id);
+    const [first] = stored;
+    if (first && stored.length === send.items.length && stored.every((message) => message.sendStatus === 'sent')) {
+      outcome = { id: send.id, state: first.ack >= 2 ? 'delivered' : 'sent', reason: null, externalId: first.externalId, ack: first.ack, ticketId: first.ticketId, messageId: first.id };
+    }
+  }
+  if (outcome) await settle(deps, [outcome], ['failed']);
+  return true;
 }

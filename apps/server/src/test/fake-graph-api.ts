@@ -35,6 +35,8 @@ export interface FakeGraphApi {
   failNext(pathPart: string, times: number): void;
   /** The next `times` sends (POST /{phone-number-id}/messages, not read receipts) answer Meta's error `code` with `status`. */
   failSends(code: number, times: number, status?: number): void;
+  /** The next `times` sends are taken (recorded, as Meta would deliver them) but never answered: the connection drops. */
+  dropAnswers(times: number): void;
   /** The access token stops working (expired or revoked): every call answers 401 with code 190. */
   revokeToken(): void;
   /** Requests seen, as "METHOD path". */
@@ -107,6 +109,7 @@ export async function startFakeGraphApi(options: { outsideWindow?: Set<string> }
   const failures: { pathPart: string; remaining: number }[] = [];
   const sendFailures: { code: number; status: number; remaining: number }[] = [];
   let revoked = false;
+  let unanswered = 0;
   let counter = 0;
 
   const state: Omit<FakeGraphApi, 'baseUrl' | 'close'> = {
@@ -136,6 +139,9 @@ export async function startFakeGraphApi(options: { outsideWindow?: Set<string> }
     },
     failSends(code, times, status = 400) {
       sendFailures.push({ code, status, remaining: times });
+    },
+    dropAnswers(times) {
+      unanswered += times;
     },
     revokeToken() {
       revoked = true;
@@ -175,6 +181,10 @@ export async function startFakeGraphApi(options: { outsideWindow?: Set<string> }
         if (body.recipient_type === 'group' && !groups.has(to)) return graphError(response, 400, 100, 'Invalid parameter', `Unknown group ${to}`);
         if (body.type !== 'template' && options.outsideWindow?.has(to)) {
           return graphError(response, 400, 131047, 'Re-engagement message');
+        }
+        if (unanswered > 0) {
+          unanswered -= 1;
+          return request.socket.destroy();
         }
         // Meta adds `message_status` for some sends (templates: accepted, held_for_quality_assessment, paused).
         const status = body.type === 'template' ? { message_status: 'accepted' } : {};

@@ -1,7 +1,10 @@
 import { MEDIA_PREVIEWS } from '@atende/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contacts, messages, tickets } from '../../platform/db/schema.js';
+import { contacts, messages, outboundSends, tickets, whatsapps } from '../../platform/db/schema.js';
+import { idempotencyKey } from '../../outbound/outbound-engine.js';
+import { recoverStaleClaims } from '../../outbound/outbound-sweep.js';
+import { queueSends } from '../../outbound/outbound.repo.js';
 import { createChannelTestContext, waitUntil, type ChannelTestContext } from '../../test/channel-test-app.js';
 import { metaSignature, startFakeGraphApi, webhookEnvelope, type FakeGraphApi } from '../../test/fake-graph-api.js';
 
@@ -468,6 +471,54 @@ describe('statuses and errors', () => {
     }, 10_000, 'status retry');
     await t.database.db.update(messages).set({ externalId: wamid }).where(eq(messages.id, sent.id));
     expect(await shown(from, wamid, (m) => m.sendStatus === 'failed')).toMatchObject({ sendError: 'ERR_WA_UNDELIVERABLE' });
+  });
+
+  it('a send Meta took but never answered is settled by the status naming its key (biz_opaque_callback_data), not failed', async () => {
+    const from = nextNumber();
+    await shown(from, (await receive(from, { type: 'text', text: { body: 'Oi' } })).id);
+    fake.dropAnswers(1);
+    const lost = await agentSends(from, 'Resposta sem retorno');
+    expect(lost.sendStatus).toBe('failed');
+    const posted = fake.sends().at(-1)!.body;
+    expect(posted).toMatchObject({ to: from, biz_opaque_callback_data: `message-${lost.id}` });
+    await postWebhook([{ statuses: [{ id: 'wamid.TAKEN1', recipient_id: from, status: 'delivered', timestamp: now(), biz_opaque_callback_data: posted.biz_opaque_callback_data }] }]);
+    const settled = await shown(from, 'wamid.TAKEN1', (m) => m.ack === 2);
+    expect(settled).toMatchObject({ id: lost.id, sendStatus: 'sent', sendError: null, ack: 2 });
+    // A key that names nothing of ours changes nothing.
+    await postWebhook([{ statuses: [{ id: 'wamid.OTHER1', recipient_id: from, status: 'delivered', timestamp: now(), biz_opaque_callback_data: 'ob-999999999-0' }] }]);
+    expect((await conversation(from)).filter((m) => m.body === 'Resposta sem retorno')).toHaveLength(1);
+  });
+
+  it('a campaign send interrupted by a crash after Meta took it is reported sent, whether its status comes before or after the sweep', async () => {
+    const services = t.app.services;
+    const [connection] = await services.db.select().from(whatsapps).where(eq(whatsapps.id, connectionId));
+    const numbers = [nextNumber(), nextNumber()];
+    for (const number of numbers) await shown(number, (await receive(number, { type: 'text', text: { body: 'Quero ofertas' } })).id);
+    const sourceId = 900_000 + counter;
+    await queueSends(services.db, { companyId: connection!.companyId }, numbers.map((number) => ({ kind: 'campaign' as const, sourceId, recipient: number, whatsappId: connectionId, number, items: [{ body: 'Oferta' }] })));
+    const rows = await services.db.select().from(outboundSends).where(eq(outboundSends.sourceId, sourceId)).orderBy(outboundSends.id);
+    const statusOf = async (id: number) => (await services.db.select().from(outboundSends).where(eq(outboundSends.id, id)))[0]!;
+    // A worker claimed both and Meta took both, then the worker died before storing Meta's ids.
+    const taken: { id: number; wamid: string; key: string }[] = [];
+    for (const row of rows) {
+      await services.db.update(outboundSends).set({ state: 'sending', attempts: 1, claimedAt: new Date(Date.now() - 60 * 60_000) }).where(eq(outboundSends.id, row.id));
+      const key = idempotencyKey(row.id, 0);
+      const sent = await services.channels.providerFor(connection!).send(connection!, { to: row.number, body: 'Oferta', idempotencyKey: key });
+      expect(fake.sends().at(-1)!.body.biz_opaque_callback_data).toBe(key);
+      taken.push({ id: row.id, wamid: sent.externalId, key });
+    }
+    const [first, second] = taken;
+    // The first one's status comes before the sweep re-checks the claim: the sweep finds it sent.
+    await postWebhook([{ statuses: [{ id: first!.wamid, recipient_id: rows[0]!.number, status: 'sent', timestamp: now(), biz_opaque_callback_data: first!.key }] }]);
+    await waitUntil(async () => ((await statusOf(first!.id)).details as { confirmedItems?: number[] }).confirmedItems?.length === 1, 10_000, 'confirmed item');
+    await recoverStaleClaims(services);
+    expect(await statusOf(first!.id)).toMatchObject({ state: 'sent', reason: null, externalId: first!.wamid });
+    expect(await statusOf(second!.id)).toMatchObject({ state: 'failed', reason: 'ERR_SEND_INTERRUPTED' });
+    // The second one's comes after the sweep failed it: it becomes delivered, and so does the first.
+    await postWebhook([{ statuses: [{ id: second!.wamid, recipient_id: rows[1]!.number, status: 'delivered', timestamp: now(), biz_opaque_callback_data: second!.key }] }]);
+    await postWebhook([{ statuses: [{ id: first!.wamid, recipient_id: rows[0]!.number, status: 'delivered', timestamp: now(), biz_opaque_callback_data: first!.key }] }]);
+    await waitUntil(async () => (await statusOf(second!.id)).state === 'delivered' && (await statusOf(first!.id)).state === 'delivered', 10_000, 'both delivered');
+    expect(await statusOf(second!.id)).toMatchObject({ reason: null, externalId: second!.wamid });
   });
 
   it('a change-level error is kept on the connection for its admins', async () => {

@@ -103,6 +103,8 @@ export const CloudStatus = z
     id: z.string(),
     status: z.string(),
     recipient_id: z.string().optional(),
+    /** What the send carried in `biz_opaque_callback_data`: our send key. */
+    biz_opaque_callback_data: z.string().max(512).optional(),
     errors: z.array(CloudError).optional(),
     conversation: z
       .object({ id: z.string().max(200).optional(), origin: z.object({ type: z.string().max(100).optional() }).passthrough().optional(), expiration_timestamp: z.union([z.string(), z.number()]).optional() })

@@ -98,6 +98,8 @@ export function createCloudApiProvider(deps: CloudApiProviderDeps): CloudApiProv
           ...(await recipient(connection, message.to)),
           ...payload,
           ...(message.quotedExternalId ? { context: { message_id: message.quotedExternalId } } : {}),
+          // Meta hands it back on the send's statuses: a send whose answer we never stored is still recognised.
+          ...(message.idempotencyKey ? { biz_opaque_callback_data: message.idempotencyKey } : {}),
         });
         return { externalId: sent.id, ack: 1, ...(sent.status ? { data: { channelStatus: sent.status } } : {}) };
       } catch (error) {

@@ -1,5 +1,5 @@
 import { PAGE_SIZE, type MessageData } from '@atende/shared';
-import { and, asc, eq, lte, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { preparedOnce, type DbOrTx, type SqlExecutor } from '../../platform/db/client.js';
 import { isoTimestampSql } from '../../platform/db/json-sql.js';
@@ -248,6 +248,33 @@ export async function markSent(db: DbOrTx, scope: TenantScope, id: number, sent:
       updatedAt: new Date(),
     })
     .where(inTenant(messages, scope, eq(messages.id, id)));
+}
+
+/**
+ * Our message that a channel reports as sent (a status naming our send key) while it has no
+ * channel id: its sender stopped, or got no answer, before storing the id. It takes the
+ * channel's id and counts as sent. Answers its id, or null when no unsent message has that key.
+ */
+export async function attachSentByKey(db: DbOrTx, ref: TenantScope & { whatsappId: number; externalId: string }, key: string): Promise<number | null> {
+  // A message nothing else keys is sent under its own row's key (`message-<id>`, outgoing-messages.ts).
+  const ownRow = /^message-(\d{1,15})$/.exec(key)?.[1];
+  const keyed = ownRow ? and(eq(messages.id, Number(ownRow)), sql`${messages.sendPayload} ->> 'idempotencyKey' is null`) : sql`${messages.sendPayload} ->> 'idempotencyKey' = ${key}`;
+  const [row] = await db
+    .update(messages)
+    .set({ externalId: ref.externalId, sendStatus: 'sent', sendError: null, ack: sql`greatest(${messages.ack}, 1)`, updatedAt: new Date() })
+    .where(
+      inTenant(
+        messages,
+        ref,
+        eq(messages.whatsappId, ref.whatsappId),
+        isNull(messages.externalId),
+        eq(messages.fromMe, true),
+        keyed,
+        inArray(messages.sendStatus, ['pending', 'failed']),
+      ),
+    )
+    .returning({ id: messages.id });
+  return row?.id ?? null;
 }
 
 /** A failed message claimed back to pending for a retry; false when it is not failed (any more) or was deleted. */

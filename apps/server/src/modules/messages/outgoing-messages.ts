@@ -125,7 +125,8 @@ export async function deliverPendingMessage(deps: OutgoingMessagesDeps, scope: T
     if (!connection) throw new AppError('ERR_NO_WAPP_FOUND');
     const { template, ...payload } = row.sendPayload;
     // Keyed by its own row when nothing else keys it: a provider that can (the sandbox) sends a
-    // message the recovery hands it again only once.
+    // message the recovery hands it again only once; a channel's status naming the key settles it
+    // when its answer was lost (messages.repo `attachSentByKey`).
     const message = { ...payload, idempotencyKey: payload.idempotencyKey ?? `message-${row.id}` };
     const sent = template
       ? await sendTemplateThrough(deps, connection, message.to, template)

@@ -559,6 +559,10 @@ export const messages = pgTable(
     uniqueIndex('messages_external_id_uq')
       .on(t.companyId, t.whatsappId, t.externalId)
       .where(sql`${t.externalId} is not null`),
+    // A channel's status naming one of our sends by its key, for a message without the channel's id yet.
+    index('messages_unsent_key_idx')
+      .on(t.whatsappId, sql`(${t.sendPayload} ->> 'idempotencyKey')`)
+      .where(sql`${t.externalId} is null and ${t.fromMe}`),
     index('messages_ticket_id_created_at_idx').on(t.ticketId, t.createdAt, t.id),
     index('messages_company_id_contact_history_idx').on(t.companyId, t.contactId, t.whatsappId, t.createdAt, t.id),
     // An inbound message has no user and quotes nothing: those indexes skip it (see tickets).

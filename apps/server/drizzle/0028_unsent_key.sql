@@ -1,0 +1,1 @@
+CREATE INDEX "messages_unsent_key_idx" ON "messages" USING btree ("whatsapp_id",("send_payload" ->> 'idempotencyKey')) WHERE "messages"."external_id" is null and "messages"."from_me";
