@@ -18,8 +18,25 @@ export interface MessageData {
   reply?: { kind: 'button' | 'list'; id: string; title: string; description?: string };
   /** A template's quick-reply button. */
   button?: { text: string; payload?: string };
-  /** A WhatsApp Flow's submitted fields. */
+  /** A WhatsApp Flow's submitted fields (also a WhatsApp Web native-flow reply: its name and parameters). */
   flow?: { name?: string; fields: Record<string, unknown> };
+  /**
+   * A poll (WhatsApp Web): its question, each option with the votes it has now (votes arrive
+   * later and update it; a voter who changes their mind moves their vote), how many options one
+   * voter may pick (0: any number), and how many people voted.
+   */
+  poll?: { name: string; options: { name: string; votes: number }[]; selectableCount: number; voters: number };
+  /** An event invitation (WhatsApp Web): its name, description, place, times (ISO) and whether it was cancelled. */
+  event?: { name: string; description?: string; location?: string; joinLink?: string; startsAt?: string; endsAt?: string; cancelled?: boolean };
+  /**
+   * A live location: `location` holds its latest position, which the customer's later updates
+   * move; `sequence` counts those updates, `updatedAt` (ISO) is the last one's time.
+   */
+  live?: { sequence: number; updatedAt: string; caption?: string; accuracyMeters?: number; speedMps?: number };
+  /** Stored, never presented: the poll's key that decrypts its votes (WhatsApp Web), base64. */
+  pollSecret?: string;
+  /** Stored, never presented: each voter's current choice (option names), from which `poll` counts. */
+  pollVotes?: Record<string, string[]>;
   order?: MessageDataOrder;
   /** The customer changed number or identity. */
   system?: { kind: string; text: string; newNumber?: string };

@@ -4,7 +4,7 @@ import type { Platform } from '../platform/platform.js';
 import type { OutboundReports } from './inbound-reactions.js';
 import { attachSentByKey, loadMessageDetails } from '../modules/messages/messages.repo.js';
 import { findTicketDetail } from '../modules/tickets/tickets.repo.js';
-import { messages, outboundSends } from '../platform/db/schema.js';
+import { contacts, messages, outboundSends } from '../platform/db/schema.js';
 import type { TenantScope } from '../platform/http/context.js';
 import type { StoredMedia } from '../platform/storage/media-storage.js';
 import { stripUnsafeText } from '../platform/text/unsafe-text.js';
@@ -190,6 +190,105 @@ export async function settlePendingMedia(services: MessageUpdatesDeps, ref: Mess
     .update(messages)
     .set({ ...fields, updatedAt: new Date() })
     .where(and(byRef(ref), mediaPending()))
+    .returning({ id: messages.id });
+  if (!row) return false;
+  await publishUpdate(services, ref, row.id);
+  return true;
+}
+
+/** A poll's key that decrypts its votes, its options and whether we created it; null when no poll has that id. */
+export async function pollKeyOf(services: Pick<Platform, 'db'>, ref: MessageRef): Promise<{ secret: string; options: string[]; fromMe: boolean } | null> {
+  const [row] = await services.db.select({ data: messages.dataJson, fromMe: messages.fromMe }).from(messages).where(byRef(ref)).limit(1);
+  const poll = row?.data?.poll;
+  const secret = row?.data?.pollSecret;
+  return poll && secret ? { secret, options: poll.options.map((option) => option.name), fromMe: row.fromMe } : null;
+}
+
+/**
+ * A vote on a poll (WhatsApp Web, decrypted by the channel): the voter's choice replaces their
+ * earlier one (an empty choice withdraws it) and the poll's counts are recomputed from every
+ * voter's current choice. Answers whether the poll is stored here.
+ */
+export async function applyPollVote(services: MessageUpdatesDeps, ref: MessageRef, voter: string, choice: string[]): Promise<boolean> {
+  const messageId = await services.db.transaction(async (tx) => {
+    const [row] = await tx.select({ id: messages.id, data: messages.dataJson }).from(messages).where(byRef(ref)).limit(1).for('update');
+    const data = row?.data;
+    if (!row || !data?.poll) return null;
+    const votes = { ...(data.pollVotes ?? {}) };
+    if (choice.length > 0) votes[voter] = choice;
+    else delete votes[voter];
+    const chosen = Object.values(votes);
+    const poll = { ...data.poll, options: data.poll.options.map((option) => ({ name: option.name, votes: chosen.filter((names) => names.includes(option.name)).length })), voters: chosen.length };
+    await tx.update(messages).set({ dataJson: { ...data, poll, pollVotes: votes }, updatedAt: new Date() }).where(eq(messages.id, row.id));
+    return row.id;
+  });
+  if (messageId === null) return false;
+  await publishUpdate(services, ref, messageId);
+  return true;
+}
+
+/** A live location message moved to a later position: its text (the map link), position and live part. */
+function movedTo(body: string, data: MessageData) {
+  return {
+    body: stripUnsafeText(body),
+    dataJson: sql`coalesce(${messages.dataJson}, '{}'::jsonb) || ${JSON.stringify({ location: data.location, live: data.live })}::jsonb`,
+    updatedAt: new Date(),
+  };
+}
+
+/** How long after it started a live location can still be moving (WhatsApp offers up to 8 hours). */
+const LIVE_LOCATION_HOURS = 12;
+
+/**
+ * A live location's later position. WhatsApp Web sends each update as a message of its own with
+ * a growing sequence number: it moves the chat's live location message of the same sender (one
+ * started within the last hours, with a lower sequence) instead of adding a line. Answers whether
+ * one was moved.
+ */
+export async function applyLiveLocation(
+  services: MessageUpdatesDeps,
+  chat: { companyId: number; whatsappId: number; number: string; senderName?: string | null },
+  body: string,
+  data: MessageData,
+): Promise<boolean> {
+  if (!data.live || !data.location) return false;
+  const messageId = await services.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ id: messages.id })
+      .from(messages)
+      .innerJoin(contacts, eq(contacts.id, messages.contactId))
+      .where(
+        and(
+          inTenant(messages, chat, eq(messages.whatsappId, chat.whatsappId), eq(messages.fromMe, false)),
+          eq(contacts.number, chat.number),
+          sql`${messages.dataJson} ? 'live'`,
+          sql`(${messages.dataJson} -> 'live' ->> 'sequence')::bigint < ${data.live?.sequence ?? 0}`,
+          sql`${messages.createdAt} > now() - make_interval(hours => ${LIVE_LOCATION_HOURS})`,
+          sql`coalesce(${messages.senderName}, '') = ${chat.senderName ?? ''}`,
+        ),
+      )
+      .orderBy(sql`${messages.id} desc`)
+      .limit(1)
+      .for('update', { of: messages });
+    if (!row) return null;
+    await tx
+      .update(messages)
+      .set(movedTo(body, data))
+      .where(eq(messages.id, row.id));
+    return row.id;
+  });
+  if (messageId === null) return false;
+  await publishUpdate(services, chat, messageId);
+  return true;
+}
+
+/** A live location's later position for a message known by its id (an update WhatsApp sends as such). */
+export async function moveLiveLocation(services: MessageUpdatesDeps, ref: MessageRef, body: string, data: MessageData): Promise<boolean> {
+  if (!data.live || !data.location) return false;
+  const [row] = await services.db
+    .update(messages)
+    .set(movedTo(body, data))
+    .where(and(byRef(ref), sql`${messages.dataJson} ? 'live'`, sql`(${messages.dataJson} -> 'live' ->> 'sequence')::bigint < ${data.live.sequence}`))
     .returning({ id: messages.id });
   if (!row) return false;
   await publishUpdate(services, ref, row.id);

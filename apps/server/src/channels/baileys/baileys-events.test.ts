@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { proto, WAMessageStubType, type AnyMessageContent, type MiscMessageGenerationOptions, type WAMessage, type WASocket } from 'baileys';
+import { readFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { aesEncryptGCM, hmacSign, proto, WAMessageStubType, type AnyMessageContent, type MiscMessageGenerationOptions, type WAMessage, type WASocket } from 'baileys';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertSetting } from '../../modules/settings/settings.repo.js';
@@ -39,6 +41,9 @@ function message(id: string, content: proto.IMessage, key: Partial<WAMessage['ke
 
 async function upsert(...list: WAMessage[]) {
   socket.ev.emit('messages.upsert', { messages: list, type: 'notify' });
+  // Baileys starts buffering its events while it waits for WhatsApp's offline batch (which this
+  // local endpoint never sends): release them, as that batch's end would.
+  if (socket.ev.isBuffering()) socket.ev.flush();
   await session.idle();
 }
 
@@ -268,6 +273,147 @@ describe('incoming messages, by kind', () => {
     }, 5000, 'call notice');
     expect(sentByBaileys.some((sent) => sent.jid === caller && 'text' in sent.content && sent.content.text === notice.body)).toBe(true);
     await upsertSetting(t.database.db, { companyId: company.id }, 'call', 'enabled');
+  });
+});
+
+/**
+ * A customer's vote on a poll as WhatsApp sends it: the picked options' SHA-256, encrypted
+ * with a key derived from the poll's secret (AES-256-GCM), as Baileys' decryptPollVote reads it.
+ */
+function encryptedVote(secret: Buffer, pollId: string, creator: string, voter: string, options: string[]): proto.Message.IPollEncValue {
+  const selectedOptions = options.map((option) => createHash('sha256').update(option).digest());
+  const plain = proto.Message.PollVoteMessage.encode({ selectedOptions }).finish();
+  const sign = Buffer.concat([Buffer.from(pollId), Buffer.from(creator), Buffer.from(voter), Buffer.from('Poll Vote'), Buffer.from([1])]);
+  const key = hmacSign(sign, hmacSign(secret, new Uint8Array(32)));
+  const encIv = randomBytes(12);
+  return { encPayload: aesEncryptGCM(plain, key, encIv, Buffer.from(`${pollId}\u0000${voter}`)), encIv };
+}
+
+describe('polls, events, native-flow replies and live locations (WhatsApp Web)', () => {
+  it('a poll shows its question and options; votes count, a changed vote moves, a withdrawn one goes; its key is never shown', async () => {
+    const secret = randomBytes(32);
+    await upsert(message('POLL-1', { pollCreationMessageV3: { name: 'Melhor horário?', options: [{ optionName: 'Manhã' }, { optionName: 'Tarde' }], selectableOptionsCount: 1 }, messageContextInfo: { messageSecret: secret } }));
+    expect((await stored('POLL-1'))?.message).toMatchObject({
+      body: '📊 Melhor horário?\n- Manhã\n- Tarde',
+      dataJson: { poll: { name: 'Melhor horário?', options: [{ name: 'Manhã', votes: 0 }, { name: 'Tarde', votes: 0 }], selectableCount: 1, voters: 0 } },
+    });
+    const vote = (id: string, voter: string, options: string[], key: Partial<WAMessage['key']> = {}) =>
+      message(id, { pollUpdateMessage: { pollCreationMessageKey: { remoteJid: pn(CUSTOMER), id: 'POLL-1', fromMe: false }, vote: encryptedVote(secret, 'POLL-1', pn(CUSTOMER), voter, options), senderTimestampMs: 1_700_000_100_000 } }, key);
+    await upsert(vote('VOTE-1', pn(CUSTOMER), ['Tarde']));
+    const poll = async () => (await stored('POLL-1'))?.message.dataJson?.poll;
+    expect(await poll()).toMatchObject({ options: [{ name: 'Manhã', votes: 0 }, { name: 'Tarde', votes: 1 }], voters: 1 });
+    await upsert(vote('VOTE-2', pn(CUSTOMER), ['Manhã']));
+    expect(await poll()).toMatchObject({ options: [{ name: 'Manhã', votes: 1 }, { name: 'Tarde', votes: 0 }], voters: 1 });
+    // A vote is no message of its own; one that does not decrypt (another key) changes nothing.
+    expect(await stored('VOTE-1')).toBeNull();
+    const forged = message('VOTE-3', { pollUpdateMessage: { pollCreationMessageKey: { remoteJid: pn(CUSTOMER), id: 'POLL-1', fromMe: false }, vote: encryptedVote(randomBytes(32), 'POLL-1', pn(CUSTOMER), pn(CUSTOMER), ['Tarde']) } });
+    await upsert(forged);
+    expect(await poll()).toMatchObject({ options: [{ name: 'Manhã', votes: 1 }, { name: 'Tarde', votes: 0 }] });
+    await upsert(vote('VOTE-4', pn(CUSTOMER), []));
+    expect(await poll()).toMatchObject({ options: [{ name: 'Manhã', votes: 0 }, { name: 'Tarde', votes: 0 }], voters: 0 });
+    // What the agent's screen receives: the poll, without its key or who voted.
+    const ticketId = (await stored('POLL-1'))?.message.ticketId;
+    const shown = (await t.request(adminToken, 'GET', `/messages/${ticketId}`)).json().messages.find((m: { body: string }) => m.body.startsWith('📊'));
+    expect(shown.dataJson.poll.name).toBe('Melhor horário?');
+    expect(shown.dataJson.pollSecret).toBeUndefined();
+    expect(shown.dataJson.pollVotes).toBeUndefined();
+  });
+
+  it('an event invitation keeps its name, place, times, link and cancellation; a native-flow reply its name and parameters', async () => {
+    await upsert(
+      message('EVT-1', { eventMessage: { name: 'Visita técnica', description: 'Levar o orçamento', location: { name: 'Loja Centro', address: 'Praça da Sé' }, joinLink: 'https://call.whatsapp.com/x', startTime: 1_800_000_000, endTime: 1_800_003_600, isCanceled: true } }),
+      message('NFR-1', { interactiveResponseMessage: { body: { text: 'Pedido enviado' }, nativeFlowResponseMessage: { name: 'address_message', paramsJson: '{"city":"São Paulo","zip":"01001-000"}', version: 1 } } }),
+    );
+    expect((await stored('EVT-1'))?.message).toMatchObject({
+      body: '📅 Visita técnica',
+      dataJson: { event: { name: 'Visita técnica', description: 'Levar o orçamento', location: 'Loja Centro - Praça da Sé', joinLink: 'https://call.whatsapp.com/x', startsAt: '2027-01-15T08:00:00.000Z', endsAt: '2027-01-15T09:00:00.000Z', cancelled: true } },
+    });
+    expect((await stored('NFR-1'))?.message).toMatchObject({ body: 'Pedido enviado', dataJson: { flow: { name: 'address_message', fields: { city: 'São Paulo', zip: '01001-000' } } } });
+  });
+
+  it("a live location's later positions move its message instead of adding lines", async () => {
+    const customer = '5511987650044';
+    const live = (id: string, sequence: number, latitude: number, timestamp: number) =>
+      message(id, { liveLocationMessage: { degreesLatitude: latitude, degreesLongitude: -46.6333, sequenceNumber: sequence, caption: 'A caminho', accuracyInMeters: 8 } }, { remoteJid: pn(customer) }, { messageTimestamp: timestamp, pushName: 'Davi' });
+    const now = Math.floor(Date.now() / 1000);
+    await upsert(live('LIVE-1', 1, -23.55, now));
+    await upsert(live('LIVE-2', 2, -23.56, now + 30));
+    await upsert(live('LIVE-3', 3, -23.57, now + 60));
+    expect(await stored('LIVE-2')).toBeNull();
+    expect(await stored('LIVE-3')).toBeNull();
+    expect((await stored('LIVE-1'))?.message).toMatchObject({
+      mediaType: 'locationMessage',
+      body: expect.stringContaining('-23.57,-46.6333'),
+      dataJson: { location: { latitude: -23.57, longitude: -46.6333 }, live: { sequence: 3, updatedAt: new Date((now + 60) * 1000).toISOString(), caption: 'A caminho', accuracyMeters: 8 } },
+    });
+    // An update that arrives late (a lower sequence) does not move it back.
+    await upsert(live('LIVE-0', 2, -23.5, now + 90));
+    expect((await stored('LIVE-1'))?.message.dataJson?.location?.latitude).toBe(-23.57);
+  });
+});
+
+interface WireFixture {
+  name: string;
+  id: string;
+  /** The WebMessageInfo protobuf, base64, as WhatsApp Web delivers it (after decryption). */
+  wire: string;
+  expect: {
+    body?: string;
+    mediaType?: string;
+    mediaName?: string;
+    dataJson?: Record<string, unknown>;
+    quotes?: string;
+    senderName?: string;
+    chat?: string;
+    isGroup?: boolean;
+    reactionOn?: string;
+    emoji?: string;
+  };
+}
+
+/*
+ * The wire contract: messages of every kind the adapter reads, frozen as WhatsApp Web's own
+ * protobuf bytes (fixtures/wire-messages.json), decoded by the installed Baileys and fed through
+ * the real session. A Baileys upgrade that renames, renumbers or reshapes one of these fails here.
+ */
+describe('wire contract: frozen WhatsApp Web payloads through the real session', () => {
+  const file = JSON.parse(readFileSync(new URL('./fixtures/wire-messages.json', import.meta.url), 'utf8')) as { fixtures: WireFixture[] };
+
+  it('every kind decodes and is stored as it was the day it was recorded', async () => {
+    await upsertSetting(t.database.db, { companyId: company.id }, 'CheckMsgIsGroup', 'disabled');
+    for (const fixture of file.fixtures) await upsert(proto.WebMessageInfo.decode(Buffer.from(fixture.wire, 'base64')) as WAMessage);
+    const problems: string[] = [];
+    for (const { name, id, expect: wanted } of file.fixtures) {
+      const check = (ok: boolean, what: string) => {
+        if (!ok) problems.push(`${name}: ${what}`);
+      };
+      if (wanted.reactionOn) {
+        const target = await stored(wanted.reactionOn);
+        check(Boolean(target?.message.dataJson?.reactions?.some((reaction) => reaction.emoji === wanted.emoji)), `reaction ${wanted.emoji ?? ''} on ${wanted.reactionOn}`);
+        check((await stored(id)) === null, 'a reaction is no message of its own');
+        continue;
+      }
+      const row = await stored(id);
+      if (!row) {
+        problems.push(`${name}: not stored`);
+        continue;
+      }
+      if (wanted.body !== undefined) check(row.message.body === wanted.body, `body ${JSON.stringify(row.message.body)}`);
+      if (wanted.mediaType) check(row.message.mediaType === wanted.mediaType, `mediaType ${row.message.mediaType ?? 'null'}`);
+      if (wanted.mediaName) check(row.message.mediaName === wanted.mediaName, `mediaName ${row.message.mediaName ?? 'null'}`);
+      if (wanted.quotes) check(row.message.quotedMsgId === (await stored(wanted.quotes))?.message.id, 'quote');
+      if (wanted.senderName) check(row.message.senderName === wanted.senderName, `senderName ${row.message.senderName ?? 'null'}`);
+      if (wanted.chat) check(row.number === wanted.chat && row.isGroup === Boolean(wanted.isGroup), `chat ${row.number}`);
+      if (wanted.dataJson) {
+        try {
+          expect(row.message.dataJson).toMatchObject(wanted.dataJson);
+        } catch {
+          problems.push(`${name}: dataJson ${JSON.stringify(row.message.dataJson)}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    await upsertSetting(t.database.db, { companyId: company.id }, 'CheckMsgIsGroup', 'enabled');
   });
 });
 

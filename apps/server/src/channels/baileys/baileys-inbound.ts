@@ -1,10 +1,14 @@
+import { createHash } from 'node:crypto';
 import {
+  decryptPollVote,
+  getKeyAuthor,
   isJidBroadcast,
   isJidGroup,
   isJidNewsletter,
   isLidUser,
   isPnUser,
   jidDecode,
+  jidNormalizedUser,
   normalizeMessageContent,
   proto,
   toNumber,
@@ -17,7 +21,18 @@ import {
 } from 'baileys';
 import { ingestMessage, type InboundDeps } from '../../inbound/ingest.js';
 import type { InboundMessage } from '../../inbound/inbound-message.js';
-import { applyAck, applyEdit, applyReaction, applyRevoke, applySendFailure, type DeliveryReportsDeps } from '../../inbound/message-updates.js';
+import {
+  applyAck,
+  applyEdit,
+  applyLiveLocation,
+  applyPollVote,
+  applyReaction,
+  applyRevoke,
+  applySendFailure,
+  moveLiveLocation,
+  pollKeyOf,
+  type DeliveryReportsDeps,
+} from '../../inbound/message-updates.js';
 import type { Platform } from '../../platform/platform.js';
 import type { StoredMedia } from '../../platform/storage/media-storage.js';
 import { channelSettings } from '../channel-settings.js';
@@ -148,6 +163,8 @@ async function ingestNumberChange(ctx: BaileysInboundContext, message: WAMessage
 async function ingestBaileysMessage(ctx: BaileysInboundContext, message: WAMessage, ignoreGroups: boolean): Promise<boolean> {
   const { key } = message;
   if (!key.id) return false;
+  const pollUpdate = normalizeMessageContent(message.message)?.pollUpdateMessage;
+  if (pollUpdate) return applyBaileysPollVote(ctx, message, pollUpdate);
   const reaction = normalizeMessageContent(message.message)?.reactionMessage;
   const numberChange = message.messageStubType === WAMessageStubType.INDIVIDUAL_CHANGE_NUMBER;
   const content = reaction || numberChange ? null : mapContent(message);
@@ -157,6 +174,11 @@ async function ingestBaileysMessage(ctx: BaileysInboundContext, message: WAMessa
   if (chat.isGroup && ignoreGroups) return false;
   if (reaction) return ingestReaction(ctx, message, chat, reaction);
   if (numberChange || !content) return numberChange && !chat.isGroup ? ingestNumberChange(ctx, message, chat) : false;
+  // A live location's later position moves the message of its start rather than adding a line.
+  if (content.data?.live && !key.fromMe) {
+    const senderName = chat.isGroup ? message.pushName || null : null;
+    if (await applyLiveLocation(ctx.deps, { ...ctx.ref, number: chat.number, senderName }, content.body, content.data)) return false;
+  }
 
   let media: StoredMedia | undefined;
   let body = content.body;
@@ -198,6 +220,32 @@ async function ingestBaileysMessage(ctx: BaileysInboundContext, message: WAMessa
   }
   const result = await ingestMessage(ctx.deps, input);
   return !result.duplicate;
+}
+
+/**
+ * A vote on a poll: WhatsApp encrypts it with the poll's key (kept with the stored poll), and
+ * names the options by the SHA-256 of their text. The voter's choice replaces their earlier one.
+ */
+async function applyBaileysPollVote(ctx: BaileysInboundContext, message: WAMessage, update: proto.Message.IPollUpdateMessage): Promise<boolean> {
+  const creation = update.pollCreationMessageKey;
+  if (!creation?.id || !update.vote?.encPayload || !update.vote.encIv) return false;
+  const ref = { companyId: ctx.ref.companyId, whatsappId: ctx.ref.whatsappId, externalId: creation.id };
+  const poll = await pollKeyOf(ctx.deps, ref);
+  if (!poll) {
+    ctx.logger.warn({ whatsappId: ctx.ref.whatsappId, pollId: creation.id }, 'vote on a poll not stored here ignored');
+    return false;
+  }
+  const me = jidNormalizedUser(ctx.socket.user?.id);
+  const voter = getKeyAuthor(message.key, me);
+  try {
+    const vote = decryptPollVote(update.vote, { pollEncKey: Buffer.from(poll.secret, 'base64'), pollCreatorJid: getKeyAuthor(creation, me), pollMsgId: creation.id, voterJid: voter });
+    const picked = new Set((vote.selectedOptions ?? []).map((hash) => Buffer.from(hash).toString('hex')));
+    const choice = poll.options.filter((name) => picked.has(createHash('sha256').update(name).digest('hex')));
+    return await applyPollVote(ctx.deps, ref, voter, choice);
+  } catch (error) {
+    ctx.logger.warn({ err: error, whatsappId: ctx.ref.whatsappId, pollId: creation.id }, 'poll vote could not be decrypted');
+    return false;
+  }
 }
 
 export async function handleUpsert(ctx: BaileysInboundContext, upsert: BaileysEventMap['messages.upsert']): Promise<void> {
@@ -243,6 +291,9 @@ export async function handleUpdates(ctx: BaileysInboundContext, updates: Baileys
         if (text) await applyEdit(ctx.deps, ref, text);
       }
       if (update.messageStubType === WAMessageStubType.REVOKE) await applyRevoke(ctx.deps, ref);
+      // A live location's later position, sent as an update of its message.
+      const live = update.message ? mapContent({ key, message: update.message }) : null;
+      if (live?.data?.live) await moveLiveLocation(ctx.deps, ref, live.body, live.data);
     } catch (error) {
       ctx.logger.error({ err: error, whatsappId: ctx.ref.whatsappId, id: key.id }, 'message update failed');
     }

@@ -29,7 +29,6 @@ const IGNORED_KINDS = new Set<keyof proto.IMessage>([
   'reactionMessage',
   'senderKeyDistributionMessage',
   'messageContextInfo',
-  'pollUpdateMessage',
   'keepInChatMessage',
   'pinInChatMessage',
   'encReactionMessage',
@@ -74,6 +73,56 @@ function locationBody(location: proto.Message.ILocationMessage | proto.Message.I
   return label ? `${link}\n${label}` : link;
 }
 
+const POLL_KINDS = new Set<keyof proto.IMessage>(['pollCreationMessage', 'pollCreationMessageV2', 'pollCreationMessageV3', 'pollCreationMessageV5']);
+
+/** A Long or number of seconds since the epoch as ISO time; undefined when absent or zero. */
+function isoSeconds(seconds: number | { toNumber(): number } | null | undefined): string | undefined {
+  const value = typeof seconds === 'number' ? seconds : (seconds?.toNumber() ?? 0);
+  return value > 0 ? new Date(value * 1000).toISOString() : undefined;
+}
+
+/** A native-flow reply's parameters (JSON text WhatsApp gives); an unreadable text is kept as it came. */
+function flowFields(paramsJson: string | null | undefined): Record<string, unknown> {
+  if (!paramsJson) return {};
+  try {
+    const parsed: unknown = JSON.parse(paramsJson);
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { value: parsed };
+  } catch {
+    return { raw: paramsJson };
+  }
+}
+
+/** A poll as the conversation shows it, and the key its votes are encrypted with (kept, never shown). */
+function pollOf(content: proto.IMessage, kind: keyof proto.IMessage): { body: string; data: MessageData } {
+  const poll = (content[kind] ?? {}) as proto.Message.IPollCreationMessage;
+  const name = poll.name ?? '';
+  const options = (poll.options ?? []).map((option) => option.optionName ?? '').filter(Boolean);
+  const secret = content.messageContextInfo?.messageSecret;
+  return {
+    body: [`📊 ${name}`, ...options.map((option) => `- ${option}`)].join('\n'),
+    data: {
+      poll: { name, options: options.map((option) => ({ name: option, votes: 0 })), selectableCount: poll.selectableOptionsCount ?? 0, voters: 0 },
+      ...(secret?.length ? { pollSecret: Buffer.from(secret).toString('base64') } : {}),
+    },
+  };
+}
+
+/** A live location's position and its live part (`sequence` orders the updates that follow the first). */
+function liveLocationOf(message: WAMessage, live: proto.Message.ILiveLocationMessage): MessageData {
+  const sentAt = isoSeconds(message.messageTimestamp as number | { toNumber(): number } | null | undefined) ?? new Date().toISOString();
+  const sequence = typeof live.sequenceNumber === 'number' ? live.sequenceNumber : (live.sequenceNumber?.toNumber() ?? 0);
+  return {
+    location: { latitude: Number(live.degreesLatitude ?? 0), longitude: Number(live.degreesLongitude ?? 0) },
+    live: {
+      sequence,
+      updatedAt: sentAt,
+      ...(live.caption ? { caption: live.caption } : {}),
+      ...(live.accuracyInMeters ? { accuracyMeters: live.accuracyInMeters } : {}),
+      ...(live.speedInMps ? { speedMps: live.speedInMps } : {}),
+    },
+  };
+}
+
 /** The text of an edited message's new content. */
 export function textOf(content: proto.IMessage | null | undefined): string {
   const normalized = normalizeMessageContent(content);
@@ -106,6 +155,11 @@ export function mapContent(message: WAMessage): MappedContent | null {
     const data = { ...common, ...extra };
     return Object.keys(data).length ? { ...mapped, data } : mapped;
   };
+
+  if (POLL_KINDS.has(kind)) {
+    const poll = pollOf(content, kind);
+    return withData({ body: poll.body, quotedExternalId }, poll.data);
+  }
 
   const mediaKind = MEDIA_KINDS[kind];
   if (mediaKind) {
@@ -141,7 +195,33 @@ export function mapContent(message: WAMessage): MappedContent | null {
       );
     }
     case 'liveLocationMessage':
-      return withData({ body: locationBody(content.liveLocationMessage ?? {}), specialType: 'locationMessage', quotedExternalId });
+      return withData({ body: locationBody(content.liveLocationMessage ?? {}), specialType: 'locationMessage', quotedExternalId }, liveLocationOf(message, content.liveLocationMessage ?? {}));
+    case 'eventMessage': {
+      const event = content.eventMessage ?? {};
+      const place = [event.location?.name, event.location?.address].filter(Boolean).join(' - ');
+      return withData(
+        { body: `📅 ${event.name ?? ''}`, quotedExternalId },
+        {
+          event: {
+            name: event.name ?? '',
+            ...(event.description ? { description: event.description } : {}),
+            ...(place ? { location: place } : {}),
+            ...(event.joinLink ? { joinLink: event.joinLink } : {}),
+            ...(isoSeconds(event.startTime) ? { startsAt: isoSeconds(event.startTime) } : {}),
+            ...(isoSeconds(event.endTime) ? { endsAt: isoSeconds(event.endTime) } : {}),
+            ...(event.isCanceled ? { cancelled: true } : {}),
+          },
+        },
+      );
+    }
+    case 'interactiveResponseMessage': {
+      const reply = content.interactiveResponseMessage;
+      const flow = reply?.nativeFlowResponseMessage;
+      return withData(
+        { body: reply?.body?.text || flow?.name || '', quotedExternalId },
+        { flow: { ...(flow?.name ? { name: flow.name } : {}), fields: flowFields(flow?.paramsJson) } },
+      );
+    }
     case 'contactMessage':
       return withData({ body: content.contactMessage?.vcard ?? content.contactMessage?.displayName ?? '', specialType: 'vcard', quotedExternalId });
     case 'contactsArrayMessage': {

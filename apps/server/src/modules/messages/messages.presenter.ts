@@ -1,4 +1,4 @@
-import type { PresentedMessage } from '@atende/shared';
+import type { MessageData, PresentedMessage } from '@atende/shared';
 import type { MessageRow } from '../../platform/db/schema.js';
 import type { MediaStorage } from '../../platform/storage/media-storage.js';
 
@@ -11,6 +11,13 @@ export interface MessageDetail extends MessageRow {
 export interface PresentedMessageJson {
   json: string;
   mediaPath: string | null;
+}
+
+/** What of a message's data is shown: the keys kept for the server alone (a poll's key and its voters) are not. */
+function presentedData(data: MessageData | null | undefined): MessageData | null {
+  if (!data) return null;
+  const { pollSecret: _secret, pollVotes: _votes, ...shown } = data;
+  return shown;
 }
 
 export function presentMessage(message: MessageDetail, media: MediaStorage): PresentedMessage {
@@ -34,7 +41,7 @@ export function presentMessage(message: MessageDetail, media: MediaStorage): Pre
     sendStatus: message.sendStatus,
     sendError: message.sendError,
     /** What the channel gave beyond text and file (issue 19): reactions, order, referral, ...; null when nothing. */
-    dataJson: message.isDeleted ? null : (message.dataJson ?? null),
+    dataJson: message.isDeleted ? null : presentedData(message.dataJson),
     contact: message.contact,
     quotedMsgId: message.quotedMsgId,
     quotedMsg: message.quoted

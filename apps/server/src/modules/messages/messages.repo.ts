@@ -112,7 +112,7 @@ function conversationPageSql(connectionCondition: string): string {
       'mediaType', m.media_type, 'mediaUrl', null::text, 'mediaName', m.media_name,
       'isDeleted', m.is_deleted, 'isEdited', m.is_edited, 'senderName', m.sender_name,
       'sendStatus', m.send_status, 'sendError', m.send_error,
-      'dataJson', case when m.is_deleted then null else m.data_json end,
+      'dataJson', case when m.is_deleted then null else m.data_json - 'pollSecret' - 'pollVotes' end,
       'contact', json_build_object('id', m.contact_id, 'name', c.name),
       'quotedMsgId', m.quoted_msg_id,
       'quotedMsg', case when qm.id is not null then json_build_object(

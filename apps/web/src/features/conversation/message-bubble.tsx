@@ -13,7 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { formatTime } from '../../i18n/dates';
 import { FormattedText } from './format-message';
 import { ackState } from './message-content';
-import { detailText, MediaState, MessageOrigin, OrderCard, Reactions } from './message-details';
+import { detailText, EventCard, MediaState, MessageOrigin, OrderCard, PollCard, Reactions } from './message-details';
 import { bodyIsMediaName, MessageMedia } from './message-media';
 
 /**
@@ -167,6 +167,8 @@ export function MessageBubble({ message, showSender, onReply, onDelete, onRetry,
         <MessageMedia message={message} />
       )}
       {data?.order ? <OrderCard order={data.order} /> : null}
+      {data?.poll ? <PollCard poll={data.poll} /> : null}
+      {data?.event ? <EventCard event={data.event} /> : null}
       {textual ? (
         <Typography variant="body2" component="div" data-testid="message-body" sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', mt: message.mediaUrl ? 0.5 : 0 }}>
           <FormattedText text={textual} />

@@ -1,7 +1,8 @@
 import type { PresentedMessage } from '@atende/shared';
 import { render, within } from '@testing-library/react';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setupI18n } from '../../i18n';
+import { setDisplayTimeZone } from '../../i18n/dates';
 import { buildMessage } from '../../test/build-message';
 import { MessageBubble } from './message-bubble';
 
@@ -18,7 +19,11 @@ const bubble = (extra: Partial<PresentedMessage>) => {
 
 beforeAll(async () => {
   await setupI18n().changeLanguage('pt');
+  // Times are shown in the company's zone, whatever the machine's.
+  setDisplayTimeZone('America/Sao_Paulo');
 });
+
+afterAll(() => setDisplayTimeZone(null));
 
 describe('message details in the bubble', () => {
   it('an order as a card with items, prices and total instead of its text summary', () => {
@@ -57,5 +62,96 @@ describe('message details in the bubble', () => {
   it("a failed send gives the channel's words with the reason", () => {
     const item = bubble({ fromMe: true, sendStatus: 'failed', sendError: 'ERR_WA_UNDELIVERABLE', dataJson: { failure: { code: 131026, title: 'Message undeliverable' } } });
     expect(within(item).getByTestId('message-failed-icon').getAttribute('aria-label') ?? within(item).getByTestId('message-failed-icon').textContent).toContain('Message undeliverable');
+  });
+
+  describe('WhatsApp Web polls, events and live locations', () => {
+    afterEach(async () => {
+      await setupI18n().changeLanguage('pt');
+    });
+
+    const poll = { name: 'Qual sabor?', options: [{ name: 'Chocolate', votes: 3 }, { name: 'Morango com uma descrição bem longa que precisa quebrar a linha', votes: 1 }, { name: 'Baunilha', votes: 0 }], selectableCount: 1, voters: 4 };
+    const pollBody = '📊 Qual sabor?\n- Chocolate\n- Morango com uma descrição bem longa que precisa quebrar a linha\n- Baunilha';
+
+    it('a poll as a card: its question, each option with its votes and bar, the total and single choice, instead of its text', () => {
+      const item = bubble({ body: pollBody, dataJson: { poll } });
+      const card = within(item).getByTestId('message-poll');
+      expect(card.textContent).toContain('Enquete');
+      expect(within(card).getByTestId('message-poll-name').textContent).toBe('Qual sabor?');
+      expect(within(card).getAllByTestId('message-poll-option').map((row) => row.textContent)).toEqual(['Chocolate3', 'Morango com uma descrição bem longa que precisa quebrar a linha1', 'Baunilha0']);
+      const bars = within(card).getAllByRole('progressbar');
+      expect(bars.map((bar) => [bar.getAttribute('aria-label'), bar.getAttribute('aria-valuenow')])).toEqual([
+        ['Chocolate: 3 votos', '75'],
+        ['Morango com uma descrição bem longa que precisa quebrar a linha: 1 voto', '25'],
+        ['Baunilha: 0 votos', '0'],
+      ]);
+      expect(within(card).getByTestId('message-poll-footer').textContent).toBe('4 votos · escolha única');
+      expect(within(item).queryByTestId('message-body')).toBeNull();
+      expect(item.textContent).not.toContain('📊');
+    });
+
+    it('a poll nobody voted in yet, any number of choices, in English and Spanish', async () => {
+      const fresh = { ...poll, options: poll.options.map((option) => ({ ...option, votes: 0 })), selectableCount: 0, voters: 0 };
+      const one = { ...poll, options: [{ name: 'Yes', votes: 1 }, { name: 'No', votes: 0 }], selectableCount: 2, voters: 1 };
+      await setupI18n().changeLanguage('en');
+      const card = within(bubble({ body: pollBody, dataJson: { poll: fresh } })).getByTestId('message-poll');
+      expect(card.textContent).toContain('Poll');
+      expect(within(card).getByTestId('message-poll-footer').textContent).toBe('0 votes · multiple choice');
+      expect(within(card).getAllByRole('progressbar').map((bar) => bar.getAttribute('aria-valuenow'))).toEqual(['0', '0', '0']);
+      const single = within(bubble({ body: '📊 Qual sabor?', dataJson: { poll: { ...one, selectableCount: 1 } } })).getByTestId('message-poll');
+      expect(within(single).getByTestId('message-poll-footer').textContent).toBe('1 vote · single choice');
+      expect(within(single).getByRole('progressbar', { name: 'Yes: 1 vote' }).getAttribute('aria-valuenow')).toBe('100');
+      await setupI18n().changeLanguage('es');
+      const spanish = within(bubble({ body: '📊 Qual sabor?', dataJson: { poll: one } })).getByTestId('message-poll');
+      expect(spanish.textContent).toContain('Encuesta');
+      expect(within(spanish).getByTestId('message-poll-footer').textContent).toBe('1 voto · opción múltiple');
+    });
+
+    it('an event as a card: name, when, where, what, the link to join, and cancelled', () => {
+      const item = bubble({
+        body: '📅 Lançamento',
+        dataJson: {
+          event: {
+            name: 'Lançamento',
+            description: 'Apresentação da nova coleção',
+            location: 'Loja Centro - Rua A, 10',
+            joinLink: 'https://call.whatsapp.com/video/abc',
+            startsAt: '2026-03-10T17:00:00.000Z',
+            endsAt: '2026-03-10T19:30:00.000Z',
+            cancelled: true,
+          },
+        },
+      });
+      const card = within(item).getByTestId('message-event');
+      expect(within(card).getByTestId('message-event-name').textContent).toBe('Lançamento');
+      expect(within(card).getByTestId('message-event-when').textContent).toBe('10/03/2026 14:00 – 16:30');
+      expect(within(card).getByTestId('message-event-location').textContent).toBe('Loja Centro - Rua A, 10');
+      expect(within(card).getByTestId('message-event-description').textContent).toBe('Apresentação da nova coleção');
+      const link = within(card).getByRole('link', { name: 'Entrar no evento' });
+      expect([link.getAttribute('href'), link.getAttribute('target'), link.getAttribute('rel')]).toEqual(['https://call.whatsapp.com/video/abc', '_blank', 'noopener noreferrer']);
+      expect(within(card).getByTestId('message-event-cancelled').textContent).toBe('Cancelado');
+      expect(within(item).queryByTestId('message-body')).toBeNull();
+      expect(item.textContent).not.toContain('📅');
+    });
+
+    it('an event with only a name and a start over two days, not cancelled', () => {
+      const card = within(bubble({ body: '📅 Feira', dataJson: { event: { name: 'Feira', startsAt: '2026-03-10T17:00:00.000Z', endsAt: '2026-03-11T17:00:00.000Z' } } })).getByTestId('message-event');
+      expect(within(card).getByTestId('message-event-when').textContent).toBe('10/03/2026 14:00 – 11/03/2026 14:00');
+      expect(within(card).queryByTestId('message-event-cancelled')).toBeNull();
+      expect(within(card).queryByRole('link')).toBeNull();
+      expect(within(card).queryByTestId('message-event-location')).toBeNull();
+    });
+
+    it('a live location says it is live and when it last moved; a plain one does not', async () => {
+      const location = { latitude: -23.55, longitude: -46.63 };
+      const body = 'https://maps.google.com/maps?q=-23.55%2C-46.63&z=17&hl=pt-BR';
+      const item = bubble({ body, mediaType: 'locationMessage', dataJson: { location, live: { sequence: 3, updatedAt: '2026-01-05T13:07:00.000Z', caption: 'Chegando' } } });
+      expect(within(item).getByTestId('message-live-location').textContent).toBe('Localização em tempo real · atualizada 10:07');
+      expect(item.textContent).toContain('Chegando');
+      expect(within(item).getByTestId('message-location').getAttribute('href')).toContain('-23.55');
+      expect(within(bubble({ body, mediaType: 'locationMessage', dataJson: { location } })).queryByTestId('message-live-location')).toBeNull();
+      await setupI18n().changeLanguage('en');
+      const english = bubble({ body, mediaType: 'locationMessage', dataJson: { location, live: { sequence: 4, updatedAt: '2026-01-05T13:08:00.000Z' } } });
+      expect(within(english).getByTestId('message-live-location').textContent).toBe('Live location · updated 10:08');
+    });
   });
 });

@@ -1,14 +1,19 @@
 import { orderTotals, type MessageData, type MessageDataOrder } from '@atende/shared';
 import CampaignOutlined from '@mui/icons-material/CampaignOutlined';
+import EventOutlined from '@mui/icons-material/EventOutlined';
+import MyLocationOutlined from '@mui/icons-material/MyLocationOutlined';
+import PollOutlined from '@mui/icons-material/PollOutlined';
 import ReplyOutlined from '@mui/icons-material/ShortcutOutlined';
 import ShoppingCartOutlined from '@mui/icons-material/ShoppingCartOutlined';
-import { Box, CircularProgress, Divider, Link, Stack, Typography } from '@mui/material';
+import { Box, Chip, CircularProgress, Divider, LinearProgress, Link, Stack, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
+import { calendarDay, formatDateTime, formatTime } from '../../i18n/dates';
 
 /**
  * What a message carries beyond text and file (issue 19), as the bubble shows
  * it: the forwarded mark and the ad that brought the customer above the text,
- * the media's state, an order's card, and the reactions below.
+ * the media's state, an order's, a poll's or an event's card, a live location's
+ * last update, and the reactions below.
  */
 
 const money = (amount: number, currency: string, language: string) => {
@@ -116,6 +121,109 @@ export function OrderCard({ order }: { order: MessageDataOrder }) {
   );
 }
 
+/** A customer's poll (WhatsApp Web): each option with its votes now and a bar, the total and how many options one may pick. */
+export function PollCard({ poll }: { poll: NonNullable<MessageData['poll']> }) {
+  const { t } = useTranslation();
+  const total = poll.options.reduce((sum, option) => sum + option.votes, 0);
+  return (
+    <Box data-testid="message-poll" sx={{ minWidth: 200 }}>
+      <Typography variant="caption" sx={{ display: 'flex', alignItems: 'center', gap: 0.5, fontWeight: 600 }}>
+        <PollOutlined fontSize="inherit" />
+        {t('conversation.message.poll')}
+      </Typography>
+      <Typography variant="body2" sx={{ fontWeight: 600, whiteSpace: 'pre-wrap', wordBreak: 'break-word', mb: 0.5 }} data-testid="message-poll-name">
+        {poll.name}
+      </Typography>
+      {poll.options.map((option, index) => (
+        <Box key={`${option.name}-${index}`} data-testid="message-poll-option" sx={{ mb: 0.75 }}>
+          <Stack direction="row" spacing={1} sx={{ justifyContent: 'space-between', alignItems: 'baseline' }}>
+            <Typography variant="body2" sx={{ minWidth: 0, wordBreak: 'break-word' }}>
+              {option.name}
+            </Typography>
+            <Typography variant="body2" sx={{ flexShrink: 0, fontWeight: 600 }} data-testid="message-poll-votes">
+              {option.votes}
+            </Typography>
+          </Stack>
+          <LinearProgress
+            variant="determinate"
+            value={(option.votes / Math.max(1, total)) * 100}
+            aria-label={t('conversation.message.pollOption', { option: option.name, count: option.votes })}
+            sx={{ height: 4, borderRadius: 2, mt: 0.25 }}
+          />
+        </Box>
+      ))}
+      <Typography variant="caption" sx={{ display: 'block' }} data-testid="message-poll-footer">
+        {t('conversation.message.pollVotes', { count: total })} · {t(poll.selectableCount === 1 ? 'conversation.message.pollSingle' : 'conversation.message.pollMultiple')}
+      </Typography>
+    </Box>
+  );
+}
+
+/** When an event runs, in the company's zone: the end's day only when it is not the start's. */
+function eventWhen(startsAt?: string, endsAt?: string): string {
+  const start = startsAt ? formatDateTime(startsAt) : '';
+  if (!endsAt) return start;
+  const end = startsAt && calendarDay(startsAt) === calendarDay(endsAt) ? formatTime(endsAt) : formatDateTime(endsAt);
+  return start ? `${start} – ${end}` : `– ${end}`;
+}
+
+/** An event invitation (WhatsApp Web): name, when, where, what, how to join, and whether it was cancelled. */
+export function EventCard({ event }: { event: NonNullable<MessageData['event']> }) {
+  const { t } = useTranslation();
+  const when = eventWhen(event.startsAt, event.endsAt);
+  return (
+    <Box data-testid="message-event" sx={{ minWidth: 200 }}>
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
+        <EventOutlined fontSize="small" titleAccess={t('conversation.message.event')} sx={{ mt: 0.25 }} />
+        <Box sx={{ minWidth: 0 }}>
+          <Typography variant="body2" sx={{ fontWeight: 600, wordBreak: 'break-word' }} data-testid="message-event-name">
+            {event.name}
+          </Typography>
+          {event.cancelled ? <Chip size="small" color="error" variant="outlined" label={t('conversation.message.eventCancelled')} data-testid="message-event-cancelled" sx={{ my: 0.25 }} /> : null}
+          {when ? (
+            <Typography variant="caption" sx={{ display: 'block' }} data-testid="message-event-when">
+              {when}
+            </Typography>
+          ) : null}
+          {event.location ? (
+            <Typography variant="caption" sx={{ display: 'block', wordBreak: 'break-word' }} data-testid="message-event-location">
+              {event.location}
+            </Typography>
+          ) : null}
+          {event.description ? (
+            <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', mt: 0.5 }} data-testid="message-event-description">
+              {event.description}
+            </Typography>
+          ) : null}
+          {event.joinLink ? (
+            <Link href={event.joinLink} target="_blank" rel="noopener noreferrer" variant="body2" sx={{ display: 'inline-block', mt: 0.5 }}>
+              {t('conversation.message.eventJoin')}
+            </Link>
+          ) : null}
+        </Box>
+      </Stack>
+    </Box>
+  );
+}
+
+/** Under a location: that it is live and when it last moved. */
+export function LiveLocation({ live }: { live: NonNullable<MessageData['live']> }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {live.caption ? (
+        <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
+          {live.caption}
+        </Typography>
+      ) : null}
+      <Typography variant="caption" data-testid="message-live-location" sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
+        <MyLocationOutlined fontSize="inherit" />
+        {t('conversation.message.liveLocation', { time: formatTime(live.updatedAt) })}
+      </Typography>
+    </>
+  );
+}
+
 /** The emojis people reacted with, grouped, under the bubble. */
 export function Reactions({ reactions }: { reactions: NonNullable<MessageData['reactions']> }) {
   const { t } = useTranslation();
@@ -137,7 +245,8 @@ export function Reactions({ reactions }: { reactions: NonNullable<MessageData['r
 
 /** The body the bubble shows for a message with details; null keeps the message's own body. */
 export function detailText(data: MessageData, t: (key: string, options?: Record<string, unknown>) => string): string | null {
-  if (data.order) return '';
+  // The card replaces the text summary the body holds for clients without it.
+  if (data.order || data.poll || data.event) return '';
   if (data.unsupported) return t('conversation.message.unsupported', { type: data.unsupported.type ?? '?' });
   return null;
 }

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../i18n/dates';
 import { locationLink, parseVcard } from './message-content';
+import { LiveLocation } from './message-details';
 
 /** What a media message carries besides its text (spec part 1 §3 mediaType). */
 export function MessageMedia({ message }: { message: PresentedMessage }) {
@@ -30,6 +31,7 @@ export function MessageMedia({ message }: { message: PresentedMessage }) {
           ) : (
             <Typography variant="body2">{t('conversation.message.location')}</Typography>
           )}
+          {data?.live ? <LiveLocation live={data.live} /> : null}
         </Box>
       </Stack>
     );
