@@ -6,8 +6,7 @@
  * wake-up, the ingest and the fan-out (through Redis when the sockets are on other nodes).
  */
 import { customerTextValue, metaSignature, webhookEnvelope } from '../apps/server/src/test/fake-graph-api.js';
-import { sendAtRate, startFanoutClients, wallClock } from './fanout.js';
-import { summarize } from './load.js';
+import { deliveryFigure, sendAtRate, startFanoutClients, wallClock } from './fanout.js';
 
 export interface CloudApiTarget {
   phoneNumberId: string;
@@ -61,17 +60,7 @@ export async function cloudApiLatency(options: CloudApiLatencyOptions) {
     // Events still on their way when the last webhook was answered.
     await sleep(1000);
     const delays = await takeAll();
-    const summary = summarize(delays, sends.errors, options.seconds);
-    return {
-      p50: summary.p50,
-      p90: summary.p90,
-      p99: summary.p99,
-      requests: sends.sent,
-      errors: sends.errors,
-      rps: sends.rps,
-      // Every accepted webhook reaches every socket once.
-      extra: { deliveries: delays.length, expectedDeliveries: (sends.sent - sends.errors) * options.tokens.length, maxSendLagMs: sends.maxLagMs },
-    };
+    return deliveryFigure(sends, delays, options.seconds, options.tokens.length);
   } finally {
     await Promise.all(clients.map((set) => set.stop()));
   }

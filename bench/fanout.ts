@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import http from 'node:http';
 import path from 'node:path';
 import type { FanoutCommand, FanoutReport } from './fanout-client.js';
+import { summarize } from './load.js';
 
 /**
  * Requests the sender keeps open at most. A server slower than the rate fills them
@@ -163,4 +164,22 @@ export async function sendAtRate(options: {
   await Promise.all(pending);
   agent.destroy();
   return { sent: total, errors, rps: Math.round((total / elapsed) * 100) / 100, maxLagMs: Math.round(maxLagMs * 10) / 10 };
+}
+
+/**
+ * A delivery figure: the delays (ms) from each send to each socket's event, the sends' rate and
+ * errors, and how many events arrived against how many should have (every accepted send reaches
+ * every socket once).
+ */
+export function deliveryFigure(sends: SendResult, delays: number[], seconds: number, sockets: number) {
+  const summary = summarize(delays, sends.errors, seconds);
+  return {
+    p50: summary.p50,
+    p90: summary.p90,
+    p99: summary.p99,
+    requests: sends.sent,
+    errors: sends.errors,
+    rps: sends.rps,
+    extra: { deliveries: delays.length, expectedDeliveries: (sends.sent - sends.errors) * sockets, maxSendLagMs: sends.maxLagMs },
+  };
 }

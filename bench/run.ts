@@ -15,7 +15,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { cpuSpeed, startCpuWatch } from './cpu.js';
-import { sendAtRate, startFanoutClients, wallClock } from './fanout.js';
+import { deliveryFigure, sendAtRate, startFanoutClients, wallClock } from './fanout.js';
 import { cloudApiLatency } from './cloud-api-latency.js';
 import { acceptedXlsx, largestAllowedXlsx, listWhileUploading } from './import.js';
 import { runLoad, summarize, type LoadResult } from './load.js';
@@ -430,17 +430,7 @@ async function main() {
           // Events still on their way when the last answer came.
           await new Promise((resolve) => setTimeout(resolve, 1000));
           const delays = await clients.stop();
-          const summary = summarize(delays, sends.errors, seconds);
-          return {
-            p50: summary.p50,
-            p90: summary.p90,
-            p99: summary.p99,
-            requests: sends.sent,
-            errors: sends.errors,
-            rps: sends.rps,
-            // Every accepted message reaches every socket once.
-            extra: { deliveries: delays.length, expectedDeliveries: (sends.sent - sends.errors) * sockets, maxSendLagMs: sends.maxLagMs },
-          };
+          return deliveryFigure(sends, delays, seconds, sockets);
         }),
       );
     }
