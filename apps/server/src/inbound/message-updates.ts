@@ -2,7 +2,7 @@ import type { MessageData } from '@atende/shared';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Platform } from '../platform/platform.js';
 import type { OutboundReports } from './inbound-reactions.js';
-import { attachSentByKey, loadMessageDetails } from '../modules/messages/messages.repo.js';
+import { attachSentByKey, failedWith, loadMessageDetails, type SendFailure } from '../modules/messages/messages.repo.js';
 import { findTicketDetail } from '../modules/tickets/tickets.repo.js';
 import { contacts, messages, outboundSends } from '../platform/db/schema.js';
 import type { TenantScope } from '../platform/http/context.js';
@@ -147,16 +147,11 @@ export async function applyReaction(services: MessageUpdatesDeps, ref: MessageRe
  * failed with our error code (shown translated, with Retry) and the channel's own
  * words kept. Answers whether a message changed.
  */
-export async function applySendFailure(services: DeliveryReportsDeps, ref: MessageRef, code: string, failure: NonNullable<MessageData['failure']>): Promise<boolean> {
+export async function applySendFailure(services: DeliveryReportsDeps, ref: MessageRef, code: string, failure: SendFailure): Promise<boolean> {
   await services.outboundReports.applyFailure(ref, code);
   const [row] = await services.db
     .update(messages)
-    .set({
-      sendStatus: 'failed',
-      sendError: code,
-      dataJson: sql`coalesce(${messages.dataJson}, '{}'::jsonb) || jsonb_build_object('failure', ${JSON.stringify(failure)}::jsonb)`,
-      updatedAt: new Date(),
-    })
+    .set(failedWith(code, failure))
     // A message already delivered or read did not fail (statuses can arrive out of order).
     .where(and(byRef(ref), eq(messages.fromMe, true), lt(messages.ack, 2)))
     .returning({ id: messages.id });

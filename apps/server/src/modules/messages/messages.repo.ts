@@ -214,15 +214,20 @@ export async function findPendingMessage(db: DbOrTx, scope: TenantScope, id: num
 export type SendFailure = NonNullable<MessageData['failure']>;
 
 /** The channel refused a pending message: failed, with the error code and what the channel said (only while it is still pending). */
+/** A message's columns once it failed with our code, keeping the channel's own words (`dataJson.failure`) when it gave them. */
+export function failedWith(code: string, failure?: SendFailure) {
+  return {
+    sendStatus: 'failed' as const,
+    sendError: code,
+    ...(failure ? { dataJson: sql`coalesce(${messages.dataJson}, '{}'::jsonb) || jsonb_build_object('failure', ${JSON.stringify(failure)}::jsonb)` } : {}),
+    updatedAt: new Date(),
+  };
+}
+
 export async function markSendFailed(db: DbOrTx, scope: TenantScope, id: number, code: string, failure?: SendFailure): Promise<void> {
   await db
     .update(messages)
-    .set({
-      sendStatus: 'failed',
-      sendError: code,
-      ...(failure ? { dataJson: sql`coalesce(${messages.dataJson}, '{}'::jsonb) || jsonb_build_object('failure', ${JSON.stringify(failure)}::jsonb)` } : {}),
-      updatedAt: new Date(),
-    })
+    .set(failedWith(code, failure))
     .where(inTenant(messages, scope, eq(messages.id, id), eq(messages.sendStatus, 'pending')));
 }
 
