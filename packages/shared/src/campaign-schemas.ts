@@ -8,7 +8,11 @@ export const CAMPAIGN_STATUS = ['INATIVA', 'PROGRAMADA', 'EM_ANDAMENTO', 'CANCEL
 export type CampaignStatus = (typeof CAMPAIGN_STATUS)[number];
 export const CAMPAIGN_MESSAGE_FIELDS = ['message1', 'message2', 'message3', 'message4', 'message5'] as const;
 
-const message = () => z.string().max(10_000, 'validation.tooLong').optional();
+/** A message variant; null (how the whaticket v6 client sends an empty one) is an empty message. */
+const message = () => z.preprocess((value) => (value === null ? '' : value), z.string().max(10_000, 'validation.tooLong').optional());
+/** A tag to send to, or none; the whaticket v6 client's select says none as "Nenhuma". */
+const noTagList = () => z.preprocess((value) => (value === 'Nenhuma' ? null : value), noneId());
+
 /** A time to start; '' or null means "not scheduled" (the campaign stays INATIVA). */
 const startAt = () => z.preprocess((value) => (value === '' || value === null || value === false ? null : value), sendAt().nullable());
 
@@ -20,9 +24,9 @@ const fields = {
   message5: message(),
   whatsappId: noneId().optional(),
   contactListId: noneId().optional(),
-  /** The spec's form names it tagListId and sends it as tagId: both accepted. */
-  tagId: noneId().optional(),
-  tagListId: noneId().optional(),
+  /** The spec's form names it tagListId and sends it as tagId: both accepted ("Nenhuma", the whaticket v6 client's "none", too). */
+  tagId: noTagList().optional(),
+  tagListId: noTagList().optional(),
   scheduledAt: startAt().optional(),
   confirmation: flag().optional(),
   /** Its files are sent after the text. */
