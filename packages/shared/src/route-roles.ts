@@ -37,6 +37,10 @@ export const ROUTE_ROLES = {
   'POST /api/messages/send': 'public',
   // plans: a global catalogue; the sign-up form lists it without a session
   'GET /plans/list': 'public',
+  'GET /plans/register': 'public',
+  'GET /settings/viewregister': 'public',
+  'GET /settings/allowregister': 'public',
+  'GET /settings/trial': 'public',
   // SaaS lifecycle (issue 23): sign-up and password reset need no session; the PSP's
   // webhook has its secret and the charge fetched back; the fake PSP is a stand-in peer
   'POST /companies/cadastro': 'public',

@@ -56,6 +56,10 @@ export const ROUTE_CASES: Record<RouteKey, RouteCase> = {
   'POST /cloud-api/webhook': deny((f) => ({ url: '/cloud-api/webhook', body: { object: 'whatsapp_business_account', entry: [{ id: String(f.connectionId), changes: [] }] }, anonymous: true })),
   'POST /api/messages/send': deny((f) => call('/api/messages/send', { number: f.contactNumber, body: 'probe' })),
   'GET /plans/list': open(() => '/plans/list'),
+  'GET /plans/register': open(() => '/plans/register'),
+  'GET /settings/viewregister': open(() => ({ url: '/settings/viewregister', anonymous: true })),
+  'GET /settings/allowregister': open(() => ({ url: '/settings/allowregister', anonymous: true })),
+  'GET /settings/trial': open(() => ({ url: '/settings/trial', anonymous: true })),
   // SaaS lifecycle (issue 23)
   'POST /companies/cadastro': open((f) => ({ url: '/companies/cadastro', body: { name: 'Probe Co', email: `probe.${f.marker.toLowerCase()}@example.com`, phone: '11987654321', password: 'Probe123!', planId: f.planId }, anonymous: true })),
   'GET /auth/options': open(() => ({ url: '/auth/options', anonymous: true })),

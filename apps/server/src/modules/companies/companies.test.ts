@@ -96,6 +96,10 @@ describe('plans', () => {
   it('lists publicly, and super users create, update and delete with value in reais', async () => {
     const publicList = await t.app.inject({ method: 'GET', url: '/plans/list' });
     expect(publicList.statusCode).toBe(200);
+    // The whaticket v6 client's sign-up page reads the same list from /plans/register.
+    const v6List = await t.app.inject({ method: 'GET', url: '/plans/register' });
+    expect(v6List.statusCode).toBe(200);
+    expect(v6List.json()).toEqual(publicList.json());
     const created = await t.request(superToken, 'POST', '/plans', { name: 'Plano Ouro', users: 5, value: 199.9, useKanban: false });
     expect(created.statusCode).toBe(201);
     expect(created.json()).toMatchObject({ name: 'Plano Ouro', users: 5, connections: 0, value: 199.9, useKanban: false, useCampaigns: true });

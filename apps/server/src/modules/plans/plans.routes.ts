@@ -6,9 +6,14 @@ import type { Platform } from '../../platform/platform.js';
 import { presentPlanRow } from './plans.presenter.js';
 import { changePlan, createPlan, listAllPlans, planPage, removePlan, showPlan, type PlansDeps } from './plans.service.js';
 
-/** `GET /plans/list` is public: the sign-up form lists plans before anyone logs in. */
+/**
+ * `GET /plans/list` is public: the sign-up form lists plans before anyone logs in. The
+ * whaticket v6 client's sign-up page asks the same of `GET /plans/register`.
+ */
 export function registerPlanPublicRoutes(scope: FastifyInstance, deps: Pick<Platform, 'db'>): void {
-  scope.get('/plans/list', async () => (await listAllPlans(deps)).map(presentPlanRow));
+  const list = async () => (await listAllPlans(deps)).map(presentPlanRow);
+  scope.get('/plans/list', list);
+  scope.get('/plans/register', list);
 }
 
 export function registerPlanRoutes(scope: FastifyInstance, deps: PlansDeps): void {

@@ -2,7 +2,7 @@ import { LANGUAGES, SignupBody } from '@atende/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
-import { publicAuthOptions, signup, type SignupDeps } from './signup.service.js';
+import { publicAuthOptions, signup, TRIAL_DAYS, type SignupDeps } from './signup.service.js';
 
 /** The reader's language for the e-mail, when the web app says it (the spec's client does not). */
 const SignupRequest = SignupBody.extend({ language: z.enum(LANGUAGES).optional().catch(undefined) });
@@ -17,4 +17,11 @@ export function registerSignupRoutes(scope: FastifyInstance, deps: SignupDeps): 
   });
 
   app.get('/auth/options', async () => publicAuthOptions(deps));
+
+  // The whaticket v6 client reads its sign-up switches before login (`data.value`), under its
+  // own keys: both answer whether sign-up is open (`publicSignup`), `trial` the trial's days.
+  const signupSwitch = async (key: 'viewregister' | 'allowregister') => ({ key, value: (await publicAuthOptions(deps)).signupEnabled ? 'enabled' : 'disabled' });
+  app.get('/settings/viewregister', async () => signupSwitch('viewregister'));
+  app.get('/settings/allowregister', async () => signupSwitch('allowregister'));
+  app.get('/settings/trial', async () => ({ key: 'trial', value: String(TRIAL_DAYS) }));
 }

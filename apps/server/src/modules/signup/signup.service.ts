@@ -17,7 +17,7 @@ export type SignupDeps = Pick<Platform, 'db' | 'config' | 'mailer'> & {
 };
 
 /** A new company's trial and first due date: now + 3 days (spec part 2 §5, §9). */
-const TRIAL_DAYS = 3;
+export const TRIAL_DAYS = 3;
 
 /** A platform setting: only the main company's value counts (super users set it). */
 export async function platformSetting(deps: Pick<Platform, 'db'>, key: 'publicSignup' | 'passwordResetNotFound'): Promise<string | null> {

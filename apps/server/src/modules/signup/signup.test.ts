@@ -120,8 +120,15 @@ describe('POST /companies/cadastro', () => {
     expect((await t.request(admin.token, 'PUT', '/settings/publicSignup', { value: 'disabled' })).statusCode).toBe(403);
     expect((await t.app.inject({ method: 'GET', url: '/auth/options' })).json()).toEqual({ signupEnabled: true, mailEnabled: true });
 
+    // The whaticket v6 client's own keys for the same switch, read before login.
+    const v6 = async (key: string) => (await t.app.inject({ method: 'GET', url: `/settings/${key}` })).json();
+    expect(await v6('viewregister')).toEqual({ key: 'viewregister', value: 'enabled' });
+    expect(await v6('trial')).toEqual({ key: 'trial', value: '3' });
+
     expect((await t.request(superToken, 'PUT', '/settings/publicSignup', { value: 'disabled' })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/auth/options' })).json()).toEqual({ signupEnabled: false, mailEnabled: true });
+    expect(await v6('viewregister')).toEqual({ key: 'viewregister', value: 'disabled' });
+    expect(await v6('allowregister')).toEqual({ key: 'allowregister', value: 'disabled' });
     const refused = await signup(buildSignup());
     expect(refused.statusCode).toBe(403);
     expect(refused.json().error).toBe('ERR_SIGNUP_DISABLED');
