@@ -71,8 +71,6 @@ const KNOWN_GAPS: Record<string, string> = {
   'GET /settings/giphyApiKey': 'a v6 setting key Atende does not have',
   'GET /settings/system-default-language': 'a v6 setting key Atende does not have',
   'PUT /settings/geminiModel': 'a v6 setting key Atende does not have',
-  'POST /chats': 'v6 sends the members as user objects',
-  'PUT /chats/:chatId': 'v6 sends the members as user objects',
   'POST /contacts/upload': "v6 uploads the contacts' spreadsheet as a multipart file",
   'POST /files/uploadList/:fileListId': "v6's field names for a file list's files",
   'POST /messages/edit/:messageId': 'editing a sent message is not offered yet',
@@ -163,6 +161,8 @@ function idFor(key: string, f: RouteFixture): number | null {
 }
 
 function withFixtureIds(value: unknown, f: RouteFixture, key = ''): unknown {
+  // Members by user object or id (an internal chat's `users`): the fixture's other user.
+  if (key === 'users' && Array.isArray(value)) return value.map((item) => (item && typeof item === 'object' ? { ...item, id: f.userId } : f.userId));
   if (Array.isArray(value)) {
     const single = key.endsWith('Ids') ? idFor(key.slice(0, -1), f) : null;
     return single !== null ? value.map(() => single) : value.map((item) => withFixtureIds(item, f));
