@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_NOT_ON_WHATSAPP_PREFIX } from '../../channels/sandbox/sandbox.provider.js';
 import { companies, messages, outboundSends, sandboxOutbox, schedules } from '../../platform/db/schema.js';
 import { createChannelTestContext, waitUntil, type ChannelTestContext } from '../../test/channel-test-app.js';
-import { multipart } from '../../test/multipart.js';
+import { multipart, multipartForm, type FormField } from '../../test/multipart.js';
 import { createServiceDeskFactories } from '../../test/service-desk-factories.js';
 import { queueDueSchedules } from './schedules.service.js';
 
@@ -135,6 +135,24 @@ describe('schedules API', () => {
     expect(attached.json().mediaUrl).toMatch(/^\/media\//);
     const removed = await t.request(adminToken, 'DELETE', `/schedules/${schedule.id}/media-upload`);
     expect(removed.json()).toMatchObject({ mediaName: null, mediaUrl: null });
+  });
+
+  it("takes the whaticket v6 client's multipart form: the fields as JSON in scheduleData, an optional image in file", async () => {
+    const send = (method: 'POST' | 'PUT', url: string, fields: Record<string, FormField>) => {
+      const form = multipartForm(fields);
+      return t.app.inject({ method, url, headers: { authorization: `Bearer ${adminToken}`, ...form.headers }, payload: form.payload });
+    };
+    const data = { body: 'Lembrete pelo cliente v6', contactId, sendAt: inAnHour(), sentAt: '', geral: '', queueId: null, repeatEvery: '', atribuirUser: false, userId: null };
+    // Without an image the client appends the text "null".
+    const plain = await send('POST', '/schedules', { file: 'null', scheduleData: JSON.stringify(data) });
+    expect(plain.statusCode).toBe(201);
+    expect(plain.json()).toMatchObject({ body: 'Lembrete pelo cliente v6', contactId, mediaName: null });
+    const withImage = await send('PUT', `/schedules/${plain.json().id}`, { file: { fileName: 'foto.png', mimeType: 'image/png', data: PNG }, scheduleData: JSON.stringify({ ...data, body: 'Lembrete com foto' }) });
+    expect(withImage.statusCode).toBe(200);
+    expect(withImage.json()).toMatchObject({ body: 'Lembrete com foto', mediaName: 'foto.png' });
+    const broken = await send('POST', '/schedules', { scheduleData: '{not json' });
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json()).toMatchObject({ error: 'ERR_VALIDATION', fields: { scheduleData: ['Invalid'] } });
   });
 });
 

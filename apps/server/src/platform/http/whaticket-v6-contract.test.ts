@@ -3,6 +3,7 @@ import { routeRole } from '@atende/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_CASES, routeCase } from '../../test/route-cases.js';
 import { seedRouteFixture, type RouteFixture } from '../../test/route-fixtures.js';
+import { multipartForm, type FormField } from '../../test/multipart.js';
 import { deletesLast, routeCollector } from '../../test/route-table.js';
 import { createTestContext, SUPER_ADMIN, type TestContext } from '../../test/test-app.js';
 
@@ -77,8 +78,6 @@ const KNOWN_GAPS: Record<string, string> = {
   'POST /queue': "v6's business hours shape (startTimeA/endTimeA/startTimeB/endTimeB, '' when closed)",
   'PUT /queue/:queueId': "v6's business hours shape (startTimeA/endTimeA/startTimeB/endTimeB, '' when closed)",
   'PUT /companies/:companyId/schedules': "v6's business hours shape (startTimeA/endTimeA/startTimeB/endTimeB, '' when closed)",
-  'POST /schedules': 'v6 sends a schedule as multipart (scheduleData JSON and an optional file)',
-  'PUT /schedules/:scheduleId': 'v6 sends a schedule as multipart (scheduleData JSON and an optional file)',
 };
 
 /** Path parameters the client names, filled with the fixture's record of that kind. */
@@ -186,15 +185,13 @@ function urlFor(call: Call, probeUrl: string, f: RouteFixture, platformRoute: bo
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000a49444154789c6300010000050001', 'hex');
 
-function multipart(fields: Record<string, unknown>): { payload: Buffer; contentType: string } {
-  const boundary = '----whaticket-v6';
-  const parts = Object.entries(fields).map(([name, value]) =>
-    value === '<file>'
-      ? Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="v6.png"\r\nContent-Type: image/png\r\n\r\n`), PNG, Buffer.from('\r\n')])
-      : Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${typeof value === 'string' ? value : JSON.stringify(value)}\r\n`),
+/** The client's form fields: its files as a small PNG, other values as text (objects as JSON). */
+const formOf = (fields: Record<string, unknown>) =>
+  multipartForm(
+    Object.fromEntries(
+      Object.entries(fields).map(([name, value]): [string, FormField] => [name, value === '<file>' ? { fileName: 'v6.png', mimeType: 'image/png', data: PNG } : typeof value === 'string' ? value : JSON.stringify(value)]),
+    ),
   );
-  return { payload: Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]), contentType: `multipart/form-data; boundary=${boundary}` };
-}
 
 const routes = routeCollector();
 let t: TestContext;
@@ -238,13 +235,15 @@ describe('the whaticket v6 web client against Atende', () => {
       // The platform's own screens (companies, plans, helps, announcements) are the super user's, as in whaticket.
       const token = routeRole(key) === 'super' ? superToken : (await t.login(adminEmail, ADMIN_PASSWORD)).token;
       const headers: Record<string, string> = call.auth === false ? {} : { authorization: `Bearer ${token}` };
-      let body = call.body === undefined ? undefined : (withFixtureIds(call.body, fixture) as Record<string, unknown>);
+      // A multipart field holding JSON (a schedule's `scheduleData`) names records too.
+      const parsedFields = call.multipart && call.body ? Object.fromEntries(Object.entries(call.body).map(([k, v]) => [k, typeof v === 'string' && v.startsWith('{') ? (JSON.parse(v) as unknown) : v])) : call.body;
+      let body = parsedFields === undefined ? undefined : (withFixtureIds(parsedFields, fixture) as Record<string, unknown>);
       if (key === 'POST /auth/login') body = { email: adminEmail, password: ADMIN_PASSWORD };
       const url = urlFor(call, probe.url, fixture, routeRole(key) === 'super');
       let response;
       if (call.multipart && body) {
-        const form = multipart(body);
-        response = await t.app.inject({ method: call.method, url, headers: { ...headers, 'content-type': form.contentType }, payload: form.payload });
+        const form = formOf(body);
+        response = await t.app.inject({ method: call.method, url, headers: { ...headers, ...form.headers }, payload: form.payload });
       } else {
         response = await t.app.inject({ method: call.method, url, headers, ...(body === undefined ? {} : { payload: body }) });
       }
