@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { multipartForm } from '../../test/multipart.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactListItems, contactLists, outboundSends, sandboxOutbox } from '../../platform/db/schema.js';
 import { createChannelTestContext, waitUntil, type ChannelTestContext } from '../../test/channel-test-app.js';
@@ -73,6 +74,30 @@ describe('file lists', () => {
     expect(page.json()).toMatchObject({ hasMore: false, files: [expect.objectContaining({ id: list.id })] });
     expect((await t.request(adminToken, 'DELETE', `/files/${list.id}`)).statusCode).toBe(200);
     expect((await t.request(adminToken, 'GET', `/files/${list.id}`)).statusCode).toBe(404);
+  });
+
+  it("takes the whaticket v6 client's upload form: each file, then its option's name and id (or only its name)", async () => {
+    const created = (await t.request(adminToken, 'POST', '/files', { name: 'Catálogo v6', message: 'Segue', options: [{ name: 'Tabela' }, { name: 'Folder' }] })).json();
+    const [table, folder] = created.options as { id: number; name: string }[];
+    const form = multipartForm({
+      fileId: String(created.id),
+      typeArch: 'fileList',
+      files: { fileName: 'tabela.png', mimeType: 'image/png', data: PNG },
+      mediaType: 'image/png',
+      name: 'Tabela',
+      id: String(table!.id),
+    });
+    const second = multipartForm({ files: { fileName: 'folder.png', mimeType: 'image/png', data: PNG }, name: 'Folder', id: 'undefined' });
+    const headers = (extra: Record<string, string>) => ({ authorization: `Bearer ${adminToken}`, ...extra });
+    expect((await t.app.inject({ method: 'POST', url: `/files/uploadList/${created.id}`, headers: headers(form.headers), payload: form.payload })).statusCode).toBe(200);
+    const after = await t.app.inject({ method: 'POST', url: `/files/uploadList/${created.id}`, headers: headers(second.headers), payload: second.payload });
+    expect(after.statusCode).toBe(200);
+    const options = after.json().options as { id: number; name: string; mediaName?: string | null; path?: string | null }[];
+    expect(options.find((option) => option.id === table!.id)).toMatchObject({ name: 'Tabela' });
+    expect(options.find((option) => option.id === table!.id)?.path).toBeTruthy();
+    expect(options.find((option) => option.id === folder!.id)?.path).toBeTruthy();
+    const unknown = multipartForm({ files: { fileName: 'x.png', mimeType: 'image/png', data: PNG }, name: 'Nenhuma', id: 'undefined' });
+    expect((await t.app.inject({ method: 'POST', url: `/files/uploadList/${created.id}`, headers: headers(unknown.headers), payload: unknown.payload })).statusCode).toBe(400);
   });
 
   it('validates the dialog rules and refuses files of other types, unknown options, agents and other companies', async () => {
