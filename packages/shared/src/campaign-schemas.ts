@@ -9,9 +9,9 @@ export type CampaignStatus = (typeof CAMPAIGN_STATUS)[number];
 export const CAMPAIGN_MESSAGE_FIELDS = ['message1', 'message2', 'message3', 'message4', 'message5'] as const;
 
 /** A message variant; null (how the whaticket v6 client sends an empty one) is an empty message. */
-const message = () => z.preprocess((value) => (value === null ? '' : value), z.string().max(10_000, 'validation.tooLong').optional());
+const message = () => z.preprocess((value: string | undefined) => ((value as unknown) === null ? '' : value), z.string().max(10_000, 'validation.tooLong').optional());
 /** A tag to send to, or none; the whaticket v6 client's select says none as "Nenhuma". */
-const noTagList = () => z.preprocess((value) => (value === 'Nenhuma' ? null : value), noneId());
+const noTagList = () => z.preprocess((value: z.input<ReturnType<typeof noneId>>) => (value === 'Nenhuma' ? null : value), noneId());
 
 /** A time to start; '' or null means "not scheduled" (the campaign stays INATIVA). */
 const startAt = () => z.preprocess((value) => (value === '' || value === null || value === false ? null : value), sendAt().nullable());
