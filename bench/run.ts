@@ -515,7 +515,12 @@ async function main() {
       server.child.on('exit', () => void counter.close());
     }
   } finally {
+    // Its exit is awaited (then forced): the counted server's database relay lives in this
+    // process, and a server whose database went away mid-shutdown could otherwise linger.
+    const exited = server.child.exitCode === null ? once(server.child, 'exit') : Promise.resolve();
     server.child.kill('SIGTERM');
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
     await database.close();
     await graph.close();
   }
