@@ -160,16 +160,15 @@ export async function processWebhookValue(deps: CloudInboundDeps, cloud: CloudIn
     const billing = billingOf(status);
     if (billing) await applyBilling(deps, ref, billing);
     let changed = false;
-    if (ack) {
-      changed = await applyAck(deps, ref, ack);
-      // A send whose sender stopped before storing Meta's id names itself by our key.
-      if (!changed && status.biz_opaque_callback_data && !(await isKnownSend(deps, ref))) changed = await confirmSendByKey(deps, ref, status.biz_opaque_callback_data, ack);
-    }
+    if (ack) changed = await applyAck(deps, ref, ack);
     else if (status.status === 'failed') {
       const error = status.errors?.[0];
       changed = await applySendFailure(deps, ref, cloudErrorCode(error?.code), { code: error?.code, title: error?.title ?? error?.message, details: error?.error_data?.details });
     } else continue;
-    if (!changed && !(await isKnownSend(deps, ref))) unmatched.push(raw);
+    if (changed || (await isKnownSend(deps, ref))) continue;
+    // A send whose sender stopped before storing Meta's id names itself by our key.
+    if (ack && status.biz_opaque_callback_data && (await confirmSendByKey(deps, ref, status.biz_opaque_callback_data, ack))) continue;
+    unmatched.push(raw);
   }
   return unmatched;
 }
