@@ -163,9 +163,9 @@ async function ingestNumberChange(ctx: BaileysInboundContext, message: WAMessage
 async function ingestBaileysMessage(ctx: BaileysInboundContext, message: WAMessage, ignoreGroups: boolean): Promise<boolean> {
   const { key } = message;
   if (!key.id) return false;
-  const pollUpdate = normalizeMessageContent(message.message)?.pollUpdateMessage;
-  if (pollUpdate) return applyBaileysPollVote(ctx, message, pollUpdate);
-  const reaction = normalizeMessageContent(message.message)?.reactionMessage;
+  const normalized = normalizeMessageContent(message.message);
+  if (normalized?.pollUpdateMessage) return applyBaileysPollVote(ctx, message, normalized.pollUpdateMessage);
+  const reaction = normalized?.reactionMessage;
   const numberChange = message.messageStubType === WAMessageStubType.INDIVIDUAL_CHANGE_NUMBER;
   const content = reaction || numberChange ? null : mapContent(message);
   if (!content && !reaction && !numberChange) return false;
