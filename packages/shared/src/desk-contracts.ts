@@ -109,7 +109,8 @@ export interface PresentedTicket {
 /** `company-{id}-ticket`. */
 export type TicketEventPayload =
   | { action: 'update'; ticket: PresentedTicket }
-  | { action: 'delete'; ticketId: number }
+  /** `moved`: the ticket still exists but changed status, assignee or queue; an `update` with it follows. */
+  | { action: 'delete'; ticketId: number; moved?: true }
   | { action: 'updateUnread'; ticketId: number };
 
 /** `GET /tickets`: a page of the list. */

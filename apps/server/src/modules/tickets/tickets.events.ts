@@ -42,9 +42,19 @@ function ticketRooms(ticket: Pick<TicketDetail, 'id' | 'companyId' | 'userId' | 
   return list;
 }
 
+/** The ticket's status, assignee or queue changed: the lists that showed it no longer do. */
+function movedBetweenLists(previous: TicketDetail, ticket: TicketDetail): boolean {
+  return previous.status !== ticket.status || previous.userId !== ticket.userId || previous.queueId !== ticket.queueId;
+}
+
 /** Tickets and their messages to the ticket's audience (`company-{id}-ticket`, `company-{id}-appMessage`). */
 export function subscribeTicketEvents({ events, publisher, media }: Pick<Platform, 'events' | 'publisher' | 'media'>): void {
   events.on('ticket.updated', ({ companyId, ticket, previous }) => {
+    // A ticket that changed tab or hands leaves the lists it was in first (whaticket v6's client
+    // removes a ticket from a tab only so); the update that follows puts it where it now belongs.
+    if (previous && movedBetweenLists(previous, ticket)) {
+      publisher.toRooms(companyId, ticketRooms(previous), 'ticket', { action: 'delete', ticketId: ticket.id, moved: true });
+    }
     const audience = new Set([...ticketRooms(ticket), ...(previous ? ticketRooms(previous) : [])]);
     publisher.toRooms(companyId, [...audience], 'ticket', { action: 'update', ticket: presentTicket(ticket) });
   });

@@ -85,6 +85,23 @@ describe('realtime through the real app', () => {
     expect(seenSupport).toEqual([expect.objectContaining({ action: 'update', ticket: expect.objectContaining({ queueId: support.id }) })]);
   });
 
+  it('tells the lists a ticket left (accepted, resolved) with a delete marked moved, before its update', async () => {
+    const sd = createServiceDeskFactories(t.database.db);
+    const connection = await sd.buildConnection(a.id);
+    const contact = await sd.buildTicketContact(a.id, { number: '5511977776666' });
+    const ticket = await sd.buildTicket(a.id, { whatsappId: connection.id, contactId: contact.id, status: 'pending' });
+    const login = await a.admin.login();
+    const admin = await connect(login.token);
+    const seen = record(admin, `company-${a.id}-ticket`) as { action: string; ticketId?: number; moved?: boolean; ticket?: { id: number; status: string } }[];
+
+    await t.request(login.token, 'PUT', `/tickets/${ticket.id}`, { status: 'open', userId: a.admin.id });
+    await t.request(login.token, 'PUT', `/tickets/${ticket.id}`, { status: 'closed', userId: a.admin.id });
+    await settle();
+
+    const mine = seen.filter((e) => e.ticketId === ticket.id || e.ticket?.id === ticket.id).map((e) => (e.action === 'delete' ? `delete moved=${String(e.moved)}` : `${e.action} ${e.ticket?.status ?? ''}`.trim()));
+    expect(mine).toEqual(['delete moved=true', 'update open', 'delete moved=true', 'update closed']);
+  });
+
   it('tells the sessions of a user when the account logs in elsewhere', async () => {
     const user = await t.factories.buildUser(a.id);
     const first = await connect((await user.login()).token);

@@ -131,6 +131,12 @@ describe('live conversation', { timeout: 20_000 }, () => {
     await push('company-3-appMessage', { action: 'create', message: message(2) });
     await waitFor(() => expect(messages().map((m) => m.id)).toEqual([1, 2]));
     expect(client.getQueryData<PresentedTicket>(ticketKey('u-7'))).toMatchObject({ id: 7, status: 'closed' });
+    // A ticket that only moved (accepted, resolved, transferred) stays open here; its update follows.
+    const shownPath = path();
+    await push('company-3-ticket', { action: 'delete', ticketId: 7, moved: true });
+    await push('company-3-appMessage', { action: 'create', message: message(3) });
+    await waitFor(() => expect(messages().map((m) => m.id)).toEqual([1, 2, 3]));
+    expect(path()).toBe(shownPath);
     await push('company-3-ticket', { action: 'delete', ticketId: 7 });
     await waitFor(() => expect(path()).toBe('/tickets'));
   });

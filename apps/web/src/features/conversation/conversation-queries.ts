@@ -79,7 +79,7 @@ export function useConversationLive(ticket: PresentedTicket | undefined, uuid: s
     };
     const onTicket = (event: TicketEventPayload) => {
       if (event.action === 'update' && event.ticket.id === ticketId) queryClient.setQueryData(ticketKey(uuid), event.ticket);
-      if (event.action === 'delete' && event.ticketId === ticketId) void navigate('/tickets');
+      if (event.action === 'delete' && !event.moved && event.ticketId === ticketId) void navigate('/tickets');
     };
     const messageEvent = companyEvent(companyId, 'appMessage');
     const ticketEvent = companyEvent(companyId, 'ticket');

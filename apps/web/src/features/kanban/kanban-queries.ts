@@ -77,7 +77,8 @@ export function useBoardEvents(): void {
   const onBoard = onBoardOf(user);
   useCompanyEvent<TicketEventPayload>('ticket', (payload) => {
     if (payload.action === 'update' && payload.ticket) cacheTicketOnBoard(queryClient, payload.ticket, payload.ticket.id, onBoard(payload.ticket));
-    else if (payload.action === 'delete') cacheTicketOnBoard(queryClient, null, Number(payload.ticketId), false);
+    // A moved ticket's own update follows (it keeps its card when still on the board).
+    else if (payload.action === 'delete' && !payload.moved) cacheTicketOnBoard(queryClient, null, Number(payload.ticketId), false);
   });
   useCompanyEvent<{ ticket?: PresentedTicket }>('appMessage', (payload) => {
     if (payload.ticket) cacheTicketOnBoard(queryClient, payload.ticket, payload.ticket.id, onBoard(payload.ticket));

@@ -94,7 +94,8 @@ export function useTicketsRealtime(): void {
     const onTicket = (event: TicketEventPayload) => {
       refreshCounts();
       if (event.action === 'update') updateLists(queryClient, (data, params) => applyTicketUpdate(data, event.ticket, params, viewer));
-      else if (event.action === 'delete') updateLists(queryClient, (data) => removeTicket(data, event.ticketId));
+      // A moved ticket's update follows and places it (applyTicketUpdate drops it from lists it left).
+      else if (event.action === 'delete' && !event.moved) updateLists(queryClient, (data) => removeTicket(data, event.ticketId));
       else if (event.action === 'updateUnread') updateLists(queryClient, (data) => resetUnread(data, event.ticketId));
     };
     const onAppMessage = (event: AppMessageEvent) => {
