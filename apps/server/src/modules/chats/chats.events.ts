@@ -1,13 +1,14 @@
 import type { ChatEventPayload } from '@atende/shared';
 import type { Platform } from '../../platform/platform.js';
 import { rooms } from '../../platform/realtime/rooms.js';
+import { whaticketV6Events } from '../../platform/realtime/whaticket-v6.js';
 import { presentChat, presentChatMessage } from './chats.presenter.js';
 import type { ChatDetail, ChatMessageDetail } from './chats.repo.js';
 
 declare module '../../platform/events/domain-events.js' {
   interface DomainEventMap {
-    /** `memberIds`: the members when the change committed; `removedIds`: who left the chat with it. */
-    'chat.saved': { companyId: number; chat: ChatDetail; removedIds: number[] };
+    /** `chat.members`: the members when the change committed; `addedIds` / `removedIds`: who joined / left with it. */
+    'chat.saved': { companyId: number; chat: ChatDetail; addedIds: number[]; removedIds: number[] };
     'chat.deleted': { companyId: number; chatId: number; memberIds: number[] };
     /** Read by `userId`: only that user's view changes. */
     'chat.read': { companyId: number; chat: ChatDetail; userId: number };
@@ -27,13 +28,28 @@ export function subscribeChatEvents({ events, publisher }: Pick<Platform, 'event
   };
   const memberIds = (chat: ChatDetail) => chat.members.map((member) => member.userId);
 
-  events.on('chat.saved', ({ companyId, chat, removedIds }) => {
+  events.on('chat.saved', ({ companyId, chat, addedIds, removedIds }) => {
     send(companyId, removedIds, { action: 'delete', id: chat.id });
-    send(companyId, memberIds(chat), { action: 'update', chat: presentChat(chat) });
+    const presented = presentChat(chat);
+    send(companyId, memberIds(chat), { action: 'update', chat: presented });
+    // The whaticket v6 client: each member's chat list, and the chat itself when open.
+    for (const userId of memberIds(chat)) {
+      const action = addedIds.includes(userId) ? 'create' : 'update';
+      publisher.broadcast([rooms.user(companyId, userId)], whaticketV6Events.chatUser(companyId, userId), { action, record: presented });
+    }
+    toOpenChat(companyId, chat, { action: 'update', chat: presented });
   });
   events.on('chat.deleted', ({ companyId, chatId, memberIds: ids }) => send(companyId, ids, { action: 'delete', id: chatId }));
   events.on('chat.read', ({ companyId, chat, userId }) => send(companyId, [userId], { action: 'update', chat: presentChat(chat) }));
   events.on('chat.message', ({ companyId, chat, message }) => {
-    send(companyId, memberIds(chat), { action: 'new-message', newMessage: presentChatMessage(message), chat: presentChat(chat) });
+    const payload = { action: 'new-message', newMessage: presentChatMessage(message), chat: presentChat(chat) } as const;
+    send(companyId, memberIds(chat), payload);
+    toOpenChat(companyId, chat, payload);
   });
+
+  /** `company-{id}-chat-{chatId}`, which the whaticket v6 client hears while the chat is open. */
+  function toOpenChat(companyId: number, chat: ChatDetail, payload: ChatEventPayload) {
+    const members = memberIds(chat);
+    if (members.length > 0) publisher.broadcast(members.map((userId) => rooms.user(companyId, userId)), whaticketV6Events.chat(companyId, chat.id), payload);
+  }
 }

@@ -76,28 +76,31 @@ export async function createChat(deps: ChatsDeps, ctx: RequestContext, body: Cha
     await replaceMembers(tx, ctx, row.id, memberIds);
     return detail(tx, ctx, row);
   });
-  deps.events.emit('chat.saved', { companyId: ctx.companyId, chat, removedIds: [] });
+  deps.events.emit('chat.saved', { companyId: ctx.companyId, chat, addedIds: chat.members.map((member) => member.userId), removedIds: [] });
   return chat;
 }
 
 /** Owner only. Members sent replace the chat's (the owner stays); a removed member hears `delete` and nothing after. */
 export async function updateChat(deps: ChatsDeps, ctx: RequestContext, ref: ChatRef, body: ChatUpdateBody): Promise<ChatDetail> {
-  const { chat, removedIds } = await deps.db.transaction(async (tx) => {
+  const { chat, addedIds, removedIds } = await deps.db.transaction(async (tx) => {
     const current = await ownedChat(tx, ctx, ref);
     const before = (await listMembers(tx, ctx, [current.id])).get(current.id) ?? [];
     if (body.title !== undefined) {
       await renameChat(tx, ctx, current.id, body.title);
     }
+    let added: number[] = [];
     let removed: number[] = [];
     if (body.users !== undefined) {
       const memberIds = await chosenMembers(tx, ctx, body.users);
       await replaceMembers(tx, ctx, current.id, memberIds);
-      removed = before.map((member) => member.userId).filter((userId) => !memberIds.includes(userId));
+      const beforeIds = before.map((member) => member.userId);
+      added = memberIds.filter((userId) => !beforeIds.includes(userId));
+      removed = beforeIds.filter((userId) => !memberIds.includes(userId));
     }
     const updated = await findChat(tx, ctx, current.id);
-    return { chat: await detail(tx, ctx, updated!), removedIds: removed };
+    return { chat: await detail(tx, ctx, updated!), addedIds: added, removedIds: removed };
   });
-  deps.events.emit('chat.saved', { companyId: ctx.companyId, chat, removedIds });
+  deps.events.emit('chat.saved', { companyId: ctx.companyId, chat, addedIds, removedIds });
   return chat;
 }
 
@@ -120,7 +123,7 @@ export async function leaveChat(deps: ChatsDeps, ctx: RequestContext, ref: ChatR
     await replaceMembers(tx, ctx, current.id, remaining);
     return detail(tx, ctx, current);
   });
-  deps.events.emit('chat.saved', { companyId: ctx.companyId, chat, removedIds: [ctx.user.id] });
+  deps.events.emit('chat.saved', { companyId: ctx.companyId, chat, addedIds: [], removedIds: [ctx.user.id] });
 }
 
 export async function readChat(deps: ChatsDeps, ctx: RequestContext, ref: ChatRef): Promise<ChatDetail> {

@@ -1,6 +1,8 @@
 import type { ContactListItemRow } from '../../platform/db/schema.js';
 import type { Platform } from '../../platform/platform.js';
 import { rooms } from '../../platform/realtime/rooms.js';
+import { whaticketV6Events } from '../../platform/realtime/whaticket-v6.js';
+import { listContactListItems } from './contact-lists.repo.js';
 import { presentContactList, presentContactListItem } from './contact-lists.presenter.js';
 import type { ContactListDetail } from './contact-lists.repo.js';
 
@@ -21,7 +23,7 @@ declare module '../../platform/events/domain-events.js' {
  * (create, update, delete; `reload` after an upload or a check; `checking`
  * with the WhatsApp check's progress) to the company's admins.
  */
-export function subscribeContactListEvents({ events, publisher }: Pick<Platform, 'events' | 'publisher'>): void {
+export function subscribeContactListEvents({ events, publisher, db }: Pick<Platform, 'events' | 'publisher' | 'db'>): void {
   const to = (companyId: number) => [rooms.admins(companyId)];
   events.on('contactList.saved', ({ companyId, action, contactList }) => {
     publisher.toRooms(companyId, to(companyId), 'ContactList', { action, record: presentContactList(contactList) });
@@ -38,7 +40,11 @@ export function subscribeContactListEvents({ events, publisher }: Pick<Platform,
   events.on('contactListItem.deleted', ({ companyId, item }) => {
     publisher.toRooms(companyId, to(companyId), 'ContactListItem', { action: 'delete', id: item.id, contactListId: item.contactListId });
   });
-  events.on('contactListItem.reload', ({ companyId, contactListId }) => {
-    publisher.toRooms(companyId, to(companyId), 'ContactListItem', { action: 'reload', contactListId });
+  events.on('contactListItem.reload', async ({ companyId, contactListId }) => {
+    // The whaticket v6 client merges `records` into the page it shows: its first page, fresh.
+    const { contacts } = await listContactListItems(db, { companyId }, { contactListId, searchParam: '', pageNumber: 1 });
+    const records = contacts.map(presentContactListItem);
+    publisher.toRooms(companyId, to(companyId), 'ContactListItem', { action: 'reload', contactListId, records });
+    publisher.broadcast(to(companyId), whaticketV6Events.contactListItems(companyId, contactListId), { action: 'reload', records });
   });
 }

@@ -13,7 +13,9 @@ declare module '../../platform/events/domain-events.js' {
 /** Realtime `company-{id}-file` (create, update, delete) to the company's admins. */
 export function subscribeFileListEvents({ events, publisher, media }: Pick<Platform, 'events' | 'publisher' | 'media'>): void {
   events.on('fileList.saved', ({ companyId, action, fileList }) => {
-    publisher.toRooms(companyId, [rooms.admins(companyId)], 'file', { action, fileList: presentFileList(fileList, media) });
+    // `files` is the key the whaticket v6 client reads.
+    const presented = presentFileList(fileList, media);
+    publisher.toRooms(companyId, [rooms.admins(companyId)], 'file', { action, fileList: presented, files: presented });
   });
   events.on('fileList.deleted', ({ companyId, fileListId }) => {
     publisher.toRooms(companyId, [rooms.admins(companyId)], 'file', { action: 'delete', fileId: fileListId });

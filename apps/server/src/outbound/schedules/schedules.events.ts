@@ -1,5 +1,6 @@
 import type { Platform } from '../../platform/platform.js';
 import { rooms } from '../../platform/realtime/rooms.js';
+import { whaticketV6Events } from '../../platform/realtime/whaticket-v6.js';
 import { presentSchedule } from './schedules.presenter.js';
 import type { ScheduleDetail } from './schedules.repo.js';
 import { followScheduleSends, queueDueSchedules, type SchedulesDeps } from './schedules.service.js';
@@ -21,9 +22,13 @@ export function subscribeScheduleEvents(deps: SchedulesDeps & Pick<Platform, 'pu
   outbound.onSweep(() => queueDueSchedules(deps));
   outbound.onSendSettled('schedule', (tx, settled) => followScheduleSends(deps, tx, settled));
   events.on('schedule.saved', ({ companyId, action, schedule }) => {
-    publisher.toRooms(companyId, [rooms.company(companyId)], 'schedule', { action, schedule: presentSchedule(schedule, media) });
+    send(companyId, { action, schedule: presentSchedule(schedule, media) });
   });
-  events.on('schedule.deleted', ({ companyId, scheduleId }) => {
-    publisher.toRooms(companyId, [rooms.company(companyId)], 'schedule', { action: 'delete', scheduleId });
-  });
+  events.on('schedule.deleted', ({ companyId, scheduleId }) => send(companyId, { action: 'delete', scheduleId }));
+
+  /** The spec's event, and the same payload under the name the whaticket v6 client listens for. */
+  function send(companyId: number, payload: unknown) {
+    publisher.toRooms(companyId, [rooms.company(companyId)], 'schedule', payload);
+    publisher.broadcast([rooms.company(companyId)], whaticketV6Events.schedule(companyId), payload);
+  }
 }
