@@ -68,6 +68,9 @@ const connectionFields = {
   outOfHoursMessage: messageText().optional(),
   ratingMessage: messageText().optional(),
   expiresInactiveMessage: messageText().optional(),
+  /** The Pix key agents send from this connection's tickets, and the text sent before it (whaticket v6). */
+  pix: z.string().trim().max(200, 'validation.tooLong').optional(),
+  pixMessage: messageText().optional(),
   /**
    * External API bearer (spec part 2 §2.14), made by the server: absent or the current
    * value keeps it, empty turns the external API off, any other value asks for a new one.

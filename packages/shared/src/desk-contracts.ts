@@ -88,7 +88,8 @@ export interface PresentedTicket {
   queueId: number | null;
   queue: PresentedQueueSummary | null;
   whatsappId: number | null;
-  whatsapp: { id: number; name: string; status: string; provider: string } | null;
+  /** `pix`, `pixMessage`: the connection's Pix key and the text sent before it (whaticket v6's Pix button). */
+  whatsapp: { id: number; name: string; status: string; provider: string; pix: string; pixMessage: string } | null;
   contactId: number;
   contact: PresentedTicketContact;
   isGroup: boolean;
@@ -99,11 +100,24 @@ export interface PresentedTicket {
   promptId: number | null;
   integrationId: number | null;
   tags: PresentedTicketTag[];
+  /**
+   * The agents on the ticket as whaticket v6's client reads them: Atende has one, the
+   * assignee (an empty list while nobody has it).
+   */
+  ticketUsers: PresentedTicketUser[];
   companyId: number;
   /** The protocol number shown to customers ({{protocol}}): the ticket id. */
   code: string;
   createdAt: string;
   updatedAt: string;
+}
+
+export interface PresentedTicketUser {
+  ticketId: number;
+  userId: number;
+  queueId: number | null;
+  user: { id: number; name: string };
+  queue: PresentedQueueSummary | null;
 }
 
 /** `company-{id}-ticket`. */
@@ -196,8 +210,19 @@ export interface PresentedContact {
   /** The connection the contact first wrote through. */
   whatsappId: number | null;
   extraInfo: PresentedExtraInfo[];
+  /** `YYYY-MM-DD`, or null. */
+  birthday: string | null;
+  /** The chatbot, integrations and AI prompts never answer this contact. */
+  disableBot: boolean;
+  active: boolean;
   createdAt: string;
   updatedAt: string;
+}
+
+/** `POST /contacts` for a number the company has already: that contact, as whaticket v6 answers (200). */
+export interface ExistingContactAnswer {
+  alreadyExists: true;
+  existingContact: PresentedContact;
 }
 
 export interface PresentedContactPage {
@@ -248,6 +273,8 @@ export interface PresentedQuickMessage {
   message: string;
   geral: boolean;
   status: boolean;
+  /** Picked in the composer, the reply is put in the box to edit instead of being sent. */
+  editBeforeSend: boolean;
   userId: number | null;
   isMedia: boolean;
   mediaPath: string | null;
@@ -303,10 +330,15 @@ export interface PresentedUser {
   whatsappId: number | null;
   whatsapp: { id: number; name: string } | null;
   companyId: number;
-  queues: PresentedQueueSummary[];
+  queues: PresentedUserQueue[];
   createdAt: string;
   updatedAt: string;
   company?: PresentedUserCompany;
+}
+
+/** A user's queue; `UserQueue` is the link as whaticket v6's client reads it (its kanban). */
+export interface PresentedUserQueue extends PresentedQueueSummary {
+  UserQueue: { userId: number; queueId: number };
 }
 
 /** `company-{id}-user`. */
@@ -338,6 +370,9 @@ export interface PresentedConnection {
   outOfHoursMessage: string;
   ratingMessage: string;
   expiresInactiveMessage: string;
+  /** The Pix key agents send from this connection's tickets, and the text sent before it. */
+  pix: string;
+  pixMessage: string;
   expiresTicket: number;
   timeUseBotQueues: number;
   maxUseBotQueues: number;

@@ -84,6 +84,8 @@ export const QuickMessageBody = z.object({
   message: z.string().max(4096, 'validation.tooLong').optional().default(''),
   geral: flag().optional(),
   status: flag().optional(),
+  /** Picked in the composer, the reply is put in the box to edit instead of being sent (whaticket v6). */
+  editBeforeSend: flag().optional(),
 });
 export type QuickMessageBody = z.infer<typeof QuickMessageBody>;
 /** PUT: only the fields sent change. */
@@ -92,6 +94,7 @@ export const QuickMessageUpdateBody = z.object({
   message: z.string().max(4096, 'validation.tooLong').optional(),
   geral: flag().optional(),
   status: flag().optional(),
+  editBeforeSend: flag().optional(),
 });
 export type QuickMessageUpdateBody = z.infer<typeof QuickMessageUpdateBody>;
 export const QuickMessageListQuery = z.object({

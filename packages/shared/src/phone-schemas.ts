@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { emailOrEmpty } from './desk-schemas.js';
 import { isStoredNumber, normalizePhoneNumber, PHONE_NUMBER_MESSAGES } from './phone-number.js';
-import { id, requiredText } from './validation.js';
+import { flag } from './conventions.js';
+import { calendarDate, id, requiredText } from './validation.js';
 
 /**
  * The payloads that carry a WhatsApp number someone typed (contacts, the
@@ -41,11 +42,22 @@ export const ExtraInfoEntry = z.object({
 });
 
 /** Contact modal and drawer form: name 2–50, a valid phone number, email valid. */
+/** A contact's birthday: a calendar date from 1900 on; `""` or null for none (whaticket v6 sends `""`). */
+const birthday = () => z.union([z.literal('').transform(() => null), z.null(), calendarDate().refine((day) => day >= '1900-01-01', 'validation.invalidDate')]);
+
+/** Fields whaticket v6's contact form sends (`birthday`, `disableBot`, `active`); absent ones keep their value. */
+const contactFlags = {
+  birthday: birthday().optional(),
+  disableBot: flag().optional(),
+  active: flag().optional(),
+};
+
 export const ContactBody = z.object({
   name: requiredText(2, 50),
   number: contactNumber(),
   email: emailOrEmpty().optional().default(''),
   extraInfo: z.array(ExtraInfoEntry).max(50).optional(),
+  ...contactFlags,
 });
 export type ContactBody = z.infer<typeof ContactBody>;
 /**
@@ -57,6 +69,7 @@ export const ContactUpdateBody = z.object({
   number: contactNumberEdit().optional(),
   email: emailOrEmpty().optional(),
   extraInfo: z.array(ExtraInfoEntry).max(50).optional(),
+  ...contactFlags,
 });
 export type ContactUpdateBody = z.infer<typeof ContactUpdateBody>;
 

@@ -91,16 +91,28 @@ export const ExpectedTicketState = z.object({
 });
 export type ExpectedTicketState = z.infer<typeof ExpectedTicketState>;
 
-export const UpdateTicketBody = z.object({
-  status: z.enum(TICKET_STATUSES).optional(),
-  userId: noneId().optional(),
-  queueId: noneId().optional(),
-  whatsappId: noneId().optional(),
-  useIntegration: flag().optional(),
-  promptId: noneId().optional(),
-  integrationId: noneId().optional(),
-  expected: noneAsAbsent(ExpectedTicketState.optional()),
-});
+export const UpdateTicketBody = z
+  .object({
+    status: z.enum(TICKET_STATUSES).optional(),
+    userId: noneId().optional(),
+    queueId: noneId().optional(),
+    whatsappId: noneId().optional(),
+    useIntegration: flag().optional(),
+    promptId: noneId().optional(),
+    integrationId: noneId().optional(),
+    expected: noneAsAbsent(ExpectedTicketState.optional()),
+    /**
+     * whaticket v6's "users on the ticket" dialog. A ticket has one agent here: at most one
+     * entry, which assigns the ticket (and moves it to the entry's queue when it names one).
+     */
+    ticketUsers: z.array(z.object({ userId: id(), queueId: noneId().optional() })).max(1, 'validation.oneAgentPerTicket').optional(),
+  })
+  .refine((body) => !body.ticketUsers?.[0] || body.userId === undefined || body.userId === body.ticketUsers[0].userId, { message: 'validation.oneAgentPerTicket', path: ['ticketUsers'] })
+  .transform(({ ticketUsers, ...body }) => {
+    const picked = ticketUsers?.[0];
+    if (!picked) return body;
+    return { ...body, userId: picked.userId, queueId: body.queueId ?? picked.queueId ?? undefined };
+  });
 export type UpdateTicketBody = z.infer<typeof UpdateTicketBody>;
 
 export const MESSAGE_MAX_LENGTH = 4096;

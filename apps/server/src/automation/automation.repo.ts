@@ -26,7 +26,8 @@ type CompanySettings = Record<SettingKey, string>;
 /** A ticket with everything the automation decides on: contact, connection, company clock and plan, settings. */
 export interface AutomationTicket {
   ticket: TicketRow;
-  contact: { name: string; number: string; email: string; isGroup: boolean };
+  /** `disableBot`: no chatbot, integration or prompt answers this contact. */
+  contact: { name: string; number: string; email: string; isGroup: boolean; disableBot: boolean };
   connection: WhatsappRow | null;
   company: { timezone: string; schedules: ScheduleRow[]; useOpenAi: boolean; useIntegrations: boolean };
   settings: CompanySettings;
@@ -61,6 +62,7 @@ export async function loadAutomationTickets(db: DbOrTx, scope: TenantScope, tick
       contactNumber: contacts.number,
       contactEmail: contacts.email,
       contactIsGroup: contacts.isGroup,
+      contactDisableBot: contacts.disableBot,
       connection: whatsapps,
       timezone: companies.timezone,
       schedules: companies.schedules,
@@ -80,7 +82,7 @@ export async function loadAutomationTickets(db: DbOrTx, scope: TenantScope, tick
   const rows = lock ? await query.for('update', { of: tickets }) : await query;
   return rows.map((row) => ({
     ticket: row.ticket,
-    contact: { name: row.contactName, number: row.contactNumber, email: row.contactEmail, isGroup: row.contactIsGroup },
+    contact: { name: row.contactName, number: row.contactNumber, email: row.contactEmail, isGroup: row.contactIsGroup, disableBot: row.contactDisableBot },
     connection: row.connection,
     company: { timezone: row.timezone, schedules: row.schedules, useOpenAi: row.useOpenAi, useIntegrations: row.useIntegrations },
     settings: withDefaults(row.settings),

@@ -96,6 +96,16 @@ describe('the queue menu and the option tree', () => {
     ]);
   });
 
+  it("a contact with the chatbot switched off (whaticket v6's disableBot) gets no menu: the ticket waits for an agent", async () => {
+    const phone = newPhone();
+    const number = `5511970000${String(phoneSeq).padStart(3, '0')}`;
+    expect((await h.request(token, 'POST', '/contacts', { name: 'Maria Souza', number, disableBot: true })).statusCode).toBe(201);
+    const { ticketId } = await phone.say('Oi, boa tarde');
+    if (!ticketId) throw new Error('no ticket');
+    expect(await phone.received()).toEqual([]);
+    expect(await ticketRow(ticketId)).toMatchObject({ status: 'pending', queueId: null });
+  });
+
   it('an invalid answer gets one clear invalid-option answer and the menu again; the bot stops after three', async () => {
     const phone = newPhone();
     const { ticketId } = await phone.say('Oi');

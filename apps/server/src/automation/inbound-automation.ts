@@ -69,7 +69,7 @@ export async function decideInboundAutomation(services: AutomationDeps, inbounds
       const decisions: (Decision | null)[] = [];
       for (const inbound of inbounds) {
         const at = byId.get(inbound.ticketId);
-        if (!due.has(inbound.messageId) || !at || at.ticket.status !== 'pending' || at.ticket.isGroup || at.contact.isGroup) {
+        if (!due.has(inbound.messageId) || !at || at.ticket.status !== 'pending' || at.ticket.isGroup || at.contact.isGroup || at.contact.disableBot) {
           decisions.push(null);
           continue;
         }

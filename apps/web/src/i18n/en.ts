@@ -162,6 +162,7 @@ export const en: Messages = {
     ended: 'Your session was ended because your access changed. Please sign in again.',
   },
   validation: {
+    oneAgentPerTicket: 'A ticket has one agent: pick one user.',
     required: 'Required',
     tooShort: 'Too Short!',
     messageTooShort: 'Message too short',

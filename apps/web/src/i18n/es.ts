@@ -162,6 +162,7 @@ export const es: Messages = {
     ended: 'Su sesión fue cerrada porque su acceso cambió. Ingrese nuevamente.',
   },
   validation: {
+    oneAgentPerTicket: 'Un ticket tiene un solo agente: elija un usuario.',
     required: 'Obligatorio',
     tooShort: '¡Muy corto!',
     messageTooShort: 'Mensaje muy corto',

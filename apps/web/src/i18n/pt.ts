@@ -163,6 +163,7 @@ export const pt = {
     ended: 'Sua sessão foi encerrada: seu acesso mudou. Entre novamente.',
   },
   validation: {
+    oneAgentPerTicket: 'Um ticket tem um só atendente: escolha um usuário.',
     required: 'Obrigatório',
     tooShort: 'Muito curto!',
     messageTooShort: 'Mensagem muito curta',

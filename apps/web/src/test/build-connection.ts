@@ -20,6 +20,8 @@ export function buildConnection(id: number, overrides: Partial<PresentedConnecti
     outOfHoursMessage: '',
     ratingMessage: '',
     expiresInactiveMessage: '',
+    pix: '',
+    pixMessage: '',
     expiresTicket: 0,
     timeUseBotQueues: 0,
     maxUseBotQueues: 3,

@@ -8,6 +8,7 @@ export function buildQuickMessage(id: number, overrides: Partial<PresentedQuickM
     message: `Mensagem ${id}`,
     geral: false,
     status: true,
+    editBeforeSend: false,
     userId: 1,
     isMedia: false,
     mediaPath: null,

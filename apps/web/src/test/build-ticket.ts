@@ -26,6 +26,7 @@ export function buildTicket(id: number, overrides: Partial<PresentedTicket> = {}
     promptId: null,
     integrationId: null,
     tags: [],
+    ticketUsers: [],
     companyId: 3,
     code: String(id),
     createdAt: '2026-01-01T10:00:00.000Z',

@@ -1,11 +1,14 @@
-import { NO_EXPIRY_DUE_DATE, PLAN_FEATURES, type PlanFlags, type PresentedUser, type PresentedUserCompany } from '@atende/shared';
+import { NO_EXPIRY_DUE_DATE, PLAN_FEATURES, type PlanFlags, type PresentedQueueSummary, type PresentedUser, type PresentedUserCompany } from '@atende/shared';
 
 /**
  * A user as the API presents it, for web tests: "Usuário {id}" of company 3, profile
  * user, in no queue, without `company` (what `GET /users` answers; the session's
- * answers add it: `buildUserCompany`). Overrides replace whole fields.
+ * answers add it: `buildUserCompany`). Overrides replace whole fields; `queues` get
+ * their `UserQueue` link as the API adds it.
  */
-export function buildUser(id: number, overrides: Partial<PresentedUser> = {}): PresentedUser {
+export type UserOverrides = Omit<Partial<PresentedUser>, 'queues'> & { queues?: PresentedQueueSummary[] };
+
+export function buildUser(id: number, { queues = [], ...overrides }: UserOverrides = {}): PresentedUser {
   return {
     id,
     name: `Usuário ${id}`,
@@ -18,7 +21,7 @@ export function buildUser(id: number, overrides: Partial<PresentedUser> = {}): P
     whatsappId: null,
     whatsapp: null,
     companyId: 3,
-    queues: [],
+    queues: queues.map((queue) => ({ ...queue, UserQueue: { userId: id, queueId: queue.id } })),
     createdAt: '2026-01-01T10:00:00.000Z',
     updatedAt: '2026-01-01T10:00:00.000Z',
     ...overrides,

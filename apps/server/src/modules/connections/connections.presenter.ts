@@ -27,6 +27,8 @@ export function presentConnection(connection: ConnectionDetail): PresentedConnec
     outOfHoursMessage: connection.outOfHoursMessage,
     ratingMessage: connection.ratingMessage,
     expiresInactiveMessage: connection.expiresInactiveMessage,
+    pix: connection.pix,
+    pixMessage: connection.pixMessage,
     expiresTicket: connection.expiresTicket,
     timeUseBotQueues: connection.timeUseBotQueues,
     maxUseBotQueues: connection.maxUseBotQueues,

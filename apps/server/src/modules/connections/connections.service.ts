@@ -99,6 +99,8 @@ function fieldColumns(body: Body, integrationId: number | null | undefined, toke
   copy('outOfHoursMessage', body.outOfHoursMessage);
   copy('ratingMessage', body.ratingMessage);
   copy('expiresInactiveMessage', body.expiresInactiveMessage);
+  copy('pix', body.pix);
+  copy('pixMessage', body.pixMessage);
   copy('token', token);
   copy('expiresTicket', body.expiresTicket);
   copy('timeUseBotQueues', body.timeUseBotQueues);

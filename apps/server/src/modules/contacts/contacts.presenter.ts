@@ -21,6 +21,9 @@ export function presentContact(contact: ContactDetail): PresentedContact {
     isGroup: contact.isGroup,
     whatsappId: contact.whatsappId,
     extraInfo: contact.extraInfo,
+    birthday: contact.birthday,
+    disableBot: contact.disableBot,
+    active: contact.active,
     createdAt: contact.createdAt.toISOString(),
     updatedAt: contact.updatedAt.toISOString(),
   };

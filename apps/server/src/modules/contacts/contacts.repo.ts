@@ -85,10 +85,18 @@ export async function listAllContacts(db: DbOrTx, scope: TenantScope) {
 }
 
 export async function findContact(db: DbOrTx, scope: TenantScope, id: number): Promise<ContactDetail | null> {
+  return findContactWhere(db, scope, eq(contacts.id, id));
+}
+
+export async function findContactByNumber(db: DbOrTx, scope: TenantScope, number: string): Promise<ContactDetail | null> {
+  return findContactWhere(db, scope, eq(contacts.number, number));
+}
+
+async function findContactWhere(db: DbOrTx, scope: TenantScope, condition: SQL): Promise<ContactDetail | null> {
   const [row] = await db
     .select()
     .from(contacts)
-    .where(inTenant(contacts, scope, eq(contacts.id, id)))
+    .where(inTenant(contacts, scope, condition))
     .limit(1);
   if (!row) return null;
   const [detail] = await withExtraInfo(db, scope, [row]);
@@ -100,6 +108,9 @@ export interface NewContact {
   number: string;
   email: string;
   whatsappId?: number | null;
+  birthday?: string | null;
+  disableBot?: boolean;
+  active?: boolean;
 }
 
 /** Inserts one contact; null when the number already exists in the company (the unique index decides). */
@@ -136,7 +147,7 @@ export async function updateContactRow(
   db: DbOrTx,
   scope: TenantScope,
   id: number,
-  change: Partial<Pick<ContactRow, 'name' | 'number' | 'email'>>,
+  change: Partial<Pick<ContactRow, 'name' | 'number' | 'email' | 'birthday' | 'disableBot' | 'active'>>,
 ): Promise<void> {
   await db
     .update(contacts)

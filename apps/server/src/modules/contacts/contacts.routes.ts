@@ -1,4 +1,4 @@
-import { CONTACT_UPLOAD_MAX_ROWS, ContactBody, ContactListQuery, ContactUpdateBody, ContactUploadBody, IdParams, validationText } from '@atende/shared';
+import { CONTACT_UPLOAD_MAX_ROWS, ContactBody, type ExistingContactAnswer, ContactListQuery, ContactUpdateBody, ContactUploadBody, IdParams, validationText } from '@atende/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../platform/http/app-error.js';
@@ -51,7 +51,9 @@ export function registerContactRoutes(scope: FastifyInstance, deps: ContactsDeps
   });
 
   app.post('/contacts', { schema: { body: ContactBody } }, async (request, reply) => {
-    return reply.status(201).send(presentContact(await createContact(deps, request.ctx, request.body)));
+    const { contact, created } = await createContact(deps, request.ctx, request.body);
+    if (!created) return reply.status(200).send({ alreadyExists: true, existingContact: presentContact(contact) } satisfies ExistingContactAnswer);
+    return reply.status(201).send(presentContact(contact));
   });
 
   app.put('/contacts/:id', { schema: { params: IdParams, body: ContactUpdateBody } }, async (request) => {

@@ -10,6 +10,7 @@ import {
   contactTicketIds,
   deleteContactRow,
   findContact,
+  findContactByNumber,
   insertContact,
   listAllContacts,
   listContacts,
@@ -46,17 +47,26 @@ export async function showContact(deps: Pick<Platform, 'db'>, ctx: RequestContex
   return contact;
 }
 
-export async function createContact(deps: ContactsDeps, ctx: RequestContext, body: ContactBody): Promise<ContactDetail> {
+/**
+ * A new contact, or (`created: false`) the company's contact that has the number already,
+ * unchanged: whaticket v6 answers so, and its clients open that contact's chat.
+ */
+export async function createContact(deps: ContactsDeps, ctx: RequestContext, body: ContactBody): Promise<{ contact: ContactDetail; created: boolean }> {
   const id = await deps.db.transaction(async (tx) => {
     // The unique index (company_id, number) decides, so two racing creates cannot both win.
-    const row = await insertContact(tx, ctx, { name: body.name, number: body.number, email: body.email });
-    if (!row) throw new AppError('ERR_DUPLICATED_CONTACT');
-    if (body.extraInfo?.length) await replaceExtraInfo(tx, ctx, row.id, body.extraInfo);
-    return row.id;
+    const { extraInfo, ...fields } = body;
+    const row = await insertContact(tx, ctx, fields);
+    if (row && extraInfo?.length) await replaceExtraInfo(tx, ctx, row.id, extraInfo);
+    return row?.id ?? null;
   });
+  if (id === null) {
+    const existing = await findContactByNumber(deps.db, ctx, body.number);
+    if (!existing) throw new AppError('ERR_DUPLICATED_CONTACT');
+    return { contact: existing, created: false };
+  }
   const contact = await showContact(deps, ctx, id);
   deps.events.emit('contact.saved', { companyId: ctx.companyId, action: 'create', contact });
-  return contact;
+  return { contact, created: true };
 }
 
 export async function updateContact(deps: ContactsDeps, ctx: RequestContext, id: number, body: ContactUpdateBody): Promise<ContactDetail> {
@@ -64,7 +74,7 @@ export async function updateContact(deps: ContactsDeps, ctx: RequestContext, id:
   const number = editedNumber(body.number, current.number);
   try {
     await deps.db.transaction(async (tx) => {
-      await updateContactRow(tx, ctx, id, { name: body.name, number, email: body.email });
+      await updateContactRow(tx, ctx, id, { name: body.name, number, email: body.email, birthday: body.birthday, disableBot: body.disableBot, active: body.active });
       if (body.extraInfo) await replaceExtraInfo(tx, ctx, id, body.extraInfo);
     });
   } catch (error) {

@@ -46,6 +46,9 @@ describe('creating and editing contacts', () => {
       isGroup: false,
       whatsappId: null,
       extraInfo: [{ id: expect.any(Number), name: 'CPF', value: '123' }],
+      birthday: null,
+      disableBot: false,
+      active: true,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
@@ -53,21 +56,36 @@ describe('creating and editing contacts', () => {
     expect(shown.json()).toMatchObject({ name: 'Ana Souza', extraInfo: [{ name: 'CPF', value: '123' }] });
   });
 
-  it('refuses a number the company already has: ERR_DUPLICATED_CONTACT (409)', async () => {
-    await sd.buildContact(company.id, { number: '5511912340002' });
-    const response = await t.request(agentToken, 'POST', '/contacts', { name: 'Copy', number: '5511912340002' });
-    expect(response.statusCode).toBe(409);
-    expect(response.json().error).toBe('ERR_DUPLICATED_CONTACT');
+  it('answers a number the company already has with that contact, unchanged (200 alreadyExists, as whaticket v6)', async () => {
+    const existing = await sd.buildContact(company.id, { number: '5511912340002', name: 'Original' });
+    const response = await t.request(agentToken, 'POST', '/contacts', { name: 'Copy', number: '5511912340002', email: 'copy@example.com' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ alreadyExists: true, existingContact: { id: existing.id, name: 'Original', number: '5511912340002' } });
+    expect((await t.request(agentToken, 'GET', `/contacts/${existing.id}`)).json()).toMatchObject({ name: 'Original', email: '' });
     // Another company may have the same number.
     const other = await t.factories.buildCompany();
     const otherToken = (await other.admin.login()).token;
     expect((await t.request(otherToken, 'POST', '/contacts', { name: 'Copy', number: '5511912340002' })).statusCode).toBe(201);
   });
 
+  it("keeps whaticket v6's birthday, chatbot switch and active flag; refuses an impossible birthday", async () => {
+    const created = await t.request(agentToken, 'POST', '/contacts', { name: 'Aniversariante', number: '5511912345678', birthday: '1990-05-17', disableBot: true, active: false });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ birthday: '1990-05-17', disableBot: true, active: false });
+    const id = created.json().id as number;
+    const cleared = await t.request(agentToken, 'PUT', `/contacts/${id}`, { birthday: '', disableBot: 'false' });
+    expect(cleared.json()).toMatchObject({ birthday: null, disableBot: false, active: false });
+    for (const birthday of ['2023-02-30', '1850-01-01', 'ontem']) {
+      const refused = await t.request(agentToken, 'PUT', `/contacts/${id}`, { birthday });
+      expect(refused.statusCode, birthday).toBe(400);
+      expect(JSON.stringify(refused.json()), birthday).toContain('birthday');
+    }
+  });
+
   it('two racing creates of one number: exactly one wins', async () => {
     const body = { name: 'Racer', number: '5511912340003' };
     const answers = await Promise.all([1, 2, 3].map(() => t.request(agentToken, 'POST', '/contacts', body)));
-    expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409, 409]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 200, 201]);
   });
 
   it('validates name, number and email as the contact modal does', async () => {
@@ -85,8 +103,8 @@ describe('creating and editing contacts', () => {
     }
     // Written without and with its country code, one number is one contact.
     const again = await t.request(agentToken, 'POST', '/contacts', { name: 'De Novo', number: '+55 11 91234-1002' });
-    expect(again.statusCode).toBe(409);
-    expect(again.json().error).toBe('ERR_DUPLICATED_CONTACT');
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toMatchObject({ alreadyExists: true, existingContact: { number: '5511912341002' } });
   });
 
   it('refuses a number the normaliser cannot make valid: 400 ERR_VALIDATION naming the number field, on create and edit', async () => {

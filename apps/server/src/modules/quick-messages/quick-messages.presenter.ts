@@ -15,6 +15,7 @@ export function presentQuickMessage(quickMessage: QuickMessageRow, media: Pick<M
     shortcode: quickMessage.shortcode,
     message: quickMessage.message,
     geral: quickMessage.geral,
+    editBeforeSend: quickMessage.editBeforeSend,
     status: quickMessage.status,
     userId: quickMessage.userId,
     isMedia: hasMedia,

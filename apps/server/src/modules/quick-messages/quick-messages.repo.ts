@@ -58,7 +58,7 @@ export async function findQuickMessage(db: DbOrTx, scope: TenantScope, id: numbe
 export async function insertQuickMessage(
   db: DbOrTx,
   scope: TenantScope,
-  values: Pick<QuickMessageRow, 'userId' | 'shortcode' | 'message' | 'geral' | 'status'>,
+  values: Pick<QuickMessageRow, 'userId' | 'shortcode' | 'message' | 'geral' | 'status' | 'editBeforeSend'>,
 ): Promise<QuickMessageRow> {
   const [row] = await db
     .insert(quickMessages)
@@ -72,7 +72,7 @@ export async function updateQuickMessageRow(
   db: DbOrTx,
   scope: TenantScope,
   id: number,
-  change: Partial<Pick<QuickMessageRow, 'shortcode' | 'message' | 'geral' | 'status' | 'mediaPath' | 'mediaName'>>,
+  change: Partial<Pick<QuickMessageRow, 'shortcode' | 'message' | 'geral' | 'status' | 'editBeforeSend' | 'mediaPath' | 'mediaName'>>,
 ): Promise<QuickMessageRow | null> {
   const [row] = await db
     .update(quickMessages)

@@ -63,6 +63,7 @@ export async function createQuickMessage(deps: QuickMessagesDeps, ctx: RequestCo
     message: body.message,
     geral: body.geral ?? sharedByDefault(ctx),
     status: body.status ?? true,
+    editBeforeSend: body.editBeforeSend ?? false,
   });
   deps.events.emit('quickMessage.saved', { companyId: ctx.companyId, action: 'create', quickMessage });
   return quickMessage;
@@ -76,6 +77,7 @@ export async function updateQuickMessage(deps: QuickMessagesDeps, ctx: RequestCo
     message: body.message,
     geral: body.geral,
     status: body.status,
+    editBeforeSend: body.editBeforeSend,
   });
   return saved(deps, ctx, updated, previous);
 }

@@ -5,7 +5,8 @@ export interface TicketDetail extends TicketRow {
   contact: { id: number; name: string; number: string; profilePicUrl: string; isGroup: boolean; email: string };
   user: { id: number; name: string } | null;
   queue: { id: number; name: string; color: string } | null;
-  whatsapp: { id: number; name: string; status: string; provider: string } | null;
+  /** `pix`, `pixMessage`: the connection's Pix key and its text, which agents send from the ticket (whaticket v6). */
+  whatsapp: { id: number; name: string; status: string; provider: string; pix: string; pixMessage: string } | null;
   tags: { id: number; name: string; color: string }[];
 }
 
@@ -30,6 +31,7 @@ export function presentTicket(ticket: TicketDetail): PresentedTicket {
     promptId: ticket.promptId,
     integrationId: ticket.integrationId,
     tags: ticket.tags,
+    ticketUsers: ticket.user ? [{ ticketId: ticket.id, userId: ticket.user.id, queueId: ticket.queueId, user: ticket.user, queue: ticket.queue }] : [],
     companyId: ticket.companyId,
     /** The protocol number shown to customers ({{protocol}}): the ticket id. */
     code: String(ticket.id),

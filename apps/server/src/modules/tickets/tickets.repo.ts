@@ -33,6 +33,8 @@ function selectTicketDetails(db: DbOrTx) {
       whatsappName: whatsapps.name,
       whatsappStatus: whatsapps.status,
       whatsappProvider: whatsapps.provider,
+      whatsappPix: whatsapps.pix,
+      whatsappPixMessage: whatsapps.pixMessage,
       tags: sql<TagJson[]>`coalesce((
         select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color) order by tg.name)
         from ${ticketTags} tt join ${tags} tg on tg.id = tt.tag_id
@@ -80,7 +82,7 @@ export async function loadTicketDetails(db: DbOrTx, scope: TenantScope, ids: num
             : null,
         whatsapp:
           row.ticket.whatsappId !== null && row.whatsappName !== null
-            ? { id: row.ticket.whatsappId, name: row.whatsappName, status: row.whatsappStatus ?? '', provider: row.whatsappProvider ?? '' }
+            ? { id: row.ticket.whatsappId, name: row.whatsappName, status: row.whatsappStatus ?? '', provider: row.whatsappProvider ?? '', pix: row.whatsappPix ?? '', pixMessage: row.whatsappPixMessage ?? '' }
             : null,
         tags: typeof row.tags === 'string' ? (JSON.parse(row.tags) as TagJson[]) : row.tags,
       },
@@ -106,7 +108,7 @@ export const PRESENTED_TICKETS = `
     'queue', case when t.queue_id is not null and q.name is not null then json_build_object('id', t.queue_id, 'name', q.name, 'color', q.color) end,
     'whatsappId', t.whatsapp_id,
     'whatsapp', case when t.whatsapp_id is not null and w.name is not null
-      then json_build_object('id', t.whatsapp_id, 'name', w.name, 'status', w.status, 'provider', w.provider) end,
+      then json_build_object('id', t.whatsapp_id, 'name', w.name, 'status', w.status, 'provider', w.provider, 'pix', w.pix, 'pixMessage', w.pix_message) end,
     'contactId', t.contact_id,
     'contact', json_build_object('id', c.id, 'name', c.name, 'number', c.number, 'profilePicUrl', c.profile_pic_url, 'isGroup', c.is_group, 'email', c.email),
     'isGroup', t.is_group, 'chatbot', t.chatbot, 'unreadMessages', t.unread_messages, 'lastMessage', t.last_message,
@@ -115,6 +117,11 @@ export const PRESENTED_TICKETS = `
       select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color) order by tg.name)
       from ticket_tags tt join tags tg on tg.id = tt.tag_id
       where tt.ticket_id = t.id), '[]'::json),
+    'ticketUsers', case when t.user_id is not null and u.name is not null
+      then json_build_array(json_build_object('ticketId', t.id, 'userId', t.user_id, 'queueId', t.queue_id,
+        'user', json_build_object('id', t.user_id, 'name', u.name),
+        'queue', case when t.queue_id is not null and q.name is not null then json_build_object('id', t.queue_id, 'name', q.name, 'color', q.color) end))
+      else '[]'::json end,
     'companyId', t.company_id,
     'code', t.id::text,
     'createdAt', ${isoTimestampSql('t.created_at')},

@@ -61,7 +61,7 @@ export function presentUser(user: UserDetail): PresentedUser {
     whatsappId: user.whatsappId,
     whatsapp: user.whatsapp,
     companyId: user.companyId,
-    queues: user.queues,
+    queues: user.queues.map((queue) => ({ ...queue, UserQueue: { userId: user.id, queueId: queue.id } })),
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
     ...(user.company

@@ -122,6 +122,9 @@ export const whatsapps = pgTable(
     providerConfig: jsonb('provider_config').$type<Record<string, string>>().notNull().default({}),
     /** Provider secrets (cloud-api: accessToken, appSecret) as one JSON object sealed by the secret box. */
     providerSecrets: text('provider_secrets').notNull().default(''),
+    /** The Pix key agents send from a ticket of this connection, and the text sent before it (whaticket v6). */
+    pix: text('pix').notNull().default(''),
+    pixMessage: text('pix_message').notNull().default(''),
     /** The channel's last problem an admin must know of (a revoked token, a webhook-level error); cleared when it connects again. */
     problem: jsonb('problem').$type<ConnectionProblem>(),
     createdAt: createdAt(),
@@ -406,6 +409,12 @@ export const contacts = pgTable(
     isGroup: boolean('is_group').notNull().default(false),
     /** The connection the contact first wrote through. */
     whatsappId: integer('whatsapp_id').references(() => whatsapps.id, { onDelete: 'set null' }),
+    /** A calendar date (YYYY-MM-DD), as whaticket v6 keeps it. */
+    birthday: date('birthday', { mode: 'string' }),
+    /** The chatbot, integrations and AI prompts never answer this contact (whaticket v6's `disableBot`). */
+    disableBot: boolean('disable_bot').notNull().default(false),
+    /** whaticket v6's contact flag, kept and shown; nothing else reads it (v6 neither). */
+    active: boolean('active').notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -688,6 +697,8 @@ export const quickMessages = pgTable(
     message: text('message').notNull().default(''),
     geral: boolean('geral').notNull().default(false),
     status: boolean('status').notNull().default(true),
+    /** Picked in the composer, the reply opens for editing instead of going at once (whaticket v6). */
+    editBeforeSend: boolean('edit_before_send').notNull().default(false),
     mediaPath: text('media_path'),
     mediaName: text('media_name'),
     createdAt: createdAt(),

@@ -323,6 +323,23 @@ function ConnectionForm({ connection, queues, prompts, integrations, isSuper, on
               );
             })}
             <VariableChips kind="ticket" onInsert={variables.insert} testId="connection-variables" />
+            <TextField
+              label={t('connections.dialog.pix')}
+              {...form.register('pix')}
+              error={Boolean(errors.pix)}
+              helperText={message(errors.pix?.message) ?? t('connections.dialog.pixHelp')}
+              slotProps={{ htmlInput: { 'data-testid': 'connection-pix', maxLength: 200 } }}
+            />
+            <TextField
+              label={t('connections.dialog.pixMessage')}
+              {...form.register('pixMessage')}
+              error={Boolean(errors.pixMessage)}
+              helperText={message(errors.pixMessage?.message)}
+              multiline
+              minRows={2}
+              maxRows={6}
+              slotProps={{ htmlInput: { 'data-testid': 'connection-pixMessage' } }}
+            />
           </Stack>
         ) : null}
 

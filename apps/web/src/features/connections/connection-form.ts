@@ -36,6 +36,8 @@ export interface ConnectionFormValues {
   outOfHoursMessage: string;
   ratingMessage: string;
   expiresInactiveMessage: string;
+  pix: string;
+  pixMessage: string;
   token: string;
   expiresTicket: number | string;
   timeUseBotQueues: number | string;
@@ -85,6 +87,8 @@ export function connectionFormDefaults(connection?: PresentedConnectionDetail | 
     outOfHoursMessage: connection?.outOfHoursMessage ?? '',
     ratingMessage: connection?.ratingMessage ?? '',
     expiresInactiveMessage: connection?.expiresInactiveMessage ?? '',
+    pix: connection?.pix ?? '',
+    pixMessage: connection?.pixMessage ?? '',
     token: connection?.token ?? '',
     expiresTicket: connection?.expiresTicket ?? 0,
     timeUseBotQueues: connection?.timeUseBotQueues ?? 0,
@@ -145,6 +149,8 @@ const FIELD_TABS: Record<string, ConnectionTab> = {
   outOfHoursMessage: 'messages',
   ratingMessage: 'messages',
   expiresInactiveMessage: 'messages',
+  pix: 'messages',
+  pixMessage: 'messages',
   expiresTicket: 'automation',
   timeUseBotQueues: 'automation',
   maxUseBotQueues: 'automation',

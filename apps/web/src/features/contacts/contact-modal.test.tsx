@@ -96,6 +96,18 @@ describe('contact modal', () => {
     expect(await screen.findByText('Contact saved successfully!')).toBeTruthy();
   });
 
+  it('sends the birthday and the chatbot switch; a number already saved is said and the form stays open', async () => {
+    const calls = respondWith(200, { alreadyExists: true, existingContact: saved });
+    const { onClose, onSaved } = renderModal({ initialValues: { name: 'Maria Silva', number: '5511999998888' } });
+    await userEvent.type(screen.getByTestId('contact-birthday'), '1990-05-17');
+    await userEvent.click(screen.getByTestId('contact-disable-bot'));
+    await userEvent.click(screen.getByTestId('contact-save'));
+    expect(await screen.findByText('A contact with this number already exists.')).toBeTruthy();
+    expect(calls[0]).toMatchObject({ method: 'POST', url: '/contacts', body: { birthday: '1990-05-17', disableBot: true } });
+    expect(onClose).not.toHaveBeenCalled();
+    expect(onSaved).not.toHaveBeenCalled();
+  });
+
   it('shows the duplicate-contact error and stays open', async () => {
     respondWith(409, { error: 'ERR_DUPLICATED_CONTACT' });
     const { onClose } = renderModal({ initialValues: { name: 'Maria Silva', number: '5511999998888' } });

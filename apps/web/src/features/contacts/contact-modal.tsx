@@ -1,11 +1,11 @@
-import { ContactBody, contactNumber, type PresentedContact } from '@atende/shared';
+import { ContactBody, contactNumber, type ExistingContactAnswer, type PresentedContact } from '@atende/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import AddCircleOutlined from '@mui/icons-material/AddCircleOutlined';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
-import { Box, Button, CircularProgress, Dialog, DialogContent, DialogTitle, IconButton, Stack, TextField, Tooltip, Typography } from '@mui/material';
+import { Box, Button, CircularProgress, Dialog, DialogContent, DialogTitle, FormControlLabel, IconButton, Stack, Switch, TextField, Tooltip, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { useFieldArray, useForm } from 'react-hook-form';
+import { Controller, useFieldArray, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { useSession } from '../../api/session';
@@ -26,7 +26,7 @@ export interface ContactModalProps {
 type ContactFormInput = z.input<typeof ContactBody>;
 type ContactFormOutput = z.output<typeof ContactBody>;
 
-const EMPTY: ContactFormInput = { name: '', number: '', email: '', extraInfo: [] };
+const EMPTY: ContactFormInput = { name: '', number: '', email: '', extraInfo: [], birthday: '', disableBot: false };
 
 /**
  * The server's rules, checked before the form is sent: the number goes through the
@@ -84,6 +84,8 @@ export function ContactModal({ open, contactId, initialValues, onClose, onSaved 
         number: loaded.number,
         email: loaded.email ?? '',
         extraInfo: loaded.extraInfo.map(({ id, name, value }) => ({ id, name, value })),
+        birthday: loaded.birthday ?? '',
+        disableBot: loaded.disableBot,
       });
       filled.current = true;
     } else if (!editing) {
@@ -98,7 +100,10 @@ export function ContactModal({ open, contactId, initialValues, onClose, onSaved 
     try {
       // The number as typed: the server normalises it (a '+' the digits alone would lose still tells the country).
       const body = { ...values, number: form.getValues('number'), extraInfo: values.extraInfo ?? [] };
-      const saved = editing ? await api.put<PresentedContact>(`/contacts/${contactId}`, body) : await api.post<PresentedContact>('/contacts', body);
+      const answer = editing ? await api.put<PresentedContact>(`/contacts/${contactId}`, body) : await api.post<PresentedContact | ExistingContactAnswer>('/contacts', body);
+      // The number is another contact's already: say so and keep the form open.
+      if ('alreadyExists' in answer) return toastError(new Error(t('errors.ERR_DUPLICATED_CONTACT')));
+      const saved = answer;
       cacheSavedContact(queryClient, saved);
       toastSuccess(t('contacts.modal.saved'));
       onSaved?.(saved);
@@ -149,6 +154,27 @@ export function ContactModal({ open, contactId, initialValues, onClose, onSaved 
                 fullWidth
                 slotProps={{ htmlInput: { 'data-testid': 'contact-email' } }}
               />
+              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
+                <TextField
+                  label={t('contacts.modal.birthday')}
+                  type="date"
+                  {...form.register('birthday')}
+                  error={Boolean(errors.birthday)}
+                  helperText={message(errors.birthday?.message)}
+                  sx={{ minWidth: 200 }}
+                  slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'contact-birthday', min: '1900-01-01' } }}
+                />
+                <Controller
+                  name="disableBot"
+                  control={form.control}
+                  render={({ field }) => (
+                    <FormControlLabel
+                      control={<Switch checked={field.value === true} onChange={(_, checked) => field.onChange(checked)} slotProps={{ input: { 'data-testid': 'contact-disable-bot' } as object }} />}
+                      label={t('contacts.modal.disableBot')}
+                    />
+                  )}
+                />
+              </Stack>
               <Typography variant="subtitle2">{t('contacts.modal.extraInfo')}</Typography>
               {extraInfo.fields.map((field, index) => (
                 <Stack key={field.id} direction="row" spacing={1} sx={{ alignItems: 'flex-start' }} data-testid="contact-extra-row">

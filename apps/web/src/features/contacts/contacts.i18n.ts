@@ -17,6 +17,8 @@ export const contactsTexts = featureTexts({
     deleteMessage: 'Esta ação não pode ser desfeita.',
     deleted: 'Contato excluído com sucesso!',
     modal: {
+      birthday: 'Data de nascimento',
+      disableBot: 'Desativar chatbot para este contato',
       addTitle: 'Adicionar contato',
       editTitle: 'Editar contato',
       mainInfo: 'Dados do contato',
@@ -82,6 +84,8 @@ export const contactsTexts = featureTexts({
     deleteMessage: 'This cannot be undone.',
     deleted: 'Contact deleted successfully!',
     modal: {
+      birthday: 'Birthday',
+      disableBot: 'No chatbot for this contact',
       addTitle: 'Add contact',
       editTitle: 'Edit contact',
       mainInfo: 'Contact details',
@@ -147,6 +151,8 @@ export const contactsTexts = featureTexts({
     deleteMessage: 'Esta acción no se puede deshacer.',
     deleted: '¡Contacto eliminado con éxito!',
     modal: {
+      birthday: 'Fecha de nacimiento',
+      disableBot: 'Sin chatbot para este contacto',
       addTitle: 'Agregar contacto',
       editTitle: 'Editar contacto',
       mainInfo: 'Datos del contacto',

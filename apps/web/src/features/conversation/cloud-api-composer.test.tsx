@@ -47,7 +47,7 @@ afterEach(() => {
 });
 
 function ticket(provider: string): PresentedTicket {
-  return buildTicket(5, { uuid: 'u-5', status: 'open', companyId: 1, whatsappId: 7, whatsapp: { id: 7, name: 'Oficial', status: 'CONNECTED', provider } });
+  return buildTicket(5, { uuid: 'u-5', status: 'open', companyId: 1, whatsappId: 7, whatsapp: { id: 7, name: 'Oficial', status: 'CONNECTED', provider, pix: '', pixMessage: '' } });
 }
 
 function renderComposer(provider = 'cloud-api') {

@@ -13,9 +13,9 @@ const template = (overrides: Partial<MessageTemplate> = {}): MessageTemplate => 
 
 describe('Cloud API tickets', () => {
   it('are those whose connection uses the Cloud API', () => {
-    expect(usesCloudApi({ whatsapp: { id: 1, name: 'Oficial', status: 'CONNECTED', provider: 'cloud-api' } })).toBe(true);
-    expect(usesCloudApi({ whatsapp: { id: 1, name: 'QR', status: 'CONNECTED', provider: 'beta' } })).toBe(false);
-    expect(usesCloudApi({ whatsapp: { id: 1, name: 'Teste', status: 'CONNECTED', provider: 'sandbox' } })).toBe(false);
+    expect(usesCloudApi({ whatsapp: { id: 1, name: 'Oficial', status: 'CONNECTED', provider: 'cloud-api', pix: '', pixMessage: '' } })).toBe(true);
+    expect(usesCloudApi({ whatsapp: { id: 1, name: 'QR', status: 'CONNECTED', provider: 'beta', pix: '', pixMessage: '' } })).toBe(false);
+    expect(usesCloudApi({ whatsapp: { id: 1, name: 'Teste', status: 'CONNECTED', provider: 'sandbox', pix: '', pixMessage: '' } })).toBe(false);
     expect(usesCloudApi({ whatsapp: null })).toBe(false);
   });
 });

@@ -20,7 +20,7 @@ export function userSearchTerm(typed: string): string {
  * The queue the form keeps when a user is chosen: the one already chosen, else the
  * ticket's, when the user serves it (a user without queues serves any); else none.
  */
-export function keptQueue(user: Pick<PresentedUser, 'queues'> | null, candidates: (number | '' | null)[]): number | '' {
+export function keptQueue(user: { queues: PresentedQueueSummary[] } | null, candidates: (number | '' | null)[]): number | '' {
   const served = user?.queues && user.queues.length > 0 ? new Set(user.queues.map((q) => q.id)) : null;
   for (const candidate of candidates) {
     if (typeof candidate === 'number' && (!served || served.has(candidate))) return candidate;
@@ -29,7 +29,7 @@ export function keptQueue(user: Pick<PresentedUser, 'queues'> | null, candidates
 }
 
 /** Why the transfer button is off, said under the queue selector. */
-export function transferQueueHint(validQueue: boolean, user: Pick<PresentedUser, 'queues'> | null, ticketQueueId: number | null): 'queueRequired' | 'queueNotServed' | null {
+export function transferQueueHint(validQueue: boolean, user: { queues: PresentedQueueSummary[] } | null, ticketQueueId: number | null): 'queueRequired' | 'queueNotServed' | null {
   if (validQueue) return null;
   if (user && ticketQueueId !== null && keptQueue(user, [ticketQueueId]) === '') return 'queueNotServed';
   return 'queueRequired';

@@ -20,7 +20,7 @@ function ticket(id: number, overrides: Partial<PresentedTicket> = {}): Presented
   return buildTicket(id, {
     queueId: 1,
     queue: { id: 1, name: 'Vendas', color: '#f00' },
-    whatsapp: { id: 1, name: 'Sandbox', status: 'CONNECTED', provider: 'sandbox' },
+    whatsapp: { id: 1, name: 'Sandbox', status: 'CONNECTED', provider: 'sandbox', pix: '', pixMessage: '' },
     contact: { id, name: `Contact ${id}`, number: '5511999990000', profilePicUrl: '', isGroup: false, email: '' },
     lastMessage: 'Olá',
     companyId: 1,

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { SessionProvider, useSession } from '../../api/session';
 import { setupI18n } from '../../i18n';
 import { SocketProvider } from '../../realtime/socket';
-import { buildUser, buildUserCompany } from '../../test/build-user';
+import { buildUser, buildUserCompany, type UserOverrides } from '../../test/build-user';
 import { fakeApi, type FakeApi } from '../../test/fake-api';
 import UsersPage from './users-page';
 import { useOwnUserEvents } from './users-queries';
@@ -42,7 +42,7 @@ afterAll(async () => {
 
 const vendas = { id: 11, name: 'Vendas', color: '#2f7dd1' };
 
-function record(id: number, name: string, extra: Partial<PresentedUser> = {}): PresentedUser {
+function record(id: number, name: string, extra: UserOverrides = {}): PresentedUser {
   return buildUser(id, { name, email: `${name.toLowerCase()}@example.com`, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', ...extra });
 }
 

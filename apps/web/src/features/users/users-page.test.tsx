@@ -10,7 +10,7 @@ import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
 import { buildConnection } from '../../test/build-connection';
 import { buildQueue } from '../../test/build-queue';
-import { buildUser, buildUserCompany } from '../../test/build-user';
+import { buildUser, buildUserCompany, type UserOverrides } from '../../test/build-user';
 import { fakeApi, json, type FakeApi } from '../../test/fake-api';
 import { UserModal } from './user-modal';
 import UsersPage from './users-page';
@@ -18,7 +18,7 @@ import UsersPage from './users-page';
 const vendas = { id: 11, name: 'Vendas', color: '#2f7dd1' };
 const suporte = { id: 12, name: 'Suporte', color: '#e53935' };
 
-function record(id: number, name: string, extra: Partial<PresentedUser> = {}): PresentedUser {
+function record(id: number, name: string, extra: UserOverrides = {}): PresentedUser {
   return buildUser(id, { name, email: `${name.toLowerCase().replace(/\s+/g, '.')}@example.com`, companyId: 1, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', ...extra });
 }
 
