@@ -372,6 +372,8 @@ async function runScreen(screen, env, recorder, index) {
   const problems = await recorder.snapshot();
   const troubled = problems.pageErrors.length + problems.consoleErrors.length + problems.failedRequests.length > 0;
   error = [error, ...checks].filter(Boolean).join('; ') || null;
+  // An uncaught error can take the whole app off the screen (a blank page): never a pass.
+  if (!error && problems.pageErrors.length > 0) error = 'uncaught page error (see below)';
   const status = error ? 'failed' : troubled ? 'passed with errors' : 'passed';
   console.log(`${status.padEnd(18)} ${screen.title}${error ? `: ${error}` : ''}`);
   return { name: screen.name, title: screen.title, status, error, steps, ms: Date.now() - started, screenshot: file, extraShots, ...problems };
@@ -442,9 +444,10 @@ function writeReport(results, commit) {
     '| # | Screen | Result | First problem | Screenshot |',
     '|---|---|---|---|---|',
     ...results.map((r, i) => {
-      const first = r.error ?? r.pageErrors[0] ?? r.failedRequests[0] ?? r.consoleErrors[0] ?? '';
+      const evidence = r.pageErrors[0] ?? r.failedRequests[0] ?? r.consoleErrors[0];
+      const first = [r.error, evidence].filter(Boolean).join(' — ');
       const shots = [r.screenshot, ...r.extraShots].map((file) => `[${file}](whaticket-client/${file})`).join(', ');
-      return `| ${i + 1} | ${r.title} | ${icon[r.status]} | ${cell(short(first, 160))} | ${shots} |`;
+      return `| ${i + 1} | ${r.title} | ${icon[r.status]} | ${cell(short(first, 260))} | ${shots} |`;
     }),
     '',
     '### Per screen',
