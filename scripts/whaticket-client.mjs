@@ -710,6 +710,7 @@ const SCREENS = [
       await step('the reply is in the conversation', () => expectText(conversation, 'vou verificar agora'));
       await step('the customer answers (sandbox phone)', () => customerWrites(env, 'Obrigada pela ajuda!'));
       await check('the answer appears live in the conversation', () => expectText(conversation, 'Obrigada pela ajuda', 10_000));
+      await env.shoot(page, 'conversation');
       await step('open the ticket menu ⋮ → "Transferir"', async () => {
         // ⋮ is the header's button after "Resolver".
         await page.locator('button[title="Resolver"]').locator('xpath=following-sibling::button[1]').click();
