@@ -15,11 +15,16 @@ export const strongPassword = () =>
     .max(50, 'validation.tooLong')
     .refine((value) => /\d/.test(value) && /[a-z]/.test(value) && /[A-Z]/.test(value), 'validation.passwordRule');
 
-/** Brazilian phone as the sign-up mask gives it: digits only, 10 or 11 (spec part 2 §2.18). */
+/**
+ * Brazilian phone as the sign-up mask gives it: digits only, 10 or 11 (spec part 2 §2.18).
+ * With the country code in front (12 or 13 digits from 55, as whaticket v6's form sends
+ * it) it is taken without it.
+ */
 export const signupPhone = () =>
   z
     .string()
     .transform((value) => value.replace(/\D/g, ''))
+    .transform((digits) => (/^55\d{10,11}$/.test(digits) ? digits.slice(2) : digits))
     .refine((digits) => digits.length >= 10 && digits.length <= 11, 'validation.invalidPhone');
 
 /**

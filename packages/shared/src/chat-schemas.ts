@@ -81,7 +81,8 @@ export interface PresentedChatMessage {
 
 /** `company-{id}-chat` payloads (spec part 1 §7: actions new-message and update; delete ours). */
 export type ChatEventPayload =
-  | { action: 'new-message'; newMessage: PresentedChatMessage; chat: PresentedChat }
+  /** `newMessage.chat`: the chat again, where whaticket v6's header popover reads its members. */
+  | { action: 'new-message'; newMessage: PresentedChatMessage & { chat: PresentedChat }; chat: PresentedChat }
   | { action: 'update'; chat: PresentedChat }
   | { action: 'delete'; id: number };
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { signupPhone } from './billing-schemas.js';
 import { CompanyBody } from './schemas.js';
 import { isCalendarDate, isDateTime, isTimeZone } from './validation.js';
 
@@ -26,5 +27,14 @@ describe('calendar dates, date-times and time zones', () => {
     expect(dueDate.parse('')).toBeNull();
     expect(dueDate.parse('soon')).toBeNull();
     for (const bad of ['2026-02-30', '2026-13-01', '0000-01-01', '9999-12-31T23:00:00-14:00', 1e15]) expect(dueDate.safeParse(bad).success, String(bad)).toBe(false);
+  });
+});
+
+describe('the sign-up phone', () => {
+  it('takes the mask’s 10 or 11 digits, and the same number with 55 in front as whaticket v6 sends it', () => {
+    expect(signupPhone().parse('(11) 98765-4321')).toBe('11987654321');
+    expect(signupPhone().parse('5511987650009')).toBe('11987650009');
+    expect(signupPhone().parse('551133334444')).toBe('1133334444');
+    for (const refused of ['123', '119876543210', '5511', '44 20 7946 0958 123']) expect(signupPhone().safeParse(refused).success, refused).toBe(false);
   });
 });

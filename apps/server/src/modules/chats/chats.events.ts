@@ -42,7 +42,8 @@ export function subscribeChatEvents({ events, publisher }: Pick<Platform, 'event
   events.on('chat.deleted', ({ companyId, chatId, memberIds: ids }) => send(companyId, ids, { action: 'delete', id: chatId }));
   events.on('chat.read', ({ companyId, chat, userId }) => send(companyId, [userId], { action: 'update', chat: presentChat(chat) }));
   events.on('chat.message', ({ companyId, chat, message }) => {
-    const payload = { action: 'new-message', newMessage: presentChatMessage(message), chat: presentChat(chat) } as const;
+    const presented = presentChat(chat);
+    const payload = { action: 'new-message', newMessage: { ...presentChatMessage(message), chat: presented }, chat: presented } as const;
     send(companyId, memberIds(chat), payload);
     toOpenChat(companyId, chat, payload);
   });

@@ -104,7 +104,7 @@ describe('whaticket v6 socket events', () => {
     expect(named(memberHeard, `company-${a.id}-chat-user-${a.admin.id}`)).toEqual([]);
     expect(named(memberHeard, `company-${a.id}-chat-${chat.id}`)).toEqual([
       { action: 'update', chat: expect.objectContaining({ id: chat.id }) },
-      { action: 'new-message', newMessage: expect.objectContaining({ message: 'Oi equipe', chatId: chat.id }), chat: expect.objectContaining({ id: chat.id }) },
+      { action: 'new-message', newMessage: expect.objectContaining({ message: 'Oi equipe', chatId: chat.id, chat: expect.objectContaining({ users: expect.arrayContaining([expect.objectContaining({ userId: member.id })]) }) }), chat: expect.objectContaining({ id: chat.id }) },
     ]);
   });
 
