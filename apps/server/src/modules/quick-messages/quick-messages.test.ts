@@ -48,6 +48,7 @@ describe('quick messages', () => {
       message: 'Olá, tudo bem?',
       geral: false,
       status: true,
+      editBeforeSend: false,
       userId: owner.id,
       isMedia: false,
       mediaPath: null,

@@ -32,7 +32,7 @@ describe('users', () => {
     expect(response.statusCode).toBe(201);
     const user = response.json();
     expect(user).toMatchObject({ name: 'Maria Silva', profile: 'user', allTicket: 'desabled', companyId: company.id });
-    expect(user.queues).toEqual([{ id: queue.id, name: 'Vendas', color: queue.color }]);
+    expect(user.queues).toEqual([{ id: queue.id, name: 'Vendas', color: queue.color, UserQueue: { userId: user.id, queueId: queue.id } }]);
     expect(JSON.stringify(user)).not.toMatch(/password/i);
     await t.request(adminToken, 'DELETE', `/users/${user.id}`);
   });
