@@ -24,6 +24,9 @@ export interface DashboardCounters {
   ratings: { 1: number; 2: number; 3: number };
   /** Rated cycles ÷ finished cycles, 0–100. */
   ratingResponseRate: number;
+  /** The platform's companies and connected connections: for a super user only (whaticket v6's super cards). */
+  totalCompanies?: number;
+  totalWhatsappSessions?: number;
 }
 
 export interface DashboardAttendant {

@@ -41,8 +41,15 @@ function presentAttendant(row: Row): DashboardAttendant {
 }
 
 /** `GET /dashboard`. */
-export function presentDashboard(read: { totals: Row | undefined; buckets: Row[]; leads: Row | undefined; attendants: Row[]; range: Range }): DashboardAnswer {
-  return { counters: presentCounters(read.totals, read.buckets, read.leads), attendants: read.attendants.map(presentAttendant), range: read.range };
+export function presentDashboard(read: {
+  totals: Row | undefined;
+  buckets: Row[];
+  leads: Row | undefined;
+  attendants: Row[];
+  range: Range;
+  platform?: { totalCompanies: number; totalWhatsappSessions: number } | undefined;
+}): DashboardAnswer {
+  return { counters: { ...presentCounters(read.totals, read.buckets, read.leads), ...read.platform }, attendants: read.attendants.map(presentAttendant), range: read.range };
 }
 
 /** `GET /dashboard/ticketsUsers`: cycles per agent and their sum. */

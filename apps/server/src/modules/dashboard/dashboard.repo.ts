@@ -1,6 +1,6 @@
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { count, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import { companies } from '../../platform/db/schema.js';
+import { companies, whatsapps } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
 
 /**
@@ -30,6 +30,15 @@ export type Row = Record<string, string | number | boolean | null>;
 export async function companyTimeZone(db: Db, scope: TenantScope): Promise<string> {
   const [row] = await db.select({ timezone: companies.timezone }).from(companies).where(eq(companies.id, scope.companyId));
   return row?.timezone ?? 'America/Sao_Paulo';
+}
+
+/** The whole platform's companies and connected connections (a super user's dashboard cards). */
+export async function platformTotals(db: Db): Promise<{ totalCompanies: number; totalWhatsappSessions: number }> {
+  const [[companyCount], [sessionCount]] = await Promise.all([
+    db.select({ n: count() }).from(companies),
+    db.select({ n: count() }).from(whatsapps).where(eq(whatsapps.status, 'CONNECTED')),
+  ]);
+  return { totalCompanies: companyCount?.n ?? 0, totalWhatsappSessions: sessionCount?.n ?? 0 };
 }
 
 const idArray = (ids: number[]) => `{${ids.join(',')}}`;

@@ -7,6 +7,7 @@ import {
   counterTotals,
   firstResponseBuckets,
   leadTotal,
+  platformTotals,
   ticketsPerBucket,
   ticketsPerUser,
   type Range,
@@ -16,16 +17,17 @@ import type { DashboardChartQuery, DashboardQuery } from './dashboard.schemas.js
 
 export type DashboardDeps = Pick<Platform, 'db'>;
 
-/** `GET /dashboard`: the counters' totals and the attendants of the range. */
-export async function readDashboard(deps: DashboardDeps, scope: TenantScope, query: DashboardQuery) {
+/** `GET /dashboard`: the counters' totals and the attendants of the range; a super user also gets the platform's totals. */
+export async function readDashboard(deps: DashboardDeps, scope: TenantScope, query: DashboardQuery, platformWide = false) {
   const timeZone = await companyTimeZone(deps.db, scope);
   const range = resolveRange(timeZone, { days: query.days, from: query.date_from, to: query.date_to });
   const filters = { queueIds: query.queueIds, whatsappIds: query.whatsappIds };
-  const [[totals, buckets, leads], attendants] = await Promise.all([
+  const [[totals, buckets, leads], attendants, platform] = await Promise.all([
     readCounters(deps, scope, range, filters),
     attendantTotals(deps.db, scope, range, filters),
+    platformWide ? platformTotals(deps.db) : undefined,
   ]);
-  return { totals, buckets, leads, attendants, range };
+  return { totals, buckets, leads, attendants, range, platform };
 }
 
 /** The counters' three reads, one after the other (as one part of the dashboard's answer). */

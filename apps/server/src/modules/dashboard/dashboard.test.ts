@@ -1,6 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { companies, ticketCycles, ticketTransfers } from '../../platform/db/schema.js';
+import { companies, ticketCycles, ticketTransfers, whatsapps } from '../../platform/db/schema.js';
+import { SUPER_ADMIN } from '../../test/test-app.js';
 import { createAutomationHarness, sandboxPhone, type AutomationHarness } from '../../test/automation-harness.js';
 import type { BuiltUser } from '../../test/factories.js';
 import { frtBucketStart, histogramPercentile, resolveRange } from './dashboard.policy.js';
@@ -164,6 +165,18 @@ describe('daily totals', () => {
 });
 
 describe('GET /dashboard', () => {
+  it("gives a super user the platform's companies and connected connections, and a company admin neither", async () => {
+    const token = (await h.app.inject({ method: 'POST', url: '/auth/login', payload: SUPER_ADMIN })).json<{ token: string }>().token;
+    const [companyCount] = await h.database.db.select({ n: count() }).from(companies);
+    const [connected] = await h.database.db.select({ n: count() }).from(whatsapps).where(eq(whatsapps.status, 'CONNECTED'));
+    const counters = (await h.request(token, 'GET', `/dashboard?${RANGE}`)).json().counters;
+    expect(counters).toMatchObject({ totalCompanies: companyCount!.n, totalWhatsappSessions: connected!.n });
+    expect(companyCount!.n).toBeGreaterThan(1);
+    const own = (await h.request(adminToken, 'GET', `/dashboard?${RANGE}`)).json().counters;
+    expect(own).not.toHaveProperty('totalCompanies');
+    expect(own).not.toHaveProperty('totalWhatsappSessions');
+  });
+
   it('counts and averages the cycles of the range exactly', async () => {
     const answer = await h.request(adminToken, 'GET', `/dashboard?${RANGE}`);
     expect(answer.statusCode).toBe(200);
