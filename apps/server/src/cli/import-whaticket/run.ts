@@ -22,6 +22,11 @@ export interface ImportContext {
   readonly dryRun: boolean;
   /** When the run started: what "now" is for states that depend on time (a schedule already due). */
   readonly startedAt: Date;
+  /**
+   * The companies among these still hidden (being imported): nothing can have reached them
+   * but the import, so a page of theirs needs no look-up of rows Atende received itself.
+   */
+  hidden(companyIds: Iterable<number>): Promise<Set<number>>;
 }
 
 /**
@@ -127,6 +132,7 @@ export async function runImport(
   const dryRun = options.dryRun ?? false;
   const sourceName = options.sourceName ?? sourceNameOf(options.from);
   const map = new IdMap(options.database, sourceName, dryRun);
+  const hiddenCache = new Map<number, boolean>();
   const context: ImportContext = {
     source,
     map,
@@ -134,6 +140,17 @@ export async function runImport(
     database: options.database,
     dryRun,
     startedAt: new Date(),
+    hidden: async (companyIds) => {
+      const unknown = [...new Set(companyIds)].filter((id) => !hiddenCache.has(id));
+      if (unknown.length > 0) {
+        const rows = (await options.database.db.execute(sql`select id, importing from companies where id = any(${sql.param(unknown)}::int[])`)) as unknown as {
+          rows: { id: number; importing: boolean }[];
+        };
+        for (const id of unknown) hiddenCache.set(id, dryRun && id < 0);
+        for (const row of rows.rows) hiddenCache.set(Number(row.id), row.importing);
+      }
+      return new Set([...companyIds].filter((id) => hiddenCache.get(id)));
+    },
   };
   const pageSize = options.pageSize ?? 1000;
   let pagesWritten = 0;

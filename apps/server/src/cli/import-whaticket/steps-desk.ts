@@ -337,19 +337,22 @@ const messagesStep: Step = {
       lookup(context, 'Whatsapps', rows, 'ticketWhatsappId'),
       lookup(context, 'Messages', rows, 'quotedMsgId'),
     ]);
-    // Messages Atende already holds under the same WhatsApp id (received after an earlier run).
-    const keys = rows.flatMap((row) => {
+    // Messages Atende already holds under the same WhatsApp id (received after an earlier run
+    // revealed the company and its connection was paired again).
+    const candidates = rows.flatMap((row) => {
       const ticket = mappedOf(ticketMap, row.ticketId);
       const whatsapp = mappedOf(whatsappMap, row.ticketWhatsappId);
       return ticket && whatsapp && ticket.companyId !== null ? [{ c: ticket.companyId, w: whatsapp.id, e: idOf(row) }] : [];
     });
+    const hidden = await context.hidden(candidates.map((key) => key.c));
+    const keys = candidates.filter((key) => !hidden.has(key.c));
     const existing = new Map<string, number>();
     if (!context.dryRun && keys.length > 0) {
       const found = await queryRows<{ external_id: string; id: number }>(
         context.database.db,
         sql`select m.external_id, m.id from messages m
           join jsonb_to_recordset(${JSON.stringify(keys)}::jsonb) as k(c int, w int, e text)
-          on m.company_id = k.c and m.whatsapp_id = k.w and m.external_id = k.e`,
+          on m.company_id = k.c and m.whatsapp_id = k.w and m.external_id = k.e and m.external_id is not null`,
       );
       for (const row of found) existing.set(row.external_id, Number(row.id));
     }
