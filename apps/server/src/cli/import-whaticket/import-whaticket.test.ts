@@ -189,11 +189,27 @@ describe('npm run import:whaticket', () => {
     expect(again.tables.reduce((sum, entry) => sum + (entry.target === '' ? 0 : entry.added), 0)).toBe(0);
     expect(await count(sql`select count(*) as n from messages`)).toBe(before);
 
+    // Meanwhile Atende (the company is visible now) got a conversation of its own with a number
+    // whaticket also has, on the same connection.
+    const companyId = await target('Companies', 2);
+    const whatsappId = await target('Whatsapps', 2);
+    const { id: contactId } = await one<{ id: number }>(
+      sql`insert into contacts (company_id, name, number) values (${companyId}, 'Criado no Atende', '5511977770000') returning id`,
+    );
+    await t.database.db.execute(sql`insert into tickets (company_id, contact_id, whatsapp_id, status) values (${companyId}, ${contactId}, ${whatsappId}, 'open')`);
+    await source.pool.query(`insert into "Contacts" (id, name, number, email, "isGroup", "companyId", "createdAt", "updatedAt")
+      values (2900000, 'Novo no whaticket', '5511977770000', '', false, 2, now(), now())`);
+    await source.pool.query(`insert into "Tickets" (id, status, "contactId", "whatsappId", "companyId", "isGroup", "createdAt", "updatedAt")
+      values (2900000, 'open', 2900000, 2, 2, false, now(), now())`);
     await source.pool.query(`insert into "Messages" (id, body, ack, read, "ticketId", "createdAt", "updatedAt", "fromMe", "isDeleted", "companyId")
-      values ('NEW-1', 'Chegou depois', 0, false, 2000001, now(), now(), false, false, 2)`);
+      values ('NEW-1', 'Chegou depois', 0, false, 2900000, now(), now(), false, false, 2)`);
     const later = await run();
     expect(table(later, 'Messages').added).toBe(1);
     expect(await count(sql`select count(*) as n from messages`)).toBe(before + 1);
+    expect(table(later, 'Contacts').notes.get('a contact of the same number already in Atende')).toBe(1);
+    expect(await target('Contacts', 2900000)).toBe(contactId);
+    expect(table(later, 'Tickets').notes.get('the contact already has an open ticket on that connection in Atende: arrived closed')).toBe(1);
+    expect(await one(sql`select status, contact_id from tickets where id = ${await target('Tickets', 2900000)}`)).toEqual({ status: 'closed', contact_id: contactId });
   });
 
   it('an imported user signs in through the real app with the old password, which is then rehashed with argon2', async () => {

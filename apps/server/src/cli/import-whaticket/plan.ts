@@ -32,13 +32,14 @@ export function formatReport(report: ImportReport): string {
   lines.push(
     `${report.dryRun ? 'Dry run (nothing written)' : 'Import'} from ${report.source}: ${report.complete ? 'complete' : 'stopped early: run it again to resume'} in ${report.seconds.toFixed(1)} s`,
   );
-  const header = ['whaticket table', 'rows', report.dryRun ? 'would be in Atende' : 'in Atende', report.dryRun ? 'would add' : 'added now', 'skipped', 'Atende table'];
+  const header = ['whaticket table', 'rows', report.dryRun ? 'would be in Atende' : 'in Atende', report.dryRun ? 'would add' : 'added now', 'skipped', 'seconds', 'Atende table'];
   const rows = report.tables.map((t) => [
     t.table,
     String(t.source),
     String(t.imported),
     String(t.added),
     String([...t.skipped.values()].reduce((a, b) => a + b, 0)),
+    t.seconds.toFixed(1),
     t.target,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));

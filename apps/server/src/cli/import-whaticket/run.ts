@@ -68,6 +68,7 @@ interface TableReport {
   earlier: number;
   skipped: Map<string, number>;
   notes: Map<string, number>;
+  seconds: number;
 }
 
 export interface ImportReport {
@@ -115,7 +116,7 @@ function bump(counts: Map<string, number>, key: string, by = 1): void {
 }
 
 function emptyReport(table: string, target: string, source: number): TableReport {
-  return { table, target, source, imported: 0, added: 0, earlier: 0, skipped: new Map(), notes: new Map() };
+  return { table, target, source, imported: 0, added: 0, earlier: 0, skipped: new Map(), notes: new Map(), seconds: 0 };
 }
 
 /**
@@ -166,6 +167,7 @@ export async function runImport(
     try {
       for (const step of plan.steps) {
         const report = emptyReport(step.table, step.target, counts.get(step.table) ?? 0);
+        const stepStarted = Date.now();
         tables.push(report);
         progress.start(step.table);
         const key = step.key ?? ['id'];
@@ -204,10 +206,13 @@ export async function runImport(
           if (options.stopAfterPages !== undefined && pagesWritten >= options.stopAfterPages) throw new StoppedEarly();
         }
         report.imported = await map.count(step.table);
+        report.seconds = (Date.now() - stepStarted) / 1000;
       }
       for (const finisher of plan.finishers) {
         const report = emptyReport(finisher.name, '', 0);
+        const finisherStarted = Date.now();
         await finisher.run(context, report);
+        report.seconds = (Date.now() - finisherStarted) / 1000;
         tables.push(report);
       }
       if (!dryRun) await revealCompanies(options.database, map);

@@ -39,14 +39,15 @@ const contactsStep: Step = {
   async prepare(rows, context) {
     const companyMap = await lookup(context, 'Companies', rows, 'companyId');
     const whatsappMap = await lookup(context, 'Whatsapps', rows, 'whatsappId');
+    // Contacts Atende has of its own (a company revealed by an earlier run); a hidden company has none.
+    const hidden = await context.hidden([...companyMap.values()].map((company) => company.id));
     const existing = await existingBy(
       context,
-      (companies, numbers) => sql`select c.company_id, c.number as value, c.id from contacts c
-        join unnest(${sql.param(companies)}::int[], ${sql.param(numbers)}::text[]) as k(company_id, number)
-        on c.company_id = k.company_id and c.number = k.number`,
+      (companies, numbers) => sql`select c.company_id, c.number as value, c.id from unnest(${sql.param(companies)}::int[], ${sql.param(numbers)}::text[]) as k(company_id, number),
+        lateral (select company_id, number, id from contacts where company_id = k.company_id and number = k.number limit 1) as c`,
       rows.flatMap((row) => {
         const company = mappedOf(companyMap, row.companyId);
-        return company ? [{ companyId: company.id, value: text(row.number) }] : [];
+        return company && !hidden.has(company.id) ? [{ companyId: company.id, value: text(row.number) }] : [];
       }),
     );
     const ids = await context.map.allocate(contacts, rows.length);
@@ -181,24 +182,33 @@ const ticketsStep: Step = {
       lookup(context, 'Queues', rows, 'queueId'),
     ]);
     const active = (status: string) => status === 'open' || status === 'pending';
+    // Open tickets Atende has of its own (a company revealed by an earlier run); in a hidden company
+    // only this import made tickets, and whaticket's own key keeps them one per contact and connection.
+    const hidden = await context.hidden([...contactMap.values()].flatMap((contact) => (contact.companyId === null ? [] : [contact.companyId])));
     const candidates = rows.flatMap((row) => {
       const contact = mappedOf(contactMap, row.contactId);
-      return contact && active(text(row.status)) ? [{ contact, whatsappId: mappedOf(whatsappMap, row.whatsappId)?.id ?? null }] : [];
+      return contact && contact.companyId !== null && !hidden.has(contact.companyId) && active(text(row.status)) ? [contact.id] : [];
     });
     const busy = new Set<string>();
     if (!context.dryRun && candidates.length > 0) {
-      const found = await queryRows<{ company_id: number; contact_id: number; whatsapp_id: number | null }>(
+      const found = await queryRows<{ contact_id: number; whatsapp_id: number | null }>(
         context.database.db,
-        sql`select t.company_id, t.contact_id, t.whatsapp_id from tickets t
-          join unnest(${sql.param(candidates.map((c) => c.contact.id))}::int[]) as k(contact_id) on t.contact_id = k.contact_id
-          where t.status in ('open', 'pending')`,
+        sql`select t.contact_id, t.whatsapp_id from unnest(${sql.param(candidates)}::int[]) as k(contact_id),
+          lateral (select contact_id, whatsapp_id from tickets where contact_id = k.contact_id and status in ('open', 'pending')) as t`,
       );
       for (const row of found) busy.add(`${row.contact_id}:${row.whatsapp_id ?? ''}`);
     }
     const uuids = rows.map((row) => text(row.uuid)).filter((u) => UUID.test(u));
     const usedUuids = context.dryRun
       ? new Set<string>()
-      : new Set((await queryRows<{ uuid: string }>(context.database.db, sql`select uuid from tickets where uuid = any(${sql.param(uuids)}::text[])`)).map((r) => r.uuid));
+      : new Set(
+          (
+            await queryRows<{ uuid: string }>(
+              context.database.db,
+              sql`select t.uuid from unnest(${sql.param(uuids)}::text[]) as k(uuid), lateral (select uuid from tickets where uuid = k.uuid limit 1) as t`,
+            )
+          ).map((r) => r.uuid),
+        );
     const ids = await context.map.allocate(tickets, rows.length);
     return rows.map((row, i): Outcome => {
       const contact = mappedOf(contactMap, row.contactId);

@@ -34,10 +34,13 @@ export class IdMap {
     const ids = [...new Set(sourceIds.filter((id): id is string | number => id !== null && id !== undefined).map(String))];
     const found = new Map<string, Mapped>();
     if (ids.length === 0) return found;
+    // One index probe per id (a lateral subquery with a limit): with `= any(...)` or a join, the
+    // planner scans the whole map once it is large, for every page.
     const stored = await rows<{ source_id: string; target_id: string | number; company_id: number | null }>(
       this.database.db,
-      sql`select source_id, target_id, company_id from import_id_map
-          where source = ${this.source} and source_table = ${table} and source_id = any(${sql.param(ids)}::text[])`,
+      sql`select m.source_id, m.target_id, m.company_id from unnest(${sql.param(ids)}::text[]) as k(id),
+          lateral (select source_id, target_id, company_id from import_id_map
+            where source = ${this.source} and source_table = ${table} and source_id = k.id limit 1) as m`,
     );
     for (const row of stored) found.set(row.source_id, { id: Number(row.target_id), companyId: row.company_id === null ? null : Number(row.company_id) });
     const planned = this.planned.get(table);
