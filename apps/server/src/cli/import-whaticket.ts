@@ -17,6 +17,7 @@ resume a run that stopped. Stop whaticket first. See docs/migrating-from-whatick
   --dry-run       read and map everything, write nothing, print the report
   --page-size N   rows per page and transaction (default 1000)
   --source NAME   names the whaticket database in the id map (default: host, port and name of --from)
+  --stop-after-pages N   stop after N pages, as a killed run would (to try resuming); exit code 3
 `;
 
 /**
