@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -31,6 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   await source?.drop();
+  if (publicDir) rmSync(publicDir, { recursive: true, force: true });
 });
 
 const run = (options: { dryRun?: boolean; stopAfterPages?: number; pageSize?: number } = {}) =>
