@@ -85,6 +85,9 @@ describe('npm run import:whaticket', () => {
     expect((await t.request(token, 'GET', `/companies/${hiddenId}`)).statusCode).toBe(404);
     const login = await t.app.inject({ method: 'POST', url: '/auth/login', payload: { email: 'admin@empresa2.com', password: WHATICKET_PASSWORD } });
     expect(login.statusCode).toBe(401);
+    // Nor does its connection's API token open the external API.
+    const send = await t.app.inject({ method: 'POST', url: '/api/messages/send', headers: { authorization: 'Bearer token-2' }, payload: { number: '5511900000001', body: 'oi' } });
+    expect(send.json()).toEqual({ error: 'ERR_INVALID_API_TOKEN' });
   });
 
   it('a second run resumes and completes: counts per table match whaticket, with a sample field by field', async () => {
@@ -233,6 +236,9 @@ describe('npm run import:whaticket', () => {
     const file = await t.app.inject({ method: 'GET', url: photo!.mediaUrl! });
     expect(file.statusCode).toBe(200);
     expect(file.rawPayload).toEqual(readFileSync(path.join(publicDir, 'company1', 'foto-1.jpg')));
+    // The imported connection's API token is known once its company is revealed (its session is not paired).
+    const send = await t.app.inject({ method: 'POST', url: '/api/messages/send', headers: { authorization: 'Bearer token-2' }, payload: { number: '5511900000001', body: 'oi' } });
+    expect(send.json()).not.toEqual({ error: 'ERR_INVALID_API_TOKEN' });
     // Another company's ticket stays out of reach.
     const foreign = await t.request(agent.token, 'GET', `/messages/${await target('Tickets', 2_000_001)}`);
     expect(foreign.statusCode).toBe(404);
