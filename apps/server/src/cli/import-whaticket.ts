@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../platform/config.js';
+import { createSecretBox } from '../platform/crypto/secret-box.js';
 import { DataDirLockedError } from '../platform/db/data-dir-lock.js';
 import { openDatabaseAtStart } from '../platform/db/open-at-start.js';
 import { NoSpaceToStartError } from '../platform/storage/disk-space.js';
@@ -53,6 +54,7 @@ try {
       pageSize: values['page-size'] ? Number(values['page-size']) : undefined,
       stopAfterPages: values['stop-after-pages'] ? Number(values['stop-after-pages']) : undefined,
       sourceName: values.source,
+      secrets: createSecretBox(config.ENCRYPTION_KEY),
       progress: process.stderr,
     });
     process.stdout.write(formatReport(report));

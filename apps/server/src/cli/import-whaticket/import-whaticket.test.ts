@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSecretBox } from '../../platform/crypto/secret-box.js';
 import { createTestContext, SUPER_ADMIN, type TestContext } from '../../test/test-app.js';
 import { formatReport, importWhaticket } from './plan.js';
 import type { ImportReport } from './run.js';
@@ -35,7 +36,15 @@ afterAll(async () => {
 });
 
 const run = (options: { dryRun?: boolean; stopAfterPages?: number; pageSize?: number } = {}) =>
-  importWhaticket({ from: source.url, database: t.database, mediaRoot: path.join(t.config.DATA_DIR, 'media'), mediaFrom: publicDir, progress: null, ...options });
+  importWhaticket({
+    from: source.url,
+    database: t.database,
+    mediaRoot: path.join(t.config.DATA_DIR, 'media'),
+    mediaFrom: publicDir,
+    secrets: createSecretBox(t.config.ENCRYPTION_KEY),
+    progress: null,
+    ...options,
+  });
 
 const table = (report: ImportReport, name: string) => {
   const found = report.tables.find((entry) => entry.table === name);
@@ -99,6 +108,8 @@ describe('npm run import:whaticket', () => {
       Companies: COMPANIES,
       Queues: perCompany(2),
       QueueOptions: perCompany(2),
+      QueueIntegrations: COMPANIES,
+      Prompts: COMPANIES,
       Whatsapps: COMPANIES,
       Users: perCompany(3) - 1,
       UserQueues: perCompany(2),
@@ -143,6 +154,15 @@ describe('npm run import:whaticket', () => {
       from companies c join plans p on p.id = c.plan_id where c.id = ${companyId}`);
     expect(company).toEqual({ name: 'Empresa 1', email: 'contato@empresa1.com', due_date: '2027-03-10', status: true, plan: 'Plano Básico', value_cents: 9990, use_kanban: false });
     expect(await one(sql`select value from settings where company_id = ${companyId} and key = 'userRating'`)).toEqual({ value: 'enabled' });
+
+    // A prompt and an integration, their secrets sealed, linked to their queue and connection.
+    const secrets = createSecretBox(t.config.ENCRYPTION_KEY);
+    const prompt = await one<{ name: string; api_key_sealed: string; queue: string; linked: string }>(sql`select p.name, p.api_key_sealed, q.name as queue,
+        (select name from queues where prompt_id = p.id) as linked from prompts p join queues q on q.id = p.queue_id where p.company_id = ${companyId}`);
+    expect({ ...prompt, api_key_sealed: secrets.open(prompt.api_key_sealed) }).toEqual({ name: 'Atendente IA', api_key_sealed: 'sk-test-123', queue: 'Suporte', linked: 'Suporte' });
+    expect(
+      await one(sql`select i.type, i.typebot_slug, i.url_n8n from queue_integrations i join whatsapps w on w.integration_id = i.id where w.company_id = ${companyId}`),
+    ).toEqual({ type: 'typebot', typebot_slug: 'vendas', url_n8n: 'https://typebot.example/api' });
 
     // A ticket and its messages: states, agent, queue, tags, uuid kept.
     const ticketId = await target('Tickets', 1_000_001);

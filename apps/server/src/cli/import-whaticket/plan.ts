@@ -1,5 +1,5 @@
 import { runImport, type ImportOptions, type ImportReport } from './run.js';
-import { accountSteps } from './steps-accounts.js';
+import { accountSteps, queueLinksFinisher } from './steps-accounts.js';
 import { deskFinishers, deskSteps } from './steps-desk.js';
 import { moreFinishers, moreSteps } from './steps-more.js';
 
@@ -10,8 +10,6 @@ const NOT_IMPORTED = [
   { table: 'BaileysMessages', reason: "WhatsApp's raw message cache: the messages themselves come over from Messages" },
   { table: 'TicketTraking', reason: "whaticket's timing records: Atende's dashboard builds its own cycles from the imported tickets, messages and ratings" },
   { table: 'TicketUsers', reason: 'Atende gives a ticket one agent (Tickets.userId comes over)' },
-  { table: 'Prompts', reason: 'OpenAI prompts hold an API key: create them again in Atende (the key is then sealed)' },
-  { table: 'QueueIntegrations', reason: 'integrations hold credentials: create them again in Atende' },
   { table: 'Stickers', reason: 'no saved-sticker gallery in Atende (stickers in messages come over as images)' },
   { table: 'Subscriptions', reason: "a payment provider's subscription state: Atende bills with its own invoices" },
   { table: 'HolidayPeriods', reason: 'no holiday periods in Atende (use business hours)' },
@@ -21,7 +19,7 @@ const NOT_IMPORTED = [
 export function importWhaticket(options: ImportOptions): Promise<ImportReport> {
   return runImport(options, {
     steps: [...accountSteps, ...deskSteps, ...moreSteps],
-    finishers: [...deskFinishers, ...moreFinishers],
+    finishers: [queueLinksFinisher, ...deskFinishers, ...moreFinishers],
     notImported: NOT_IMPORTED,
   });
 }

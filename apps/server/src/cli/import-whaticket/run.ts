@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import type { Database, DbOrTx } from '../../platform/db/client.js';
 import { MediaCopier } from './media.js';
 import { Progress, type ProgressOutput } from './progress.js';
@@ -20,6 +21,8 @@ export interface ImportContext {
   readonly media: MediaCopier;
   readonly database: Database;
   readonly dryRun: boolean;
+  /** Seals the API keys and credentials of prompts and integrations (absent: those are skipped). */
+  readonly secrets?: SecretBox;
   /** When the run started: what "now" is for states that depend on time (a schedule already due). */
   readonly startedAt: Date;
   /**
@@ -98,6 +101,8 @@ export interface ImportOptions {
   progress?: ProgressOutput | null;
   /** Names the source in the id map; default: its host, port and database. */
   sourceName?: string;
+  /** Atende's secret box (ENCRYPTION_KEY), which seals the keys of imported prompts and integrations. */
+  secrets?: SecretBox;
 }
 
 class StoppedEarly extends Error {
@@ -140,6 +145,7 @@ export async function runImport(
     media: new MediaCopier(options.mediaFrom, options.mediaRoot, dryRun),
     database: options.database,
     dryRun,
+    secrets: options.secrets,
     startedAt: new Date(),
     hidden: async (companyIds) => {
       const unknown = [...new Set(companyIds)].filter((id) => !hiddenCache.has(id));

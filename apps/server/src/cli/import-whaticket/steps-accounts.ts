@@ -4,6 +4,8 @@ import {
   baileysAuthKeys,
   companies,
   plans,
+  prompts,
+  queueIntegrations,
   queueOptions,
   queues,
   settings,
@@ -12,7 +14,7 @@ import {
   whatsappQueues,
   whatsapps,
 } from '../../platform/db/schema.js';
-import type { Outcome, Step } from './run.js';
+import type { Finisher, Outcome, Step } from './run.js';
 import { convertSession } from './session.js';
 import { insertRows, queryRows } from './target.js';
 import { bool, cents, dueDay, idOf, instantOr, int, lookup, mappedOf, optionalText, skip, text } from './values.js';
@@ -244,6 +246,144 @@ const queueOptionsStep: Step = {
   },
 };
 
+const INTEGRATION_TYPES = new Set(['dialogflow', 'n8n', 'webhook', 'typebot']);
+
+/** Integrations (Dialogflow, n8n, webhook, Typebot): their credentials sealed by Atende's secret box. */
+const integrationsStep: Step = {
+  table: 'QueueIntegrations',
+  target: 'queue_integrations',
+  into: queueIntegrations,
+  columns: (s) =>
+    [
+      't.type',
+      't.name',
+      't."projectName"',
+      't."jsonContent"',
+      't.language',
+      't."urlN8N"',
+      't."companyId"',
+      s.column('QueueIntegrations', 'typebotSlug'),
+      s.column('QueueIntegrations', 'typebotExpires', 'int'),
+      s.column('QueueIntegrations', 'typebotDelayMessage', 'int'),
+      s.column('QueueIntegrations', 'typebotKeywordFinish'),
+      s.column('QueueIntegrations', 'typebotKeywordRestart'),
+      s.column('QueueIntegrations', 'typebotUnknownMessage'),
+      s.column('QueueIntegrations', 'typebotRestartMessage'),
+      't."createdAt"',
+      't."updatedAt"',
+    ].join(', '),
+  async prepare(rows, context) {
+    const companyMap = await lookup(context, 'Companies', rows, 'companyId');
+    const ids = await context.map.allocate(queueIntegrations, rows.length);
+    return rows.map((row, i): Outcome => {
+      const company = mappedOf(companyMap, row.companyId);
+      const type = text(row.type);
+      if (!company) return skip(idOf(row), 'its company was not imported');
+      if (!INTEGRATION_TYPES.has(type)) return skip(idOf(row), `a type Atende does not have (${type})`);
+      if (!context.secrets) return skip(idOf(row), 'no secret box to seal its credentials');
+      const json = text(row.jsonContent);
+      return {
+        kind: 'insert',
+        sourceId: idOf(row),
+        companyId: company.id,
+        row: {
+          id: ids[i],
+          company_id: company.id,
+          type,
+          name: text(row.name),
+          project_name: text(row.projectName),
+          json_content_sealed: json ? context.secrets.seal(json) : '',
+          language: text(row.language) || 'pt-BR',
+          // Its migration gave urlN8N the default `true`, written as the text "true" where none was typed.
+          url_n8n: text(row.urlN8N) === 'true' ? '' : text(row.urlN8N),
+          typebot_slug: text(row.typebotSlug),
+          typebot_expires: int(row.typebotExpires, 1),
+          typebot_delay_message: int(row.typebotDelayMessage, 1000),
+          typebot_keyword_finish: text(row.typebotKeywordFinish),
+          typebot_keyword_restart: text(row.typebotKeywordRestart),
+          typebot_unknown_message: text(row.typebotUnknownMessage),
+          typebot_restart_message: text(row.typebotRestartMessage),
+          created_at: instantOr(row.createdAt),
+          updated_at: instantOr(row.updatedAt, row.createdAt),
+        },
+      };
+    });
+  },
+};
+
+/** OpenAI prompts: the API key sealed by Atende's secret box; Atende's default model. */
+const promptsStep: Step = {
+  table: 'Prompts',
+  target: 'prompts',
+  into: prompts,
+  columns: () => 't.name, t."apiKey", t.prompt, t."maxTokens", t."maxMessages", t.temperature, t."queueId", t."companyId", t."createdAt", t."updatedAt"',
+  async prepare(rows, context) {
+    const [companyMap, queueMap] = await Promise.all([lookup(context, 'Companies', rows, 'companyId'), lookup(context, 'Queues', rows, 'queueId')]);
+    const ids = await context.map.allocate(prompts, rows.length);
+    return rows.map((row, i): Outcome => {
+      const company = mappedOf(companyMap, row.companyId);
+      if (!company) return skip(idOf(row), 'its company was not imported');
+      if (!context.secrets) return skip(idOf(row), 'no secret box to seal its API key');
+      return {
+        kind: 'insert',
+        sourceId: idOf(row),
+        companyId: company.id,
+        row: {
+          id: ids[i],
+          company_id: company.id,
+          name: text(row.name),
+          prompt: text(row.prompt),
+          max_tokens: int(row.maxTokens, 100),
+          max_messages: int(row.maxMessages, 10),
+          temperature: Number(row.temperature ?? 1),
+          api_key_sealed: context.secrets.seal(text(row.apiKey)),
+          queue_id: mappedOf(queueMap, row.queueId)?.id ?? null,
+          created_at: instantOr(row.createdAt),
+          updated_at: instantOr(row.updatedAt, row.createdAt),
+        },
+      };
+    });
+  },
+};
+
+/** A queue's prompt or integration, set once both are imported (queues come first: prompts name their queue). */
+export const queueLinksFinisher: Finisher = {
+  name: 'Queues.promptId/integrationId',
+  async run(context, report) {
+    // An older v6 without these columns has nothing to link.
+    const prompt = context.source.column('Queues', 'promptId', 'int');
+    const integration = context.source.column('Queues', 'integrationId', 'int');
+    if (prompt.startsWith('null') && integration.startsWith('null')) return;
+    const pages = context.source.pages('Queues', { columns: `${prompt}, ${integration}`, key: ['id'], size: 1000 });
+    for await (const page of pages) {
+      report.source += page.length;
+      const [queueMap, promptMap, integrationMap] = await Promise.all([
+        context.map.lookup(
+          'Queues',
+          page.map((row) => idOf(row)),
+        ),
+        lookup(context, 'Prompts', page, 'promptId'),
+        lookup(context, 'QueueIntegrations', page, 'integrationId'),
+      ]);
+      const updates = page.flatMap((row) => {
+        const queue = queueMap.get(idOf(row));
+        if (!queue || (row.promptId === null && row.integrationId === null)) return [];
+        return [{ id: queue.id, p: mappedOf(promptMap, row.promptId)?.id ?? null, i: mappedOf(integrationMap, row.integrationId)?.id ?? null }];
+      });
+      report.imported += updates.length;
+      if (context.dryRun || updates.length === 0) continue;
+      const changed = await queryRows<{ id: number }>(
+        context.database.db,
+        sql`update queues q set prompt_id = coalesce(q.prompt_id, u.p), integration_id = coalesce(q.integration_id, u.i)
+          from jsonb_to_recordset(${JSON.stringify(updates)}::jsonb) as u(id int, p int, i int)
+          where q.id = u.id and ((q.prompt_id is null and u.p is not null) or (q.integration_id is null and u.i is not null))
+          returning q.id`,
+      );
+      report.added += changed.length;
+    }
+  },
+};
+
 /**
  * Connections arrive DISCONNECTED, to be paired again; a stored Baileys session that
  * converts is kept, and the connection starts by itself once the import completes.
@@ -269,13 +409,19 @@ const whatsappsStep: Step = {
       s.column('Whatsapps', 'maxUseBotQueues', 'int'),
       s.column('Whatsapps', 'timeToTransfer', 'int'),
       s.column('Whatsapps', 'transferQueueId', 'int'),
+      s.column('Whatsapps', 'promptId', 'int'),
+      s.column('Whatsapps', 'integrationId', 'int'),
       't."companyId"',
       't."createdAt"',
       't."updatedAt"',
     ].join(', '),
   async prepare(rows, context) {
     const companyMap = await lookup(context, 'Companies', rows, 'companyId');
-    const queueMap = await lookup(context, 'Queues', rows, 'transferQueueId');
+    const [queueMap, promptMap, integrationMap] = await Promise.all([
+      lookup(context, 'Queues', rows, 'transferQueueId'),
+      lookup(context, 'Prompts', rows, 'promptId'),
+      lookup(context, 'QueueIntegrations', rows, 'integrationId'),
+    ]);
     const tokens = rows.map((row) => text(row.token)).filter((token) => token !== '');
     const taken = new Set(
       (await queryRows<{ token: string }>(context.database.db, sql`select token from whatsapps where token = any(${sql.param(tokens)}::text[])`)).map((r) => r.token),
@@ -320,6 +466,8 @@ const whatsappsStep: Step = {
           max_use_bot_queues: int(row.maxUseBotQueues, 3),
           time_to_transfer: int(row.timeToTransfer),
           transfer_queue_id: mappedOf(queueMap, row.transferQueueId)?.id ?? null,
+          prompt_id: mappedOf(promptMap, row.promptId)?.id ?? null,
+          integration_id: mappedOf(integrationMap, row.integrationId)?.id ?? null,
           created_at: instantOr(row.createdAt),
           updated_at: instantOr(row.updatedAt, row.createdAt),
           // Not a column: the session's rows, written by `write`.
@@ -452,6 +600,8 @@ export const accountSteps: Step[] = [
   settingsStep,
   queuesStep,
   queueOptionsStep,
+  integrationsStep,
+  promptsStep,
   whatsappsStep,
   usersStep,
   linkStep({

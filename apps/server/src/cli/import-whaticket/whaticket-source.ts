@@ -114,6 +114,17 @@ export async function fillWhaticket(pool: pg.Pool, options: FillOptions): Promis
         ($2, 'Plano anual', 'Desconto no anual', '1', $3, $1, $4, $4)`,
       [base + 1, base + 2, base + 1, at(1)],
     );
+    await q(
+      `insert into "QueueIntegrations" (id, type, name, "projectName", "jsonContent", language, "urlN8N", "companyId", "typebotSlug", "createdAt", "updatedAt")
+       values ($1, 'typebot', 'Typebot vendas', '', '', 'pt-BR', 'https://typebot.example/api', $2, 'vendas', $3, $3)`,
+      [base + 1, c, at(1)],
+    );
+    await q(
+      `insert into "Prompts" (id, name, "apiKey", prompt, "maxTokens", "maxMessages", temperature, "queueId", "companyId", "createdAt", "updatedAt")
+       values ($1, 'Atendente IA', 'sk-test-123', 'Você é um atendente', 200, 10, 1, $2, $3, $4, $4)`,
+      [base + 1, base + 2, c, at(1)],
+    );
+    await q(`update "Queues" set "promptId" = $1 where id = $2`, [base + 1, base + 2]);
     // Company 1's connection holds a paired Baileys session (as whaticket's authState writes it); the others none.
     const session =
       c === 1
@@ -128,6 +139,7 @@ export async function fillWhaticket(pool: pg.Pool, options: FillOptions): Promis
        values ($1, $2, $3, 'CONNECTED', true, $4, '5511999990000', 'Olá!', 'Até logo', 'Estamos fechados', 'Avalie de 1 a 3', $5, 'stable', 3, 0, 0, $6, 10, $7, $7)`,
       [c, `WhatsApp ${c}`, session, `token-${c}`, c, base + 2, at(1)],
     );
+    await q(`update "Whatsapps" set "integrationId" = $1 where id = $2`, [base + 1, c]);
     await q(`insert into "WhatsappQueues" ("whatsappId", "queueId", "createdAt", "updatedAt") values ($1, $2, $4, $4), ($1, $3, $4, $4)`, [c, base + 1, base + 2, at(1)]);
     await q(
       `insert into "Users" (id, name, email, "passwordHash", profile, super, "allTicket", "companyId", "tokenVersion", "createdAt", "updatedAt") values
