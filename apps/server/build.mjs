@@ -13,7 +13,7 @@ const external = Object.keys(pkg.dependencies)
 
 await build({
   // The spreadsheet reader's worker sits beside main.js, where platform/spreadsheet/index.ts looks for it.
-  entryPoints: { main: 'src/main.ts', 'cli/migrate': 'src/cli/migrate.ts', 'sheet-reader.worker': 'src/platform/spreadsheet/sheet-reader.worker.ts' },
+  entryPoints: { main: 'src/main.ts', 'cli/migrate': 'src/cli/migrate.ts', 'cli/import-whaticket': 'src/cli/import-whaticket.ts', 'sheet-reader.worker': 'src/platform/spreadsheet/sheet-reader.worker.ts' },
   outdir,
   bundle: true,
   platform: 'node',

@@ -1,15 +1,27 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
-import { users } from '../../platform/db/schema.js';
+import { companies, users } from '../../platform/db/schema.js';
 
-/** What a login checks: the account an e-mail names (e-mails are unique across the platform) and its password hash. */
+/**
+ * What a login checks: the account an e-mail names (e-mails are unique across the platform)
+ * and its password hash. A user of a company still being imported does not exist yet.
+ */
 export async function findCredentials(db: DbOrTx, email: string): Promise<{ id: number; passwordHash: string } | null> {
   const [row] = await db
     .select({ id: users.id, passwordHash: users.passwordHash })
     .from(users)
-    .where(eq(users.email, email))
+    .innerJoin(companies, eq(companies.id, users.companyId))
+    .where(and(eq(users.email, email), eq(companies.importing, false)))
     .limit(1);
   return row ?? null;
+}
+
+/** The user's hash rehashed with argon2 (an imported bcrypt one), unless it changed meanwhile. */
+export async function replacePasswordHash(db: DbOrTx, userId: number, previous: string, next: string): Promise<void> {
+  await db
+    .update(users)
+    .set({ passwordHash: next })
+    .where(and(eq(users.id, userId), eq(users.passwordHash, previous)));
 }
 
 /** A login marks the user online and seen now; a logout offline. */

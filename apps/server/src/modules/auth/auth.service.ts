@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { hash, verify } from '@node-rs/argon2';
 import { AppError, tooManyRequests } from '../../platform/http/app-error.js';
 import { isCompanyExpired, isCompanySuspended, type RequestContext } from '../../platform/http/context.js';
 import type { Platform } from '../../platform/platform.js';
 import { endResetCodes } from '../password-reset/password-reset.repo.js';
 import { loadUserDetail } from '../users/users.repo.js';
 import type { UserDetail } from '../users/users.presenter.js';
-import { findCredentials, markSignedIn, markSignedOut } from './auth.repo.js';
+import { findCredentials, markSignedIn, markSignedOut, replacePasswordHash } from './auth.repo.js';
 import type { LoginLimiter } from './login-limiter.js';
+import { hashPassword, needsRehash, verifyPassword } from './password-hash.js';
 import { loadSession } from './session.repo.js';
 import type { AccessClaims, TokenService } from './tokens.js';
 import {
@@ -40,9 +40,7 @@ export const REUSE_GRACE_MS = 30_000;
 // Verifying against a real hash keeps unknown-email logins as slow as wrong-password ones.
 let dummyHash: Promise<string> | null = null;
 
-export function hashPassword(password: string): Promise<string> {
-  return hash(password);
-}
+export { hashPassword };
 
 /** The spec's message names the due date as written: a calendar date is the same day in every zone. */
 function expiredError(dueDate: string): AppError {
@@ -82,11 +80,13 @@ export async function login(
   const row = await findCredentials(db, input.email);
   if (!row) {
     dummyHash ??= hashPassword('not-a-real-password');
-    await verify(await dummyHash, input.password).catch(() => false);
+    await verifyPassword(await dummyHash, input.password);
     throw new AppError('ERR_INVALID_CREDENTIALS');
   }
-  const valid = await verify(row.passwordHash, input.password).catch(() => false);
+  const valid = await verifyPassword(row.passwordHash, input.password);
   if (!valid) throw new AppError('ERR_INVALID_CREDENTIALS');
+  // An imported whaticket user's bcrypt hash becomes argon2 with the password just proven.
+  if (needsRehash(row.passwordHash)) await replacePasswordHash(db, row.id, row.passwordHash, await hashPassword(input.password));
   const deviceCookie = await admission.attempt.succeeded();
   // Whoever asked for them, codes are no longer needed once the owner knows the password.
   await endResetCodes(db, row.id);

@@ -32,7 +32,8 @@ interface SessionRow extends Record<string, unknown> {
 
 /**
  * Loads everything a request needs to know about its user in one statement
- * (user, company, plan and queue ids), since it runs on every request.
+ * (user, company, plan and queue ids), since it runs on every request. A company the
+ * whaticket importer has not finished has no sessions.
  */
 export async function loadSession(db: DbOrTx, userId: number): Promise<RequestContext | null> {
   // Both drivers (PGlite and node-postgres) answer raw SQL with `{ rows }`.
@@ -46,7 +47,7 @@ export async function loadSession(db: DbOrTx, userId: number): Promise<RequestCo
     from users u
     join companies c on c.id = u.company_id
     join plans p on p.id = c.plan_id
-    where u.id = ${userId}`)) as unknown as { rows: SessionRow[] };
+    where u.id = ${userId} and not c.importing`)) as unknown as { rows: SessionRow[] };
   const row = result.rows[0];
   if (!row) return null;
   return {

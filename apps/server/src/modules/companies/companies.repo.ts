@@ -37,21 +37,24 @@ function selectCompanies(db: DbOrTx) {
   return db.select({ company: companies, plan: plans }).from(companies).innerJoin(plans, eq(plans.id, companies.planId));
 }
 
+/** A company the whaticket importer has not finished is nowhere to be seen (cli/import-whaticket). */
+const visible = eq(companies.importing, false);
+
 export async function findCompany(db: DbOrTx, id: number): Promise<CompanyDetail | null> {
-  const rows = await selectCompanies(db).where(eq(companies.id, id)).limit(1);
+  const rows = await selectCompanies(db).where(and(eq(companies.id, id), visible)).limit(1);
   const [detail] = await withDetails(db, rows);
   return detail ?? null;
 }
 
 export async function listCompanies(db: DbOrTx): Promise<CompanyDetail[]> {
-  return withDetails(db, await selectCompanies(db).orderBy(asc(companies.id)));
+  return withDetails(db, await selectCompanies(db).where(visible).orderBy(asc(companies.id)));
 }
 
 export async function pageCompanies(db: DbOrTx, query: { searchParam: string; pageNumber: number }) {
   const term = query.searchParam.trim();
   const where = term
-    ? or(ilike(companies.name, likeContains(term)), ilike(companies.email, likeContains(term)), ilike(companies.phone, likeContains(term)))
-    : undefined;
+    ? and(visible, or(ilike(companies.name, likeContains(term)), ilike(companies.email, likeContains(term)), ilike(companies.phone, likeContains(term))))
+    : visible;
   const offset = (query.pageNumber - 1) * PAGE_SIZE;
   const rows = await selectCompanies(db).where(where).orderBy(asc(companies.name), asc(companies.id)).limit(PAGE_SIZE).offset(offset);
   const [total] = await db.select({ value: count() }).from(companies).where(where);

@@ -16,7 +16,8 @@ export async function findConnectionByToken(db: DbOrTx, token: string) {
     .from(whatsapps)
     .innerJoin(companies, eq(companies.id, whatsapps.companyId))
     .innerJoin(plans, eq(plans.id, companies.planId))
-    .where(and(eq(whatsapps.token, token), ne(whatsapps.token, '')))
+    // A company the whaticket importer has not finished answers to no token.
+    .where(and(eq(whatsapps.token, token), ne(whatsapps.token, ''), eq(companies.importing, false)))
     .limit(1);
   return row ?? null;
 }

@@ -18,7 +18,7 @@ export async function createDueInvoices(db: DbOrTx, options: { now: Date; daysBe
     insert into invoices (company_id, plan_id, detail, value_cents, due_date)
     select c.id, p.id, p.name, p.value_cents, c.due_date
     from companies c join plans p on p.id = c.plan_id
-    where c.status and c.due_date is not null and p.value_cents > 0
+    where c.status and not c.importing and c.due_date is not null and p.value_cents > 0
       and c.due_date <= (${options.now.toISOString()}::timestamptz at time zone c.timezone)::date + ${options.daysBefore}::int
       and c.due_date < ${NO_EXPIRY_DUE_DATE}::date
       ${options.companyId === undefined ? sql`` : sql`and c.id = ${options.companyId}`}

@@ -138,13 +138,16 @@ export async function clearScheduleMedia(db: DbOrTx, scope: TenantScope, id: num
     .where(inTenant(schedules, scope, eq(schedules.id, id)));
 }
 
-/** PENDENTE schedules whose time has come (any company), with their contact's number, locked for the caller's transaction. */
+/**
+ * PENDENTE schedules whose time has come (any company but one the whaticket importer has
+ * not finished), with their contact's number, locked for the caller's transaction.
+ */
 export async function lockDueSchedules(tx: DbOrTx, now: Date): Promise<{ schedule: ScheduleRecord; number: string }[]> {
   return tx
     .select({ schedule: schedules, number: contacts.number })
     .from(schedules)
     .innerJoin(contacts, eq(contacts.id, schedules.contactId))
-    .where(and(eq(schedules.status, 'PENDENTE'), lte(schedules.sendAt, now)))
+    .where(and(eq(schedules.status, 'PENDENTE'), lte(schedules.sendAt, now), sql`not exists (select 1 from companies c where c.id = ${schedules.companyId} and c.importing)`))
     .orderBy(asc(schedules.sendAt), asc(schedules.id))
     .limit(500)
     .for('update', { of: schedules, skipLocked: true });

@@ -80,10 +80,37 @@ export const companies = pgTable(
     timezone: text('timezone').notNull().default('America/Sao_Paulo'),
     /** End of the free trial of a company that signed up (spec part 2 §2.20); null for companies a super user created. */
     trialExpiration: date('trial_expiration', { mode: 'string' }),
+    /**
+     * A company the whaticket importer is still copying (`npm run import:whaticket`):
+     * invisible (no list shows it, its users cannot sign in, no job works for it) until
+     * its import completes.
+     */
+    importing: boolean('importing').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [index('companies_plan_id_idx').on(t.planId), index('companies_name_idx').on(t.name), index('companies_due_date_idx').on(t.dueDate)],
+);
+
+/**
+ * What the whaticket importer copied (`cli/import-whaticket`): each source row's id
+ * and the id of the row it became, so a second run adds only what is new and a killed
+ * run resumes. `source` names the whaticket database; `company_id` is the Atende
+ * company the row went to (null for platform rows: plans, helps, announcements).
+ */
+export const importIdMap = pgTable(
+  'import_id_map',
+  {
+    source: text('source').notNull(),
+    sourceTable: text('source_table').notNull(),
+    sourceId: text('source_id').notNull(),
+    targetId: bigint('target_id', { mode: 'number' }).notNull(),
+    companyId: integer('company_id').references(() => companies.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.source, t.sourceTable, t.sourceId] }),
+    index('import_id_map_company_id_idx').on(t.companyId),
+  ],
 );
 
 export const whatsapps = pgTable(
