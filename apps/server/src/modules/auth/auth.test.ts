@@ -134,7 +134,8 @@ describe('access tokens', () => {
   it('answers 402 on data routes once the company expired', async () => {
     const company = await t.factories.buildCompany();
     const { token } = await company.admin.login();
-    await t.database.db.execute(`update companies set due_date = now() - interval '1 day' where id = ${company.id}` as never);
+    // Days ago in any time zone (one day ago is still today in São Paulo between 00:00 and 03:00 UTC).
+    await t.database.db.execute(`update companies set due_date = now() - interval '3 days' where id = ${company.id}` as never);
     const response = await t.request(token, 'GET', '/users');
     expect(response.statusCode).toBe(402);
     expect(response.json().error).toBe('ERR_SUBSCRIPTION_EXPIRED');
