@@ -128,6 +128,18 @@ export function createCloudApiProvider(deps: CloudApiProviderDeps): CloudApiProv
         throw new AppError('ERR_WAPP_NOT_INITIALIZED');
       }
     },
+    // No editMessage: the Cloud API cannot edit a message a business sent (the service answers ERR_EDIT_NOT_SUPPORTED).
+    async react(connection, target, emoji) {
+      const api = sendingClient(connection);
+      // A reaction is a free-form message: the customer's 24-hour window applies to it too.
+      const window = await customerWindow(deps.db, connection, target.to);
+      if (!window.open) throw new AppError('ERR_OUTSIDE_CUSTOMER_WINDOW');
+      try {
+        await api.sendMessage({ ...(await recipient(connection, target.to)), type: 'reaction', reaction: { message_id: target.externalId, emoji } });
+      } catch (error) {
+        throw await sendError(deps, connection, error);
+      }
+    },
     async deleteMessage() {
       // The Cloud API cannot delete a message for everyone.
       throw new AppError('ERR_DELETE_WAPP_MSG');

@@ -1,9 +1,10 @@
-import { id, SendMessageBody } from '@atende/shared';
+import { calendarDate, EditMessageBody, ForwardMessageBody, id, MessageReactionBody, queryFlag, SendMessageBody } from '@atende/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../platform/http/app-error.js';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
 import { presentTicket } from '../tickets/tickets.presenter.js';
+import { countMessages, editMessage, ForwardFailed, forwardMessages, reactToMessage } from './message-actions.js';
 import { presentedMessagesJson, presentMessage } from './messages.presenter.js';
 import { deleteMessage, listMessages, retryMessage, SendFailed, sendMessage, type MessagesDeps, type SendInput } from './messages.service.js';
 
@@ -83,4 +84,45 @@ export function registerMessageRoutes(scope: FastifyInstance, deps: MessagesDeps
   app.delete('/messages/:id', { schema: { params: z.object({ id: id() }) } }, async (request) => {
     return presentMessage(await deleteMessage(deps, request.ctx, request.params.id), deps.media);
   });
+
+  // Message actions (issue 32). v6 edits through POST /messages/edit/:messageId; PUT /messages/:id is the same edit.
+  const MessageParams = z.object({ messageId: id() });
+  app.post('/messages/edit/:messageId', { schema: { params: MessageParams, body: EditMessageBody } }, async (request) => {
+    return presentMessage(await editMessage(deps, request.ctx, request.params.messageId, request.body.body), deps.media);
+  });
+  app.put('/messages/:id', { schema: { params: z.object({ id: id() }), body: EditMessageBody } }, async (request) => {
+    return presentMessage(await editMessage(deps, request.ctx, request.params.id, request.body.body), deps.media);
+  });
+
+  app.post('/messages/:messageId/reactions', { schema: { params: MessageParams, body: MessageReactionBody } }, async (request) => {
+    const message = presentMessage(await reactToMessage(deps, request.ctx, request.params.messageId, request.body.type), deps.media);
+    // v6 reads `reactions`; the message is ours.
+    return { message, reactions: message.dataJson?.reactions ?? [] };
+  });
+
+  app.post('/message/forward', { schema: { body: ForwardMessageBody } }, async (request) => {
+    const { body } = request;
+    const input = {
+      messageIds: [...(body.messageIds ?? []), ...(body.messageId == null ? [] : [body.messageId])],
+      contactIds: [...(body.contactIds ?? []), ...(body.contactId == null ? [] : [body.contactId])],
+      sign: body.signMessage ?? false,
+    };
+    try {
+      const sent = await forwardMessages(deps, request.ctx, input);
+      return { messages: sent.map((m) => presentMessage(m, deps.media)) };
+    } catch (error) {
+      if (!(error instanceof ForwardFailed)) throw error;
+      throw failedWith(error.error, error.messages.map((m) => presentMessage(m, deps.media)));
+    }
+  });
+
+  app.get(
+    '/messages-allMe',
+    { schema: { querystring: z.object({ fromMe: queryFlag().optional(), dateStart: calendarDate(), dateEnd: calendarDate() }) } },
+    async (request) => {
+      const count = await countMessages(deps, request.ctx, request.query);
+      // v6 reads `count[0].count`.
+      return { count: [{ count }] };
+    },
+  );
 }
