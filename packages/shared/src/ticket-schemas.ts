@@ -114,6 +114,8 @@ export const SendMessageBody = z.object({
   mediaUrl: z.string().max(2000).optional(),
   /** Prefix the agent's name in bold (the composer's sign switch). */
   sign: flag().optional(),
+  /** One of the company's saved stickers (`GET /stickers`), sent as a sticker after the text, if any. */
+  stickerId: noneId().optional(),
 });
 export type SendMessageBody = z.infer<typeof SendMessageBody>;
 

@@ -438,6 +438,9 @@ describe('outgoing through the session', () => {
     await provider().send(connection, { to: CUSTOMER, body: 'Veja a foto', media: image });
     expect(sentByBaileys.at(-1)).toMatchObject({ jid: pn(CUSTOMER), content: { caption: 'Veja a foto', mimetype: 'image/png' } });
     expect((sentByBaileys.at(-1)?.content as { image: Buffer }).image.toString()).toBe('png-bytes');
+    const webp = await t.app.services.media.save({ companyId: company.id }, { data: Buffer.from('RIFF-webp'), fileName: 'feliz.webp', mimeType: 'image/webp' });
+    await provider().send(connection, { to: CUSTOMER, body: '', media: webp, sticker: true });
+    expect((sentByBaileys.at(-1)?.content as { sticker: Buffer }).sticker.toString()).toBe('RIFF-webp');
     const pdf = await t.app.services.media.save({ companyId: company.id }, { data: Buffer.from('%PDF'), fileName: 'nota fiscal.pdf', mimeType: 'application/pdf' });
     await provider().send(connection, { to: GROUP, body: '', media: pdf });
     expect(sentByBaileys.at(-1)).toMatchObject({ jid: `${GROUP}@g.us`, content: { fileName: 'nota_fiscal.pdf', mimetype: 'application/pdf' } });

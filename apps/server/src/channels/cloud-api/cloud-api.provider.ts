@@ -62,6 +62,8 @@ export function createCloudApiProvider(deps: CloudApiProviderDeps): CloudApiProv
     const data = await readFile(deps.media.absolutePath(media.path));
     const id = await api.uploadMedia(data, media.mimeType, media.name);
     const caption = message.body || undefined;
+    // Meta takes stickers as WebP only; another image goes as an image.
+    if (message.sticker && media.mimeType === 'image/webp') return { type: 'sticker', sticker: { id } };
     switch (media.mediaType) {
       case 'image':
         return { type: 'image', image: { id, caption } };

@@ -24,6 +24,8 @@ export interface OutgoingMessage {
   idempotencyKey?: string;
   /** A forward (POST /message/forward): the channel marks it forwarded where it can (WhatsApp Web). */
   forwarded?: boolean;
+  /** The media is a saved sticker: sent as WhatsApp's sticker when it is a WebP, else as an image. */
+  sticker?: boolean;
 }
 
 /** The message a reaction or an edit is about, as the channel knows it. */

@@ -250,6 +250,22 @@ describe('stickers (GET/POST /stickers, DELETE /stickers/:stickerId)', () => {
     expect((await t.app.inject({ method: 'GET', url: shared.json().url })).statusCode).toBe(404);
   });
 
+  it('an agent sends a saved sticker into a ticket (after the text, if any); one of another company is not found', async () => {
+    const { ticketId } = await openTicket('5511970000041');
+    const sticker = (await upload(agentToken)).json();
+    const sent = await t.request(agentToken, 'POST', `/messages/${ticketId}`, { body: 'Parabéns!', stickerId: sticker.id });
+    expect(sent.statusCode).toBe(201);
+    expect(sent.json().map((m: { body: string; mediaType: string; dataJson: unknown }) => [m.mediaType, m.dataJson])).toEqual([
+      ['chat', null],
+      ['image', { sticker: true }],
+    ]);
+    expect((await outbox('5511970000041')).map((entry) => entry.mediaName ?? entry.body)).toEqual(['Parabéns!', 'feliz.webp']);
+    const stranger = await t.factories.buildCompany();
+    const strangerSticker = (await upload((await stranger.admin.login()).token)).json();
+    const refused = await t.request(agentToken, 'POST', `/messages/${ticketId}`, { body: '', stickerId: strangerSticker.id });
+    expect([refused.statusCode, refused.json().error]).toEqual([404, 'ERR_NO_STICKER_FOUND']);
+  });
+
   it("refuses what is not an image, and another company's sticker is not found", async () => {
     const text = await upload(agentToken, {}, 'text/plain');
     expect([text.statusCode, text.json().error]).toEqual([400, 'ERR_INVALID_FILE_TYPE']);

@@ -27,7 +27,7 @@ async function readMultipart(request: FastifyRequest): Promise<SendInput> {
       fields[part.fieldname] = part.value;
     }
   }
-  const parsed = SendMessageBody.pick({ body: true, sign: true }).safeParse({ body: fields.body ?? '', sign: fields.sign });
+  const parsed = SendMessageBody.pick({ body: true, sign: true, stickerId: true }).safeParse({ body: fields.body ?? '', sign: fields.sign, stickerId: fields.stickerId });
   if (!parsed.success) throw parsed.error;
   // A media message's body is the file name in the spec's client; a caption is sent only when it differs.
   const body = files.length > 0 && files.some((f) => f.fileName === parsed.data.body) ? '' : parsed.data.body;
@@ -35,6 +35,7 @@ async function readMultipart(request: FastifyRequest): Promise<SendInput> {
     body,
     files,
     sign: parsed.data.sign,
+    stickerId: parsed.data.stickerId,
     quotedMsgId: fields.quotedMsgId ? Number(fields.quotedMsgId) || null : null,
   };
 }
@@ -62,7 +63,7 @@ export function registerMessageRoutes(scope: FastifyInstance, deps: MessagesDeps
     } else {
       const parsed = SendMessageBody.safeParse(request.body ?? {});
       if (!parsed.success) throw parsed.error;
-      input = { body: parsed.data.body, sign: parsed.data.sign, quotedMsgId: parsed.data.quotedMsg?.id ?? null };
+      input = { body: parsed.data.body, sign: parsed.data.sign, stickerId: parsed.data.stickerId, quotedMsgId: parsed.data.quotedMsg?.id ?? null };
     }
     try {
       const sent = await sendMessage(deps, request.ctx, request.params.ticketId, input);

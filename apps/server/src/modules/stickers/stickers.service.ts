@@ -19,7 +19,7 @@ export async function listStickers(deps: StickersDeps, ctx: RequestContext): Pro
 }
 
 /** A sticker the caller sees (the company's shared ones, their own); anything else is 404. */
-async function showSticker(deps: StickersDeps, ctx: RequestContext, id: number): Promise<StickerRow> {
+export async function showSticker(deps: StickersDeps, ctx: RequestContext, id: number): Promise<StickerRow> {
   const sticker = await findVisibleSticker(deps.db, ctx, ctx.user.id, id);
   if (!sticker) throw new AppError('ERR_NO_STICKER_FOUND');
   return sticker;

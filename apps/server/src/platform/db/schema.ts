@@ -510,6 +510,8 @@ export interface OutgoingPayload {
   template?: { name: string; language: string; parameters: string[] };
   /** A forward: marked forwarded where the channel can. */
   forwarded?: boolean;
+  /** A saved sticker (a WebP goes as WhatsApp's sticker). */
+  sticker?: boolean;
 }
 
 export const messages = pgTable(
