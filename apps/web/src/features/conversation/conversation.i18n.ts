@@ -38,6 +38,14 @@ export const conversationTexts = featureTexts({
       ended: 'Conversa encerrada: {{date}}',
       started: 'Conversa iniciada: {{date}}',
     },
+    stickers: {
+      open: 'Figurinhas',
+      empty: 'Nenhuma figurinha salva.',
+      send: 'Enviar figurinha {{name}}',
+      delete: 'Excluir figurinha {{name}}',
+      shared: 'Compartilhar com a empresa',
+      add: 'Adicionar',
+    },
     message: {
       menu: 'Opções da mensagem',
       reply: 'Responder',
@@ -233,6 +241,14 @@ export const conversationTexts = featureTexts({
       ended: 'Conversation ended: {{date}}',
       started: 'Conversation started: {{date}}',
     },
+    stickers: {
+      open: 'Stickers',
+      empty: 'No saved stickers.',
+      send: 'Send sticker {{name}}',
+      delete: 'Delete sticker {{name}}',
+      shared: 'Share with the company',
+      add: 'Add',
+    },
     message: {
       menu: 'Message options',
       reply: 'Reply',
@@ -427,6 +443,14 @@ export const conversationTexts = featureTexts({
       loadingOlder: 'Cargando mensajes anteriores...',
       ended: 'Conversación finalizada: {{date}}',
       started: 'Conversación iniciada: {{date}}',
+    },
+    stickers: {
+      open: 'Stickers',
+      empty: 'No hay stickers guardados.',
+      send: 'Enviar sticker {{name}}',
+      delete: 'Eliminar sticker {{name}}',
+      shared: 'Compartir con la empresa',
+      add: 'Agregar',
     },
     message: {
       menu: 'Opciones del mensaje',
