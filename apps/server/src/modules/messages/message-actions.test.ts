@@ -260,6 +260,10 @@ describe('stickers (GET/POST /stickers, DELETE /stickers/:stickerId)', () => {
       ['image', { sticker: true }],
     ]);
     expect((await outbox('5511970000041')).map((entry) => entry.mediaName ?? entry.body)).toEqual(['Parabéns!', 'feliz.webp']);
+    // v6's picker uploads the sticker's file with forceMediaType 'sticker'.
+    const form = multipartForm({ fromMe: 'true', body: '', forceMediaType: 'sticker', stickerPath: 'stickers/salvos/x.webp', medias: { fileName: 'x.webp', mimeType: 'image/webp', data: WEBP } });
+    const v6 = await t.app.inject({ method: 'POST', url: `/messages/${ticketId}`, headers: { authorization: `Bearer ${agentToken}`, ...form.headers }, payload: form.payload });
+    expect(v6.json().map((m: { mediaType: string; dataJson: unknown }) => [m.mediaType, m.dataJson])).toEqual([['image', { sticker: true }]]);
     const stranger = await t.factories.buildCompany();
     const strangerSticker = (await upload((await stranger.admin.login()).token)).json();
     const refused = await t.request(agentToken, 'POST', `/messages/${ticketId}`, { body: '', stickerId: strangerSticker.id });

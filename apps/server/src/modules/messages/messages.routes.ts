@@ -14,7 +14,7 @@ function failedWith(error: AppError, messages: unknown[]): AppError {
   return new AppError(error.code, error.statusCode, { ...error.extra, messages });
 }
 
-/** Multipart sends: files in `medias`, text fields `body`, `sign`, `quotedMsgId`. */
+/** Multipart sends: files in `medias`, text fields `body`, `sign`, `quotedMsgId`, `stickerId`; v6's `forceMediaType: 'sticker'` sends the images as stickers. */
 async function readMultipart(request: FastifyRequest): Promise<SendInput> {
   const files: NonNullable<SendInput['files']> = [];
   const fields: Record<string, string> = {};
@@ -36,6 +36,7 @@ async function readMultipart(request: FastifyRequest): Promise<SendInput> {
     files,
     sign: parsed.data.sign,
     stickerId: parsed.data.stickerId,
+    asSticker: fields.forceMediaType === 'sticker',
     quotedMsgId: fields.quotedMsgId ? Number(fields.quotedMsgId) || null : null,
   };
 }

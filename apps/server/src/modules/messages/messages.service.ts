@@ -61,6 +61,8 @@ export interface SendInput {
   files?: { data: Buffer; fileName: string; mimeType: string }[];
   /** A saved sticker of the company (or the agent's own), sent after the text. */
   stickerId?: number | null;
+  /** v6's `forceMediaType: 'sticker'`: the uploaded images go as stickers. */
+  asSticker?: boolean;
 }
 
 /** A saved sticker's file as a send's media (the sticker is looked up in the caller's company: another's is 404). */
@@ -106,6 +108,9 @@ export async function sendMessage(deps: MessagesDeps, ctx: RequestContext, ticke
 
   // With files, the first one carries the caption; the body of the others is their name.
   const items = text || files.length > 0 ? await outgoingItems(deps, ctx, files, { to: ticket.contact.number, body: signed, quotedExternalId }) : [];
+  if (input.asSticker) {
+    for (const item of items) if (item.media?.mediaType === 'image') Object.assign(item, { message: { ...item.message, body: '', sticker: true }, data: { sticker: true } });
+  }
   if (sticker) {
     const quote = items.length === 0 ? { quotedExternalId } : {};
     items.push({ message: { to: ticket.contact.number, body: '', media: sticker, sticker: true, ...quote }, media: sticker, data: { sticker: true } });
