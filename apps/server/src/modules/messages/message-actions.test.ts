@@ -82,6 +82,8 @@ describe('edit a sent text (POST /messages/edit/:messageId, PUT /messages/:id)',
     expect(again.json()).toMatchObject({ body: 'Valor: R$ 15', isEdited: true });
     const page = (await t.request(agentToken, 'GET', `/messages/${ticketId}`)).json();
     expect(page.messages.find((m: { id: number }) => m.id === sent.id)).toMatchObject({ body: 'Valor: R$ 15', isEdited: true, mediaType: 'chat' });
+    // It was the conversation's last message: the ticket lists show the new text.
+    expect((await t.request(agentToken, 'GET', `/tickets/${ticketId}`)).json().lastMessage).toBe('Valor: R$ 15');
   });
 
   it("refuses a customer's message, another agent's, an empty text, one past 15 minutes, a deleted one and one never sent", async () => {

@@ -10,10 +10,11 @@ import { mediaTypeOf, type MediaType, type StoredMedia } from '../../platform/st
 import type { ChannelMessageRef, ChannelProvider } from '../connections/channel-provider.js';
 import { findConnection } from '../connections/connections.repo.js';
 import type { TicketDetail } from '../tickets/tickets.presenter.js';
-import { findActiveTicket } from '../tickets/tickets.repo.js';
+import { findActiveTicket, findTicketDetail } from '../tickets/tickets.repo.js';
 import { createTicket, showTicket } from '../tickets/tickets.service.js';
 import type { MessageDetail } from './messages.presenter.js';
-import { countCompanyMessages, loadMessageDetails, saveEditedBody, saveOwnReaction } from './messages.repo.js';
+import { lastMessagePreview } from './message-preview.js';
+import { countCompanyMessages, loadMessageDetails, refreshEditedPreview, saveEditedBody, saveOwnReaction } from './messages.repo.js';
 import type { MessagesDeps } from './messages.service.js';
 import { storeAndDeliver, type OutgoingItem } from './outgoing-messages.js';
 
@@ -91,6 +92,11 @@ export async function editMessage(deps: MessagesDeps, ctx: RequestContext, messa
   if (!edit) throw new AppError('ERR_EDIT_NOT_SUPPORTED');
   await throughChannel(() => edit(connection, target, text), 'ERR_EDITING_WAPP_MSG');
   if (!(await saveEditedBody(deps.db, ctx, messageId, text))) throw new AppError('ERR_MESSAGE_DELETED');
+  // The ticket lists show the new text when it was the conversation's last message.
+  if (await refreshEditedPreview(deps.db, ctx, ticket.id, messageId, lastMessagePreview({ body: text }))) {
+    const fresh = await findTicketDetail(deps.db, ctx, ticket.id);
+    if (fresh) deps.events.emit('ticket.updated', { companyId: ctx.companyId, ticket: fresh });
+  }
   return updated(deps, ctx, ticket, messageId);
 }
 

@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { preparedOnce, type DbOrTx, type SqlExecutor } from '../../platform/db/client.js';
 import { isoTimestampSql } from '../../platform/db/json-sql.js';
-import { contacts, messages, type MessageRow } from '../../platform/db/schema.js';
+import { contacts, messages, tickets, type MessageRow } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
 import type { MessageDetail, PresentedMessageJson } from './messages.presenter.js';
 import { inTenant, inTenantPrepared, sameTenant } from '../../platform/db/tenant.js';
@@ -196,6 +196,22 @@ export async function saveEditedBody(db: DbOrTx, scope: TenantScope, id: number,
     .set({ body, isEdited: true, updatedAt: sql`now()` })
     .where(inTenant(messages, scope, eq(messages.id, id), eq(messages.isDeleted, false)))
     .returning({ id: messages.id });
+  return rows.length > 0;
+}
+
+/** An edited text that is its ticket's newest message becomes the list row's preview (the list's order stays). Answers whether it was. */
+export async function refreshEditedPreview(db: DbOrTx, scope: TenantScope, ticketId: number, messageId: number, preview: string): Promise<boolean> {
+  const newest = db
+    .select({ id: messages.id })
+    .from(messages)
+    .where(inTenant(messages, scope, eq(messages.ticketId, ticketId)))
+    .orderBy(sql`${messages.createdAt} desc`, sql`${messages.id} desc`)
+    .limit(1);
+  const rows = await db
+    .update(tickets)
+    .set({ lastMessage: preview })
+    .where(inTenant(tickets, scope, eq(tickets.id, ticketId), sql`${messageId} = (${newest})`))
+    .returning({ id: tickets.id });
   return rows.length > 0;
 }
 

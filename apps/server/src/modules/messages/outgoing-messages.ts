@@ -82,7 +82,7 @@ export async function insertPendingBatch(tx: DbOrTx, scope: TenantScope, batch: 
       ...(data ? { dataJson: data } : {}),
     })),
   );
-  await setTicketLastMessage(tx, scope, batch.ticketId, lastMessagePreview({ body: last.message.body, media: last.media }));
+  await setTicketLastMessage(tx, scope, batch.ticketId, lastMessagePreview({ body: last.message.body, media: last.media, data: last.data }));
   return inserted;
 }
 
