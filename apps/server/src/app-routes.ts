@@ -17,6 +17,7 @@ import { registerPlanPublicRoutes, registerPlanRoutes } from './modules/plans/pl
 import { registerHelpRoutes } from './modules/helps/helps.routes.js';
 import { subscribeQuickMessageEvents } from './modules/quick-messages/quick-messages.events.js';
 import { registerQuickMessageRoutes } from './modules/quick-messages/quick-messages.routes.js';
+import { registerStickerRoutes } from './modules/stickers/stickers.routes.js';
 import { registerQueueRoutes } from './modules/queues/queues.routes.js';
 import { subscribeQueueEvents } from './modules/queues/queues.events.js';
 import { registerQueueOptionRoutes } from './modules/queue-options/queue-options.routes.js';
@@ -95,6 +96,7 @@ export const privateModules: RegisterRoutes[] = [
   registerTagRoutes,
   registerKanbanRoutes,
   registerQuickMessageRoutes,
+  registerStickerRoutes,
   // outbound: schedules and campaign settings (issue 20)
   registerScheduleRoutes,
   registerCampaignSettingRoutes,

@@ -158,7 +158,7 @@ export interface PresentedMessage {
   source: MessageSource;
   ack: number;
   read: boolean;
-  /** `image`, `audio`, `video`, `application`, `locationMessage`, `vcard`, `contactMessage`, `call_log`, `chat`, ...; null for text. */
+  /** `chat` for text (whaticket's name: its client renders a quoted text only with it), `image`, `audio`, `video`, `application`, `locationMessage`, `vcard`, `contactMessage`, `call_log`, ... */
   mediaType: string | null;
   /** A signed, expiring link to the file; null without one and once deleted. */
   mediaUrl: string | null;
@@ -191,6 +191,19 @@ export interface AppMessageEventPayload {
   message: PresentedMessage;
   ticket: PresentedTicket;
   contact: PresentedTicketContact;
+}
+
+/** A saved sticker (`GET /stickers`, whaticket v6's shape plus `url`, its signed image link); `userId` null: the company's. */
+export interface PresentedSticker {
+  id: number;
+  companyId: number;
+  userId: number | null;
+  name: string;
+  path: string;
+  mimetype: string;
+  url: string;
+  createdAt: string;
+  updatedAt: string;
 }
 
 export interface PresentedExtraInfo {

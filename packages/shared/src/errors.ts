@@ -71,6 +71,15 @@ export const ERROR_STATUS = {
   // The reason a message left pending by a stopped server was given up on; retrying a message that did not fail.
   ERR_SEND_INTERRUPTED: 400,
   ERR_MESSAGE_NOT_FAILED: 409,
+  // Message actions (issue 32): edit only one's own sent text, within WhatsApp's 15 minutes; nothing on a deleted message;
+  // edit and react need the channel's copy (a sent message); a channel that cannot edit (the Cloud API) says so.
+  ERR_MESSAGE_NOT_EDITABLE: 400,
+  ERR_EDIT_WINDOW_EXPIRED: 400,
+  ERR_MESSAGE_DELETED: 400,
+  ERR_MESSAGE_NOT_SENT: 400,
+  ERR_EDIT_NOT_SUPPORTED: 400,
+  ERR_EDITING_WAPP_MSG: 400,
+  ERR_NO_STICKER_FOUND: 404,
   ERR_NO_TAG_FOUND: 404,
   ERR_NO_NOTE_FOUND: 404,
   ERR_NO_QUICK_MESSAGE_FOUND: 404,

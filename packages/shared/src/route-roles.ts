@@ -31,6 +31,7 @@ export const ROUTE_ROLES = {
   'GET /dashboard': 'admin',
   'GET /dashboard/ticketsUsers': 'admin',
   'GET /dashboard/ticketsDay': 'admin',
+  'GET /messages-allMe': 'admin', // v6's dashboard count of messages
   // webhooks and the external API (their own credentials)
   'GET /cloud-api/webhook': 'public',
   'POST /cloud-api/webhook': 'public',
@@ -166,6 +167,14 @@ export const ROUTE_ROLES = {
   'POST /messages/:messageId/retry': 'user',
   'GET /messages/:ticketId/window': 'user',
   'POST /messages/:ticketId/template': 'user',
+  // message actions (issue 32): edit, react, forward; a company's saved stickers
+  'POST /messages/edit/:messageId': 'user',
+  'PUT /messages/:id': 'user',
+  'POST /messages/:messageId/reactions': 'user',
+  'POST /message/forward': 'user',
+  'GET /stickers': 'user',
+  'POST /stickers': 'user',
+  'DELETE /stickers/:stickerId': 'user',
   // contacts, notes, tags, quick messages
   'GET /contacts': 'user',
   'GET /contacts/list': 'user',

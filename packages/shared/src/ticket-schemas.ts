@@ -126,8 +126,54 @@ export const SendMessageBody = z.object({
   mediaUrl: z.string().max(2000).optional(),
   /** Prefix the agent's name in bold (the composer's sign switch). */
   sign: flag().optional(),
+  /** One of the company's saved stickers (`GET /stickers`), sent as a sticker after the text, if any. */
+  stickerId: noneId().optional(),
 });
 export type SendMessageBody = z.infer<typeof SendMessageBody>;
+
+/** WhatsApp lets a sent text be edited for 15 minutes. */
+export const MESSAGE_EDIT_WINDOW_MINUTES = 15;
+
+/** `POST /messages/edit/:messageId` and `PUT /messages/:id`: the new text (v6 also sends read, fromMe, mediaUrl, quotedMsg: dropped). */
+export const EditMessageBody = z.object({
+  body: z.string().trim().min(1, 'validation.required').max(MESSAGE_MAX_LENGTH, 'validation.tooLong'),
+});
+export type EditMessageBody = z.infer<typeof EditMessageBody>;
+
+/** An emoji (flags and joined sequences included), or '' to take one's reaction back. */
+const EMOJI = /^(?:\p{Extended_Pictographic}|\p{Emoji_Presentation}|\p{Regional_Indicator}|\p{Emoji_Modifier}|\u200d|\ufe0f|\u20e3|[#*0-9])+$/u;
+
+/** `POST /messages/:messageId/reactions`: v6 names the emoji `type`. */
+export const MessageReactionBody = z.object({
+  type: z
+    .string()
+    .trim()
+    .max(32, 'validation.tooLong')
+    .refine((value) => value === '' || (EMOJI.test(value) && /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20e3/u.test(value)), 'validation.invalidValue'),
+});
+export type MessageReactionBody = z.infer<typeof MessageReactionBody>;
+
+/** Most messages and contacts one forward takes (WhatsApp forwards to at most 5 chats at once). */
+export const FORWARD_MAX_MESSAGES = 20;
+export const FORWARD_MAX_CONTACTS = 5;
+
+/**
+ * `POST /message/forward`: v6 sends one message to one contact (`messageId`, `contactId`, `signMessage`);
+ * our web app sends several of each (`messageIds`, `contactIds`). At least one of each is required.
+ */
+export const ForwardMessageBody = z
+  .object({
+    messageId: noneId().optional(),
+    contactId: noneId().optional(),
+    messageIds: z.array(id()).max(FORWARD_MAX_MESSAGES, 'validation.tooLong').optional(),
+    contactIds: z.array(id()).max(FORWARD_MAX_CONTACTS, 'validation.tooLong').optional(),
+    signMessage: flag().optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.messageId == null && !body.messageIds?.length) ctx.addIssue({ code: 'custom', path: ['messageIds'], message: 'validation.required' });
+    if (body.contactId == null && !body.contactIds?.length) ctx.addIssue({ code: 'custom', path: ['contactIds'], message: 'validation.required' });
+  });
+export type ForwardMessageBody = z.infer<typeof ForwardMessageBody>;
 
 export const SandboxInboundBody = z.object({
   from: z.string().trim().regex(/^\+?\d{8,15}$/, 'validation.invalidNumber'),

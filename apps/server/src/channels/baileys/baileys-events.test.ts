@@ -438,6 +438,9 @@ describe('outgoing through the session', () => {
     await provider().send(connection, { to: CUSTOMER, body: 'Veja a foto', media: image });
     expect(sentByBaileys.at(-1)).toMatchObject({ jid: pn(CUSTOMER), content: { caption: 'Veja a foto', mimetype: 'image/png' } });
     expect((sentByBaileys.at(-1)?.content as { image: Buffer }).image.toString()).toBe('png-bytes');
+    const webp = await t.app.services.media.save({ companyId: company.id }, { data: Buffer.from('RIFF-webp'), fileName: 'feliz.webp', mimeType: 'image/webp' });
+    await provider().send(connection, { to: CUSTOMER, body: '', media: webp, sticker: true });
+    expect((sentByBaileys.at(-1)?.content as { sticker: Buffer }).sticker.toString()).toBe('RIFF-webp');
     const pdf = await t.app.services.media.save({ companyId: company.id }, { data: Buffer.from('%PDF'), fileName: 'nota fiscal.pdf', mimeType: 'application/pdf' });
     await provider().send(connection, { to: GROUP, body: '', media: pdf });
     expect(sentByBaileys.at(-1)).toMatchObject({ jid: `${GROUP}@g.us`, content: { fileName: 'nota_fiscal.pdf', mimetype: 'application/pdf' } });
@@ -465,6 +468,32 @@ describe('outgoing through the session', () => {
     expect(sentByBaileys.at(-1)).toMatchObject({ content: { text: 'read:TXT-1,TXT-2' } });
     expect(await provider().checkNumber(connection, '+55 11 98765-0009')).toEqual({ exists: true, number: '5511987650009' });
     expect((await provider().checkNumber(connection, '5511987650000')).exists).toBe(false);
+  });
+
+  it("edit, react and forward (issue 32): WhatsApp Web's edit of our text, a reaction by key, a forward marked forwarded", async () => {
+    const ticketId = (await stored('TXT-1'))?.message.ticketId ?? 0;
+    const sent = await t.request(adminToken, 'POST', `/messages/${ticketId}`, { body: 'Preço: R$ 10' });
+    const ours = sent.json()[0];
+    const outId = `OUT-${sentByBaileys.length}`;
+    const edited = await t.request(adminToken, 'POST', `/messages/edit/${ours.id}`, { body: 'Preço: R$ 12' });
+    expect(edited.statusCode).toBe(200);
+    expect(edited.json()).toMatchObject({ body: 'Preço: R$ 12', isEdited: true, mediaType: 'chat' });
+    expect(sentByBaileys.at(-1)).toMatchObject({ jid: pn(CUSTOMER), content: { text: 'Preço: R$ 12', edit: { remoteJid: pn(CUSTOMER), fromMe: true, id: outId } } });
+
+    const customer = (await stored('TXT-1'))?.message.id;
+    const reacted = await t.request(adminToken, 'POST', `/messages/${customer}/reactions`, { type: '❤️' });
+    expect(reacted.statusCode).toBe(200);
+    expect(sentByBaileys.at(-1)).toMatchObject({ jid: pn(CUSTOMER), content: { react: { text: '❤️', key: { remoteJid: pn(CUSTOMER), fromMe: false, id: 'TXT-1' } } } });
+    expect(reacted.json().message.dataJson.reactions).toContainEqual({ from: 'me', emoji: '❤️' });
+    // WhatsApp Web echoes our reaction back (fromMe): it replaces ours, never adds a second one.
+    await upsert(message('REACT-ECHO', { reactionMessage: { key: { remoteJid: pn(CUSTOMER), id: 'TXT-1', fromMe: false }, text: '❤️' } }, { fromMe: true }));
+    expect((await stored('TXT-1'))?.message.dataJson?.reactions?.filter((r) => r.from === 'me')).toEqual([{ from: 'me', emoji: '❤️' }]);
+
+    const other = await createServiceDeskFactories(t.database.db).buildContact(company.id, { number: '5548999112233', name: 'Outro' });
+    const forwarded = await t.request(adminToken, 'POST', '/message/forward', { messageId: customer, contactId: other.id });
+    expect(forwarded.statusCode).toBe(200);
+    expect(sentByBaileys.at(-1)).toMatchObject({ jid: pn('5548999112233'), content: { text: 'Olá, bom dia', contextInfo: { isForwarded: true } } });
+    expect(forwarded.json().messages[0]).toMatchObject({ body: 'Olá, bom dia', fromMe: true, dataJson: { forwarded: 'forwarded' } });
   });
 
   it('a connection whose session is not open here answers ERR_WAPP_NOT_INITIALIZED', async () => {

@@ -31,6 +31,7 @@ export async function contentFor(deps: Pick<Platform, 'media'>, message: Outgoin
   if (!media) return { text: message.body };
   const data = await readFile(deps.media.absolutePath(media.path));
   const caption = message.body || undefined;
+  if (message.sticker && media.mimeType === 'image/webp') return { sticker: data };
   switch (media.mediaType) {
     case 'image':
       return { image: data, caption, mimetype: media.mimeType };

@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { isErrorCode } from '@atende/shared';
 import { createClient } from 'redis';
 import { AppError } from '../../platform/http/app-error.js';
-import type { OutgoingMessage, SentMessage } from '../../modules/connections/channel-provider.js';
+import type { ChannelMessageRef, OutgoingMessage, SentMessage } from '../../modules/connections/channel-provider.js';
 
 /** An operation on a Baileys connection, asked of the node whose process holds its session. */
 export type RelayCall = { companyId: number; whatsappId: number } & (
   | { op: 'send'; message: OutgoingMessage }
   | { op: 'delete'; to: string; externalId: string }
+  | { op: 'edit'; target: ChannelMessageRef; body: string }
+  | { op: 'react'; target: ChannelMessageRef; emoji: string }
   | { op: 'markRead'; to: string; externalIds: string[] }
   | { op: 'checkNumber'; number: string }
 );

@@ -39,6 +39,12 @@ export function createBaileysProvider(deps: BaileysProviderDeps, hub: BaileysSes
     async deleteMessage(connection, to, externalId) {
       await run(connection, { ...ref(connection), op: 'delete', to, externalId });
     },
+    async editMessage(connection, target, body) {
+      await run(connection, { ...ref(connection), op: 'edit', target, body });
+    },
+    async react(connection, target, emoji) {
+      await run(connection, { ...ref(connection), op: 'react', target, emoji });
+    },
     async markRead(connection, to, externalIds) {
       if (externalIds.length === 0) return;
       await run(connection, { ...ref(connection), op: 'markRead', to, externalIds });
@@ -69,13 +75,26 @@ function createLocalOperations(deps: BaileysProviderDeps, hub: BaileysSessionHub
         const jid = await jidFor(deps, connection, call.message.to);
         const content = await contentFor(deps, call.message);
         const quoted = await quotedMessage(deps, connection, jid, call.message.quotedExternalId);
-        const sent = await socket.sendMessage(jid, content, quoted ? { quoted } : {});
+        // A forward carries WhatsApp's "Forwarded" mark.
+        const marked = call.message.forwarded ? ({ ...content, contextInfo: { isForwarded: true, forwardingScore: 1 } } as typeof content) : content;
+        const sent = await socket.sendMessage(jid, marked, quoted ? { quoted } : {});
         if (!sent?.key.id) throw new AppError('ERR_SENDING_WAPP_MSG');
         return { externalId: sent.key.id, ack: 1 };
       }
       case 'delete': {
         const jid = await jidFor(deps, connection, call.to);
         await socket.sendMessage(jid, { delete: { remoteJid: jid, fromMe: true, id: call.externalId } });
+        return null;
+      }
+      case 'edit': {
+        // WhatsApp Web's edit: a protocol message naming our message's key, with the new text.
+        const jid = await jidFor(deps, connection, call.target.to);
+        await socket.sendMessage(jid, { text: call.body, edit: { remoteJid: jid, fromMe: true, id: call.target.externalId } });
+        return null;
+      }
+      case 'react': {
+        const jid = await jidFor(deps, connection, call.target.to);
+        await socket.sendMessage(jid, { react: { text: call.emoji, key: { remoteJid: jid, fromMe: call.target.fromMe, id: call.target.externalId } } });
         return null;
       }
       case 'markRead': {

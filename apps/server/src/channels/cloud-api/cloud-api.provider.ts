@@ -62,6 +62,8 @@ export function createCloudApiProvider(deps: CloudApiProviderDeps): CloudApiProv
     const data = await readFile(deps.media.absolutePath(media.path));
     const id = await api.uploadMedia(data, media.mimeType, media.name);
     const caption = message.body || undefined;
+    // Meta takes stickers as WebP only; another image goes as an image.
+    if (message.sticker && media.mimeType === 'image/webp') return { type: 'sticker', sticker: { id } };
     switch (media.mediaType) {
       case 'image':
         return { type: 'image', image: { id, caption } };
@@ -126,6 +128,18 @@ export function createCloudApiProvider(deps: CloudApiProviderDeps): CloudApiProv
       } catch (error) {
         if (error instanceof AppError) throw error;
         throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+      }
+    },
+    // No editMessage: the Cloud API cannot edit a message a business sent (the service answers ERR_EDIT_NOT_SUPPORTED).
+    async react(connection, target, emoji) {
+      const api = sendingClient(connection);
+      // A reaction is a free-form message: the customer's 24-hour window applies to it too.
+      const window = await customerWindow(deps.db, connection, target.to);
+      if (!window.open) throw new AppError('ERR_OUTSIDE_CUSTOMER_WINDOW');
+      try {
+        await api.sendMessage({ ...(await recipient(connection, target.to)), type: 'reaction', reaction: { message_id: target.externalId, emoji } });
+      } catch (error) {
+        throw await sendError(deps, connection, error);
       }
     },
     async deleteMessage() {

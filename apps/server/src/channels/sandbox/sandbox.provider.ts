@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../platform/db/client.js';
 import type { ChannelProvider } from '../../modules/connections/channel-provider.js';
-import { insertOutboxEntry, markOutboxDeleted, sandboxPhoneBook } from './sandbox.repo.js';
+import { editOutboxEntry, insertOutboxEntry, markOutboxDeleted, sandboxPhoneBook } from './sandbox.repo.js';
 
 /**
  * The sandbox's convention for a number that is not on WhatsApp: one starting
@@ -40,6 +40,12 @@ export function createSandboxProvider(db: Db): ChannelProvider {
     },
     async deleteMessage(connection, _to, externalId) {
       await markOutboxDeleted(db, connection, connection.id, externalId);
+    },
+    async editMessage(connection, target, body) {
+      await editOutboxEntry(db, connection, connection.id, target.externalId, body);
+    },
+    async react() {
+      // The simulated phone shows no reactions: the message's own row keeps the agent's.
     },
     async markRead() {
       // Nothing to tell a simulated phone.

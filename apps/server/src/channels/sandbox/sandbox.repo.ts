@@ -20,6 +20,14 @@ export async function markOutboxDeleted(db: DbOrTx, scope: TenantScope, whatsapp
     .where(inTenant(sandboxOutbox, scope, eq(sandboxOutbox.whatsappId, whatsappId), eq(sandboxOutbox.externalId, externalId)));
 }
 
+/** The product edited a sent text: the phone shows the new text. */
+export async function editOutboxEntry(db: DbOrTx, scope: TenantScope, whatsappId: number, externalId: string, body: string): Promise<void> {
+  await db
+    .update(sandboxOutbox)
+    .set({ body })
+    .where(inTenant(sandboxOutbox, scope, eq(sandboxOutbox.whatsappId, whatsappId), eq(sandboxOutbox.externalId, externalId)));
+}
+
 export type SandboxInboundRow = Awaited<ReturnType<typeof inboundFor>>[number];
 
 /** What the customer with this number sent through the connection, oldest first. */

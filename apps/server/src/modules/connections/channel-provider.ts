@@ -22,6 +22,18 @@ export interface OutgoingMessage {
    * honours it says so with `idempotentSends`; the others ignore it.
    */
   idempotencyKey?: string;
+  /** A forward (POST /message/forward): the channel marks it forwarded where it can (WhatsApp Web). */
+  forwarded?: boolean;
+  /** The media is a saved sticker: sent as WhatsApp's sticker when it is a WebP, else as an image. */
+  sticker?: boolean;
+}
+
+/** The message a reaction or an edit is about, as the channel knows it. */
+export interface ChannelMessageRef {
+  /** The customer's number (digits), the chat the message is in. */
+  to: string;
+  externalId: string;
+  fromMe: boolean;
 }
 
 export interface SentMessage {
@@ -43,6 +55,10 @@ export interface ChannelProvider {
   readonly idempotentSends?: boolean;
   send(connection: WhatsappRow, message: OutgoingMessage): Promise<SentMessage>;
   deleteMessage(connection: WhatsappRow, to: string, externalId: string): Promise<void>;
+  /** A new text for one of our sent texts; providers that cannot edit (the Cloud API) leave it out. */
+  editMessage?(connection: WhatsappRow, target: ChannelMessageRef, body: string): Promise<void>;
+  /** Our account's reaction to a message ('' takes it back); providers without reactions leave it out. */
+  react?(connection: WhatsappRow, target: ChannelMessageRef, emoji: string): Promise<void>;
   markRead(connection: WhatsappRow, to: string, externalIds: string[]): Promise<void>;
   checkNumber(connection: WhatsappRow, number: string): Promise<{ exists: boolean; number: string }>;
   /** The connected phone's address book (`POST /contacts/import`); providers that cannot list it leave it out. */

@@ -31,7 +31,8 @@ export function presentMessage(message: MessageDetail, media: MediaStorage): Pre
     source: message.source,
     ack: message.ack,
     read: message.read,
-    mediaType: message.mediaType,
+    // Text is `chat`, whaticket's name for it (its client renders a quoted text only with it).
+    mediaType: message.mediaType ?? 'chat',
     mediaUrl: message.mediaPath && !message.isDeleted ? media.signedUrl(message.mediaPath) : null,
     mediaName: message.mediaName,
     isDeleted: message.isDeleted,
@@ -49,7 +50,7 @@ export function presentMessage(message: MessageDetail, media: MediaStorage): Pre
           id: message.quoted.id,
           body: message.quoted.isDeleted ? '' : message.quoted.body,
           fromMe: message.quoted.fromMe,
-          mediaType: message.quoted.mediaType,
+          mediaType: message.quoted.mediaType ?? 'chat',
           isDeleted: message.quoted.isDeleted,
           contact: { name: message.quoted.contactName },
         }

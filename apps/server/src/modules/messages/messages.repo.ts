@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { preparedOnce, type DbOrTx, type SqlExecutor } from '../../platform/db/client.js';
 import { isoTimestampSql } from '../../platform/db/json-sql.js';
-import { contacts, messages, type MessageRow } from '../../platform/db/schema.js';
+import { contacts, messages, tickets, type MessageRow } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
 import type { MessageDetail, PresentedMessageJson } from './messages.presenter.js';
 import { inTenant, inTenantPrepared, sameTenant } from '../../platform/db/tenant.js';
@@ -109,7 +109,7 @@ function conversationPageSql(connectionCondition: string): string {
       'id', m.id, 'ticketId', m.ticket_id, 'contactId', m.contact_id, 'userId', m.user_id,
       'body', case when m.is_deleted then '' else m.body end,
       'fromMe', m.from_me, 'source', m.source, 'ack', m.ack, 'read', m.read,
-      'mediaType', m.media_type, 'mediaUrl', null::text, 'mediaName', m.media_name,
+      'mediaType', coalesce(m.media_type, 'chat'), 'mediaUrl', null::text, 'mediaName', m.media_name,
       'isDeleted', m.is_deleted, 'isEdited', m.is_edited, 'senderName', m.sender_name,
       'sendStatus', m.send_status, 'sendError', m.send_error,
       'dataJson', case when m.is_deleted then null else m.data_json - 'pollSecret' - 'pollVotes' end,
@@ -117,7 +117,7 @@ function conversationPageSql(connectionCondition: string): string {
       'quotedMsgId', m.quoted_msg_id,
       'quotedMsg', case when qm.id is not null then json_build_object(
         'id', qm.id, 'body', case when qm.is_deleted then '' else qm.body end, 'fromMe', qm.from_me,
-        'mediaType', qm.media_type, 'isDeleted', qm.is_deleted, 'contact', json_build_object('name', coalesce(qc.name, ''))) end,
+        'mediaType', coalesce(qm.media_type, 'chat'), 'isDeleted', qm.is_deleted, 'contact', json_build_object('name', coalesce(qc.name, ''))) end,
       'createdAt', ${isoTimestampSql('m.created_at')},
       'updatedAt', ${isoTimestampSql('m.updated_at')}
     )::text as message,
@@ -187,6 +187,68 @@ export async function markMessageDeleted(db: DbOrTx, scope: TenantScope, id: num
     .update(messages)
     .set({ isDeleted: true, updatedAt: sql`now()` })
     .where(inTenant(messages, scope, eq(messages.id, id)));
+}
+
+/** An agent edited one of our sent texts (the channel took the edit): the new text and the edited mark, unless it was deleted meanwhile. */
+export async function saveEditedBody(db: DbOrTx, scope: TenantScope, id: number, body: string): Promise<boolean> {
+  const rows = await db
+    .update(messages)
+    .set({ body, isEdited: true, updatedAt: sql`now()` })
+    .where(inTenant(messages, scope, eq(messages.id, id), eq(messages.isDeleted, false)))
+    .returning({ id: messages.id });
+  return rows.length > 0;
+}
+
+/** An edited text that is its ticket's newest message becomes the list row's preview (the list's order stays). Answers whether it was. */
+export async function refreshEditedPreview(db: DbOrTx, scope: TenantScope, ticketId: number, messageId: number, preview: string): Promise<boolean> {
+  const newest = db
+    .select({ id: messages.id })
+    .from(messages)
+    .where(inTenant(messages, scope, eq(messages.ticketId, ticketId)))
+    .orderBy(sql`${messages.createdAt} desc`, sql`${messages.id} desc`)
+    .limit(1);
+  const rows = await db
+    .update(tickets)
+    .set({ lastMessage: preview })
+    .where(inTenant(tickets, scope, eq(tickets.id, ticketId), sql`${messageId} = (${newest})`))
+    .returning({ id: tickets.id });
+  return rows.length > 0;
+}
+
+/**
+ * Our account's reaction to a message, kept with the customers' ones in `reactions` under `from: 'me'`
+ * (what WhatsApp Web's echo of it records too, so the echo changes nothing): one per account, the
+ * latest wins, '' takes it back.
+ */
+export async function saveOwnReaction(db: DbOrTx, scope: TenantScope, id: number, emoji: string): Promise<boolean> {
+  const added = emoji ? sql`jsonb_build_array(jsonb_build_object('from', 'me', 'emoji', ${emoji}::text))` : sql`'[]'::jsonb`;
+  const rows = await db
+    .update(messages)
+    .set({
+      dataJson: sql`jsonb_set(coalesce(${messages.dataJson}, '{}'::jsonb), '{reactions}',
+        coalesce((select jsonb_agg(r) from jsonb_array_elements(coalesce(${messages.dataJson} -> 'reactions', '[]'::jsonb)) r where r ->> 'from' <> 'me'), '[]'::jsonb) || ${added})`,
+      updatedAt: sql`now()`,
+    })
+    .where(inTenant(messages, scope, eq(messages.id, id), eq(messages.isDeleted, false)))
+    .returning({ id: messages.id });
+  return rows.length > 0;
+}
+
+/** How many messages the company has from one calendar day to another in its time zone, ours or the customers' (`GET /messages-allMe`). */
+export async function countCompanyMessages(db: DbOrTx, scope: TenantScope, range: { fromMe: boolean | undefined; dateStart: string; dateEnd: string; timeZone: string }): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(messages)
+    .where(
+      inTenant(
+        messages,
+        scope,
+        sql`${messages.createdAt} >= (${range.dateStart}::date)::timestamp at time zone ${range.timeZone}`,
+        sql`${messages.createdAt} < (${range.dateEnd}::date + 1)::timestamp at time zone ${range.timeZone}`,
+        ...(range.fromMe === undefined ? [] : [eq(messages.fromMe, range.fromMe)]),
+      ),
+    );
+  return row?.count ?? 0;
 }
 
 /** An outgoing message as stored before the channel sees it (outgoing-messages.ts). */

@@ -1,9 +1,10 @@
-import { id, SendMessageBody } from '@atende/shared';
+import { calendarDate, EditMessageBody, ForwardMessageBody, id, MessageReactionBody, queryFlag, SendMessageBody } from '@atende/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../platform/http/app-error.js';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
 import { presentTicket } from '../tickets/tickets.presenter.js';
+import { countMessages, editMessage, ForwardFailed, forwardMessages, reactToMessage } from './message-actions.js';
 import { presentedMessagesJson, presentMessage } from './messages.presenter.js';
 import { deleteMessage, listMessages, retryMessage, SendFailed, sendMessage, type MessagesDeps, type SendInput } from './messages.service.js';
 
@@ -13,7 +14,7 @@ function failedWith(error: AppError, messages: unknown[]): AppError {
   return new AppError(error.code, error.statusCode, { ...error.extra, messages });
 }
 
-/** Multipart sends: files in `medias`, text fields `body`, `sign`, `quotedMsgId`. */
+/** Multipart sends: files in `medias`, text fields `body`, `sign`, `quotedMsgId`, `stickerId`; v6's `forceMediaType: 'sticker'` sends the images as stickers. */
 async function readMultipart(request: FastifyRequest): Promise<SendInput> {
   const files: NonNullable<SendInput['files']> = [];
   const fields: Record<string, string> = {};
@@ -26,7 +27,7 @@ async function readMultipart(request: FastifyRequest): Promise<SendInput> {
       fields[part.fieldname] = part.value;
     }
   }
-  const parsed = SendMessageBody.pick({ body: true, sign: true }).safeParse({ body: fields.body ?? '', sign: fields.sign });
+  const parsed = SendMessageBody.pick({ body: true, sign: true, stickerId: true }).safeParse({ body: fields.body ?? '', sign: fields.sign, stickerId: fields.stickerId });
   if (!parsed.success) throw parsed.error;
   // A media message's body is the file name in the spec's client; a caption is sent only when it differs.
   const body = files.length > 0 && files.some((f) => f.fileName === parsed.data.body) ? '' : parsed.data.body;
@@ -34,6 +35,8 @@ async function readMultipart(request: FastifyRequest): Promise<SendInput> {
     body,
     files,
     sign: parsed.data.sign,
+    stickerId: parsed.data.stickerId,
+    asSticker: fields.forceMediaType === 'sticker',
     quotedMsgId: fields.quotedMsgId ? Number(fields.quotedMsgId) || null : null,
   };
 }
@@ -61,7 +64,7 @@ export function registerMessageRoutes(scope: FastifyInstance, deps: MessagesDeps
     } else {
       const parsed = SendMessageBody.safeParse(request.body ?? {});
       if (!parsed.success) throw parsed.error;
-      input = { body: parsed.data.body, sign: parsed.data.sign, quotedMsgId: parsed.data.quotedMsg?.id ?? null };
+      input = { body: parsed.data.body, sign: parsed.data.sign, stickerId: parsed.data.stickerId, quotedMsgId: parsed.data.quotedMsg?.id ?? null };
     }
     try {
       const sent = await sendMessage(deps, request.ctx, request.params.ticketId, input);
@@ -83,4 +86,45 @@ export function registerMessageRoutes(scope: FastifyInstance, deps: MessagesDeps
   app.delete('/messages/:id', { schema: { params: z.object({ id: id() }) } }, async (request) => {
     return presentMessage(await deleteMessage(deps, request.ctx, request.params.id), deps.media);
   });
+
+  // Message actions (issue 32). v6 edits through POST /messages/edit/:messageId; PUT /messages/:id is the same edit.
+  const MessageParams = z.object({ messageId: id() });
+  app.post('/messages/edit/:messageId', { schema: { params: MessageParams, body: EditMessageBody } }, async (request) => {
+    return presentMessage(await editMessage(deps, request.ctx, request.params.messageId, request.body.body), deps.media);
+  });
+  app.put('/messages/:id', { schema: { params: z.object({ id: id() }), body: EditMessageBody } }, async (request) => {
+    return presentMessage(await editMessage(deps, request.ctx, request.params.id, request.body.body), deps.media);
+  });
+
+  app.post('/messages/:messageId/reactions', { schema: { params: MessageParams, body: MessageReactionBody } }, async (request) => {
+    const message = presentMessage(await reactToMessage(deps, request.ctx, request.params.messageId, request.body.type), deps.media);
+    // v6 reads `reactions`; the message is ours.
+    return { message, reactions: message.dataJson?.reactions ?? [] };
+  });
+
+  app.post('/message/forward', { schema: { body: ForwardMessageBody } }, async (request) => {
+    const { body } = request;
+    const input = {
+      messageIds: [...(body.messageIds ?? []), ...(body.messageId == null ? [] : [body.messageId])],
+      contactIds: [...(body.contactIds ?? []), ...(body.contactId == null ? [] : [body.contactId])],
+      sign: body.signMessage ?? false,
+    };
+    try {
+      const sent = await forwardMessages(deps, request.ctx, input);
+      return { messages: sent.map((m) => presentMessage(m, deps.media)) };
+    } catch (error) {
+      if (!(error instanceof ForwardFailed)) throw error;
+      throw failedWith(error.error, error.messages.map((m) => presentMessage(m, deps.media)));
+    }
+  });
+
+  app.get(
+    '/messages-allMe',
+    { schema: { querystring: z.object({ fromMe: queryFlag().optional(), dateStart: calendarDate(), dateEnd: calendarDate() }) } },
+    async (request) => {
+      const count = await countMessages(deps, request.ctx, request.query);
+      // v6 reads `count[0].count`.
+      return { count: [{ count }] };
+    },
+  );
 }

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { fillMessageVariables } from '@atende/shared';
 import type { WhatsappRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
@@ -10,6 +11,7 @@ import { clearUnreadMessages, findTicketDetail } from '../tickets/tickets.repo.j
 import type { TicketDetail } from '../tickets/tickets.presenter.js';
 import { showTicket, type TicketsDeps } from '../tickets/tickets.service.js';
 import { loadSetting } from '../settings/settings.repo.js';
+import { showSticker } from '../stickers/stickers.service.js';
 import { assertKnownVariables } from './message-variables.js';
 import type { MessageDetail } from './messages.presenter.js';
 import { findQuotedMessage, loadMessageDetails, markMessageDeleted, markTicketMessagesRead, pageConversation } from './messages.repo.js';
@@ -57,6 +59,22 @@ export interface SendInput {
   quotedMsgId?: number | null;
   sign?: boolean;
   files?: { data: Buffer; fileName: string; mimeType: string }[];
+  /** A saved sticker of the company (or the agent's own), sent after the text. */
+  stickerId?: number | null;
+  /** v6's `forceMediaType: 'sticker'`: the uploaded images go as stickers. */
+  asSticker?: boolean;
+}
+
+/** A saved sticker's file as a send's media (the sticker is looked up in the caller's company: another's is 404). */
+async function stickerMedia(deps: MessagesDeps, ctx: RequestContext, stickerId: number): Promise<StoredMedia> {
+  const sticker = await showSticker(deps, ctx, stickerId);
+  let size: number;
+  try {
+    size = (await stat(deps.media.absolutePath(sticker.path))).size;
+  } catch {
+    throw new AppError('ERR_MEDIA_MISSING');
+  }
+  return { path: sticker.path, name: sticker.name, mimeType: sticker.mimetype, mediaType: 'image', size };
 }
 
 /**
@@ -70,7 +88,8 @@ export async function sendMessage(deps: MessagesDeps, ctx: RequestContext, ticke
   if (ticket.status !== 'open') throw new AppError('ERR_TICKET_NOT_OPEN');
   const files = input.files ?? [];
   const text = input.body.trim();
-  if (!text && files.length === 0) throw new AppError('ERR_EMPTY_MESSAGE', undefined, { fields: { body: ['Required'] } });
+  const sticker = input.stickerId ? await stickerMedia(deps, ctx, input.stickerId) : null;
+  if (!text && files.length === 0 && !sticker) throw new AppError('ERR_EMPTY_MESSAGE', undefined, { fields: { body: ['Required'] } });
 
   const connection = await connectionOf(deps, ctx, ticket);
   let quotedExternalId: string | null = null;
@@ -88,7 +107,14 @@ export async function sendMessage(deps: MessagesDeps, ctx: RequestContext, ticke
   const signed = input.sign && rendered ? `*${ctx.user.name}:*\n${rendered}` : rendered;
 
   // With files, the first one carries the caption; the body of the others is their name.
-  const items = await outgoingItems(deps, ctx, files, { to: ticket.contact.number, body: signed, quotedExternalId });
+  const items = text || files.length > 0 ? await outgoingItems(deps, ctx, files, { to: ticket.contact.number, body: signed, quotedExternalId }) : [];
+  if (input.asSticker) {
+    for (const item of items) if (item.media?.mediaType === 'image') Object.assign(item, { message: { ...item.message, body: '', sticker: true }, data: { sticker: true } });
+  }
+  if (sticker) {
+    const quote = items.length === 0 ? { quotedExternalId } : {};
+    items.push({ message: { to: ticket.contact.number, body: '', media: sticker, sticker: true, ...quote }, media: sticker, data: { sticker: true } });
+  }
   const deliveries = await storeAndDeliver(deps, ctx, {
     ticketId,
     contactId: ticket.contactId,

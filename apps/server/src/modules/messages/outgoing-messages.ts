@@ -1,3 +1,4 @@
+import type { MessageData } from '@atende/shared';
 import { AppError } from '../../platform/http/app-error.js';
 import type { TenantScope } from '../../platform/http/context.js';
 import type { DbOrTx } from '../../platform/db/client.js';
@@ -60,7 +61,7 @@ export async function insertPendingBatch(tx: DbOrTx, scope: TenantScope, batch: 
   const inserted = await insertPendingMessages(
     tx,
     scope,
-    batch.items.map(({ message, media, template, source }) => ({
+    batch.items.map(({ message, media, template, source, data }) => ({
       ticketId: batch.ticketId,
       contactId: batch.contactId,
       whatsappId: batch.whatsappId,
@@ -78,9 +79,10 @@ export async function insertPendingBatch(tx: DbOrTx, scope: TenantScope, batch: 
       sendStatus: 'pending' as const,
       sendAttempts: 1,
       sendPayload: { ...message, ...(template ? { template } : {}) },
+      ...(data ? { dataJson: data } : {}),
     })),
   );
-  await setTicketLastMessage(tx, scope, batch.ticketId, lastMessagePreview({ body: last.message.body, media: last.media }));
+  await setTicketLastMessage(tx, scope, batch.ticketId, lastMessagePreview({ body: last.message.body, media: last.media, data: last.data }));
   return inserted;
 }
 
@@ -227,6 +229,8 @@ export interface OutgoingItem {
   template?: OutgoingPayload['template'];
   /** Who produced this one, when it differs from its batch's (a bot's reply after a system notice). */
   source?: PendingBatch['source'];
+  /** Kept on the message as its details (a forward's mark). */
+  data?: MessageData;
 }
 
 /**

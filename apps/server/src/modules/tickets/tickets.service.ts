@@ -103,11 +103,16 @@ export interface CreateTicketInput {
   queueId?: number | null;
   whatsappId?: number | null;
   status?: 'open' | 'pending';
+  /**
+   * The queue is that of a ticket the user may open (a forward continues it), not a choice the
+   * user makes: the new-ticket rule on queues (spec part 1 §5) does not apply.
+   */
+  inheritedQueue?: boolean;
 }
 
 export async function createTicket(deps: Pick<TicketsDeps, 'db' | 'events'>, ctx: RequestContext, input: CreateTicketInput): Promise<TicketDetail> {
   await assertIdsInTenant(deps.db, ctx, contacts, [input.contactId], 'ERR_NO_CONTACT_FOUND');
-  await assertQueueAllowed(deps, ctx, input.queueId);
+  if (!input.inheritedQueue) await assertQueueAllowed(deps, ctx, input.queueId);
   const whatsappId = await pickConnection(deps, ctx, input.whatsappId);
   const conflict = await otherOpenTicket(deps.db, ctx, input.contactId, whatsappId);
   if (conflict) throw conflict;

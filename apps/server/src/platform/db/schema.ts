@@ -544,6 +544,10 @@ export interface OutgoingPayload {
   idempotencyKey?: string;
   /** A Cloud API template (sent with `sendTemplate`; `body` is its rendered text). */
   template?: { name: string; language: string; parameters: string[] };
+  /** A forward: marked forwarded where the channel can. */
+  forwarded?: boolean;
+  /** A saved sticker (a WebP goes as WhatsApp's sticker). */
+  sticker?: boolean;
 }
 
 export const messages = pgTable(
@@ -736,6 +740,31 @@ export const quickMessages = pgTable(
     index('quick_messages_user_id_idx').on(t.userId),
   ],
 );
+
+/**
+ * A company's saved sticker images (issue 32, whaticket v6's `Stickers`): shared with the
+ * company (`user_id` null) or one agent's own; the file lives in the company's media folder.
+ */
+export const stickers = pgTable(
+  'stickers',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    path: text('path').notNull(),
+    mimetype: text('mimetype').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // The picker's list: the company's stickers, newest first.
+    index('stickers_company_id_created_at_idx').on(t.companyId, t.createdAt),
+    index('stickers_user_id_idx').on(t.userId).where(sql`${t.userId} is not null`),
+  ],
+);
+
+export type StickerRow = typeof stickers.$inferSelect;
 
 /**
  * One cycle of a ticket (issue 21), from the moment it is queued (created, or

@@ -65,6 +65,8 @@ const EXPECTED_REFUSALS: Record<string, string> = {
   'PUT /users/:userId': 'ERR_EMAIL_ALREADY_EXISTS',
   // The client's example option (id 3, "Produto 1") is none of the fixture list's; file-lists.test.ts sends v6's form to real ones.
   'POST /files/uploadList/:fileListId': 'ERR_VALIDATION',
+  // v6 sends no body (its menu never issues this call; edits go through POST /messages/edit/:messageId): no new text.
+  'PUT /messages/:messageId': 'ERR_VALIDATION',
   // The client's own PUT scheduled the campaign (its example start time): a started campaign keeps its files.
   'DELETE /campaigns/:campaignId/media-upload': 'ERR_CAMPAIGN_NOT_EDITABLE',
 };
@@ -75,7 +77,6 @@ const KNOWN_GAPS: Record<string, string> = {
   'GET /settings/system-default-language': 'a v6 setting key Atende does not have',
   'PUT /settings/geminiModel': 'a v6 setting key Atende does not have',
   'POST /contacts/upload': "v6 uploads the contacts' spreadsheet as a multipart file",
-  'POST /messages/edit/:messageId': 'editing a sent message is not offered yet',
   'POST /queue': "v6's business hours shape (startTimeA/endTimeA/startTimeB/endTimeB, '' when closed)",
   'PUT /queue/:queueId': "v6's business hours shape (startTimeA/endTimeA/startTimeB/endTimeB, '' when closed)",
   'PUT /companies/:companyId/schedules': "v6's business hours shape (startTimeA/endTimeA/startTimeB/endTimeB, '' when closed)",

@@ -14,6 +14,7 @@ import { toastError } from '../../components/toast';
 import { RecordingBar, useAudioRecorder } from './audio-recorder';
 import { useCustomerWindow } from './cloud-api';
 import { EmojiButton } from './emoji-button';
+import { StickerButton } from './sticker-button';
 import { QuotedBlock } from './message-bubble';
 import { QuickAnswerList, useQuickAnswers } from './quick-answer-list';
 import { loneShortcut } from './quick-answers';
@@ -218,6 +219,7 @@ function OpenComposer({ ticket, quoted, onClearQuoted }: ComposerProps) {
           <>
             <Box sx={{ display: 'flex', alignItems: 'center', order: { xs: 2, sm: 0 } }}>
             <EmojiButton onPick={insertEmoji} disabled={windowClosed} />
+            <StickerButton ticketId={ticket.id} disabled={windowClosed} />
             {customerWindow.enabled ? (
               <Tooltip title={t('conversation.templates.open')}>
                 <IconButton aria-label={t('conversation.templates.open')} onClick={openTemplates} data-testid="composer-templates">

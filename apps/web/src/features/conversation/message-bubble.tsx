@@ -8,12 +8,13 @@ import ExpandMore from '@mui/icons-material/ExpandMore';
 import PhoneMissed from '@mui/icons-material/PhoneMissed';
 import SmartToyOutlined from '@mui/icons-material/SmartToyOutlined';
 import { Box, Button, Chip, IconButton, Menu, MenuItem, Stack, Tooltip, Typography, type Theme } from '@mui/material';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../../i18n/dates';
 import { FormattedText } from './format-message';
 import { ackState } from './message-content';
 import { detailText, EventCard, MediaState, MessageOrigin, OrderCard, PollCard, Reactions } from './message-details';
+import { canReactTo } from './message-actions';
 import { bodyIsMediaName, MessageMedia } from './message-media';
 
 /**
@@ -39,7 +40,7 @@ function AckIcon({ ack }: { ack: number }) {
 export function QuotedBlock({ quoted, testId }: { quoted: NonNullable<PresentedMessage['quotedMsg']>; testId?: string }) {
   const { t } = useTranslation();
   const author = quoted.fromMe ? t('conversation.message.you') : quoted.contact.name;
-  const text = quoted.isDeleted ? t('conversation.message.deleted') : quoted.body || (quoted.mediaType ? t(`conversation.message.${quoted.mediaType === 'image' || quoted.mediaType === 'audio' || quoted.mediaType === 'video' ? quoted.mediaType : 'file'}`) : '');
+  const text = quoted.isDeleted ? t('conversation.message.deleted') : quoted.body || (quoted.mediaType && quoted.mediaType !== 'chat' ? t(`conversation.message.${quoted.mediaType === 'image' || quoted.mediaType === 'audio' || quoted.mediaType === 'video' ? quoted.mediaType : 'file'}`) : '');
   return (
     <Box data-testid={testId} sx={{ borderLeft: 4, borderColor: quoted.fromMe ? 'primary.main' : 'success.main', bgcolor: 'action.hover', borderRadius: 1, px: 1, py: 0.5, mb: 0.5, overflow: 'hidden' }}>
       <Typography variant="caption" sx={{ fontWeight: 600, display: 'block', color: quoted.fromMe ? 'primary.main' : 'success.main' }}>
@@ -62,6 +63,12 @@ export interface MessageBubbleProps {
   canDelete?: boolean;
   /** A failed send: sends it again. Absent in the read-only preview. */
   onRetry?(message: PresentedMessage): void;
+  /** Own text within WhatsApp's edit window (`canEditMessage`): opens the edit dialog. */
+  onEdit?(message: PresentedMessage): void;
+  canEdit?: boolean;
+  /** Opens the reactions menu at the bubble's menu button. */
+  onReact?(message: PresentedMessage, anchor: HTMLElement): void;
+  onForward?(message: PresentedMessage): void;
 }
 
 /** A send the channel refused: an error icon whose tooltip gives the reason, and a Retry action. */
@@ -85,9 +92,10 @@ function SendFailure({ message, onRetry }: { message: PresentedMessage; onRetry?
   );
 }
 
-export function MessageBubble({ message, showSender, onReply, onDelete, onRetry, canDelete: mayDelete = false }: MessageBubbleProps) {
+export function MessageBubble({ message, showSender, onReply, onDelete, onRetry, canDelete: mayDelete = false, onEdit, canEdit = false, onReact, onForward }: MessageBubbleProps) {
   const { t } = useTranslation();
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
+  const menuButton = useRef<HTMLButtonElement>(null);
 
   if (message.mediaType === 'call_log') {
     return (
@@ -99,7 +107,7 @@ export function MessageBubble({ message, showSender, onReply, onDelete, onRetry,
   }
 
   const automated = message.source === 'bot' || message.source === 'system';
-  const showMenu = Boolean(onReply || onDelete) && !message.isDeleted;
+  const showMenu = Boolean(onReply || onDelete || onForward || onReact) && !message.isDeleted;
   const canDelete = Boolean(onDelete) && message.fromMe && mayDelete;
   const data = message.isDeleted ? null : (message.dataJson ?? null);
   const text = message.isDeleted || bodyIsMediaName(message) ? '' : message.body;
@@ -135,6 +143,7 @@ export function MessageBubble({ message, showSender, onReply, onDelete, onRetry,
     >
       {showMenu ? (
         <IconButton
+          ref={menuButton}
           className="message-menu"
           size="small"
           data-testid="message-menu"
@@ -196,6 +205,39 @@ export function MessageBubble({ message, showSender, onReply, onDelete, onRetry,
             }}
           >
             {t('conversation.message.reply')}
+          </MenuItem>
+        ) : null}
+        {onReact && canReactTo(message) ? (
+          <MenuItem
+            data-testid="message-react"
+            onClick={() => {
+              setMenuAnchor(null);
+              if (menuButton.current) onReact(message, menuButton.current);
+            }}
+          >
+            {t('conversation.message.react')}
+          </MenuItem>
+        ) : null}
+        {onForward ? (
+          <MenuItem
+            data-testid="message-forward"
+            onClick={() => {
+              setMenuAnchor(null);
+              onForward(message);
+            }}
+          >
+            {t('conversation.message.forward')}
+          </MenuItem>
+        ) : null}
+        {onEdit && canEdit ? (
+          <MenuItem
+            data-testid="message-edit"
+            onClick={() => {
+              setMenuAnchor(null);
+              onEdit(message);
+            }}
+          >
+            {t('conversation.message.edit')}
           </MenuItem>
         ) : null}
         {canDelete ? (

@@ -8,6 +8,7 @@ import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
 import { toastError } from '../../components/toast';
 import { formatDate, formatDateTime } from '../../i18n';
 import { storeMessages, useMessages } from './conversation-queries';
+import { canEditMessage, EditMessageDialog, ForwardDialog, ReactionMenu } from './message-actions';
 import { MessageBubble } from './message-bubble';
 import { useRetryMessage } from './use-send-message';
 import { buildTimeline, type TimelineItem } from './message-timeline';
@@ -54,6 +55,9 @@ export function MessageList({ ticketId, isGroup, readOnly = false, onReply }: Me
   const { messages, hasNextPage, isFetchingNextPage, fetchNextPage } = query;
   const items = useMemo(() => buildTimeline(messages), [messages]);
   const [toDelete, setToDelete] = useState<PresentedMessage | null>(null);
+  const [toEdit, setToEdit] = useState<PresentedMessage | null>(null);
+  const [reacting, setReacting] = useState<{ message: PresentedMessage; anchor: HTMLElement } | null>(null);
+  const [toForward, setToForward] = useState<PresentedMessage[]>([]);
 
   const scroller = useRef<HTMLDivElement>(null);
   // Distance from the bottom before the last render: restoring it keeps the view still when older messages are prepended.
@@ -169,12 +173,19 @@ export function MessageList({ ticketId, isGroup, readOnly = false, onReply }: Me
             onDelete={readOnly ? undefined : setToDelete}
             onRetry={readOnly ? undefined : (message) => void retry(message)}
             canDelete={Boolean(user && (item.message.userId === user.id || user.profile === 'admin'))}
+            onEdit={readOnly ? undefined : setToEdit}
+            canEdit={canEditMessage(item.message, user)}
+            onReact={readOnly ? undefined : (message, anchor) => setReacting({ message, anchor })}
+            onForward={readOnly ? undefined : (message) => setToForward([message])}
           />
         ) : (
           <Separator key={item.key} item={item} />
         ),
       )}
       </Box>
+      <EditMessageDialog message={toEdit} onClose={() => setToEdit(null)} />
+      <ReactionMenu anchor={reacting?.anchor ?? null} message={reacting?.message ?? null} onClose={() => setReacting(null)} />
+      <ForwardDialog messages={toForward} onClose={() => setToForward([])} />
       <ItemConfirmationDialog item={toDelete} title={t('conversation.message.deleteConfirm')} onClose={() => setToDelete(null)} onConfirm={(target) => void confirmDelete(target)}>
         {t('conversation.message.deleteWarning')}
       </ItemConfirmationDialog>
