@@ -12,6 +12,8 @@ import { subscribeContactEvents } from './modules/contacts/contacts.events.js';
 import { registerContactRoutes } from './modules/contacts/contacts.routes.js';
 import { subscribeConnectionEvents } from './modules/connections/connections.events.js';
 import { registerConnectionRoutes } from './modules/connections/connections.routes.js';
+import { registerHolidayPeriodRoutes } from './modules/connections/holiday-periods.routes.js';
+import { registerReportRoutes } from './modules/reports/reports.routes.js';
 import { registerMessageRoutes } from './modules/messages/messages.routes.js';
 import { registerPlanPublicRoutes, registerPlanRoutes } from './modules/plans/plans.routes.js';
 import { registerHelpRoutes } from './modules/helps/helps.routes.js';
@@ -84,6 +86,7 @@ export const privateModules: RegisterRoutes[] = [
   registerPromptRoutes,
   registerIntegrationRoutes,
   registerConnectionRoutes,
+  registerHolidayPeriodRoutes,
   registerTicketRoutes,
   registerMessageRoutes,
   registerSandboxRoutes,
@@ -103,6 +106,8 @@ export const privateModules: RegisterRoutes[] = [
   registerFileListRoutes,
   // dashboard (issue 21)
   registerDashboardRoutes,
+  // whaticket v6's reports (issue 32)
+  registerReportRoutes,
   // internal chat and announcements (issue 22)
   registerAnnouncementRoutes,
   registerChatRoutes,

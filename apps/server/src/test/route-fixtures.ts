@@ -1,6 +1,6 @@
 import { addToCalendarDate } from '@atende/shared';
 import { eq, sql, type SQL } from 'drizzle-orm';
-import { announcements, chatMessages, chats, chatUsers, campaigns, invoices, contactListItems, contactLists, fileListOptions, fileLists, helps, plans, prompts, queueIntegrations, queueOptions, schedules, userQueues } from '../platform/db/schema.js';
+import { announcements, chatMessages, chats, chatUsers, campaigns, holidayPeriods, invoices, contactListItems, contactLists, fileListOptions, fileLists, helps, plans, prompts, queueIntegrations, queueOptions, schedules, userQueues } from '../platform/db/schema.js';
 import type { TestContext } from './test-app.js';
 import { createServiceDeskFactories } from './service-desk-factories.js';
 
@@ -51,6 +51,8 @@ export interface RouteFixture {
   chatUuid: string;
   /** A paid invoice (issue 23): checkout answers 409 for it without calling the PSP. */
   invoiceId: number;
+  /** A holiday period of the connection (issue 32), in the past. */
+  holidayPeriodId: number;
   marker: string;
 }
 
@@ -123,7 +125,8 @@ export async function seedRouteFixture(t: TestContext, owners: FixtureOwners, ma
     .insert(invoices)
     .values({ companyId, detail: `${marker} invoice ${n}`, valueCents: 9900, dueDate: addToCalendarDate('2999-01-01', { days: n }), status: 'paid', paidAt: new Date() })
     .returning();
-  if (!invoice || !announcement || !chat || !option || !prompt || !integration || !help || !schedule || !contactList || !contactListItem || !campaign || !fileList) throw new Error('fixture not created');
+  const [holiday] = await db.insert(holidayPeriods).values({ companyId, whatsappId: connection.id, startDate: '2020-12-24', endDate: '2020-12-26', message: `${marker} holiday ${n}` }).returning();
+  if (!holiday || !invoice || !announcement || !chat || !option || !prompt || !integration || !help || !schedule || !contactList || !contactListItem || !campaign || !fileList) throw new Error('fixture not created');
 
   return {
     companyId: owners.targetCompanyId ?? companyId,
@@ -155,6 +158,7 @@ export async function seedRouteFixture(t: TestContext, owners: FixtureOwners, ma
     chatId: chat.id,
     chatUuid: chat.uuid,
     invoiceId: invoice.id,
+    holidayPeriodId: holiday.id,
     marker,
   };
 }

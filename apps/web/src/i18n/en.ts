@@ -181,6 +181,7 @@ export const en: Messages = {
     invalidExpiry: 'Invalid expiry: use MM/YY',
     invalidCvv: 'Invalid security code (CVV)',
     invalidCpfCnpj: 'Invalid CPF or CNPJ',
+    endBeforeStart: 'The end comes before the start',
     invalidPhoneNumber: 'Not a valid phone number: check the area code, and write the country code (+) for a number outside Brazil',
     phoneTooShort: 'Too few digits for a phone number: include the area code',
     phoneTooLong: 'Too many digits for a phone number',

@@ -182,6 +182,7 @@ export const pt = {
     invalidExpiry: 'Validade inválida: use MM/AA',
     invalidCvv: 'Código de segurança (CVV) inválido',
     invalidCpfCnpj: 'CPF ou CNPJ inválido',
+    endBeforeStart: 'O fim vem antes do início',
     invalidPhoneNumber: 'Número de telefone inválido: confira o DDD e, para um número fora do Brasil, escreva o código do país (+)',
     phoneTooShort: 'Poucos dígitos para um telefone: inclua o DDD',
     phoneTooLong: 'Dígitos demais para um telefone',

@@ -1,4 +1,4 @@
-import { DEFAULT_SCHEDULES } from '@atende/shared';
+import { DEFAULT_SCHEDULES, presentSchedules } from '@atende/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rooms } from '../../platform/realtime/rooms.js';
 import type { BuiltCompany } from '../../test/factories.js';
@@ -32,7 +32,7 @@ describe('queues', () => {
     const second = await t.request(adminToken, 'POST', '/queue', { name: 'Suporte', color: color(), orderQueue: 2, greetingMessage: 'Olá {{name}}' });
     expect(second.statusCode).toBe(201);
     expect(second.json()).toMatchObject({ name: 'Suporte', orderQueue: 2, greetingMessage: 'Olá {{name}}', integrationId: null, promptId: null });
-    expect(second.json().schedules).toEqual(DEFAULT_SCHEDULES);
+    expect(second.json().schedules).toEqual(presentSchedules(DEFAULT_SCHEDULES));
     const first = (await t.request(adminToken, 'POST', '/queue', { name: 'Vendas', color: color(), orderQueue: 1 })).json();
     await settle();
     expect(spy).toHaveBeenCalledWith(company.id, [rooms.company(company.id)], 'queue', expect.objectContaining({ action: 'create', queue: expect.objectContaining({ name: 'Vendas' }) }));
