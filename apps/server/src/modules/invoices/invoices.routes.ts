@@ -9,6 +9,7 @@ import { presentCheckout, presentInvoice, presentSubscription } from './invoices
 import {
   asaasWebhookAuthentic,
   checkout,
+  checkWebhookAddress,
   invoicePage,
   issueInvoiceNow,
   receiveAsaasEvent,
@@ -45,6 +46,10 @@ export function registerInvoiceRoutes(scope: FastifyInstance, deps: InvoicesDeps
     const { charge, ...options } = await checkout(deps, request.ctx, request.body, request.ip);
     return presentCheckout(charge, options);
   });
+
+  // whaticket v6's "validate webhook" of its payment settings (super users): checked for form, not called.
+  const WebhookAddress = z.object({ url: z.url({ protocol: /^https?$/, error: 'validation.invalidValue' }).max(2000, 'validation.tooLong') });
+  app.post('/subscription/validate/webhook', { schema: { body: WebhookAddress } }, async (request) => checkWebhookAddress(request.body.url));
 
   // A super user issues a company's invoice now (the settings' companies tab): 201 made, 200 it had one.
   app.post('/companies/:id/invoices', { schema: { params: IdParams }, preValidation: superOnly }, async (request, reply) => {

@@ -407,3 +407,20 @@ export async function receiveAsaasEvent(deps: InvoicesDeps, event: { event: stri
   if (!(ASAAS_PAID_EVENTS as readonly string[]).includes(event.event) || !event.paymentId) return 'ignored';
   return applyAsaasPayment(deps, event.paymentId);
 }
+
+/**
+ * `POST /subscription/validate/webhook` (whaticket v6's Gerencianet settings, super users): v6
+ * calls the address to see that it answers. Atende registers its own PSP webhook (PIX_PROVIDER,
+ * `/payments/pix/webhook/…`) and calls no address a user types here (ARCHITECTURE.md §3 rule 13):
+ * the address is checked for form only, an `https` one being what a PSP accepts.
+ */
+export function checkWebhookAddress(url: string): { success: boolean; message: string; url: string } {
+  const secure = new URL(url).protocol === 'https:';
+  return {
+    success: secure,
+    message: secure
+      ? 'The address is well formed. Atende registers its own webhook with the payment provider and does not call this one.'
+      : 'A payment provider calls https addresses only.',
+    url,
+  };
+}
