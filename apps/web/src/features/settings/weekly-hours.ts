@@ -29,7 +29,7 @@ export function maskTime(input: string): string {
   return digits.length > 2 ? `${digits.slice(0, 2)}:${digits.slice(2)}` : digits;
 }
 
-export type HoursError = 'validation.invalidTime' | 'validation.required';
+type HoursError = 'validation.invalidTime' | 'validation.required';
 
 export type HoursField = 'startTime' | 'endTime' | 'startTimeB' | 'endTimeB';
 type DayErrors = Partial<Record<HoursField, HoursError>>;
