@@ -14,6 +14,7 @@ import { subscribeConnectionEvents } from './modules/connections/connections.eve
 import { registerConnectionRoutes } from './modules/connections/connections.routes.js';
 import { registerHolidayPeriodRoutes } from './modules/connections/holiday-periods.routes.js';
 import { registerReportRoutes } from './modules/reports/reports.routes.js';
+import { registerTranscriptionRoutes } from './modules/messages/transcription.routes.js';
 import { registerMessageRoutes } from './modules/messages/messages.routes.js';
 import { registerPlanPublicRoutes, registerPlanRoutes } from './modules/plans/plans.routes.js';
 import { registerHelpRoutes } from './modules/helps/helps.routes.js';
@@ -106,8 +107,9 @@ export const privateModules: RegisterRoutes[] = [
   registerFileListRoutes,
   // dashboard (issue 21)
   registerDashboardRoutes,
-  // whaticket v6's reports (issue 32)
+  // whaticket v6's reports and its audio transcription (issue 32)
   registerReportRoutes,
+  registerTranscriptionRoutes,
   // internal chat and announcements (issue 22)
   registerAnnouncementRoutes,
   registerChatRoutes,

@@ -36,6 +36,7 @@ export const ROUTE_ROLES = {
   'GET /reports/departamentRatings': 'admin',
   'GET /reports/rushHour': 'admin',
   'GET /ticket/reports': 'user',
+  'GET /messages/transcribeAudio/:fileName': 'user',
   // webhooks and the external API (their own credentials)
   'GET /cloud-api/webhook': 'public',
   'POST /cloud-api/webhook': 'public',
@@ -76,6 +77,8 @@ export const ROUTE_ROLES = {
   'POST /fake-asaas/pay': 'public',
   // invoices and checkout: the company's admins (also while overdue)
   'GET /invoices/all': 'admin',
+  'GET /invoices/list': 'admin',
+  'GET /invoices/:id': 'admin',
   'GET /subscription': 'admin',
   'POST /subscription': 'admin',
   'POST /subscription/validate/webhook': 'super',
@@ -115,6 +118,7 @@ export const ROUTE_ROLES = {
   'GET /settings/:key': 'user',
   'PUT /settings/:key': 'admin',
   'POST /settings/media-upload': 'super',
+  'POST /settings/logo': 'super',
   'POST /settings/gerencianet-cert-upload': 'super',
   // queues, their chatbot options, prompts and integrations
   'GET /queue': 'user',
@@ -235,6 +239,7 @@ export const ROUTE_ROLES = {
   'POST /contact-lists/:id/upload': 'admin',
   'GET /contact-list-items': 'admin',
   'GET /contact-list-items/:id': 'admin',
+  'GET /contact-list-items/list': 'admin',
   'POST /contact-list-items': 'admin',
   'PUT /contact-list-items/:id': 'admin',
   'DELETE /contact-list-items/:id': 'admin',

@@ -128,6 +128,7 @@ export const ROUTE_CASES: Record<RouteKey, RouteCase> = {
   'GET /settings/:key': open(() => '/settings/userRating'),
   'PUT /settings/:key': open(() => call('/settings/userRating', { value: 'disabled' })),
   'POST /settings/media-upload': open(() => upload('/settings/media-upload?ref=login')),
+  'POST /settings/logo': open(() => upload('/settings/logo')),
   'POST /settings/gerencianet-cert-upload': open(() => upload('/settings/gerencianet-cert-upload')),
   // queues and their bots
   'GET /queue': open((f) => `/queue?companyId=${f.ownCompanyId}`),
@@ -219,6 +220,7 @@ export const ROUTE_CASES: Record<RouteKey, RouteCase> = {
   'GET /reports/departamentRatings': open((f) => `/reports/departamentRatings?initialDate=2026-01-01&finalDate=2026-12-31&companyId=${f.ownCompanyId}`),
   'GET /reports/rushHour': open((f) => `/reports/rushHour?initialDate=2026-01-01&finalDate=2026-12-31&companyId=${f.ownCompanyId}`),
   'GET /ticket/reports': open((f) => `/ticket/reports?searchParam=${q(f)}&queueIds=${encodeURIComponent(`[${f.queueId}]`)}&status=${encodeURIComponent('["open","closed"]')}&page=1&pageSize=10`),
+  'GET /messages/transcribeAudio/:fileName': open(() => '/messages/transcribeAudio/audio.ogg'),
   'GET /tags/list': open((f) => `/tags/list?companyId=${f.ownCompanyId}`),
   'GET /tags/kanban': open(() => '/tags/kanban'),
   'GET /tags/:id': deny((f) => `/tags/${f.tagId}`),
@@ -254,6 +256,7 @@ export const ROUTE_CASES: Record<RouteKey, RouteCase> = {
   'POST /contact-lists/:id/upload': deny((f) => upload(`/contact-lists/${f.contactListId}/upload`)),
   'GET /contact-list-items': deny((f) => `/contact-list-items?contactListId=${f.contactListId}&searchParam=${q(f)}`),
   'GET /contact-list-items/:id': deny((f) => `/contact-list-items/${f.contactListItemId}`),
+  'GET /contact-list-items/list': deny((f) => `/contact-list-items/list?contactListId=${f.contactListId}`),
   'POST /contact-list-items': deny((f) => call('/contact-list-items', { contactListId: f.contactListId, name: 'Probe person', number: '5511987650000' })),
   'PUT /contact-list-items/:id': deny((f) => call(`/contact-list-items/${f.contactListItemId}`, { name: 'Probe person renamed' })),
   'DELETE /contact-list-items/:id': deny((f) => `/contact-list-items/${f.contactListItemId}`),
@@ -286,6 +289,8 @@ export const ROUTE_CASES: Record<RouteKey, RouteCase> = {
   'DELETE /announcements/:id/media-upload': deny((f) => `/announcements/${f.announcementId}/media-upload`),
   // internal chat (issue 22): members only
   'GET /invoices/all': open((f) => `/invoices/all?searchParam=${q(f)}`),
+  'GET /invoices/list': open(() => '/invoices/list'),
+  'GET /invoices/:id': deny((f) => `/invoices/${f.invoiceId}`),
   'GET /subscription': open(() => '/subscription'),
   'POST /subscription': deny((f) => call('/subscription', { invoiceId: f.invoiceId, firstName: 'Probe', address2: 'Rua 1', city: 'SP', zipcode: '01000-000', country: 'BR' })),
   'POST /subscription/validate/webhook': open(() => call('/subscription/validate/webhook', { url: 'https://psp.example.com/webhook' })),

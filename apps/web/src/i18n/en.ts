@@ -317,6 +317,7 @@ export const en: Messages = {
     ERR_SIGNUP_DISABLED: 'Sign-up of new companies is turned off.',
     ERR_INVALID_RESET_CODE: 'Invalid or expired code. Ask for a new code.',
     ERR_MAIL_UNAVAILABLE: 'E-mail is not configured. Ask an administrator to set a new password for you.',
+    ERR_TRANSCRIPTION_UNAVAILABLE: 'Audio transcription is not available on this system.',
     ERR_NO_INVOICE_FOUND: 'Invoice not found.',
     ERR_INVOICE_ALREADY_PAID: 'This invoice is already paid.',
     ERR_PAYMENT_REFUSED: 'The card was refused: nothing was charged.',

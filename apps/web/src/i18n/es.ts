@@ -317,6 +317,7 @@ export const es: Messages = {
     ERR_SIGNUP_DISABLED: 'El registro de nuevas empresas está desactivado.',
     ERR_INVALID_RESET_CODE: 'Código inválido o vencido. Pida un nuevo código.',
     ERR_MAIL_UNAVAILABLE: 'El envío de correos no está configurado. Pida a un administrador que defina una nueva contraseña.',
+    ERR_TRANSCRIPTION_UNAVAILABLE: 'La transcripción de audio no está disponible en este sistema.',
     ERR_NO_INVOICE_FOUND: 'Factura no encontrada.',
     ERR_INVOICE_ALREADY_PAID: 'Esta factura ya fue pagada.',
     ERR_PAYMENT_REFUSED: 'La tarjeta fue rechazada: no se cobró nada.',

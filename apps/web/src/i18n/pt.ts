@@ -318,6 +318,7 @@ export const pt = {
     ERR_SIGNUP_DISABLED: 'O cadastro de novas empresas está desativado.',
     ERR_INVALID_RESET_CODE: 'Código inválido ou expirado. Peça um novo código.',
     ERR_MAIL_UNAVAILABLE: 'O envio de e-mails não está configurado. Peça a um administrador para definir uma nova senha.',
+    ERR_TRANSCRIPTION_UNAVAILABLE: 'A transcrição de áudio não está disponível neste sistema.',
     ERR_NO_INVOICE_FOUND: 'Fatura não encontrada.',
     ERR_INVOICE_ALREADY_PAID: 'Esta fatura já foi paga.',
     ERR_PAYMENT_REFUSED: 'O cartão foi recusado: nada foi cobrado.',

@@ -14,6 +14,7 @@ import {
   insertContactList,
   insertContactListItems,
   listAllContactLists,
+  listCompanyContactListItems,
   listContactListItems,
   listContactLists,
   renameContactList,
@@ -53,6 +54,18 @@ export function allContactLists(deps: Pick<Platform, 'db'>, scope: TenantScope):
 export async function contactListItemPage(deps: Pick<Platform, 'db'>, scope: TenantScope, query: ContactListItemsQuery) {
   await requireList(deps, scope, query.contactListId);
   return listContactListItems(deps.db, scope, query);
+}
+
+/** The most items `/contact-list-items/list` answers at once. */
+const ITEM_LIST_LIMIT = 5000;
+
+/**
+ * `GET /contact-list-items/list` (a whaticket v6 hook): the items of one list (another company's is
+ * not found), or of every list of the company, by name, at most ITEM_LIST_LIMIT.
+ */
+export async function findContactListItems(deps: Pick<Platform, 'db'>, scope: TenantScope, contactListId: number | undefined) {
+  if (contactListId) await requireList(deps, scope, contactListId);
+  return listCompanyContactListItems(deps.db, scope, contactListId, ITEM_LIST_LIMIT);
 }
 
 export async function showContactList(deps: Pick<Platform, 'db'>, scope: TenantScope, id: number) {

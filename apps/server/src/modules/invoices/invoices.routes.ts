@@ -7,6 +7,7 @@ import { parsePixAmount } from '../../platform/payments/brcode.js';
 import type { Platform } from '../../platform/platform.js';
 import { presentCheckout, presentInvoice, presentSubscription } from './invoices.presenter.js';
 import {
+  allInvoices,
   asaasWebhookAuthentic,
   checkout,
   checkWebhookAddress,
@@ -14,6 +15,7 @@ import {
   issueInvoiceNow,
   receiveAsaasEvent,
   receivePixNotifications,
+  showInvoice,
   showSubscription,
   type InvoicesDeps,
 } from './invoices.service.js';
@@ -36,6 +38,12 @@ export function registerInvoiceRoutes(scope: FastifyInstance, deps: InvoicesDeps
     reply.header('x-has-more', String(page.hasMore));
     return page.invoices.map((row) => presentInvoice(row, request.ctx.company.timezone));
   });
+
+  // whaticket v6's invoice hook (from a file its entry never loads): the whole list, and one invoice.
+  app.get('/invoices/list', { config: BILLING }, async (request) =>
+    (await allInvoices(deps, request.ctx)).map((row) => presentInvoice(row, request.ctx.company.timezone)),
+  );
+  app.get('/invoices/:id', { schema: { params: IdParams }, config: BILLING }, async (request) => presentInvoice(await showInvoice(deps, request.ctx, request.params.id), request.ctx.company.timezone));
 
   app.get('/subscription', { config: BILLING }, async (request) => {
     const { detail, ...options } = await showSubscription(deps, request.ctx, deps.payments);

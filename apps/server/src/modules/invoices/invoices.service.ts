@@ -18,6 +18,7 @@ import {
   findOpenCharge,
   insertCharge,
   issueCurrentInvoice,
+  listInvoices,
   pageInvoices,
   payInvoice,
   setChargeStatus,
@@ -63,6 +64,20 @@ export async function issueInvoiceNow(
 export function invoicePage(deps: Pick<Platform, 'db'>, ctx: RequestContext, query: { searchParam: string; pageNumber: number }) {
   requireAdmin(ctx);
   return pageInvoices(deps.db, ctx, query);
+}
+
+/** `GET /invoices/list` (a whaticket v6 hook): every invoice of the company, the latest first (at most 500). */
+export function allInvoices(deps: Pick<Platform, 'db'>, ctx: RequestContext) {
+  requireAdmin(ctx);
+  return listInvoices(deps.db, ctx, 500);
+}
+
+/** `GET /invoices/:id` (a whaticket v6 hook): one invoice of the company; another company's is not found. */
+export async function showInvoice(deps: Pick<Platform, 'db'>, ctx: RequestContext, id: number) {
+  requireAdmin(ctx);
+  const invoice = await findInvoice(deps.db, ctx, id);
+  if (!invoice) throw new AppError('ERR_NO_INVOICE_FOUND');
+  return invoice;
 }
 
 /** `GET /subscription`: the admin's company with its plan, and whether it can pay and be mailed here. */

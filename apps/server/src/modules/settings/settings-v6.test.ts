@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { multipart } from '../../test/multipart.js';
+import { invoices } from '../../platform/db/schema.js';
+import { multipart, multipartForm } from '../../test/multipart.js';
 import { createTestContext, SUPER_ADMIN, type TestContext } from '../../test/test-app.js';
 
 /**
@@ -143,5 +144,31 @@ describe("whaticket v6's settings uploads", () => {
     expect(ok.json()).toMatchObject({ success: true, url: 'https://api.example.com/subscription/webhook' });
     expect((await t.request(superToken, 'POST', '/subscription/validate/webhook', { url: 'http://api.example.com/x' })).json()).toMatchObject({ success: false });
     expect((await t.request(superToken, 'POST', '/subscription/validate/webhook', { url: 'not a url' })).statusCode).toBe(400);
+  });
+});
+
+describe("whaticket v6's calls from files its entry never loads", () => {
+  it('the whitelabel logo is a super user’s upload (Light or Dark); audio transcription is a clear refusal', async () => {
+    const form = multipartForm({ file: { fileName: 'logo.png', mimeType: 'image/png', data: PNG }, mode: 'Dark' });
+    const logo = await t.app.inject({ method: 'POST', url: '/settings/logo', headers: { authorization: `Bearer ${superToken}`, ...form.headers }, payload: form.payload });
+    expect(logo.json()).toMatchObject({ mensagem: 'Arquivo Anexado', mode: 'Dark', filename: 'logo.png' });
+    const transcribe = await t.request(superToken, 'GET', '/messages/transcribeAudio/audio.ogg');
+    expect(transcribe.statusCode).toBe(409);
+    expect(transcribe.json()).toMatchObject({ error: 'ERR_TRANSCRIPTION_UNAVAILABLE' });
+  });
+
+  it("invoices: the company's list and one invoice, for its admins; another company's invoice is not found", async () => {
+    const company = await t.factories.buildCompany();
+    const other = await t.factories.buildCompany();
+    const adminToken = (await company.admin.login()).token;
+    const [mine] = await t.database.db.insert(invoices).values({ companyId: company.id, detail: 'Plano mensal', valueCents: 9990, dueDate: '2030-01-10' }).returning();
+    const [theirs] = await t.database.db.insert(invoices).values({ companyId: other.id, detail: 'Deles', valueCents: 100, dueDate: '2030-01-10' }).returning();
+    const list = await t.request(adminToken, 'GET', '/invoices/list');
+    expect(list.json()).toEqual([expect.objectContaining({ id: mine!.id, detail: 'Plano mensal', value: 99.9 })]);
+    expect((await t.request(adminToken, 'GET', `/invoices/${mine!.id}`)).json()).toMatchObject({ id: mine!.id, status: 'open' });
+    expect((await t.request(adminToken, 'GET', `/invoices/${theirs!.id}`)).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: '/invoices/list' })).statusCode).toBe(401);
+    const agent = await t.factories.buildUser(company.id);
+    expect((await t.request((await agent.login()).token, 'GET', '/invoices/list')).statusCode).toBe(403);
   });
 });

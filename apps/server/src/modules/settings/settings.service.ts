@@ -84,13 +84,13 @@ export async function updateSetting(deps: SettingsDeps, ctx: RequestContext, ask
 }
 
 /** Files kept for whaticket v6's screens: the login page's images (`ref`) and the Gerencianet certificate. */
-export const V6_UPLOAD_REFS = ['signup', 'login', 'interno', 'logo_w', 'favicon', 'gerencianetCert'] as const;
+const V6_UPLOAD_REFS = ['signup', 'login', 'interno', 'logo_w', 'favicon', 'logoLight', 'logoDark', 'gerencianetCert'] as const;
 export type V6UploadRef = (typeof V6_UPLOAD_REFS)[number];
 
 export type SettingUploadDeps = SettingsDeps & Pick<Platform, 'media'>;
 
 /**
- * `POST /settings/media-upload?ref=…` and `/settings/gerencianet-cert-upload` (whaticket v6, super
+ * `POST /settings/media-upload?ref=…`, `/settings/logo` and `/settings/gerencianet-cert-upload` (whaticket v6, super
  * users): the file is stored in the platform's (main company's) media and named by the platform
  * setting `upload.<ref>`, a new one replacing the old. Atende's own screens do not use them
  * (docs/architecture.md, "The whaticket v6 web client"); the certificate's file is never served.
