@@ -166,3 +166,43 @@ describe('restart all', () => {
     expect((await h.request((await agent.login()).token, 'POST', '/whatsapp-restart')).statusCode).toBe(403);
   });
 });
+
+describe("whaticket v6's notice texts and the queue's greeting file", () => {
+  it('sendGreetingAcceptedMessage and sendMsgTransfTicketMessage replace the notices, with {{agent}} and {{queue}}', async () => {
+    const { company, token, phone } = await setup();
+    for (const [key, value] of Object.entries({
+      sendGreetingAccepted: 'enabled',
+      sendGreetingAcceptedMessage: '{{ms}} {{name}}, sou {{agent}}!',
+      sendMsgTransfTicket: 'enabled',
+      sendMsgTransfTicketMessage: 'Transferido para {{queue}}.',
+    })) {
+      expect((await h.request(token, 'PUT', `/settings/${key}`, { value })).statusCode).toBe(200);
+    }
+    const queue = (await h.request(token, 'POST', '/queue', { name: 'Financeiro', color: '#0a0b0c' })).json<{ id: number }>();
+    const agent = await h.factories.buildUser(company.id, { name: 'Carla Dias', profile: 'admin' });
+    const agentToken = (await agent.login()).token;
+    const customer = phone();
+    const { ticketId } = await customer.say('Oi', { name: 'Bruno Reis' });
+    try {
+      h.setNow(new Date('2024-06-03T18:30:00Z')); // 15:30 in São Paulo
+      expect((await h.request(agentToken, 'PUT', `/tickets/${ticketId}`, { status: 'open' })).statusCode).toBe(200);
+      expect((await h.request(agentToken, 'PUT', `/tickets/${ticketId}`, { queueId: queue.id, status: 'pending' })).statusCode).toBe(200);
+    } finally {
+      h.setNow(null);
+    }
+    expect(await customer.received()).toEqual(['Boa tarde Bruno Reis, sou Carla Dias!', 'Transferido para Financeiro.']);
+  });
+
+  it("the queue's file goes with the queue's greeting when the customer chooses it", async () => {
+    const { company, token, whatsapp, phone } = await setup({ greetingMessage: 'Escolha:' });
+    const sales = (await h.request(token, 'POST', '/queue', { name: 'Vendas', color: '#0c0b0a', greetingMessage: 'Bem-vindo às vendas!' })).json<{ id: number }>();
+    const help = (await h.request(token, 'POST', '/queue', { name: 'Suporte', color: '#0d0e0f' })).json<{ id: number }>();
+    await linkQueues(h.database, company.id, whatsapp.id, [sales.id, help.id]);
+    expect((await upload(token, `/queue/${sales.id}/media-upload`, 'catalogo.pdf', 'application/pdf')).statusCode).toBe(200);
+    const customer = phone();
+    await customer.say('Oi');
+    await customer.received();
+    await customer.say('2');
+    expect(await customer.receivedWithMedia()).toEqual([{ body: 'Bem-vindo às vendas!', mediaName: 'catalogo.pdf', mediaType: 'application' }]);
+  });
+});
