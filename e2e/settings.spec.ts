@@ -104,7 +104,7 @@ test('settings: scheduleType company shows the Schedules tab; the hours are kept
 
     const stored = (await api.call<{ schedules: ScheduleEntry[] }>('GET', `/companies/${companyId}`)).schedules;
     expect(stored).toHaveLength(7);
-    expect(stored.find((s) => s.weekdayEn === 'monday')).toEqual({ weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '09:15', endTime: '17:45' });
+    expect(stored.find((s) => s.weekdayEn === 'monday')).toEqual({ weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '09:15', endTime: '17:45', startTimeA: '09:15', endTimeA: '17:45', startTimeB: '', endTimeB: '' });
     expect(stored.find((s) => s.weekdayEn === 'saturday')).toMatchObject({ startTime: '', endTime: '' });
 
     // Back on Options, the choice made before the reload is still there.

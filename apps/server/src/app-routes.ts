@@ -12,6 +12,9 @@ import { subscribeContactEvents } from './modules/contacts/contacts.events.js';
 import { registerContactRoutes } from './modules/contacts/contacts.routes.js';
 import { subscribeConnectionEvents } from './modules/connections/connections.events.js';
 import { registerConnectionRoutes } from './modules/connections/connections.routes.js';
+import { registerHolidayPeriodRoutes } from './modules/connections/holiday-periods.routes.js';
+import { registerReportRoutes } from './modules/reports/reports.routes.js';
+import { registerTranscriptionRoutes } from './modules/messages/transcription.routes.js';
 import { registerMessageRoutes } from './modules/messages/messages.routes.js';
 import { registerPlanPublicRoutes, registerPlanRoutes } from './modules/plans/plans.routes.js';
 import { registerHelpRoutes } from './modules/helps/helps.routes.js';
@@ -85,6 +88,7 @@ export const privateModules: RegisterRoutes[] = [
   registerPromptRoutes,
   registerIntegrationRoutes,
   registerConnectionRoutes,
+  registerHolidayPeriodRoutes,
   registerTicketRoutes,
   registerMessageRoutes,
   registerSandboxRoutes,
@@ -105,6 +109,9 @@ export const privateModules: RegisterRoutes[] = [
   registerFileListRoutes,
   // dashboard (issue 21)
   registerDashboardRoutes,
+  // whaticket v6's reports and its audio transcription (issue 32)
+  registerReportRoutes,
+  registerTranscriptionRoutes,
   // internal chat and announcements (issue 22)
   registerAnnouncementRoutes,
   registerChatRoutes,

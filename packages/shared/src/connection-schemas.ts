@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { flag, noneAsAbsent, noneId } from './conventions.js';
 import { ScheduleEntry } from './schemas.js';
-import { id, requiredText } from './validation.js';
+import { calendarDate, id, requiredText } from './validation.js';
 
 /**
  * Connections (spec part 2 §2.2, §3 Connection, §7): the payloads of
@@ -119,3 +119,48 @@ export const TemplateSendBody = z.object({
   parameters: z.array(z.string().max(1024, 'validation.tooLong')).max(20).default([]),
 });
 export type TemplateSendBody = z.infer<typeof TemplateSendBody>;
+
+/** A holiday period's day: `YYYY-MM-DD`; whaticket v6's edit sends back the instant it loaded (`2024-12-24T00:00:00.000Z`), read as its date part. */
+const periodDay = () => z.preprocess((value) => (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) ? value.slice(0, 10) : value), calendarDate());
+
+const holidayPeriodFields = {
+  startDate: periodDay(),
+  endDate: periodDay(),
+  /** Sent to the customer while the period lasts (empty: the connection's out-of-hours message, else the default one). */
+  message: z.string().trim().max(1000, 'validation.tooLong'),
+  active: flag(),
+  /** The message is sent again to the same ticket after this many hours (v6's default 24); a typed value arrives as a string. */
+  repeatIntervalHours: z.coerce.number({ error: 'validation.invalidValue' }).int('validation.invalidValue').min(1, 'validation.invalidValue').max(720, 'validation.invalidValue'),
+};
+
+const endNotBeforeStart = (period: { startDate?: string; endDate?: string }) => !period.startDate || !period.endDate || period.endDate >= period.startDate;
+const END_BEFORE_START = { message: 'validation.endBeforeStart', path: ['endDate'] };
+
+/** `POST /whatsapp/:id/holiday-periods` (whaticket v6): days the connection is closed. */
+export const HolidayPeriodBody = z
+  .object({
+    ...holidayPeriodFields,
+    message: holidayPeriodFields.message.default(''),
+    active: holidayPeriodFields.active.default(true),
+    repeatIntervalHours: holidayPeriodFields.repeatIntervalHours.default(24),
+  })
+  .refine(endNotBeforeStart, END_BEFORE_START);
+export type HolidayPeriodBody = z.infer<typeof HolidayPeriodBody>;
+
+/** `PUT .../holiday-periods/:id`: a field left out keeps its value (v6's switch sends the whole record back). */
+export const HolidayPeriodUpdateBody = z.object(holidayPeriodFields).partial().refine(endNotBeforeStart, END_BEFORE_START);
+export type HolidayPeriodUpdateBody = z.infer<typeof HolidayPeriodUpdateBody>;
+
+/** A holiday period as answered. */
+export interface PresentedHolidayPeriod {
+  id: number;
+  whatsappId: number;
+  companyId: number;
+  startDate: string;
+  endDate: string;
+  message: string;
+  active: boolean;
+  repeatIntervalHours: number;
+  createdAt: string;
+  updatedAt: string;
+}

@@ -36,6 +36,8 @@ export const DEFAULT_SCHEDULES = WEEKDAYS.map(({ weekday, weekdayEn }) => ({
   weekdayEn,
   startTime: weekdayEn === 'sunday' ? '00:00' : '08:00',
   endTime: weekdayEn === 'sunday' ? '00:00' : weekdayEn === 'saturday' ? '12:00' : '18:00',
+  startTimeB: '',
+  endTimeB: '',
 }));
 
 export const DEFAULT_TIMEZONE = 'America/Sao_Paulo';

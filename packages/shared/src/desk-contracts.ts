@@ -3,7 +3,7 @@ import type { AllTicket, Language, Profile } from './constants.js';
 import type { MessageData } from './message-data.js';
 import type { PlanFlags } from './plans.js';
 import type { TicketStatus } from './realtime.js';
-import type { ScheduleEntry } from './schemas.js';
+import type { PresentedScheduleEntry } from './schemas.js';
 
 /**
  * What the service-desk routes and their realtime events answer (spec part 1 §3, §7):
@@ -28,7 +28,10 @@ export interface PresentedQueue extends PresentedQueueSummary {
   ratingMessage: string;
   integrationId: number | null;
   promptId: number | null;
-  schedules: ScheduleEntry[];
+  schedules: PresentedScheduleEntry[];
+  /** The file sent with the greeting, by its name (both null when none; whaticket v6 reads `mediaPath` as "has one"). */
+  mediaPath: string | null;
+  mediaName: string | null;
   companyId: number;
   createdAt: string;
   updatedAt: string;
@@ -395,7 +398,10 @@ export interface PresentedConnection {
   integrationId: number | null;
   queueIds: number[];
   queues: PresentedQueueSummary[];
-  schedules: ScheduleEntry[];
+  schedules: PresentedScheduleEntry[];
+  /** The file sent with the greeting, by its name (both null when none). */
+  greetingMediaPath: string | null;
+  greetingMediaName: string | null;
   /** Why the connection needs its admin (a revoked token, a channel error), or null. */
   problem: ConnectionProblem | null;
   createdAt: string;

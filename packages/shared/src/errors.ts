@@ -160,6 +160,8 @@ export const ERROR_STATUS = {
   ERR_PAYMENT_REFUSED: 422,
   // The method (boleto, card) is not one the configured provider takes.
   ERR_PAYMENT_METHOD_UNAVAILABLE: 409,
+  // whaticket v6's audio transcription: Atende transcribes nothing (no speech-to-text is configured).
+  ERR_TRANSCRIPTION_UNAVAILABLE: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

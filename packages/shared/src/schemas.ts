@@ -17,6 +17,9 @@ export type LoginBody = z.infer<typeof LoginBody>;
 
 const password = () => z.string().min(5, 'validation.tooShort').max(50, 'validation.tooLong');
 
+/** The super flag on a user form; whaticket v6's sends `null` for a user loaded without it: not given (`false` still demotes). */
+const superFlag = () => z.preprocess((value) => (value === null ? undefined : value), flag().optional());
+
 const userFields = {
   name: requiredText(2, 50),
   email: email(),
@@ -37,7 +40,7 @@ export const UserCreateBody = z.object({
   allTicket: userFields.allTicket.default('desabled'),
   whatsappId: userFields.whatsappId.optional(),
   queueIds: userFields.queueIds.default([]),
-  super: userFields.super.optional(),
+  super: superFlag(),
   language: noneAsAbsent(userFields.language.optional()),
 });
 export type UserCreateBody = z.infer<typeof UserCreateBody>;
@@ -51,7 +54,7 @@ export const UserUpdateBody = z.object({
   allTicket: userFields.allTicket.optional(),
   whatsappId: userFields.whatsappId.optional(),
   queueIds: userFields.queueIds.optional(),
-  super: userFields.super.optional(),
+  super: superFlag(),
   language: noneAsAbsent(userFields.language.optional()),
 });
 export type UserUpdateBody = z.infer<typeof UserUpdateBody>;
@@ -162,13 +165,51 @@ export type HelpBody = z.infer<typeof HelpBody>;
 export const HelpUpdateBody = z.object(helpFields).partial();
 export type HelpUpdateBody = z.infer<typeof HelpUpdateBody>;
 
-export const ScheduleEntry = z.object({
-  weekday: z.string().max(20),
-  weekdayEn: z.enum(WEEKDAYS.map((w) => w.weekdayEn) as [string, ...string[]]),
-  startTime: z.union([z.literal(''), time()]),
-  endTime: z.union([z.literal(''), time()]),
-});
-export type ScheduleEntry = z.infer<typeof ScheduleEntry>;
+const hourOrClosed = () => z.union([z.literal(''), time()]);
+
+/**
+ * One weekday's business hours: up to two intervals, `startTime`–`endTime` (the morning) and
+ * `startTimeB`–`endTimeB` (the afternoon), `HH:mm` or `''` when unused (docs/architecture.md,
+ * "The whaticket v6 web client"). The whaticket v6 client names the first interval
+ * `startTimeA`/`endTimeA`; either name is read, and what is stored (and this type) is the
+ * normalised entry.
+ */
+export const ScheduleEntry = z
+  .object({
+    weekday: z.string().max(20),
+    weekdayEn: z.enum(WEEKDAYS.map((w) => w.weekdayEn) as [string, ...string[]]),
+    startTime: hourOrClosed().optional(),
+    endTime: hourOrClosed().optional(),
+    startTimeA: hourOrClosed().optional(),
+    endTimeA: hourOrClosed().optional(),
+    startTimeB: hourOrClosed().optional(),
+    endTimeB: hourOrClosed().optional(),
+  })
+  .transform((entry) => ({
+    weekday: entry.weekday,
+    weekdayEn: entry.weekdayEn,
+    startTime: entry.startTime ?? entry.startTimeA ?? '',
+    endTime: entry.endTime ?? entry.endTimeA ?? '',
+    startTimeB: entry.startTimeB ?? '',
+    endTimeB: entry.endTimeB ?? '',
+  }));
+export type ScheduleEntry = z.output<typeof ScheduleEntry>;
+/** A weekday's hours as answered: the stored entry plus the first interval under v6's names too. */
+export type PresentedScheduleEntry = ScheduleEntry & { startTimeA: string; endTimeA: string };
+
+/** Stored entries (older ones have no second interval) in the shape both clients read. */
+export function presentSchedules(stored: readonly { weekday: string; weekdayEn: string; startTime: string; endTime: string; startTimeB?: string; endTimeB?: string }[]): PresentedScheduleEntry[] {
+  return stored.map((entry) => ({
+    weekday: entry.weekday,
+    weekdayEn: entry.weekdayEn,
+    startTime: entry.startTime,
+    endTime: entry.endTime,
+    startTimeA: entry.startTime,
+    endTimeA: entry.endTime,
+    startTimeB: entry.startTimeB ?? '',
+    endTimeB: entry.endTimeB ?? '',
+  }));
+}
 export const SchedulesBody = z.object({ schedules: z.array(ScheduleEntry).max(7) });
 
 /**

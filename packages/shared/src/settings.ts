@@ -61,6 +61,43 @@ export const SETTING_DEFINITIONS = {
   chatbotChooseOption: { values: null, default: CHATBOT_TEXT_DEFAULTS.pt.chatbotChooseOption, visibility: 'admin' },
   chatbotBack: { values: null, default: CHATBOT_TEXT_DEFAULTS.pt.chatbotBack, visibility: 'admin' },
   chatbotMainMenu: { values: null, default: CHATBOT_TEXT_DEFAULTS.pt.chatbotMainMenu, visibility: 'admin' },
+  // ---- Keys of the whaticket v6 client (issue 32; docs/architecture.md, "The whaticket v6 web client") ----
+  /** v6's tickets screen shows the Closed tab (and groups) to non-admins when enabled; Atende's own screens show them to everyone. */
+  viewclosed: { values: ['enabled', 'disabled'], default: 'enabled', visibility: 'public' },
+  viewgroups: { values: ['enabled', 'disabled'], default: 'enabled', visibility: 'public' },
+  /** The notices of `sendGreetingAccepted` and `sendMsgTransfTicket` as the company writes them; empty: the default of the company's language. */
+  sendGreetingAcceptedMessage: { values: null, default: '', visibility: 'admin' },
+  sendMsgTransfTicketMessage: { values: null, default: '', visibility: 'admin' },
+  /** Holiday periods of the connections (`/whatsapp/:id/holiday-periods`) close them; disabled: they are ignored. */
+  holidayPeriodEnabled: { values: ['enabled', 'disabled'], default: 'enabled', visibility: 'admin' },
+  /** Stored for v6's screen; a holiday period always closes the connection (the queues' menu is not offered then). */
+  holidayPeriodAllowQueueFlow: { values: ['enabled', 'disabled'], default: 'disabled', visibility: 'admin' },
+  /** Stored for v6's screen, not used: Atende sends no birthday messages. */
+  birthdayReminderEnabled: { values: ['enabled', 'disabled'], default: 'disabled', visibility: 'admin' },
+  birthdayMessage: { values: null, default: '', visibility: 'admin' },
+  birthdayReminderTime: { values: null, default: '09:00', visibility: 'admin' },
+  /** Stored for v6's screen, not used: Atende has no IXC or MK-Auth integration. */
+  ipixc: { values: null, default: '', visibility: 'admin' },
+  tokenixc: { values: null, default: '', visibility: 'secret' },
+  ipmkauth: { values: null, default: '', visibility: 'admin' },
+  clientidmkauth: { values: null, default: '', visibility: 'admin' },
+  clientsecretmkauth: { values: null, default: '', visibility: 'secret' },
+  /** Stored for v6's screens (its Gemini suggestions); Atende's AI goes through prompts. */
+  geminiApiToken: { values: null, default: '', visibility: 'secret' },
+  geminiModel: { values: null, default: 'gemini-2.0-flash-exp', visibility: 'admin' },
+  /** Platform: the key v6's GIF picker uses (the browser calls Giphy with it, so every user reads it). */
+  giphyApiKey: { values: null, default: '', visibility: 'public' },
+  /** Platform: the days of a signed-up company's free trial. */
+  trial: { values: Array.from({ length: 30 }, (_, day) => String(day + 1)), default: '3', visibility: 'admin' },
+  /** Platform, stored for v6's screen, not used: Atende's payments are the `PIX_PROVIDER` of the install (and `asaas`). */
+  subscriptionPaymentProvider: { values: null, default: '', visibility: 'admin' },
+  gerencianetSandbox: { values: ['true', 'false'], default: 'false', visibility: 'admin' },
+  gerencianetClientId: { values: null, default: '', visibility: 'admin' },
+  gerencianetClientSecret: { values: null, default: '', visibility: 'secret' },
+  gerencianetPixKey: { values: null, default: '', visibility: 'admin' },
+  mercadoPagoAccessToken: { values: null, default: '', visibility: 'secret' },
+  mercadoPagoPublicKey: { values: null, default: '', visibility: 'admin' },
+  mercadoPagoWebhookSecret: { values: null, default: '', visibility: 'secret' },
 } as const satisfies Record<string, { values: readonly string[] | null; default: string; visibility: SettingVisibility }>;
 
 export type SettingKey = keyof typeof SETTING_DEFINITIONS;
@@ -97,7 +134,25 @@ export const DEFAULT_SETTINGS: { key: SettingKey; value: string }[] = SETTING_KE
  * Settings of the platform rather than of a company: only the main company's
  * value counts, and only super users change them.
  */
-export const PLATFORM_SETTING_KEYS = ['publicSignup', 'passwordResetNotFound'] as const satisfies readonly SettingKey[];
+export const PLATFORM_SETTING_KEYS = [
+  'publicSignup',
+  'passwordResetNotFound',
+  'giphyApiKey',
+  'trial',
+  'subscriptionPaymentProvider',
+  'gerencianetSandbox',
+  'gerencianetClientId',
+  'gerencianetClientSecret',
+  'gerencianetPixKey',
+  'mercadoPagoAccessToken',
+  'mercadoPagoPublicKey',
+  'mercadoPagoWebhookSecret',
+] as const satisfies readonly SettingKey[];
+
+export type PlatformSettingKey = (typeof PLATFORM_SETTING_KEYS)[number];
+
+/** whaticket v6's names of the platform's sign-up switch (both mean `publicSignup`). */
+export const SETTING_ALIASES: Record<string, SettingKey> = { allowregister: 'publicSignup', viewregister: 'publicSignup' };
 
 export function isPlatformSetting(key: string): boolean {
   return (PLATFORM_SETTING_KEYS as readonly string[]).includes(key);

@@ -211,3 +211,10 @@ export const SandboxReactBody = SandboxMessageRef.extend({
 });
 export const SandboxEditBody = SandboxMessageRef.extend({ body: z.string().trim().min(1, 'validation.required').max(MESSAGE_MAX_LENGTH, 'validation.tooLong') });
 export const SandboxReadBody = z.object({ number: z.string().trim().regex(/^\+?\d{8,15}$/, 'validation.invalidNumber') });
+
+/** `POST /tickets/closeAll` (whaticket v6): the tab's status; `selectedQueueIds` narrows it to those queues (none: every queue). */
+export const CloseAllTicketsBody = z.object({
+  status: z.enum(['open', 'pending'], { error: 'validation.invalidValue' }),
+  selectedQueueIds: z.array(id()).max(500).optional(),
+});
+export type CloseAllTicketsBody = z.infer<typeof CloseAllTicketsBody>;

@@ -28,6 +28,7 @@ export const VALIDATION_MESSAGES = {
   'validation.invalidExpiry': 'Invalid expiry date: use MM/YY',
   'validation.invalidCvv': 'Invalid security code (CVV)',
   'validation.invalidCpfCnpj': 'Invalid CPF or CNPJ',
+  'validation.endBeforeStart': 'The end comes before the start',
 } as const;
 export type ValidationMessageKey = keyof typeof VALIDATION_MESSAGES;
 

@@ -70,9 +70,17 @@ export function companyLanguage(settings: { language?: string }): TextLanguage {
   return CHATBOT_TEXT_LANGUAGES.find((candidate) => candidate === settings.language) ?? 'pt';
 }
 
-/** The automation's own texts in the company's language. */
-export function automationTexts(settings: { language?: string }): AutomationTexts {
-  return AUTOMATION_TEXT_DEFAULTS[companyLanguage(settings)];
+/**
+ * The automation's own texts in the company's language; the accept and transfer notices as the
+ * company wrote them when it did (whaticket v6's `sendGreetingAcceptedMessage` and
+ * `sendMsgTransfTicketMessage`, with `{{agent}}`, `{{queue}}` and the message variables).
+ */
+export function automationTexts(settings: { language?: string; sendGreetingAcceptedMessage?: string; sendMsgTransfTicketMessage?: string }): AutomationTexts {
+  const texts = AUTOMATION_TEXT_DEFAULTS[companyLanguage(settings)];
+  const accepted = settings.sendGreetingAcceptedMessage?.trim();
+  const transferred = settings.sendMsgTransfTicketMessage?.trim();
+  if (!accepted && !transferred) return texts;
+  return { ...texts, ...(accepted ? { acceptGreeting: accepted } : {}), ...(transferred ? { transferToUser: transferred, transferToQueue: transferred } : {}) };
 }
 
 /**

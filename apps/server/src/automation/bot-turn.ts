@@ -60,6 +60,20 @@ export class BotTurn {
    * Out of hours: the notice goes out once per closed period (not on every
    * message). Answers whether the hours are closed now.
    */
+  /**
+   * A holiday period of the connection (whaticket v6): closed; its message (else `fallback`)
+   * goes out once, then again only after the period's `repeatIntervalHours`.
+   */
+  closedForHoliday(period: { id: number; message: string; repeatIntervalHours: number }, fallback: string): void {
+    const told = /^holiday:(\d+)@(\d+)$/.exec(this.state.outOfHours ?? '');
+    const toldAt = told && Number(told[1]) === period.id ? Number(told[2]) : null;
+    if (toldAt === null || this.now.getTime() - toldAt >= period.repeatIntervalHours * 3_600_000) {
+      this.state.outOfHours = `holiday:${period.id}@${this.now.getTime()}`;
+      this.reply(period.message.trim() || fallback, 'system');
+    }
+    this.saveState();
+  }
+
   closedNow(schedules: ScheduleRow[] | null | undefined, notice: string): boolean {
     if (!hoursConfigured(schedules) || isOpenAt(schedules, this.at.company.timezone, this.now)) return false;
     const period = closedPeriodKey(schedules, this.at.company.timezone, this.now);

@@ -44,4 +44,19 @@ describe('business hours in the company time zone', () => {
     const never = DEFAULT_SCHEDULES.map((s) => ({ ...s, startTime: '00:00', endTime: '00:00' }));
     expect(closedPeriodKey(never, SP, at('2024-06-09T18:00:00Z'))).toBe('never');
   });
+
+  it('two intervals a day (whaticket v6): open in the morning and the afternoon, closed over lunch with its own closed period', () => {
+    const split = [{ weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '08:00', endTime: '12:00', startTimeB: '13:00', endTimeB: '18:00' }];
+    expect(isOpenAt(split, 'UTC', at('2024-06-03T09:00:00Z'))).toBe(true);
+    expect(isOpenAt(split, 'UTC', at('2024-06-03T12:30:00Z'))).toBe(false);
+    expect(isOpenAt(split, 'UTC', at('2024-06-03T13:00:00Z'))).toBe(true);
+    expect(isOpenAt(split, 'UTC', at('2024-06-03T18:00:00Z'))).toBe(false);
+    expect(closedPeriodKey(split, 'UTC', at('2024-06-03T12:30:00Z'))).toBe('2024-06-03T13:00');
+    expect(closedPeriodKey(split, 'UTC', at('2024-06-03T07:00:00Z'))).toBe('2024-06-03T08:00');
+    expect(closedPeriodKey(split, 'UTC', at('2024-06-03T19:00:00Z'))).toBe('2024-06-10T08:00');
+    // Only the afternoon: the morning left empty, as v6 sends a closed interval.
+    const afternoon = [{ weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '', endTime: '', startTimeB: '14:00', endTimeB: '16:00' }];
+    expect(isOpenAt(afternoon, 'UTC', at('2024-06-03T09:00:00Z'))).toBe(false);
+    expect(isOpenAt(afternoon, 'UTC', at('2024-06-03T15:00:00Z'))).toBe(true);
+  });
 });

@@ -68,16 +68,23 @@ export class Chatbot {
     const [only] = queues;
     if (queues.length === 1 && only) {
       const greet = turn.at.settings.sendGreetingMessageOneQueues === 'enabled';
-      const greeting = connection.greetingMessage.trim() || only.greetingMessage.trim();
-      if (greet && greeting) turn.reply(greeting);
+      const own = connection.greetingMessage.trim() !== '' || connection.greetingMediaPath !== null;
+      const greeting = own ? connection.greetingMessage.trim() : only.greetingMessage.trim();
+      const media = own ? await this.mediaOf(connection.greetingMediaPath, connection.greetingMediaName) : await this.mediaOf(only.mediaPath, only.mediaName);
+      if (greet && (greeting || media)) turn.reply(greeting, 'bot', { media });
       await this.enterQueue(only, { direct: true, greetingDone: true });
       return;
     }
-    this.sendQueueMenu(queues, null);
+    await this.sendQueueMenu(queues, null);
+  }
+
+  /** A greeting's file (whaticket v6's greeting media of a connection or a queue), or null. */
+  private async mediaOf(mediaPath: string | null, mediaName: string | null) {
+    return mediaPath ? storedMediaOf(this.services, mediaPath, mediaName) : null;
   }
 
   /** Sends the queue menu if the connection's limits allow it, else hands over. */
-  private sendQueueMenu(queues: QueueRow[], prefix: string | null, invalidSoFar = 0): void {
+  private async sendQueueMenu(queues: QueueRow[], prefix: string | null, invalidSoFar = 0): Promise<void> {
     const { turn } = this;
     const connection = this.connection;
     if (!connection) return;
@@ -87,7 +94,9 @@ export class Chatbot {
       return;
     }
     const body = queueMenuText(connection.greetingMessage, queues, this.texts);
-    turn.reply(prefix ? `${prefix}\n\n${body}` : body);
+    // The greeting's file goes with the menu when the greeting does (not after an invalid answer).
+    const media = prefix ? null : await this.mediaOf(connection.greetingMediaPath, connection.greetingMediaName);
+    turn.reply(prefix ? `${prefix}\n\n${body}` : body, 'bot', { media });
     turn.state.invalid = invalidSoFar;
     turn.change({
       chatbot: true,
@@ -115,7 +124,7 @@ export class Chatbot {
     if (!connection || connection.timeUseBotQueues <= 0 || this.menuTooRecent()) return;
     if (connection.maxUseBotQueues > 0 && this.turn.ticket.amountUsedBotQueues >= connection.maxUseBotQueues) return;
     const queues = await this.queues();
-    if (queues.length >= 2) this.sendQueueMenu(queues, null);
+    if (queues.length >= 2) await this.sendQueueMenu(queues, null);
   }
 
   /** The customer answered while the bot is on (queue menu or option tree). */
@@ -132,7 +141,7 @@ export class Chatbot {
       return;
     }
     if (turn.body === '#' || turn.body === '0') {
-      this.sendQueueMenu(queues, null);
+      await this.sendQueueMenu(queues, null);
       return;
     }
     const chosen = /^\d{1,3}$/.test(turn.body) ? queues[Number(turn.body) - 1] : undefined;
@@ -147,7 +156,7 @@ export class Chatbot {
       turn.saveState();
       return;
     }
-    this.sendQueueMenu(queues, this.says.invalidOption, turn.state.invalid ?? 0);
+    await this.sendQueueMenu(queues, this.says.invalidOption, turn.state.invalid ?? 0);
   }
 
   /** Counts an invalid answer; at the limit the bot hands over instead of asking again. */
@@ -171,8 +180,9 @@ export class Chatbot {
         return;
       }
     }
+    const media = how.greetingDone ? null : await this.mediaOf(queue.mediaPath, queue.mediaName);
     const greet = () => {
-      if (!how.greetingDone && queue.greetingMessage.trim()) turn.reply(queue.greetingMessage);
+      if (!how.greetingDone && (queue.greetingMessage.trim() || media)) turn.reply(queue.greetingMessage, 'bot', { media });
     };
     if (queue.integrationId && turn.at.company.useIntegrations) {
       turn.change({ chatbot: true, useIntegration: true, integrationId: queue.integrationId });
@@ -190,7 +200,7 @@ export class Chatbot {
       turn.change({ chatbot: true });
       turn.state.invalid = 0;
       turn.saveState();
-      turn.reply(optionsText(how.greetingDone ? '' : queue.greetingMessage, roots, this.texts));
+      turn.reply(optionsText(how.greetingDone ? '' : queue.greetingMessage, roots, this.texts), 'bot', { media });
       return;
     }
     greet();
@@ -262,7 +272,7 @@ export class Chatbot {
     const { turn } = this;
     const queues = await this.queues();
     if (queues.length >= 2) {
-      this.sendQueueMenu(queues, null);
+      await this.sendQueueMenu(queues, null);
       return;
     }
     const roots = await optionChildren(turn.db, turn.scope, queue.id, null);

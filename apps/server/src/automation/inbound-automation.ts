@@ -1,4 +1,6 @@
+import { dayIn } from '@atende/shared';
 import type { AutomationDeps } from './automation-runtime.js';
+import { findActiveHolidayPeriod } from '../modules/connections/holiday-periods.repo.js';
 import { sendAutomaticMessage } from '../modules/messages/messages.service.js';
 import { findQueueRow, loadAutomationTickets } from './automation.repo.js';
 import { loadSetting } from '../modules/settings/settings.repo.js';
@@ -132,6 +134,14 @@ async function decide(services: AutomationDeps, turn: BotTurn): Promise<void> {
     // Its integration or prompt was deleted, or the plan lost the feature: the agents take over.
     turn.change(await handoverChange(turn.db, turn.scope, ticket));
     return;
+  }
+  // A holiday period of the connection closes it, whatever the business hours say.
+  if (connection && settings.holidayPeriodEnabled !== 'disabled') {
+    const period = await findActiveHolidayPeriod(turn.db, turn.scope, connection.id, dayIn(turn.now, company.timezone));
+    if (period) {
+      turn.closedForHoliday(period, connection.outOfHoursMessage.trim() || automationTexts(settings).outOfHours);
+      return;
+    }
   }
   if (settings.scheduleType === 'company') {
     const notice = connection?.outOfHoursMessage.trim() || automationTexts(settings).outOfHours;

@@ -37,15 +37,15 @@ export async function afterAgentChange(services: AutomationDeps, ctx: RequestCon
     const says = automationTexts(at.settings);
     if (transferred && at.settings.sendMsgTransfTicket === 'enabled') {
       const body = userChanged && ticket.user
-        ? text(says.transferToUser, { user: ticket.user.name })
+        ? text(says.transferToUser, { user: ticket.user.name, agent: ticket.user.name, queue: ticket.queue?.name ?? '' })
         : ticket.queue
-          ? text(says.transferToQueue, { queue: ticket.queue.name })
+          ? text(says.transferToQueue, { queue: ticket.queue.name, agent: ticket.user?.name ?? '' })
           : null;
       if (body) await sendAutomaticMessage(services, ctx, ticket.id, { body, source: 'system' });
       return;
     }
     if (accepted && at.settings.sendGreetingAccepted === 'enabled') {
-      const body = text(says.acceptGreeting, { agent: ctx.user.name });
+      const body = text(says.acceptGreeting, { agent: ctx.user.name, queue: ticket.queue?.name ?? '' });
       await sendAutomaticMessage(services, ctx, ticket.id, { body, source: 'system', userId: ctx.user.id });
     }
   } catch (error) {

@@ -70,6 +70,8 @@ const STORE_BATCH = `
       w.integration_id is null and w.prompt_id is null and not exists (select 1 from whatsapp_queues wq where wq.whatsapp_id = w.id) as idle,
       -- Whether business hours are in use, so a waiting ticket costs the automation nothing when they are not.
       (select st.value from settings st where st.company_id = w.company_id and st.key = 'scheduleType') as schedule_type,
+      -- A holiday period not yet over (whaticket v6's, holiday_periods) may close the connection: the automation looks at its days.
+      exists (select 1 from holiday_periods hp where hp.whatsapp_id = w.id and hp.active and hp.end_date >= current_date - 1) as holiday,
       ${arrivalQueueSql('w')} as arrival_queue_id
     from whatsapps w where w.id in (select whatsapp_id from input)
   ), new_tickets as (
@@ -99,7 +101,7 @@ const STORE_BATCH = `
           -- Without a queue the bot may still start, or offer its menu again after the wait.
           or (coalesce(a.queue_id, nt.queue_id) is null and not coalesce(w.idle, false)
             and (not coalesce(a.bot_started, false) or coalesce(w.menu_wait, 0) > 0))
-          or coalesce(w.schedule_type, 'disabled') <> 'disabled'
+          or coalesce(w.schedule_type, 'disabled') <> 'disabled' or coalesce(w.holiday, false)
         ) as turn_due
     from input i
     left join known k on k.company_id = i.company_id and k.number = i.number

@@ -32,6 +32,8 @@ export function buildConnection(id: number, overrides: Partial<PresentedConnecti
     queueIds: [],
     queues: [],
     schedules: [],
+    greetingMediaPath: null,
+    greetingMediaName: null,
     problem: null,
     createdAt: '2026-01-01T10:00:00.000Z',
     updatedAt: '2026-01-01T10:00:00.000Z',

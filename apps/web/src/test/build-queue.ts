@@ -13,6 +13,8 @@ export function buildQueue(id: number, overrides: Partial<PresentedQueue> = {}):
     integrationId: null,
     promptId: null,
     schedules: [],
+    mediaPath: null,
+    mediaName: null,
     companyId: 3,
     createdAt: '2026-01-01T10:00:00.000Z',
     updatedAt: '2026-01-01T10:00:00.000Z',

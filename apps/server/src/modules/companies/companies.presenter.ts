@@ -1,4 +1,4 @@
-import { presentDueDate } from '@atende/shared';
+import { presentDueDate, presentSchedules } from '@atende/shared';
 import { presentPlanRow } from '../plans/plans.presenter.js';
 import type { CompanyDetail } from './companies.repo.js';
 
@@ -13,7 +13,7 @@ export function presentCompany({ company, plan, campaignsEnabled }: CompanyDetai
     status: company.status,
     dueDate: presentDueDate(company.dueDate),
     recurrence: company.recurrence,
-    schedules: company.schedules,
+    schedules: presentSchedules(company.schedules),
     timezone: company.timezone,
     campaignsEnabled,
     createdAt: company.createdAt.toISOString(),

@@ -84,11 +84,28 @@ describe('companies (super users)', () => {
     const schedules = [{ weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '09:00', endTime: '17:00' }];
     const saved = await t.request(token, 'PUT', `/companies/${company.id}/schedules`, { schedules });
     expect(saved.statusCode).toBe(200);
-    expect(saved.json().schedules).toEqual(schedules);
+    // Answered in both clients' names: the first interval also as v6's startTimeA/endTimeA, no second one.
+    expect(saved.json().schedules).toEqual([{ ...schedules[0], startTimeA: '09:00', endTimeA: '17:00', startTimeB: '', endTimeB: '' }]);
     const bad = await t.request(token, 'PUT', `/companies/${company.id}/schedules`, {
       schedules: [{ ...schedules[0], startTime: '25:99' }],
     });
     expect(bad.statusCode).toBe(400);
+    // whaticket v6's shape: two intervals a day, '' when closed.
+    const v6 = await t.request(token, 'PUT', `/companies/${company.id}/schedules`, {
+      id: company.id,
+      schedules: [
+        { weekday: 'Segunda-feira', weekdayEn: 'monday', startTimeA: '08:00', endTimeA: '12:00', startTimeB: '13:00', endTimeB: '18:00' },
+        { weekday: 'Domingo', weekdayEn: 'sunday', startTimeA: '', endTimeA: '', startTimeB: '', endTimeB: '' },
+      ],
+    });
+    expect(v6.statusCode).toBe(200);
+    expect(v6.json().schedules).toEqual([
+      { weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '08:00', endTime: '12:00', startTimeA: '08:00', endTimeA: '12:00', startTimeB: '13:00', endTimeB: '18:00' },
+      { weekday: 'Domingo', weekdayEn: 'sunday', startTime: '', endTime: '', startTimeA: '', endTimeA: '', startTimeB: '', endTimeB: '' },
+    ]);
+    const badB = await t.request(token, 'PUT', `/companies/${company.id}/schedules`, { schedules: [{ weekday: 'Segunda-feira', weekdayEn: 'monday', startTimeA: '08:00', endTimeA: '12:00', startTimeB: '13h', endTimeB: '' }] });
+    expect(badB.statusCode).toBe(400);
+    expect(Object.keys(badB.json().fields)).toEqual(['schedules.0.startTimeB']);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { PresentedConnection, PresentedConnectionForAdmin, PresentedConnectionSession } from '@atende/shared';
+import { presentSchedules, type PresentedConnection, type PresentedConnectionForAdmin, type PresentedConnectionSession } from '@atende/shared';
 import { maskSecret, type SecretBox } from '../../platform/crypto/secret-box.js';
 import type { WhatsappRow } from '../../platform/db/schema.js';
 import type { RequestContext } from '../../platform/http/context.js';
@@ -38,7 +38,9 @@ export function presentConnection(connection: ConnectionDetail): PresentedConnec
     integrationId: connection.integrationId,
     queueIds: connection.queues.map((queue) => queue.id),
     queues: connection.queues,
-    schedules: connection.schedules,
+    schedules: presentSchedules(connection.schedules),
+    greetingMediaPath: connection.greetingMediaPath !== null ? connection.greetingMediaName : null,
+    greetingMediaName: connection.greetingMediaPath !== null ? connection.greetingMediaName : null,
     /** Why the connection needs its admin (code and the channel's words), or null. */
     problem: connection.problem ?? null,
     createdAt: connection.createdAt.toISOString(),

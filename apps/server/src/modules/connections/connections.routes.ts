@@ -5,14 +5,18 @@ import type { RequestContext } from '../../platform/http/context.js';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
 import type { SessionAction } from './channel-provider.js';
 import { present, presentSessionAction } from './connections.presenter.js';
+import { readUpload } from '../quick-messages/quick-messages.routes.js';
 import {
+  attachGreetingMedia,
   createConnection,
   deleteConnection,
   listCompanyConnections,
+  removeGreetingMedia,
+  restartCompanySessions,
   sessionAction,
   showConnection,
   updateConnection,
-  type ConnectionsDeps,
+  type GreetingMediaDeps,
 } from './connections.service.js';
 
 const SessionQuery = z.object({ session: z.string().max(10).optional() });
@@ -23,7 +27,7 @@ const SessionQuery = z.object({ session: z.string().max(10).optional() });
  * those allowed to edit see the API token, the Cloud API settings (secrets
  * masked) and, with session detail, the QR code.
  */
-export function registerConnectionRoutes(scope: FastifyInstance, deps: ConnectionsDeps): void {
+export function registerConnectionRoutes(scope: FastifyInstance, deps: GreetingMediaDeps): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
 
   app.get('/whatsapp', { schema: { querystring: ConnectionListQuery } }, async (request) => {
@@ -55,4 +59,14 @@ export function registerConnectionRoutes(scope: FastifyInstance, deps: Connectio
   app.post('/whatsappsession/:id', { schema: { params: IdParams } }, async (request) => session(request.ctx, request.params.id, 'retry'));
   app.put('/whatsappsession/:id', { schema: { params: IdParams } }, async (request) => session(request.ctx, request.params.id, 'newQr'));
   app.delete('/whatsappsession/:id', { schema: { params: IdParams } }, async (request) => session(request.ctx, request.params.id, 'disconnect'));
+  // whaticket v6's greeting media: one file (field `file`) sent with the connection's greeting.
+  app.post('/whatsapp/:id/greeting-media', { schema: { params: IdParams } }, async (request) => {
+    return present(deps.secrets, request.ctx, await attachGreetingMedia(deps, request.ctx, request.params.id, () => readUpload(request)), true);
+  });
+  app.delete('/whatsapp/:id/greeting-media', { schema: { params: IdParams } }, async (request) => {
+    return present(deps.secrets, request.ctx, await removeGreetingMedia(deps, request.ctx, request.params.id), true);
+  });
+
+  // whaticket v6's "restart all" of the connections page.
+  app.post('/whatsapp-restart', async (request) => ({ message: 'Whatsapp restart.', restarted: await restartCompanySessions(deps, request.ctx) }));
 }

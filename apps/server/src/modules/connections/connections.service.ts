@@ -256,3 +256,47 @@ export async function sessionAction(deps: ConnectionsDeps, ctx: RequestContext, 
   await deps.channels.sessionAction(connection, action);
   return (await findConnection(deps.db, ctx, id)) ?? connection;
 }
+
+/**
+ * `POST /whatsapp-restart` (whaticket v6's "restart all"): every session of the company
+ * restarts, as a retry of each (`POST /whatsappsession/:id`) would; a disconnected one stays so.
+ */
+export async function restartCompanySessions(deps: ConnectionsDeps, ctx: RequestContext): Promise<number> {
+  authorize(ctx, 'connections-page:actionButtons');
+  const connections = await listConnections(deps.db, ctx);
+  let restarted = 0;
+  for (const connection of connections) {
+    if (connection.status === 'DISCONNECTED') continue;
+    await deps.channels.sessionAction(connection, 'retry');
+    restarted += 1;
+  }
+  return restarted;
+}
+
+/** Greeting media also stores the file. */
+export type GreetingMediaDeps = ConnectionsDeps & Pick<Platform, 'media'>;
+
+/**
+ * `POST /whatsapp/:id/greeting-media` (whaticket v6): a file sent with the connection's greeting
+ * (the queue menu, or the only queue's greeting). Who edits connections sets it; a new file replaces the old.
+ */
+export async function attachGreetingMedia(deps: GreetingMediaDeps, ctx: RequestContext, id: number, readFile: () => Promise<{ data: Buffer; fileName: string; mimeType: string }>): Promise<ConnectionDetail> {
+  authorize(ctx, 'connections-page:editOrDeleteConnection');
+  const current = await findConnection(deps.db, ctx, id);
+  if (!current) throw new AppError('ERR_NO_WAPP_FOUND');
+  const stored = await deps.media.save(ctx, await readFile());
+  await updateConnectionRow(deps.db, ctx, id, { greetingMediaPath: stored.path, greetingMediaName: stored.name });
+  if (current.greetingMediaPath) await deps.media.remove(ctx, current.greetingMediaPath);
+  await announce(deps, ctx, [id]);
+  return showConnection(deps, ctx, id);
+}
+
+export async function removeGreetingMedia(deps: GreetingMediaDeps, ctx: RequestContext, id: number): Promise<ConnectionDetail> {
+  authorize(ctx, 'connections-page:editOrDeleteConnection');
+  const current = await findConnection(deps.db, ctx, id);
+  if (!current) throw new AppError('ERR_NO_WAPP_FOUND');
+  await updateConnectionRow(deps.db, ctx, id, { greetingMediaPath: null, greetingMediaName: null });
+  if (current.greetingMediaPath) await deps.media.remove(ctx, current.greetingMediaPath);
+  await announce(deps, ctx, [id]);
+  return showConnection(deps, ctx, id);
+}

@@ -90,6 +90,16 @@ export async function listContactListItems(db: DbOrTx, scope: TenantScope, query
   return { contacts: rows.slice(0, CONTACT_LIST_ITEMS_PAGE_SIZE), hasMore: rows.length > CONTACT_LIST_ITEMS_PAGE_SIZE };
 }
 
+/** Up to `limit` items of the company (of one list when named), by name: whaticket v6's `/contact-list-items/list`. */
+export async function listCompanyContactListItems(db: DbOrTx, scope: TenantScope, contactListId: number | undefined, limit: number): Promise<ContactListItemRow[]> {
+  return db
+    .select()
+    .from(contactListItems)
+    .where(inTenant(contactListItems, scope, contactListId ? eq(contactListItems.contactListId, contactListId) : undefined))
+    .orderBy(asc(contactListItems.name), asc(contactListItems.id))
+    .limit(limit);
+}
+
 /** Every item of a list in a stable order: the audience a campaign sends to. */
 export async function allContactListItems(db: DbOrTx, scope: TenantScope, contactListId: number): Promise<ContactListItemRow[]> {
   return db

@@ -7,6 +7,7 @@ import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
 import { readUpload } from '../quick-messages/quick-messages.routes.js';
 import { presentContactList, presentContactListItem } from './contact-lists.presenter.js';
 import {
+  findContactListItems,
   allContactLists,
   contactListItemPage,
   contactListPage,
@@ -61,6 +62,11 @@ export function registerContactListRoutes(scope: FastifyInstance, deps: ContactL
     const page = await contactListItemPage(deps, request.ctx, request.query);
     return { contacts: page.contacts.map(presentContactListItem), hasMore: page.hasMore };
   });
+  // whaticket v6's hook: every item of a list (or of the company), not a page.
+  const ItemListQuery = z.object({ contactListId: z.coerce.number().int().positive().max(2_147_483_647).optional(), companyId: z.string().max(20).optional() });
+  app.get('/contact-list-items/list', { schema: { querystring: ItemListQuery }, ...gate }, async (request) =>
+    (await findContactListItems(deps, request.ctx, request.query.contactListId)).map(presentContactListItem),
+  );
   app.get('/contact-list-items/:id', { schema: { params: IdParams }, ...gate }, async (request) =>
     presentContactListItem(await showContactListItem(deps, request.ctx, request.params.id)),
   );

@@ -3,9 +3,8 @@ import type { ContactListItemRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { TenantScope } from '../../platform/http/context.js';
 import type { Platform } from '../../platform/platform.js';
-import { SpreadsheetError, readSpreadsheet, type SheetTableResult } from '../../platform/spreadsheet/index.js';
 import { editedNumber } from '../contacts/contact-number.js';
-import { COLUMNS, cell, readRow } from '../contacts/contacts-import.service.js';
+import { COLUMNS, cell, readRow, readSheetRecords } from '../contacts/contacts-import.service.js';
 import type { ContactListChecks } from './contact-lists.jobs.js';
 import {
   deleteContactList,
@@ -15,6 +14,7 @@ import {
   insertContactList,
   insertContactListItems,
   listAllContactLists,
+  listCompanyContactListItems,
   listContactListItems,
   listContactLists,
   renameContactList,
@@ -54,6 +54,18 @@ export function allContactLists(deps: Pick<Platform, 'db'>, scope: TenantScope):
 export async function contactListItemPage(deps: Pick<Platform, 'db'>, scope: TenantScope, query: ContactListItemsQuery) {
   await requireList(deps, scope, query.contactListId);
   return listContactListItems(deps.db, scope, query);
+}
+
+/** The most items `/contact-list-items/list` answers at once. */
+const ITEM_LIST_LIMIT = 5000;
+
+/**
+ * `GET /contact-list-items/list` (a whaticket v6 hook): the items of one list (another company's is
+ * not found), or of every list of the company, by name, at most ITEM_LIST_LIMIT.
+ */
+export async function findContactListItems(deps: Pick<Platform, 'db'>, scope: TenantScope, contactListId: number | undefined) {
+  if (contactListId) await requireList(deps, scope, contactListId);
+  return listCompanyContactListItems(deps.db, scope, contactListId, ITEM_LIST_LIMIT);
 }
 
 export async function showContactList(deps: Pick<Platform, 'db'>, scope: TenantScope, id: number) {
@@ -121,38 +133,6 @@ export async function removeContactListItem(deps: Pick<Platform, 'db' | 'events'
   await emitListSaved(deps, scope, item.contactListId, 'update');
 }
 
-/** Why a spreadsheet was refused, as the API answers it. */
-function refusal(error: unknown): unknown {
-  if (!(error instanceof SpreadsheetError)) return error;
-  switch (error.reason) {
-    case 'invalid':
-      return new AppError('ERR_INVALID_SPREADSHEET');
-    case 'tooManyRows':
-      return new AppError('ERR_VALIDATION', undefined, { message: `At most ${MAX_UPLOAD_ROWS} rows per spreadsheet`, fields: { file: ['validation.tooLong'] } });
-    case 'tooLarge':
-    case 'timeout':
-      return new AppError('ERR_SPREADSHEET_TOO_LARGE');
-    case 'busy':
-      return new AppError('ERR_SERVICE_UNAVAILABLE', undefined, {}, { 'retry-after': '5' });
-  }
-}
-
-/**
- * The first worksheet (`.xlsx` or `.xls`) as rows keyed by the first row's
- * titles, with their line numbers; blank rows are skipped. Read off the event
- * loop, and only up to the first row past the cap.
- */
-async function readSheet(data: Buffer): Promise<{ line: number; record: Record<string, unknown> }[]> {
-  let table: SheetTableResult;
-  try {
-    table = await readSpreadsheet(data, { maxRows: MAX_UPLOAD_ROWS });
-  } catch (error) {
-    throw refusal(error);
-  }
-  const { titles, rows } = table;
-  return rows.map(({ line, cells }) => ({ line, record: Object.fromEntries(titles.flatMap((title, column) => (title ? [[title, cells[column] ?? '']] : []))) }));
-}
-
 /**
  * `POST /contact-lists/{id}/upload`: the spreadsheet's rows become items; each
  * row that cannot (invalid, or a number already in the list) is reported with
@@ -161,7 +141,7 @@ async function readSheet(data: Buffer): Promise<{ line: number; record: Record<s
 export async function uploadContactList(deps: ContactListsDeps, scope: TenantScope, id: number, file: { data: Buffer; fileName: string }): Promise<ContactListUploadResult> {
   await requireList(deps, scope, id);
   if (!/\.xlsx?$/i.test(file.fileName)) throw new AppError('ERR_INVALID_FILE_TYPE', undefined, { fields: { file: ['validation.fileType'] } });
-  const rows = await readSheet(file.data);
+  const rows = await readSheetRecords(file.data, MAX_UPLOAD_ROWS);
   const errors: ContactListUploadResult['errors'] = [];
   const candidates: (NewListItem & { row: number })[] = [];
   const seen = new Set<string>();

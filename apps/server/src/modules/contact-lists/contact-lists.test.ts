@@ -72,6 +72,25 @@ describe('contact lists', () => {
     expect((await t.request(adminToken, 'GET', `/contact-list-items/${item.json().id}`)).statusCode).toBe(404);
   });
 
+  it("whaticket v6's /contact-list-items/list: every item of a list by name, or of the company; another company's list is not found", async () => {
+    const list = await newList('Lista inteira');
+    const second = await newList('Outra lista');
+    for (const [listId, name, number] of [
+      [list.id, 'Zeca', '5511987650001'],
+      [list.id, 'Bia', '5511987650002'],
+      [second.id, 'Caio', '5511987650003'],
+    ] as const) {
+      expect((await t.request(adminToken, 'POST', '/contact-list-items', { contactListId: listId, name, number })).statusCode).toBe(201);
+    }
+    const one = await t.request(adminToken, 'GET', `/contact-list-items/list?contactListId=${list.id}`);
+    expect(one.json().map((item: { name: string }) => item.name)).toEqual(['Bia', 'Zeca']);
+    const all = (await t.request(adminToken, 'GET', '/contact-list-items/list')).json().map((item: { name: string }) => item.name);
+    expect(all).toEqual(expect.arrayContaining(['Bia', 'Caio', 'Zeca']));
+    expect((await t.request(otherToken, 'GET', `/contact-list-items/list?contactListId=${list.id}`)).statusCode).toBe(404);
+    expect((await t.request(otherToken, 'GET', '/contact-list-items/list')).json()).toEqual([]);
+    expect((await t.request(adminToken, 'GET', '/contact-list-items/list?contactListId=x')).statusCode).toBe(400);
+  });
+
   it('validates names, numbers and e-mails with field messages, and refuses a number twice in a list', async () => {
     expect((await t.request(adminToken, 'POST', '/contact-lists', { name: 'A' })).json().fields).toHaveProperty('name');
     const list = await newList('Validação');

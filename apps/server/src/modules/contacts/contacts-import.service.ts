@@ -1,6 +1,8 @@
-import { ContactBody, PHONE_NUMBER_MESSAGES, receivedPhoneNumber, type ContactUploadBody, type PhoneNumberProblem } from '@atende/shared';
+import { CONTACT_UPLOAD_MAX_ROWS, ContactBody, PHONE_NUMBER_MESSAGES, receivedPhoneNumber, type ContactUploadBody, type PhoneNumberProblem } from '@atende/shared';
+import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import type { Platform } from '../../platform/platform.js';
+import { SpreadsheetError, readSpreadsheet, type SheetTableResult } from '../../platform/spreadsheet/index.js';
 import type { ChannelGateway } from '../connections/channel-provider.js';
 import type { ContactImportResult } from './contacts.presenter.js';
 import { connectedConnections, insertContacts, type NewContact } from './contacts.repo.js';
@@ -21,6 +23,48 @@ export const COLUMNS = {
 const MAX_LIVE_EVENTS = 100;
 
 const DUPLICATE_MESSAGE = 'ERR_DUPLICATED_CONTACT';
+
+/** Why a spreadsheet was refused, as the API answers it. */
+function refusal(error: unknown, maxRows: number): unknown {
+  if (!(error instanceof SpreadsheetError)) return error;
+  switch (error.reason) {
+    case 'invalid':
+      return new AppError('ERR_INVALID_SPREADSHEET');
+    case 'tooManyRows':
+      return new AppError('ERR_VALIDATION', undefined, { message: `At most ${maxRows} rows per spreadsheet`, fields: { file: ['validation.tooLong'] } });
+    case 'tooLarge':
+    case 'timeout':
+      return new AppError('ERR_SPREADSHEET_TOO_LARGE');
+    case 'busy':
+      return new AppError('ERR_SERVICE_UNAVAILABLE', undefined, {}, { 'retry-after': '5' });
+  }
+}
+
+/**
+ * The first worksheet (`.xlsx` or `.xls`) as rows keyed by the first row's
+ * titles, with their line numbers; blank rows are skipped. Read off the event
+ * loop, and only up to the first row past the cap. Contact lists read theirs with it too.
+ */
+export async function readSheetRecords(data: Buffer, maxRows: number): Promise<{ line: number; record: Record<string, unknown> }[]> {
+  let table: SheetTableResult;
+  try {
+    table = await readSpreadsheet(data, { maxRows });
+  } catch (error) {
+    throw refusal(error, maxRows);
+  }
+  const { titles, rows } = table;
+  return rows.map(({ line, cells }) => ({ line, record: Object.fromEntries(titles.flatMap((title, column) => (title ? [[title, cells[column] ?? '']] : []))) }));
+}
+
+/**
+ * `POST /contacts/upload` as whaticket v6 sends it: the spreadsheet itself (`.xlsx`/`.xls`)
+ * in the multipart field `file`, read as the JSON rows the web app sends, within the same row cap.
+ */
+export async function uploadContactsFile(deps: Pick<Platform, 'db' | 'events'>, ctx: RequestContext, file: { data: Buffer; fileName: string }): Promise<ContactImportResult> {
+  if (!/\.xlsx?$/i.test(file.fileName)) throw new AppError('ERR_INVALID_FILE_TYPE', undefined, { fields: { file: ['validation.fileType'] } });
+  const rows = await readSheetRecords(file.data, CONTACT_UPLOAD_MAX_ROWS);
+  return uploadContacts(deps, ctx, rows.map(({ record }) => record as ContactUploadBody[number]));
+}
 
 function normalizeTitle(title: string): string {
   return title

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { AppError } from '../../platform/http/app-error.js';
 import { jsonArrayExcess } from '../../platform/http/json-shape.js';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
-import { importContacts, uploadContacts, type ContactImportDeps } from './contacts-import.service.js';
+import { readUpload } from '../quick-messages/quick-messages.routes.js';
+import { importContacts, uploadContacts, uploadContactsFile, type ContactImportDeps } from './contacts-import.service.js';
 import { presentContact, presentContactSummary } from './contacts.presenter.js';
 import { allContacts, contactPage, createContact, deleteContact, showContact, updateContact, type ContactsDeps } from './contacts.service.js';
 
@@ -67,7 +68,10 @@ export function registerContactRoutes(scope: FastifyInstance, deps: ContactsDeps
 
   void app.register(async (upload) => {
     registerUploadParser(upload);
-    upload.withTypeProvider<ZodTypeProvider>().post('/contacts/upload', { schema: { body: ContactUploadBody }, bodyLimit: UPLOAD_BODY_LIMIT }, async (request) => {
+    // The web app sends the rows as JSON; whaticket v6 sends the spreadsheet itself, multipart, in `file`.
+    upload.withTypeProvider<ZodTypeProvider>().post('/contacts/upload', { schema: { body: ContactUploadBody.nullish() }, bodyLimit: UPLOAD_BODY_LIMIT }, async (request) => {
+      if (request.isMultipart()) return uploadContactsFile(deps, request.ctx, await readUpload(request));
+      if (!request.body) throw new AppError('ERR_VALIDATION', undefined, { message: 'Send the rows as JSON or the spreadsheet as multipart/form-data', fields: { file: [validationText('validation.required')] } });
       return uploadContacts(deps, request.ctx, request.body);
     });
   });

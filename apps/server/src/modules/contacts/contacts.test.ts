@@ -5,7 +5,9 @@ import { contacts } from '../../platform/db/schema.js';
 import type { BuiltCompany, BuiltUser } from '../../test/factories.js';
 import { longestEventLoopBlock } from '../../test/event-loop.js';
 import { createServiceDeskFactories } from '../../test/service-desk-factories.js';
+import { multipart } from '../../test/multipart.js';
 import { createTestContext, type TestContext } from '../../test/test-app.js';
+import { buildXlsx } from '../../test/xlsx.js';
 import { inTenant } from '../../platform/db/tenant.js';
 
 let t: TestContext;
@@ -412,5 +414,35 @@ describe('POST /contacts/import', () => {
     const back = (await t.request(token, 'GET', '/contacts?searchParam=5511955550001')).json().contacts[0];
     expect(back).toMatchObject({ number: '5511955550001', whatsappId: sandboxId });
     expect((await t.request(token, 'POST', '/contacts/import')).json()).toEqual({ newContacts: [], errorBag: [] });
+  });
+});
+
+describe('POST /contacts/upload as whaticket v6 sends it (the spreadsheet in `file`)', () => {
+  const sendFile = (token: string, fileName: string, data: Buffer) => {
+    const form = multipart(fileName, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', data);
+    return t.app.inject({ method: 'POST', url: '/contacts/upload', headers: { authorization: `Bearer ${token}`, ...form.headers }, payload: form.payload });
+  };
+
+  it('reads the first sheet by its titles, as the JSON rows are read', async () => {
+    const sheet = buildXlsx([
+      ['Nome', 'Número', 'E-mail'],
+      ['Lúcia Planilha', '(21) 97777-0001', 'lucia@example.com'],
+      ['X', '5521977770002', ''],
+    ]);
+    const response = await sendFile(agentToken, 'contatos.xlsx', sheet);
+    expect(response.statusCode).toBe(200);
+    const result = response.json<{ newContacts: { contactName: string }[]; errorBag: { contactName: string }[] }>();
+    expect(result.newContacts.map((c) => c.contactName)).toEqual(['Lúcia Planilha']);
+    expect(result.errorBag.map((e) => e.contactName)).toEqual(['X']);
+    expect((await t.request(agentToken, 'GET', '/contacts?searchParam=planilha')).json().contacts[0]).toMatchObject({ number: '5521977770001', email: 'lucia@example.com' });
+  });
+
+  it('refuses what is no spreadsheet and a request with neither rows nor file (400 with the field)', async () => {
+    const image = await sendFile(agentToken, 'foto.png', Buffer.from('not a sheet'));
+    expect(image.json()).toMatchObject({ error: 'ERR_INVALID_FILE_TYPE', fields: { file: expect.any(Array) } });
+    expect((await sendFile(agentToken, 'quebrada.xlsx', Buffer.from('not a zip at all'))).json()).toMatchObject({ error: 'ERR_INVALID_SPREADSHEET' });
+    const empty = await t.app.inject({ method: 'POST', url: '/contacts/upload', headers: { authorization: `Bearer ${agentToken}` } });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().fields.file).toBeDefined();
   });
 });

@@ -71,6 +71,11 @@ export async function pageInvoices(db: DbOrTx, scope: TenantScope, query: { sear
   return { invoices: rows.slice(0, PAGE_SIZE), hasMore: rows.length > PAGE_SIZE };
 }
 
+/** The company's invoices, the latest due date first, at most `limit` (whaticket v6's `/invoices/list`). */
+export async function listInvoices(db: DbOrTx, scope: TenantScope, limit: number): Promise<InvoiceRow[]> {
+  return db.select().from(invoices).where(inTenant(invoices, scope)).orderBy(desc(invoices.dueDate), desc(invoices.id)).limit(limit);
+}
+
 export async function findInvoice(db: DbOrTx, scope: TenantScope, id: number): Promise<InvoiceRow | null> {
   const [row] = await db
     .select()

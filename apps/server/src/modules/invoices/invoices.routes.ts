@@ -7,12 +7,15 @@ import { parsePixAmount } from '../../platform/payments/brcode.js';
 import type { Platform } from '../../platform/platform.js';
 import { presentCheckout, presentInvoice, presentSubscription } from './invoices.presenter.js';
 import {
+  allInvoices,
   asaasWebhookAuthentic,
   checkout,
+  checkWebhookAddress,
   invoicePage,
   issueInvoiceNow,
   receiveAsaasEvent,
   receivePixNotifications,
+  showInvoice,
   showSubscription,
   type InvoicesDeps,
 } from './invoices.service.js';
@@ -36,6 +39,12 @@ export function registerInvoiceRoutes(scope: FastifyInstance, deps: InvoicesDeps
     return page.invoices.map((row) => presentInvoice(row, request.ctx.company.timezone));
   });
 
+  // whaticket v6's invoice hook (from a file its entry never loads): the whole list, and one invoice.
+  app.get('/invoices/list', { config: BILLING }, async (request) =>
+    (await allInvoices(deps, request.ctx)).map((row) => presentInvoice(row, request.ctx.company.timezone)),
+  );
+  app.get('/invoices/:id', { schema: { params: IdParams }, config: BILLING }, async (request) => presentInvoice(await showInvoice(deps, request.ctx, request.params.id), request.ctx.company.timezone));
+
   app.get('/subscription', { config: BILLING }, async (request) => {
     const { detail, ...options } = await showSubscription(deps, request.ctx, deps.payments);
     return presentSubscription(detail, options);
@@ -45,6 +54,10 @@ export function registerInvoiceRoutes(scope: FastifyInstance, deps: InvoicesDeps
     const { charge, ...options } = await checkout(deps, request.ctx, request.body, request.ip);
     return presentCheckout(charge, options);
   });
+
+  // whaticket v6's "validate webhook" of its payment settings (super users): checked for form, not called.
+  const WebhookAddress = z.object({ url: z.url({ protocol: /^https?$/, error: 'validation.invalidValue' }).max(2000, 'validation.tooLong') });
+  app.post('/subscription/validate/webhook', { schema: { body: WebhookAddress } }, async (request) => checkWebhookAddress(request.body.url));
 
   // A super user issues a company's invoice now (the settings' companies tab): 201 made, 200 it had one.
   app.post('/companies/:id/invoices', { schema: { params: IdParams }, preValidation: superOnly }, async (request, reply) => {

@@ -18,6 +18,7 @@ import {
   findOpenCharge,
   insertCharge,
   issueCurrentInvoice,
+  listInvoices,
   pageInvoices,
   payInvoice,
   setChargeStatus,
@@ -63,6 +64,20 @@ export async function issueInvoiceNow(
 export function invoicePage(deps: Pick<Platform, 'db'>, ctx: RequestContext, query: { searchParam: string; pageNumber: number }) {
   requireAdmin(ctx);
   return pageInvoices(deps.db, ctx, query);
+}
+
+/** `GET /invoices/list` (a whaticket v6 hook): every invoice of the company, the latest first (at most 500). */
+export function allInvoices(deps: Pick<Platform, 'db'>, ctx: RequestContext) {
+  requireAdmin(ctx);
+  return listInvoices(deps.db, ctx, 500);
+}
+
+/** `GET /invoices/:id` (a whaticket v6 hook): one invoice of the company; another company's is not found. */
+export async function showInvoice(deps: Pick<Platform, 'db'>, ctx: RequestContext, id: number) {
+  requireAdmin(ctx);
+  const invoice = await findInvoice(deps.db, ctx, id);
+  if (!invoice) throw new AppError('ERR_NO_INVOICE_FOUND');
+  return invoice;
 }
 
 /** `GET /subscription`: the admin's company with its plan, and whether it can pay and be mailed here. */
@@ -406,4 +421,21 @@ export function asaasWebhookAuthentic(deps: Pick<Platform, 'config'>, token: str
 export async function receiveAsaasEvent(deps: InvoicesDeps, event: { event: string; paymentId?: string }): Promise<NotificationOutcome | 'ignored'> {
   if (!(ASAAS_PAID_EVENTS as readonly string[]).includes(event.event) || !event.paymentId) return 'ignored';
   return applyAsaasPayment(deps, event.paymentId);
+}
+
+/**
+ * `POST /subscription/validate/webhook` (whaticket v6's Gerencianet settings, super users): v6
+ * calls the address to see that it answers. Atende registers its own PSP webhook (PIX_PROVIDER,
+ * `/payments/pix/webhook/…`) and calls no address a user types here (ARCHITECTURE.md §3 rule 13):
+ * the address is checked for form only, an `https` one being what a PSP accepts.
+ */
+export function checkWebhookAddress(url: string): { success: boolean; message: string; url: string } {
+  const secure = new URL(url).protocol === 'https:';
+  return {
+    success: secure,
+    message: secure
+      ? 'The address is well formed. Atende registers its own webhook with the payment provider and does not call this one.'
+      : 'A payment provider calls https addresses only.',
+    url,
+  };
 }

@@ -1,4 +1,4 @@
-import type { PresentedQueue } from '@atende/shared';
+import { presentSchedules, type PresentedQueue } from '@atende/shared';
 import type { QueueRow } from '../../platform/db/schema.js';
 
 export function presentQueue(queue: QueueRow): PresentedQueue {
@@ -12,7 +12,9 @@ export function presentQueue(queue: QueueRow): PresentedQueue {
     ratingMessage: queue.ratingMessage,
     integrationId: queue.integrationId,
     promptId: queue.promptId,
-    schedules: queue.schedules,
+    schedules: presentSchedules(queue.schedules),
+    mediaPath: queue.mediaPath !== null ? queue.mediaName : null,
+    mediaName: queue.mediaPath !== null ? queue.mediaName : null,
     companyId: queue.companyId,
     createdAt: queue.createdAt.toISOString(),
     updatedAt: queue.updatedAt.toISOString(),

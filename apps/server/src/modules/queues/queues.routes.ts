@@ -3,10 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
 import { presentQueue } from './queues.presenter.js';
-import { createQueue, deleteQueue, listCompanyQueues, showQueue, updateQueue, type QueuesDeps } from './queues.service.js';
+import { readUpload } from '../quick-messages/quick-messages.routes.js';
+import { attachQueueMedia, createQueue, deleteQueue, listCompanyQueues, removeQueueMedia, showQueue, updateQueue, type QueueMediaDeps } from './queues.service.js';
 
 /** Queues (spec part 2 §7): everyone reads them (queue pickers); admins change them. */
-export function registerQueueRoutes(scope: FastifyInstance, deps: QueuesDeps): void {
+export function registerQueueRoutes(scope: FastifyInstance, deps: QueueMediaDeps): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
   // `companyId` is accepted for compatibility and ignored: the session decides the company.
   app.get('/queue', { schema: { querystring: z.object({ companyId: z.string().optional() }) } }, async (request) => {
@@ -28,5 +29,14 @@ export function registerQueueRoutes(scope: FastifyInstance, deps: QueuesDeps): v
   app.delete('/queue/:id', { schema: { params: IdParams } }, async (request) => {
     await deleteQueue(deps, request.ctx, request.params.id);
     return { message: 'Queue deleted' };
+  });
+
+  // whaticket v6's queue media: one file (field `file`) sent with the queue's greeting.
+  app.post('/queue/:id/media-upload', { schema: { params: IdParams } }, async (request) => {
+    return presentQueue(await attachQueueMedia(deps, request.ctx, request.params.id, () => readUpload(request)));
+  });
+
+  app.delete('/queue/:id/media-upload', { schema: { params: IdParams } }, async (request) => {
+    return presentQueue(await removeQueueMedia(deps, request.ctx, request.params.id));
   });
 }

@@ -102,11 +102,42 @@ export async function updateQueue(deps: QueuesDeps, ctx: RequestContext, id: num
   return queue;
 }
 
-/** Tickets of the queue keep going without it (they wait without a queue); users lose it from their queues. */
-export async function deleteQueue(deps: QueuesDeps, ctx: RequestContext, id: number): Promise<void> {
+/** Queue media also stores the file. */
+export type QueueMediaDeps = QueuesDeps & Pick<Platform, 'media'>;
+
+/**
+ * `POST /queue/:id/media-upload` (whaticket v6's queue media): a file sent with the queue's
+ * greeting when a ticket enters the queue. Admins only; a new file replaces the old one.
+ */
+export async function attachQueueMedia(deps: QueueMediaDeps, ctx: RequestContext, id: number, readFile: () => Promise<{ data: Buffer; fileName: string; mimeType: string }>): Promise<QueueRow> {
   requireAdmin(ctx);
-  await showQueue(deps, ctx, id);
+  const previous = await showQueue(deps, ctx, id);
+  const stored = await deps.media.save(ctx, await readFile());
+  await updateQueueRow(deps.db, ctx, id, { mediaPath: stored.path, mediaName: stored.name });
+  if (previous.mediaPath) await deps.media.remove(ctx, previous.mediaPath);
+  return savedQueue(deps, ctx, id);
+}
+
+export async function removeQueueMedia(deps: QueueMediaDeps, ctx: RequestContext, id: number): Promise<QueueRow> {
+  requireAdmin(ctx);
+  const previous = await showQueue(deps, ctx, id);
+  await updateQueueRow(deps.db, ctx, id, { mediaPath: null, mediaName: null });
+  if (previous.mediaPath) await deps.media.remove(ctx, previous.mediaPath);
+  return savedQueue(deps, ctx, id);
+}
+
+async function savedQueue(deps: QueuesDeps, ctx: RequestContext, id: number): Promise<QueueRow> {
+  const queue = await showQueue(deps, ctx, id);
+  deps.events.emit('queue.saved', { companyId: ctx.companyId, action: 'update', queue });
+  return queue;
+}
+
+/** Tickets of the queue keep going without it (they wait without a queue); users lose it from their queues. */
+export async function deleteQueue(deps: QueueMediaDeps, ctx: RequestContext, id: number): Promise<void> {
+  requireAdmin(ctx);
+  const queue = await showQueue(deps, ctx, id);
   await deleteQueueRow(deps.db, ctx, id);
+  if (queue.mediaPath) await deps.media.remove(ctx, queue.mediaPath);
   // Sessions and sockets carry the users' queue ids.
   await deps.access.changed({ companyId: ctx.companyId });
   deps.events.emit('queue.deleted', { companyId: ctx.companyId, queueId: id });

@@ -1,7 +1,8 @@
-import { DEFAULT_SCHEDULES } from '@atende/shared';
+import { DEFAULT_SCHEDULES, presentSchedules } from '@atende/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rooms } from '../../platform/realtime/rooms.js';
 import type { BuiltCompany } from '../../test/factories.js';
+import { multipart } from '../../test/multipart.js';
 import { createServiceDeskFactories } from '../../test/service-desk-factories.js';
 import { createTestContext, type TestContext } from '../../test/test-app.js';
 
@@ -32,7 +33,7 @@ describe('queues', () => {
     const second = await t.request(adminToken, 'POST', '/queue', { name: 'Suporte', color: color(), orderQueue: 2, greetingMessage: 'Olá {{name}}' });
     expect(second.statusCode).toBe(201);
     expect(second.json()).toMatchObject({ name: 'Suporte', orderQueue: 2, greetingMessage: 'Olá {{name}}', integrationId: null, promptId: null });
-    expect(second.json().schedules).toEqual(DEFAULT_SCHEDULES);
+    expect(second.json().schedules).toEqual(presentSchedules(DEFAULT_SCHEDULES));
     const first = (await t.request(adminToken, 'POST', '/queue', { name: 'Vendas', color: color(), orderQueue: 1 })).json();
     await settle();
     expect(spy).toHaveBeenCalledWith(company.id, [rooms.company(company.id)], 'queue', expect.objectContaining({ action: 'create', queue: expect.objectContaining({ name: 'Vendas' }) }));
@@ -137,5 +138,41 @@ describe('queues', () => {
     spy.mockRestore();
     expect((await t.request(adminToken, 'GET', `/tickets/${ticket.id}`)).json().queueId).toBeNull();
     expect((await t.request(adminToken, 'GET', `/queue/${queue.id}`)).statusCode).toBe(404);
+  });
+});
+
+describe("whaticket v6's queue form", () => {
+  const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000a49444154789c6300010000050001', 'hex');
+  const upload = (token: string, id: number) => {
+    const form = multipart('saudacao.png', 'image/png', PNG);
+    return t.app.inject({ method: 'POST', url: `/queue/${id}/media-upload`, headers: { authorization: `Bearer ${token}`, ...form.headers }, payload: form.payload });
+  };
+
+  it('takes the two intervals of each day (`startTimeA`…`endTimeB`, "" closed) and the whole record echoed back', async () => {
+    const week = [
+      { weekday: 'Segunda-feira', weekdayEn: 'monday', startTimeA: '08:00', endTimeA: '12:00', startTimeB: '13:00', endTimeB: '18:00' },
+      { weekday: 'Domingo', weekdayEn: 'sunday', startTimeA: '', endTimeA: '', startTimeB: '', endTimeB: '' },
+    ];
+    const created = await t.request(adminToken, 'POST', '/queue', { name: 'Turnos', color: color(), greetingMessage: 'Olá', outOfHoursMessage: '', orderQueue: '', integrationId: '', promptId: null, linkToGroup: false, schedules: week });
+    expect(created.statusCode).toBe(201);
+    const queue = created.json();
+    expect(queue.schedules[0]).toEqual({ weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '08:00', endTime: '12:00', startTimeA: '08:00', endTimeA: '12:00', startTimeB: '13:00', endTimeB: '18:00' });
+    const edited = await t.request(adminToken, 'PUT', `/queue/${queue.id}`, { ...queue, schedules: [{ ...week[0], startTimeB: '14:00' }], mediaPath: null, mediaName: null });
+    expect(edited.statusCode).toBe(200);
+    expect(edited.json().schedules).toEqual([expect.objectContaining({ startTimeA: '08:00', startTimeB: '14:00', endTimeB: '18:00' })]);
+  });
+
+  it("stores the greeting's file (admins), shows it by name, removes it; another company's queue is not found", async () => {
+    const queue = (await t.request(adminToken, 'POST', '/queue', { name: 'Com arquivo', color: color() })).json<{ id: number }>();
+    const stored = await upload(adminToken, queue.id);
+    expect(stored.statusCode).toBe(200);
+    expect(stored.json()).toMatchObject({ id: queue.id, mediaPath: 'saudacao.png', mediaName: 'saudacao.png' });
+    expect((await t.request(agentToken, 'GET', `/queue/${queue.id}`)).json()).toMatchObject({ mediaName: 'saudacao.png' });
+    expect((await upload(agentToken, queue.id)).statusCode).toBe(403);
+    expect((await upload(otherToken, queue.id)).statusCode).toBe(404);
+    expect((await t.request(otherToken, 'DELETE', `/queue/${queue.id}/media-upload`)).statusCode).toBe(404);
+    expect((await t.request(adminToken, 'DELETE', `/queue/${queue.id}/media-upload`)).json()).toMatchObject({ mediaPath: null, mediaName: null });
+    // v6 posts a new queue's file to /queue/undefined/media-upload.
+    expect((await t.request(adminToken, 'POST', '/queue/undefined/media-upload', {})).statusCode).toBe(400);
   });
 });

@@ -1,7 +1,8 @@
-import { CHATBOT_TEXT_KEYS, isAllowedSettingValue, isPlatformSetting, isSettingKey, maySeeSetting, SETTING_DEFINITIONS, settingVisibility } from '@atende/shared';
+import { CHATBOT_TEXT_KEYS, isAllowedSettingValue, isPlatformSetting, isSettingKey, maySeeSetting, SETTING_ALIASES, SETTING_DEFINITIONS, SETTING_KEYS, settingVisibility } from '@atende/shared';
 import { AppError } from '../../platform/http/app-error.js';
-import type { RequestContext } from '../../platform/http/context.js';
+import type { RequestContext, TenantScope } from '../../platform/http/context.js';
 import { requireAdmin, requireSuper } from '../../platform/http/guards.js';
+import { MAIN_COMPANY_ID } from '../companies/companies.service.js';
 import { assertKnownVariables } from '../messages/message-variables.js';
 import type { Platform } from '../../platform/platform.js';
 import { openSecretSetting, presentSetting, type StoredSetting } from './settings.presenter.js';
@@ -10,17 +11,36 @@ import { findSetting, listSettings, upsertSetting } from './settings.repo.js';
 /** The settings module's ports: the database, the domain events and the box that seals secret values. */
 export type SettingsDeps = Pick<Platform, 'db' | 'events' | 'secrets'>;
 
-/** The company's settings as stored (`key` keeps that one only); the presenter drops those the caller may not read. */
+const PLATFORM_SCOPE: TenantScope = { companyId: MAIN_COMPANY_ID };
+
+/** Where a key lives: the platform's in the main company, the others in the caller's. */
+const scopeOf = (ctx: RequestContext, key: string): TenantScope => (isPlatformSetting(key) ? PLATFORM_SCOPE : ctx);
+
+/**
+ * The company's settings (`key` keeps that one only); the presenter drops those the caller
+ * may not read. A key never stored (one added after the company was made) has its default;
+ * a platform key the main company's value; whaticket v6's sign-up switches
+ * (`allowregister`, `viewregister`) are listed as the `publicSignup` they name.
+ */
 export async function listCompanySettings(deps: SettingsDeps, ctx: RequestContext, key?: string): Promise<StoredSetting[]> {
-  const all = await listSettings(deps.db, ctx);
+  const own = await listSettings(deps.db, ctx);
+  const platform = ctx.companyId === MAIN_COMPANY_ID ? own : await listSettings(deps.db, PLATFORM_SCOPE);
+  // `upload.*` name stored files (storeSettingUpload), not settings anyone edits.
+  const values = new Map(own.filter((setting) => !isPlatformSetting(setting.key) && !setting.key.startsWith('upload.')).map((setting) => [setting.key, setting.value]));
+  for (const setting of platform) if (isPlatformSetting(setting.key)) values.set(setting.key, setting.value);
+  for (const known of SETTING_KEYS) if (!values.has(known)) values.set(known, SETTING_DEFINITIONS[known].default);
+  for (const [alias, target] of Object.entries(SETTING_ALIASES)) values.set(alias, values.get(target) ?? SETTING_DEFINITIONS[target].default);
+  const all = [...values].map(([k, value]) => ({ key: k, value })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return key ? all.filter((setting) => setting.key === key) : all;
 }
 
-/** One setting; one the caller may not read answers as if it did not exist. */
+/** One setting (a known key never stored: its default; a platform key: the main company's); one the caller may not read answers as if it did not exist. */
 export async function showSetting(deps: SettingsDeps, ctx: RequestContext, key: string): Promise<StoredSetting> {
-  const stored = await findSetting(deps.db, ctx, key);
+  const target = SETTING_ALIASES[key] ?? key;
+  const found = await findSetting(deps.db, scopeOf(ctx, target), target);
+  const stored = found ?? (isSettingKey(target) ? { key: target, value: SETTING_DEFINITIONS[target].default } : null);
   if (!stored || !maySeeSetting(stored.key, ctx.user.profile)) throw new AppError('ERR_NO_SETTING_FOUND');
-  return stored;
+  return { key, value: stored.value };
 }
 
 /**
@@ -29,10 +49,12 @@ export async function showSetting(deps: SettingsDeps, ctx: RequestContext, key: 
  * sent back unchanged keeps the stored secret. Answers the setting as the caller is
  * shown it (a secret masked), which is also what the company's screens are told.
  */
-export async function updateSetting(deps: SettingsDeps, ctx: RequestContext, key: string, value: string): Promise<StoredSetting> {
+export async function updateSetting(deps: SettingsDeps, ctx: RequestContext, asked: string, value: string): Promise<StoredSetting> {
   requireAdmin(ctx);
+  const key = SETTING_ALIASES[asked] ?? asked;
   if (!isSettingKey(key)) throw new AppError('ERR_NO_SETTING_FOUND');
   if (isPlatformSetting(key)) requireSuper(ctx);
+  const scope = scopeOf(ctx, key);
   if (!isAllowedSettingValue(key, value)) {
     const allowed = SETTING_DEFINITIONS[key].values;
     throw new AppError('ERR_VALIDATION', undefined, {
@@ -44,7 +66,7 @@ export async function updateSetting(deps: SettingsDeps, ctx: RequestContext, key
   if ((CHATBOT_TEXT_KEYS as readonly string[]).includes(key)) assertKnownVariables({ value });
   let stored = value;
   if (settingVisibility(key) === 'secret') {
-    const current = await findSetting(deps.db, ctx, key);
+    const current = await findSetting(deps.db, scope, key);
     const shown = current && presentSetting(current, ctx.user.profile, deps.secrets);
     if (current && shown && value !== '' && value === shown.value) {
       // The masked value sent back unchanged keeps the stored secret (sealed now if an older row held it plain).
@@ -54,9 +76,36 @@ export async function updateSetting(deps: SettingsDeps, ctx: RequestContext, key
       stored = value ? deps.secrets.seal(value) : '';
     }
   }
-  const row = await upsertSetting(deps.db, ctx, key, stored);
+  const row = await upsertSetting(deps.db, scope, key, stored);
   const setting = row && presentSetting(row, ctx.user.profile, deps.secrets);
   if (!setting) throw new AppError('ERR_INTERNAL_SERVER_ERROR');
-  deps.events.emit('setting.updated', { companyId: ctx.companyId, setting });
-  return setting;
+  deps.events.emit('setting.updated', { companyId: scope.companyId, setting });
+  return asked === key ? setting : { key: asked, value: setting.value };
+}
+
+/** Files kept for whaticket v6's screens: the login page's images (`ref`) and the Gerencianet certificate. */
+const V6_UPLOAD_REFS = ['signup', 'login', 'interno', 'logo_w', 'favicon', 'logoLight', 'logoDark', 'gerencianetCert'] as const;
+export type V6UploadRef = (typeof V6_UPLOAD_REFS)[number];
+
+export type SettingUploadDeps = SettingsDeps & Pick<Platform, 'media'>;
+
+/**
+ * `POST /settings/media-upload?ref=…`, `/settings/logo` and `/settings/gerencianet-cert-upload` (whaticket v6, super
+ * users): the file is stored in the platform's (main company's) media and named by the platform
+ * setting `upload.<ref>`, a new one replacing the old. Atende's own screens do not use them
+ * (docs/architecture.md, "The whaticket v6 web client"); the certificate's file is never served.
+ */
+export async function storeSettingUpload(deps: SettingUploadDeps, ctx: RequestContext, ref: V6UploadRef, readFile: () => Promise<{ data: Buffer; fileName: string; mimeType: string }>): Promise<{ key: string; name: string }> {
+  requireAdmin(ctx);
+  requireSuper(ctx);
+  const file = await readFile();
+  if (ref === 'gerencianetCert' ? !/\.p12$/i.test(file.fileName) : !file.mimeType.startsWith('image/')) {
+    throw new AppError('ERR_INVALID_FILE_TYPE', undefined, { fields: { file: ['validation.fileType'] } });
+  }
+  const key = `upload.${ref}`;
+  const previous = await findSetting(deps.db, PLATFORM_SCOPE, key);
+  const stored = await deps.media.save(PLATFORM_SCOPE, file);
+  await upsertSetting(deps.db, PLATFORM_SCOPE, key, stored.path);
+  if (previous?.value) await deps.media.remove(PLATFORM_SCOPE, previous.value);
+  return { key, name: stored.name };
 }

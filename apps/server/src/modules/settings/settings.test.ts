@@ -1,4 +1,4 @@
-import { SETTING_KEYS } from '@atende/shared';
+import { SETTING_ALIASES, SETTING_KEYS } from '@atende/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/test-app.js';
 
@@ -15,7 +15,8 @@ describe('settings', () => {
     const response = await t.request(token, 'GET', '/settings');
     expect(response.statusCode).toBe(200);
     const keys = response.json().map((s: { key: string }) => s.key);
-    expect(keys.sort()).toEqual([...SETTING_KEYS].sort());
+    // Every key, and whaticket v6's names of the sign-up switch.
+    expect(keys.sort()).toEqual([...SETTING_KEYS, ...Object.keys(SETTING_ALIASES)].sort());
     expect(response.json()).toEqual(expect.arrayContaining([{ key: 'userRating', value: 'disabled' }, { key: 'chatBotType', value: 'text' }]));
     const filtered = await t.request(token, 'GET', '/settings?key=scheduleType');
     expect(filtered.json()).toEqual([{ key: 'scheduleType', value: 'disabled' }]);

@@ -2,7 +2,7 @@ import { LANGUAGES, SignupBody } from '@atende/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
-import { publicAuthOptions, signup, TRIAL_DAYS, type SignupDeps } from './signup.service.js';
+import { platformSetting, publicAuthOptions, signup, trialDays, type SignupDeps } from './signup.service.js';
 
 /** The reader's language for the e-mail, when the web app says it (the spec's client does not). */
 const SignupRequest = SignupBody.extend({ language: z.enum(LANGUAGES).optional().catch(undefined) });
@@ -23,5 +23,10 @@ export function registerSignupRoutes(scope: FastifyInstance, deps: SignupDeps): 
   const signupSwitch = async (key: 'viewregister' | 'allowregister') => ({ key, value: (await publicAuthOptions(deps)).signupEnabled ? 'enabled' : 'disabled' });
   app.get('/settings/viewregister', async () => signupSwitch('viewregister'));
   app.get('/settings/allowregister', async () => signupSwitch('allowregister'));
-  app.get('/settings/trial', async () => ({ key: 'trial', value: String(TRIAL_DAYS) }));
+  app.get('/settings/trial', async () => ({ key: 'trial', value: String(await trialDays(deps)) }));
+  // v6's start-up language (`data.language`): the main company's language, before anyone signs in.
+  app.get('/settings/system-default-language', async () => {
+    const language = (await platformSetting(deps, 'language')) ?? 'pt';
+    return { key: 'system-default-language', value: language, language };
+  });
 }

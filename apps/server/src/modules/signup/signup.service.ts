@@ -1,4 +1,4 @@
-import { addToCalendarDate, dayIn, DEFAULT_SCHEDULES, DEFAULT_TIMEZONE, type Language, type PublicAuthOptions, type SignupBody } from '@atende/shared';
+import { addToCalendarDate, dayIn, DEFAULT_SCHEDULES, DEFAULT_TIMEZONE, type Language, type PlatformSettingKey, type PublicAuthOptions, type SignupBody } from '@atende/shared';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RateLimiter } from '../../platform/http/rate-limiter.js';
 import type { Platform } from '../../platform/platform.js';
@@ -16,12 +16,18 @@ export type SignupDeps = Pick<Platform, 'db' | 'config' | 'mailer'> & {
   signupLimiter: RateLimiter;
 };
 
-/** A new company's trial and first due date: now + 3 days (spec part 2 §5, §9). */
-export const TRIAL_DAYS = 3;
+/** A new company's trial and first due date: now + 3 days (spec part 2 §5, §9), unless the platform's `trial` setting says otherwise. */
+const TRIAL_DAYS = 3;
 
-/** A platform setting: only the main company's value counts (super users set it). */
-export async function platformSetting(deps: Pick<Platform, 'db'>, key: 'publicSignup' | 'passwordResetNotFound'): Promise<string | null> {
+/** A platform setting: only the main company's value counts (super users set it); `language` is the main company's, the install's language. */
+export async function platformSetting(deps: Pick<Platform, 'db'>, key: PlatformSettingKey | 'language'): Promise<string | null> {
   return (await findSetting(deps.db, { companyId: MAIN_COMPANY_ID }, key))?.value ?? null;
+}
+
+/** The days of a new company's trial: the platform's `trial` setting (whaticket v6's key), 3 when never set. */
+export async function trialDays(deps: Pick<Platform, 'db'>): Promise<number> {
+  const days = Number(await platformSetting(deps, 'trial'));
+  return Number.isInteger(days) && days > 0 ? days : TRIAL_DAYS;
 }
 
 async function signupEnabled(deps: Pick<Platform, 'db'>): Promise<boolean> {
@@ -66,8 +72,8 @@ export async function signup(
     return;
   }
 
-  // A calendar date: the trial runs through the third day from today in the company's zone (the default one at sign-up).
-  const trialEnd = addToCalendarDate(dayIn(new Date(), DEFAULT_TIMEZONE), { days: TRIAL_DAYS });
+  // A calendar date: the trial runs through the trial's last day from today in the company's zone (the default one at sign-up).
+  const trialEnd = addToCalendarDate(dayIn(new Date(), DEFAULT_TIMEZONE), { days: await trialDays(deps) });
   let companyId: number;
   try {
     companyId = await deps.db.transaction((tx) =>

@@ -230,6 +230,16 @@ export function canSeeTicket(ctx: RequestContext, ticket: { userId: number | nul
   return ctx.user.allTicket === 'enabled' && ticket.status === 'pending';
 }
 
+/** Up to `limit` tickets of one status (open or pending), oldest change first, in the given queues when some are named; for closing them all. */
+export async function listTicketsByStatus(db: DbOrTx, scope: TenantScope, status: 'open' | 'pending', queueIds: number[] | null, limit: number) {
+  return db
+    .select({ id: tickets.id, userId: tickets.userId, queueId: tickets.queueId, status: tickets.status })
+    .from(tickets)
+    .where(inTenant(tickets, scope, eq(tickets.status, status), queueIds ? inArray(tickets.queueId, queueIds) : undefined))
+    .orderBy(tickets.updatedAt, tickets.id)
+    .limit(limit);
+}
+
 export interface TicketListFilters {
   searchParam: string;
   pageNumber: number;

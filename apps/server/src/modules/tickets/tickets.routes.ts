@@ -1,9 +1,9 @@
-import { CreateTicketBody, IdParams, TicketListQuery, UpdateTicketBody } from '@atende/shared';
+import { CloseAllTicketsBody, CreateTicketBody, IdParams, TicketListQuery, UpdateTicketBody } from '@atende/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
 import { presentTicket } from './tickets.presenter.js';
-import { countTicketList, createTicket, deleteTicket, listTicketPage, showTicket, showTicketByUuid, updateTicket, type TicketsDeps } from './tickets.service.js';
+import { closeAllTickets, countTicketList, createTicket, deleteTicket, listTicketPage, showTicket, showTicketByUuid, updateTicket, type TicketsDeps } from './tickets.service.js';
 
 export function registerTicketRoutes(scope: FastifyInstance, deps: TicketsDeps): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
@@ -31,6 +31,11 @@ export function registerTicketRoutes(scope: FastifyInstance, deps: TicketsDeps):
   app.post('/tickets', { schema: { body: CreateTicketBody } }, async (request, reply) => {
     const ticket = await createTicket(deps, request.ctx, request.body);
     return reply.status(201).send(presentTicket(ticket));
+  });
+
+  // whaticket v6's "close all" of its open or pending tab.
+  app.post('/tickets/closeAll', { schema: { body: CloseAllTicketsBody } }, async (request) => {
+    return closeAllTickets(deps, request.ctx, request.body.status, request.body.selectedQueueIds ?? null);
   });
 
   app.put('/tickets/:id', { schema: { params: IdParams, body: UpdateTicketBody } }, async (request) => {

@@ -18,6 +18,7 @@ import {
   findTicketIdByUuid,
   insertTicket,
   listTickets,
+  listTicketsByStatus,
   lockTicket,
   updateTicketRow,
   type TicketChange,
@@ -290,4 +291,29 @@ export async function deleteTicket(deps: Pick<TicketsDeps, 'db' | 'events'>, ctx
   authorize(ctx, 'ticket-options:deleteTicket');
   await deleteTicketRow(deps.db, ctx, id);
   deps.events.emit('ticket.deleted', { companyId: ctx.companyId, ticket });
+}
+
+/** The most tickets one "close all" closes (the client may ask again for the rest). */
+const CLOSE_ALL_LIMIT = 1000;
+
+/**
+ * `POST /tickets/closeAll` (whaticket v6's "close all" of the open or pending tab): each ticket
+ * of that status the caller may close is closed as `PUT /tickets/:id` would (the same rules,
+ * events and automation). v6 closes every ticket of the company with that status; here an admin
+ * closes those of the company (in `queueIds` when named), a user its own open tickets, or the
+ * pending ones it sees. A ticket someone else changed meanwhile is left as it is.
+ */
+export async function closeAllTickets(deps: Pick<TicketsDeps, 'db' | 'events'>, ctx: RequestContext, status: 'open' | 'pending', queueIds: number[] | null): Promise<{ closed: number }> {
+  const candidates = await listTicketsByStatus(deps.db, ctx, status, queueIds && queueIds.length > 0 ? queueIds : null, CLOSE_ALL_LIMIT);
+  const mine = candidates.filter((ticket) => canSeeTicket(ctx, ticket) && (ctx.user.profile === 'admin' || status === 'pending' || ticket.userId === ctx.user.id));
+  let closed = 0;
+  for (const ticket of mine) {
+    try {
+      await updateTicket(deps, ctx, ticket.id, { status: 'closed', expected: { status, userId: ticket.userId, queueId: ticket.queueId } });
+      closed += 1;
+    } catch (error) {
+      if (!(error instanceof AppError) || error.statusCode >= 500) throw error;
+    }
+  }
+  return { closed };
 }

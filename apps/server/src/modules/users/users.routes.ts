@@ -7,7 +7,7 @@ import { currentFamily } from '../auth/auth.service.js';
 import { REFRESH_COOKIE } from '../auth/auth.routes.js';
 import type { TokenService } from '../auth/tokens.js';
 import { presentUser } from './users.presenter.js';
-import { createUser, deleteUser, listCompanyUsers, listUserOptions, setLanguage, showUser, updateUser, type UsersDeps } from './users.service.js';
+import { createUser, deleteUser, listCompanyUsers, listUserOptions, myLanguage, setLanguage, showUser, updateUser, type UsersDeps } from './users.service.js';
 
 /** The users module's ports, and the tokens that name the sign-in making a request (it survives its own password change). */
 export function registerUserRoutes(scope: FastifyInstance, deps: UsersDeps & { tokens: TokenService }): void {
@@ -44,6 +44,8 @@ export function registerUserRoutes(scope: FastifyInstance, deps: UsersDeps & { t
     await deleteUser(deps, request.ctx, request.params.id);
     return { message: 'User deleted' };
   });
+
+  app.get('/users/me/language', { config: { allowExpiredCompany: true } }, async (request) => myLanguage(deps, request.ctx));
 
   app.post(
     '/users/set-language/:lang',

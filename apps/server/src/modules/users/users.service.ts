@@ -215,6 +215,16 @@ export async function deleteUser(deps: UsersDeps, ctx: RequestContext, userId: n
   deps.events.emit('user.deleted', { companyId: ctx.companyId, userId });
 }
 
+/**
+ * `GET /users/me/language` (whaticket v6's start-up language, `data.language`): the user's own
+ * choice, else the company's language (DECISIONS §1). `own` says whether the user chose it.
+ */
+export async function myLanguage(deps: UsersDeps, ctx: RequestContext): Promise<{ language: string; own: boolean }> {
+  const user = await findUser(deps.db, ctx, ctx.user.id);
+  if (user?.language) return { language: user.language, own: true };
+  return { language: (await findSetting(deps.db, ctx, 'language'))?.value ?? 'pt', own: false };
+}
+
 export async function setLanguage(deps: UsersDeps, ctx: RequestContext, language: string): Promise<void> {
   await updateUserRow(deps.db, ctx, ctx.user.id, { language });
 }

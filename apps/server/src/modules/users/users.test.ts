@@ -130,6 +130,19 @@ describe('users', () => {
     expect(response.statusCode).toBe(403);
   });
 
+  it("takes whaticket v6's user form: super null (not given) and whatsappId '' (none), on create and edit", async () => {
+    // A company of its own: the shared one's plan limit is counted by the other tests.
+    const own = await t.factories.buildCompany();
+    const ownToken = (await own.admin.login()).token;
+    const created = await t.request(ownToken, 'POST', '/users', newUser({ super: null, SuperIs: '0', whatsappId: '', allTicket: 'desabled', profile: 'user', queueIds: [] }));
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ super: false, whatsappId: null });
+    const edited = await t.request(ownToken, 'PUT', `/users/${created.json().id}`, { ...created.json<Record<string, unknown>>(), password: '', super: null, whatsappId: '' });
+    expect(edited.statusCode).toBe(200);
+    expect(edited.json()).toMatchObject({ super: false, whatsappId: null });
+    expect((await t.request(ownToken, 'PUT', `/users/${created.json().id}`, { super: 'maybe' })).statusCode).toBe(400);
+  });
+
   it('an admin cannot delete itself', async () => {
     expect((await t.request(adminToken, 'DELETE', `/users/${company.admin.id}`)).json().error).toBe('ERR_CANNOT_DELETE_SELF');
   });

@@ -25,11 +25,14 @@ const companyId = () =>
     .notNull()
     .references(() => companies.id, { onDelete: 'cascade' });
 
+/** One weekday's hours: the first interval, and the second (`startTimeB`/`endTimeB`, absent in older rows). */
 export interface ScheduleRow {
   weekday: string;
   weekdayEn: string;
   startTime: string;
   endTime: string;
+  startTimeB?: string;
+  endTimeB?: string;
 }
 
 export const plans = pgTable('plans', {
@@ -154,6 +157,9 @@ export const whatsapps = pgTable(
     pixMessage: text('pix_message').notNull().default(''),
     /** The channel's last problem an admin must know of (a revoked token, a webhook-level error); cleared when it connects again. */
     problem: jsonb('problem').$type<ConnectionProblem>(),
+    /** A file sent with the greeting (whaticket v6's greeting media), in the company's media folder. */
+    greetingMediaPath: text('greeting_media_path'),
+    greetingMediaName: text('greeting_media_name'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -280,6 +286,9 @@ export const queues = pgTable(
     schedules: jsonb('schedules').$type<ScheduleRow[]>().notNull().default([]),
     promptId: integer('prompt_id').references((): AnyPgColumn => prompts.id, { onDelete: 'set null' }),
     integrationId: integer('integration_id').references(() => queueIntegrations.id, { onDelete: 'set null' }),
+    /** A file sent with the queue's greeting (whaticket v6's queue media), in the company's media folder. */
+    mediaPath: text('media_path'),
+    mediaName: text('media_name'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -289,6 +298,30 @@ export const queues = pgTable(
     index('queues_prompt_id_idx').on(t.promptId),
     index('queues_integration_id_idx').on(t.integrationId),
   ],
+);
+
+/**
+ * Days a connection is closed (whaticket v6's holiday periods): from `startDate` through
+ * `endDate`, calendar days of the company's zone. While one is active the connection's new
+ * messages get its `message` (at most once every `repeatIntervalHours` per ticket) and no bot.
+ */
+export const holidayPeriods = pgTable(
+  'holiday_periods',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    whatsappId: integer('whatsapp_id')
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: 'cascade' }),
+    startDate: date('start_date', { mode: 'string' }).notNull(),
+    endDate: date('end_date', { mode: 'string' }).notNull(),
+    message: text('message').notNull().default(''),
+    active: boolean('active').notNull().default(true),
+    repeatIntervalHours: integer('repeat_interval_hours').notNull().default(24),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('holiday_periods_company_id_whatsapp_id_idx').on(t.companyId, t.whatsappId, t.startDate), index('holiday_periods_whatsapp_id_idx').on(t.whatsappId, t.endDate)],
 );
 
 /** A queue's chatbot option tree (spec part 2 §2.3): roots have no parent. */
@@ -516,6 +549,8 @@ export const tickets = pgTable(
     // The lists' order (unread first, then most recently updated) read straight off the index.
     index('tickets_list_order_idx').on(t.companyId, t.status, sql`(${t.unreadMessages} > 0)`, t.updatedAt, t.id),
     index('tickets_company_id_updated_at_idx').on(t.companyId, t.updatedAt),
+    // The tickets report (whaticket v6's `/ticket/reports`) filters by creation day.
+    index('tickets_company_id_created_at_idx').on(t.companyId, t.createdAt),
     index('tickets_company_id_user_id_status_idx').on(t.companyId, t.userId, t.status),
     index('tickets_company_id_queue_id_status_idx').on(t.companyId, t.queueId, t.status),
     index('tickets_company_id_contact_id_idx').on(t.companyId, t.contactId),
@@ -1317,6 +1352,7 @@ export type PromptRow = typeof prompts.$inferSelect;
 export type QueueIntegrationRow = typeof queueIntegrations.$inferSelect;
 export type OutboundSendRow = typeof outboundSends.$inferSelect;
 export type ScheduleRecord = typeof schedules.$inferSelect;
+export type HolidayPeriodRow = typeof holidayPeriods.$inferSelect;
 
 /**
  * A company's bill for one period (spec part 2 §3 Invoice): one per company and due

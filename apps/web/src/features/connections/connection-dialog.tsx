@@ -26,6 +26,7 @@ import { Controller, useForm, useWatch, type FieldPath, type UseFormReturn } fro
 import { useTranslation } from 'react-i18next';
 import { ApiError, type HttpClient } from '../../api/http-client';
 import { useSession } from '../../api/session';
+import { AttachmentField, storedAttachment, type Attachment } from '../../components/attachment-field';
 import { FormDialogActions } from '../../components/form-dialog-actions';
 import { SecretDialog } from '../../components/secret-dialog';
 import { toastError, toastSuccess } from '../../components/toast';
@@ -44,6 +45,7 @@ import {
 } from './connection-form';
 import { ConnectionHoursFields } from './connection-hours-fields';
 import { generateConnectionToken } from './connection-token';
+import { HolidayPeriodsPanel } from './holiday-periods-panel';
 import { applyConnectionEvent, connectionsKey, refreshConnectionAlert } from './connections-queries';
 
 type Form = UseFormReturn<ConnectionFormValues, unknown, ConnectionFormOutput>;
@@ -142,10 +144,12 @@ function ConnectionForm({ connection, queues, prompts, integrations, isSuper, on
   const provider = useWatch({ control: form.control, name: 'provider' });
   const [tab, setTab] = useState<ConnectionTab>('general');
   const [issuedToken, setIssuedToken] = useState<string | null>(null);
+  // A file sent with the greeting (whaticket v6's greeting media), stored once the connection is saved.
+  const [greetingFile, setGreetingFile] = useState<Attachment>(() => storedAttachment(connection?.greetingMediaName));
   const { errors, isSubmitting } = form.formState;
   // Client messages are translation keys; the server's are sentences, shown as they come.
   const message = (text?: string) => (text ? (i18n.exists(text) ? t(text) : text) : undefined);
-  const tabs: ConnectionTab[] = ['general', 'messages', 'automation', 'hours', ...(provider === 'cloud-api' ? (['cloudApi'] as const) : [])];
+  const tabs: ConnectionTab[] = ['general', 'messages', 'automation', 'hours', 'holidays', ...(provider === 'cloud-api' ? (['cloudApi'] as const) : [])];
   const visibleTab = tabs.includes(tab) ? tab : 'general';
   const variables = useVariableInsertion<(typeof MESSAGE_FIELDS)[number]>('greetingMessage');
   const unknownVariables = useUnknownVariables();
@@ -159,7 +163,9 @@ function ConnectionForm({ connection, queues, prompts, integrations, isSuper, on
       }
       try {
         const body = connectionPayload(values, { editing, isSuper });
-        const saved = editing ? await api.put<PresentedConnectionDetail>(`/whatsapp/${connection.id}`, body) : await api.post<PresentedConnectionDetail>('/whatsapp', body);
+        const written = editing ? await api.put<PresentedConnectionDetail>(`/whatsapp/${connection.id}`, body) : await api.post<PresentedConnectionDetail>('/whatsapp', body);
+        const saved = await syncGreetingFile(api, written, greetingFile);
+        setGreetingFile(storedAttachment(saved.greetingMediaName));
         queryClient.setQueryData<PresentedConnectionDetail[]>(connectionsKey, (list) => applyConnectionEvent(list ?? [], { action: 'update', whatsapp: saved }));
         refreshConnectionAlert(queryClient);
         toastSuccess(t('connections.saved'));
@@ -323,6 +329,13 @@ function ConnectionForm({ connection, queues, prompts, integrations, isSuper, on
               );
             })}
             <VariableChips kind="ticket" onInsert={variables.insert} testId="connection-variables" />
+            <AttachmentField
+              value={greetingFile}
+              onChange={setGreetingFile}
+              onRefused={(text) => toastError(new Error(text))}
+              labels={{ attach: t('connections.dialog.greetingAttach'), hint: t('connections.dialog.greetingAttachHint'), remove: t('connections.dialog.greetingRemove') }}
+              testId="connection-greeting-media"
+            />
             <TextField
               label={t('connections.dialog.pix')}
               {...form.register('pix')}
@@ -367,12 +380,25 @@ function ConnectionForm({ connection, queues, prompts, integrations, isSuper, on
         ) : null}
 
         {visibleTab === 'hours' ? <ConnectionHoursFields form={form} /> : null}
+        {visibleTab === 'holidays' ? <HolidayPeriodsPanel connectionId={connection?.id ?? null} /> : null}
         {visibleTab === 'cloudApi' ? <CloudApiFields form={form} stored={connection?.cloudApi} isSuper={isSuper} /> : null}
       </DialogContent>
       <FormDialogActions saving={isSubmitting} onCancel={onClose} saveTestId="connection-save" />
       {issuedToken ? <SecretDialog secret={issuedToken} texts="connections.tokenIssued" testId="connection-token-issued" onClose={onClose} /> : null}
     </form>
   );
+}
+
+/** Brings the saved connection's greeting file in line with the dialog (upload a new one, delete a removed one). */
+async function syncGreetingFile(api: HttpClient, saved: PresentedConnectionDetail, file: Attachment): Promise<PresentedConnectionDetail> {
+  const url = `/whatsapp/${saved.id}/greeting-media`;
+  if (file.kind === 'new') {
+    const form = new FormData();
+    form.append('file', file.file);
+    return api.post<PresentedConnectionDetail>(url, form);
+  }
+  if (file.kind === 'none' && saved.greetingMediaName) return api.delete<PresentedConnectionDetail>(url);
+  return saved;
 }
 
 function OptionSelect({

@@ -66,12 +66,13 @@ export const connectionFormResolver: Resolver<ConnectionFormValues, unknown, Con
   return resolve(values, context, options as unknown as Parameters<typeof resolve>[2]) as ReturnType<Resolver<ConnectionFormValues, unknown, ConnectionFormOutput>>;
 };
 
-/** Stored schedules in Monday–Sunday order; a missing day gets its default hours (spec part 2 §9). */
-export function schedulesFor(stored: readonly ScheduleEntry[] | undefined): ScheduleEntry[] {
+/** Stored schedules in Monday–Sunday order, each with its optional second interval; a missing day gets its default hours (spec part 2 §9). */
+export function schedulesFor(stored: readonly (Omit<ScheduleEntry, 'startTimeB' | 'endTimeB'> & Partial<ScheduleEntry>)[] | undefined): ScheduleEntry[] {
   return WEEKDAYS.map(({ weekdayEn }) => {
     const found = stored?.find((entry) => entry.weekdayEn === weekdayEn);
     const fallback = DEFAULT_SCHEDULES.find((entry) => entry.weekdayEn === weekdayEn);
-    return { ...(found ?? fallback ?? { weekday: weekdayEn, weekdayEn, startTime: '', endTime: '' }) };
+    const entry = found ?? fallback ?? { weekday: weekdayEn, weekdayEn, startTime: '', endTime: '' };
+    return { weekday: entry.weekday, weekdayEn: entry.weekdayEn, startTime: entry.startTime, endTime: entry.endTime, startTimeB: entry.startTimeB ?? '', endTimeB: entry.endTimeB ?? '' };
   });
 }
 
@@ -136,7 +137,7 @@ export function connectionPayload(values: ConnectionFormOutput, options: Payload
 }
 
 /** Which tab of the dialog shows a field (so a refused save opens the tab with the first error). */
-export type ConnectionTab = 'general' | 'messages' | 'automation' | 'hours' | 'cloudApi';
+export type ConnectionTab = 'general' | 'messages' | 'automation' | 'hours' | 'holidays' | 'cloudApi';
 
 const FIELD_TABS: Record<string, ConnectionTab> = {
   name: 'general',

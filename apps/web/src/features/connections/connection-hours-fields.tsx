@@ -5,7 +5,14 @@ import type { ConnectionFormOutput, ConnectionFormValues } from './connection-fo
 
 type Form = UseFormReturn<ConnectionFormValues, unknown, ConnectionFormOutput>;
 
-/** Business hours, Monday to Sunday (spec part 2 §9); a day whose start equals its end is closed. */
+const FIELDS = [
+  { field: 'startTime', testId: 'start' },
+  { field: 'endTime', testId: 'end' },
+  { field: 'startTimeB', testId: 'startB' },
+  { field: 'endTimeB', testId: 'endB' },
+] as const;
+
+/** Business hours, Monday to Sunday (spec part 2 §9), with an optional second interval a day; an interval whose start equals its end is closed. */
 export function ConnectionHoursFields({ form }: { form: Form }) {
   const { t } = useTranslation();
   const schedules = form.getValues('schedules');
@@ -19,27 +26,20 @@ export function ConnectionHoursFields({ form }: { form: Form }) {
       {schedules.map((entry, index) => (
         <Stack key={entry.weekdayEn} direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }} data-testid="connection-hours-row">
           <Typography sx={{ width: { sm: 160 }, flexShrink: 0 }}>{t(`connections.weekdays.${entry.weekdayEn}`)}</Typography>
-          <Stack direction="row" spacing={1} sx={{ flex: 1 }}>
-            <TextField
-              type="time"
-              size="small"
-              label={t('connections.dialog.startTime')}
-              {...form.register(`schedules.${index}.startTime`)}
-              error={Boolean(errors?.[index]?.startTime)}
-              helperText={message(errors?.[index]?.startTime?.message)}
-              fullWidth
-              slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': `hours-start-${entry.weekdayEn}` } }}
-            />
-            <TextField
-              type="time"
-              size="small"
-              label={t('connections.dialog.endTime')}
-              {...form.register(`schedules.${index}.endTime`)}
-              error={Boolean(errors?.[index]?.endTime)}
-              helperText={message(errors?.[index]?.endTime?.message)}
-              fullWidth
-              slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': `hours-end-${entry.weekdayEn}` } }}
-            />
+          <Stack direction="row" spacing={1} useFlexGap sx={{ flex: 1, flexWrap: 'wrap' }}>
+            {FIELDS.map(({ field, testId }) => (
+              <TextField
+                key={field}
+                type="time"
+                size="small"
+                label={t(`connections.dialog.${field}`)}
+                {...form.register(`schedules.${index}.${field}`)}
+                error={Boolean(errors?.[index]?.[field])}
+                helperText={message(errors?.[index]?.[field]?.message)}
+                sx={{ flex: '1 1 130px' }}
+                slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': `hours-${testId}-${entry.weekdayEn}` } }}
+              />
+            ))}
           </Stack>
         </Stack>
       ))}

@@ -1,6 +1,6 @@
 import type { PresentedQueue } from '@atende/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SnackbarProvider } from 'notistack';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -30,7 +30,7 @@ function server(write: { status: number; body: unknown }, gets: Record<string, u
     'fetch',
     vi.fn(async (url: string, init: RequestInit) => {
       const method = init.method ?? 'GET';
-      calls.push({ url, method, body: init.body ? JSON.parse(String(init.body)) : undefined });
+      calls.push({ url, method, body: typeof init.body === 'string' ? JSON.parse(init.body) : init.body });
       if (method === 'GET') return Response.json(gets[url.split('?')[0] ?? ''] ?? []);
       return new Response(JSON.stringify(write.body), { status: write.status, headers: { 'content-type': 'application/json' } });
     }),
@@ -136,6 +136,50 @@ describe('queue modal', { timeout: 20_000 }, () => {
     const body = writes()[0]?.body as { schedules: { weekdayEn: string; startTime: string; endTime: string }[] };
     expect(body.schedules).toHaveLength(7);
     expect(body.schedules[0]).toMatchObject({ weekdayEn: 'monday', startTime: '08:00', endTime: '18:00' });
+  });
+
+  it('takes a second interval a day', { timeout: 60_000 }, async () => {
+    const { writes } = server({ status: 200, body: saved }, { '/settings': [{ key: 'scheduleType', value: 'queue' }] });
+    const onClose = vi.fn();
+    wrap(<QueueModal queue={saved} otherColors={[]} onClose={onClose} />);
+    await userEvent.click(await screen.findByTestId('queue-tab-hours'));
+    // Typed as the mask leaves them (typing key by key is slow under jsdom).
+    fireEvent.change(screen.getByTestId('queue-monday-end'), { target: { value: '1200' } });
+    fireEvent.change(screen.getByTestId('queue-monday-startB'), { target: { value: '1300' } });
+    fireEvent.change(screen.getByTestId('queue-monday-endB'), { target: { value: '1800' } });
+    await userEvent.click(screen.getByTestId('queue-save'));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect((writes()[0]?.body as { schedules: unknown[] }).schedules[0]).toEqual({ weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '08:00', endTime: '12:00', startTimeB: '13:00', endTimeB: '18:00' });
+  });
+
+  it("uploads the greeting's file after saving the queue, and removes a stored one", async () => {
+    const { writes } = server({ status: 200, body: { ...saved, mediaPath: 'boas-vindas.png', mediaName: 'boas-vindas.png' } });
+    const onClose = vi.fn();
+    wrap(<QueueModal queue={saved} otherColors={[]} onClose={onClose} />);
+    await userEvent.upload(screen.getByTestId('queue-attachment-file'), new File(['x'], 'boas-vindas.png', { type: 'image/png' }));
+    expect(screen.getByTestId('queue-attachment').textContent).toContain('boas-vindas.png');
+    await userEvent.click(screen.getByTestId('queue-save'));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(writes().map((write) => [write.method, write.url])).toEqual([
+      ['PUT', '/queue/3'],
+      ['POST', '/queue/3/media-upload'],
+    ]);
+  });
+});
+
+describe('queue modal with a stored greeting file', { timeout: 20_000 }, () => {
+  it('deletes the file the user removed', async () => {
+    const stored = { ...saved, mediaPath: 'antigo.pdf', mediaName: 'antigo.pdf' };
+    const { writes } = server({ status: 200, body: stored });
+    const onClose = vi.fn();
+    wrap(<QueueModal queue={stored} otherColors={[]} onClose={onClose} />);
+    await userEvent.click(screen.getByLabelText('Remove file'));
+    await userEvent.click(screen.getByTestId('queue-save'));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(writes().map((write) => [write.method, write.url])).toEqual([
+      ['PUT', '/queue/3'],
+      ['DELETE', '/queue/3/media-upload'],
+    ]);
   });
 });
 

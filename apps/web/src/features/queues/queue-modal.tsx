@@ -7,6 +7,7 @@ import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { useSession } from '../../api/session';
+import { AttachmentField, storedAttachment, syncAttachment, type Attachment } from '../../components/attachment-field';
 import { FormDialogActions } from '../../components/form-dialog-actions';
 import { toastError, toastSuccess } from '../../components/toast';
 import { useUnknownVariables, useVariableInsertion, VariableChips } from '../../components/variable-chips';
@@ -49,6 +50,8 @@ export function QueueModal({ queue: given, otherColors, onClose }: { queue: Pres
   const [tab, setTab] = useState<TabKey>('data');
   const [hours, setHours] = useState<WeekdayHours[]>(() => weekRows(queue?.schedules));
   const [showHourErrors, setShowHourErrors] = useState(false);
+  // A file sent with the greeting (whaticket v6's queue media), stored once the queue is saved.
+  const [attachment, setAttachment] = useState<Attachment>(() => storedAttachment(queue?.mediaName));
 
   const form = useForm<FormInput, unknown, FormOutput>({
     resolver: zodResolver(QueueBody),
@@ -88,7 +91,9 @@ export function QueueModal({ queue: given, otherColors, onClose }: { queue: Pres
       if (!useOpenAi) delete body.promptId;
       if (hoursTab) body.schedules = schedulesPayload(hours);
       try {
-        const saved = queue ? await api.put<PresentedQueue>(`/queue/${queue.id}`, body) : await api.post<PresentedQueue>('/queue', body);
+        const written = queue ? await api.put<PresentedQueue>(`/queue/${queue.id}`, body) : await api.post<PresentedQueue>('/queue', body);
+        const saved = await syncAttachment(api, `/queue/${written.id}`, written, attachment);
+        setAttachment(storedAttachment(saved.mediaName));
         cacheQueueEvent(queryClient, { action: queue ? 'update' : 'create', queue: saved });
         toastSuccess(t('queues.saved'));
         if (queue) onClose();
@@ -196,6 +201,13 @@ export function QueueModal({ queue: given, otherColors, onClose }: { queue: Pres
                 );
               })}
               <VariableChips kind="ticket" onInsert={variables.insert} />
+              <AttachmentField
+                value={attachment}
+                onChange={setAttachment}
+                onRefused={(text) => toastError(new Error(text))}
+                labels={{ attach: t('queues.modal.attach'), hint: t('queues.modal.attachHint'), remove: t('queues.modal.removeAttachment') }}
+                testId="queue-attachment"
+              />
             </Stack>
           </Box>
           {hoursTab ? (

@@ -1,4 +1,4 @@
-import { PLATFORM_SETTING_KEYS, SETTING_DEFINITIONS, SETTING_MAX_LENGTH, type SettingKey } from '@atende/shared';
+import { SETTING_DEFINITIONS, SETTING_MAX_LENGTH, type SettingKey } from '@atende/shared';
 import { settingValue, type Setting } from './settings-queries';
 
 /**
@@ -24,8 +24,9 @@ export const CHOICE_SETTINGS = [
  * Options of the platform rather than of the company (public sign-up, revealing an
  * unknown e-mail at password reset): read from the main company and changed by
  * super users only (the server answers 403 to anyone else), so only they see them.
+ * The platform keys kept for the whaticket v6 client's screens are not offered here.
  */
-export const PLATFORM_CHOICE_SETTINGS = PLATFORM_SETTING_KEYS;
+export const PLATFORM_CHOICE_SETTINGS = ['publicSignup', 'passwordResetNotFound'] as const satisfies readonly SettingKey[];
 export type ChoiceSetting = (typeof CHOICE_SETTINGS)[number] | (typeof PLATFORM_CHOICE_SETTINGS)[number];
 
 /** The values a choice offers, as the server accepts them (`PUT /settings/:key`). */

@@ -179,7 +179,7 @@ describe('settings page', { timeout: 20_000 }, () => {
     expect(put?.url).toBe('/companies/1/schedules');
     const { schedules } = put?.body as { schedules: { weekdayEn: string; startTime: string; endTime: string }[] };
     expect(schedules.map((s) => s.weekdayEn)).toEqual(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']);
-    expect(schedules[0]).toEqual({ weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '09:30', endTime: '18:00' });
+    expect(schedules[0]).toEqual({ weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '09:30', endTime: '18:00', startTimeB: '', endTimeB: '' });
     // Saved: the form restarts from the stored hours, which are now configured.
     await waitFor(() => expect(screen.queryByTestId('company-hours-not-configured')).toBeNull());
     expect(screen.getByTestId('company-monday-start')).toHaveProperty('value', '09:30');

@@ -108,7 +108,9 @@ export const settingsTexts = featureTexts({
     hours: {
       start: 'Início',
       end: 'Fim',
-      closedHint: 'Um dia com início igual ao fim (ex.: 00:00 às 00:00) fica fechado; um fim antes do início passa da meia-noite.',
+      startB: 'Início (2º turno)',
+      endB: 'Fim (2º turno)',
+      closedHint: 'Um dia com início igual ao fim (ex.: 00:00 às 00:00) fica fechado; um fim antes do início passa da meia-noite. O 2º turno (ex.: a tarde, depois do almoço) é opcional: deixe-o vazio para um só horário.',
       days: {
         monday: 'Segunda-feira',
         tuesday: 'Terça-feira',
@@ -226,7 +228,9 @@ export const settingsTexts = featureTexts({
     hours: {
       start: 'Start',
       end: 'End',
-      closedHint: 'A day whose start equals its end (e.g. 00:00 to 00:00) is closed; an end before the start runs past midnight.',
+      startB: 'Start (2nd shift)',
+      endB: 'End (2nd shift)',
+      closedHint: 'A day whose start equals its end (e.g. 00:00 to 00:00) is closed; an end before the start runs past midnight. The 2nd shift (e.g. the afternoon, after lunch) is optional: leave it empty for one interval.',
       days: {
         monday: 'Monday',
         tuesday: 'Tuesday',
@@ -344,7 +348,9 @@ export const settingsTexts = featureTexts({
     hours: {
       start: 'Inicio',
       end: 'Fin',
-      closedHint: 'Un día con inicio igual al fin (ej.: 00:00 a 00:00) queda cerrado; un fin antes del inicio pasa de la medianoche.',
+      startB: 'Inicio (2º turno)',
+      endB: 'Fin (2º turno)',
+      closedHint: 'Un día con inicio igual al fin (ej.: 00:00 a 00:00) queda cerrado; un fin antes del inicio pasa de la medianoche. El 2º turno (ej.: la tarde, después del almuerzo) es opcional: déjelo vacío para un solo horario.',
       days: {
         monday: 'Lunes',
         tuesday: 'Martes',

@@ -46,6 +46,16 @@ describe('weekly hours', () => {
     expect(validateWeek(rows)).toEqual({ wednesday: { startTime: 'validation.invalidTime' } });
     rows[2] = { ...rows[2]!, startTime: ' 07:00 ' };
     expect(validateWeek(schedulesPayload(rows))).toEqual({});
-    expect(schedulesPayload(rows)[2]).toEqual({ weekday: 'Quarta-feira', weekdayEn: 'wednesday', startTime: '07:00', endTime: '18:00' });
+    expect(schedulesPayload(rows)[2]).toEqual({ weekday: 'Quarta-feira', weekdayEn: 'wednesday', startTime: '07:00', endTime: '18:00', startTimeB: '', endTimeB: '' });
+  });
+
+  it("a second interval a day (whaticket v6's afternoon): read from what is stored, checked like the first, sent with it", () => {
+    const rows = weekRows([{ weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '08:00', endTime: '12:00', startTimeB: '13:00', endTimeB: '18:00' }]);
+    expect(rows[0]).toMatchObject({ startTimeB: '13:00', endTimeB: '18:00' });
+    expect(rows[1]).toMatchObject({ startTimeB: '', endTimeB: '' });
+    expect(validateDay({ startTime: '08:00', endTime: '12:00', startTimeB: '13:00', endTimeB: '' })).toEqual({ endTimeB: 'validation.required' });
+    expect(validateDay({ startTime: '', endTime: '', startTimeB: '25:00', endTimeB: '18:00' })).toEqual({ startTimeB: 'validation.invalidTime' });
+    expect(validateDay({ startTime: '08:00', endTime: '12:00', startTimeB: '', endTimeB: '' })).toEqual({});
+    expect(schedulesPayload(rows)[0]).toEqual({ weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '08:00', endTime: '12:00', startTimeB: '13:00', endTimeB: '18:00' });
   });
 });
