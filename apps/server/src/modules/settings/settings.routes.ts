@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
 import { presentSettings, presentVisibleSetting } from './settings.presenter.js';
 import { readUpload } from '../quick-messages/quick-messages.routes.js';
-import { listCompanySettings, showSetting, storeSettingUpload, updateSetting, type SettingUploadDeps } from './settings.service.js';
+import { listCompanySettings, showSetting, storeSettingUpload, updateSetting, V6_MEDIA_REFS, type SettingUploadDeps } from './settings.service.js';
 
 const KeyParams = z.object({ key: z.string().max(100) });
 
@@ -25,7 +25,7 @@ export function registerSettingRoutes(scope: FastifyInstance, deps: SettingUploa
   });
 
   // whaticket v6's platform uploads (super users): the login page's images and the Gerencianet certificate.
-  const MediaRef = z.object({ ref: z.enum(['signup', 'login', 'interno', 'logo_w', 'favicon'], { error: 'validation.invalidValue' }).default('login') });
+  const MediaRef = z.object({ ref: z.enum(V6_MEDIA_REFS, { error: 'validation.invalidValue' }).default('login') });
   app.post('/settings/media-upload', { schema: { querystring: MediaRef } }, async (request) => {
     const stored = await storeSettingUpload(deps, request.ctx, request.query.ref, () => readUpload(request));
     return { mensagem: 'Arquivo Anexado', key: stored.key, filename: stored.name };

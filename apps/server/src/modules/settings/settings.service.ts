@@ -83,9 +83,10 @@ export async function updateSetting(deps: SettingsDeps, ctx: RequestContext, ask
   return asked === key ? setting : { key: asked, value: setting.value };
 }
 
-/** Files kept for whaticket v6's screens: the login page's images (`ref`) and the Gerencianet certificate. */
-const V6_UPLOAD_REFS = ['signup', 'login', 'interno', 'logo_w', 'favicon', 'logoLight', 'logoDark', 'gerencianetCert'] as const;
-export type V6UploadRef = (typeof V6_UPLOAD_REFS)[number];
+/** The images whaticket v6's settings page uploads by `ref` (`POST /settings/media-upload?ref=`). */
+export const V6_MEDIA_REFS = ['signup', 'login', 'interno', 'logo_w', 'favicon'] as const;
+/** Files kept for whaticket v6's screens: those images, the logos and the Gerencianet certificate. */
+export type V6UploadRef = (typeof V6_MEDIA_REFS)[number] | 'logoLight' | 'logoDark' | 'gerencianetCert';
 
 export type SettingUploadDeps = SettingsDeps & Pick<Platform, 'media'>;
 
