@@ -37,7 +37,8 @@ export function subscribeChatEvents({ events, publisher }: Pick<Platform, 'event
       const action = addedIds.includes(userId) ? 'create' : 'update';
       publisher.broadcast([rooms.user(companyId, userId)], whaticketV6Events.chatUser(companyId, userId), { action, record: presented });
     }
-    toOpenChat(companyId, chat, { action: 'update', chat: presented });
+    // Not for a chat just made: v6's open-chat handler would put back the list it had before the `create`.
+    if (addedIds.length < chat.members.length) toOpenChat(companyId, chat, { action: 'update', chat: presented });
   });
   events.on('chat.deleted', ({ companyId, chatId, memberIds: ids }) => send(companyId, ids, { action: 'delete', id: chatId }));
   events.on('chat.read', ({ companyId, chat, userId }) => send(companyId, [userId], { action: 'update', chat: presentChat(chat) }));
