@@ -57,7 +57,7 @@ import { registerTicketNoteRoutes } from './modules/ticket-notes/ticket-notes.ro
 import { subscribeTicketEvents } from './modules/tickets/tickets.events.js';
 import { registerTicketRoutes } from './modules/tickets/tickets.routes.js';
 import { subscribeSettingEvents } from './modules/settings/settings.events.js';
-import { registerSettingRoutes } from './modules/settings/settings.routes.js';
+import { registerSettingPublicRoutes, registerSettingRoutes } from './modules/settings/settings.routes.js';
 import { subscribeUserEvents } from './modules/users/users.events.js';
 import { registerUserRoutes } from './modules/users/users.routes.js';
 
@@ -73,6 +73,8 @@ export const publicModules: RegisterRoutes[] = [
   registerSignupRoutes,
   registerPasswordResetRoutes,
   registerPaymentWebhookRoutes,
+  // whaticket v6's logo addresses (issue 32)
+  registerSettingPublicRoutes,
 ];
 
 /** Routes behind the auth hook: each sees `req.ctx`. */

@@ -49,6 +49,9 @@ export const ROUTE_ROLES = {
   'GET /settings/allowregister': 'public',
   'GET /settings/trial': 'public',
   'GET /settings/system-default-language': 'public',
+  // whaticket v6's logo addresses (its login page shows them before anyone signs in)
+  'GET /public/logotipos/:file': 'public',
+  'GET /public/:companyDir/logotipos/:file': 'public',
   // SaaS lifecycle (issue 23): sign-up and password reset need no session; the PSP's
   // webhook has its secret and the charge fetched back; the fake PSP is a stand-in peer
   'POST /companies/cadastro': 'public',

@@ -61,6 +61,8 @@ export const ROUTE_CASES: Record<RouteKey, RouteCase> = {
   'GET /settings/allowregister': open(() => ({ url: '/settings/allowregister', anonymous: true })),
   'GET /settings/trial': open(() => ({ url: '/settings/trial', anonymous: true })),
   'GET /settings/system-default-language': open(() => ({ url: '/settings/system-default-language', anonymous: true })),
+  'GET /public/logotipos/:file': open(() => ({ url: '/public/logotipos/login.png', anonymous: true })),
+  'GET /public/:companyDir/logotipos/:file': open((f) => ({ url: `/public/company${f.companyId}/logotipos/logo.png`, anonymous: true })),
   // SaaS lifecycle (issue 23)
   'POST /companies/cadastro': open((f) => ({ url: '/companies/cadastro', body: { name: 'Probe Co', email: `probe.${f.marker.toLowerCase()}@example.com`, phone: '11987654321', password: 'Probe123!', planId: f.planId }, anonymous: true })),
   'GET /auth/options': open(() => ({ url: '/auth/options', anonymous: true })),

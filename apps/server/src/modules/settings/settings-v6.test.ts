@@ -139,6 +139,25 @@ describe("whaticket v6's settings uploads", () => {
     expect((await upload(adminToken, '/settings/media-upload?ref=login', 'login.png', 'image/png')).statusCode).toBe(403);
   });
 
+  it("serves v6's logo addresses without login: Atende's logo until a super user uploads one, then that image", async () => {
+    const before = await t.app.inject({ method: 'GET', url: '/public/logotipos/interno.png' });
+    expect(before.statusCode).toBe(200);
+    expect(before.headers['content-type']).toContain('image/svg+xml');
+    expect(before.body).toContain('Atende');
+    expect((await upload(superToken, '/settings/media-upload?ref=interno', 'interno.png', 'image/png')).statusCode).toBe(200);
+    const after = await t.app.inject({ method: 'GET', url: '/public/logotipos/interno.png' });
+    expect(after.headers['content-type']).toBe('image/png');
+    expect(after.rawPayload.equals(PNG)).toBe(true);
+    // A company's logo is the platform's (no company's own file is reachable this way).
+    const company = await t.app.inject({ method: 'GET', url: '/public/company1/logotipos/logo.svg' });
+    expect(company.statusCode).toBe(200);
+    expect(company.headers['content-type']).toMatch(/^image\//);
+    for (const url of ['/public/logotipos/..%2F..%2Fetc%2Fpasswd', '/public/logotipos/login.exe', '/public/other/logotipos/logo.png']) {
+      expect((await t.app.inject({ method: 'GET', url })).statusCode, url).toBeGreaterThanOrEqual(400);
+      expect((await t.app.inject({ method: 'GET', url })).statusCode, url).toBeLessThan(500);
+    }
+  });
+
   it('validate/webhook checks the address for form and calls nothing', async () => {
     const ok = await t.request(superToken, 'POST', '/subscription/validate/webhook', { url: 'https://api.example.com/subscription/webhook' });
     expect(ok.json()).toMatchObject({ success: true, url: 'https://api.example.com/subscription/webhook' });

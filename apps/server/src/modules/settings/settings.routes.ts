@@ -1,11 +1,11 @@
 import { SettingUpdateBody } from '@atende/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../platform/http/app-error.js';
 import { z } from 'zod';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
 import { presentSettings, presentVisibleSetting } from './settings.presenter.js';
 import { readUpload } from '../quick-messages/quick-messages.routes.js';
-import { listCompanySettings, showSetting, storeSettingUpload, updateSetting, V6_MEDIA_REFS, type SettingUploadDeps } from './settings.service.js';
+import { listCompanySettings, showSetting, storeSettingUpload, updateSetting, V6_MEDIA_REFS, v6LogoFile, type SettingUploadDeps } from './settings.service.js';
 
 const KeyParams = z.object({ key: z.string().max(100) });
 
@@ -58,4 +58,18 @@ async function readForm(request: FastifyRequest): Promise<{ file: { data: Buffer
   }
   if (!file) throw new AppError('ERR_VALIDATION', undefined, { message: 'Send one file in the field "file"', fields: { file: ['Required'] } });
   return { file, fields };
+}
+
+/** whaticket v6's logo addresses, public as there (its login page shows them): the platform's images or Atende's. */
+export function registerSettingPublicRoutes(scope: FastifyInstance, deps: SettingUploadDeps): void {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
+  const LogoFile = z.object({ file: z.string().regex(/^[\w-]{1,40}\.(png|jpe?g|gif|webp|svg|ico)$/i, 'validation.invalidValue') });
+  const sendLogo = async (file: string, reply: FastifyReply) => {
+    const logo = await v6LogoFile(deps, file);
+    return reply.header('content-type', logo.type).header('cache-control', 'public, max-age=300').header('x-content-type-options', 'nosniff').send(logo.data);
+  };
+  app.get('/public/logotipos/:file', { schema: { params: LogoFile } }, async (request, reply) => sendLogo(request.params.file, reply));
+  app.get('/public/:companyDir/logotipos/:file', { schema: { params: LogoFile.extend({ companyDir: z.string().regex(/^company\d{1,10}$/, 'validation.invalidValue') }) } }, async (request, reply) =>
+    sendLogo(request.params.file, reply),
+  );
 }

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { CHATBOT_TEXT_KEYS, isAllowedSettingValue, isPlatformSetting, isSettingKey, maySeeSetting, SETTING_ALIASES, SETTING_DEFINITIONS, SETTING_KEYS, settingVisibility } from '@atende/shared';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext, TenantScope } from '../../platform/http/context.js';
@@ -81,6 +82,35 @@ export async function updateSetting(deps: SettingsDeps, ctx: RequestContext, ask
   if (!setting) throw new AppError('ERR_INTERNAL_SERVER_ERROR');
   deps.events.emit('setting.updated', { companyId: scope.companyId, setting });
   return asked === key ? setting : { key: asked, value: setting.value };
+}
+
+/** Atende's name as an image: the logo a whaticket v6 page shows until a super user uploads one. */
+const DEFAULT_LOGO_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="240" height="64" viewBox="0 0 240 64" role="img" aria-label="Atende">' +
+  '<rect width="240" height="64" rx="12" fill="#1f6feb"/>' +
+  '<text x="120" y="42" text-anchor="middle" font-family="Arial, Helvetica, sans-serif" font-size="30" font-weight="700" fill="#ffffff">Atende</text></svg>';
+
+const IMAGE_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', svg: 'image/svg+xml', ico: 'image/x-icon' };
+
+/**
+ * whaticket v6's logo addresses (its backend serves its `public/` folder as files):
+ * `/public/logotipos/<ref>.<ext>` names one of the platform's uploaded images, a company's
+ * `logo.*` the platform's logo (Atende's branding is the platform's, the same for every
+ * company, so the company in the address reveals nothing); without an upload, Atende's own.
+ */
+export async function v6LogoFile(deps: SettingUploadDeps, file: string): Promise<{ type: string; data: Buffer | string }> {
+  const stem = file.replace(/\.[a-z]+$/i, '').toLowerCase();
+  const ref = stem === 'logo' ? 'logoLight' : (V6_MEDIA_REFS as readonly string[]).includes(stem) ? stem : null;
+  const stored = ref ? (await findSetting(deps.db, PLATFORM_SCOPE, `upload.${ref}`))?.value : undefined;
+  if (stored) {
+    try {
+      const data = await readFile(deps.media.absolutePath(stored));
+      return { type: IMAGE_TYPES[stored.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream', data };
+    } catch {
+      // A file gone from the disk shows the default rather than a broken image.
+    }
+  }
+  return { type: 'image/svg+xml', data: DEFAULT_LOGO_SVG };
 }
 
 /** The images whaticket v6's settings page uploads by `ref` (`POST /settings/media-upload?ref=`). */
