@@ -19,7 +19,7 @@
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { luhnValid, validCpfCnpj } from '@atende/shared';
+import { dayIn, luhnValid, validCpfCnpj } from '@atende/shared';
 import { z } from 'zod';
 import { buildPixBrCode } from './brcode.js';
 
@@ -128,7 +128,8 @@ function errors(reply: FastifyReply, status: number, code: string, description: 
 }
 
 const digits = (length: number) => Array.from({ length }, () => String(randomInt(10))).join('');
-const today = () => new Date().toISOString().slice(0, 10);
+/** Asaas keeps Brasília's calendar: its today, not UTC's (they differ from 00:00 to 03:00 UTC). */
+const today = () => dayIn(new Date(), 'America/Sao_Paulo');
 
 export async function registerFakeAsaas(app: FastifyInstance, options: FakeAsaasOptions): Promise<FakeAsaas> {
   const prefix = options.prefix.replace(/\/+$/, '');
