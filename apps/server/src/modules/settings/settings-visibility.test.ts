@@ -1,9 +1,10 @@
 import { eq } from 'drizzle-orm';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../platform/crypto/secret-box.js';
 import { settings } from '../../platform/db/schema.js';
 import type { BuiltCompany } from '../../test/factories.js';
+import { socketClients, type SocketClients } from '../../test/socket-clients.js';
 import { createTestContext, type TestContext } from '../../test/test-app.js';
 import { inTenant } from '../../platform/db/tenant.js';
 
@@ -12,30 +13,19 @@ import { inTenant } from '../../platform/db/tenant.js';
  * are not for plain users, in answers or on sockets; secrets are sealed at rest.
  */
 let t: TestContext;
-let url: string;
-const sockets: Socket[] = [];
+let clients: SocketClients;
 const TOKEN = '$aact_prod_000000000000000000000000abcd1234';
 
 beforeAll(async () => {
   t = await createTestContext({ realtime: true, listen: true });
-  const address = t.app.server.address();
-  if (!address || typeof address === 'string') throw new Error('not listening');
-  url = `http://127.0.0.1:${address.port}`;
+  clients = socketClients(t.app);
 });
 afterAll(async () => {
-  for (const socket of sockets) socket.close();
+  clients?.closeAll();
   await t.close();
 });
 
-async function connect(token: string): Promise<Socket> {
-  const socket = io(url, { transports: ['websocket'], query: { token }, reconnection: false });
-  sockets.push(socket);
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', () => resolve());
-    socket.once('connect_error', reject);
-  });
-  return socket;
-}
+const connect = (token: string): Promise<Socket> => clients.connect(token);
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 

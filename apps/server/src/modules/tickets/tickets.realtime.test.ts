@@ -1,7 +1,8 @@
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuiltCompany } from '../../test/factories.js';
 import { createServiceDeskFactories } from '../../test/service-desk-factories.js';
+import { socketClients, type SocketClients } from '../../test/socket-clients.js';
 import { createTestContext, type TestContext } from '../../test/test-app.js';
 
 /**
@@ -9,29 +10,18 @@ import { createTestContext, type TestContext } from '../../test/test-app.js';
  * no socket of another company or another queue.
  */
 let t: TestContext;
-let url: string;
-const sockets: Socket[] = [];
+let clients: SocketClients;
 
 beforeAll(async () => {
   t = await createTestContext({ realtime: true, listen: true });
-  const address = t.app.server.address();
-  if (!address || typeof address === 'string') throw new Error('not listening');
-  url = `http://127.0.0.1:${address.port}`;
+  clients = socketClients(t.app);
 });
 afterAll(async () => {
-  for (const socket of sockets) socket.close();
+  clients?.closeAll();
   await t.close();
 });
 
-async function connect(token: string): Promise<Socket> {
-  const socket = io(url, { transports: ['websocket'], query: { token }, reconnection: false });
-  sockets.push(socket);
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', () => resolve());
-    socket.once('connect_error', reject);
-  });
-  return socket;
-}
+const connect = (token: string): Promise<Socket> => clients.connect(token);
 
 function record(socket: Socket, event: string): unknown[] {
   const seen: unknown[] = [];
@@ -131,9 +121,6 @@ describe('realtime through the real app', () => {
   });
 
   it('refuses a socket without a valid token', async () => {
-    const socket = io(url, { transports: ['websocket'], query: { token: 'bad' }, reconnection: false });
-    sockets.push(socket);
-    const error = await new Promise<Error>((resolve) => socket.once('connect_error', resolve));
-    expect(error.message).toBe('ERR_SESSION_EXPIRED');
+    await expect(connect('bad')).rejects.toMatchObject({ message: 'ERR_SESSION_EXPIRED' });
   });
 });

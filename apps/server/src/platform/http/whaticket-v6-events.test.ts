@@ -1,8 +1,9 @@
 import ExcelJS from 'exceljs';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuiltCompany } from '../../test/factories.js';
 import { multipartForm } from '../../test/multipart.js';
+import { socketClients, type SocketClients } from '../../test/socket-clients.js';
 import { createTestContext, type TestContext } from '../../test/test-app.js';
 
 /**
@@ -11,29 +12,18 @@ import { createTestContext, type TestContext } from '../../test/test-app.js';
  * that client hears them and a socket of another company hears nothing.
  */
 let t: TestContext;
-let url: string;
-const sockets: Socket[] = [];
+let clients: SocketClients;
 
 beforeAll(async () => {
   t = await createTestContext({ realtime: true, listen: true });
-  const address = t.app.server.address();
-  if (!address || typeof address === 'string') throw new Error('not listening');
-  url = `http://127.0.0.1:${address.port}`;
+  clients = socketClients(t.app);
 });
 afterAll(async () => {
-  for (const socket of sockets) socket.close();
+  clients?.closeAll();
   await t.close();
 });
 
-async function connect(token: string): Promise<Socket> {
-  const socket = io(url, { transports: ['websocket'], query: { token }, reconnection: false });
-  sockets.push(socket);
-  await new Promise<void>((resolve, reject) => {
-    socket.once('ready', () => resolve());
-    socket.once('connect_error', reject);
-  });
-  return socket;
-}
+const connect = (token: string): Promise<Socket> => clients.connect(token, 'ready');
 
 /** Every event a socket hears, by name, with its payload. */
 function recordAll(socket: Socket): [string, Record<string, unknown>][] {
