@@ -20,7 +20,7 @@ import { registerPlanPublicRoutes, registerPlanRoutes } from './modules/plans/pl
 import { registerHelpRoutes } from './modules/helps/helps.routes.js';
 import { subscribeQuickMessageEvents } from './modules/quick-messages/quick-messages.events.js';
 import { registerQuickMessageRoutes } from './modules/quick-messages/quick-messages.routes.js';
-import { registerStickerRoutes } from './modules/stickers/stickers.routes.js';
+import { registerStickerPublicRoutes, registerStickerRoutes } from './modules/stickers/stickers.routes.js';
 import { registerQueueRoutes } from './modules/queues/queues.routes.js';
 import { subscribeQueueEvents } from './modules/queues/queues.events.js';
 import { registerQueueOptionRoutes } from './modules/queue-options/queue-options.routes.js';
@@ -73,8 +73,9 @@ export const publicModules: RegisterRoutes[] = [
   registerSignupRoutes,
   registerPasswordResetRoutes,
   registerPaymentWebhookRoutes,
-  // whaticket v6's logo addresses (issue 32)
+  // whaticket v6's logo and sticker addresses (issue 32)
   registerSettingPublicRoutes,
+  registerStickerPublicRoutes,
 ];
 
 /** Routes behind the auth hook: each sees `req.ctx`. */

@@ -52,6 +52,7 @@ export const ROUTE_ROLES = {
   // whaticket v6's logo addresses (its login page shows them before anyone signs in)
   'GET /public/logotipos/:file': 'public',
   'GET /public/:companyDir/logotipos/:file': 'public',
+  'GET /public/:companyDir/stickers/salvos/*': 'public',
   // SaaS lifecycle (issue 23): sign-up and password reset need no session; the PSP's
   // webhook has its secret and the charge fetched back; the fake PSP is a stand-in peer
   'POST /companies/cadastro': 'public',

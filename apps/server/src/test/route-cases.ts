@@ -208,6 +208,11 @@ export const ROUTE_CASES: Record<RouteKey, RouteCase> = {
   'GET /stickers': open(() => '/stickers'),
   'POST /stickers': open(() => upload('/stickers')),
   'DELETE /stickers/:stickerId': deny((f) => `/stickers/${f.stickerId}`),
+  // v6's sticker image address carries a signed media link: another company's file without a valid signature.
+  'GET /public/:companyDir/stickers/salvos/*': deny((f) => ({
+    url: `/public/company${f.ownCompanyId}/stickers/salvos/${Buffer.from(`/media/${f.ownCompanyId}/2026-01/probe.webp?expires=9999999999&signature=${'0'.repeat(43)}`).toString('base64url')}`,
+    anonymous: true,
+  })),
   'POST /messages/:ticketId/template': deny((f) => call(`/messages/${f.ticketId}/template`, { name: 'probe', language: 'en' })),
   // contacts, notes, tags, quick messages
   'GET /contacts': open((f) => `/contacts?searchParam=${q(f)}`),

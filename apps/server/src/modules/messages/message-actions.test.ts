@@ -252,6 +252,18 @@ describe('stickers (GET/POST /stickers, DELETE /stickers/:stickerId)', () => {
     expect((await t.app.inject({ method: 'GET', url: shared.json().url })).statusCode).toBe(404);
   });
 
+  it("v6's picker address (/public/company{id}/{path}, no token) shows the signed image, only its company's", async () => {
+    const sticker = (await upload(agentToken)).json();
+    expect(sticker.path).toMatch(/^stickers\/salvos\/[\w-]+$/);
+    const v6 = await t.app.inject({ method: 'GET', url: `/public/company${agent.companyId}/${sticker.path}` });
+    expect([v6.statusCode, v6.headers['content-type'], v6.rawPayload.equals(WEBP)]).toEqual([200, 'image/webp', true]);
+    // Another company's folder, a name that is no link, and a forged signature show nothing.
+    expect((await t.app.inject({ method: 'GET', url: `/public/company${agent.companyId + 1}/${sticker.path}` })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: `/public/company${agent.companyId}/stickers/salvos/feliz.webp` })).statusCode).toBe(400);
+    const forged = Buffer.from(String(sticker.url).replace(/signature=[\w-]+/, 'signature=AAAA')).toString('base64url');
+    expect((await t.app.inject({ method: 'GET', url: `/public/company${agent.companyId}/stickers/salvos/${forged}` })).statusCode).toBe(404);
+  });
+
   it('an agent sends a saved sticker into a ticket (after the text, if any); one of another company is not found', async () => {
     const { ticketId } = await openTicket('5511970000041');
     const sticker = (await upload(agentToken)).json();

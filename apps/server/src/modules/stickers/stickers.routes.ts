@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { AppError } from '../../platform/http/app-error.js';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
 import type { UploadedFile } from '../../platform/storage/media-storage.js';
-import { presentSticker } from './stickers.presenter.js';
+import { sendMedia } from '../../platform/storage/media.routes.js';
+import { presentSticker, signedLinkOfV6Sticker } from './stickers.presenter.js';
 import { createSticker, deleteSticker, listStickers, type StickersDeps } from './stickers.service.js';
 
 const StickerParams = z.object({ stickerId: id() });
@@ -41,5 +42,21 @@ export function registerStickerRoutes(scope: FastifyInstance, deps: StickersDeps
   app.delete('/stickers/:stickerId', { schema: { params: StickerParams } }, async (request) => {
     await deleteSticker(deps, request.ctx, request.params.stickerId);
     return { message: 'Sticker deleted' };
+  });
+}
+
+/** The file name is a link (beyond a named parameter's 100 characters): the rest of the path. */
+const V6StickerParams = z.object({
+  companyDir: z.string().regex(/^company\d{1,10}$/, 'validation.invalidValue'),
+  '*': z.string().max(2000).regex(/^[\w-]+$/, 'validation.invalidValue'),
+});
+
+/** whaticket v6's sticker images (`/public/company{id}/stickers/salvos/:file`): the image of the signed link the name carries. */
+export function registerStickerPublicRoutes(scope: FastifyInstance, deps: Pick<StickersDeps, 'media'>): void {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
+  app.get('/public/:companyDir/stickers/salvos/*', { schema: { params: V6StickerParams } }, async (request, reply) => {
+    const link = signedLinkOfV6Sticker(Number(request.params.companyDir.slice('company'.length)), request.params['*']);
+    if (!link) throw new AppError('ERR_NOT_FOUND');
+    return sendMedia(reply, await deps.media.open(link.relativePath, link.expires, link.signature));
   });
 }
