@@ -35,7 +35,12 @@ export function registerChatRoutes(scope: FastifyInstance, deps: ChatsDeps): voi
   // Ours (not in the spec): the side menu's dot and the top bar's badge.
   app.get('/chats/unread', gate, async (request) => ({ count: await unreadChats(deps, request.ctx) }));
   app.get('/chats/:id', { schema: { params: ChatRefParams }, ...gate }, async (request) => presentChat(await showChat(deps, request.ctx, request.params.id)));
-  app.post('/chats', { schema: { body: ChatBody }, ...gate }, async (request, reply) => reply.status(201).send(presentChat(await createChat(deps, request.ctx, request.body))));
+  app.post('/chats', { schema: { body: ChatBody }, ...gate }, async (request, reply) => {
+    const chat = await createChat(deps, request.ctx, request.body);
+    // The members' `create` events go out first: whaticket v6's chat page keeps the new chat only then.
+    await deps.publisher.sent();
+    return reply.status(201).send(presentChat(chat));
+  });
   app.put('/chats/:id', { schema: { params: ChatRefParams, body: ChatUpdateBody }, ...gate }, async (request) =>
     presentChat(await updateChat(deps, request.ctx, request.params.id, request.body)),
   );

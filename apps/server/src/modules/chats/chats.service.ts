@@ -23,7 +23,7 @@ import {
   type ChatMessageDetail,
 } from './chats.repo.js';
 
-export type ChatsDeps = Pick<Platform, 'db' | 'events'>;
+export type ChatsDeps = Pick<Platform, 'db' | 'events' | 'publisher'>;
 
 type ChatRef = number | string;
 

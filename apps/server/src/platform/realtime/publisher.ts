@@ -6,6 +6,8 @@ export interface RealtimeTransport {
   emit(roomsToReach: string[], event: string, payload: unknown): void;
   /** Resolves once what was emitted so far has left this process for the other nodes (see Publisher.delivered). */
   flush?(): Promise<void>;
+  /** Resolves once what was emitted so far is written to this process's sockets. */
+  sent?(): Promise<void>;
 }
 
 export interface Publisher {
@@ -21,6 +23,13 @@ export interface Publisher {
    * ends them, and the web reloads what it shows when it connects again.
    */
   delivered(): Promise<void>;
+  /**
+   * Resolves once the events published so far are written to this node's sockets (they wait
+   * for the next write round, `write-pacer.ts`). An answer a client reads together with the
+   * events of its change waits for it, so the events arrive first, as whaticket v6's client
+   * expects (its chat page keeps a new chat only if its `create` came before the answer).
+   */
+  sent(): Promise<void>;
 }
 
 export function createPublisher(transport: () => RealtimeTransport | null): Publisher {
@@ -33,6 +42,9 @@ export function createPublisher(transport: () => RealtimeTransport | null): Publ
     },
     async delivered() {
       await transport()?.flush?.();
+    },
+    async sent() {
+      await transport()?.sent?.();
     },
   };
 }

@@ -482,6 +482,7 @@ export async function createSocketServer(httpServer: HttpServer, options: Socket
       io.to(roomsToReach).emit(event, payload);
     },
     flush: () => redis?.flushed() ?? Promise.resolve(),
+    sent: () => pacer.sent(),
   };
 
   async function applyAccessChange(change: AccessChange, reload: ReloadSession): Promise<void> {

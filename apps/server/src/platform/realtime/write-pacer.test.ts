@@ -57,6 +57,28 @@ async function until(done: () => boolean): Promise<void> {
 }
 
 describe('write pacer', () => {
+  it("says when what the sockets were given is written: at once when nothing waits, else after the round that sends it", async () => {
+    const pacer = createWritePacer(50);
+    const pair = await pacedPair(pacer);
+    closers.push(pair.close);
+    await pacer.sent();
+    pair.send('a');
+    await until(() => pair.received() === 'a');
+    // Within the interval of the last round: the next packet waits for the next round, and so does `sent`.
+    pair.send('b');
+    expect(pair.rounds.count).toBe(1);
+    let sentSeen = false;
+    const sent = pacer.sent().then(() => {
+      sentSeen = true;
+      // The round's flush ran before `sent` resolved.
+      expect(pair.rounds.count).toBe(2);
+    });
+    await nextTurn();
+    expect(sentSeen).toBe(false);
+    await sent;
+    expect(sentSeen).toBe(true);
+  });
+
   it('sends a lone packet at the end of its tick, and what several sockets get in one tick in one round each', async () => {
     const pacer = createWritePacer(60_000);
     const [a, b] = [await pacedPair(pacer), await pacedPair(pacer)];

@@ -28,6 +28,7 @@ export interface PacedConnection {
  */
 export function createWritePacer(intervalMs = DEFAULT_FLUSH_INTERVAL_MS) {
   const held = new Set<() => void>();
+  let afterRound: (() => void)[] = [];
   let scheduled = false;
   let lastRound = Number.NEGATIVE_INFINITY;
 
@@ -35,8 +36,11 @@ export function createWritePacer(intervalMs = DEFAULT_FLUSH_INTERVAL_MS) {
     scheduled = false;
     lastRound = performance.now();
     const sends = [...held];
+    const waiting = afterRound;
     held.clear();
+    afterRound = [];
     for (const send of sends) send();
+    for (const resolve of waiting) resolve();
   };
 
   const hold = (send: () => void) => {
@@ -49,6 +53,11 @@ export function createWritePacer(intervalMs = DEFAULT_FLUSH_INTERVAL_MS) {
   };
 
   return {
+    /** Resolves once what the sockets were given so far is written (at once when nothing waits for a round). */
+    sent(): Promise<void> {
+      if (!scheduled) return Promise.resolve();
+      return new Promise((resolve) => afterRound.push(resolve));
+    },
     /** Routes the connection's flushes through the rounds; `tcp` is the socket its transport writes to. */
     pace(connection: PacedConnection, tcp: NetSocket): void {
       const flush = connection.flush.bind(connection);
