@@ -4,11 +4,12 @@ import { prefetchSessionUser } from './api/session';
 import { STORAGE } from './api/storage-keys';
 import { App } from './app/app';
 import { preloadRoute } from './app/routes';
-import { initialLanguage, loadLanguage, setupI18n } from './i18n';
+import { initialLanguage, loadLanguage, setupI18n, writePreloadHint } from './i18n';
 
 const root = document.getElementById('root');
 // The first screen's chunks and the stored session's user download alongside the texts, not after them.
 preloadRoute(window.location.pathname, Boolean(localStorage.getItem(STORAGE.token)));
+writePreloadHint();
 prefetchSessionUser();
 // The texts first: the app renders in the user's language from its first frame.
 void loadLanguage(initialLanguage()).then(() => {

@@ -1,7 +1,7 @@
 import type { PresentedUser } from '@atende/shared';
 import i18next from 'i18next';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { changeLanguage, supportedLanguage } from '../i18n';
+import { changeLanguage, supportedLanguage, writePreloadHint } from '../i18n';
 import { browserTimeZone, setDisplayTimeZone } from '../i18n/dates';
 import { createHttpClient, type HttpClient } from './http-client';
 import { clearSessionStorage, forgetSessionEnd, STORAGE } from './storage-keys';
@@ -52,6 +52,7 @@ export function SessionProvider({ children, onSessionEnd }: { children: ReactNod
 
   const endSession = useCallback(() => {
     clearSessionStorage();
+    writePreloadHint();
     setUser(null);
     onSessionEnd();
   }, [onSessionEnd]);
@@ -99,6 +100,7 @@ export function SessionProvider({ children, onSessionEnd }: { children: ReactNod
       localStorage.setItem(STORAGE.token, session.token);
       localStorage.setItem(STORAGE.companyId, String(session.user.companyId));
       localStorage.setItem(STORAGE.userId, String(session.user.id));
+      writePreloadHint();
       forgetSessionEnd();
       // The spec's cshow flag, kept for clients that read it; the plan opens the campaign area (arch "Campaign area").
       const campaigns = session.user.company?.settings.find((s) => s.key === 'campaignsEnabled')?.value === 'true';
@@ -127,6 +129,7 @@ export function SessionProvider({ children, onSessionEnd }: { children: ReactNod
   const signOut = useCallback(async () => {
     await api.delete('/auth/logout').catch(() => undefined);
     clearSessionStorage();
+    writePreloadHint();
     setLanding('/');
     setUser(null);
   }, [api]);

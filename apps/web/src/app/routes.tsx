@@ -1,4 +1,4 @@
-import type { PresentedUser } from '@atende/shared';
+import { firstScreenParts, type FirstScreenPart, type PresentedUser } from '@atende/shared';
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { BILLING_PATHS, isOverdue, overdueFrom } from '../api/overdue';
@@ -47,30 +47,24 @@ const PasswordResetPage = lazy(loadPasswordResetPage);
 const InvoicesPage = lazy(() => import('../features/invoices/invoices-page'));
 const SubscriptionPage = lazy(() => import('../features/subscription/subscription-page'));
 
+const FIRST_SCREEN_LOADERS: Record<FirstScreenPart, () => Promise<unknown>> = {
+  login: loadLoginPage,
+  signup: loadSignupPage,
+  passwordReset: loadPasswordResetPage,
+  appLayout: loadAppLayout,
+  dashboard: loadDashboardPage,
+  tickets: loadTicketsPage,
+  conversation: loadConversation,
+};
+
 /**
  * Starts loading the chunks the first screen of `pathname` needs, before the texts and the
  * session are there (main.tsx): they would otherwise be asked for one after the other, each
- * once the step before it has rendered. The lazy components then find them loaded.
+ * once the step before it has rendered. The lazy components then find them loaded. (The page
+ * the server sends names the same files, when the build's first-screen.json lists them.)
  */
 export function preloadRoute(pathname: string, signedIn: boolean): void {
-  const publicPages: Record<string, () => Promise<unknown>> = { '/login': loadLoginPage, '/signup': loadSignupPage, '/forgetpsw': loadPasswordResetPage };
-  const publicPage = publicPages[pathname];
-  if (publicPage) {
-    // A stored session on a public page goes on to the app: nothing worth guessing.
-    if (!signedIn) start(publicPage);
-    return;
-  }
-  if (!signedIn) {
-    start(loadLoginPage);
-    return;
-  }
-  start(loadAppLayout);
-  if (pathname === '/') start(loadDashboardPage);
-  else if (pathname === '/tickets') start(loadTicketsPage);
-  else if (pathname.startsWith('/tickets/')) {
-    start(loadTicketsPage);
-    start(loadConversation);
-  }
+  for (const part of firstScreenParts(pathname, signedIn)) start(FIRST_SCREEN_LOADERS[part]);
 }
 
 /** A failed early load is not an error: the lazy component asks again and shows what went wrong. */

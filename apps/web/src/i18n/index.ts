@@ -1,4 +1,4 @@
-import { LANGUAGES, type Language } from '@atende/shared';
+import { LANGUAGES, PRELOAD_HINT_COOKIE, preloadHint, type Language } from '@atende/shared';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { STORAGE } from '../api/storage-keys';
@@ -43,6 +43,16 @@ export function initialLanguage(): Language {
   return supportedLanguage(localStorage.getItem(STORAGE.language)) ?? supportedLanguage(navigator.language) ?? 'pt';
 }
 
+/**
+ * Tells the server, in a cookie, the language and whether a session is stored (both in
+ * localStorage): the page it sends then names the files this browser's first screen needs
+ * (`firstScreenParts` in packages/shared). Written at boot and when either changes.
+ */
+export function writePreloadHint(): void {
+  const hint = preloadHint(initialLanguage(), Boolean(localStorage.getItem(STORAGE.token)));
+  document.cookie = `${PRELOAD_HINT_COOKIE}=${hint}; path=/; max-age=31536000; samesite=lax`;
+}
+
 export function setupI18n() {
   if (!i18next.isInitialized) {
     // Screen readers and the browser's spelling and hyphenation read the page in its language.
@@ -61,6 +71,7 @@ export function setupI18n() {
 
 export function changeLanguage(language: Language): void {
   localStorage.setItem(STORAGE.language, language);
+  writePreloadHint();
   document.documentElement.lang = language;
   void loadLanguage(language).then(() => i18next.changeLanguage(language));
 }

@@ -11,7 +11,16 @@ const APP_JS = `export const app = ${JSON.stringify('x'.repeat(4000))};\n`;
 
 beforeAll(async () => {
   const dist = mkdtempSync(path.join(tmpdir(), 'atende-web-'));
-  writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
+  writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html><head><title>Atende</title></head><body><div id="root"></div></body></html>');
+  // What the web build lists for each first-screen part and language (apps/web/first-screen.ts).
+  const part = (name: string) => [`/assets/${name}.js`];
+  writeFileSync(
+    path.join(dist, 'first-screen.json'),
+    JSON.stringify({
+      parts: { login: part('login'), signup: part('signup'), passwordReset: part('reset'), appLayout: part('layout'), dashboard: part('dashboard'), tickets: [...part('tickets'), '/assets/Tooltip.js'], conversation: part('conversation') },
+      languages: { pt: [...part('pt'), '/assets/catalogue.js'], en: [...part('en'), '/assets/catalogue.js'], es: [...part('es'), '/assets/catalogue.js'] },
+    }),
+  );
   // A built asset and the copies the web build's precompress step writes beside it.
   mkdirSync(path.join(dist, 'assets'));
   writeFileSync(path.join(dist, 'assets', 'index-Ab12Cd34.js'), APP_JS);
@@ -38,6 +47,33 @@ describe('one path, two answers', () => {
     expect(api.statusCode).toBe(200);
     expect(Array.isArray(api.json())).toBe(true);
     expect(api.headers.vary).toMatch(/accept/i);
+  });
+});
+
+describe("the first screen's files", () => {
+  const preloads = async (url: string, headers: Record<string, string> = {}) => {
+    const page = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html', ...headers } });
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    return [...page.body.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((match) => match[1]);
+  };
+
+  it("are named in the shell, as the web app's hint cookie says (session, language), else by the browser's language", async () => {
+    expect(await preloads('/login', { 'accept-language': 'es-ES,es;q=0.9' })).toEqual(['/assets/es.js', '/assets/catalogue.js', '/assets/login.js']);
+    expect(await preloads('/login', { 'accept-language': 'fr-FR' })).toEqual(['/assets/pt.js', '/assets/catalogue.js', '/assets/login.js']);
+    expect(await preloads('/tickets', { cookie: 'atende_preload=en.session' })).toEqual(['/assets/en.js', '/assets/catalogue.js', '/assets/layout.js', '/assets/tickets.js', '/assets/Tooltip.js']);
+    expect(await preloads('/tickets/8c2f7e1a', { cookie: 'atende_preload=pt.session' })).toContain('/assets/conversation.js');
+    // No session stored: a private path shows the login page; a stored one skips it.
+    expect(await preloads('/tickets', { cookie: 'atende_preload=pt' })).toEqual(['/assets/pt.js', '/assets/catalogue.js', '/assets/login.js']);
+    expect(await preloads('/login', { cookie: 'atende_preload=pt.session' })).toEqual(['/assets/pt.js', '/assets/catalogue.js']);
+    // A forged hint names only the build's own files.
+    expect(await preloads('/tickets', { cookie: 'atende_preload=%22%3E%3Cscript%3E.session' })).toEqual(['/assets/pt.js', '/assets/catalogue.js', '/assets/layout.js', '/assets/tickets.js', '/assets/Tooltip.js']);
+  });
+
+  it('make the shell vary by cookie and language, still revalidated on every load', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/login', headers: { accept: 'text/html' } });
+    expect(page.headers.vary).toMatch(/cookie/i);
+    expect(page.headers.vary).toMatch(/accept-language/i);
+    expect(page.headers['cache-control']).toBe('no-cache');
   });
 });
 

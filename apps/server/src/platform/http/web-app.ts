@@ -1,5 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { firstScreenParts, LANGUAGES, PRELOAD_HINT_COOKIE, readPreloadHint, type FirstScreenFiles, type Language } from '@atende/shared';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
@@ -27,6 +28,7 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
   // `sendFile`'s options when it falls back from a missing .br/.gz copy (a shell under the build's 1 kB
   // compression threshold) to the plain file, and would send the shell with its assets' one-hour max-age.
   const shells = new WeakSet<FastifyRequest>();
+  const shell = firstScreenShell(distDir, indexFile);
   app.addHook('onRequest', async (request, reply) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return;
     const url = request.url.split('?')[0] ?? '/';
@@ -35,10 +37,16 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
     if (url !== '/' && !accept.includes('text/html')) return;
     if (url.startsWith('/socket.io') || path.extname(url) !== '') return;
     shells.add(request);
+    if (shell) return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(shell(url, request));
     return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
   });
   app.addHook('onSend', async (request, reply) => {
     addVary(reply, 'Accept');
+    // The shell names the files of this browser's first screen (its hint cookie, else its languages).
+    if (shell && shells.has(request)) {
+      addVary(reply, 'Cookie');
+      addVary(reply, 'Accept-Language');
+    }
     if (shells.has(request)) reply.header('cache-control', 'no-cache');
     // Vite names what it builds into /assets/ by content hash: a changed file is a new name, so a year is safe.
     if (request.url.startsWith('/assets/') && reply.statusCode === 200 && reply.getHeader('cache-control') === 'public, max-age=3600') {
@@ -48,6 +56,43 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
     if (path.extname(request.url.split('?')[0] ?? '') !== '') addVary(reply, 'Accept-Encoding');
   });
   return true;
+}
+
+/**
+ * The app shell with `<link rel="modulepreload">` for the files the first screen of this path
+ * needs (the build's first-screen.json; packages/shared `firstScreenParts`), so the browser asks
+ * for them beside the entry instead of once the entry has run and asked: on a slow phone network
+ * that is a round trip and the entry's run time sooner. Whether a session is stored and the
+ * language (localStorage, out of the server's sight) come from the web app's hint cookie; without
+ * one, no session and the first of the browser's languages, as the web app itself decides. Null
+ * when the build has no first-screen.json: the shell goes out as built.
+ */
+function firstScreenShell(distDir: string, indexFile: string): ((url: string, request: FastifyRequest) => string) | null {
+  const listFile = path.join(distDir, 'first-screen.json');
+  if (!existsSync(listFile)) return null;
+  const files = JSON.parse(readFileSync(listFile, 'utf8')) as FirstScreenFiles;
+  const html = readFileSync(indexFile, 'utf8');
+  const built = new Map<string, string>();
+  return (url, request) => {
+    const hint = readPreloadHint(request.cookies[PRELOAD_HINT_COOKIE]);
+    const language = hint.language ?? browserLanguage(request.headers['accept-language']);
+    const parts = firstScreenParts(url, hint.signedIn);
+    const key = `${language} ${parts.join(',')}`;
+    let page = built.get(key);
+    if (!page) {
+      const wanted = new Set([...(files.languages[language] ?? []), ...parts.flatMap((part) => files.parts[part] ?? [])]);
+      const links = [...wanted].map((file) => `    <link rel="modulepreload" crossorigin href="${file}">\n`).join('');
+      page = html.replace('</head>', `${links}  </head>`);
+      built.set(key, page);
+    }
+    return page;
+  };
+}
+
+/** The first of the browser's languages if Atende speaks it, else Portuguese (the web app's `initialLanguage`). */
+function browserLanguage(header: string | undefined): Language {
+  const first = header?.split(',')[0]?.trim().slice(0, 2).toLowerCase();
+  return LANGUAGES.find((language) => language === first) ?? 'pt';
 }
 
 function addVary(reply: FastifyReply, name: string): void {
