@@ -34,10 +34,11 @@ describe('the runtime', () => {
     await server?.kill();
   });
 
+  // A real process (tsx, a fresh embedded database migrated): slow on a busy machine.
   it('the server prints the Node it runs on in its start banner', async () => {
     const started = await startServerProcess();
     server = started;
     // The banner is one write; its lines after the first may be read a moment later.
     await vi.waitFor(() => expect(started.output()).toContain(`Runtime: Node.js v${pinned}`));
-  });
+  }, 90_000);
 });
