@@ -27,3 +27,5 @@ export * from './dashboard-schemas.js';
 export * from './chat-schemas.js';
 export * from './billing-schemas.js';
 export * from './desk-contracts.js';
+export * from './api-key-schemas.js';
+export * from './route-scopes.js';
