@@ -14,7 +14,7 @@ export interface NewApiKeySecret {
   hash: string;
 }
 
-export function hashApiKey(key: string): string {
+function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
