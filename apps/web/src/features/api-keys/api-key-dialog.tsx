@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { FormDialogActions } from '../../components/form-dialog-actions';
 import { toastError } from '../../components/toast';
-import { endOfDay } from './api-keys-queries';
+import { endOfDay, scopeText } from './api-keys-queries';
 
 /** Create a company API key: name, scopes, optional expiry day. Mounted while open, so closing resets it. */
 export function ApiKeyDialog({ onCreated, onClose }: { onCreated(key: CreatedApiKey): void; onClose(): void }) {
@@ -63,7 +63,7 @@ export function ApiKeyDialog({ onCreated, onClose }: { onCreated(key: CreatedApi
                     control={<Checkbox checked={scopes.includes(scope)} onChange={(event) => toggle(scope, event.target.checked)} slotProps={{ input: { 'data-testid': `api-key-scope-${scope}` } as object }} />}
                     label={
                       <span>
-                        <code>{scope}</code> · {t(`apiKeys.scopes.${scope}`)}
+                        <code>{scope}</code> · {t(scopeText(scope))}
                       </span>
                     }
                   />

@@ -1,4 +1,4 @@
-import type { PresentedApiKey } from '@atende/shared';
+import type { ApiKeyScope, PresentedApiKey } from '@atende/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useSession } from '../../api/session';
 
@@ -21,4 +21,9 @@ export function apiKeyStatus(key: Pick<PresentedApiKey, 'revokedAt' | 'expiresAt
 export function endOfDay(date: string): string {
   const [year, month, day] = date.split('-').map(Number);
   return new Date(year ?? 1970, (month ?? 1) - 1, day ?? 1, 23, 59, 59, 999).toISOString();
+}
+
+/** The text key of a scope's description (i18next reads `:` as a namespace separator, so the key has `_`). */
+export function scopeText(scope: ApiKeyScope): string {
+  return `apiKeys.scopes.${scope.replace(':', '_')}`;
 }

@@ -94,6 +94,7 @@ describe('Settings → API (company API keys)', { timeout: 30_000 }, () => {
     const user = userEvent.setup();
     await user.click(screen.getByTestId('api-key-add'));
     const dialog = await screen.findByTestId('api-key-dialog');
+    expect(within(dialog).getByText(/Send messages/)).toBeTruthy();
     // Nothing sent without a name and a scope.
     await user.click(within(dialog).getByTestId('api-key-save'));
     expect(api.calls('POST /api-keys')).toHaveLength(0);

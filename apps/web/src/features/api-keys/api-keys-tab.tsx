@@ -10,7 +10,7 @@ import { toastSuccess } from '../../components/toast';
 import { useDeleteConfirmation } from '../../components/use-delete-confirmation';
 import { formatDate, formatDateTime } from '../../i18n/dates';
 import { ApiKeyDialog } from './api-key-dialog';
-import { apiKeysKey, apiKeyStatus, useApiKeys } from './api-keys-queries';
+import { apiKeysKey, apiKeyStatus, scopeText, useApiKeys } from './api-keys-queries';
 
 const STATUS_COLOR = { active: 'success', revoked: 'default', expired: 'warning' } as const;
 
@@ -79,7 +79,7 @@ export function ApiKeysTab() {
               <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>
                 <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 0.5 }}>
                   {key.scopes.map((scope) => (
-                    <Chip key={scope} size="small" variant="outlined" label={scope} title={t(`apiKeys.scopes.${scope}`)} />
+                    <Chip key={scope} size="small" variant="outlined" label={scope} title={t(scopeText(scope))} />
                   ))}
                 </Stack>
               </TableCell>
