@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, login, test, uniqueStamp } from './fixtures';
 
@@ -8,6 +9,14 @@ import { expect, login, test, uniqueStamp } from './fixtures';
  */
 
 const shots = process.env.E2E_SCREENSHOTS_DIR;
+
+/** axe's WCAG 2.1 A/AA violations inside the page's main (and any open dialog), one line each. */
+async function axeViolations(page: Page): Promise<string[]> {
+  const builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).include('main');
+  if ((await page.locator('[role="dialog"]').count()) > 0) builder.include('[role="dialog"]');
+  const results = await builder.analyze();
+  return results.violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id} at ${node.target.join(' ')}`));
+}
 
 async function keyCall(baseURL: string, key: string, url: string): Promise<number> {
   const response = await fetch(`${baseURL}${url}`, { headers: { authorization: `Bearer ${key}` } });
@@ -69,6 +78,7 @@ test('api keys: an admin creates a key, sees it once, a system uses it on its sc
   await page.reload();
   await expect(row.getByTestId('api-key-last-used')).toContainText('127.0.0.1');
   if (shots) await page.screenshot({ path: `${shots}/api-keys.png` });
+  expect(await axeViolations(page)).toEqual([]);
 
   await row.getByTestId('api-key-revoke').click();
   await page.getByRole('dialog').getByRole('button').last().click();
@@ -107,6 +117,7 @@ test.describe('on a phone', () => {
       // Nothing picked: the form says so and sends nothing.
       await dialog.getByTestId('api-key-save').click();
       await expect(dialog).toBeVisible();
+      expect(await axeViolations(page)).toEqual([]);
       if (shots) await page.screenshot({ path: `${shots}/api-key-dialog-phone-${language}.png` });
       await dialog.getByTestId('api-key-cancel').click();
       await expect(dialog).toHaveCount(0);
