@@ -17,7 +17,7 @@ describe('route scopes of company API keys', () => {
   });
 
   it('gives every scope but webhooks:manage (item 3 adds its routes) at least one route', () => {
-    const used = new Set(Object.values(ROUTE_SCOPES));
-    expect(API_KEY_SCOPES.filter((scope) => !used.has(scope))).toEqual(['webhooks:manage']);
+    const used = new Set<string>(Object.values(ROUTE_SCOPES));
+    expect(API_KEY_SCOPES.filter((scope) => scope !== 'webhooks:manage' && !used.has(scope))).toEqual([]);
   });
 });
