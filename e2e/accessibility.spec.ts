@@ -88,6 +88,7 @@ function privatePages(data: Seed): [url: string, ready?: string][] {
     ['/queues'],
     ['/users', 'user-row'],
     ['/settings'],
+    ['/settings?tab=api', 'api-keys-tab'],
     ['/financeiro'],
     ['/subscription'],
     ['/helps'],

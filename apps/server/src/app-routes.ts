@@ -20,6 +20,7 @@ import { registerPlanPublicRoutes, registerPlanRoutes } from './modules/plans/pl
 import { registerHelpRoutes } from './modules/helps/helps.routes.js';
 import { subscribeQuickMessageEvents } from './modules/quick-messages/quick-messages.events.js';
 import { registerQuickMessageRoutes } from './modules/quick-messages/quick-messages.routes.js';
+import { registerApiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
 import { registerStickerPublicRoutes, registerStickerRoutes } from './modules/stickers/stickers.routes.js';
 import { registerQueueRoutes } from './modules/queues/queues.routes.js';
 import { subscribeQueueEvents } from './modules/queues/queues.events.js';
@@ -120,6 +121,8 @@ export const privateModules: RegisterRoutes[] = [
   registerChatRoutes,
   // invoices and checkout (issue 23)
   registerInvoiceRoutes,
+  // company API keys (issue 34)
+  registerApiKeyRoutes,
 ];
 
 /** Each feature turns its domain events into realtime messages. */

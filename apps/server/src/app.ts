@@ -7,6 +7,7 @@ import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import { createChannelRegistry } from './channels/channel-registry.js';
 import type { Config } from './platform/config.js';
+import { createApiKeyAuth } from './modules/api-keys/api-key-auth.js';
 import { createAuthenticate, createSessionCache } from './modules/auth/authenticate.js';
 import { createLoginLimiter } from './modules/auth/login-limiter.js';
 import { createTokenService } from './modules/auth/tokens.js';
@@ -137,6 +138,14 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     for (const familyId of endedFamilies ?? []) sessions.rememberFamily(familyId, false);
   });
 
+  const authenticateApiKey = createApiKeyAuth({
+    db: database.db,
+    access,
+    limiter: createRateLimiter(database.db, 'api-key', 60_000),
+    limitPerMinute: config.API_KEY_RATE_LIMIT_PER_MINUTE,
+    onError: (error, what) => app.log.error({ err: error }, what),
+  });
+
   // `ingest`, `outboundReports` and `contactListChecks` are set right below: they need the finished services.
   const services = {
     config,
@@ -205,7 +214,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   registerMediaRoutes(app, services);
   for (const register of publicModules) await register(app, services);
   await app.register(async (scope) => {
-    requireSession(scope, authenticate);
+    requireSession(scope, authenticate, authenticateApiKey);
     guardRoutesByRole(scope);
     for (const register of privateModules) await register(scope, services);
   });

@@ -92,6 +92,13 @@ export const ERROR_STATUS = {
   ERR_OUTBOUND_URL_REFUSED: 400,
   ERR_OUTSIDE_CUSTOMER_WINDOW: 400,
   ERR_INVALID_API_TOKEN: 401,
+  // company API keys (issue 34): a key unknown, revoked or expired (or its admin's rights gone)
+  ERR_INVALID_API_KEY: 401,
+  // A key whose scopes do not include the one the route needs (named in `scope`).
+  ERR_API_KEY_SCOPE: 403,
+  // A route no API key may call (not in ROUTE_SCOPES), whatever its scopes.
+  ERR_API_KEY_ROUTE: 403,
+  ERR_NO_API_KEY_FOUND: 404,
   // outbound engine and schedules (issue 20)
   ERR_NO_SCHEDULE_FOUND: 404,
   // A schedule already sent (sentAt) or being sent cannot be changed or submitted again.

@@ -28,3 +28,5 @@ export * from './chat-schemas.js';
 export * from './billing-schemas.js';
 export * from './desk-contracts.js';
 export * from './first-screen.js';
+export * from './api-key-schemas.js';
+export * from './route-scopes.js';

@@ -176,6 +176,10 @@ export const ROUTE_ROLES = {
   'GET /sandbox/:whatsappId/outbox': 'admin',
   'GET /sandbox/:whatsappId/conversation': 'admin',
   'POST /test/connections/:id/session': 'admin',
+  // company API keys (issue 34): admins only, never a key (route-scopes.ts)
+  'GET /api-keys': 'admin',
+  'POST /api-keys': 'admin',
+  'DELETE /api-keys/:id': 'admin',
   // tickets and messages
   'GET /tickets': 'user',
   'GET /tickets/count': 'user',

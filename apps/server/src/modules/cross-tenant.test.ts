@@ -1,4 +1,4 @@
-import { routeRole } from '@atende/shared';
+import { API_KEY_SCOPES, routeRole, routeScope, type CreatedApiKey } from '@atende/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_CASES, routeCase as findCase } from '../test/route-cases.js';
 import { companyChecksums, seedRouteFixture, type RouteFixture } from '../test/route-fixtures.js';
@@ -17,6 +17,7 @@ const routes = routeCollector();
 let t: TestContext;
 let b: RouteFixture;
 let aToken: string;
+let aKey: string;
 let aLogin: () => Promise<{ token: string }>;
 let probed = 0;
 let leaks = 0;
@@ -29,6 +30,8 @@ beforeAll(async () => {
   b = await seedRouteFixture(t, { companyId: companyB.id, authorId: companyB.admin.id }, MARKER);
   aLogin = () => a.admin.login();
   aToken = (await aLogin()).token;
+  const created = await t.request(aToken, 'POST', '/api-keys', { name: 'Probe key', scopes: API_KEY_SCOPES });
+  aKey = created.json<CreatedApiKey>().key;
 });
 afterAll(async () => {
   console.log(`cross-tenant: ${probed} routes probed, ${leaks} leaks`);
@@ -86,5 +89,32 @@ describe('cross-tenant probe', () => {
     expect(failures).toEqual([]);
     expect(probed).toBe(routes.keys().length);
     // Some 600 requests: on a loaded 2-CPU machine that is more than the default 30 s.
+  }, 120_000);
+
+  it("with a company API key of every scope: the key's routes refuse another company's ids, every other private route refuses the key", async () => {
+    const before = await companyChecksums(t, b.ownCompanyId);
+    const failures: string[] = [];
+    let keyRoutes = 0;
+    for (const key of deletesLast(routes.keys())) {
+      const routeCase = findCase(key);
+      if (!routeCase || routeRole(key) === 'public') continue;
+      const method = methodOf(key);
+      const probe = routeCase.probe(b);
+      const response = await sendProbe(t, aKey, method, probe);
+      const where = `${key} (${method} ${probe.url}) -> ${response.statusCode} ${response.body.slice(0, 200)}`;
+      if (routeScope(key) === undefined) {
+        if (response.statusCode !== 403 || response.json<{ error: string }>().error !== 'ERR_API_KEY_ROUTE') failures.push(`not refused to a key: ${where}`);
+        continue;
+      }
+      keyRoutes++;
+      if (response.statusCode === 400 || response.statusCode >= 500) failures.push(`probe not understood: ${where}`);
+      else if (routeCase.tenant === 'deny' && ![403, 404].includes(response.statusCode)) failures.push(`leak: ${where}`);
+      if (response.body.toLowerCase().includes(MARKER.toLowerCase())) failures.push(`leak: ${where}`);
+    }
+    const after = await companyChecksums(t, b.ownCompanyId);
+    const changed = Object.keys(after).filter((table) => after[table] !== before[table]);
+    if (changed.length > 0) failures.push(`the key changed ${changed.join(', ')} of the other company`);
+    expect(failures).toEqual([]);
+    expect(keyRoutes).toBeGreaterThan(10);
   }, 120_000);
 });

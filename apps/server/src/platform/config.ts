@@ -75,6 +75,8 @@ const EnvSchema = z.object({
   LOGIN_LIMIT_PER_IP: z.coerce.number().int().min(1).default(100),
   /** Failed logins per (email, address) pair, and per device cookie, and window; the name is kept from when it counted per email alone. */
   LOGIN_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).default(10),
+  /** Requests per company API key and minute, counted in the database (429 with Retry-After beyond). */
+  API_KEY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   LOGIN_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
   /** An account's failed logins (from anywhere but its own devices) after which each attempt waits 1 s, 2 s, 4 s... */
   LOGIN_LOCKOUT_AFTER: z.coerce.number().int().min(1).default(5),

@@ -1,6 +1,6 @@
 import { addToCalendarDate } from '@atende/shared';
 import { eq, sql, type SQL } from 'drizzle-orm';
-import { announcements, chatMessages, chats, chatUsers, campaigns, holidayPeriods, invoices, contactListItems, contactLists, fileListOptions, fileLists, helps, plans, prompts, queueIntegrations, queueOptions, schedules, stickers, userQueues } from '../platform/db/schema.js';
+import { announcements, apiKeys, chatMessages, chats, chatUsers, campaigns, holidayPeriods, invoices, contactListItems, contactLists, fileListOptions, fileLists, helps, plans, prompts, queueIntegrations, queueOptions, schedules, stickers, userQueues } from '../platform/db/schema.js';
 import type { TestContext } from './test-app.js';
 import { createServiceDeskFactories } from './service-desk-factories.js';
 
@@ -53,6 +53,8 @@ export interface RouteFixture {
   invoiceId: number;
   /** A sticker (issue 32) shared with the company. */
   stickerId: number;
+  /** A company API key (issue 34) made by the author. */
+  apiKeyId: number;
   /** A holiday period of the connection (issue 32), in the past. */
   holidayPeriodId: number;
   marker: string;
@@ -128,8 +130,12 @@ export async function seedRouteFixture(t: TestContext, owners: FixtureOwners, ma
     .values({ companyId, detail: `${marker} invoice ${n}`, valueCents: 9900, dueDate: addToCalendarDate('2999-01-01', { days: n }), status: 'paid', paidAt: new Date() })
     .returning();
   const [sticker] = await db.insert(stickers).values({ companyId, name: `${marker}-sticker.webp`, path: `${companyId}/stickers/${marker}-${n}.webp`, mimetype: 'image/webp' }).returning();
+  const [apiKey] = await db
+    .insert(apiKeys)
+    .values({ companyId, createdBy: authorId, name: `${marker} key ${n}`, prefix: `atk_${marker}${companyId}-${n}`, keyHash: `${marker}-hash-${companyId}-${n}`, scopes: ['tickets:read'] })
+    .returning();
   const [holiday] = await db.insert(holidayPeriods).values({ companyId, whatsappId: connection.id, startDate: '2020-12-24', endDate: '2020-12-26', message: `${marker} holiday ${n}` }).returning();
-  if (!sticker || !holiday || !invoice || !announcement || !chat || !option || !prompt || !integration || !help || !schedule || !contactList || !contactListItem || !campaign || !fileList) throw new Error('fixture not created');
+  if (!apiKey || !sticker || !holiday || !invoice || !announcement || !chat || !option || !prompt || !integration || !help || !schedule || !contactList || !contactListItem || !campaign || !fileList) throw new Error('fixture not created');
 
   return {
     companyId: owners.targetCompanyId ?? companyId,
@@ -162,6 +168,7 @@ export async function seedRouteFixture(t: TestContext, owners: FixtureOwners, ma
     chatUuid: chat.uuid,
     invoiceId: invoice.id,
     stickerId: sticker.id,
+    apiKeyId: apiKey.id,
     holidayPeriodId: holiday.id,
     marker,
   };

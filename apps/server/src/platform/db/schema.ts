@@ -802,6 +802,40 @@ export const stickers = pgTable(
 export type StickerRow = typeof stickers.$inferSelect;
 
 /**
+ * Company API keys (issue 34). The secret is never stored: `key_hash` is the SHA-256
+ * of the whole key (`atk_<prefix id>_<secret>`); `prefix` (the public id part) finds
+ * the row, then the hashes are compared in constant time. A key acts as the admin who
+ * made it (`created_by`) and ends with that user.
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    createdBy: integer('created_by')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    prefix: text('prefix').notNull(),
+    keyHash: text('key_hash').notNull(),
+    scopes: text('scopes').array().notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+    lastUsedIp: text('last_used_ip'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('api_keys_company_id_idx').on(t.companyId, t.createdAt),
+    index('api_keys_created_by_idx').on(t.createdBy),
+    uniqueIndex('api_keys_prefix_idx').on(t.prefix),
+    uniqueIndex('api_keys_key_hash_idx').on(t.keyHash),
+  ],
+);
+
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+/**
  * One cycle of a ticket (issue 21), from the moment it is queued (created, or
  * reopened by hand) to its close and rating: what the dashboard counts. Written by
  * database triggers (migration 0019) in the same transaction as the change that

@@ -7,6 +7,8 @@ export interface AccessChange {
   userIds?: number[];
   /** Sign-ins (refresh families) that ended: logout, password change, replayed refresh token. */
   endedFamilies?: string[];
+  /** Company API keys revoked: every node drops them from its key cache (send `userIds: []` so no session is touched). */
+  apiKeyIds?: number[];
 }
 
 type AccessChangeHandler = (change: AccessChange) => void | Promise<void>;
@@ -41,14 +43,16 @@ export const accessChannel = (prefix: string) => `${prefix}:access-changed`;
 
 function parseChange(value: unknown): AccessChange | null {
   if (typeof value !== 'object' || value === null) return null;
-  const { companyId, userIds, endedFamilies } = value as { companyId?: unknown; userIds?: unknown; endedFamilies?: unknown };
+  const { companyId, userIds, endedFamilies, apiKeyIds } = value as { companyId?: unknown; userIds?: unknown; endedFamilies?: unknown; apiKeyIds?: unknown };
   if (typeof companyId !== 'number' || !Number.isSafeInteger(companyId)) return null;
   if (userIds !== undefined && (!Array.isArray(userIds) || !userIds.every((id) => typeof id === 'number' && Number.isSafeInteger(id)))) return null;
   if (endedFamilies !== undefined && (!Array.isArray(endedFamilies) || !endedFamilies.every((id) => typeof id === 'string'))) return null;
+  if (apiKeyIds !== undefined && (!Array.isArray(apiKeyIds) || !apiKeyIds.every((id) => typeof id === 'number' && Number.isSafeInteger(id)))) return null;
   return {
     companyId,
     ...(userIds === undefined ? {} : { userIds: userIds as number[] }),
     ...(endedFamilies === undefined ? {} : { endedFamilies: endedFamilies as string[] }),
+    ...(apiKeyIds === undefined ? {} : { apiKeyIds: apiKeyIds as number[] }),
   };
 }
 
@@ -99,6 +103,7 @@ export async function createAccessChanges(options: AccessChangesOptions): Promis
         companyId: change.companyId,
         ...(change.userIds ? { userIds: [...new Set(change.userIds)] } : {}),
         ...(change.endedFamilies?.length ? { endedFamilies: [...new Set(change.endedFamilies)] } : {}),
+        ...(change.apiKeyIds?.length ? { apiKeyIds: [...new Set(change.apiKeyIds)] } : {}),
       };
       const told = publisher
         ?.publish(channel, JSON.stringify({ from: nodeId, change: copy } satisfies Envelope))

@@ -1,5 +1,6 @@
+import { API_KEY_PREFIX } from '@atende/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Authenticate } from './context.js';
+import type { Authenticate, RequestContext } from './context.js';
 import { AppError } from './app-error.js';
 import { isCompanyExpired, isCompanySuspended } from './context.js';
 
@@ -16,13 +17,19 @@ export function bearerToken(request: FastifyRequest): string | null {
  * routes (super users excepted), so an expired tenant cannot keep working
  * through the API after the login screen refused it. A suspended company
  * (`status = false`) gets 403 ERR_COMPANY_SUSPENDED on every private route.
+ * A bearer that starts with `atk_` is a company API key: `authenticateKey` checks it
+ * against the route being called (its scopes, its rate limit).
  */
-export function requireSession(scope: FastifyInstance, authenticate: Authenticate): void {
+export function requireSession(
+  scope: FastifyInstance,
+  authenticate: Authenticate,
+  authenticateKey?: (key: string, request: FastifyRequest) => Promise<RequestContext>,
+): void {
   scope.decorateRequest('ctx', null as never);
   scope.addHook('onRequest', async (request) => {
     const token = bearerToken(request);
     if (!token) throw new AppError('ERR_SESSION_EXPIRED', 401);
-    const ctx = await authenticate(token);
+    const ctx = authenticateKey && token.startsWith(API_KEY_PREFIX) ? await authenticateKey(token, request) : await authenticate(token);
     if (!ctx.user.super && isCompanySuspended(ctx.company)) throw new AppError('ERR_COMPANY_SUSPENDED');
     if (!ctx.user.super && !request.routeOptions.config.allowExpiredCompany && isCompanyExpired(ctx.company)) {
       throw new AppError('ERR_SUBSCRIPTION_EXPIRED', undefined, { dueDate: ctx.company.dueDate });

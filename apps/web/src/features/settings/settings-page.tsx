@@ -3,6 +3,7 @@ import { Alert, Box, CircularProgress, Paper, Stack, Tab, Tabs, Typography } fro
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useSession } from '../../api/session';
+import { ApiKeysTab } from '../api-keys/api-keys-tab';
 import { CompaniesTab } from './companies-tab';
 import { CompanyHoursTab } from './company-hours-tab';
 import { OptionsTab } from './options-tab';
@@ -13,7 +14,7 @@ import { settingValue, useSettingEvents, useSettings } from './settings-queries'
 
 /**
  * Settings page (spec part 2 §2.15): Options always; Schedules while
- * scheduleType is `company`; Companies, Plans and Helps for super users. The open tab
+ * scheduleType is `company`; API (company API keys) for admins; Companies, Plans and Helps for super users. The open tab
  * is kept in the address (`?tab=`), so a reload stays on it. Changes by another
  * admin arrive live (`company-{id}-settings`).
  */
@@ -25,7 +26,7 @@ export default function SettingsPage() {
   useSettingEvents();
 
   const readOnly = !(user && can(user, 'drawer-admin-items:view'));
-  const tabs = settingsTabs({ scheduleType: settingValue(settings.data, 'scheduleType'), isSuper: Boolean(user?.super) });
+  const tabs = settingsTabs({ scheduleType: settingValue(settings.data, 'scheduleType'), isSuper: Boolean(user?.super), isAdmin: user?.profile === 'admin' });
   const wanted = params.get('tab');
   // A tab that is not (or no longer) offered, e.g. Schedules after scheduleType changed, falls back to Options.
   const tab: SettingsTab = tabs.find((name) => name === wanted) ?? 'options';
@@ -60,6 +61,7 @@ export default function SettingsPage() {
             <>
               {tab === 'options' ? <OptionsTab settings={settings.data} readOnly={readOnly} isSuper={Boolean(user?.super)} /> : null}
               {tab === 'schedules' ? <CompanyHoursTab readOnly={readOnly} /> : null}
+              {tab === 'api' ? <ApiKeysTab /> : null}
               {tab === 'companies' ? <CompaniesTab /> : null}
               {tab === 'plans' ? <PlansTab /> : null}
               {tab === 'helps' ? <HelpsTab /> : null}

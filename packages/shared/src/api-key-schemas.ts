@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { dateTime, requiredText } from './validation.js';
+
+/**
+ * Company API keys (issue 34): what a key may do. A key reaches only the routes
+ * `ROUTE_SCOPES` (route-scopes.ts) gives one of its scopes.
+ */
+export const API_KEY_SCOPES = ['tickets:read', 'tickets:write', 'messages:send', 'contacts:read', 'contacts:write', 'webhooks:manage'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+/** Every key starts with this, so a secret scanner (and the auth hook) knows one when it sees it. */
+export const API_KEY_PREFIX = 'atk_';
+
+export const ApiKeyBody = z.object({
+  name: requiredText(1, 100),
+  scopes: z
+    .array(z.enum(API_KEY_SCOPES, { error: 'validation.invalidValue' }))
+    .min(1, 'validation.required')
+    .max(API_KEY_SCOPES.length, 'validation.tooLong')
+    .transform((scopes) => [...new Set(scopes)]),
+  /** When the key stops working; absent or null: never. */
+  expiresAt: dateTime().nullable().optional(),
+});
+export type ApiKeyBody = z.infer<typeof ApiKeyBody>;
+
+/** A key as `GET /api-keys` lists it: never its secret (only the non-secret id part, to tell keys apart). */
+export interface PresentedApiKey {
+  id: number;
+  name: string;
+  /** The key's public beginning (`atk_<id>`), shown so an admin can tell which key a system holds. */
+  prefix: string;
+  scopes: ApiKeyScope[];
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  lastUsedIp: string | null;
+  revokedAt: string | null;
+  createdAt: string;
+  createdBy: { id: number; name: string } | null;
+}
+
+/** `POST /api-keys`'s answer: the only time the secret is shown. */
+export interface CreatedApiKey extends PresentedApiKey {
+  key: string;
+}
