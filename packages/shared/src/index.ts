@@ -27,3 +27,4 @@ export * from './dashboard-schemas.js';
 export * from './chat-schemas.js';
 export * from './billing-schemas.js';
 export * from './desk-contracts.js';
+export * from './route-answers.js';
