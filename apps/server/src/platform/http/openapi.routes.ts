@@ -15,7 +15,7 @@ const ASSETS: Record<string, { type: string; body: string }> = {
  */
 export function registerOpenApiRoutes(app: FastifyInstance, openApi: OpenApi): void {
   app.get('/openapi.json', async (_request, reply) => {
-    return reply.header('cache-control', 'no-cache').send(openApi.document());
+    return reply.type('application/json; charset=utf-8').header('cache-control', 'no-cache').send(openApi.json());
   });
   app.get('/api-docs', async (_request, reply) => {
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(VIEWER_HTML);
