@@ -111,7 +111,9 @@ class SchemaWriter {
   private cycles = 0;
 
   write(schema: unknown, io: 'input' | 'output'): JsonSchema {
-    const json = z.toJSONSchema(schema as z.ZodType, {
+    // Every route's schemas are zod (the app's validator compiler runs only zod); anything else is shown as "any".
+    if (!(schema instanceof z.ZodType)) return {};
+    const json = z.toJSONSchema(schema, {
       target: 'draft-2020-12',
       io,
       unrepresentable: 'any',
