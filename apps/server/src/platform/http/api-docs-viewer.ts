@@ -1,6 +1,6 @@
 /**
  * The API reference page (`GET /api-docs`): a small viewer of `/openapi.json`, written
- * here rather than taken from a package (no CDN, nothing to download, about 8 kB), and
+ * here rather than taken from a package (no CDN, nothing to download, about 7 kB), and
  * served by the server only on this route, so the web app's bundle never carries it.
  * Its script and style are files of their own (`/api-docs/viewer.js`, `/api-docs/viewer.css`),
  * as the content security policy allows (`script-src 'self'`, no inline script).
