@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCors from '@fastify/cors';
 import fastifyMultipart from '@fastify/multipart';
+import { APP_VERSION } from '@atende/shared';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import { createChannelRegistry } from './channels/channel-registry.js';
 import type { Config } from './platform/config.js';
@@ -27,6 +28,8 @@ import { zodValidatorCompiler, type ZodTypeProvider } from './platform/http/zod-
 import { createPublisher } from './platform/realtime/publisher.js';
 import type { SocketServer } from './platform/realtime/socket-server.js';
 import { registerHealthRoutes } from './platform/http/health.routes.js';
+import { createOpenApi } from './platform/http/openapi.js';
+import { registerOpenApiRoutes } from './platform/http/openapi.routes.js';
 import { createStorageMonitor } from './platform/storage/disk-space.js';
 import { createMediaStorage, MAX_MEDIA_BYTES } from './platform/storage/media-storage.js';
 import { registerMediaRoutes } from './platform/storage/media.routes.js';
@@ -210,6 +213,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     await registerWebApp(app, config.WEB_DIST_DIR ? path.resolve(config.WEB_DIST_DIR) : defaultWebDist());
   }
 
+  // The OpenAPI document sees every route registered from here on (the web app's files are not API).
+  const openApi = createOpenApi({ version: APP_VERSION });
+  app.addHook('onRoute', openApi.onRoute);
+  registerOpenApiRoutes(app, openApi);
   registerHealthRoutes(app, services);
   registerMediaRoutes(app, services);
   for (const register of publicModules) await register(app, services);

@@ -4,8 +4,13 @@ import { flag, noneAsAbsent, noneId, queryFlag } from './conventions.js';
 import * as shared from './index.js';
 import { id } from './validation.js';
 
-/** Every zod schema packages/shared exports: the request schemas of the server and the web forms. */
-const SCHEMAS = (Object.entries(shared) as [string, unknown][]).filter((entry): entry is [string, z.ZodType] => entry[1] instanceof z.ZodType);
+/**
+ * Every zod schema packages/shared exports for requests: the server's and the web forms'.
+ * Answer schemas (what the server sends: desk-contracts.ts, message-data.ts, errors.ts,
+ * route-answers.ts) are named `PascalCaseSchema` and left out: they describe output.
+ */
+const isAnswerSchema = (name: string) => /^[A-Z]\w*Schema$/.test(name);
+const SCHEMAS = (Object.entries(shared) as [string, unknown][]).filter((entry): entry is [string, z.ZodType] => entry[1] instanceof z.ZodType && !isAnswerSchema(entry[0]));
 
 type Def = Record<string, unknown> & { type: string };
 const defOf = (schema: unknown) => (schema as z.ZodType)._zod.def as unknown as Def;

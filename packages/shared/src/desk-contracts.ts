@@ -1,8 +1,9 @@
+import { z } from 'zod';
 import type { ConnectionProblem } from './connection-schemas.js';
 import type { AllTicket, Language, Profile } from './constants.js';
-import type { MessageData } from './message-data.js';
+import { MessageDataSchema } from './message-data.js';
 import type { PlanFlags } from './plans.js';
-import type { TicketStatus } from './realtime.js';
+import { TICKET_STATUSES } from './realtime.js';
 import type { PresentedScheduleEntry } from './schemas.js';
 
 /**
@@ -11,14 +12,19 @@ import type { PresentedScheduleEntry } from './schemas.js';
  * connections. The server's presenters are typed with these, and the web reads the
  * answers as these, so a change on one side that the other does not follow fails to
  * compile. Dates are ISO 8601 strings.
+ *
+ * The answers integrators read most (tickets, messages, contacts) are zod schemas,
+ * their types derived from them: the OpenAPI document (`GET /openapi.json`) shows
+ * them through the route answer table (`route-answers.ts`), and its test checks real
+ * answers against them. The rest are still TypeScript interfaces.
  */
 
+const isoDate = z.string().describe('ISO 8601 date and time');
+const idName = z.object({ id: z.number().int(), name: z.string() });
+
 /** A queue where a ticket, a user or a connection names it. */
-export interface PresentedQueueSummary {
-  id: number;
-  name: string;
-  color: string;
-}
+export const PresentedQueueSummarySchema = z.object({ id: z.number().int(), name: z.string(), color: z.string() });
+export type PresentedQueueSummary = z.output<typeof PresentedQueueSummarySchema>;
 
 /** `GET /queue`, `GET /queue/:id` and `company-{id}-queue`. */
 export interface PresentedQueue extends PresentedQueueSummary {
@@ -41,11 +47,8 @@ export interface PresentedQueue extends PresentedQueueSummary {
 export type QueueEventPayload = { action: 'create' | 'update'; queue: PresentedQueue } | { action: 'delete'; queueId: number };
 
 /** A tag on a ticket (and what `POST /tags/sync` answers). */
-export interface PresentedTicketTag {
-  id: number;
-  name: string;
-  color: string;
-}
+export const PresentedTicketTagSchema = z.object({ id: z.number().int(), name: z.string(), color: z.string() });
+export type PresentedTicketTag = z.output<typeof PresentedTicketTagSchema>;
 
 /** `GET /tags/list` (pickers, the ticket's tag bar) and the kanban lanes (`GET /tags/kanban`'s `lista`). */
 export interface PresentedTagSummary extends PresentedTicketTag {
@@ -72,56 +75,60 @@ export interface PresentedTagPage {
 export type TagEventPayload = { action: 'create' | 'update'; tag: PresentedTag } | { action: 'delete'; tagId: number };
 
 /** The contact a ticket carries. */
-export interface PresentedTicketContact {
-  id: number;
-  name: string;
-  number: string;
-  profilePicUrl: string;
-  isGroup: boolean;
-  email: string;
-}
+export const PresentedTicketContactSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  number: z.string(),
+  profilePicUrl: z.string(),
+  isGroup: z.boolean(),
+  email: z.string(),
+});
+export type PresentedTicketContact = z.output<typeof PresentedTicketContactSchema>;
+
+
+export const PresentedTicketUserSchema = z.object({
+  ticketId: z.number().int(),
+  userId: z.number().int(),
+  queueId: z.number().int().nullable(),
+  user: idName,
+  queue: PresentedQueueSummarySchema.nullable(),
+});
+export type PresentedTicketUser = z.output<typeof PresentedTicketUserSchema>;
 
 /** A ticket (`GET /tickets/:id`, the lists, `company-{id}-ticket`, the 409 of a lost race). */
-export interface PresentedTicket {
-  id: number;
-  uuid: string;
-  status: TicketStatus;
-  userId: number | null;
-  user: { id: number; name: string } | null;
-  queueId: number | null;
-  queue: PresentedQueueSummary | null;
-  whatsappId: number | null;
+export const PresentedTicketSchema = z.object({
+  id: z.number().int(),
+  uuid: z.string(),
+  status: z.enum(TICKET_STATUSES),
+  userId: z.number().int().nullable(),
+  user: idName.nullable(),
+  queueId: z.number().int().nullable(),
+  queue: PresentedQueueSummarySchema.nullable(),
+  whatsappId: z.number().int().nullable(),
   /** `pix`, `pixMessage`: the connection's Pix key and the text sent before it (whaticket v6's Pix button). */
-  whatsapp: { id: number; name: string; status: string; provider: string; pix: string; pixMessage: string } | null;
-  contactId: number;
-  contact: PresentedTicketContact;
-  isGroup: boolean;
-  chatbot: boolean;
-  unreadMessages: number;
-  lastMessage: string;
-  useIntegration: boolean;
-  promptId: number | null;
-  integrationId: number | null;
-  tags: PresentedTicketTag[];
+  whatsapp: z.object({ id: z.number().int(), name: z.string(), status: z.string(), provider: z.string(), pix: z.string(), pixMessage: z.string() }).nullable(),
+  contactId: z.number().int(),
+  contact: PresentedTicketContactSchema,
+  isGroup: z.boolean(),
+  chatbot: z.boolean(),
+  unreadMessages: z.number().int(),
+  lastMessage: z.string(),
+  useIntegration: z.boolean(),
+  promptId: z.number().int().nullable(),
+  integrationId: z.number().int().nullable(),
+  tags: z.array(PresentedTicketTagSchema),
   /**
    * The agents on the ticket as whaticket v6's client reads them: Atende has one, the
    * assignee (an empty list while nobody has it).
    */
-  ticketUsers: PresentedTicketUser[];
-  companyId: number;
+  ticketUsers: z.array(PresentedTicketUserSchema),
+  companyId: z.number().int(),
   /** The protocol number shown to customers ({{protocol}}): the ticket id. */
-  code: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface PresentedTicketUser {
-  ticketId: number;
-  userId: number;
-  queueId: number | null;
-  user: { id: number; name: string };
-  queue: PresentedQueueSummary | null;
-}
+  code: z.string(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+});
+export type PresentedTicket = z.output<typeof PresentedTicketSchema>;
 
 /** `company-{id}-ticket`. */
 export type TicketEventPayload =
@@ -131,62 +138,60 @@ export type TicketEventPayload =
   | { action: 'updateUnread'; ticketId: number };
 
 /** `GET /tickets`: a page of the list. */
-export interface PresentedTicketPage {
-  tickets: PresentedTicket[];
-  hasMore: boolean;
-}
+export const PresentedTicketPageSchema = z.object({ tickets: z.array(PresentedTicketSchema), hasMore: z.boolean() });
+export type PresentedTicketPage = z.output<typeof PresentedTicketPageSchema>;
 
 /** Who produced a message: the customer, an agent, the phone itself, the bot or the system (decision 9). */
-export type MessageSource = 'customer' | 'agent' | 'phone' | 'bot' | 'system';
+export const MESSAGE_SOURCES = ['customer', 'agent', 'phone', 'bot', 'system'] as const;
+export type MessageSource = (typeof MESSAGE_SOURCES)[number];
 
 /** What a message quotes, as the message carries it. */
-export interface PresentedQuotedMessage {
-  id: number;
-  body: string;
-  fromMe: boolean;
-  mediaType: string | null;
-  isDeleted: boolean;
-  contact: { name: string };
-}
+export const PresentedQuotedMessageSchema = z.object({
+  id: z.number().int(),
+  body: z.string(),
+  fromMe: z.boolean(),
+  mediaType: z.string().nullable(),
+  isDeleted: z.boolean(),
+  contact: z.object({ name: z.string() }),
+});
+export type PresentedQuotedMessage = z.output<typeof PresentedQuotedMessageSchema>;
 
 /** A message (`GET /messages/:ticketId`, the sends, `company-{id}-appMessage`). */
-export interface PresentedMessage {
-  id: number;
-  ticketId: number;
-  contactId: number;
-  userId: number | null;
+export const PresentedMessageSchema = z.object({
+  id: z.number().int(),
+  ticketId: z.number().int(),
+  contactId: z.number().int(),
+  userId: z.number().int().nullable(),
   /** Empty once deleted. */
-  body: string;
-  fromMe: boolean;
-  source: MessageSource;
-  ack: number;
-  read: boolean;
+  body: z.string(),
+  fromMe: z.boolean(),
+  source: z.enum(MESSAGE_SOURCES),
+  ack: z.number().int(),
+  read: z.boolean(),
   /** `chat` for text (whaticket's name: its client renders a quoted text only with it), `image`, `audio`, `video`, `application`, `locationMessage`, `vcard`, `contactMessage`, `call_log`, ... */
-  mediaType: string | null;
+  mediaType: z.string().nullable(),
   /** A signed, expiring link to the file; null without one and once deleted. */
-  mediaUrl: string | null;
-  mediaName: string | null;
-  isDeleted: boolean;
-  isEdited: boolean;
-  senderName: string | null;
+  mediaUrl: z.string().nullable(),
+  mediaName: z.string().nullable(),
+  isDeleted: z.boolean(),
+  isEdited: z.boolean(),
+  senderName: z.string().nullable(),
   /** Outgoing messages: 'pending' until the channel answers, then 'sent' or 'failed' (`sendError` is the error code); null otherwise. */
-  sendStatus: 'pending' | 'sent' | 'failed' | null;
-  sendError: string | null;
+  sendStatus: z.enum(['pending', 'sent', 'failed']).nullable(),
+  sendError: z.string().nullable(),
   /** What the channel gave beyond text and file (issue 19): reactions, order, referral, media state, ...; null when nothing. */
-  dataJson: MessageData | null;
-  contact: { id: number; name: string };
-  quotedMsgId: number | null;
-  quotedMsg: PresentedQuotedMessage | null;
-  createdAt: string;
-  updatedAt: string;
-}
+  dataJson: MessageDataSchema.nullable(),
+  contact: idName,
+  quotedMsgId: z.number().int().nullable(),
+  quotedMsg: PresentedQuotedMessageSchema.nullable(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+});
+export type PresentedMessage = z.output<typeof PresentedMessageSchema>;
 
 /** `GET /messages/:ticketId`: a page of the conversation (oldest first) and its ticket. */
-export interface PresentedMessagePage {
-  messages: PresentedMessage[];
-  ticket: PresentedTicket;
-  hasMore: boolean;
-}
+export const PresentedMessagePageSchema = z.object({ messages: z.array(PresentedMessageSchema), ticket: PresentedTicketSchema, hasMore: z.boolean() });
+export type PresentedMessagePage = z.output<typeof PresentedMessagePageSchema>;
 
 /** `company-{id}-appMessage`: a message stored (`create`, also when announced again) or changed (`update`), with its ticket. */
 export interface AppMessageEventPayload {
@@ -209,61 +214,57 @@ export interface PresentedSticker {
   updatedAt: string;
 }
 
-export interface PresentedExtraInfo {
-  id: number;
-  name: string;
-  value: string;
-}
+export const PresentedExtraInfoSchema = z.object({ id: z.number().int(), name: z.string(), value: z.string() });
+export type PresentedExtraInfo = z.output<typeof PresentedExtraInfoSchema>;
 
 /** A contact (`GET /contacts`, `GET /contacts/:id`, `company-{id}-contact`). */
-export interface PresentedContact {
-  id: number;
-  name: string;
-  number: string;
-  email: string;
-  profilePicUrl: string;
-  isGroup: boolean;
+export const PresentedContactSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  number: z.string(),
+  email: z.string(),
+  profilePicUrl: z.string(),
+  isGroup: z.boolean(),
   /** The connection the contact first wrote through. */
-  whatsappId: number | null;
-  extraInfo: PresentedExtraInfo[];
+  whatsappId: z.number().int().nullable(),
+  extraInfo: z.array(PresentedExtraInfoSchema),
   /** `YYYY-MM-DD`, or null. */
-  birthday: string | null;
+  birthday: z.string().nullable(),
   /** The chatbot, integrations and AI prompts never answer this contact. */
-  disableBot: boolean;
-  active: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+  disableBot: z.boolean(),
+  active: z.boolean(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+});
+export type PresentedContact = z.output<typeof PresentedContactSchema>;
 
 /** `POST /contacts` for a number the company has already: that contact, as whaticket v6 answers (200). */
-export interface ExistingContactAnswer {
-  alreadyExists: true;
-  existingContact: PresentedContact;
-}
+export const ExistingContactAnswerSchema = z.object({ alreadyExists: z.literal(true), existingContact: PresentedContactSchema });
+export type ExistingContactAnswer = z.output<typeof ExistingContactAnswerSchema>;
 
-export interface PresentedContactPage {
-  contacts: PresentedContact[];
-  hasMore: boolean;
-  count: number;
-}
+export const PresentedContactPageSchema = z.object({ contacts: z.array(PresentedContactSchema), hasMore: z.boolean(), count: z.number().int() });
+export type PresentedContactPage = z.output<typeof PresentedContactPageSchema>;
 
 /** `GET /contacts/list`: every contact of the company, for pickers. */
-export interface PresentedContactSummary {
-  id: number;
-  name: string;
-  number: string;
-  email: string;
-}
+export const PresentedContactSummarySchema = z.object({ id: z.number().int(), name: z.string(), number: z.string(), email: z.string() });
+export type PresentedContactSummary = z.output<typeof PresentedContactSummarySchema>;
 
 /** `POST /contacts/upload` and `POST /contacts/import`. `message` is an error code (ERR_DUPLICATED_CONTACT) or an English sentence. */
-export interface ContactImportResult {
-  newContacts: { contactId: number; contactName: string }[];
-  errorBag: {
-    contactName: string;
-    /** `fields`: per invalid column, the validation key (`validation.tooShort`, ...) a client translates. */
-    error: { message: string; code: 'ERR_DUPLICATED_CONTACT' | 'ERR_VALIDATION' | 'ERR_WAPP_NOT_INITIALIZED'; fields?: Record<string, string> };
-  }[];
-}
+export const ContactImportResultSchema = z.object({
+  newContacts: z.array(z.object({ contactId: z.number().int(), contactName: z.string() })),
+  errorBag: z.array(
+    z.object({
+      contactName: z.string(),
+      /** `fields`: per invalid column, the validation key (`validation.tooShort`, ...) a client translates. */
+      error: z.object({
+        message: z.string(),
+        code: z.enum(['ERR_DUPLICATED_CONTACT', 'ERR_VALIDATION', 'ERR_WAPP_NOT_INITIALIZED']),
+        fields: z.record(z.string(), z.string()).optional(),
+      }),
+    }),
+  ),
+});
+export type ContactImportResult = z.output<typeof ContactImportResultSchema>;
 
 /** `company-{id}-contact`: created and edited contacts are both `update`. */
 export type ContactEventPayload = { action: 'create' | 'update'; contact: PresentedContact } | { action: 'delete'; contactId: number };

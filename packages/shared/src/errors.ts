@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * The error catalogue (spec part 1 §8) plus the few codes Atende adds for rules the
  * spec states without naming a code. Each code has exactly one HTTP status.
@@ -179,10 +181,15 @@ export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.hasOwn(ERROR_STATUS, value);
 }
 
-/** Body of every error response. `fields` is present on validation failures. */
-export interface ErrorResponse {
-  error: ErrorCode;
-  message?: string;
-  fields?: Record<string, string[]>;
-  [extra: string]: unknown;
-}
+/**
+ * Body of every error response (the error envelope). `fields` is present on validation
+ * failures; some codes add their own keys (a lost ticket race names `userName` and the
+ * ticket, an expired company its `dueDate`).
+ */
+export const ErrorResponseSchema = z.looseObject({
+  error: z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]),
+  message: z.string().optional(),
+  /** Per invalid field (`body.name`, `query.pageNumber`), its messages. */
+  fields: z.record(z.string(), z.array(z.string())).optional(),
+});
+export type ErrorResponse = z.output<typeof ErrorResponseSchema>;

@@ -30,3 +30,4 @@ export * from './desk-contracts.js';
 export * from './first-screen.js';
 export * from './api-key-schemas.js';
 export * from './route-scopes.js';
+export * from './route-answers.js';

@@ -1,82 +1,113 @@
+import { z } from 'zod';
+
+const text = z.string();
+const optionalText = z.string().optional();
+
+export const MessageDataContactSchema = z.object({
+  name: text,
+  phones: z.array(z.object({ phone: text, type: optionalText, waId: optionalText })),
+  emails: z.array(z.object({ email: text, type: optionalText })).optional(),
+  organization: optionalText,
+  /** One line each (street, city, state, zip, country), with its type (HOME, WORK). */
+  addresses: z.array(z.object({ address: text, type: optionalText })).optional(),
+  /** `YYYY-MM-DD`, as WhatsApp gives it. */
+  birthday: optionalText,
+  urls: z.array(z.object({ url: text, type: optionalText })).optional(),
+});
+export type MessageDataContact = z.output<typeof MessageDataContactSchema>;
+
+export const MessageDataOrderSchema = z.object({
+  catalogId: optionalText,
+  text: optionalText,
+  items: z.array(z.object({ productId: text, quantity: z.number(), price: z.number(), currency: text })),
+});
+export type MessageDataOrder = z.output<typeof MessageDataOrderSchema>;
+
 /**
  * What a message carries beyond its text and file (issue 19), kept as the
  * channel gave it so nothing a customer sends is lost, and presented as
  * `dataJson`. Every key is optional; `body` always holds a readable text too,
- * for clients that know nothing of these details.
+ * for clients that know nothing of these details. A zod schema (the type derives
+ * from it) so the OpenAPI document describes it (platform/http/openapi.ts).
  */
-export interface MessageData {
+export const MessageDataSchema = z.object({
   /** A media message whose file is still being fetched, or could not be (with the reason). */
-  media?: { status: 'pending' | 'unavailable'; reason?: string };
+  media: z.object({ status: z.enum(['pending', 'unavailable']), reason: optionalText }).optional(),
   /** An audio recorded as a voice note. */
-  voice?: boolean;
+  voice: z.boolean().optional(),
   /** An image that is a sticker. */
-  sticker?: boolean;
-  location?: { latitude: number; longitude: number; name?: string; address?: string; url?: string };
+  sticker: z.boolean().optional(),
+  location: z.object({ latitude: z.number(), longitude: z.number(), name: optionalText, address: optionalText, url: optionalText }).optional(),
   /** Shared contact cards, whole. */
-  contacts?: MessageDataContact[];
+  contacts: z.array(MessageDataContactSchema).optional(),
   /** The option a customer picked in a button or list message. */
-  reply?: { kind: 'button' | 'list'; id: string; title: string; description?: string };
+  reply: z.object({ kind: z.enum(['button', 'list']), id: text, title: text, description: optionalText }).optional(),
   /** A template's quick-reply button. */
-  button?: { text: string; payload?: string };
+  button: z.object({ text, payload: optionalText }).optional(),
   /** A WhatsApp Flow's submitted fields (also a WhatsApp Web native-flow reply: its name and parameters). */
-  flow?: { name?: string; fields: Record<string, unknown> };
+  flow: z.object({ name: optionalText, fields: z.record(z.string(), z.unknown()) }).optional(),
   /**
    * A poll (WhatsApp Web): its question, each option with the votes it has now (votes arrive
    * later and update it; a voter who changes their mind moves their vote), how many options one
    * voter may pick (0: any number), and how many people voted.
    */
-  poll?: { name: string; options: { name: string; votes: number }[]; selectableCount: number; voters: number };
+  poll: z.object({ name: text, options: z.array(z.object({ name: text, votes: z.number() })), selectableCount: z.number(), voters: z.number() }).optional(),
   /** An event invitation (WhatsApp Web): its name, description, place, times (ISO) and whether it was cancelled. */
-  event?: { name: string; description?: string; location?: string; joinLink?: string; startsAt?: string; endsAt?: string; cancelled?: boolean };
+  event: z
+    .object({ name: text, description: optionalText, location: optionalText, joinLink: optionalText, startsAt: optionalText, endsAt: optionalText, cancelled: z.boolean().optional() })
+    .optional(),
   /**
    * A live location: `location` holds its latest position, which the customer's later updates
    * move; `sequence` counts those updates, `updatedAt` (ISO) is the last one's time.
    */
-  live?: { sequence: number; updatedAt: string; caption?: string; accuracyMeters?: number; speedMps?: number };
+  live: z.object({ sequence: z.number(), updatedAt: text, caption: optionalText, accuracyMeters: z.number().optional(), speedMps: z.number().optional() }).optional(),
   /** Stored, never presented: the poll's key that decrypts its votes (WhatsApp Web), base64. */
-  pollSecret?: string;
+  pollSecret: optionalText,
   /** Stored, never presented: each voter's current choice (option names), from which `poll` counts. */
-  pollVotes?: Record<string, string[]>;
-  order?: MessageDataOrder;
+  pollVotes: z.record(z.string(), z.array(z.string())).optional(),
+  order: MessageDataOrderSchema.optional(),
   /** The customer changed number or identity. */
-  system?: { kind: string; text: string; newNumber?: string };
+  system: z.object({ kind: text, text, newNumber: optionalText }).optional(),
   /** A message kind the channel cannot deliver to us. */
-  unsupported?: { type?: string; code?: number; title?: string };
+  unsupported: z.object({ type: optionalText, code: z.number().optional(), title: optionalText }).optional(),
   /** The click-to-WhatsApp ad that brought the customer. */
-  referral?: { sourceUrl?: string; sourceType?: string; sourceId?: string; headline?: string; body?: string; mediaType?: string; mediaUrl?: string; ctwaClid?: string };
-  forwarded?: 'forwarded' | 'frequently';
+  referral: z
+    .object({
+      sourceUrl: optionalText,
+      sourceType: optionalText,
+      sourceId: optionalText,
+      headline: optionalText,
+      body: optionalText,
+      mediaType: optionalText,
+      mediaUrl: optionalText,
+      ctwaClid: optionalText,
+    })
+    .optional(),
+  forwarded: z.enum(['forwarded', 'frequently']).optional(),
   /** Reactions to this message, one per person (the latest). */
-  reactions?: { from: string; emoji: string }[];
+  reactions: z.array(z.object({ from: text, emoji: text })).optional(),
   /** A reaction to a message we do not have. */
-  reaction?: { emoji: string; messageId: string };
+  reaction: z.object({ emoji: text, messageId: text }).optional(),
   /** Why the channel reported the message failed, as it said it. */
-  failure?: { code?: number; title?: string; details?: string };
+  failure: z.object({ code: z.number().optional(), title: optionalText, details: optionalText }).optional(),
   /** The channel's status for the message when it accepted it (Cloud API `message_status`). */
-  channelStatus?: string;
+  channelStatus: optionalText,
   /**
    * What Meta bills for a Cloud API send, from its statuses: the conversation it opened or
    * belongs to (id, category from its origin, expiry) and the pricing (billable, model, category).
    */
-  billing?: { conversationId?: string; conversationCategory?: string; conversationExpiresAt?: string; billable?: boolean; pricingModel?: string; pricingCategory?: string };
-}
-
-export interface MessageDataContact {
-  name: string;
-  phones: { phone: string; type?: string; waId?: string }[];
-  emails?: { email: string; type?: string }[];
-  organization?: string;
-  /** One line each (street, city, state, zip, country), with its type (HOME, WORK). */
-  addresses?: { address: string; type?: string }[];
-  /** `YYYY-MM-DD`, as WhatsApp gives it. */
-  birthday?: string;
-  urls?: { url: string; type?: string }[];
-}
-
-export interface MessageDataOrder {
-  catalogId?: string;
-  text?: string;
-  items: { productId: string; quantity: number; price: number; currency: string }[];
-}
+  billing: z
+    .object({
+      conversationId: optionalText,
+      conversationCategory: optionalText,
+      conversationExpiresAt: optionalText,
+      billable: z.boolean().optional(),
+      pricingModel: optionalText,
+      pricingCategory: optionalText,
+    })
+    .optional(),
+});
+export type MessageData = z.output<typeof MessageDataSchema>;
 
 /** An order's total per currency (the items of one order share one in practice). */
 export function orderTotals(order: MessageDataOrder): { currency: string; amount: number }[] {

@@ -22,6 +22,10 @@ export const ROUTE_ROLES = {
   'GET /health': 'public',
   'GET /version': 'public',
   'GET /media/*': 'public', // the signature is the credential
+  // the OpenAPI document of every route and its reference page (issue 34)
+  'GET /openapi.json': 'public',
+  'GET /api-docs': 'public',
+  'GET /api-docs/:asset': 'public',
   // auth
   'POST /auth/login': 'public',
   'POST /auth/refresh_token': 'public',

@@ -94,6 +94,18 @@ describe('the root', () => {
   });
 });
 
+describe('the API reference', () => {
+  it("is the server's own page at /api-docs, not the app shell, and the document lists no built file", async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/api-docs', headers: { accept: 'text/html,application/xhtml+xml' } });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Atende API reference');
+    expect(page.body).not.toContain('<div id="root">');
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json', headers: { accept: 'text/html' } })).json<{ paths: Record<string, unknown> }>();
+    expect(Object.keys(doc.paths).filter((route) => route.startsWith('/assets') || route.includes('.svg') || route.includes('index.html'))).toEqual([]);
+    expect(Object.keys(doc.paths)).toContain('/tickets');
+  });
+});
+
 describe('built files', () => {
   const asset = (encoding?: string) => t.app.inject({ method: 'GET', url: '/assets/index-Ab12Cd34.js', headers: encoding ? { 'accept-encoding': encoding } : {} });
 

@@ -36,6 +36,8 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
     const accept = request.headers.accept ?? '';
     if (url !== '/' && !accept.includes('text/html')) return;
     if (url.startsWith('/socket.io') || path.extname(url) !== '') return;
+    // The API reference page is the server's own (platform/http/openapi.routes.ts), not a screen of the app.
+    if (url === '/api-docs' || url.startsWith('/api-docs/')) return;
     shells.add(request);
     if (shell) return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(shell(url, request));
     return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });

@@ -1,0 +1,171 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { ROUTE_ANSWERS, routeRole } from '@atende/shared';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BuiltCompany } from '../../test/factories.js';
+import { ROUTE_CASES, routeCase } from '../../test/route-cases.js';
+import { seedRouteFixture } from '../../test/route-fixtures.js';
+import { deletesLast, methodOf, routeCollector, sendProbe } from '../../test/route-table.js';
+import { createTestContext, type TestContext } from '../../test/test-app.js';
+import type { OpenApiDocument } from './openapi.js';
+
+/**
+ * The OpenAPI document (`GET /openapi.json`): it names every route the app registers,
+ * it is valid OpenAPI 3.1, and real answers match it: every route called once with the
+ * route-table suites' probes (route-cases.ts) as a company admin, each documented
+ * success checked against its schema and every error against the error envelope.
+ */
+const routes = routeCollector();
+let t: TestContext;
+let company: BuiltCompany;
+let doc: OpenApiDocument;
+
+/** Routes whose documented success must be seen and match (what integrators read most). */
+const MUST_MATCH = [
+  'GET /tickets',
+  'GET /tickets/:id',
+  'PUT /tickets/:id',
+  'GET /messages/:ticketId',
+  'GET /contacts',
+  'GET /contacts/list',
+  'GET /contacts/:id',
+  'PUT /contacts/:id',
+  'POST /api/messages/send',
+];
+
+beforeAll(async () => {
+  t = await createTestContext({ onRoute: routes.onRoute, env: { PIX_PROVIDER: 'fake' } });
+  company = await t.factories.buildCompany();
+  const response = await t.app.inject({ method: 'GET', url: '/openapi.json' });
+  expect(response.statusCode).toBe(200);
+  doc = response.json();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+function pathOf(url: string): string {
+  return url
+    .split('/')
+    .map((segment) => (segment === '*' ? '{wildcard}' : segment.startsWith(':') ? `{${segment.slice(1)}}` : segment))
+    .join('/');
+}
+
+/** Ajv over the document's schemas: `#/components/schemas/X` becomes a schema of its own. */
+function schemaValidator(document: OpenApiDocument): (schema: unknown) => ValidateFunction {
+  const ajv = new Ajv2020({ strict: true, allErrors: true, validateFormats: false });
+  const relink = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(relink);
+    if (node === null || typeof node !== 'object') return node;
+    return Object.fromEntries(
+      Object.entries(node).map(([key, value]) => [key, key === '$ref' && typeof value === 'string' ? value.replace('#/components/schemas/', 'urn:atende:schema:') : relink(value)]),
+    );
+  };
+  for (const [name, schema] of Object.entries(document.components.schemas)) ajv.addSchema({ ...(relink(schema) as object), $id: `urn:atende:schema:${name}` });
+  const compiled = new Map<string, ValidateFunction>();
+  return (schema) => {
+    const key = JSON.stringify(schema);
+    let validate = compiled.get(key);
+    if (!validate) {
+      validate = ajv.compile(relink(schema) as object);
+      compiled.set(key, validate);
+    }
+    return validate;
+  };
+}
+
+describe('the OpenAPI document', () => {
+  it('names every registered route, and no other', () => {
+    const documented = Object.entries(doc.paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`));
+    const registered = routes.keys().map((key) => `${methodOf(key)} ${pathOf(key.slice(key.indexOf(' ') + 1))}`);
+    expect(registered.filter((key) => !documented.includes(key)), 'routes missing from /openapi.json').toEqual([]);
+    expect(documented.filter((key) => !registered.includes(key)), 'documented routes the app does not have').toEqual([]);
+  });
+
+  it('is valid OpenAPI 3.1, and each of its schemas compiles', async () => {
+    const result = await new Validator().validate(structuredClone(doc));
+    expect(result.errors ?? [], JSON.stringify(result.errors, null, 1)?.slice(0, 2000)).toEqual([]);
+    expect(result.valid).toBe(true);
+    const compile = schemaValidator(doc);
+    for (const operations of Object.values(doc.paths)) {
+      for (const operation of Object.values(operations)) {
+        for (const response of Object.values(operation.responses as Record<string, { content?: Record<string, { schema: unknown }> }>)) {
+          const schema = response.content?.['application/json']?.schema;
+          if (schema) compile(schema);
+        }
+      }
+    }
+  });
+
+  it('says who may call each route: a role, and a security requirement for the private ones', () => {
+    const admins = doc.paths['/tickets/{id}']!.delete!;
+    expect(admins['x-role']).toBe('admin');
+    expect(admins.security).toEqual([{ userToken: [] }]);
+    expect(Object.keys(admins.responses as object)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404']));
+    expect(doc.paths['/health']!.get!.security).toEqual([]);
+    expect(doc.paths['/api/messages/send']!.post!.security).toEqual([{ connectionToken: [] }]);
+  });
+
+  it('has an answer table whose routes all exist', () => {
+    expect(Object.keys(ROUTE_ANSWERS).filter((key) => !routes.keys().includes(key))).toEqual([]);
+  });
+
+  it('matches real answers: documented successes against their schema, every error against the envelope', async () => {
+    const compile = schemaValidator(doc);
+    const admin = await company.admin.login();
+    const fixture = await seedRouteFixture(t, { companyId: company.id, authorId: company.admin.id }, 'Docmark');
+    const failures: string[] = [];
+    const matched = new Set<string>();
+    const check = (key: string, status: number, body: string) => {
+      const operation = doc.paths[pathOf(key.slice(key.indexOf(' ') + 1))]?.[methodOf(key).toLowerCase()];
+      const responses = (operation?.responses ?? {}) as Record<string, { content?: Record<string, { schema: unknown }> }>;
+      if (status >= 400 && key.includes(' /fake-')) return; // the providers' stand-ins answer in their shapes
+      const schema = (responses[String(status)] ?? (status >= 400 ? responses.default : undefined))?.content?.['application/json']?.schema;
+      if (status >= 400 && !schema) {
+        failures.push(`${key} answered ${status}, which the document does not list: ${body.slice(0, 200)}`);
+        return;
+      }
+      if (!schema) return;
+      const validate = compile(schema);
+      if (!validate(JSON.parse(body))) failures.push(`${key} ${status}: ${JSON.stringify(validate.errors?.slice(0, 3))} in ${body.slice(0, 200)}`);
+      else if (status < 300) matched.add(key);
+    };
+    for (const key of deletesLast(routes.keys().filter((k) => k in ROUTE_CASES && routeRole(k) !== undefined))) {
+      const found = routeCase(key)!;
+      const token = found.ownSession ? (await company.admin.login()).token : admin.token;
+      const response = await sendProbe(t, token, methodOf(key), found.probe(fixture));
+      const type = String(response.headers['content-type'] ?? '');
+      if (!type.startsWith('application/json')) continue;
+      check(key, response.statusCode, response.body);
+    }
+    // The external API with a real connection token.
+    const connection = (await t.request(admin.token, 'POST', '/whatsapp', { name: 'Docs API', provider: 'sandbox', token: 'new-token-please-0123' })).json<{ token: string }>();
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: '/api/messages/send',
+      headers: { authorization: `Bearer ${connection.token}` },
+      payload: { number: '5511977770091', body: 'From the OpenAPI test' },
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    check('POST /api/messages/send', sent.statusCode, sent.body);
+    const refused = await t.app.inject({ method: 'POST', url: '/api/messages/send', headers: { authorization: 'Bearer wrong-token-0123456789' }, payload: { number: '5511977770091', body: 'x' } });
+    check('POST /api/messages/send', refused.statusCode, refused.body);
+
+    expect(failures).toEqual([]);
+    expect(MUST_MATCH.filter((key) => !matched.has(key)), 'documented answers never seen').toEqual([]);
+  });
+
+  it('serves the reference page and its files under the content security policy, without the app shell', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/api-docs', headers: { accept: 'text/html' } });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.body).toContain('/api-docs/viewer.js');
+    expect(page.body).not.toMatch(/<script>[^<]/);
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    const script = await t.app.inject({ method: 'GET', url: '/api-docs/viewer.js' });
+    expect(script.statusCode).toBe(200);
+    expect(script.headers['content-type']).toContain('javascript');
+    expect(script.body).toContain("fetch('/openapi.json'");
+    expect((await t.app.inject({ method: 'GET', url: '/api-docs/nothing.js' })).statusCode).toBe(404);
+  });
+});
