@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_VARIABLES, loadConfig, parseServices } from '../platform/config.js';
+import { exampleEnvironment } from './site.js';
 
 /**
  * The operator's files in deploy/ (docs/deploy.md) against the server they describe:
@@ -14,14 +15,6 @@ import { CONFIG_VARIABLES, loadConfig, parseServices } from '../platform/config.
 const deploy = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../deploy');
 const read = (file: string) => readFileSync(path.join(deploy, file), 'utf8');
 
-/** `KEY=value` lines, set or commented out (`# KEY=default`). */
-function variables(text: string): { name: string; value: string; set: boolean }[] {
-  return text.split('\n').flatMap((line) => {
-    const match = /^(# )?([A-Z][A-Z0-9_]*)=(.*)$/.exec(line);
-    return match ? [{ name: match[2] ?? '', value: match[3] ?? '', set: !match[1] }] : [];
-  });
-}
-
 const SECRETS = {
   JWT_SECRET: 'deploy-files-access-secret-0123456789abcdefghij',
   JWT_REFRESH_SECRET: 'deploy-files-refresh-secret-0123456789abcdefgh',
@@ -30,7 +23,7 @@ const SECRETS = {
 };
 
 describe('deploy/atende.env.example', () => {
-  const listed = variables(read('atende.env.example'));
+  const listed = exampleEnvironment();
 
   it('describes every variable the server reads, once, and no other', () => {
     const names = listed.map((variable) => variable.name);

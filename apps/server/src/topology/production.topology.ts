@@ -12,7 +12,7 @@ import { startRedis, waitFor, type PrivateRedis } from '../faults/processes.js';
 import { freePort, send, type Answer } from '../test/loopback-http.js';
 import { NGINX, nginxPresent, nginxVersion, startNginx, type Nginx } from '../test/nginx.js';
 import { buildServerAndWeb, createDatabase, nodeSecrets, openConnectionsTo, selfSignedCertificate, startNode, type Certificate, type TestDatabase, type TopologyNode } from './processes.js';
-import { testSite } from './site.js';
+import { exampleEnvironment, testSite } from './site.js';
 
 /**
  * Issue 33 item 1: the production topology of docs/deploy.md, for real. Debian's nginx
@@ -207,13 +207,16 @@ describe.skipIf(!nginxPresent && !process.env.CI)('the production topology behin
     httpPort = http;
     // One DATA_DIR for the three nodes, as docs/deploy.md shares DATA_DIR/media between them.
     dataDir = mkdtempSync(path.join(tmpdir(), 'atende-topology-'));
+    // The operator's environment file (NODE_ENV=production, TRUST_PROXY naming nginx, ...), this run's addresses and secrets over it.
+    const example = Object.fromEntries(exampleEnvironment().flatMap(({ name, value, set }) => (set && value !== '' ? [[name, value]] : [])));
     const env = {
+      ...example,
       ...nodeSecrets(ADMIN),
       DATABASE_URL: database.url,
       REDIS_URL: redis.url,
       DATA_DIR: dataDir,
-      TRUST_PROXY: '127.0.0.1',
       PUBLIC_URL: `https://127.0.0.1:${https}`,
+      LOG_LEVEL: 'warn',
       LOGIN_LIMIT_PER_IP: String(LOGIN_LIMIT),
       LOGIN_LIMIT_PER_EMAIL: String(LOGIN_LIMIT),
       // The account lock-out is another test's subject (modules/auth/login-limits.test.ts).
