@@ -4,7 +4,7 @@
  * into a cycle fails like a runtime one.
  */
 const SERVER = '^apps/server/src/';
-const TESTS = '(\\.test\\.ts$|^apps/server/src/test/|^apps/server/src/faults/)';
+const TESTS = '(\\.test\\.ts$|^apps/server/src/test/|^apps/server/src/faults/|^apps/server/src/topology/)';
 // Whose imports are below whom: each area may import only the folders listed for it.
 const layer = (name, from, forbidden, comment) => ({
   name,

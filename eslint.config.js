@@ -4,7 +4,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/dist-faults/**', '**/node_modules/**', 'data/**', '**/drizzle/**', 'test-results/**', 'e2e/artifacts/**'] },
+  { ignores: ['**/dist/**', '**/dist-faults/**', '**/dist-topology/**', '**/node_modules/**', 'data/**', '**/drizzle/**', 'test-results/**', 'e2e/artifacts/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

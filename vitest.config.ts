@@ -44,6 +44,18 @@ export default defineConfig({
           globalSetup: ['./src/faults/global-setup.ts'],
         },
       },
+      {
+        // The production topology (docs/deploy.md) behind a real nginx, with a browser: `npm run test:topology`.
+        test: {
+          name: 'topology',
+          root: './apps/server',
+          include: ['src/topology/**/*.topology.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
+          pool: 'forks',
+          sequence: { groupOrder: 3 },
+        },
+      },
       ...(existsSync('./apps/web/vite.config.ts') ? ['./apps/web/vite.config.ts'] : []),
     ],
   },

@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, send } from './test/loopback-http.js';
+import { NGINX, nginxPresent, startNginx, type Nginx } from './test/nginx.js';
 import { codeOf, startTestSmtpServer, type TestSmtpServer } from './test/smtp.js';
 
 /**
@@ -19,7 +19,6 @@ import { codeOf, startTestSmtpServer, type TestSmtpServer } from './test/smtp.js
  * Loopback addresses tell the parties apart (Linux routes all of 127.0.0.0/8 to lo):
  * clients bind 127.0.0.2, 127.0.0.4, ...; nginx connects upstream from 127.0.0.3.
  */
-const NGINX = '/usr/sbin/nginx';
 const PROXY_ADDRESS = '127.0.0.3';
 const ADMIN = { email: 'proxy-admin@example.com', password: 'ProxyAdmin123!' };
 /** Lowered so each rule shows in a few requests. */
@@ -36,21 +35,8 @@ const LIMITS = {
 const here = path.dirname(fileURLToPath(import.meta.url));
 const mainScript = path.resolve(here, 'main.ts');
 
-interface Started {
-  child: ChildProcess;
-  dir: string;
-  /** nginx ends its workers itself on SIGTERM; SIGKILL would leave them running. */
-  signal: NodeJS.Signals;
-}
-const started: Started[] = [];
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+const started: { child: ChildProcess; dir: string }[] = [];
+let nginx: Nginx | undefined;
 
 /** The real process, as `npm start` runs it in production (secrets given, embedded database). */
 async function startServer(env: Record<string, string>): Promise<number> {
@@ -76,7 +62,7 @@ async function startServer(env: Record<string, string>): Promise<number> {
     },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  started.push({ child, dir, signal: 'SIGKILL' });
+  started.push({ child, dir });
   let output = '';
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const lines = createInterface({ input: child.stdout });
@@ -90,12 +76,10 @@ async function startServer(env: Record<string, string>): Promise<number> {
   });
 }
 
-/** This test's own nginx: a temporary prefix, its logs there, in the foreground. */
-async function startNginx(routes: { listen: number; upstream: number }[]): Promise<void> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'atende-nginx-'));
-  const servers = routes
-    .map(
-      ({ listen, upstream }) => `
+/** nginx in front of each server, connecting to it from PROXY_ADDRESS. */
+function proxyTo(routes: { listen: number; upstream: number }[]): Promise<Nginx> {
+  const servers = routes.map(
+    ({ listen, upstream }) => `
     server {
       listen 127.0.0.1:${listen};
       location / {
@@ -105,85 +89,8 @@ async function startNginx(routes: { listen: number; upstream: number }[]): Promi
         proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
       }
     }`,
-    )
-    .join('\n');
-  const conf = path.join(dir, 'nginx.conf');
-  writeFileSync(
-    conf,
-    `worker_processes 1;
-error_log ${dir}/error.log warn;
-events { worker_connections 256; }
-http {
-  access_log ${dir}/access.log;
-  client_body_temp_path ${dir}/body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-${servers}
-}
-`,
   );
-  const child = spawn(NGINX, ['-p', dir, '-e', `${dir}/error.log`, '-c', conf, '-g', `daemon off; pid ${dir}/nginx.pid;`], { stdio: ['ignore', 'pipe', 'pipe'] });
-  started.push({ child, dir, signal: 'SIGTERM' });
-  let output = '';
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`nginx exited with ${code}:\n${output}`))));
-  // Ready when its port answers.
-  for (const { listen } of routes) {
-    await Promise.race([
-      exited,
-      (async () => {
-        for (;;) {
-          const answered = await send({ port: listen, method: 'GET', path: '/health' }).then(
-            () => true,
-            () => false,
-          );
-          if (answered) return;
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
-      })(),
-    ]);
-  }
-}
-
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: { error?: string } & Record<string, unknown>;
-}
-
-/** One HTTP request on a new connection from the given source address. */
-function send(options: { port: number; method: string; path: string; from?: string; body?: unknown; headers?: Record<string, string> }): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port: options.port,
-        method: options.method,
-        path: options.path,
-        localAddress: options.from ?? '127.0.0.2',
-        agent: false,
-        headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...options.headers },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        res.on('end', () => {
-          let body: Answer['body'] = {};
-          try {
-            body = JSON.parse(text) as Answer['body'];
-          } catch {
-            // Not JSON (nginx's own pages): the status says enough.
-          }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
+  return startNginx(servers.join('\n'), routes.map(({ listen }) => listen));
 }
 
 let spoofed = 0;
@@ -205,8 +112,6 @@ async function failures(port: number, from: string, count: number, headers?: () 
   return statuses;
 }
 
-const nginxPresent = existsSync(NGINX);
-
 // CI sets CI=true: there a missing nginx fails the suite instead of skipping it.
 describe.skipIf(!nginxPresent && !process.env.CI)('behind a real nginx (TRUST_PROXY)', () => {
   beforeAll(async () => {
@@ -214,20 +119,19 @@ describe.skipIf(!nginxPresent && !process.env.CI)('behind a real nginx (TRUST_PR
     smtp = await startTestSmtpServer();
     [direct, directUntrusting] = await Promise.all([startServer({ TRUST_PROXY: PROXY_ADDRESS, SMTP_URL: smtp.url }), startServer({})]);
     [proxied, proxiedUntrusting] = await Promise.all([freePort(), freePort()]);
-    await startNginx([
+    nginx = await proxyTo([
       { listen: proxied, upstream: direct },
       { listen: proxiedUntrusting, upstream: directUntrusting },
     ]);
   }, 120_000);
 
   afterAll(async () => {
-    for (const { child, signal } of started.reverse()) {
+    await nginx?.stop();
+    for (const { child } of started) {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill(signal);
-        const late = setTimeout(() => child.kill('SIGKILL'), 5000);
+        child.kill('SIGKILL');
         await exited;
-        clearTimeout(late);
       }
     }
     for (const { dir } of started) rmSync(dir, { recursive: true, force: true });

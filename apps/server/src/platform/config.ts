@@ -161,6 +161,9 @@ const EnvSchema = z.object({
 
 type Env = z.infer<typeof EnvSchema>;
 
+/** Every variable loadConfig reads (deploy/atende.env.example describes each). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(EnvSchema.shape);
+
 export type Services = { api: boolean; worker: boolean; channels: boolean };
 
 export interface Config

@@ -107,6 +107,16 @@ export async function countCompanies(db: DbOrTx): Promise<number> {
   return row?.value ?? 0;
 }
 
+const FIRST_START_LOCK = 0x61_74_65_31; // "ate1"
+
+/**
+ * Held until the end of the transaction: of nodes starting together on an empty
+ * database, one seeds it and the others, waiting here, then find its company.
+ */
+export async function lockFirstStart(tx: DbOrTx): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${FIRST_START_LOCK})`);
+}
+
 /** The first start's rows: a plan with every feature on, company 1 with the default settings and its super admin. */
 export async function insertFirstCompany(tx: DbOrTx, admin: { email: string; passwordHash: string }): Promise<void> {
   const [plan] = await tx

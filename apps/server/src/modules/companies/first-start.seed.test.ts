@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../platform/db/client.js';
 import { companies, settings, users } from '../../platform/db/schema.js';
+import { openTestDatabase } from '../../test/test-database.js';
 import { seedFirstStart } from './first-start.seed.js';
 
 describe('first-start seed', () => {
@@ -26,5 +27,17 @@ describe('first-start seed', () => {
     expect(admins).toHaveLength(1);
     expect(admins[0]).toMatchObject({ super: true, profile: 'admin', companyId: 1 });
     await second.close();
+  });
+
+  it('seeds once when nodes start together on an empty database', async () => {
+    const database = await openTestDatabase();
+    try {
+      const starts = await Promise.all([1, 2, 3].map(() => seedFirstStart(database.db, { adminEmail: 'admin@admin.com', adminPassword: 'Together-123' })));
+      expect(starts.filter((start) => start.seeded)).toHaveLength(1);
+      expect(await database.db.select().from(companies)).toHaveLength(1);
+      expect(await database.db.select().from(users)).toHaveLength(1);
+    } finally {
+      await database.close();
+    }
   });
 });

@@ -158,6 +158,9 @@ async function openPglite({ dataDir, template }: DatabaseOptions): Promise<Datab
   };
 }
 
+/** The advisory lock migrations run under on PostgreSQL (any constant of this install's own). */
+const MIGRATION_LOCK = 0x61_74_65_6e; // "aten"
+
 async function openPostgres(url: string, poolSize: number): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   pool.on('error', () => {
@@ -180,7 +183,18 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
         return { rows: result.rows as Record<string, unknown>[] };
       },
     },
-    migrate: () => migratePg(db as never, { migrationsFolder: migrationsFolder() }),
+    migrate: async () => {
+      // Nodes started together (systemd at boot, compose) migrate one at a time, on one
+      // connection holding the lock; the others then find nothing left to apply.
+      const client = await pool.connect();
+      try {
+        await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+        await migratePg(drizzlePg({ client, schema }) as never, { migrationsFolder: migrationsFolder() });
+      } finally {
+        await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+        client.release();
+      }
+    },
     ping: async () => {
       await pool.query('select 1');
     },

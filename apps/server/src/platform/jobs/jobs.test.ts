@@ -218,6 +218,33 @@ for (const mode of modes) {
       }
     });
 
+    it.runIf(mode.name === 'postgres')('creates the queues of nodes started together, a worker for each, though their pg-boss setups deadlock one another', async () => {
+      const errors: unknown[] = [];
+      const logger = { info: () => undefined, error: (entry: unknown) => errors.push(entry) };
+      const ran = new Set<string>();
+      const queues = Array.from({ length: 6 }, (_, i) =>
+        defineJob<{ n: number }>({
+          name: `test-together-${i}`,
+          async handler() {
+            ran.add(`test-together-${i}`);
+          },
+        }),
+      );
+      // As main.ts does: start, then the app's registrations; the worker node creates each
+      // queue as it registers it, the api nodes as they first send to it.
+      const worker = createJobs(database, logger, { pollingIntervalSeconds: 0.5 });
+      const senders = [createJobs(database, logger), createJobs(database, logger)];
+      try {
+        await Promise.all([worker.start({ work: true }), ...senders.map((sender) => sender.start({ work: false }))]);
+        for (const def of queues) worker.register(def);
+        await Promise.all(senders.flatMap((sender) => queues.map((def, n) => sender.send(def, { n }))));
+        await waitFor(() => ran.size === queues.length, 15_000);
+        expect(errors).toEqual([]);
+      } finally {
+        await Promise.all([worker, ...senders].map((node) => node.stop()));
+      }
+    });
+
     it('gives every queue registered after start a worker, however many at once', async () => {
       const ran = new Set<string>();
       const late = Array.from({ length: 8 }, (_, i) =>

@@ -120,6 +120,9 @@ type StoredJob = JobDefinition<object>;
  * poll (2 s). Polling stays the fallback (a notification is lost when no one listens).
  */
 const DUE_CHANNEL = 'atende_jobs_due';
+/** PostgreSQL's SQLSTATE for a transaction it rolled back to break a deadlock. */
+const DEADLOCK_DETECTED = '40P01';
+const QUEUE_SETUP_ATTEMPTS = 10;
 const LISTEN_RETRY_MS = 1000;
 
 export function createJobs(database: Database, logger: JobsLogger, tuning: JobsTuning = {}): Jobs {
@@ -149,7 +152,9 @@ export function createJobs(database: Database, logger: JobsLogger, tuning: JobsT
 
   // pg-boss's createQueue takes locks that deadlock when two run at once on
   // PostgreSQL (registrations made while the app is built, concurrent first
-  // sends): queue setup goes one at a time.
+  // sends): queue setup goes one at a time on a node. Nodes started together still
+  // run theirs at once: PostgreSQL then rolls one back (deadlock detected), which
+  // tries again.
   let queueSetup: Promise<void> = Promise.resolve();
 
   function ensureQueue(instance: PgBoss, def: StoredJob): Promise<void> {
@@ -157,7 +162,15 @@ export function createJobs(database: Database, logger: JobsLogger, tuning: JobsT
     const next = queueSetup.then(async () => {
       if (readyQueues.has(def.name)) return;
       // create_queue is idempotent (ON CONFLICT DO NOTHING), so every node may call it.
-      await instance.createQueue(def.name, { name: def.name, ...def.options });
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          await instance.createQueue(def.name, { name: def.name, ...def.options });
+          break;
+        } catch (error) {
+          if (attempt === QUEUE_SETUP_ATTEMPTS || (error as { code?: unknown }).code !== DEADLOCK_DETECTED) throw error;
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 100 * attempt));
+        }
+      }
       readyQueues.add(def.name);
     });
     // A failed setup must not block the queues after it.
