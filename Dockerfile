@@ -5,7 +5,7 @@
 # deploy/compose.yaml runs the production topology with it.
 
 # The Node.js LTS the project runs on; one line to change.
-ARG NODE_IMAGE=node:24-bookworm-slim
+ARG NODE_IMAGE=node:24.22.3-bookworm-slim
 
 # Everything installed and built: the web app (apps/web/dist) and the server's bundle
 # (apps/server/dist, which finds the migrations and the web app relative to itself).
