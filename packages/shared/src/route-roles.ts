@@ -21,6 +21,7 @@ export const ROUTE_ROLES = {
   // platform
   'GET /health': 'public',
   'GET /version': 'public',
+  'GET /metrics': 'public', // METRICS_TOKEN is the credential (404 without one)
   'GET /media/*': 'public', // the signature is the credential
   // auth
   'POST /auth/login': 'public',

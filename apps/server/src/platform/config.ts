@@ -98,6 +98,16 @@ const EnvSchema = z.object({
   /** A schedule whose time passed longer ago than this (server down) is marked ERRO instead of sent, in hours. */
   SCHEDULE_OVERDUE_LIMIT_HOURS: z.coerce.number().min(0).max(24 * 365).default(24),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * Turns `GET /metrics` (Prometheus) on: answered only with `Authorization: Bearer <METRICS_TOKEN>`.
+   * Unset or empty: no metrics are kept and the route answers 404 (docs/operations.md, "Metrics").
+   */
+  METRICS_TOKEN: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === '' ? undefined : v))
+    .refine((v) => v === undefined || /^[\x21-\x7e]{16,512}$/.test(v), { message: 'must be 16 to 512 visible ASCII characters, no spaces' }),
   /** Peers we call; overridable so tests and air-gapped installs can point them at local servers. */
   GRAPH_API_BASE_URL: z.url().default('https://graph.facebook.com/v21.0'),
   OPENAI_BASE_URL: z.url().default('https://api.openai.com/v1'),

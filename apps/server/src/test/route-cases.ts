@@ -49,6 +49,7 @@ export const ROUTE_CASES: Record<RouteKey, RouteCase> = {
   // platform and public routes (their own credentials)
   'GET /health': open(() => '/health'),
   'GET /version': open(() => '/version'),
+  'GET /metrics': open(() => ({ url: '/metrics', anonymous: true })),
   'GET /media/*': deny((f) => ({ url: `/media/${f.ownCompanyId}/2026-01/probe.png?expires=9999999999&signature=${'0'.repeat(64)}`, anonymous: true })),
   'POST /auth/login': deny(() => ({ url: '/auth/login', body: { email: 'nobody@example.com', password: 'Wrong123!' }, anonymous: true })),
   'POST /auth/refresh_token': deny(() => ({ url: '/auth/refresh_token', anonymous: true })),
