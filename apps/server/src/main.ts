@@ -100,12 +100,12 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    process.stdout.write(`Received ${signal}, shutting down\n`);
+    logger.info({ signal }, 'shutting down');
     const startedAt = Date.now();
     const left = () => Math.max(0, SHUTDOWN_LIMIT_MS - (Date.now() - startedAt));
     // Whatever hangs (a peer that never answers, a stuck handler), the process ends in time.
     const deadline = setTimeout(() => {
-      process.stderr.write(`Shutdown did not finish within ${SHUTDOWN_LIMIT_MS} ms; exiting anyway\n`);
+      logger.error({ limitMs: SHUTDOWN_LIMIT_MS }, 'shutdown did not finish in time; exiting anyway');
       process.exit(1);
     }, SHUTDOWN_LIMIT_MS);
     deadline.unref();
@@ -125,7 +125,7 @@ async function main(): Promise<void> {
       ]);
       await withTimeout(database.close(), Math.min(DATABASE_CLOSE_MS, left()), 'database');
     } catch (error) {
-      process.stderr.write(`Shutdown error: ${error instanceof Error ? error.message : String(error)}\n`);
+      logger.error({ err: error }, 'shutdown failed');
       process.exit(1);
     }
     process.exit(0);

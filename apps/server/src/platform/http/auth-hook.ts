@@ -16,13 +16,17 @@ export function bearerToken(request: FastifyRequest): string | null {
  * routes (super users excepted), so an expired tenant cannot keep working
  * through the API after the login screen refused it. A suspended company
  * (`status = false`) gets 403 ERR_COMPANY_SUSPENDED on every private route.
+ * The request's logger is then a child naming the company and the user.
  */
 export function requireSession(scope: FastifyInstance, authenticate: Authenticate): void {
   scope.decorateRequest('ctx', null as never);
-  scope.addHook('onRequest', async (request) => {
+  scope.addHook('onRequest', async (request, reply) => {
     const token = bearerToken(request);
     if (!token) throw new AppError('ERR_SESSION_EXPIRED', 401);
     const ctx = await authenticate(token);
+    // From here every line of this request (its errors, "request completed") names its company and user.
+    request.log = request.log.child({ companyId: ctx.companyId, userId: ctx.user.id });
+    reply.log = request.log;
     if (!ctx.user.super && isCompanySuspended(ctx.company)) throw new AppError('ERR_COMPANY_SUSPENDED');
     if (!ctx.user.super && !request.routeOptions.config.allowExpiredCompany && isCompanyExpired(ctx.company)) {
       throw new AppError('ERR_SUBSCRIPTION_EXPIRED', undefined, { dueDate: ctx.company.dueDate });
