@@ -25,8 +25,8 @@ export interface Metrics {
   render(): Promise<{ contentType: string; body: string }>;
 }
 
-export type InboundResult = 'stored' | 'duplicate' | 'ignored' | 'failed';
-export type SendResult = 'sent' | 'failed';
+type InboundResult = 'stored' | 'duplicate' | 'ignored' | 'failed';
+type SendResult = 'sent' | 'failed';
 
 /** One job queue as the scrape sees it (every node's jobs: the queue lives in the database). */
 export interface JobQueueReading {
@@ -41,14 +41,14 @@ export interface JobQueueReading {
   oldestReadySeconds: number;
 }
 
-export interface ConnectionReading {
+interface ConnectionReading {
   provider: string;
   status: string;
   count: number;
 }
 
 /** A PostgreSQL pool's state; the embedded database (PGlite) has one connection and no pool. */
-export interface PoolReading {
+interface PoolReading {
   max: number;
   total: number;
   idle: number;
@@ -56,7 +56,7 @@ export interface PoolReading {
   waiting: number;
 }
 
-export interface MetricSources {
+interface MetricSources {
   jobQueues(): Promise<JobQueueReading[]>;
   connections(): Promise<ConnectionReading[]>;
   openSockets(): number;
