@@ -108,6 +108,11 @@ const EnvSchema = z.object({
     .optional()
     .transform((v) => (v === '' ? undefined : v))
     .refine((v) => v === undefined || /^[\x21-\x7e]{16,512}$/.test(v), { message: 'must be 16 to 512 visible ASCII characters, no spaces' }),
+  /**
+   * A port of its own for `GET /metrics` (needs METRICS_TOKEN), on every node: how a node
+   * without the `api` service (which listens on no PORT) is scraped. Unset: PORT only.
+   */
+  METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), port.optional()),
   /** Peers we call; overridable so tests and air-gapped installs can point them at local servers. */
   GRAPH_API_BASE_URL: z.url().default('https://graph.facebook.com/v21.0'),
   OPENAI_BASE_URL: z.url().default('https://api.openai.com/v1'),
@@ -242,6 +247,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (values.HTTP_REQUEST_TIMEOUT_SECONDS > 0 && values.HTTP_REQUEST_TIMEOUT_SECONDS < values.HTTP_HEADERS_TIMEOUT_SECONDS) {
     throw new ConfigError('Invalid configuration: HTTP_REQUEST_TIMEOUT_SECONDS must be 0 or at least HTTP_HEADERS_TIMEOUT_SECONDS');
+  }
+  if (values.METRICS_PORT !== undefined && values.METRICS_TOKEN === undefined) {
+    throw new ConfigError('Invalid configuration: METRICS_PORT needs METRICS_TOKEN');
   }
   if (secrets.JWT_SECRET === secrets.JWT_REFRESH_SECRET) {
     throw new ConfigError('Invalid configuration: JWT_SECRET and JWT_REFRESH_SECRET must differ');

@@ -1,4 +1,6 @@
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenForMetrics } from './metrics.routes.js';
 import { usePostgres } from '../../test/test-database.js';
 import { socketClients, type SocketClients } from '../../test/socket-clients.js';
 import { createTestContext, type TestContext } from '../../test/test-app.js';
@@ -118,6 +120,20 @@ describe('GET /metrics with METRICS_TOKEN set, scraped over HTTP after real acti
       expect(response.status, String(authorization)).toBe(401);
       expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
       expect(await response.text()).not.toContain('atende_');
+    }
+  });
+
+  it('serves the same metrics alone on METRICS_PORT, for nodes that serve no API', async () => {
+    const server = await listenForMetrics({ metrics: t.app.services.metrics, token: METRICS_TOKEN, port: 0, host: '127.0.0.1', logger: t.app.log });
+    try {
+      const own = `http://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+      const scraped = await fetch(`${own}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      expect(scraped.status).toBe(200);
+      expect(valueOf(parseSamples(await scraped.text()), 'atende_outgoing_sends_total', { provider: 'sandbox', result: 'sent' })).toBe(1);
+      expect((await fetch(`${own}/metrics`)).status).toBe(401);
+      expect((await fetch(`${own}/tickets`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).status).toBe(404);
+    } finally {
+      await server.close();
     }
   });
 

@@ -1,8 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Metrics } from '../metrics.js';
 import { AppError } from './app-error.js';
 import { bearerToken } from './auth-hook.js';
+import { registerErrorHandler } from './error-handler.js';
 
 /** Requests that matched no route share one label: the URL itself is never a label. */
 const UNMATCHED_ROUTE = '(unmatched)';
@@ -39,4 +40,17 @@ export function registerMetricsRoutes(app: FastifyInstance, deps: { metrics: Met
     const { contentType, body } = await deps.metrics.render();
     return reply.header('content-type', contentType).header('cache-control', 'no-store').send(body);
   });
+}
+
+/**
+ * `GET /metrics` alone on a port of its own (METRICS_PORT): a node without the `api`
+ * service has no HTTP server otherwise, and on any node the scraper can reach this port
+ * without going through the public proxy. Answers nothing else (404).
+ */
+export async function listenForMetrics(options: { metrics: Metrics; token: string; port: number; host: string; logger: FastifyBaseLogger }): Promise<FastifyInstance> {
+  const server = Fastify({ loggerInstance: options.logger, disableRequestLogging: true });
+  registerErrorHandler(server);
+  registerMetricsRoutes(server, { metrics: options.metrics, token: options.token });
+  await server.listen({ port: options.port, host: options.host });
+  return server;
 }
