@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenForMetrics } from './metrics.routes.js';
 import { usePostgres } from '../../test/test-database.js';
@@ -6,6 +9,13 @@ import { socketClients, type SocketClients } from '../../test/socket-clients.js'
 import { createTestContext, type TestContext } from '../../test/test-app.js';
 
 const METRICS_TOKEN = 'scrape-token-0123456789abcdef';
+const docs = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../../docs');
+
+/** The metric families a text names (a sample's _bucket, _count and _sum belong to their histogram). */
+function familiesNamed(text: string): Set<string> {
+  const names = text.match(/\b(?:atende|process|nodejs)_[a-z0-9_]+/g) ?? [];
+  return new Set(names.map((name) => name.replace(/_(bucket|count|sum)$/, '')));
+}
 
 interface Sample {
   name: string;
@@ -37,6 +47,7 @@ describe('GET /metrics with METRICS_TOKEN set, scraped over HTTP after real acti
   let sockets: SocketClients;
   let ticketId: number;
   let samples: Sample[];
+  let families: Set<string>;
 
   const scrape = (authorization?: string) => fetch(`${base}/metrics`, authorization ? { headers: { authorization } } : {});
 
@@ -65,7 +76,9 @@ describe('GET /metrics with METRICS_TOKEN set, scraped over HTTP after real acti
     const response = await scrape(`Bearer ${METRICS_TOKEN}`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
-    samples = parseSamples(await response.text());
+    const text = await response.text();
+    samples = parseSamples(text);
+    families = new Set([...text.matchAll(/^# TYPE (\S+)/gm)].map((match) => match[1] ?? ''));
   });
   afterAll(async () => {
     sockets?.closeAll();
@@ -112,6 +125,15 @@ describe('GET /metrics with METRICS_TOKEN set, scraped over HTTP after real acti
     for (const name of ['process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes']) {
       expect(valueOf(samples, name), name).toBeGreaterThanOrEqual(0);
     }
+  });
+
+  it('has every family the Grafana dashboard and docs/operations.md name (the pool only on PostgreSQL)', () => {
+    const named = new Set([...familiesNamed(readFileSync(path.join(docs, 'grafana-dashboard.json'), 'utf8')), ...familiesNamed(readFileSync(path.join(docs, 'operations.md'), 'utf8'))]);
+    const missing = [...named].filter((name) => !families.has(name) && (usePostgres || !name.startsWith('atende_db_pool')));
+    expect(missing).toEqual([]);
+    // And the dashboard shows every family of ours.
+    const ours = [...families].filter((name) => name.startsWith('atende_') && name !== 'atende_info');
+    expect(ours.filter((name) => !familiesNamed(readFileSync(path.join(docs, 'grafana-dashboard.json'), 'utf8')).has(name))).toEqual([]);
   });
 
   it('answers 401 without the token, with a wrong one or another scheme, and says nothing', async () => {
