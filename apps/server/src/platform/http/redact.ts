@@ -14,8 +14,12 @@ export function redactUrl(url: string): string {
   return `${safePath}?${safeQuery}`;
 }
 
-/** Names of secrets, as fields of a logged object or one level down (`{ body: { password } }`, `config.JWT_SECRET`). */
-const SECRET_KEYS = [
+/**
+ * Names of secrets: a field of a logged object with one of these names is censored,
+ * at any of the first levels (`{ password }`, `{ body: { password } }`,
+ * `{ request: { headers: { authorization } } }`, `{ config: { JWT_SECRET } }`).
+ */
+const SECRET_KEYS = new Set([
   'password',
   'newPassword',
   'passwordHash',
@@ -29,7 +33,11 @@ const SECRET_KEYS = [
   'clientSecret',
   'verifyToken',
   'authorization',
+  'Authorization',
   'cookie',
+  'Cookie',
+  'set-cookie',
+  'x-api-key',
   // Card data on its way to the payment provider (never stored): never in a log either.
   'cardNumber',
   'cvv',
@@ -48,22 +56,36 @@ const SECRET_KEYS = [
   'DATABASE_URL',
   'REDIS_URL',
   'SMTP_URL',
-];
+]);
+
+const CENSORED = '[redacted]';
+/** How deep a logged object is searched: `{ request: { headers: { authorization } } }` is three levels. */
+const CENSOR_DEPTH = 3;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
 
 /**
- * What the one logger censors in every line (pino's `redact`): the secrets above at the
- * top level and one level down, and the headers of a logged request or answer.
+ * The logged object with every secret field censored (the one logger's `formatters`).
+ * Only plain objects are searched (not errors, buffers, Fastify's request, which the
+ * serializers reduce to safe fields), and copied only where a secret is found: a line
+ * without one costs a few key lookups. pino's own `redact` was measured five times
+ * slower per line with this many names.
  */
-export const LOG_REDACT_PATHS = [
-  ...SECRET_KEYS,
-  ...SECRET_KEYS.map((key) => `*.${key}`),
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'req.headers["x-api-key"]',
-  'headers.authorization',
-  'headers.cookie',
-  'headers["set-cookie"]',
-  'res.headers["set-cookie"]',
-  '*.headers.authorization',
-  '*.headers.cookie',
-];
+export function censorSecrets<T extends Record<string, unknown>>(object: T, depth = CENSOR_DEPTH): T {
+  let copy: Record<string, unknown> | null = null;
+  for (const key in object) {
+    const value = object[key];
+    let safe: unknown = value;
+    if (SECRET_KEYS.has(key)) safe = value === undefined || value === null ? value : CENSORED;
+    else if (depth > 1 && isPlainObject(value)) safe = censorSecrets(value, depth - 1);
+    if (safe !== value) {
+      copy ??= { ...object };
+      copy[key] = safe;
+    }
+  }
+  return (copy ?? object) as T;
+}
