@@ -353,7 +353,7 @@ async function main() {
           const t0 = performance.now();
           const s0 = statements;
           try {
-            await ingestMessage(app.services, { companyId: seed.companyId, whatsappId: seed.connectionId, externalId: `bench-in-${sequence}`, from, body: `mensagem de teste ${sequence} sobre o pedido t=${wallClock()}` });
+            await ingestMessage(app.services, { channel: 'sandbox', companyId: seed.companyId, whatsappId: seed.connectionId, externalId: `bench-in-${sequence}`, from, body: `mensagem de teste ${sequence} sobre o pedido t=${wallClock()}` });
             latencies.push(performance.now() - t0);
             if (existing) existingPath += 1;
             if (concurrency === 1) {

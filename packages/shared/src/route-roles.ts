@@ -21,6 +21,7 @@ export const ROUTE_ROLES = {
   // platform
   'GET /health': 'public',
   'GET /version': 'public',
+  'GET /metrics': 'public', // METRICS_TOKEN is the credential (404 without one)
   'GET /media/*': 'public', // the signature is the credential
   // the OpenAPI document of every route and its reference page (issue 34)
   'GET /openapi.json': 'public',

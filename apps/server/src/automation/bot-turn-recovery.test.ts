@@ -49,7 +49,7 @@ afterAll(async () => {
 /** A customer message stored as the ingest stores it, by a process that dies right after the commit. */
 async function storedThenKilled(whatsappId: number, body: string) {
   const number = `5531970000${String(++seq).padStart(3, '0')}`;
-  const item: BatchItem = { input: { companyId, whatsappId, from: number, externalId: `turn-${seq}`, body }, number, preview: body };
+  const item: BatchItem = { input: { channel: 'sandbox', companyId, whatsappId, from: number, externalId: `turn-${seq}`, body }, number, preview: body };
   const [outcome] = await storeBatch(h.database.sql, [item]);
   if (outcome?.kind !== 'stored') throw new Error(`not stored: ${JSON.stringify(outcome)}`);
   expect(outcome.turnDue).toBe(true);
@@ -128,7 +128,7 @@ describe('a bot turn across a crash', () => {
 
   it('is not written for a message the bot has nothing to do with (a ticket with an agent, a group, our own)', async () => {
     const number = `5531970000${String(++seq).padStart(3, '0')}`;
-    const base = { companyId, whatsappId: menuConnection, from: number, body: 'Oi' };
+    const base = { channel: 'sandbox' as const, companyId, whatsappId: menuConnection, from: number, body: 'Oi' };
     const [own] = await storeBatch(h.database.sql, [{ input: { ...base, externalId: `own-${seq}`, fromMe: true }, number, preview: 'Oi' }]);
     expect(own).toMatchObject({ kind: 'stored', turnDue: false });
     const group = `1203630000${seq}`;

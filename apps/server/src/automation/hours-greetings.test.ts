@@ -240,6 +240,7 @@ describe('calls and groups', () => {
   it('CheckMsgIsGroup enabled (default) ignores group messages; disabled stores them without any bot', async () => {
     const ignoring = await setup();
     const result = await ingestMessage(h.app.services, {
+      channel: 'sandbox',
       companyId: ignoring.company.id,
       whatsappId: ignoring.whatsapp.id,
       from: '120363000000000001',
@@ -254,6 +255,7 @@ describe('calls and groups', () => {
     const b = await queue(storing.token, { name: 'Fila B' });
     await linkQueues(h.database, storing.company.id, storing.whatsapp.id, [a.id, b.id]);
     const stored = await ingestMessage(h.app.services, {
+      channel: 'sandbox',
       companyId: storing.company.id,
       whatsappId: storing.whatsapp.id,
       from: '120363000000000002',

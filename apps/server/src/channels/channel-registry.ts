@@ -4,7 +4,7 @@ import type { Platform } from '../platform/platform.js';
 import { createBaileysProvider, type BaileysLocalProvider, type BaileysProviderDeps } from './baileys/baileys.provider.js';
 import type { BaileysRelay } from './baileys/baileys-relay.js';
 import type { BaileysSessionHub } from './baileys/baileys-session.js';
-import { providerKindOf, type ChannelGateway, type ProviderKind } from '../modules/connections/channel-provider.js';
+import { providerKindOf, type ChannelGateway, type ChannelProvider, type ProviderKind } from '../modules/connections/channel-provider.js';
 import type { CloudApiChannel, CloudApiChannels } from './cloud-api/cloud-api.channel.js';
 import { createCloudApiJobs, type CloudApiJobsDeps } from './cloud-api/cloud-api.jobs.js';
 import { createCloudApiProvider, type CloudApiProviderDeps } from './cloud-api/cloud-api.provider.js';
@@ -17,7 +17,7 @@ import { checkCloudApiConnection } from './cloud-api/cloud-api.session.js';
  * and the inbound pipeline (the Cloud API's jobs store what the webhook received).
  * Session control wakes the supervisor through `channels`, the registry itself.
  */
-type ChannelsDeps = BaileysProviderDeps & CloudApiProviderDeps & CloudApiJobsDeps & SessionControlDeps & Pick<Platform, 'logger'>;
+type ChannelsDeps = BaileysProviderDeps & CloudApiProviderDeps & CloudApiJobsDeps & SessionControlDeps & Pick<Platform, 'logger' | 'metrics'>;
 
 export interface ChannelRegistry extends ChannelGateway, CloudApiChannels {
   /**
@@ -38,13 +38,41 @@ function assertNever(kind: never): never {
   throw new Error(`unhandled provider kind ${String(kind)}`);
 }
 
+/**
+ * The provider with its sends counted and timed (`atende_outgoing_sends_total`): every
+ * message the product hands a channel, whoever sends it (an agent, the bot, a campaign,
+ * the external API), passes here. A refusal and a failure both count as failed.
+ */
+function countingSends(provider: ChannelProvider, metrics: Platform['metrics']): ChannelProvider {
+  if (!metrics.enabled) return provider;
+  const timed = async <T>(send: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    try {
+      const sent = await send();
+      metrics.outgoingSend(provider.kind, 'sent', (performance.now() - started) / 1000);
+      return sent;
+    } catch (error) {
+      metrics.outgoingSend(provider.kind, 'failed', (performance.now() - started) / 1000);
+      throw error;
+    }
+  };
+  const { sendTemplate } = provider;
+  return {
+    ...provider,
+    send: (connection, message) => timed(() => provider.send(connection, message)),
+    ...(sendTemplate ? { sendTemplate: (connection, to, template) => timed(() => sendTemplate.call(provider, connection, to, template)) } : {}),
+  };
+}
+
 export function createChannelRegistry(db: Db): ChannelRegistry {
-  const sandbox = createSandboxProvider(db);
+  let sandbox = createSandboxProvider(db);
   const baileysSessions: BaileysSessionHub = new Map();
   const wakeListeners: (() => void)[] = [];
   let baileys: BaileysLocalProvider | null = null;
   let relay: BaileysRelay | null = null;
   let cloud: CloudApiChannel | null = null;
+  /** What `providerFor` answers: the providers with their sends counted (set by attach). */
+  let sending: { baileys: ChannelProvider; cloud: ChannelProvider } | null = null;
   let attachedDeps: ChannelsDeps | null = null;
 
   function attached<T>(value: T | null): T {
@@ -60,9 +88,9 @@ export function createChannelRegistry(db: Db): ChannelRegistry {
         case 'sandbox':
           return sandbox;
         case 'baileys':
-          return attached(baileys);
+          return attached(sending).baileys;
         case 'cloud-api':
-          return attached(cloud).provider;
+          return attached(sending).cloud;
         default:
           return assertNever(kind);
       }
@@ -74,6 +102,8 @@ export function createChannelRegistry(db: Db): ChannelRegistry {
       const provider = createCloudApiProvider(deps);
       const jobs = createCloudApiJobs(deps, provider, deps.logger.child({ module: 'channels' }));
       cloud = { provider, jobs };
+      sandbox = countingSends(sandbox, deps.metrics);
+      sending = { baileys: countingSends(baileys, deps.metrics), cloud: countingSends(provider, deps.metrics) };
       deps.jobs.register(jobs.webhook);
       deps.jobs.register(jobs.media);
     },

@@ -1,4 +1,5 @@
 import type { MediaPreviewKind, MessageData } from '@atende/shared';
+import type { ProviderKind } from '../modules/connections/channel-provider.js';
 import type { StoredMedia } from '../platform/storage/media-storage.js';
 import { stripUnsafeText } from '../platform/text/unsafe-text.js';
 
@@ -10,6 +11,8 @@ export type SpecialMediaType = 'locationMessage' | 'vcard' | 'contactMessage' | 
  * write tickets or messages themselves: they call `ingestMessage`.
  */
 export interface InboundMessage {
+  /** The provider it came through (metrics count messages per channel). */
+  channel: ProviderKind;
   companyId: number;
   whatsappId: number;
   /** The channel's id for the message; the same id twice stores one message. */

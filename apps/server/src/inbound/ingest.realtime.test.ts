@@ -115,6 +115,7 @@ describe('a message stored just before the process died (committed, never publis
     const connection = await sd.buildConnection(company.id);
     const admin = await listen(token);
     const input = (externalId: string, from: string, body: string): InboundMessage => ({
+      channel: 'sandbox',
       companyId: company.id,
       whatsappId: connection.id,
       externalId,

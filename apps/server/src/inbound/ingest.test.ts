@@ -20,6 +20,7 @@ async function setup() {
   const company = await h.factories.buildCompany();
   const whatsapp = await h.desk.buildConnection(company.id);
   const inbound = (from: string, body: string, extra: Partial<InboundMessage> = {}): InboundMessage => ({
+    channel: 'sandbox',
     companyId: company.id,
     whatsappId: whatsapp.id,
     from,

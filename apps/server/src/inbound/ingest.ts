@@ -5,8 +5,8 @@ import type { Platform } from '../platform/platform.js';
 import { storableInbound, type InboundMessage } from './inbound-message.js';
 import type { IngestQueue, IngestResult } from './ingest-queue.js';
 
-/** What a provider needs to hand the pipeline a message: the database and the app's ingest queue. */
-export type InboundDeps = Pick<Platform, 'db'> & { ingest: IngestQueue };
+/** What a provider needs to hand the pipeline a message: the database, the app's ingest queue, the metrics. */
+export type InboundDeps = Pick<Platform, 'db' | 'metrics'> & { ingest: IngestQueue };
 
 /**
  * The ingest pipeline (ARCHITECTURE §3.5): contact found or created, the
@@ -28,6 +28,19 @@ export type InboundDeps = Pick<Platform, 'db'> & { ingest: IngestQueue };
  * pending ticket goes to the bot (chatbot, integrations, business hours).
  */
 export async function ingestMessage(services: InboundDeps, message: InboundMessage): Promise<IngestResult> {
+  const started = performance.now();
+  const seconds = () => (performance.now() - started) / 1000;
+  try {
+    const result = await ingest(services, message);
+    services.metrics.inboundMessage(message.channel, result.ignored ? 'ignored' : result.duplicate ? 'duplicate' : 'stored', seconds());
+    return result;
+  } catch (error) {
+    services.metrics.inboundMessage(message.channel, 'failed', seconds());
+    throw error;
+  }
+}
+
+async function ingest(services: InboundDeps, message: InboundMessage): Promise<IngestResult> {
   const input = storableInbound(message);
   // Setting CheckMsgIsGroup (spec part 2 §5): `enabled` means the company ignores group chats.
   if (input.isGroup && (await loadSetting(services.db, { companyId: input.companyId }, 'CheckMsgIsGroup')) === 'enabled') {
@@ -37,4 +50,3 @@ export async function ingestMessage(services: InboundDeps, message: InboundMessa
   const number = receivedPhoneNumber(input.from, input.isGroup);
   return services.ingest.submit({ input, number, preview: lastMessagePreview(input) });
 }
-

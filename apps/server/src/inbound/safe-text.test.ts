@@ -62,6 +62,7 @@ describe('inbound text with NUL or unpaired surrogates', () => {
 
   it('from any provider (what Baileys hands to ingest): stored without them, and the ticket preview too', async () => {
     const result = await ingestMessage(t.app.services, {
+      channel: 'baileys',
       companyId,
       whatsappId: connectionId,
       externalId: 'baileys-nul-1',
@@ -81,7 +82,7 @@ describe('inbound text with NUL or unpaired surrogates', () => {
       ['bad-time-1', new Date(Number.NaN)],
       ['bad-time-2', new Date('0000-06-01T00:00:00Z')],
     ] as const) {
-      await ingestMessage(t.app.services, { companyId, whatsappId: connectionId, externalId, from: '5511977770003', body: externalId, timestamp });
+      await ingestMessage(t.app.services, { channel: 'baileys', companyId, whatsappId: connectionId, externalId, from: '5511977770003', body: externalId, timestamp });
       const [row] = await t.database.db.select({ createdAt: messages.createdAt }).from(messages).where(eq(messages.externalId, externalId));
       expect(row?.createdAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
     }

@@ -36,6 +36,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), OUTBOUND_ALLOW_PRIVATE: 'http://n8n:5678' })).toThrow(/OUTBOUND_ALLOW_PRIVATE/);
   });
 
+  it('turns metrics on with a METRICS_TOKEN long enough to be a secret, and METRICS_PORT only with one', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).METRICS_TOKEN).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: dataDir(), METRICS_TOKEN: '', METRICS_PORT: '' })).toMatchObject({ METRICS_TOKEN: undefined, METRICS_PORT: undefined });
+    expect(loadConfig({ DATA_DIR: dataDir(), METRICS_TOKEN: 'prometheus-scrape-token', METRICS_PORT: '9464' })).toMatchObject({ METRICS_TOKEN: 'prometheus-scrape-token', METRICS_PORT: 9464 });
+    expect(() => loadConfig({ DATA_DIR: dataDir(), METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), METRICS_TOKEN: 'has a space in it, sixteen+' })).toThrow(/METRICS_TOKEN/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), METRICS_PORT: '9464' })).toThrow(/METRICS_PORT needs METRICS_TOKEN/);
+  });
+
   it('reads the outbound allow-list: addresses, blocks and host names, none by default', () => {
     expect(loadConfig({ DATA_DIR: dataDir() }).outboundAllowPrivate).toEqual([]);
     const config = loadConfig({ DATA_DIR: dataDir(), OUTBOUND_ALLOW_PRIVATE: ' 10.0.0.0/8, fd00::/8 ,n8n.internal,192.168.1.20' });

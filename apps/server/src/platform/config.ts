@@ -100,6 +100,21 @@ const EnvSchema = z.object({
   /** A schedule whose time passed longer ago than this (server down) is marked ERRO instead of sent, in hours. */
   SCHEDULE_OVERDUE_LIMIT_HOURS: z.coerce.number().min(0).max(24 * 365).default(24),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * Turns `GET /metrics` (Prometheus) on: answered only with `Authorization: Bearer <METRICS_TOKEN>`.
+   * Unset or empty: no metrics are kept and the route answers 404 (docs/operations.md, "Metrics").
+   */
+  METRICS_TOKEN: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === '' ? undefined : v))
+    .refine((v) => v === undefined || /^[\x21-\x7e]{16,512}$/.test(v), { message: 'must be 16 to 512 visible ASCII characters, no spaces' }),
+  /**
+   * A port of its own for `GET /metrics` (needs METRICS_TOKEN), on every node: how a node
+   * without the `api` service (which listens on no PORT) is scraped. Unset: PORT only.
+   */
+  METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), port.optional()),
   /** Peers we call; overridable so tests and air-gapped installs can point them at local servers. */
   GRAPH_API_BASE_URL: z.url().default('https://graph.facebook.com/v21.0'),
   OPENAI_BASE_URL: z.url().default('https://api.openai.com/v1'),
@@ -237,6 +252,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (values.HTTP_REQUEST_TIMEOUT_SECONDS > 0 && values.HTTP_REQUEST_TIMEOUT_SECONDS < values.HTTP_HEADERS_TIMEOUT_SECONDS) {
     throw new ConfigError('Invalid configuration: HTTP_REQUEST_TIMEOUT_SECONDS must be 0 or at least HTTP_HEADERS_TIMEOUT_SECONDS');
+  }
+  if (values.METRICS_PORT !== undefined && values.METRICS_TOKEN === undefined) {
+    throw new ConfigError('Invalid configuration: METRICS_PORT needs METRICS_TOKEN');
   }
   if (secrets.JWT_SECRET === secrets.JWT_REFRESH_SECRET) {
     throw new ConfigError('Invalid configuration: JWT_SECRET and JWT_REFRESH_SECRET must differ');

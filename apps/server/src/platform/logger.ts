@@ -1,5 +1,5 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
-import { LOG_REDACT_PATHS, redactUrl } from './http/redact.js';
+import { censorSecrets, redactUrl } from './http/redact.js';
 
 export type { Logger };
 
@@ -11,7 +11,8 @@ export type { Logger };
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   const options = {
     level,
-    redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
+    // Secret fields censored in every line and every child's bindings (redact.ts).
+    formatters: { log: censorSecrets, bindings: censorSecrets },
     serializers: {
       req: (req: { method: string; url: string; id: string; ip?: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url), ip: req.ip }),
     },

@@ -6,6 +6,7 @@ import type { DomainEvents } from './events/domain-events.js';
 import type { Jobs } from './jobs/jobs.js';
 import type { Logger } from './logger.js';
 import type { Mailer } from './mail/mailer.js';
+import type { Metrics } from './metrics.js';
 import type { SecretBox } from './crypto/secret-box.js';
 import type { Publisher } from './realtime/publisher.js';
 import type { MediaStorage } from './storage/media-storage.js';
@@ -36,5 +37,7 @@ export interface Platform {
   mailer: Mailer;
   /** The process's logger (redacting); areas log through `logger.child({ module })`. */
   logger: Logger;
+  /** Prometheus counters and histograms the areas report to (a no-op without METRICS_TOKEN). */
+  metrics: Metrics;
   clock: Clock;
 }

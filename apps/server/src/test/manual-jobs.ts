@@ -30,6 +30,16 @@ export function createManualJobs(queue: QueuedJob[] = []): ManualJobs {
     },
     async start() {},
     async stop() {},
+    async queueStats() {
+      const now = Date.now();
+      const names = [...new Set([...definitions.keys(), ...queue.map((job) => job.name)])].sort();
+      return names.map((name) => {
+        const jobs = queue.filter((job) => job.name === name);
+        const ready = jobs.filter((job) => job.runAt.getTime() <= now);
+        const oldest = Math.min(now, ...ready.map((job) => job.runAt.getTime()));
+        return { queue: name, ready: ready.length, deferred: jobs.length - ready.length, active: 0, oldestReadySeconds: (now - oldest) / 1000 };
+      });
+    },
     async send<T extends object>(def: JobDefinition<T>, data: T, options: SendJobOptions = {}) {
       const { startAfter } = options;
       const runAt = startAfter instanceof Date ? startAfter : new Date(Date.now() + (startAfter ?? 0) * 1000);

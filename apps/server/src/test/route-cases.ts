@@ -52,6 +52,7 @@ export const ROUTE_CASES: Record<RouteKey, RouteCase> = {
   'GET /openapi.json': open(() => ({ url: '/openapi.json', anonymous: true })),
   'GET /api-docs': open(() => ({ url: '/api-docs', anonymous: true })),
   'GET /api-docs/:asset': open(() => ({ url: '/api-docs/viewer.js', anonymous: true })),
+  'GET /metrics': open(() => ({ url: '/metrics', anonymous: true })),
   'GET /media/*': deny((f) => ({ url: `/media/${f.ownCompanyId}/2026-01/probe.png?expires=9999999999&signature=${'0'.repeat(64)}`, anonymous: true })),
   'POST /auth/login': deny(() => ({ url: '/auth/login', body: { email: 'nobody@example.com', password: 'Wrong123!' }, anonymous: true })),
   'POST /auth/refresh_token': deny(() => ({ url: '/auth/refresh_token', anonymous: true })),

@@ -4,9 +4,17 @@ export class ApiError extends Error {
     readonly code: string | undefined,
     message: string,
     readonly data: Record<string, unknown> = {},
+    /** The server's id of the request (`X-Request-Id`): the error toast shows it so a user can quote it. */
+    readonly requestId?: string,
   ) {
     super(message);
   }
+}
+
+/** The request id the server answered with, when it is one we can show. */
+export function requestIdOf(response: Response): string | undefined {
+  const id = response.headers.get('x-request-id');
+  return id && /^[\w.-]{1,64}$/.test(id) ? id : undefined;
 }
 
 export interface HttpClientOptions {
@@ -74,7 +82,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     refreshing ??= (async () => {
       try {
         const response = await fetchImpl(`${base}/auth/refresh_token`, { method: 'POST', credentials: 'include', headers: { accept: 'application/json' } });
-        if (!response.ok) throw new ApiError(response.status, 'ERR_SESSION_EXPIRED', 'ERR_SESSION_EXPIRED');
+        if (!response.ok) throw new ApiError(response.status, 'ERR_SESSION_EXPIRED', 'ERR_SESSION_EXPIRED', {}, requestIdOf(response));
         const { token } = (await response.json()) as { token: string };
         options.setToken(token);
         for (const listener of tokenListeners) listener(token);
@@ -115,7 +123,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       const record = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
       const code = typeof record.error === 'string' ? record.error : undefined;
       const message = typeof record.message === 'string' ? record.message : typeof data === 'string' ? data : code ?? response.statusText;
-      throw new ApiError(response.status, code, message, record);
+      throw new ApiError(response.status, code, message, record, requestIdOf(response));
     }
     return { data: data as T, headers: response.headers };
   };

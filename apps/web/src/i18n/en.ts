@@ -91,7 +91,7 @@ export const en: Messages = {
     profile: 'Profile',
     logout: 'Log out',
   },
-  common: { yes: 'Yes', no: 'No', cancel: 'Cancel', save: 'Save', close: 'Close', delete: 'Delete', edit: 'Edit', add: 'Add', search: 'Search', loading: 'Loading...', empty: 'Nothing here.', loadMore: 'Load more', loadError: 'Could not load. Refresh the page to try again.' },
+  common: { yes: 'Yes', no: 'No', cancel: 'Cancel', save: 'Save', close: 'Close', delete: 'Delete', edit: 'Edit', add: 'Add', search: 'Search', loading: 'Loading...', empty: 'Nothing here.', loadMore: 'Load more', loadError: 'Could not load. Refresh the page to try again.', errorReference: 'Ref: {{id}}' },
   messageVariables: {
     title: 'Variables:',
     insert: 'Insert the variable {{name}}',

@@ -91,7 +91,7 @@ export const es: Messages = {
     profile: 'Perfil',
     logout: 'Salir',
   },
-  common: { yes: 'Sí', no: 'No', cancel: 'Cancelar', save: 'Guardar', close: 'Cerrar', delete: 'Eliminar', edit: 'Editar', add: 'Agregar', search: 'Buscar', loading: 'Cargando...', empty: 'Nada por aquí.', loadMore: 'Cargar más', loadError: 'No se pudo cargar. Actualice la página para intentarlo de nuevo.' },
+  common: { yes: 'Sí', no: 'No', cancel: 'Cancelar', save: 'Guardar', close: 'Cerrar', delete: 'Eliminar', edit: 'Editar', add: 'Agregar', search: 'Buscar', loading: 'Cargando...', empty: 'Nada por aquí.', loadMore: 'Cargar más', loadError: 'No se pudo cargar. Actualice la página para intentarlo de nuevo.', errorReference: 'Ref.: {{id}}' },
   messageVariables: {
     title: 'Variables:',
     insert: 'Insertar la variable {{name}}',

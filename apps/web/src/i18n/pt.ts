@@ -92,7 +92,7 @@ export const pt = {
     profile: 'Perfil',
     logout: 'Sair',
   },
-  common: { yes: 'Sim', no: 'Não', cancel: 'Cancelar', save: 'Salvar', close: 'Fechar', delete: 'Excluir', edit: 'Editar', add: 'Adicionar', search: 'Pesquisar', loading: 'Carregando...', empty: 'Nada por aqui.', loadMore: 'Carregar mais', loadError: 'Não foi possível carregar. Atualize a página para tentar de novo.' },
+  common: { yes: 'Sim', no: 'Não', cancel: 'Cancelar', save: 'Salvar', close: 'Fechar', delete: 'Excluir', edit: 'Editar', add: 'Adicionar', search: 'Pesquisar', loading: 'Carregando...', empty: 'Nada por aqui.', loadMore: 'Carregar mais', loadError: 'Não foi possível carregar. Atualize a página para tentar de novo.', errorReference: 'Ref.: {{id}}' },
   messageVariables: {
     title: 'Variáveis:',
     insert: 'Inserir a variável {{name}}',

@@ -126,6 +126,7 @@ async function ingestReaction(ctx: BaileysInboundContext, message: WAMessage, ch
   if (await applyReaction(ctx.deps, ref, await reactorOf(ctx, message, chat), emoji)) return true;
   if (!emoji || !message.key.id) return false;
   const result = await ingestMessage(ctx.deps, {
+    channel: 'baileys',
     companyId: ctx.ref.companyId,
     whatsappId: ctx.ref.whatsappId,
     externalId: message.key.id,
@@ -146,6 +147,7 @@ async function ingestNumberChange(ctx: BaileysInboundContext, message: WAMessage
   const newNumber = numbers.at(-1);
   const text = newNumber ? `Changed number to ${newNumber}` : 'Changed number';
   const result = await ingestMessage(ctx.deps, {
+    channel: 'baileys',
     companyId: ctx.ref.companyId,
     whatsappId: ctx.ref.whatsappId,
     externalId: message.key.id,
@@ -195,6 +197,7 @@ async function ingestBaileysMessage(ctx: BaileysInboundContext, message: WAMessa
 
   const fromMe = Boolean(key.fromMe);
   const input: InboundMessage = {
+    channel: 'baileys',
     companyId: ctx.ref.companyId,
     whatsappId: ctx.ref.whatsappId,
     externalId: key.id,
@@ -317,6 +320,7 @@ export async function handleCalls(ctx: BaileysInboundContext, calls: WACallEvent
       // The text asking for a message instead is the automation's answer to the refused call's call_log (ingest).
       if (refuse) await ctx.socket.rejectCall(call.id, call.from).catch((error: unknown) => ctx.logger.warn({ err: error }, 'call reject failed'));
       await ingestMessage(ctx.deps, {
+        channel: 'baileys',
         companyId: ctx.ref.companyId,
         whatsappId: ctx.ref.whatsappId,
         externalId: `call-${call.id}`,

@@ -78,6 +78,7 @@ function baseInput(connection: Pick<WhatsappRow, 'companyId' | 'id'>, message: C
     ? { from: message.group_id, isGroup: true, contactName: sender.groupSubject, senderName: sender.name || member }
     : { from: member, contactName: sender.name };
   return {
+    channel: 'cloud-api',
     companyId: connection.companyId,
     whatsappId: connection.id,
     externalId: message.id,

@@ -46,6 +46,7 @@ export async function receiveSandboxMessage(
   // A text of nothing but NUL is empty once ingest strips it.
   if (!stripUnsafeText(body.body).trim() && !media && !specialType && !order) throw new AppError('ERR_EMPTY_MESSAGE', undefined, { fields: { body: ['Required'] } });
   return ingestMessage(deps, {
+    channel: 'sandbox',
     companyId: ctx.companyId,
     whatsappId: connection.id,
     // A real phone gives every message an id; quotes and acks resolve through it.

@@ -3,6 +3,7 @@ import { preparedOnce, type DbOrTx } from '../../platform/db/client.js';
 import { channelLeases, queues, whatsappQueues, whatsapps, type WhatsappRow } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/http/context.js';
 import { inTenant, inTenantPrepared } from '../../platform/db/tenant.js';
+import { providerKindOf, type ProviderKind } from './channel-provider.js';
 
 export interface ConnectionQueue {
   id: number;
@@ -171,4 +172,24 @@ export async function updateSessionColumns(
     )
     .returning();
   return row ?? null;
+}
+
+/**
+ * Every company's connections counted by provider (Baileys' stored names `beta` and
+ * `baileys` as one) and status: the platform's view for the metrics, no tenant's data.
+ */
+export async function countConnectionsByState(db: DbOrTx): Promise<{ provider: ProviderKind; status: string; count: number }[]> {
+  const rows = await db
+    .select({ provider: whatsapps.provider, status: whatsapps.status, count: count() })
+    .from(whatsapps)
+    .groupBy(whatsapps.provider, whatsapps.status);
+  const counts = new Map<string, { provider: ProviderKind; status: string; count: number }>();
+  for (const row of rows) {
+    const provider = providerKindOf(row.provider);
+    const key = `${provider} ${row.status}`;
+    const entry = counts.get(key) ?? { provider, status: row.status, count: 0 };
+    entry.count += row.count;
+    counts.set(key, entry);
+  }
+  return [...counts.values()];
 }

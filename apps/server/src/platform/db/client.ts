@@ -71,6 +71,8 @@ export interface Database {
   migrate(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** The PostgreSQL pool's state (metrics); the embedded database has one connection and no pool. */
+  pool?: () => { max: number; total: number; idle: number; waiting: number };
 }
 
 function migrationsFolder(): string {
@@ -199,5 +201,6 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
       await pool.query('select 1');
     },
     close: () => pool.end(),
+    pool: () => ({ max: poolSize, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
 }

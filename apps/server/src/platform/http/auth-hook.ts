@@ -19,6 +19,7 @@ export function bearerToken(request: FastifyRequest): string | null {
  * (`status = false`) gets 403 ERR_COMPANY_SUSPENDED on every private route.
  * A bearer that starts with `atk_` is a company API key: `authenticateKey` checks it
  * against the route being called (its scopes, its rate limit).
+ * The request's logger is then a child naming the company and the user.
  */
 export function requireSession(
   scope: FastifyInstance,
@@ -26,10 +27,13 @@ export function requireSession(
   authenticateKey?: (key: string, request: FastifyRequest) => Promise<RequestContext>,
 ): void {
   scope.decorateRequest('ctx', null as never);
-  scope.addHook('onRequest', async (request) => {
+  scope.addHook('onRequest', async (request, reply) => {
     const token = bearerToken(request);
     if (!token) throw new AppError('ERR_SESSION_EXPIRED', 401);
     const ctx = authenticateKey && token.startsWith(API_KEY_PREFIX) ? await authenticateKey(token, request) : await authenticate(token);
+    // From here every line of this request (its errors, "request completed") names its company and user.
+    request.log = request.log.child({ companyId: ctx.companyId, userId: ctx.user.id });
+    reply.log = request.log;
     if (!ctx.user.super && isCompanySuspended(ctx.company)) throw new AppError('ERR_COMPANY_SUSPENDED');
     if (!ctx.user.super && !request.routeOptions.config.allowExpiredCompany && isCompanyExpired(ctx.company)) {
       throw new AppError('ERR_SUBSCRIPTION_EXPIRED', undefined, { dueDate: ctx.company.dueDate });

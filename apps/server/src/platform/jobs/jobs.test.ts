@@ -245,6 +245,27 @@ for (const mode of modes) {
       }
     });
 
+    it('counts the jobs of every queue ready, deferred and running, and how long the oldest ready one has waited (metrics)', async () => {
+      const waiting = defineJob<{ n: number }>({ name: 'test-stats', async handler() {} });
+      // An api-only node: nobody works this queue, so what it sends stays queued.
+      const sender = createJobs(database, silent);
+      sender.register(waiting);
+      await sender.start({ work: false });
+      try {
+        await sender.send(waiting, { n: 1 });
+        await sender.send(waiting, { n: 2 });
+        await sender.send(waiting, { n: 3 }, { startAfter: new Date(Date.now() + 60_000) });
+        await sleep(1100);
+        const stats = await sender.queueStats();
+        expect(stats.find((q) => q.queue === 'test-stats')).toMatchObject({ ready: 2, deferred: 1, active: 0 });
+        expect(stats.find((q) => q.queue === 'test-stats')?.oldestReadySeconds).toBeGreaterThanOrEqual(1);
+        // Every queue is listed, idle ones with nothing waiting.
+        expect(stats.find((q) => q.queue === 'test-greet')).toMatchObject({ ready: 0, deferred: 0, oldestReadySeconds: 0 });
+      } finally {
+        await sender.stop();
+      }
+    });
+
     it('gives every queue registered after start a worker, however many at once', async () => {
       const ran = new Set<string>();
       const late = Array.from({ length: 8 }, (_, i) =>

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { Database } from '../db/client.js';
+import type { JobQueueReading } from '../metrics.js';
 
 /** pg-boss tables live apart from ours so drizzle migrations never see them. */
 const SCHEMA = 'pgboss';
@@ -97,6 +98,8 @@ export interface Jobs {
    * then pg-boss fails them, which hands them back for a retry.
    */
   stop(options?: { timeoutMs?: number }): Promise<void>;
+  /** Every queue's jobs waiting, scheduled and running, and its oldest wait (metrics); empty before start(). */
+  queueStats(): Promise<JobQueueReading[]>;
 }
 
 export interface JobsTuning {
@@ -123,6 +126,20 @@ const DUE_CHANNEL = 'atende_jobs_due';
 /** PostgreSQL's SQLSTATE for a transaction it rolled back to break a deadlock. */
 const DEADLOCK_DETECTED = '40P01';
 const QUEUE_SETUP_ATTEMPTS = 10;
+
+/**
+ * Per queue: jobs due and waiting (`created` or `retry` whose start_after passed), due later,
+ * running, and how long the oldest due one has waited. pg-boss's fetch index covers the
+ * waiting jobs (`state < 'active'`); finished jobs are left out by the join.
+ */
+const QUEUE_STATS_SQL = `
+  SELECT q.name AS queue,
+    count(*) FILTER (WHERE j.state < 'active' AND j.start_after <= now()) AS ready,
+    count(*) FILTER (WHERE j.state < 'active' AND j.start_after > now()) AS deferred,
+    count(*) FILTER (WHERE j.state = 'active') AS active,
+    coalesce(extract(epoch FROM now() - min(j.start_after) FILTER (WHERE j.state < 'active' AND j.start_after <= now())), 0) AS oldest
+  FROM ${SCHEMA}.queue q LEFT JOIN ${SCHEMA}.job j ON j.name = q.name AND j.state <= 'active'
+  GROUP BY q.name ORDER BY q.name`;
 const LISTEN_RETRY_MS = 1000;
 
 export function createJobs(database: Database, logger: JobsLogger, tuning: JobsTuning = {}): Jobs {
@@ -299,6 +316,18 @@ export function createJobs(database: Database, logger: JobsLogger, tuning: JobsT
         }
       }
       return id;
+    },
+
+    async queueStats() {
+      if (!boss) return [];
+      const { rows } = await database.sql.executeSql(QUEUE_STATS_SQL);
+      return rows.map((row) => ({
+        queue: String(row.queue),
+        ready: Number(row.ready),
+        deferred: Number(row.deferred),
+        active: Number(row.active),
+        oldestReadySeconds: Number(row.oldest),
+      }));
     },
 
     async stop({ timeoutMs = 10_000 } = {}) {

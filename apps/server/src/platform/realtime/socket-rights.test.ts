@@ -92,7 +92,7 @@ async function customer(t: TestContext, companyId: number, whatsappId: number, q
     /** A message from this customer through the real inbound path; answers its body. */
     async writes(app: App = t.app): Promise<string> {
       const body = `${contact.number} #${(n += 1)} ${randomBytes(3).toString('hex')}`;
-      await ingestMessage(app.services, { companyId, whatsappId, externalId: `rights-${randomBytes(8).toString('hex')}`, from: contact.number, body });
+      await ingestMessage(app.services, { channel: 'sandbox', companyId, whatsappId, externalId: `rights-${randomBytes(8).toString('hex')}`, from: contact.number, body });
       return body;
     },
   };

@@ -58,6 +58,8 @@ export interface SocketServer {
    * sessionEnded, then disconnected) when it may no longer be connected.
    */
   applyAccessChange(change: AccessChange, reload: ReloadSession): Promise<void>;
+  /** Socket.IO connections open on this node (metrics). */
+  openSockets(): number;
   close(): Promise<void>;
 }
 
@@ -518,6 +520,7 @@ export async function createSocketServer(httpServer: HttpServer, options: Socket
       chatBoxAuthorizer = authorizer;
     },
     applyAccessChange,
+    openSockets: () => io.engine.clientsCount,
     async close() {
       if (closed) return;
       closed = true;

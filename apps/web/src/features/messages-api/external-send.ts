@@ -1,6 +1,6 @@
 import { ExternalSendBody } from '@atende/shared';
 import { z } from 'zod';
-import { ApiError } from '../../api/http-client';
+import { ApiError, requestIdOf } from '../../api/http-client';
 
 /** Spec part 2 §7: the external API's one route. */
 export const EXTERNAL_SEND_PATH = '/api/messages/send';
@@ -89,7 +89,7 @@ export async function sendExternalMessage(request: ExternalSendRequest, fetchImp
   if (!response.ok) {
     const code = typeof data.error === 'string' ? data.error : undefined;
     const message = typeof data.message === 'string' ? data.message : (code ?? response.statusText);
-    throw new ApiError(response.status, code, message, data);
+    throw new ApiError(response.status, code, message, data, requestIdOf(response));
   }
   return data as unknown as ExternalSendResult;
 }
