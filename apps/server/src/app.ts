@@ -5,7 +5,6 @@ import fastifyCors from '@fastify/cors';
 import fastifyMultipart from '@fastify/multipart';
 import { APP_VERSION } from '@atende/shared';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
-import { APP_VERSION } from '@atende/shared';
 import { createChannelRegistry } from './channels/channel-registry.js';
 import type { Config } from './platform/config.js';
 import { createApiKeyAuth } from './modules/api-keys/api-key-auth.js';
