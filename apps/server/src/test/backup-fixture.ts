@@ -12,7 +12,7 @@ import { login, startServer, type RunningServer } from './data-dir-process.js';
  */
 
 const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'cli');
-export const BACKUP_ADMIN = { email: 'backup@example.com', password: 'Backup123!' };
+const BACKUP_ADMIN = { email: 'backup@example.com', password: 'Backup123!' };
 
 export interface Api {
   url: string;

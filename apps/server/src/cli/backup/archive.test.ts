@@ -37,6 +37,10 @@ async function writeSample(file: string, database = DATABASE): Promise<void> {
   await archive.finish();
 }
 
+function flip(bytes: Buffer, at: number, bits: number): void {
+  bytes.writeUInt8(bytes.readUInt8(at) ^ bits, at);
+}
+
 async function entriesOf(file: string): Promise<{ path: string; type: string; bytes: number }[]> {
   const seen: { path: string; type: string; bytes: number }[] = [];
   await readArchive(file, async (entry) => {
@@ -77,7 +81,7 @@ describe('the backup archive', () => {
   it('tells a flipped byte in the compressed file', async () => {
     const bytes = readFileSync(sample);
     const damaged = path.join(work, 'flipped.tar.gz');
-    bytes[Math.floor(bytes.length / 2)] ^= 0x40;
+    flip(bytes, Math.floor(bytes.length / 2), 0x40);
     writeFileSync(damaged, bytes);
     await expect(readArchive(damaged, async () => undefined)).rejects.toBeInstanceOf(DamagedArchiveError);
   });
@@ -85,7 +89,7 @@ describe('the backup archive', () => {
   it('tells a file changed inside a well-formed archive by its checksum, and a cut archive', async () => {
     const tarBytes = gunzipSync(readFileSync(sample));
     const at = tarBytes.indexOf(PHOTO.subarray(0, 64));
-    tarBytes[at + 5000] ^= 0x01;
+    flip(tarBytes, at + 5000, 0x01);
     const changed = path.join(work, 'changed.tar.gz');
     writeFileSync(changed, gzipSync(tarBytes));
     await expect(readArchive(changed, async () => undefined)).rejects.toThrow(new DamagedArchiveError('media/1/2026-01/photo.jpg differs from its checksum or size in the manifest'));
@@ -99,7 +103,7 @@ describe('the backup archive', () => {
   it('given the manifest, fails the reading of a changed file at its end, before the reader could use it', async () => {
     const manifest = await readArchive(sample, async () => undefined);
     const tarBytes = gunzipSync(readFileSync(sample));
-    tarBytes[tarBytes.indexOf(PHOTO.subarray(0, 64)) + 7] ^= 0x01;
+    flip(tarBytes, tarBytes.indexOf(PHOTO.subarray(0, 64)) + 7, 0x01);
     const changed = path.join(work, 'changed-again.tar.gz');
     writeFileSync(changed, gzipSync(tarBytes));
     const used: string[] = [];

@@ -25,8 +25,8 @@ import { isSafeMediaKey } from '../../platform/storage/media-files.js';
  *   manifest.json              the header again, the counts, every entry's size and SHA-256
  */
 
-export const HEAD_NAME = 'atende-backup.json';
-export const MANIFEST_NAME = 'manifest.json';
+const HEAD_NAME = 'atende-backup.json';
+const MANIFEST_NAME = 'manifest.json';
 const ARCHIVE_VERSION = 1;
 /** The header and the manifest are read into memory: bounded. */
 const MAX_HEAD_BYTES = 1024 * 1024;

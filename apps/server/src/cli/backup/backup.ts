@@ -33,8 +33,6 @@ export interface BackupOptions {
   /** How long a running server has to answer (embedded database). */
   pickUpMs?: number;
   log?: (line: string) => void;
-  /** Tests: called once the database's snapshot is taken, before the media are copied. */
-  afterSnapshot?: () => Promise<void>;
 }
 
 export interface BackupSummary {
@@ -166,7 +164,6 @@ export async function createBackup(options: BackupOptions): Promise<BackupSummar
   let archive: ArchiveWriter | undefined;
   let mediaGone = 0;
   try {
-    await options.afterSnapshot?.();
     archive = await ArchiveWriter.create(partial, newHeader(snapshot.database));
     await snapshot.write(archive);
     await snapshot.remove();

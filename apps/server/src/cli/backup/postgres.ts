@@ -25,7 +25,7 @@ function connection(url: string): { dbname: string; env: NodeJS.ProcessEnv } {
   return { dbname: parsed.toString(), env: { ...process.env, ...(password ? { PGPASSWORD: password } : {}) } };
 }
 
-interface Tool {
+export interface Tool {
   path: string;
   major: number;
   version: string;
@@ -57,20 +57,24 @@ async function findTools(name: 'pg_dump' | 'psql', binDir?: string): Promise<Too
 }
 
 /**
- * The tool to use against a server of major version `serverMajor`: of that version when
- * there is one (a newer pg_dump writes settings an older server refuses on restore), else
- * the closest newer one. pg_dump older than the server refuses to run: said clearly here.
+ * The tool to use against a server of major version `serverMajor`, of those found: of that
+ * version when there is one (a newer pg_dump writes settings an older server refuses on
+ * restore), else the closest newer one; psql of any version at worst. A pg_dump older than
+ * the server refuses to run: said here, with what to do.
  */
-async function chooseTool(name: 'pg_dump' | 'psql', serverMajor: number, serverVersion: string, binDir?: string): Promise<Tool> {
-  const tools = await findTools(name, binDir);
+export function pickTool(tools: Tool[], name: 'pg_dump' | 'psql', serverMajor: number, serverVersion: string): Tool {
   const usable = tools.filter((tool) => tool.major >= serverMajor).sort((a, b) => a.major - b.major);
-  const chosen = usable[0] ?? (name === 'psql' ? tools.sort((a, b) => b.major - a.major)[0] : undefined);
+  const chosen = usable[0] ?? (name === 'psql' ? [...tools].sort((a, b) => b.major - a.major)[0] : undefined);
   if (chosen) return chosen;
   const found = tools.length > 0 ? `found ${tools.map((tool) => `${tool.path} ${tool.version}`).join(', ')}` : `no ${name} found`;
   throw new PostgresToolError(
     `The database runs PostgreSQL ${serverVersion}; ${name} must be version ${serverMajor} or newer (${found}). ` +
       `Install it (Debian: apt-get install postgresql-client-${serverMajor}) or name its folder with --pg-bin.`,
   );
+}
+
+async function chooseTool(name: 'pg_dump' | 'psql', serverMajor: number, serverVersion: string, binDir?: string): Promise<Tool> {
+  return pickTool(await findTools(name, binDir), name, serverMajor, serverVersion);
 }
 
 export interface PostgresState {
@@ -200,12 +204,14 @@ export async function restorePostgres(url: string, sql: AsyncIterable<Buffer>, o
   child.stdin.on('error', () => undefined);
   const exited = once(child, 'exit') as Promise<[number | null]>;
   const write = async (chunk: Buffer | string) => {
-    if (!child.stdin.write(chunk)) await Promise.race([once(child.stdin, 'drain'), exited]);
+    if (child.exitCode !== null || child.stdin.destroyed) return;
+    // A write psql no longer reads (it stopped at an error) fails with EPIPE: its exit code tells why.
+    if (!child.stdin.write(chunk)) await Promise.race([once(child.stdin, 'drain').catch(() => undefined), exited]);
   };
   try {
     await write(`BEGIN;\n${options.replace ? REPLACE_EXISTING : ''}`);
     for await (const chunk of sql) {
-      if (child.exitCode !== null) break;
+      if (child.exitCode !== null || child.stdin.destroyed) break;
       await write(chunk);
     }
   } catch (error) {

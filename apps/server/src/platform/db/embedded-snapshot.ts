@@ -171,7 +171,7 @@ export interface TakenSnapshot {
 }
 
 /** Reads a copy made by `takeSnapshot` into `folder`. */
-export async function readSnapshot(folder: string): Promise<TakenSnapshot> {
+async function readSnapshot(folder: string): Promise<TakenSnapshot> {
   const info = SnapshotInfo.parse(JSON.parse(await readFile(path.join(folder, 'snapshot.json'), 'utf8')));
   return { folder, info, remove: () => rm(folder, { recursive: true, force: true }) };
 }
