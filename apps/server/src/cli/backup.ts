@@ -26,7 +26,9 @@ try {
   const config = loadConfig();
   const summary = await createBackup({ config, out: path.resolve(process.env.INIT_CWD ?? process.cwd(), values.out), pgBin: values['pg-bin'], log: (line) => process.stderr.write(`${line}\n`) });
   const { manifest } = summary;
-  const copied = summary.embeddedCopy === 'server' ? ', copied by the running server' : summary.embeddedCopy === 'here' ? ', no server running' : '';
+  const { embeddedCopy } = summary;
+  const paused = embeddedCopy ? ` (statements waited ${(embeddedCopy.pausedMs / 1000).toFixed(1)} s for the copy)` : '';
+  const copied = embeddedCopy?.by === 'server' ? `, copied by the running server${paused}` : embeddedCopy?.by === 'here' ? ', no server running' : '';
   process.stdout.write(
     [
       `Backup written: ${summary.file} (${megabytes(summary.archiveBytes)}, ${megabytes(manifest.bytes)} uncompressed)`,

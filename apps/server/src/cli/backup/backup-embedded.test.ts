@@ -49,7 +49,7 @@ describe.skipIf(usePostgres)('backup and restore of the embedded database', () =
     storedBefore = writers.stored();
     const summary = await createBackup({ config: { DATA_DIR: dataDir, DATABASE_URL: undefined }, out: archive });
     const storedAfter = await writers.stop();
-    expect(summary.embeddedCopy).toBe('server');
+    expect(summary.embeddedCopy).toEqual({ by: 'server', pausedMs: expect.any(Number) });
     expect(summary.manifest.database).toMatchObject({ kind: 'pglite', migrations: { applied: expect.any(Number) } });
     expect(summary.manifest.database.migrations.applied).toBeGreaterThan(30);
     // The writers went on during the backup, and past it.

@@ -39,8 +39,8 @@ export interface BackupSummary {
   file: string;
   manifest: Manifest;
   archiveBytes: number;
-  /** How the embedded database was copied (by the running server, or opened here); null on PostgreSQL. */
-  embeddedCopy: 'server' | 'here' | null;
+  /** How the embedded database was copied (by the running server, or opened here), and how long its statements waited; null on PostgreSQL. */
+  embeddedCopy: { by: 'server' | 'here'; pausedMs: number } | null;
   /** Media files listed but gone before they were read (removed meanwhile). */
   mediaGone: number;
   seconds: { database: number; total: number };
@@ -73,7 +73,7 @@ async function postgresSnapshot(url: string, workFile: string, pgBin: string | u
  * A consistent copy of the embedded database: taken here when no process holds it, else
  * asked of the process that does (the running server; platform/db/embedded-snapshot.ts).
  */
-async function embeddedCopy(dataDir: string, pickUpMs: number | undefined, log: (line: string) => void): Promise<{ snapshot: TakenSnapshot; by: 'server' | 'here' }> {
+async function copyEmbeddedDatabase(dataDir: string, pickUpMs: number | undefined, log: (line: string) => void): Promise<{ snapshot: TakenSnapshot; by: 'server' | 'here' }> {
   const folder = embeddedDatabaseFolder(dataDir);
   if (!existsSync(path.join(folder, 'PG_VERSION'))) throw new Error(`There is no embedded database in ${folder} (DATABASE_URL is unset): nothing to back up.`);
   for (let attempt = 0; ; attempt++) {
@@ -118,12 +118,13 @@ async function* filesUnder(root: string, prefix = ''): AsyncGenerator<{ relative
   }
 }
 
-async function embeddedSnapshot(dataDir: string, pickUpMs: number | undefined, log: (line: string) => void): Promise<DatabaseSnapshot & { by: 'server' | 'here' }> {
-  const { snapshot, by } = await embeddedCopy(dataDir, pickUpMs, log);
+async function embeddedSnapshot(dataDir: string, pickUpMs: number | undefined, log: (line: string) => void): Promise<DatabaseSnapshot & { by: 'server' | 'here'; pausedMs: number }> {
+  const { snapshot, by } = await copyEmbeddedDatabase(dataDir, pickUpMs, log);
   const { info } = snapshot;
   const copy = path.join(snapshot.folder, 'database');
   return {
     by,
+    pausedMs: info.pausedMs,
     database: { kind: 'pglite', serverVersion: info.serverVersion, snapshotAt: info.takenAt, migrations: info.migrations },
     async write(archive) {
       await archive.addDirectory('database');
@@ -148,7 +149,7 @@ export async function createBackup(options: BackupOptions): Promise<BackupSummar
   const partial = `${out}.partial`;
   await mkdir(path.dirname(out), { recursive: true });
   const startedAt = Date.now();
-  let embeddedBy: 'server' | 'here' | null = null;
+  let embeddedCopy: BackupSummary['embeddedCopy'] = null;
   const { DATABASE_URL: url, DATA_DIR: dataDir } = options.config;
 
   log(url ? 'Dumping the PostgreSQL database (pg_dump, one snapshot)' : 'Copying the embedded database');
@@ -157,7 +158,7 @@ export async function createBackup(options: BackupOptions): Promise<BackupSummar
     snapshot = await postgresSnapshot(url, `${out}.${randomBytes(4).toString('hex')}.sql.tmp`, options.pgBin);
   } else {
     const taken = await embeddedSnapshot(dataDir, options.pickUpMs, log);
-    embeddedBy = taken.by;
+    embeddedCopy = { by: taken.by, pausedMs: taken.pausedMs };
     snapshot = taken;
   }
   const databaseSeconds = (Date.now() - startedAt) / 1000;
@@ -190,7 +191,7 @@ export async function createBackup(options: BackupOptions): Promise<BackupSummar
       file: out,
       manifest,
       archiveBytes: (await stat(out)).size,
-      embeddedCopy: embeddedBy,
+      embeddedCopy,
       mediaGone,
       seconds: { database: databaseSeconds, total: (Date.now() - startedAt) / 1000 },
     };

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Config } from '../../platform/config.js';
@@ -211,7 +212,7 @@ async function restoreIntoEmbedded(options: RestoreOptions, { manifest }: { mani
   } catch (error) {
     if (!(error instanceof DataDirLockedError)) throw error;
     throw new RestoreRefusedError(
-      `The embedded database is in use by pid ${error.holder.pid}${error.holder.host ? ` on ${error.holder.host}` : ''} (since ${error.holder.since}): ` +
+      `The embedded database is in use by pid ${error.holder.pid}${error.holder.host === hostname() ? '' : ` on ${error.holder.host}`} (since ${error.holder.since}): ` +
         'a restore while the server runs is refused. Stop the server, then restore.',
     );
   }

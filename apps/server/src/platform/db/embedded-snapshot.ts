@@ -35,6 +35,8 @@ export const SnapshotInfo = z.object({
   /** PostgreSQL's version inside PGlite (`show server_version`). */
   serverVersion: z.string(),
   migrations: MigrationLevel,
+  /** How long statements waited for the copy (ms): the server's pause. */
+  pausedMs: z.number(),
 });
 export type SnapshotInfo = z.infer<typeof SnapshotInfo>;
 
@@ -71,6 +73,7 @@ export async function takeSnapshot(client: Pick<PGlite, 'transaction'>, database
   }
   await mkdir(target, { recursive: true });
   const info = await client.transaction(async (tx) => {
+    const pausedAt = Date.now();
     await tx.exec('CHECKPOINT');
     const migrations = await appliedMigrationLevel((text) => tx.query<Record<string, unknown>>(text));
     const version = await tx.query<{ server_version: string }>('show server_version');
@@ -80,7 +83,7 @@ export async function takeSnapshot(client: Pick<PGlite, 'transaction'>, database
       mode: constants.COPYFILE_FICLONE,
       filter: (source) => !RUNTIME_FILES.has(path.basename(source)),
     });
-    return { takenAt: new Date().toISOString(), serverVersion: version.rows[0]?.server_version ?? 'unknown', migrations };
+    return { takenAt: new Date().toISOString(), serverVersion: version.rows[0]?.server_version ?? 'unknown', migrations, pausedMs: Date.now() - pausedAt };
   });
   await writeFile(path.join(target, 'snapshot.json'), JSON.stringify(info));
   return info;
