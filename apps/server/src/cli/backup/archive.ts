@@ -223,14 +223,13 @@ function parseJson<T>(schema: z.ZodType<T>, bytes: Buffer, what: string): T {
   return parsed.data;
 }
 
+/** What zlib and tar-stream say about bytes that are not a whole archive, as DamagedArchiveError; anything else as it is. */
 function describeStreamError(error: unknown): Error {
   if (error instanceof DamagedArchiveError) return error;
   const code = error && typeof error === 'object' && 'code' in error ? String((error as { code: unknown }).code) : '';
   const message = error instanceof Error ? error.message : String(error);
-  if (code.startsWith('Z_') || /incorrect header check|unexpected end of file|invalid (block type|distance|stored block)|incorrect data check/i.test(message)) {
-    return new DamagedArchiveError(`it is damaged or not a gzip file (${message})`);
-  }
-  if (/tar|header|Unexpected end of data|Invalid/i.test(message)) return new DamagedArchiveError(`its tar structure is damaged (${message})`);
+  if (code.startsWith('Z_')) return new DamagedArchiveError(`it is damaged or not a gzip file (${message})`);
+  if (!code && /^(Invalid tar header|Unexpected end of data|Invalid|Unknown)/.test(message)) return new DamagedArchiveError(`its tar structure is damaged (${message})`);
   return error instanceof Error ? error : new Error(message);
 }
 

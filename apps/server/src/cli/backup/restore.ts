@@ -84,6 +84,7 @@ async function mediaKeys(media: MediaFiles): Promise<Set<string>> {
 async function writeFileWhole(file: string, data: AsyncIterable<Buffer>, mode: number): Promise<void> {
   const temporary = `${file}.${randomBytes(4).toString('hex')}.tmp`;
   try {
+    await mkdir(path.dirname(file), { recursive: true });
     await pipeline(data, createWriteStream(temporary, { mode, flush: true }));
     await rename(temporary, file);
   } catch (error) {
