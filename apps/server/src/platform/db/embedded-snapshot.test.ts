@@ -8,6 +8,7 @@ import { openDatabase } from './client.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { requestSnapshot, snapshotsFolderOf, SnapshotRequestError } from './embedded-snapshot.js';
 import { codeMigrationLevel } from './migrations.js';
+import { usePostgres } from '../../test/test-database.js';
 
 /**
  * The embedded database's copies on a real folder: the process holding the database answers
@@ -18,7 +19,8 @@ import { codeMigrationLevel } from './migrations.js';
 const work = mkdtempSync(path.join(tmpdir(), 'atende-snapshot-'));
 afterAll(() => rm(work, { recursive: true, force: true }));
 
-describe('copies of the embedded database', () => {
+// Embedded only: under `test:pg` the same runs again for nothing.
+describe.skipIf(usePostgres)('copies of the embedded database', () => {
   it('the holder answers a request with a copy of one instant, while a writer commits pairs of rows', async () => {
     const folder = path.join(work, 'answers', 'pglite');
     const database = await openDatabase({ dataDir: folder });
