@@ -2,7 +2,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../platform/config.js';
 import { SnapshotRequestError } from '../platform/db/embedded-snapshot.js';
-import { createBackup } from './backup/backup.js';
+import { BackupRefusedError, createBackup } from './backup/backup.js';
 import { PostgresToolError } from './backup/postgres.js';
 
 const USAGE = `Usage: npm run backup -- --out FILE [--pg-bin DIR]
@@ -40,7 +40,7 @@ try {
     ].join('\n'),
   );
 } catch (error) {
-  const explained = error instanceof ConfigError || error instanceof SnapshotRequestError || error instanceof PostgresToolError;
+  const explained = error instanceof ConfigError || error instanceof BackupRefusedError || error instanceof SnapshotRequestError || error instanceof PostgresToolError;
   process.stderr.write(`Backup failed: ${explained ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 }

@@ -25,6 +25,14 @@ export function secretsFileOf(config: Pick<Config, 'DATA_DIR'>): string {
   return path.join(config.DATA_DIR, 'secrets.json');
 }
 
+/** A backup that cannot be made as asked, said without a stack trace. */
+export class BackupRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BackupRefusedError';
+  }
+}
+
 export interface BackupOptions {
   config: Pick<Config, 'DATA_DIR' | 'DATABASE_URL'>;
   out: string;
@@ -75,7 +83,7 @@ async function postgresSnapshot(url: string, workFile: string, pgBin: string | u
  */
 async function copyEmbeddedDatabase(dataDir: string, pickUpMs: number | undefined, log: (line: string) => void): Promise<{ snapshot: TakenSnapshot; by: 'server' | 'here' }> {
   const folder = embeddedDatabaseFolder(dataDir);
-  if (!existsSync(path.join(folder, 'PG_VERSION'))) throw new Error(`There is no embedded database in ${folder} (DATABASE_URL is unset): nothing to back up.`);
+  if (!existsSync(path.join(folder, 'PG_VERSION'))) throw new BackupRefusedError(`There is no embedded database in ${folder} (DATABASE_URL is unset): nothing to back up.`);
   for (let attempt = 0; ; attempt++) {
     try {
       const database = await openDatabase({ dataDir: folder });
@@ -147,6 +155,9 @@ export async function createBackup(options: BackupOptions): Promise<BackupSummar
   const log = options.log ?? (() => undefined);
   const out = path.resolve(options.out);
   const partial = `${out}.partial`;
+  for (const inside of [path.join(options.config.DATA_DIR, 'media'), embeddedDatabaseFolder(options.config.DATA_DIR)]) {
+    if (out.startsWith(`${path.resolve(inside)}${path.sep}`)) throw new BackupRefusedError(`--out ${out} is inside ${inside}, which the backup copies: write it elsewhere.`);
+  }
   await mkdir(path.dirname(out), { recursive: true });
   const startedAt = Date.now();
   let embeddedCopy: BackupSummary['embeddedCopy'] = null;
