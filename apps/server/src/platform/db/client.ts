@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { SQL } from 'drizzle-orm';
@@ -12,6 +10,8 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.js';
+import { serveSnapshotRequests, takeSnapshot, type SnapshotInfo } from './embedded-snapshot.js';
+import { migrationsFolder } from './migrations.js';
 import { reopeningPglite } from './pglite-reopen.js';
 import * as schema from './schema.js';
 
@@ -73,15 +73,12 @@ export interface Database {
   close(): Promise<void>;
   /** The PostgreSQL pool's state (metrics); the embedded database has one connection and no pool. */
   pool?: () => { max: number; total: number; idle: number; waiting: number };
-}
-
-function migrationsFolder(): string {
-  // From the sources (src/platform/db) or from the bundle (dist/): both live in apps/server.
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const candidates = [path.resolve(here, '../../../drizzle'), path.resolve(here, '../drizzle')];
-  const found = candidates.find((dir) => existsSync(path.join(dir, 'meta', '_journal.json')));
-  if (!found) throw new Error(`migrations folder not found (looked in ${candidates.join(', ')})`);
-  return found;
+  /**
+   * The embedded database on a folder: a consistent copy of its files into `target`
+   * (embedded-snapshot.ts). While it is open, the process also answers the backups
+   * that other processes request.
+   */
+  snapshot?(target: string): Promise<SnapshotInfo>;
 }
 
 export interface DatabaseOptions {
@@ -132,8 +129,11 @@ async function openPglite({ dataDir, template }: DatabaseOptions): Promise<Datab
   const pglite = dataDir ? reopeningPglite(first, dataDir, () => createPglite({ dataDir })) : { client: first, close: () => first.close() };
   const { client } = pglite;
   const db = drizzlePglite({ client, schema }) as unknown as Db;
+  const snapshot = dataDir ? (target: string) => takeSnapshot(client, dataDir, target) : undefined;
+  const stopAnswering = dataDir && snapshot ? serveSnapshotRequests(dataDir, snapshot) : () => undefined;
   return {
     kind: 'pglite',
+    ...(snapshot ? { snapshot } : {}),
     db,
     sql: {
       async executeSql(text, values) {
@@ -151,6 +151,7 @@ async function openPglite({ dataDir, template }: DatabaseOptions): Promise<Datab
       await client.query('select 1');
     },
     close: async () => {
+      stopAnswering();
       try {
         await pglite.close();
       } finally {
