@@ -39,7 +39,7 @@ export interface MediaStore {
   check(): Promise<void>;
 }
 
-export interface PutOptions {
+interface PutOptions {
   size: number;
   md5?: string;
   /** Kept with the object in a bucket; a folder ignores it. */
