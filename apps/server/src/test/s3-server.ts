@@ -13,9 +13,11 @@ const SCRIPT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..
  * bucket. `stop` kills it (SIGKILL: an outage, not a shutdown) and `start` brings it back
  * on the same port with the same objects.
  *
- * What s3rver does not do as S3 does, and the tests therefore do not lean on: it checks
- * neither Signature V4 nor Content-MD5 (the store compares the ETag itself), and it keeps an
- * aborted upload as an empty object (the store removes what its failed put left).
+ * Every request's Signature V4 is checked by the script's proxy (with the AWS SDK's signer),
+ * so a request S3 would refuse for its signature is refused here too. What s3rver does not
+ * do as S3 does, and the tests therefore do not lean on: it does not check Content-MD5 (the
+ * store compares the ETag itself), and it keeps an aborted upload as an empty object (the
+ * store removes what its failed put left).
  */
 export interface TestS3Server {
   endpoint: string;

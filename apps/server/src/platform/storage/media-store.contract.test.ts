@@ -180,6 +180,14 @@ describe('media store: a bucket', () => {
     await expect(store.get('7/x')).rejects.toBeInstanceOf(MediaStoreError);
   });
 
+  it('is refused with a secret the server does not know (every request carries a Signature V4 the test server checks)', async () => {
+    const store = createS3MediaStore({ ...s3.settings, secretAccessKey: 'not-the-secret' });
+    await expect(store.check()).rejects.toThrow(/the credentials were refused \(403\)/);
+    await expect(store.put('7/signed.txt', Buffer.from('x'), { size: 1 })).rejects.toThrow(/403 SignatureDoesNotMatch/);
+    await expect(store.get('7/signed.txt')).rejects.toBeInstanceOf(MediaStoreError);
+    await expect(keysOf(store, '7/')).rejects.toThrow(/SignatureDoesNotMatch/);
+  });
+
   it('says "unavailable" (not "missing") while the server does not answer, for every call', async () => {
     const down = await startS3Server('down-bucket');
     const store = createS3MediaStore({ ...down.settings, timeoutMs: 2000 });

@@ -106,7 +106,11 @@ export function createS3MediaStore(settings: S3Settings): MediaStore {
 
   function urlOf(call: Call): string {
     const path = call.key === undefined ? (settings.forcePathStyle ? '' : '/') : `/${call.key.split('/').map(encodeSegment).join('/')}`;
-    const query = call.query ? `?${new URLSearchParams(call.query).toString()}` : '';
+    const query = call.query
+      ? `?${Object.entries(call.query)
+          .map(([name, value]) => `${encodeSegment(name)}=${encodeSegment(value)}`)
+          .join('&')}`
+      : '';
     return `${bucketUrl}${path}${query}`;
   }
 
