@@ -14,7 +14,8 @@ import { createTestContext, type TestContext } from './test/test-app.js';
  * files uploaded by an agent and received from a customer land in the bucket under the
  * company's prefix, and come back through the app's own signed URLs with the same bytes;
  * another company's URL or id is refused as on a folder; a DATA_DIR short of space does not
- * refuse a file that goes to the bucket; a bucket that does not answer is a 503, then works.
+ * refuse a file that goes to the bucket; a bucket that does not answer is a 503 (and /health
+ * says so), then works.
  */
 
 let s3: TestS3Server;
@@ -132,6 +133,10 @@ describe('media on S3 through the real app', () => {
       expect(refused.headers.get('retry-after')).toBe('5');
       expect(await refused.json()).toEqual({ error: 'ERR_SERVICE_UNAVAILABLE' });
       expect((await t.request(token, 'GET', `/quick-messages/${quickId}`)).json()).toMatchObject({ mediaPath: null });
+      // /health says so (its status here is DATA_DIR's, which this file keeps under its minimum).
+      const health = await fetch(`${baseUrl}/health`);
+      expect((await health.clone().json()) as { status: string }).toMatchObject({ status: 'storage_full', storage: { status: 'full' } });
+      expect(((await health.json()) as { media: unknown }).media).toMatchObject({ kind: 's3', status: 'unavailable', reason: expect.stringContaining('ECONNREFUSED') });
     } finally {
       await s3.start();
     }
@@ -139,5 +144,6 @@ describe('media on S3 through the real app', () => {
     expect(accepted.status).toBe(200);
     const download = await fetch(`${baseUrl}${((await accepted.json()) as { mediaUrl: string }).mediaUrl}`);
     expect(await download.text()).toBe('%PDF-1.4 outage');
+    expect(((await (await fetch(`${baseUrl}/health`)).json()) as { media: unknown }).media).toEqual({ kind: 's3', status: 'ok' });
   });
 });

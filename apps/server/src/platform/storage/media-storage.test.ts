@@ -75,17 +75,19 @@ describe.each(stores)('media storage on $kind', ({ make }) => {
 });
 
 describe('media storage on a bucket that does not answer', () => {
-  it('answers 503 ERR_SERVICE_UNAVAILABLE with Retry-After (not 404, not 500), and says so in the log', async () => {
+  it('answers 503 ERR_SERVICE_UNAVAILABLE with Retry-After (not 404, not 500), and says so in the log and its status', async () => {
     const down = await startS3Server('down-bucket');
     const warnings: unknown[] = [];
     const storage = createMediaStorage({ store: createS3MediaStore(down.settings), secret: SECRET, logger: { warn: (...args: unknown[]) => warnings.push(args) } });
     const saved = await storage.save({ companyId: 7 }, { data: Buffer.from('hello'), fileName: 'a.txt', mimeType: 'text/plain' });
     const url = new URL(storage.signedUrl(saved.path), 'http://x');
+    expect(storage.status()).toEqual({ kind: 's3', status: 'ok' });
     await down.close();
     const unavailable = { code: 'ERR_SERVICE_UNAVAILABLE', statusCode: 503, headers: { 'retry-after': '5' } };
     await expect(storage.save({ companyId: 7 }, { data: Buffer.from('x'), fileName: 'b.txt', mimeType: 'text/plain' })).rejects.toMatchObject(unavailable);
     await expect(storage.open(saved.path, url.searchParams.get('expires') ?? '', url.searchParams.get('signature') ?? '')).rejects.toMatchObject(unavailable);
     await expect(storage.read(saved.path)).rejects.toMatchObject(unavailable);
     expect(warnings.length).toBeGreaterThan(0);
+    expect(storage.status()).toMatchObject({ kind: 's3', status: 'unavailable', reason: expect.stringMatching(/^bucket down-bucket at .* did not answer \d+ s ago: GET 7\/.*ECONNREFUSED/) });
   });
 });

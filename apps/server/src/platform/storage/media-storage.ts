@@ -70,6 +70,15 @@ export interface MediaStorage {
   size(relativePath: string): Promise<number | null>;
   /** Deletes a file of this company (a replaced or removed attachment); a missing file is fine. */
   remove(scope: TenantScope, relativePath: string): Promise<void>;
+  /** For /health: whether the store answered its last call (no request of its own). */
+  status(): MediaStorageStatus;
+}
+
+export interface MediaStorageStatus {
+  kind: MediaStore['kind'];
+  status: 'ok' | 'unavailable';
+  /** Why not, in a sentence. */
+  reason?: string;
 }
 
 /**
@@ -108,12 +117,18 @@ export function createMediaStorage(options: MediaStorageOptions): MediaStorage {
   const sign = (relativePath: string, expires: number) =>
     createHmac('sha256', key).update(`${relativePath}\n${expires}`).digest('base64url');
 
+  /** The last call that found the store not answering, until one succeeds. */
+  let unavailable: { at: number; message: string } | null = null;
+
   /** A store that does not answer is a 503 with Retry-After, as a database that does not: nothing was stored. */
   const answering = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
-      return await work();
+      const result = await work();
+      unavailable = null;
+      return result;
     } catch (error) {
       if (!(error instanceof MediaStoreUnavailableError)) throw error;
+      unavailable = { at: Date.now(), message: error.message };
       logger?.warn({ err: error, store: store.location }, 'media storage unavailable');
       throw new AppError('ERR_SERVICE_UNAVAILABLE', undefined, {}, { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) });
     }
@@ -176,6 +191,11 @@ export function createMediaStorage(options: MediaStorageOptions): MediaStorage {
       // Only the company's own prefix: a stored path of another tenant is never touched.
       if (!relativePath.startsWith(`${scope.companyId}/`) || !isMediaKey(relativePath)) return;
       await answering(() => store.remove(relativePath));
+    },
+    status() {
+      if (!unavailable) return { kind: store.kind, status: 'ok' };
+      const seconds = Math.round((Date.now() - unavailable.at) / 1000);
+      return { kind: store.kind, status: 'unavailable', reason: `${store.location} did not answer ${seconds} s ago: ${unavailable.message}` };
     },
   };
 }
