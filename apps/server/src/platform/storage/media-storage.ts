@@ -74,7 +74,7 @@ export interface MediaStorage {
   status(): MediaStorageStatus;
 }
 
-export interface MediaStorageStatus {
+interface MediaStorageStatus {
   kind: MediaStore['kind'];
   status: 'ok' | 'unavailable';
   /** Why not, in a sentence. */
