@@ -6,6 +6,7 @@ import pg from 'pg';
 import { formatReport, importWhaticket } from '../apps/server/src/cli/import-whaticket/plan.js';
 import { createWhaticketDatabase, fillWhaticket } from '../apps/server/src/cli/import-whaticket/whaticket-source.js';
 import { openDatabase } from '../apps/server/src/platform/db/client.js';
+import { createLocalMediaStore } from '../apps/server/src/platform/storage/local-media-store.js';
 
 /**
  * `npm run bench:import-whaticket`: the whaticket importer's figure (issue 32). Makes a
@@ -55,7 +56,7 @@ try {
   try {
     const rssBefore = process.resourceUsage().maxRSS;
     started = Date.now();
-    const report = await importWhaticket({ from: source.url, database, mediaRoot, mediaFrom: publicDir, progress: process.stderr });
+    const report = await importWhaticket({ from: source.url, database, mediaStore: createLocalMediaStore(mediaRoot), mediaFrom: publicDir, progress: process.stderr });
     const seconds = (Date.now() - started) / 1000;
     const peakKb = process.resourceUsage().maxRSS;
     process.stdout.write(formatReport(report));
@@ -63,7 +64,7 @@ try {
     const messagesLine = report.tables.find((t) => t.table === 'Messages');
 
     started = Date.now();
-    const again = await importWhaticket({ from: source.url, database, mediaRoot, mediaFrom: publicDir, progress: null });
+    const again = await importWhaticket({ from: source.url, database, mediaStore: createLocalMediaStore(mediaRoot), mediaFrom: publicDir, progress: null });
     const secondSeconds = (Date.now() - started) / 1000;
     const addedAgain = again.tables.reduce((sum, t) => sum + (t.target === '' ? 0 : t.added), 0);
 

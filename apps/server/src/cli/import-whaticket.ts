@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from '../platform/config.js';
 import { createSecretBox } from '../platform/crypto/secret-box.js';
 import { DataDirLockedError } from '../platform/db/data-dir-lock.js';
 import { openDatabaseAtStart } from '../platform/db/open-at-start.js';
+import { createConfiguredMediaStore } from '../platform/storage/configured-media-store.js';
 import { NoSpaceToStartError } from '../platform/storage/disk-space.js';
 import { formatReport, importWhaticket } from './import-whaticket/plan.js';
 
@@ -48,7 +49,7 @@ try {
     const report = await importWhaticket({
       from: values.from,
       database,
-      mediaRoot: path.join(config.DATA_DIR, 'media'),
+      mediaStore: createConfiguredMediaStore(config),
       mediaFrom: values.media ? path.resolve(values.media) : undefined,
       dryRun: values['dry-run'],
       pageSize: values['page-size'] ? Number(values['page-size']) : undefined,

@@ -106,6 +106,19 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: dir }).ENCRYPTION_KEY).toBe(config.ENCRYPTION_KEY);
   });
 
+  it('keeps media in DATA_DIR by default; MEDIA_STORAGE=s3 needs the bucket and keys, and says which are missing', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() })).toMatchObject({ MEDIA_STORAGE: 'local', S3_REGION: 'us-east-1', S3_FORCE_PATH_STYLE: false });
+    expect(() => loadConfig({ DATA_DIR: dataDir(), MEDIA_STORAGE: 's3' })).toThrow(
+      'Invalid configuration: S3_BUCKET: required when MEDIA_STORAGE=s3; S3_ACCESS_KEY_ID: required when MEDIA_STORAGE=s3; S3_SECRET_ACCESS_KEY: required when MEDIA_STORAGE=s3',
+    );
+    const s3 = { DATA_DIR: dataDir(), MEDIA_STORAGE: 's3', S3_BUCKET: 'atende-media', S3_ACCESS_KEY_ID: 'key', S3_SECRET_ACCESS_KEY: 'secret' };
+    expect(loadConfig({ ...s3, S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: 'true' })).toMatchObject({ S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: true });
+    expect(() => loadConfig({ ...s3, MEDIA_STORAGE: 'gcs' })).toThrow(/MEDIA_STORAGE/);
+    expect(() => loadConfig({ ...s3, S3_BUCKET: 'My_Bucket' })).toThrow(/S3_BUCKET/);
+    expect(() => loadConfig({ ...s3, S3_ENDPOINT: 'minio:9000' })).toThrow(/S3_ENDPOINT/);
+    expect(() => loadConfig({ ...s3, S3_FORCE_PATH_STYLE: 'yes' })).toThrow(/S3_FORCE_PATH_STYLE/);
+  });
+
   it('parses --services', () => {
     expect(parseServices([])).toEqual({ api: true, worker: true, channels: true });
     expect(parseServices(['--services=api'])).toEqual({ api: true, worker: false, channels: false });

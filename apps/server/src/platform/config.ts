@@ -165,6 +165,33 @@ const EnvSchema = z.object({
   PAYMENT_WEBHOOK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   PIX_CHARGE_EXPIRES_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(3600),
   /**
+   * Where media files are kept: `local` (DATA_DIR/media, one machine or a shared folder) or
+   * `s3` (an S3-compatible bucket, for installs with more than one machine; S3_BUCKET and
+   * the keys are then required). docs/operations.md, "Media on S3".
+   */
+  MEDIA_STORAGE: z.enum(['local', 's3']).default('local'),
+  /** The S3 service's address (MinIO, R2, ...); unset: AWS's for S3_REGION. */
+  S3_ENDPOINT: optionalUrl(/^https?:\/\//),
+  S3_BUCKET: z
+    .string()
+    .trim()
+    .default('')
+    .refine((value) => value === '' || /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(value), {
+      message: '3 to 63 lowercase letters, digits, "." and "-", starting and ending with a letter or digit',
+    }),
+  S3_REGION: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9-]{1,64}$/, 'lowercase letters, digits and "-" (us-east-1)')
+    .default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().trim().default(''),
+  S3_SECRET_ACCESS_KEY: z.string().trim().default(''),
+  /** `true`: `<endpoint>/<bucket>/<key>` addresses (MinIO and most self-hosted stores); `false`: `<bucket>.<endpoint host>` (AWS). */
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false', '1', '0', ''], { message: 'true or false' })
+    .default('false')
+    .transform((value) => value === 'true' || value === '1'),
+  /**
    * Asaas's API v3 (production; its sandbox is https://api-sandbox.asaas.com/v3). Asaas is
    * the provider while the platform setting `asaas` (the main company's) holds an API key;
    * tests point this at the local fake Asaas (`/fake-asaas/v3`, mounted with PIX_PROVIDER=fake).
@@ -172,6 +199,11 @@ const EnvSchema = z.object({
   ASAAS_BASE_URL: z.url().default('https://api.asaas.com/v3'),
   /** How many days a boleto has to be paid (its due date), 1 to 30. */
   BOLETO_DAYS_TO_PAY: z.coerce.number().int().min(1).max(30).default(3),
+}).superRefine((env, ctx) => {
+  if (env.MEDIA_STORAGE !== 's3') return;
+  for (const name of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+    if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'required when MEDIA_STORAGE=s3' });
+  }
 });
 
 type Env = z.infer<typeof EnvSchema>;

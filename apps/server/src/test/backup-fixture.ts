@@ -180,3 +180,18 @@ export function runCli(name: 'backup' | 'restore', args: string[], env: Record<s
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
 }
+
+/** What the backup and the restore read of the configuration, for a test's data dir (media in its folder). */
+export function backupConfig(dataDir: string, databaseUrl?: string) {
+  return {
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    MEDIA_STORAGE: 'local' as const,
+    S3_ENDPOINT: undefined,
+    S3_BUCKET: '',
+    S3_REGION: 'us-east-1',
+    S3_ACCESS_KEY_ID: '',
+    S3_SECRET_ACCESS_KEY: '',
+    S3_FORCE_PATH_STYLE: false,
+  };
+}

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { TRUSTED_OUTBOUND } from '../../platform/http/outbound.js';
 import { callPeer, isRecord, joinUrl, PeerError, postJson } from '../integrations/peer-http.js';
 
@@ -37,8 +36,8 @@ export async function chatCompletion(options: {
 /** Transcription model; the chat models of the prompts do not take audio themselves. */
 const TRANSCRIPTION_MODEL = 'whisper-1';
 
-export async function transcribe(options: { baseUrl: string; apiKey: string; file: string; name: string; mimeType: string; timeoutMs: number }): Promise<string> {
-  const data = await readFile(options.file);
+export async function transcribe(options: { baseUrl: string; apiKey: string; data: Buffer; name: string; mimeType: string; timeoutMs: number }): Promise<string> {
+  const { data } = options;
   const form = new FormData();
   form.append('model', TRANSCRIPTION_MODEL);
   form.append('file', new Blob([data], { type: options.mimeType }), options.name);

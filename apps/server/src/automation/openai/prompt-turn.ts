@@ -51,7 +51,7 @@ export async function promptTurn(turn: PeerTurn, prompt: PromptRow): Promise<Pee
       text = await transcribe({
         baseUrl,
         apiKey,
-        file: services.media.absolutePath(message.mediaPath),
+        data: await services.media.read(message.mediaPath),
         name: message.mediaName ?? 'audio.mp3',
         mimeType: mimeTypeOfName(message.mediaName ?? 'audio.mp3'),
         timeoutMs: runtime.httpTimeoutMs,

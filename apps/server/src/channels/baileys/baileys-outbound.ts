@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import type { AnyMessageContent, WAMessage } from 'baileys';
 import type { WhatsappRow } from '../../platform/db/schema.js';
 import type { Platform } from '../../platform/platform.js';
@@ -29,7 +28,7 @@ export async function quotedMessage(
 export async function contentFor(deps: Pick<Platform, 'media'>, message: OutgoingMessage): Promise<AnyMessageContent> {
   const { media } = message;
   if (!media) return { text: message.body };
-  const data = await readFile(deps.media.absolutePath(media.path));
+  const data = await deps.media.read(media.path);
   const caption = message.body || undefined;
   if (message.sticker && media.mimeType === 'image/webp') return { sticker: data };
   switch (media.mediaType) {

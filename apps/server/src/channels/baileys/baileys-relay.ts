@@ -45,7 +45,7 @@ const requestChannel = (prefix: string, nodeId: string) => `${prefix}:node:${nod
  * A Baileys session lives in one process (the holder of its lease). Any API node
  * may take an agent's send, so a node without the session hands the call to the
  * holder over Redis pub/sub (present whenever there is more than one node) and
- * waits for its answer. Media travel as stored paths: nodes share DATA_DIR/media.
+ * waits for its answer. Media travel as stored paths (keys): every node reads the same media storage.
  */
 export async function connectBaileysRelay(
   url: string,

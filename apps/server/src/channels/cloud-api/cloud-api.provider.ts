@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import type { WhatsappRow } from '../../platform/db/schema.js';
 import type { SendFailure } from '../../modules/messages/messages.repo.js';
 import { AppError } from '../../platform/http/app-error.js';
@@ -59,7 +58,7 @@ export function createCloudApiProvider(deps: CloudApiProviderDeps): CloudApiProv
   async function mediaPayload(api: GraphApiClient, message: OutgoingMessage): Promise<Record<string, unknown>> {
     const media = message.media;
     if (!media) return { type: 'text', text: { body: message.body, preview_url: false } };
-    const data = await readFile(deps.media.absolutePath(media.path));
+    const data = await deps.media.read(media.path);
     const id = await api.uploadMedia(data, media.mimeType, media.name);
     const caption = message.body || undefined;
     // Meta takes stickers as WebP only; another image goes as an image.

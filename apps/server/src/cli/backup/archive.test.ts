@@ -1,3 +1,4 @@
+import { backupConfig } from '../../test/backup-fixture.js';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -149,12 +150,12 @@ describe('the backup archive', () => {
     const newer = path.join(work, 'newer.tar.gz');
     await writeSample(newer, { ...DATABASE, migrations: { applied: code.applied + 1, last: null, lastAt: (code.lastAt ?? 0) + 1000 } });
     const dataDir = path.join(work, 'untouched');
-    await expect(restoreBackup({ config: { DATA_DIR: dataDir, DATABASE_URL: undefined }, from: newer, force: true })).rejects.toThrow(
+    await expect(restoreBackup({ config: backupConfig(dataDir), from: newer, force: true })).rejects.toThrow(
       new RestoreRefusedError(
         `This archive comes from a newer Atende: its database has ${code.applied + 1} migrations, this Atende knows ${code.applied} migrations, last ${code.last}. Upgrade Atende, then restore.`,
       ),
     );
-    await expect(restoreBackup({ config: { DATA_DIR: dataDir, DATABASE_URL: undefined }, from: path.join(work, 'changed.tar.gz'), force: true })).rejects.toBeInstanceOf(DamagedArchiveError);
+    await expect(restoreBackup({ config: backupConfig(dataDir), from: path.join(work, 'changed.tar.gz'), force: true })).rejects.toBeInstanceOf(DamagedArchiveError);
     expect(existsSync(dataDir)).toBe(false);
   });
 });

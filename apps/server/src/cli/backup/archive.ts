@@ -9,7 +9,7 @@ import { createGunzip, createGzip } from 'node:zlib';
 import tar from 'tar-stream';
 import { z } from 'zod';
 import { MigrationLevel } from '../../platform/db/migrations.js';
-import { isSafeMediaKey } from '../../platform/storage/media-files.js';
+import { isMediaKey } from '../../platform/storage/media-store.js';
 
 /**
  * The backup archive: a gzip-compressed tar whose first entry (`atende-backup.json`) says
@@ -21,7 +21,7 @@ import { isSafeMediaKey } from '../../platform/storage/media-files.js';
  *   database/postgres.sql      PostgreSQL: pg_dump's plain SQL, one consistent snapshot
  *   database/pglite/...        embedded: the database folder, copied consistently
  *   secrets.json               DATA_DIR/secrets.json, when the install keeps its secrets there
- *   media/<key>                every media file (MediaFiles keys)
+ *   media/<key>                every media file (MediaStore keys)
  *   manifest.json              the header again, the counts, every entry's size and SHA-256
  */
 
@@ -81,8 +81,8 @@ function isAllowedName(name: string, type: 'file' | 'directory'): boolean {
   if (type === 'file' && [HEAD_NAME, MANIFEST_NAME, 'secrets.json', 'database/postgres.sql'].includes(name)) return true;
   if (name === 'database' || name === 'media' || name === 'database/pglite') return type === 'directory';
   const [top, second, ...rest] = name.split('/');
-  if (top === 'media') return isSafeMediaKey(name.slice('media/'.length));
-  return top === 'database' && second === 'pglite' && rest.length > 0 && isSafeMediaKey(rest.join('/'));
+  if (top === 'media') return isMediaKey(name.slice('media/'.length));
+  return top === 'database' && second === 'pglite' && rest.length > 0 && isMediaKey(rest.join('/'));
 }
 
 function sectionOf(name: string): keyof Manifest['files'] {

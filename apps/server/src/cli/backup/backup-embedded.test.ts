@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../platform/db/client.js';
 import { snapshotsFolderOf } from '../../platform/db/embedded-snapshot.js';
 import { embeddedDatabaseFolder } from '../../platform/db/open-at-start.js';
-import { call, expectConsistentRestore, filesUnder, photoOf, runCli, serveWithSandbox, startWriters, stopServer, type Query } from '../../test/backup-fixture.js';
+import { call, expectConsistentRestore, filesUnder, photoOf, runCli, serveWithSandbox, startWriters, stopServer, type Query, backupConfig } from '../../test/backup-fixture.js';
 import type { RunningServer } from '../../test/data-dir-process.js';
 import { usePostgres } from '../../test/test-database.js';
 import { createBackup } from './backup.js';
@@ -47,7 +47,7 @@ describe.skipIf(usePostgres)('backup and restore of the embedded database', () =
     while (writers.stored().some((count) => count < 12)) await new Promise((resolve) => setTimeout(resolve, 50));
 
     storedBefore = writers.stored();
-    const summary = await createBackup({ config: { DATA_DIR: dataDir, DATABASE_URL: undefined }, out: archive });
+    const summary = await createBackup({ config: backupConfig(dataDir), out: archive });
     const storedAfter = await writers.stop();
     expect(summary.embeddedCopy).toEqual({ by: 'server', pausedMs: expect.any(Number) });
     expect(summary.manifest.database).toMatchObject({ kind: 'pglite', migrations: { applied: expect.any(Number) } });
@@ -128,7 +128,7 @@ describe.skipIf(usePostgres)('backup and restore of the embedded database', () =
 
   it('refuses an archive of the other database mode before touching anything', async () => {
     await expect(
-      restoreBackup({ config: { DATA_DIR: path.join(work, 'elsewhere'), DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, from: archive, force: true }),
+      restoreBackup({ config: backupConfig(path.join(work, 'elsewhere'), 'postgres://nobody@127.0.0.1:1/none'), from: archive, force: true }),
     ).rejects.toThrow(new RestoreRefusedError(
       'This archive holds the embedded database (PGlite, DATA_DIR/pglite), and this install uses PostgreSQL (DATABASE_URL). ' +
         'Restore it with DATABASE_URL unset; a backup does not move data between the two database modes.',

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, expectConsistentRestore, filesUnder, photoOf, runCli, serveWithSandbox, startWriters, stopServer, type Query } from '../../test/backup-fixture.js';
+import { call, expectConsistentRestore, filesUnder, photoOf, runCli, serveWithSandbox, startWriters, stopServer, type Query, backupConfig } from '../../test/backup-fixture.js';
 import type { RunningServer } from '../../test/data-dir-process.js';
 import { usePostgres } from '../../test/test-database.js';
 import { DamagedArchiveError, readArchive } from './archive.js';
@@ -79,7 +79,7 @@ describe.skipIf(!usePostgres)('backup and restore on PostgreSQL', () => {
     while (writers.stored().some((count) => count < 12)) await new Promise((resolve) => setTimeout(resolve, 50));
 
     storedBefore = writers.stored();
-    const summary = await createBackup({ config: { DATA_DIR: dataDir, DATABASE_URL: url }, out: archive });
+    const summary = await createBackup({ config: backupConfig(dataDir, url), out: archive });
     const storedAfter = await writers.stop();
     expect(summary.manifest.database).toMatchObject({ kind: 'postgres', serverVersion: expect.stringMatching(/^\d+\.\d+/) });
     expect(summary.manifest.database.migrations.applied).toBeGreaterThan(30);
@@ -185,7 +185,7 @@ describe.skipIf(!usePostgres)('backup and restore on PostgreSQL', () => {
   }, 120_000);
 
   it('refuses an archive of the other database mode, before touching anything', async () => {
-    await expect(restoreBackup({ config: { DATA_DIR: path.join(work, 'embedded'), DATABASE_URL: undefined }, from: archive, force: true })).rejects.toThrow(
+    await expect(restoreBackup({ config: backupConfig(path.join(work, 'embedded')), from: archive, force: true })).rejects.toThrow(
       new RestoreRefusedError(
         'This archive holds PostgreSQL (DATABASE_URL), and this install uses the embedded database (PGlite, DATA_DIR/pglite). ' +
           'Restore it with DATABASE_URL set to a PostgreSQL database; a backup does not move data between the two database modes.',

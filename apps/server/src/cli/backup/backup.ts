@@ -7,7 +7,8 @@ import { openDatabase } from '../../platform/db/client.js';
 import { DataDirLockedError } from '../../platform/db/data-dir-lock.js';
 import { ownSnapshotFolder, requestSnapshot, SnapshotRequestError, type TakenSnapshot } from '../../platform/db/embedded-snapshot.js';
 import { embeddedDatabaseFolder } from '../../platform/db/open-at-start.js';
-import { localMediaFiles, type MediaFiles } from '../../platform/storage/media-files.js';
+import { createConfiguredMediaStore } from '../../platform/storage/configured-media-store.js';
+import type { MediaStore } from '../../platform/storage/media-store.js';
 import { ArchiveWriter, newHeader, type BackupHeader, type Manifest } from './archive.js';
 import { dumpPostgres } from './postgres.js';
 
@@ -16,9 +17,9 @@ import { dumpPostgres } from './postgres.js';
  * archive (archive.ts), while the server runs. docs/operations.md "Backups" says how.
  */
 
-/** The install's media, as files by key. Local media today; an object storage answers the same interface. */
-export function mediaFilesOf(config: Pick<Config, 'DATA_DIR'>): MediaFiles {
-  return localMediaFiles(path.join(config.DATA_DIR, 'media'));
+/** The install's media, as files by key: the folder or the bucket MEDIA_STORAGE names. */
+export function mediaFilesOf(config: Parameters<typeof createConfiguredMediaStore>[0]): MediaStore {
+  return createConfiguredMediaStore(config);
 }
 
 export function secretsFileOf(config: Pick<Config, 'DATA_DIR'>): string {
@@ -34,7 +35,7 @@ export class BackupRefusedError extends Error {
 }
 
 export interface BackupOptions {
-  config: Pick<Config, 'DATA_DIR' | 'DATABASE_URL'>;
+  config: Pick<Config, 'DATABASE_URL'> & Parameters<typeof createConfiguredMediaStore>[0];
   out: string;
   /** Folder of pg_dump (else Debian's versioned folders, then PATH). */
   pgBin?: string;
@@ -188,8 +189,8 @@ export async function createBackup(options: BackupOptions): Promise<BackupSummar
     log('Copying the media');
     const media = mediaFilesOf(options.config);
     await archive.addDirectory('media');
-    for await (const { key } of media.list()) {
-      const file = await media.read(key);
+    for await (const { key } of media.list('')) {
+      const file = await media.get(key);
       if (!file) {
         mediaGone += 1;
         continue;

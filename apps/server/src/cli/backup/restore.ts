@@ -3,16 +3,16 @@ import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Config } from '../../platform/config.js';
 import { openDatabase } from '../../platform/db/client.js';
 import { DataDirLockedError, lockDataDir, type DataDirLock } from '../../platform/db/data-dir-lock.js';
 import { snapshotsFolderOf } from '../../platform/db/embedded-snapshot.js';
 import { appliedMigrationLevel, codeMigrationLevel, isNewerThanCode, type MigrationLevel } from '../../platform/db/migrations.js';
 import { embeddedDatabaseFolder } from '../../platform/db/open-at-start.js';
-import type { MediaFiles } from '../../platform/storage/media-files.js';
+import type { MediaStore } from '../../platform/storage/media-store.js';
 import { readArchive, type ArchiveEntry, type Manifest } from './archive.js';
-import { mediaFilesOf, secretsFileOf } from './backup.js';
+import { mediaFilesOf, secretsFileOf, type BackupOptions } from './backup.js';
 import { analyzePostgres, inspectPostgres, restorePostgres } from './postgres.js';
 
 /**
@@ -30,7 +30,7 @@ export class RestoreRefusedError extends Error {
 }
 
 export interface RestoreOptions {
-  config: Pick<Config, 'DATA_DIR' | 'DATABASE_URL'>;
+  config: BackupOptions['config'];
   from: string;
   /** Replace an existing database and media (refused without it). */
   force: boolean;
@@ -75,9 +75,9 @@ function checkCompatible(manifest: Manifest, mode: 'pglite' | 'postgres'): void 
   }
 }
 
-async function mediaKeys(media: MediaFiles): Promise<Set<string>> {
+async function mediaKeys(media: MediaStore): Promise<Set<string>> {
   const keys = new Set<string>();
-  for await (const { key } of media.list()) keys.add(key);
+  for await (const { key } of media.list('')) keys.add(key);
   return keys;
 }
 
@@ -94,7 +94,7 @@ async function writeFileWhole(file: string, data: AsyncIterable<Buffer>, mode: n
 }
 
 /** What both modes do with the entries that are not the database. */
-function restoreFiles(config: RestoreOptions['config'], media: MediaFiles) {
+function restoreFiles(config: RestoreOptions['config'], media: MediaStore) {
   const counts = { mediaWritten: 0, secretsRestored: false };
   const written = new Set<string>();
   return {
@@ -106,7 +106,7 @@ function restoreFiles(config: RestoreOptions['config'], media: MediaFiles) {
         counts.secretsRestored = true;
       } else if (entry.path.startsWith('media/') && entry.type === 'file') {
         const key = entry.path.slice('media/'.length);
-        await media.write(key, entry.data());
+        await media.put(key, Readable.from(entry.data()), { size: entry.size });
         written.add(key);
         counts.mediaWritten += 1;
       }
@@ -140,7 +140,7 @@ function refuseExisting(what: string[]): never {
   throw new RestoreRefusedError(`Refused: ${what.join(' and ')}. A restore replaces them: run it again with --force to do so.`);
 }
 
-async function removeMediaNotIn(media: MediaFiles, before: Set<string>, written: Set<string>): Promise<number> {
+async function removeMediaNotIn(media: MediaStore, before: Set<string>, written: Set<string>): Promise<number> {
   let removed = 0;
   for (const key of before) {
     if (written.has(key)) continue;

@@ -8,6 +8,7 @@ import { createTestContext, SUPER_ADMIN, type TestContext } from '../../test/tes
 import { formatReport, importWhaticket } from './plan.js';
 import type { ImportReport } from './run.js';
 import { AWKWARD, createWhaticketDatabase, fillWhaticket, WHATICKET_PASSWORD, type WhaticketDatabase } from './whaticket-source.js';
+import { createLocalMediaStore } from '../../platform/storage/local-media-store.js';
 
 /**
  * The importer against a real whaticket v6 schema (its own migrations' dump, on the
@@ -39,7 +40,7 @@ const run = (options: { dryRun?: boolean; stopAfterPages?: number; pageSize?: nu
   importWhaticket({
     from: source.url,
     database: t.database,
-    mediaRoot: path.join(t.config.DATA_DIR, 'media'),
+    mediaStore: createLocalMediaStore(path.join(t.config.DATA_DIR, 'media')),
     mediaFrom: publicDir,
     secrets: createSecretBox(t.config.ENCRYPTION_KEY),
     progress: null,

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
-import { copyFile, mkdir, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { MediaStore } from '../../platform/storage/media-store.js';
 import { sanitizeFileName } from '../../platform/storage/media-storage.js';
 
 interface CopiedMedia {
-  /** Relative to Atende's media folder, under the company's own folder. */
+  /** Its key in Atende's media storage, under the company's own prefix. */
   path: string;
   name: string;
   size: number;
@@ -42,14 +44,14 @@ function mimeTypeOf(name: string): string {
 
 /**
  * Copies the files whaticket keeps in its backend's `public/company<id>/` folder into
- * Atende's media folder (`<company>/whaticket/<hash>-<name>`, a path that depends only
+ * Atende's media storage (`<company>/whaticket/<hash>-<name>`, a key that depends only
  * on the source file, so a second run finds the copy made by the first). A file that is
  * missing, outside the company's folder or unreadable is reported, never fatal.
  */
 export class MediaCopier {
   constructor(
     private readonly from: string | undefined,
-    private readonly root: string,
+    private readonly store: MediaStore,
     private readonly dryRun: boolean,
   ) {}
 
@@ -87,12 +89,8 @@ export class MediaCopier {
     const relative = path.posix.join(String(targetCompanyId), 'whaticket', `${hash}-${name}`);
     const media = { path: relative, name, size, mimeType: mimeTypeOf(name) };
     if (this.dryRun || targetCompanyId <= 0) return { ok: true, media };
-    const target = path.join(this.root, relative);
-    const existing = await stat(target).catch(() => null);
-    if (existing?.size !== size) {
-      await mkdir(path.dirname(target), { recursive: true });
-      await copyFile(file, target);
-    }
+    const existing = await this.store.stat(relative);
+    if (existing?.size !== size) await this.store.put(relative, createReadStream(file), { size, contentType: media.mimeType });
     return { ok: true, media };
   }
 }

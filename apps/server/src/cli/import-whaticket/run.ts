@@ -6,6 +6,7 @@ import { MediaCopier } from './media.js';
 import { Progress, type ProgressOutput } from './progress.js';
 import { Source, type SourceRow } from './source.js';
 import { IdMap, insertRows, type TargetRow } from './target.js';
+import type { MediaStore } from '../../platform/storage/media-store.js';
 
 /** What one source row became. */
 export type Outcome =
@@ -89,8 +90,8 @@ export interface ImportOptions {
   /** postgres:// URL of the whaticket database. */
   from: string;
   database: Database;
-  /** Atende's media folder (DATA_DIR/media). */
-  mediaRoot: string;
+  /** Where Atende keeps media (MEDIA_STORAGE: DATA_DIR/media or a bucket). */
+  mediaStore: MediaStore;
   /** Whaticket's backend/public folder; without it no file is copied (each media message is reported). */
   mediaFrom?: string;
   dryRun?: boolean;
@@ -142,7 +143,7 @@ export async function runImport(
   const context: ImportContext = {
     source,
     map,
-    media: new MediaCopier(options.mediaFrom, options.mediaRoot, dryRun),
+    media: new MediaCopier(options.mediaFrom, options.mediaStore, dryRun),
     database: options.database,
     dryRun,
     secrets: options.secrets,

@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { MESSAGE_EDIT_WINDOW_MINUTES, type MessageData } from '@atende/shared';
 import type { WhatsappRow } from '../../platform/db/schema.js';
@@ -145,12 +144,8 @@ async function storedMediaOf(deps: MessagesDeps, message: MessageDetail): Promis
   const kind: MediaType = message.mediaType === 'image' || message.mediaType === 'video' || message.mediaType === 'audio' ? message.mediaType : 'application';
   const guessed = MIME_BY_EXTENSION[path.extname(name).toLowerCase()];
   const mimeType = stored?.mimeType ?? (guessed && mediaTypeOf(guessed) === kind ? guessed : DEFAULT_MIME[kind]);
-  let size: number;
-  try {
-    size = (await stat(deps.media.absolutePath(message.mediaPath))).size;
-  } catch {
-    throw new AppError('ERR_MEDIA_MISSING');
-  }
+  const size = await deps.media.size(message.mediaPath);
+  if (size === null) throw new AppError('ERR_MEDIA_MISSING');
   return { path: message.mediaPath, name, mimeType, mediaType: mediaTypeOf(mimeType), size };
 }
 

@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import { fillMessageVariables } from '@atende/shared';
 import type { WhatsappRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
@@ -68,12 +67,8 @@ export interface SendInput {
 /** A saved sticker's file as a send's media (the sticker is looked up in the caller's company: another's is 404). */
 async function stickerMedia(deps: MessagesDeps, ctx: RequestContext, stickerId: number): Promise<StoredMedia> {
   const sticker = await showSticker(deps, ctx, stickerId);
-  let size: number;
-  try {
-    size = (await stat(deps.media.absolutePath(sticker.path))).size;
-  } catch {
-    throw new AppError('ERR_MEDIA_MISSING');
-  }
+  const size = await deps.media.size(sticker.path);
+  if (size === null) throw new AppError('ERR_MEDIA_MISSING');
   return { path: sticker.path, name: sticker.name, mimeType: sticker.mimetype, mediaType: 'image', size };
 }
 

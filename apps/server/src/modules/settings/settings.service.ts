@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { CHATBOT_TEXT_KEYS, isAllowedSettingValue, isPlatformSetting, isSettingKey, maySeeSetting, SETTING_ALIASES, SETTING_DEFINITIONS, SETTING_KEYS, settingVisibility } from '@atende/shared';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext, TenantScope } from '../../platform/http/context.js';
@@ -104,10 +103,10 @@ export async function v6LogoFile(deps: SettingUploadDeps, file: string): Promise
   const stored = ref ? (await findSetting(deps.db, PLATFORM_SCOPE, `upload.${ref}`))?.value : undefined;
   if (stored) {
     try {
-      const data = await readFile(deps.media.absolutePath(stored));
+      const data = await deps.media.read(stored);
       return { type: IMAGE_TYPES[stored.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream', data };
     } catch {
-      // A file gone from the disk shows the default rather than a broken image.
+      // A file gone from the storage (or a storage that does not answer) shows the default rather than a broken image.
     }
   }
   return { type: 'image/svg+xml', data: DEFAULT_LOGO_SVG };

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mountSmallDisk } from '../../test/tmpfs.js';
 import { canWrite, checkSpaceToStart, createStorageMonitor, DATABASE_FULL_REPORTED_MS, isNoSpaceError, NoSpaceToStartError } from './disk-space.js';
+import { createLocalMediaStore } from './local-media-store.js';
 import { createMediaStorage } from './media-storage.js';
 
 /**
@@ -76,21 +77,21 @@ describe.skipIf(Boolean(skipped))('a small disk filling up', () => {
     if (!disk) return;
     const root = path.join(disk.dir, 'media');
     // No monitor: the write itself meets the full disk, half-way through the file.
-    const storage = createMediaStorage(root, 'secret-for-tests-0123456789');
+    const storage = createMediaStorage({ store: createLocalMediaStore(root), secret: 'secret-for-tests-0123456789' });
     const kept = await storage.save({ companyId: 3 }, file(1000));
     disk.fill(256 * 1024);
     await expect(storage.save({ companyId: 3 }, file(2 * MB))).rejects.toMatchObject({ code: 'ERR_STORAGE_FULL', statusCode: 507 });
-    expect(filesUnder(root)).toEqual([storage.absolutePath(kept.path)]);
+    expect(filesUnder(root)).toEqual([path.join(root, kept.path)]);
     disk.free();
     const saved = await storage.save({ companyId: 3 }, file(2 * MB));
-    expect(filesUnder(root).sort()).toEqual([storage.absolutePath(kept.path), storage.absolutePath(saved.path)].sort());
+    expect(filesUnder(root).sort()).toEqual([path.join(root, kept.path), path.join(root, saved.path)].sort());
   });
 
   it('with the monitor, a file that would leave DATA_DIR under its minimum is refused before it is written', async () => {
     if (!disk) return;
     const monitor = createStorageMonitor({ dataDir: disk.dir, minFreeMb: 8, databaseServer: false });
     const root = path.join(disk.dir, 'media-kept-room');
-    const storage = createMediaStorage(root, 'secret-for-tests-0123456789', monitor);
+    const storage = createMediaStorage({ store: createLocalMediaStore(root), secret: 'secret-for-tests-0123456789', disk: monitor });
     await expect(storage.save({ companyId: 3 }, file(10 * MB))).rejects.toMatchObject({ code: 'ERR_STORAGE_FULL' });
     expect(filesUnder(root)).toEqual([]);
     await expect(storage.save({ companyId: 3 }, file(MB))).resolves.toMatchObject({ size: MB });

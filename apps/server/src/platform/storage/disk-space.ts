@@ -122,7 +122,7 @@ type StorageState = 'ok' | 'full' | 'database_full';
 
 export interface StorageStatus {
   status: StorageState;
-  /** Free space in DATA_DIR (the media folder's, when it is another file system and has less). */
+  /** Free space in DATA_DIR (the local media folder's, when it is another file system and has less). */
   freeMb: number;
   minFreeMb: number;
   /** Why it is not ok, in a sentence. */
@@ -153,10 +153,18 @@ function hasCode(error: unknown, code: string): boolean {
   return false;
 }
 
-export function createStorageMonitor(options: { dataDir: string; minFreeMb: number; databaseServer: boolean; now?: () => number }): StorageMonitor {
+export function createStorageMonitor(options: {
+  dataDir: string;
+  minFreeMb: number;
+  databaseServer: boolean;
+  /** The media folder, when media are kept on this machine (DATA_DIR/media by default); null: in a bucket. */
+  mediaDir?: string | null;
+  now?: () => number;
+}): StorageMonitor {
   const now = options.now ?? Date.now;
   const minFreeBytes = options.minFreeMb * MB;
-  const dirs = [options.dataDir, path.join(options.dataDir, 'media')];
+  const mediaDir = options.mediaDir === undefined ? path.join(options.dataDir, 'media') : options.mediaDir;
+  const dirs = mediaDir === null ? [options.dataDir] : [options.dataDir, mediaDir];
   let dataDirFailedAt: number | null = null;
   let databaseServerFailedAt: number | null = null;
 

@@ -1,11 +1,13 @@
 import { MAX_UPLOAD_BYTES } from '@atende/shared';
-import { createHmac, hkdfSync, randomUUID, timingSafeEqual } from 'node:crypto';
-import { createReadStream, existsSync } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { createHash, createHmac, hkdfSync, randomUUID, timingSafeEqual } from 'node:crypto';
+import { buffer } from 'node:stream/consumers';
 import path from 'node:path';
 import { AppError } from '../http/app-error.js';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../http/error-handler.js';
 import type { TenantScope } from '../http/context.js';
+import type { Logger } from '../logger.js';
 import { isNoSpaceError, type StorageMonitor } from './disk-space.js';
+import { isMediaKey, MediaStoreUnavailableError, type MediaStore } from './media-store.js';
 
 /** 16 MiB: WhatsApp's own limit for most media types. */
 export const MAX_MEDIA_BYTES = MAX_UPLOAD_BYTES;
@@ -55,14 +57,28 @@ export interface UploadedFile {
 }
 
 export interface MediaStorage {
+  /** Where the files are kept, for an operator: `folder /data/media`, `bucket media at https://...`. */
+  readonly location: string;
   save(scope: TenantScope, file: UploadedFile): Promise<StoredMedia>;
   /** A URL that works for a day: handed only to users allowed to see the message. */
   signedUrl(relativePath: string): string;
   /** Resolves a signed request to a file, or throws 404. */
   open(relativePath: string, expires: string, signature: string): Promise<{ stream: NodeJS.ReadableStream; size: number; name: string }>;
-  absolutePath(relativePath: string): string;
+  /** A stored file's bytes (at most MAX_MEDIA_BYTES: what a channel sends); `ERR_MEDIA_MISSING` when it is gone. */
+  read(relativePath: string): Promise<Buffer>;
+  /** A stored file's size, or null when it is gone. */
+  size(relativePath: string): Promise<number | null>;
   /** Deletes a file of this company (a replaced or removed attachment); a missing file is fine. */
   remove(scope: TenantScope, relativePath: string): Promise<void>;
+  /** For /health: whether the store answered its last call (no request of its own). */
+  status(): MediaStorageStatus;
+}
+
+interface MediaStorageStatus {
+  kind: MediaStore['kind'];
+  status: 'ok' | 'unavailable';
+  /** Why not, in a sentence. */
+  reason?: string;
 }
 
 /**
@@ -74,46 +90,56 @@ export function mediaSigningKey(secret: string): Buffer {
   return Buffer.from(hkdfSync('sha256', secret, 'atende', 'media-url-signatures', 32));
 }
 
-/**
- * Writes a file whole or not at all: under a temporary name in the same folder, synced,
- * then renamed; on any failure (a full disk) the temporary is removed, so a failed
- * write leaves nothing that no message references.
- */
-async function writeWhole(target: string, data: Buffer): Promise<void> {
-  const temporary = path.join(path.dirname(target), `.${path.basename(target)}.part`);
-  try {
-    await mkdir(path.dirname(target), { recursive: true });
-    const handle = await open(temporary, 'wx', 0o640);
-    try {
-      await handle.writeFile(data);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temporary, target);
-  } catch (error) {
-    await rm(temporary, { force: true }).catch(() => undefined);
-    throw error;
-  }
+export interface MediaStorageOptions {
+  /** Where the bytes go (configured-media-store.ts): DATA_DIR/media or a bucket. */
+  store: MediaStore;
+  /** The JWT secret, from which the URL signing key is derived. */
+  secret: string;
+  /**
+   * The server's disk monitor, for a store in DATA_DIR only: it refuses a file that would
+   * leave DATA_DIR under its minimum free space, which keeps room for the database, and
+   * learns of writes that failed for lack of space; both answer 507 `ERR_STORAGE_FULL`.
+   * A bucket's space is not DATA_DIR's: its files are never refused for it.
+   */
+  disk?: Pick<StorageMonitor, 'hasRoomFor' | 'noteNoSpace'>;
+  /** Told when the store does not answer (requests answer 503 meanwhile). */
+  logger?: Pick<Logger, 'warn'>;
 }
 
 /**
- * `storage` (the server's disk monitor) refuses a file that would leave DATA_DIR under
- * its minimum free space, which keeps room for the database, and learns of writes that
- * failed for lack of space; both answer 507 `ERR_STORAGE_FULL`.
+ * The media of the request code: names made safe, files under the company's own prefix,
+ * never a path from the request, served by signed expiring URLs (media.routes.ts) whatever
+ * the store, so the access rules are the same for a folder and a bucket.
  */
-export function createMediaStorage(root: string, secret: string, storage?: Pick<StorageMonitor, 'hasRoomFor' | 'noteNoSpace'>): MediaStorage {
-  const key = mediaSigningKey(secret);
+export function createMediaStorage(options: MediaStorageOptions): MediaStorage {
+  const { store, disk, logger } = options;
+  const key = mediaSigningKey(options.secret);
   const sign = (relativePath: string, expires: number) =>
     createHmac('sha256', key).update(`${relativePath}\n${expires}`).digest('base64url');
 
-  const absolutePath = (relativePath: string) => {
-    const resolved = path.resolve(root, relativePath);
-    if (!resolved.startsWith(path.resolve(root) + path.sep)) throw new AppError('ERR_NOT_FOUND');
-    return resolved;
+  /** The last call that found the store not answering, until one succeeds. */
+  let unavailable: { at: number; message: string } | null = null;
+
+  /** A store that does not answer is a 503 with Retry-After, as a database that does not: nothing was stored. */
+  const answering = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      const result = await work();
+      unavailable = null;
+      return result;
+    } catch (error) {
+      if (!(error instanceof MediaStoreUnavailableError)) throw error;
+      unavailable = { at: Date.now(), message: error.message };
+      logger?.warn({ err: error, store: store.location }, 'media storage unavailable');
+      throw new AppError('ERR_SERVICE_UNAVAILABLE', undefined, {}, { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) });
+    }
+  };
+  const checkedKey = (relativePath: string) => {
+    if (!isMediaKey(relativePath)) throw new AppError('ERR_NOT_FOUND');
+    return relativePath;
   };
 
   return {
+    location: store.location,
     async save(scope, file) {
       if (file.data.length > MAX_MEDIA_BYTES) throw new AppError('ERR_PAYLOAD_TOO_LARGE');
       const name = sanitizeFileName(file.fileName);
@@ -123,13 +149,13 @@ export function createMediaStorage(root: string, secret: string, storage?: Pick<
       const month = new Date().toISOString().slice(0, 7);
       // The path comes from the tenant and a random id, never from the request.
       const relativePath = path.posix.join(String(scope.companyId), month, `${randomUUID()}-${name}`);
-      const target = absolutePath(relativePath);
-      if (storage && !(await storage.hasRoomFor(file.data.length))) throw new AppError('ERR_STORAGE_FULL');
+      if (disk && !(await disk.hasRoomFor(file.data.length))) throw new AppError('ERR_STORAGE_FULL');
       try {
-        await writeWhole(target, file.data);
+        const md5 = createHash('md5').update(file.data).digest('hex');
+        await answering(() => store.put(relativePath, file.data, { size: file.data.length, md5, contentType: file.mimeType }));
       } catch (error) {
         if (!isNoSpaceError(error)) throw error;
-        storage?.noteNoSpace(error);
+        disk?.noteNoSpace(error);
         throw new AppError('ERR_STORAGE_FULL');
       }
       return { path: relativePath, name, mimeType: file.mimeType, mediaType: mediaTypeOf(file.mimeType), size: file.data.length };
@@ -148,16 +174,28 @@ export function createMediaStorage(root: string, secret: string, storage?: Pick<
         expected.length === given.length &&
         timingSafeEqual(expected, given);
       if (!valid) throw new AppError('ERR_NOT_FOUND');
-      const file = absolutePath(relativePath);
-      if (!existsSync(file)) throw new AppError('ERR_NOT_FOUND');
-      const info = await stat(file);
-      return { stream: createReadStream(file), size: info.size, name: path.basename(file).replace(/^[0-9a-f-]{36}-/, '') };
+      const file = await answering(() => store.get(checkedKey(relativePath)));
+      if (!file) throw new AppError('ERR_NOT_FOUND');
+      return { stream: file.stream, size: file.size, name: path.posix.basename(relativePath).replace(/^[0-9a-f-]{36}-/, '') };
     },
-    absolutePath,
+    async read(relativePath) {
+      const file = await answering(() => store.get(checkedKey(relativePath)));
+      if (!file) throw new AppError('ERR_MEDIA_MISSING');
+      return buffer(file.stream);
+    },
+    async size(relativePath) {
+      if (!isMediaKey(relativePath)) return null;
+      return (await answering(() => store.stat(relativePath)))?.size ?? null;
+    },
     async remove(scope, relativePath) {
-      // Only the company's own folder: a stored path of another tenant is never touched.
-      if (!relativePath.startsWith(`${scope.companyId}/`)) return;
-      await rm(absolutePath(relativePath), { force: true });
+      // Only the company's own prefix: a stored path of another tenant is never touched.
+      if (!relativePath.startsWith(`${scope.companyId}/`) || !isMediaKey(relativePath)) return;
+      await answering(() => store.remove(relativePath));
+    },
+    status() {
+      if (!unavailable) return { kind: store.kind, status: 'ok' };
+      const seconds = Math.round((Date.now() - unavailable.at) / 1000);
+      return { kind: store.kind, status: 'unavailable', reason: `${store.location} did not answer ${seconds} s ago: ${unavailable.message}` };
     },
   };
 }
