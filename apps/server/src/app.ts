@@ -46,7 +46,7 @@ import { IngestQueue } from './inbound/ingest-queue.js';
 import { createInboundReactions } from './automation/inbound-reactions.js';
 import { createAutomationRuntime } from './automation/automation-runtime.js';
 import { applyOutboundAck, applyOutboundFailure, confirmOutboundByKey } from './outbound/outbound.js';
-import { createLogger, type Logger } from './platform/logger.js';
+import { createLogger, requestLogger, type Logger } from './platform/logger.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import { createSecretBox } from './platform/crypto/secret-box.js';
 import { createRateLimiter } from './platform/http/rate-limiter.js';
@@ -93,6 +93,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     // A proxy TRUST_PROXY names may hand its X-Request-Id on; everyone else gets a new id.
     genReqId: requestIdGenerator(config.TRUST_PROXY),
     requestIdHeader: false,
+    // The request's logger binds its id, as Fastify's own; the log context (logger.ts) adds its
+    // company and user to its lines, and all three to the lines any other area logs for it.
+    childLoggerFactory: (parent, bindings, options) => requestLogger(parent.child(bindings, options)),
     // The spec's client writes collection paths with a trailing slash (GET /users/, /settings/): the same route.
     routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: config.BODY_LIMIT_BYTES,

@@ -1,6 +1,7 @@
 import { API_KEY_PREFIX } from '@atende/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Authenticate, RequestContext } from './context.js';
+import { noteLogUser } from '../logger.js';
 import { AppError } from './app-error.js';
 import { isCompanyExpired, isCompanySuspended } from './context.js';
 
@@ -27,13 +28,12 @@ export function requireSession(
   authenticateKey?: (key: string, request: FastifyRequest) => Promise<RequestContext>,
 ): void {
   scope.decorateRequest('ctx', null as never);
-  scope.addHook('onRequest', async (request, reply) => {
+  scope.addHook('onRequest', async (request) => {
     const token = bearerToken(request);
     if (!token) throw new AppError('ERR_SESSION_EXPIRED', 401);
     const ctx = authenticateKey && token.startsWith(API_KEY_PREFIX) ? await authenticateKey(token, request) : await authenticate(token);
-    // From here every line of this request (its errors, "request completed") names its company and user.
-    request.log = request.log.child({ companyId: ctx.companyId, userId: ctx.user.id });
-    reply.log = request.log;
+    // From here every line logged for this request, by any area, names its company and user.
+    noteLogUser(ctx.companyId, ctx.user.id);
     if (!ctx.user.super && isCompanySuspended(ctx.company)) throw new AppError('ERR_COMPANY_SUSPENDED');
     if (!ctx.user.super && !request.routeOptions.config.allowExpiredCompany && isCompanyExpired(ctx.company)) {
       throw new AppError('ERR_SUBSCRIPTION_EXPIRED', undefined, { dueDate: ctx.company.dueDate });

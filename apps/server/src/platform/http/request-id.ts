@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyInstance } from 'fastify';
+import { runWithLogContext } from '../logger.js';
 import type { TrustProxy } from './trust-proxy.js';
 
 /** A caller's id is kept only if it is this short and plain (it goes into logs and a header). */
@@ -24,8 +25,13 @@ export function requestIdGenerator(trustProxy: TrustProxy): (request: IncomingMe
   };
 }
 
-/** Every answer, success or error, carries its request's id (`X-Request-Id`): users quote it, operators search it. */
+/**
+ * Every answer, success or error, carries its request's id (`X-Request-Id`): users quote it,
+ * operators search it. Every line logged while the request is handled carries it too
+ * (`reqId`, from the log context this opens: logger.ts), whichever area logs it.
+ */
 export function sendRequestId(app: FastifyInstance): void {
+  app.addHook('onRequest', (request, _reply, done) => runWithLogContext(request.id, done));
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
     done(null, payload);

@@ -68,6 +68,17 @@ describe('request ids and request logs', () => {
     expect(lines[1]).toMatchObject({ companyId, userId });
   });
 
+  it("puts the request's id on the lines other areas log for it (the mailer, during a password reset)", async () => {
+    const answer = await t.app.inject({ method: 'POST', url: `/forgetpassword/${encodeURIComponent(SUPER_ADMIN.email)}` });
+    const reqId = answer.headers['x-request-id'];
+    const deadline = Date.now() + 5000;
+    const mailLine = () => log.records().find((record) => record.module === 'mail' && record.reqId === reqId);
+    while (!mailLine() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(mailLine()).toMatchObject({ reqId, level: 40 });
+    // Work no request started (a job, a socket) carries none.
+    expect(log.records().filter((record) => record.msg === 'jobs started').every((record) => record.reqId === undefined)).toBe(true);
+  });
+
   it('leaves no password, token or cookie of a request in the log, whether sent in the body, a header or the query', async () => {
     const before = log.lines.length;
     const password = 'Sup3r-Secret-Password!';
