@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { listFirstScreenFiles } from './first-screen';
+import { LANGUAGE_MODULES, listFirstScreenFiles, PART_MODULES } from './first-screen';
 
 const root = '/app/web';
 const chunk = (fileName: string, imports: string[], module: string | null = null, isEntry = false) => ({
@@ -13,18 +13,7 @@ const chunk = (fileName: string, imports: string[], module: string | null = null
 
 /** A build in which every first-screen module is a chunk; the login page shares one chunk with the entry. */
 function bundle(without?: string) {
-  const modules = {
-    login: 'src/features/login/login-page.tsx',
-    signup: 'src/features/signup/signup-page.tsx',
-    passwordReset: 'src/features/password-reset/password-reset-page.tsx',
-    appLayout: 'src/app/layout/app-layout.tsx',
-    dashboard: 'src/features/dashboard/dashboard-page.tsx',
-    tickets: 'src/features/tickets/tickets-page.tsx',
-    conversation: 'src/features/conversation/conversation.tsx',
-    pt: 'src/i18n/pt.ts',
-    en: 'src/i18n/en.ts',
-    es: 'src/i18n/es.ts',
-  };
+  const modules: Record<string, string> = { ...PART_MODULES, ...LANGUAGE_MODULES };
   const outputs = [
     chunk('assets/index.js', ['assets/react.js'], 'src/main.tsx', true),
     chunk('assets/react.js', []),

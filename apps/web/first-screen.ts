@@ -3,7 +3,7 @@ import type { FirstScreenFiles, FirstScreenPart, Language } from '@atende/shared
 import type { Plugin } from 'vite';
 
 /** The module each first-screen part loads (`src/app/routes.tsx`'s loaders); the build fails if one is not a chunk of its own. */
-const PART_MODULES: Record<FirstScreenPart, string> = {
+export const PART_MODULES: Record<FirstScreenPart, string> = {
   login: 'src/features/login/login-page.tsx',
   signup: 'src/features/signup/signup-page.tsx',
   passwordReset: 'src/features/password-reset/password-reset-page.tsx',
@@ -22,7 +22,7 @@ interface BuiltChunk {
 }
 type BuiltOutput = BuiltChunk | { type: 'asset' };
 
-const LANGUAGE_MODULES: Record<Language, string> = { pt: 'src/i18n/pt.ts', en: 'src/i18n/en.ts', es: 'src/i18n/es.ts' };
+export const LANGUAGE_MODULES: Record<Language, string> = { pt: 'src/i18n/pt.ts', en: 'src/i18n/en.ts', es: 'src/i18n/es.ts' };
 
 /**
  * Writes `first-screen.json`: for each first-screen part (packages/shared `firstScreenParts`) and
