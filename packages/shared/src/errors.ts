@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /**
  * The error catalogue (spec part 1 §8) plus the few codes Atende adds for rules the
  * spec states without naming a code. Each code has exactly one HTTP status.
@@ -181,15 +179,5 @@ export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.hasOwn(ERROR_STATUS, value);
 }
 
-/**
- * Body of every error response (the error envelope). `fields` is present on validation
- * failures; some codes add their own keys (a lost ticket race names `userName` and the
- * ticket, an expired company its `dueDate`).
- */
-export const ErrorResponseSchema = z.looseObject({
-  error: z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]),
-  message: z.string().optional(),
-  /** Per invalid field (`body.name`, `query.pageNumber`), its messages. */
-  fields: z.record(z.string(), z.array(z.string())).optional(),
-});
-export type ErrorResponse = z.output<typeof ErrorResponseSchema>;
+/** Body of every error response: `error-response.ts` (a zod schema, kept out of this module so that the web's first load, which reads the codes, carries no zod). */
+export type { ErrorResponse } from './error-response.js';

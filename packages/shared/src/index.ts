@@ -1,5 +1,6 @@
 export * from './constants.js';
 export * from './errors.js';
+export * from './error-response.js';
 export * from './permissions.js';
 export * from './plans.js';
 export * from './realtime.js';
