@@ -148,7 +148,7 @@ async function visit(page: Page, url: string): Promise<void> {
     window.history.pushState({}, '', to);
     window.dispatchEvent(new PopStateEvent('popstate'));
   }, url);
-  await expect(page).toHaveURL(new RegExp(`${url.replace(/[/]/g, '\\/')}$`));
+  await expect(page).toHaveURL(new RegExp(`${url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`));
 }
 
 async function settle(page: Page, ready?: string): Promise<void> {
