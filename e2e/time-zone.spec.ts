@@ -87,7 +87,8 @@ test.describe(`time zones: the browser in ${browserZone}, the company in ${COMPA
     for (const [size, viewport] of [['desktop', { width: 1440, height: 900 }], ['phone', { width: 390, height: 844 }]] as const) {
       await page.setViewportSize(viewport);
       await expect(event).toContainText('22:09');
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+      // The calendar lays its rows out again after a resize (a measured layout): wait for it.
+      await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
       await shoot(page, `time-zone-schedules-${size}`);
     }
   });
@@ -127,7 +128,8 @@ test.describe(`time zones: the browser in ${browserZone}, the company in ${COMPA
         const row = page.getByTestId('invoice-row').first();
         await expect(row).toContainText('01/11/2026');
         await expect(row).toHaveAttribute('data-status', 'expired');
-        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+        // The calendar lays its rows out again after a resize (a measured layout): wait for it.
+      await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
         await shoot(page, `time-zone-invoices-${viewport.width}`);
         await page.evaluate(() => localStorage.clear());
       }
