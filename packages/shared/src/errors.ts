@@ -179,5 +179,5 @@ export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.hasOwn(ERROR_STATUS, value);
 }
 
-/** Body of every error response: `error-response.ts` (a zod schema, kept out of this module so that the web's first load, which reads the codes, carries no zod). */
-export type { ErrorResponse } from './error-response.js';
+// The body of every error response, ErrorResponse, is in error-response.ts: a zod schema, kept
+// out of this module so that the web's first load, which reads the codes, carries no zod.
