@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { login, spawnServer, startServer, type RunningServer, type ServerProcess } from './test/data-dir-process.js';
+import { call, login, spawnServer, startServer, type Api, type RunningServer, type ServerProcess } from './test/data-dir-process.js';
 import { openTestDatabase, usePostgres } from './test/test-database.js';
 import { mountSmallDisk, type SmallDisk } from './test/tmpfs.js';
 
@@ -38,21 +38,6 @@ function filesUnder(dir: string): string[] {
     .filter((entry) => entry.isFile())
     .map((entry) => path.join(entry.parentPath, entry.name))
     .sort();
-}
-
-interface Api {
-  url: string;
-  token: string;
-}
-
-async function call(api: Api, method: string, route: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const multipart = body instanceof FormData;
-  const response = await fetch(`${api.url}${route}`, {
-    method,
-    headers: { authorization: `Bearer ${api.token}`, ...(body && !multipart ? { 'content-type': 'application/json' } : {}) },
-    body: multipart ? body : body ? JSON.stringify(body) : undefined,
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
 async function health(url: string): Promise<{ status: number; body: Record<string, unknown> }> {

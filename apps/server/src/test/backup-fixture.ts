@@ -3,7 +3,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import { login, startServer, type RunningServer } from './data-dir-process.js';
+import { call, login, startServer, type Api, type RunningServer } from './data-dir-process.js';
+
 
 /**
  * What the backup tests share (cli/backup/*.test.ts): the real server on a DATA_DIR with a
@@ -13,21 +14,6 @@ import { login, startServer, type RunningServer } from './data-dir-process.js';
 
 const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'cli');
 const BACKUP_ADMIN = { email: 'backup@example.com', password: 'Backup123!' };
-
-export interface Api {
-  url: string;
-  token: string;
-}
-
-export async function call(api: Api, method: string, route: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const multipart = body instanceof FormData;
-  const response = await fetch(`${api.url}${route}`, {
-    method,
-    headers: { authorization: `Bearer ${api.token}`, ...(body && !multipart ? { 'content-type': 'application/json' } : {}) },
-    body: multipart ? body : body ? JSON.stringify(body) : undefined,
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
 
 /** The server on `dataDir` (and `env`: DATABASE_URL), signed in, with a sandbox connection. */
 export async function serveWithSandbox(dataDir: string, env: Record<string, string> = {}): Promise<{ server: RunningServer; api: Api; whatsappId: number }> {

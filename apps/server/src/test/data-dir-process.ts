@@ -74,3 +74,19 @@ export async function login(url: string, credentials: { email: string; password:
   const body = (await response.json()) as { token?: string };
   return { status: response.status, token: body.token };
 }
+
+/** A signed-in server process's address and token, for `call`. */
+export interface Api {
+  url: string;
+  token: string;
+}
+
+export async function call(api: Api, method: string, route: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  const multipart = body instanceof FormData;
+  const response = await fetch(`${api.url}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${api.token}`, ...(body && !multipart ? { 'content-type': 'application/json' } : {}) },
+    body: multipart ? body : body ? JSON.stringify(body) : undefined,
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
