@@ -24,6 +24,8 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 /** Attempts of a request that can be sent again as it was (not an upload from a stream). */
 const ATTEMPTS = 3;
 const RETRY_AFTER_MS = [100, 400];
+/** Pauses between the checks that a cut-off upload left nothing (removeCutOff). */
+const CUT_OFF_CHECKS_MS = [0, 50, 100, 200, 400, 800];
 const MD5_ETAG = /^"?([0-9a-f]{32})"?$/;
 
 /** S3's URI encoding of one path segment: RFC 3986 unreserved characters as they are, everything else escaped. */
@@ -169,6 +171,28 @@ export function createS3MediaStore(settings: S3Settings): MediaStore {
     if (!response.ok && response.status !== 404) throw await errorOf(response, `DELETE ${key}`);
   }
 
+  /**
+   * Removes what a cut-off upload left. A compatible store (s3rver, some MinIO versions) may
+   * still be writing the cut object when the client has given up on it, and so keep it after
+   * a first DELETE: it is removed again until it has stayed away for a moment.
+   */
+  async function removeCutOff(key: string): Promise<void> {
+    let absentInARow = 0;
+    for (const pause of CUT_OFF_CHECKS_MS) {
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      try {
+        if ((await head(key)) === null) {
+          if (++absentInARow === 2) return;
+          continue;
+        }
+        absentInARow = 0;
+        await remove(key);
+      } catch {
+        return; // the store is unreachable: nothing more can be done here
+      }
+    }
+  }
+
   async function* listed(prefix: string): AsyncGenerator<MediaObject> {
     let token: string | undefined;
     do {
@@ -226,7 +250,7 @@ export function createS3MediaStore(settings: S3Settings): MediaStore {
       try {
         response = await request({ method: 'PUT', key, headers, body: sent, timeoutMs: timeoutMs + Math.ceil(options.size / 64) }, what);
       } catch (error) {
-        if (!existed) await remove(key).catch(() => undefined);
+        if (!existed) await removeCutOff(key);
         if (source.error) throw source.error;
         if (source.counted > options.size || (source.ended && source.counted !== options.size)) {
           throw new MediaStoreError(`${what}: the stream's length is not ${options.size} bytes`, { cause: error });
