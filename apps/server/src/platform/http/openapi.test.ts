@@ -1,5 +1,5 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { ROUTE_ANSWERS, routeRole } from '@atende/shared';
+import { ROUTE_ANSWERS, ROUTE_SCOPES, routeRole, routeScope } from '@atende/shared';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuiltCompany } from '../../test/factories.js';
@@ -98,12 +98,35 @@ describe('the OpenAPI document', () => {
   });
 
   it('says who may call each route: a role, and a security requirement for the private ones', () => {
-    const admins = doc.paths['/tickets/{id}']!.delete!;
+    const admins = doc.paths['/queue/{id}']!.delete!;
     expect(admins['x-role']).toBe('admin');
     expect(admins.security).toEqual([{ userToken: [] }]);
     expect(Object.keys(admins.responses as object)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404']));
     expect(doc.paths['/health']!.get!.security).toEqual([]);
     expect(doc.paths['/api/messages/send']!.post!.security).toEqual([{ connectionToken: [] }]);
+    expect(Object.keys(doc.components.securitySchemes)).toEqual(expect.arrayContaining(['userToken', 'apiKey', 'connectionToken']));
+  });
+
+  it('names the scope a company API key needs on exactly the routes ROUTE_SCOPES opens to keys', () => {
+    const scoped: string[] = [];
+    for (const key of routes.keys()) {
+      const operation = doc.paths[pathOf(key.slice(key.indexOf(' ') + 1))]![methodOf(key).toLowerCase()]!;
+      const scope = routeScope(key);
+      if (scope === undefined) {
+        expect(operation['x-scopes'], key).toBeUndefined();
+        expect(JSON.stringify(operation.security), key).not.toContain('apiKey');
+        continue;
+      }
+      scoped.push(key);
+      expect(operation['x-scopes'], key).toEqual([scope]);
+      expect(operation.security, key).toEqual([{ userToken: [] }, { apiKey: [scope] }]);
+      const forbidden = (operation.responses as Record<string, { 'x-error-codes'?: string[] }>)['403']?.['x-error-codes'];
+      expect(forbidden, key).toContain('ERR_API_KEY_SCOPE');
+      expect((operation.responses as Record<string, { 'x-error-codes'?: string[] }>)['401']?.['x-error-codes'], key).toContain('ERR_INVALID_API_KEY');
+    }
+    expect(scoped.sort()).toEqual(Object.keys(ROUTE_SCOPES).filter((key) => routes.keys().includes(key)).sort());
+    expect(doc.paths['/tickets']!.get!['x-scopes']).toEqual(['tickets:read']);
+    expect(doc.paths['/users']!.get!['x-scopes']).toBeUndefined();
   });
 
   it('has an answer table whose routes all exist', () => {
