@@ -282,7 +282,10 @@ function buildDocument(info: OpenApiInfo, routes: SeenRoute[]): OpenApiDocument 
     const { path, names } = openApiPath(route.url);
     const responses: Record<string, Json> = {};
     for (const [status, success] of Object.entries(answer?.answers ?? {})) {
-      responses[status] = { description: success.description ?? 'Success', content: { 'application/json': { schema: writer.write(success.schema, 'output') } } };
+      responses[status] = {
+        description: success.description ?? (success.schema ? 'Success' : 'Success, no body'),
+        ...(success.schema ? { content: { 'application/json': { schema: writer.write(success.schema, 'output') } } } : {}),
+      };
     }
     if (Object.keys(responses).length === 0) responses['200'] = { description: 'Success (its body is not described yet)' };
     const scope = answer?.credential === 'connectionToken' || role === 'public' ? undefined : routeScope(key);
