@@ -367,4 +367,8 @@ export const ROUTE_ANSWERS: Partial<Record<RouteKey, RouteAnswer>> = {
   ...crud('/queueIntegration', PresentedIntegrationSchema, page('queueIntegrations', PresentedIntegrationSchema, true), 'integration'),
   'POST /queueIntegration': { summary: 'Create an integration (its signing secret shown whole this once)', answers: created(PresentedIntegrationSchema) },
   'POST /queueIntegration/testSession': { summary: 'Try a Dialogflow agent', answers: ok(z.object({ message: z.string(), intent: z.string(), reply: z.string() })) },
+  'GET /plans/list': { summary: 'The plans, for the sign-up form', answers: list(PresentedPlanRowSchema) },
+  'GET /plans/register': { summary: 'The plans, for the sign-up form (whaticket v6)', answers: list(PresentedPlanRowSchema) },
+  'GET /version': { summary: "The server's version", answers: ok(z.object({ version: z.string() })) },
+  'GET /messages-allMe': { summary: 'How many messages in a range (whaticket v6 reads `count[0].count`)', answers: ok(z.object({ count: z.array(count) })) },
 };

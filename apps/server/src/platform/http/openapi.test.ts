@@ -125,7 +125,7 @@ describe('the OpenAPI document', () => {
         }
       }
     }
-  });
+  }, 120_000);
 
   it('says who may call each route: a role, and a security requirement for the private ones', () => {
     const admins = doc.paths['/queue/{id}']!.delete!;
