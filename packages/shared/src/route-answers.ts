@@ -33,7 +33,7 @@ import {
 } from './desk-contracts.js';
 import { PresentedIntegrationSchema, PresentedPromptSchema, PresentedQueueOptionSchema } from './automation-schemas.js';
 import { PresentedFileListSchema } from './file-list-schemas.js';
-import { PresentedCompanyPlanSchema, PresentedCompanySchema, PresentedHelpSchema, PresentedPlanRowSchema, PresentedSettingSchema } from './schemas.js';
+import { PresentedCompanyPlanSchema, PresentedCompanySchema, PresentedHelpSchema, PresentedPlanRowSchema, PresentedSettingSchema } from './platform-answers.js';
 import { CampaignSettingEntrySchema, PresentedScheduleSchema } from './outbound-schemas.js';
 import type { ErrorCode } from './errors.js';
 import { ExternalSendBody } from './phone-schemas.js';

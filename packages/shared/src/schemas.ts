@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { ALL_TICKET_VALUES, LANGUAGES, PROFILES, RECURRENCES, WEEKDAYS } from './constants.js';
 import { PLAN_FEATURES } from './plans.js';
 import { flag, noneAsAbsent, noneId } from './conventions.js';
-import { PresentedPlanSchema, PresentedScheduleEntrySchema } from './desk-contracts.js';
 import { email, id, isCalendarDate, isDateTime, requiredText, time, timeZone } from './validation.js';
 
 export const LoginBody = z.object({
@@ -258,48 +257,3 @@ export const SettingUpdateBody = z.object({
   value: z.string({ error: 'validation.required' }).max(500, 'validation.tooLong'),
 });
 
-// What the platform's admin routes answer (plans, companies, helps, settings): the
-// presenters are typed with these, and the OpenAPI document shows them (route-answers.ts).
-
-/** A plan as `/plans` lists it: the user's company's plan plus its dates. */
-export const PresentedPlanRowSchema = PresentedPlanSchema.extend({ createdAt: z.string(), updatedAt: z.string() });
-export type PresentedPlanRow = z.output<typeof PresentedPlanRowSchema>;
-
-/** A company (`/companies`). */
-export const PresentedCompanySchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  email: z.string(),
-  phone: z.string(),
-  planId: z.number().int(),
-  plan: PresentedPlanRowSchema,
-  status: z.boolean(),
-  /** `YYYY-MM-DD`; "no expiry" is `NO_EXPIRY_DUE_DATE`. */
-  dueDate: z.string(),
-  recurrence: z.string(),
-  schedules: z.array(PresentedScheduleEntrySchema),
-  timezone: z.string(),
-  campaignsEnabled: z.boolean(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
-export type PresentedCompany = z.output<typeof PresentedCompanySchema>;
-
-/** `GET /companies/listPlan/:companyId`: the company and its plan only. */
-export const PresentedCompanyPlanSchema = z.object({ id: z.number().int(), name: z.string(), plan: PresentedPlanRowSchema });
-export type PresentedCompanyPlan = z.output<typeof PresentedCompanyPlanSchema>;
-
-/** A help video (`/helps`). */
-export const PresentedHelpSchema = z.object({
-  id: z.number().int(),
-  title: z.string(),
-  video: z.string(),
-  description: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
-export type PresentedHelp = z.output<typeof PresentedHelpSchema>;
-
-/** A company setting (`/settings`): a secret's value masked. */
-export const PresentedSettingSchema = z.object({ key: z.string(), value: z.string() });
-export type PresentedSetting = z.output<typeof PresentedSettingSchema>;
