@@ -256,4 +256,3 @@ export const SettingUpdateBody = z.object({
   key: z.string().max(100).optional(),
   value: z.string({ error: 'validation.required' }).max(500, 'validation.tooLong'),
 });
-
