@@ -24,21 +24,21 @@ export const ApiKeyBody = z.object({
 export type ApiKeyBody = z.infer<typeof ApiKeyBody>;
 
 /** A key as `GET /api-keys` lists it: never its secret (only the non-secret id part, to tell keys apart). */
-export interface PresentedApiKey {
-  id: number;
-  name: string;
+export const PresentedApiKeySchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
   /** The key's public beginning (`atk_<id>`), shown so an admin can tell which key a system holds. */
-  prefix: string;
-  scopes: ApiKeyScope[];
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-  lastUsedIp: string | null;
-  revokedAt: string | null;
-  createdAt: string;
-  createdBy: { id: number; name: string } | null;
-}
+  prefix: z.string(),
+  scopes: z.array(z.enum(API_KEY_SCOPES)),
+  expiresAt: z.string().nullable(),
+  lastUsedAt: z.string().nullable(),
+  lastUsedIp: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+  createdAt: z.string(),
+  createdBy: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+});
+export type PresentedApiKey = z.output<typeof PresentedApiKeySchema>;
 
 /** `POST /api-keys`'s answer: the only time the secret is shown. */
-export interface CreatedApiKey extends PresentedApiKey {
-  key: string;
-}
+export const CreatedApiKeySchema = PresentedApiKeySchema.extend({ key: z.string() });
+export type CreatedApiKey = z.output<typeof CreatedApiKeySchema>;

@@ -236,3 +236,74 @@ export const IntegrationTestSessionBody = z.object({
   language: noneAsAbsent(integrationFields.language.optional().default('pt-BR')),
 });
 export type IntegrationTestSessionBody = z.infer<typeof IntegrationTestSessionBody>;
+
+/** An AI prompt as answered: its API key masked. */
+export const PresentedPromptSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  prompt: z.string(),
+  model: z.string(),
+  maxTokens: z.number().int(),
+  temperature: z.number(),
+  maxMessages: z.number().int(),
+  apiKey: z.string().describe('Masked'),
+  queueId: z.number().int().nullable(),
+  queue: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  companyId: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type PresentedPrompt = z.output<typeof PresentedPromptSchema>;
+
+/** A queue integration as answered: the Dialogflow key and the webhook signing secret masked (whole once, on creation). */
+export const PresentedIntegrationSchema = z.object({
+  id: z.number().int(),
+  type: z.enum(INTEGRATION_TYPES),
+  name: z.string(),
+  projectName: z.string(),
+  jsonContent: z.string(),
+  language: z.string(),
+  urlN8N: z.string(),
+  typebotSlug: z.string(),
+  typebotExpires: z.number().int(),
+  typebotDelayMessage: z.number().int(),
+  typebotKeywordFinish: z.string(),
+  typebotKeywordRestart: z.string(),
+  typebotUnknownMessage: z.string(),
+  typebotRestartMessage: z.string(),
+  signingSecret: z.string(),
+  companyId: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type PresentedIntegration = z.output<typeof PresentedIntegrationSchema>;
+
+/** A chatbot option (`/queue-options`), with its sub-options under `children`. */
+export interface PresentedQueueOption {
+  id: number;
+  queueId: number;
+  parentId: number | null;
+  title: string;
+  message: string;
+  option: string;
+  mediaName: string | null;
+  mediaUrl: string | null;
+  children: PresentedQueueOption[];
+  createdAt: string;
+  updatedAt: string;
+}
+export const PresentedQueueOptionSchema: z.ZodType<PresentedQueueOption> = z.object({
+  id: z.number().int(),
+  queueId: z.number().int(),
+  parentId: z.number().int().nullable(),
+  title: z.string(),
+  message: z.string(),
+  option: z.string(),
+  mediaName: z.string().nullable(),
+  mediaUrl: z.string().nullable(),
+  get children() {
+    return z.array(PresentedQueueOptionSchema);
+  },
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});

@@ -196,37 +196,39 @@ export const INVOICE_STATUSES = ['paid', 'open', 'expired'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
 /** An invoice as the API presents it: `value` in reais (DECISIONS.md §10 keeps cents in the database). */
-export interface InvoiceView {
-  id: number;
-  detail: string;
-  value: number;
-  dueDate: string;
-  status: InvoiceStatus;
-  paidAt: string | null;
-  createdAt: string;
-}
+export const InvoiceViewSchema = z.object({
+  id: z.number().int(),
+  detail: z.string(),
+  value: z.number(),
+  dueDate: z.string().describe('YYYY-MM-DD'),
+  status: z.enum(INVOICE_STATUSES),
+  paidAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type InvoiceView = z.output<typeof InvoiceViewSchema>;
 
 /**
  * What `POST /subscription` answers: the Pix API's shape (`qrcode.qrcode`, `valor.original`)
  * plus ours. For a boleto `qrcode.qrcode` is empty and `boleto` has its digitable line and
  * PDF; a card payment answers `paid` (the card was charged) and no code.
  */
-export interface PixCheckoutView {
-  txid: string;
-  invoiceId: number;
-  method: PaymentMethod;
-  qrcode: { qrcode: string };
-  valor: { original: string };
-  expiresAt: string;
+export const PixCheckoutViewSchema = z.object({
+  txid: z.string(),
+  invoiceId: z.number().int(),
+  method: z.enum(PAYMENT_METHODS),
+  qrcode: z.object({ qrcode: z.string() }),
+  valor: z.object({ original: z.string() }),
+  expiresAt: z.string(),
   /** Boleto only: the digitable line (linha digitável) and the provider's PDF. */
-  boleto: { line: string; url: string } | null;
+  boleto: z.object({ line: z.string(), url: z.string() }).nullable(),
   /** True when the charge is already paid (an approved card). */
-  paid: boolean;
+  paid: z.boolean(),
   /** The provider that holds the charge. */
-  provider: 'efi' | 'fake' | 'asaas';
+  provider: z.enum(['efi', 'fake', 'asaas']),
   /** True when the charge went to a local fake PSP: nothing is really paid. */
-  sandbox: boolean;
-}
+  sandbox: z.boolean(),
+});
+export type PixCheckoutView = z.output<typeof PixCheckoutViewSchema>;
 
 /** `company-{id}-payment` (spec part 2 §7). */
 export interface PaymentEventPayload {
@@ -236,26 +238,25 @@ export interface PaymentEventPayload {
 }
 
 /** `GET /subscription`: what the subscription page shows. */
-export interface SubscriptionView {
-  companyId: number;
-  name: string;
-  email: string;
-  plan: { id: number; name: string; value: number };
-  recurrence: string;
-  dueDate: string | null;
-  trialExpiration: string | null;
+export const SubscriptionViewSchema = z.object({
+  companyId: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  plan: z.object({ id: z.number().int(), name: z.string(), value: z.number() }),
+  recurrence: z.string(),
+  dueDate: z.string().nullable(),
+  trialExpiration: z.string().nullable(),
   /** Whole days left of the trial, rounded up; 0 once it ended; null without a trial. */
-  trialDaysLeft: number | null;
+  trialDaysLeft: z.number().int().nullable(),
   /** Whether a charge can be made (a PSP is configured). */
-  paymentsEnabled: boolean;
+  paymentsEnabled: z.boolean(),
   /** What the configured provider takes (Efí: Pix; Asaas: Pix, boleto, card); empty when payments are off. */
-  paymentMethods: PaymentMethod[];
+  paymentMethods: z.array(z.enum(PAYMENT_METHODS)),
   /** Whether password-reset and sign-up e-mails can be sent. */
-  mailEnabled: boolean;
-}
+  mailEnabled: z.boolean(),
+});
+export type SubscriptionView = z.output<typeof SubscriptionViewSchema>;
 
 /** What the public sign-up and reset pages need to know before they are used. */
-export interface PublicAuthOptions {
-  signupEnabled: boolean;
-  mailEnabled: boolean;
-}
+export const PublicAuthOptionsSchema = z.object({ signupEnabled: z.boolean(), mailEnabled: z.boolean() });
+export type PublicAuthOptions = z.output<typeof PublicAuthOptionsSchema>;

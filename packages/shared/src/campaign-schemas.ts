@@ -47,40 +47,44 @@ export const CampaignListQuery = z.object({
 export type CampaignListQuery = z.infer<typeof CampaignListQuery>;
 
 /** A campaign's sends so far (from the outbound engine): what the report shows. */
-export interface CampaignProgress {
+export const CampaignProgressSchema = z.object({
   /** Contacts the campaign sends to (every send record). */
-  valid: number;
-  queued: number;
-  sent: number;
-  delivered: number;
-  failed: number;
-  cancelled: number;
-}
+  valid: z.number().int(),
+  queued: z.number().int(),
+  sent: z.number().int(),
+  delivered: z.number().int(),
+  failed: z.number().int(),
+  cancelled: z.number().int(),
+});
+export type CampaignProgress = z.output<typeof CampaignProgressSchema>;
 
-export interface PresentedCampaign {
-  id: number;
-  name: string;
-  message1: string;
-  message2: string;
-  message3: string;
-  message4: string;
-  message5: string;
-  status: CampaignStatus;
-  scheduledAt: string | null;
-  completedAt: string | null;
-  whatsappId: number | null;
-  whatsapp: { id: number; name: string } | null;
-  contactListId: number | null;
-  contactList: { id: number; name: string } | null;
-  tagId: number | null;
-  fileListId: number | null;
-  confirmation: boolean;
-  mediaPath: string | null;
-  mediaName: string | null;
-  mediaUrl: string | null;
-  progress: CampaignProgress;
+const idName = z.object({ id: z.number().int(), name: z.string() });
+
+export const PresentedCampaignSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  message1: z.string(),
+  message2: z.string(),
+  message3: z.string(),
+  message4: z.string(),
+  message5: z.string(),
+  status: z.enum(CAMPAIGN_STATUS),
+  scheduledAt: z.string().nullable(),
+  completedAt: z.string().nullable(),
+  whatsappId: z.number().int().nullable(),
+  whatsapp: idName.nullable(),
+  contactListId: z.number().int().nullable(),
+  contactList: idName.nullable(),
+  tagId: z.number().int().nullable(),
+  fileListId: z.number().int().nullable(),
+  confirmation: z.boolean(),
+  mediaPath: z.string().nullable(),
+  mediaName: z.string().nullable(),
+  mediaUrl: z.string().nullable(),
+  progress: CampaignProgressSchema,
   /** Failed sends with their reasons (the report's list), newest first, at most 100. */
-  failures?: { number: string; reason: string | null }[];
-  createdAt: string;
-  updatedAt: string;
-}
+  failures: z.array(z.object({ number: z.string(), reason: z.string().nullable() })).optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type PresentedCampaign = z.output<typeof PresentedCampaignSchema>;

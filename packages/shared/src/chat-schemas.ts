@@ -55,29 +55,30 @@ export const ChatRefParams = z.object({
   id: z.union([id(), z.uuid('validation.invalidValue')], { error: 'validation.invalidValue' }),
 });
 
-export interface PresentedChatUser {
-  userId: number;
-  unreads: number;
-  user: { id: number; name: string };
-}
-export interface PresentedChat {
-  id: number;
-  uuid: string;
-  title: string;
-  ownerId: number;
-  lastMessage: string;
-  createdAt: string;
-  updatedAt: string;
-  users: PresentedChatUser[];
-}
-export interface PresentedChatMessage {
-  id: number;
-  chatId: number;
-  message: string;
-  senderId: number | null;
-  sender: { id: number; name: string } | null;
-  createdAt: string;
-}
+const idName = z.object({ id: z.number().int(), name: z.string() });
+
+export const PresentedChatUserSchema = z.object({ userId: z.number().int(), unreads: z.number().int(), user: idName });
+export type PresentedChatUser = z.output<typeof PresentedChatUserSchema>;
+export const PresentedChatSchema = z.object({
+  id: z.number().int(),
+  uuid: z.string(),
+  title: z.string(),
+  ownerId: z.number().int(),
+  lastMessage: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  users: z.array(PresentedChatUserSchema),
+});
+export type PresentedChat = z.output<typeof PresentedChatSchema>;
+export const PresentedChatMessageSchema = z.object({
+  id: z.number().int(),
+  chatId: z.number().int(),
+  message: z.string(),
+  senderId: z.number().int().nullable(),
+  sender: idName.nullable(),
+  createdAt: z.string(),
+});
+export type PresentedChatMessage = z.output<typeof PresentedChatMessageSchema>;
 
 /** `company-{id}-chat` payloads (spec part 1 §7: actions new-message and update; delete ours). */
 export type ChatEventPayload =
@@ -122,18 +123,19 @@ export type AnnouncementListQuery = z.infer<typeof AnnouncementListQuery>;
 /** An announcement's image (spec part 2 §2.9, §5). */
 export const ANNOUNCEMENT_IMAGE_EXTENSIONS = ['.png', '.jpg', '.jpeg'] as const;
 
-export interface PresentedAnnouncement {
-  id: number;
-  title: string;
-  text: string;
-  priority: 1 | 2 | 3;
-  status: boolean;
-  mediaPath: string | null;
-  mediaName: string | null;
-  mediaUrl: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export const PresentedAnnouncementSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  text: z.string(),
+  priority: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+  status: z.boolean(),
+  mediaPath: z.string().nullable(),
+  mediaName: z.string().nullable(),
+  mediaUrl: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type PresentedAnnouncement = z.output<typeof PresentedAnnouncementSchema>;
 
 /** `company-announcement` payloads (platform-wide). */
 export type AnnouncementEventPayload = { action: 'create' | 'update'; record: PresentedAnnouncement } | { action: 'delete'; id: number };

@@ -152,15 +152,32 @@ export const HolidayPeriodUpdateBody = z.object(holidayPeriodFields).partial().r
 export type HolidayPeriodUpdateBody = z.infer<typeof HolidayPeriodUpdateBody>;
 
 /** A holiday period as answered. */
-export interface PresentedHolidayPeriod {
-  id: number;
-  whatsappId: number;
-  companyId: number;
-  startDate: string;
-  endDate: string;
-  message: string;
-  active: boolean;
-  repeatIntervalHours: number;
-  createdAt: string;
-  updatedAt: string;
-}
+export const PresentedHolidayPeriodSchema = z.object({
+  id: z.number().int(),
+  whatsappId: z.number().int(),
+  companyId: z.number().int(),
+  startDate: z.string().describe('YYYY-MM-DD'),
+  endDate: z.string().describe('YYYY-MM-DD'),
+  message: z.string(),
+  active: z.boolean(),
+  repeatIntervalHours: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type PresentedHolidayPeriod = z.output<typeof PresentedHolidayPeriodSchema>;
+
+/** One of a Cloud API connection's message templates, as the composer lists it (`GET /whatsapp/:id/templates`). */
+export const PresentedMessageTemplateSchema = z.object({
+  name: z.string(),
+  language: z.string(),
+  status: z.string(),
+  category: z.string().nullable(),
+  body: z.string(),
+  /** How many `{{n}}` parameters its body has. */
+  parameters: z.number().int(),
+});
+export type PresentedMessageTemplate = z.output<typeof PresentedMessageTemplateSchema>;
+
+/** A ticket's 24-hour customer window (`GET /messages/:ticketId/window`): only Cloud API connections have one (`required` false). */
+export const PresentedTicketWindowSchema = z.object({ required: z.boolean(), open: z.boolean(), expiresAt: z.string().nullable() });
+export type PresentedTicketWindow = z.output<typeof PresentedTicketWindowSchema>;

@@ -35,28 +35,31 @@ export type ContactListItemUpdateBody = z.infer<typeof ContactListItemUpdateBody
 export const ContactListItemsQuery = z.object({ ...page, contactListId: z.coerce.number().int().positive() });
 export type ContactListItemsQuery = z.infer<typeof ContactListItemsQuery>;
 
-export interface PresentedContactList {
-  id: number;
-  name: string;
-  contactsCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
+export const PresentedContactListSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  contactsCount: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type PresentedContactList = z.output<typeof PresentedContactListSchema>;
 
-export interface PresentedContactListItem {
-  id: number;
-  contactListId: number;
-  companyId: number;
-  name: string;
-  number: string;
-  email: string;
-  isWhatsappValid: boolean | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export const PresentedContactListItemSchema = z.object({
+  id: z.number().int(),
+  contactListId: z.number().int(),
+  companyId: z.number().int(),
+  name: z.string(),
+  number: z.string(),
+  email: z.string(),
+  isWhatsappValid: z.boolean().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type PresentedContactListItem = z.output<typeof PresentedContactListItemSchema>;
 
 /** What an upload answers: rows kept, and each refused row with its line and why. */
-export interface ContactListUploadResult {
-  imported: number;
-  errors: { row: number; name: string; number: string; message: string; fields: Record<string, string> }[];
-}
+export const ContactListUploadResultSchema = z.object({
+  imported: z.number().int(),
+  errors: z.array(z.object({ row: z.number().int(), name: z.string(), number: z.string(), message: z.string(), fields: z.record(z.string(), z.string()) })),
+});
+export type ContactListUploadResult = z.output<typeof ContactListUploadResultSchema>;

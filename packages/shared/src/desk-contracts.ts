@@ -1,10 +1,8 @@
 import { z } from 'zod';
-import type { ConnectionProblem } from './connection-schemas.js';
-import type { AllTicket, Language, Profile } from './constants.js';
+import { ALL_TICKET_VALUES, LANGUAGES, PROFILES } from './constants.js';
 import { MessageDataSchema } from './message-data.js';
-import type { PlanFlags } from './plans.js';
+import { PLAN_FEATURES, type PlanFeature } from './plans.js';
 import { TICKET_STATUSES } from './realtime.js';
-import type { PresentedScheduleEntry } from './schemas.js';
 
 /**
  * What the service-desk routes and their realtime events answer (spec part 1 §3, §7):
@@ -20,28 +18,48 @@ import type { PresentedScheduleEntry } from './schemas.js';
  */
 
 const isoDate = z.string().describe('ISO 8601 date and time');
-const idName = z.object({ id: z.number().int(), name: z.string() });
+const int = () => z.number().int();
+const idName = z.object({ id: int(), name: z.string() });
+
+/** A weekday's business hours as answered (`presentSchedules`, schemas.ts): `HH:mm` or `''`, the first interval under v6's names too. */
+export const PresentedScheduleEntrySchema = z.object({
+  weekday: z.string(),
+  weekdayEn: z.string(),
+  startTime: z.string(),
+  endTime: z.string(),
+  startTimeA: z.string(),
+  endTimeA: z.string(),
+  startTimeB: z.string(),
+  endTimeB: z.string(),
+});
+
+/** Why a connection needs its admin (a revoked token, a channel error). */
+export const ConnectionProblemSchema = z.object({ code: z.string(), detail: z.string().optional(), at: isoDate });
+
+/** The plan flags (`PLAN_FEATURES`), each a boolean. */
+const planFlags = z.object(Object.fromEntries(PLAN_FEATURES.map((feature) => [feature, z.boolean()])) as Record<PlanFeature, z.ZodBoolean>);
 
 /** A queue where a ticket, a user or a connection names it. */
 export const PresentedQueueSummarySchema = z.object({ id: z.number().int(), name: z.string(), color: z.string() });
 export type PresentedQueueSummary = z.output<typeof PresentedQueueSummarySchema>;
 
 /** `GET /queue`, `GET /queue/:id` and `company-{id}-queue`. */
-export interface PresentedQueue extends PresentedQueueSummary {
-  orderQueue: number | null;
-  greetingMessage: string;
-  outOfHoursMessage: string;
-  ratingMessage: string;
-  integrationId: number | null;
-  promptId: number | null;
-  schedules: PresentedScheduleEntry[];
+export const PresentedQueueSchema = PresentedQueueSummarySchema.extend({
+  orderQueue: int().nullable(),
+  greetingMessage: z.string(),
+  outOfHoursMessage: z.string(),
+  ratingMessage: z.string(),
+  integrationId: int().nullable(),
+  promptId: int().nullable(),
+  schedules: z.array(PresentedScheduleEntrySchema),
   /** The file sent with the greeting, by its name (both null when none; whaticket v6 reads `mediaPath` as "has one"). */
-  mediaPath: string | null;
-  mediaName: string | null;
-  companyId: number;
-  createdAt: string;
-  updatedAt: string;
-}
+  mediaPath: z.string().nullable(),
+  mediaName: z.string().nullable(),
+  companyId: int(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+});
+export type PresentedQueue = z.output<typeof PresentedQueueSchema>;
 
 /** `company-{id}-queue`. */
 export type QueueEventPayload = { action: 'create' | 'update'; queue: PresentedQueue } | { action: 'delete'; queueId: number };
@@ -51,25 +69,24 @@ export const PresentedTicketTagSchema = z.object({ id: z.number().int(), name: z
 export type PresentedTicketTag = z.output<typeof PresentedTicketTagSchema>;
 
 /** `GET /tags/list` (pickers, the ticket's tag bar) and the kanban lanes (`GET /tags/kanban`'s `lista`). */
-export interface PresentedTagSummary extends PresentedTicketTag {
+export const PresentedTagSummarySchema = PresentedTicketTagSchema.extend({
   /** 1: the tag is a kanban lane. */
-  kanban: number;
-}
+  kanban: int(),
+});
+export type PresentedTagSummary = z.output<typeof PresentedTagSummarySchema>;
 
 /** The tags page (`GET /tags`, `GET /tags/:id`) and `company-{id}-tag`. */
-export interface PresentedTag extends PresentedTagSummary {
+export const PresentedTagSchema = PresentedTagSummarySchema.extend({
   /** Who created it (null once that user is deleted). */
-  userId: number | null;
-  ticketsCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
+  userId: int().nullable(),
+  ticketsCount: int(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+});
+export type PresentedTag = z.output<typeof PresentedTagSchema>;
 
-export interface PresentedTagPage {
-  tags: PresentedTag[];
-  hasMore: boolean;
-  count: number;
-}
+export const PresentedTagPageSchema = z.object({ tags: z.array(PresentedTagSchema), hasMore: z.boolean(), count: int() });
+export type PresentedTagPage = z.output<typeof PresentedTagPageSchema>;
 
 /** `company-{id}-tag`. */
 export type TagEventPayload = { action: 'create' | 'update'; tag: PresentedTag } | { action: 'delete'; tagId: number };
@@ -202,17 +219,18 @@ export interface AppMessageEventPayload {
 }
 
 /** A saved sticker (`GET /stickers`, whaticket v6's shape plus `url`, its signed image link); `userId` null: the company's. */
-export interface PresentedSticker {
-  id: number;
-  companyId: number;
-  userId: number | null;
-  name: string;
-  path: string;
-  mimetype: string;
-  url: string;
-  createdAt: string;
-  updatedAt: string;
-}
+export const PresentedStickerSchema = z.object({
+  id: int(),
+  companyId: int(),
+  userId: int().nullable(),
+  name: z.string(),
+  path: z.string(),
+  mimetype: z.string(),
+  url: z.string(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+});
+export type PresentedSticker = z.output<typeof PresentedStickerSchema>;
 
 export const PresentedExtraInfoSchema = z.object({ id: z.number().int(), name: z.string(), value: z.string() });
 export type PresentedExtraInfo = z.output<typeof PresentedExtraInfoSchema>;
@@ -270,40 +288,39 @@ export type ContactImportResult = z.output<typeof ContactImportResultSchema>;
 export type ContactEventPayload = { action: 'create' | 'update'; contact: PresentedContact } | { action: 'delete'; contactId: number };
 
 /** A note on a contact (`GET /ticket-notes/list`, `POST /ticket-notes`). */
-export interface PresentedTicketNote {
-  id: number;
-  note: string;
-  ticketId: number;
-  contactId: number;
+export const PresentedTicketNoteSchema = z.object({
+  id: int(),
+  note: z.string(),
+  ticketId: int(),
+  contactId: int(),
   /** Null once its author is deleted (the note stays). */
-  user: { id: number; name: string } | null;
-  createdAt: string;
-}
+  user: idName.nullable(),
+  createdAt: isoDate,
+});
+export type PresentedTicketNote = z.output<typeof PresentedTicketNoteSchema>;
 
 /**
  * A quick message. `mediaPath` is the attachment's stored file name (spec part 2 §3),
  * never where it lies on disk; `mediaUrl` is a signed, expiring link to it.
  */
-export interface PresentedQuickMessage {
-  id: number;
-  shortcode: string;
-  message: string;
-  geral: boolean;
-  status: boolean;
+export const PresentedQuickMessageSchema = z.object({
+  id: int(),
+  shortcode: z.string(),
+  message: z.string(),
+  geral: z.boolean(),
+  status: z.boolean(),
   /** Picked in the composer, the reply is put in the box to edit instead of being sent. */
-  editBeforeSend: boolean;
-  userId: number | null;
-  isMedia: boolean;
-  mediaPath: string | null;
-  mediaName: string | null;
-  mediaUrl: string | null;
-}
+  editBeforeSend: z.boolean(),
+  userId: int().nullable(),
+  isMedia: z.boolean(),
+  mediaPath: z.string().nullable(),
+  mediaName: z.string().nullable(),
+  mediaUrl: z.string().nullable(),
+});
+export type PresentedQuickMessage = z.output<typeof PresentedQuickMessageSchema>;
 
-export interface PresentedQuickMessagePage {
-  records: PresentedQuickMessage[];
-  hasMore: boolean;
-  count: number;
-}
+export const PresentedQuickMessagePageSchema = z.object({ records: z.array(PresentedQuickMessageSchema), hasMore: z.boolean(), count: int() });
+export type PresentedQuickMessagePage = z.output<typeof PresentedQuickMessagePageSchema>;
 
 /** `company-{id}-quickMessage` (a private one reaches only its owner and the admins). */
 export type QuickMessageEventPayload =
@@ -311,145 +328,155 @@ export type QuickMessageEventPayload =
   | { action: 'delete'; quickMessageId: number };
 
 /** A plan as a user's company carries it: reais on the wire (the spec's shape), integer cents in the database. */
-export interface PresentedPlan extends PlanFlags {
-  id: number;
-  name: string;
-  users: number;
-  connections: number;
-  queues: number;
-  value: number;
-}
+export const PresentedPlanSchema = planFlags.extend({
+  id: int(),
+  name: z.string(),
+  users: int(),
+  connections: int(),
+  queues: int(),
+  value: z.number(),
+});
+export type PresentedPlan = z.output<typeof PresentedPlanSchema>;
 
 /** The signed-in user's company (`POST /auth/login`, `POST /auth/refresh_token`, `GET /auth/me`). */
-export interface PresentedUserCompany {
-  id: number;
-  name: string;
+export const PresentedUserCompanySchema = z.object({
+  id: int(),
+  name: z.string(),
   /** Never null: "no expiry" is `NO_EXPIRY_DUE_DATE`. */
-  dueDate: string;
-  status: boolean;
+  dueDate: z.string(),
+  status: z.boolean(),
   /** IANA name; schedules are typed and shown in it. */
-  timezone: string;
+  timezone: z.string(),
   /** The public settings (`packages/shared/src/settings.ts`). */
-  settings: { key: string; value: string }[];
-  plan: PresentedPlan;
-}
-
-/** A user (`GET /users`, `GET /users/list`, `company-{id}-user`); the session's answers add `company`. */
-export interface PresentedUser {
-  id: number;
-  name: string;
-  email: string;
-  profile: Profile;
-  super: boolean;
-  allTicket: AllTicket;
-  language: Language | null;
-  online: boolean;
-  whatsappId: number | null;
-  whatsapp: { id: number; name: string } | null;
-  companyId: number;
-  queues: PresentedUserQueue[];
-  createdAt: string;
-  updatedAt: string;
-  company?: PresentedUserCompany;
-}
+  settings: z.array(z.object({ key: z.string(), value: z.string() })),
+  plan: PresentedPlanSchema,
+});
+export type PresentedUserCompany = z.output<typeof PresentedUserCompanySchema>;
 
 /** A user's queue; `UserQueue` is the link as whaticket v6's client reads it (its kanban). */
-export interface PresentedUserQueue extends PresentedQueueSummary {
-  UserQueue: { userId: number; queueId: number };
-}
+export const PresentedUserQueueSchema = PresentedQueueSummarySchema.extend({ UserQueue: z.object({ userId: int(), queueId: int() }) });
+export type PresentedUserQueue = z.output<typeof PresentedUserQueueSchema>;
+
+/** A user (`GET /users`, `GET /users/list`, `company-{id}-user`); the session's answers add `company`. */
+export const PresentedUserSchema = z.object({
+  id: int(),
+  name: z.string(),
+  email: z.string(),
+  profile: z.enum(PROFILES),
+  super: z.boolean(),
+  allTicket: z.enum(ALL_TICKET_VALUES),
+  language: z.enum(LANGUAGES).nullable(),
+  online: z.boolean(),
+  whatsappId: int().nullable(),
+  whatsapp: idName.nullable(),
+  companyId: int(),
+  queues: z.array(PresentedUserQueueSchema),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+  company: PresentedUserCompanySchema.optional(),
+});
+export type PresentedUser = z.output<typeof PresentedUserSchema>;
 
 /** `company-{id}-user`. */
 export type UserEventPayload = { action: 'create' | 'update'; user: PresentedUser } | { action: 'delete'; userId: number };
 
-export interface PresentedUserPage {
-  users: PresentedUser[];
-  count: number;
-  hasMore: boolean;
-}
+export const PresentedUserPageSchema = z.object({ users: z.array(PresentedUserSchema), count: int(), hasMore: z.boolean() });
+export type PresentedUserPage = z.output<typeof PresentedUserPageSchema>;
 
 /**
  * What every user of the company sees of a connection (ticket screens name
  * connections; the side menu's badge reads statuses): `GET /whatsapp` for users who
  * may not edit connections, and `company-{id}-whatsapp`, which reaches the whole company.
  */
-export interface PresentedConnection {
-  id: number;
-  name: string;
-  status: string;
-  isDefault: boolean;
-  provider: string;
+export const PresentedConnectionSchema = z.object({
+  id: int(),
+  name: z.string(),
+  status: z.string(),
+  isDefault: z.boolean(),
+  provider: z.string(),
   /** The connected phone's number, once known. */
-  number: string;
-  retries: number;
-  companyId: number;
-  greetingMessage: string;
-  complationMessage: string;
-  outOfHoursMessage: string;
-  ratingMessage: string;
-  expiresInactiveMessage: string;
+  number: z.string(),
+  retries: int(),
+  companyId: int(),
+  greetingMessage: z.string(),
+  complationMessage: z.string(),
+  outOfHoursMessage: z.string(),
+  ratingMessage: z.string(),
+  expiresInactiveMessage: z.string(),
   /** The Pix key agents send from this connection's tickets, and the text sent before it. */
-  pix: string;
-  pixMessage: string;
-  expiresTicket: number;
-  timeUseBotQueues: number;
-  maxUseBotQueues: number;
-  timeToTransfer: number;
-  transferQueueId: number | null;
-  promptId: number | null;
-  integrationId: number | null;
-  queueIds: number[];
-  queues: PresentedQueueSummary[];
-  schedules: PresentedScheduleEntry[];
+  pix: z.string(),
+  pixMessage: z.string(),
+  expiresTicket: int(),
+  timeUseBotQueues: int(),
+  maxUseBotQueues: int(),
+  timeToTransfer: int(),
+  transferQueueId: int().nullable(),
+  promptId: int().nullable(),
+  integrationId: int().nullable(),
+  queueIds: z.array(int()),
+  queues: z.array(PresentedQueueSummarySchema),
+  schedules: z.array(PresentedScheduleEntrySchema),
   /** The file sent with the greeting, by its name (both null when none). */
-  greetingMediaPath: string | null;
-  greetingMediaName: string | null;
+  greetingMediaPath: z.string().nullable(),
+  greetingMediaName: z.string().nullable(),
   /** Why the connection needs its admin (a revoked token, a channel error), or null. */
-  problem: ConnectionProblem | null;
-  createdAt: string;
-  updatedAt: string;
-}
+  problem: ConnectionProblemSchema.nullable(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+});
+export type PresentedConnection = z.output<typeof PresentedConnectionSchema>;
 
 /** The Cloud API settings as an admin sees them: secrets masked, never whole. */
-export interface PresentedCloudApiSettings {
-  phoneNumberId: string;
-  wabaId: string;
-  verifyToken: string;
-  graphApiBaseUrl: string;
-  accessToken: string;
-  appSecret: string;
-  webhookPath: string;
-}
+export const PresentedCloudApiSettingsSchema = z.object({
+  phoneNumberId: z.string(),
+  wabaId: z.string(),
+  verifyToken: z.string(),
+  graphApiBaseUrl: z.string(),
+  accessToken: z.string(),
+  appSecret: z.string(),
+  webhookPath: z.string(),
+});
+export type PresentedCloudApiSettings = z.output<typeof PresentedCloudApiSettingsSchema>;
+
+const adminConnectionFields = {
+  token: z.string(),
+  cloudApi: PresentedCloudApiSettingsSchema.nullable(),
+  qrcode: z.string().optional(),
+};
 
 /**
  * A connection as users allowed `connections-page:editOrDeleteConnection` get it:
  * the external API token and the Cloud API settings, and the QR code with session
  * detail (`session` absent or not `0`).
  */
-export interface PresentedConnectionForAdmin extends PresentedConnection {
-  token: string;
-  cloudApi: PresentedCloudApiSettings | null;
-  qrcode?: string;
-}
+export const PresentedConnectionForAdminSchema = PresentedConnectionSchema.extend(adminConnectionFields);
+export type PresentedConnectionForAdmin = z.output<typeof PresentedConnectionForAdminSchema>;
 
 /** `GET /whatsapp` and `GET /whatsapp/:id` as a client reads them without knowing its rights: the admin's fields may be absent. */
-export type PresentedConnectionDetail = PresentedConnection & Partial<Omit<PresentedConnectionForAdmin, keyof PresentedConnection>>;
+export const PresentedConnectionDetailSchema = PresentedConnectionSchema.extend({
+  token: adminConnectionFields.token.optional(),
+  cloudApi: adminConnectionFields.cloudApi.optional(),
+  qrcode: adminConnectionFields.qrcode,
+});
+export type PresentedConnectionDetail = z.output<typeof PresentedConnectionDetailSchema>;
 
 /** `company-{id}-whatsapp`. */
 export type ConnectionEventPayload = { action: 'update'; whatsapp: PresentedConnection } | { action: 'delete'; whatsappId: number };
 
 /** `company-{id}-whatsappSession` (admins only: it carries the QR code) and the session routes' `session`. */
-export interface PresentedConnectionSession {
-  id: number;
-  name: string;
-  status: string;
-  qrcode: string;
-  retries: number;
-  number: string;
-  provider: string;
-  isDefault: boolean;
-  problem: ConnectionProblem | null;
-  updatedAt: string;
-}
+export const PresentedConnectionSessionSchema = z.object({
+  id: int(),
+  name: z.string(),
+  status: z.string(),
+  qrcode: z.string(),
+  retries: int(),
+  number: z.string(),
+  provider: z.string(),
+  isDefault: z.boolean(),
+  problem: ConnectionProblemSchema.nullable(),
+  updatedAt: isoDate,
+});
+export type PresentedConnectionSession = z.output<typeof PresentedConnectionSessionSchema>;
 
 /** `company-{id}-whatsappSession`. */
 export interface ConnectionSessionEventPayload {

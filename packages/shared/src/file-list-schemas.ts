@@ -30,19 +30,21 @@ export type FileListQuery = z.infer<typeof FileListQuery>;
 export const FILE_LIST_EXTENSIONS = ['.png', '.jpg', '.jpeg', '.gif', '.webp', '.mp3', '.ogg', '.m4a', '.mp4', '.pdf', '.doc', '.docx', '.xls', '.xlsx', '.ppt', '.pptx', '.txt', '.csv', '.zip'] as const;
 export const FILE_LIST_MAX_BYTES = MAX_UPLOAD_BYTES;
 
-export interface PresentedFileListOption {
-  id: number;
-  name: string;
-  path: string | null;
-  mediaType: string | null;
-  mediaUrl: string | null;
-}
+export const PresentedFileListOptionSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  path: z.string().nullable(),
+  mediaType: z.string().nullable(),
+  mediaUrl: z.string().nullable(),
+});
+export type PresentedFileListOption = z.output<typeof PresentedFileListOptionSchema>;
 
-export interface PresentedFileList {
-  id: number;
-  name: string;
-  message: string;
-  options: PresentedFileListOption[];
-  createdAt: string;
-  updatedAt: string;
-}
+export const PresentedFileListSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  message: z.string(),
+  options: z.array(PresentedFileListOptionSchema),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type PresentedFileList = z.output<typeof PresentedFileListSchema>;

@@ -56,10 +56,8 @@ export interface CampaignSettings {
 export const CAMPAIGN_SETTING_KEYS = ['messageInterval', 'longerIntervalAfter', 'greaterInterval', 'variables', 'sendCaps'] as const;
 export type CampaignSettingKey = (typeof CAMPAIGN_SETTING_KEYS)[number];
 /** `GET /campaign-settings`: the spec's key/JSON-value pairs. */
-export interface CampaignSettingEntry {
-  key: CampaignSettingKey;
-  value: string;
-}
+export const CampaignSettingEntrySchema = z.object({ key: z.enum(CAMPAIGN_SETTING_KEYS), value: z.string().describe('The setting as JSON text') });
+export type CampaignSettingEntry = z.output<typeof CampaignSettingEntrySchema>;
 
 /** Spec part 2 §5: schedule body at least 5 characters; contact and sendAt required. */
 export const SCHEDULE_BODY_MIN = 5;
@@ -102,22 +100,23 @@ export const ScheduleListQuery = z.object({
 });
 export type ScheduleListQuery = z.infer<typeof ScheduleListQuery>;
 
-export interface PresentedSchedule {
-  id: number;
-  body: string;
-  contactId: number;
-  contact: { id: number; name: string; number: string };
-  sendAt: string;
-  sentAt: string | null;
-  status: ScheduleStatus;
+export const PresentedScheduleSchema = z.object({
+  id: z.number().int(),
+  body: z.string(),
+  contactId: z.number().int(),
+  contact: z.object({ id: z.number().int(), name: z.string(), number: z.string() }),
+  sendAt: z.string(),
+  sentAt: z.string().nullable(),
+  status: z.enum(SCHEDULE_STATUS),
   /** Why it is ERRO (an error code). */
-  reason: string | null;
-  whatsappId: number | null;
-  ticketId: number | null;
-  userId: number | null;
-  mediaPath: string | null;
-  mediaName: string | null;
-  mediaUrl: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+  reason: z.string().nullable(),
+  whatsappId: z.number().int().nullable(),
+  ticketId: z.number().int().nullable(),
+  userId: z.number().int().nullable(),
+  mediaPath: z.string().nullable(),
+  mediaName: z.string().nullable(),
+  mediaUrl: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type PresentedSchedule = z.output<typeof PresentedScheduleSchema>;

@@ -1,15 +1,40 @@
 import { z } from 'zod';
+import { CreatedApiKeySchema, PresentedApiKeySchema } from './api-key-schemas.js';
+import { InvoiceViewSchema, PixCheckoutViewSchema, PublicAuthOptionsSchema, SubscriptionViewSchema } from './billing-schemas.js';
+import { PresentedCampaignSchema } from './campaign-schemas.js';
+import { PresentedAnnouncementSchema, PresentedChatMessageSchema, PresentedChatSchema } from './chat-schemas.js';
+import { PresentedHolidayPeriodSchema, PresentedMessageTemplateSchema, PresentedTicketWindowSchema } from './connection-schemas.js';
+import { ContactListUploadResultSchema, PresentedContactListItemSchema, PresentedContactListSchema } from './contact-list-schemas.js';
+import { DashboardAnswerSchema, TicketsDayAnswerSchema, TicketsUsersAnswerSchema } from './dashboard-answers.js';
 import {
   ContactImportResultSchema,
   ExistingContactAnswerSchema,
+  PresentedConnectionDetailSchema,
+  PresentedConnectionForAdminSchema,
+  PresentedConnectionSessionSchema,
   PresentedContactPageSchema,
   PresentedContactSchema,
   PresentedContactSummarySchema,
   PresentedMessagePageSchema,
   PresentedMessageSchema,
-  PresentedTicketPageSchema,
+  PresentedQueueSchema,
+  PresentedQuickMessagePageSchema,
+  PresentedQuickMessageSchema,
+  PresentedStickerSchema,
+  PresentedTagPageSchema,
+  PresentedTagSchema,
+  PresentedTagSummarySchema,
+  PresentedTicketNoteSchema,
   PresentedTicketSchema,
+  PresentedTicketPageSchema,
+  PresentedTicketTagSchema,
+  PresentedUserPageSchema,
+  PresentedUserSchema,
 } from './desk-contracts.js';
+import { PresentedIntegrationSchema, PresentedPromptSchema, PresentedQueueOptionSchema } from './automation-schemas.js';
+import { PresentedFileListSchema } from './file-list-schemas.js';
+import { PresentedCompanyPlanSchema, PresentedCompanySchema, PresentedHelpSchema, PresentedPlanRowSchema, PresentedSettingSchema } from './platform-answers.js';
+import { CampaignSettingEntrySchema, PresentedScheduleSchema } from './outbound-schemas.js';
 import type { ErrorCode } from './errors.js';
 import { ExternalSendBody } from './phone-schemas.js';
 import type { RouteKey } from './route-roles.js';
@@ -33,7 +58,8 @@ import { SendMessageBody } from './ticket-schemas.js';
  */
 export interface RouteAnswer {
   summary?: string;
-  answers?: Partial<Record<200 | 201, { schema: z.ZodType; description?: string }>>;
+  /** 204: no body (`schema` absent). */
+  answers?: Partial<Record<200 | 201 | 204, { schema?: z.ZodType; description?: string }>>;
   body?: { schema: z.ZodType; multipart?: { files: string } };
   errors?: ErrorCode[];
   /** The route's own credential instead of a user's session (the external API's connection token). */
@@ -44,6 +70,27 @@ const deleted = z.object({ message: z.string() });
 const count = z.object({ count: z.number().int() });
 const ok = (schema: z.ZodType, description?: string) => ({ 200: { schema, ...(description ? { description } : {}) } });
 const created = (schema: z.ZodType) => ({ 201: { schema } });
+const list = (schema: z.ZodType) => ok(z.array(schema));
+/** A page of a list: its records under `key`, and whether more follow (`count` where the route counts them). */
+const page = (key: string, schema: z.ZodType, counted: boolean) =>
+  ok(z.object({ [key]: z.array(schema), hasMore: z.boolean(), ...(counted ? { count: z.number().int() } : {}) }));
+/** A resource's five routes: the list (`GET /x`), one (`GET /x/:id`), create (201), change, delete. */
+function crud(base: string, schema: z.ZodType, listAnswer: ReturnType<typeof ok>, name: string): Partial<Record<string, RouteAnswer>> {
+  return {
+    [`GET ${base}`]: { summary: `The ${name}s`, answers: listAnswer },
+    [`GET ${base}/:id`]: { summary: `A ${name}`, answers: ok(schema) },
+    [`POST ${base}`]: { summary: `Create a ${name}`, answers: created(schema) },
+    [`PUT ${base}/:id`]: { summary: `Change a ${name}`, answers: ok(schema) },
+    [`DELETE ${base}/:id`]: { summary: `Delete a ${name}`, answers: ok(deleted) },
+  };
+}
+/** A record's attached file: `POST .../media-upload` (multipart, field `file`) and `DELETE .../media-upload` answer the record. */
+function mediaUpload(base: string, schema: z.ZodType, name: string): Partial<Record<string, RouteAnswer>> {
+  return {
+    [`POST ${base}/:id/media-upload`]: { summary: `Attach a file to a ${name} (multipart, field \`file\`)`, answers: ok(schema) },
+    [`DELETE ${base}/:id/media-upload`]: { summary: `Remove a ${name}'s file`, answers: ok(schema) },
+  };
+}
 
 /** What `POST /api/messages/send` answers. */
 export const ExternalSendAnswerSchema = z.object({
@@ -65,6 +112,28 @@ export const NAMED_ANSWER_SCHEMAS: Record<string, z.ZodType> = {
   ExistingContactAnswer: ExistingContactAnswerSchema,
   ContactImportResult: ContactImportResultSchema,
   ExternalSendAnswer: ExternalSendAnswerSchema,
+  PresentedUser: PresentedUserSchema,
+  PresentedQueue: PresentedQueueSchema,
+  PresentedTag: PresentedTagSchema,
+  PresentedQuickMessage: PresentedQuickMessageSchema,
+  PresentedConnection: PresentedConnectionDetailSchema,
+  PresentedSchedule: PresentedScheduleSchema,
+  PresentedCampaign: PresentedCampaignSchema,
+  PresentedContactList: PresentedContactListSchema,
+  PresentedContactListItem: PresentedContactListItemSchema,
+  PresentedFileList: PresentedFileListSchema,
+  PresentedChat: PresentedChatSchema,
+  PresentedChatMessage: PresentedChatMessageSchema,
+  PresentedAnnouncement: PresentedAnnouncementSchema,
+  PresentedApiKey: PresentedApiKeySchema,
+  Invoice: InvoiceViewSchema,
+  PresentedCompany: PresentedCompanySchema,
+  PresentedPlanRow: PresentedPlanRowSchema,
+  PresentedHelp: PresentedHelpSchema,
+  PresentedPrompt: PresentedPromptSchema,
+  PresentedIntegration: PresentedIntegrationSchema,
+  PresentedQueueOption: PresentedQueueOptionSchema,
+  PresentedSetting: PresentedSettingSchema,
 };
 
 const TICKET_RACES: ErrorCode[] = ['ERR_TICKET_ALREADY_ACCEPTED', 'ERR_TICKET_ALREADY_CLOSED', 'ERR_TICKET_CHANGED'];
@@ -144,4 +213,162 @@ export const ROUTE_ANSWERS: Partial<Record<RouteKey, RouteAnswer>> = {
     credential: 'connectionToken',
     errors: ['ERR_INVALID_API_TOKEN', 'ERR_SUBSCRIPTION_EXPIRED', 'ERR_COMPANY_SUSPENDED', 'ERR_PLAN_FEATURE_DISABLED', 'ERR_WAPP_INVALID_CONTACT', 'ERR_CREATING_TICKET', ...SEND_ERRORS],
   },
+  'GET /ticket/kanban': { summary: "The kanban's cards (tickets) of a page", answers: ok(z.object({ tickets: z.array(PresentedTicketSchema), count: z.number().int(), hasMore: z.boolean() })) },
+  'PUT /ticket-tags/:ticketId/:tagId': { summary: 'Move a ticket to a kanban lane (a tag)', answers: ok(PresentedTicketSchema), errors: ['ERR_NO_TICKET_FOUND'] },
+  'DELETE /ticket-tags/:ticketId': { summary: "Take a ticket off the kanban's lanes", answers: ok(PresentedTicketSchema), errors: ['ERR_NO_TICKET_FOUND'] },
+  'GET /messages/:ticketId/window': { summary: "The ticket's 24-hour customer window (Cloud API connections)", answers: ok(PresentedTicketWindowSchema), errors: ['ERR_NO_TICKET_FOUND'] },
+  'POST /messages/:ticketId/template': { summary: 'Send a message template (Cloud API connections)', answers: created(z.array(PresentedMessageSchema)), errors: ['ERR_NO_TICKET_FOUND', ...SEND_ERRORS] },
+  'POST /messages/:messageId/reactions': {
+    summary: 'React to a message',
+    answers: ok(z.object({ message: PresentedMessageSchema, reactions: z.array(z.unknown()).describe("The message's `dataJson.reactions`") })),
+    errors: ['ERR_NO_MESSAGE_FOUND'],
+  },
+  // session
+  'POST /auth/login': { summary: 'Sign in: an access token (the refresh token is a cookie)', answers: ok(z.object({ token: z.string(), user: PresentedUserSchema })) },
+  'POST /auth/refresh_token': { summary: 'A new access token from the refresh cookie', answers: ok(z.object({ token: z.string(), user: PresentedUserSchema })) },
+  'DELETE /auth/logout': { summary: 'End the session of the refresh cookie', answers: { 204: { description: 'Signed out' } } },
+  'GET /auth/me': { summary: 'The signed-in user, with the company', answers: ok(PresentedUserSchema) },
+  'GET /auth/options': { summary: 'Whether sign-up and e-mails are on', answers: ok(PublicAuthOptionsSchema) },
+  // users
+  'GET /users': { summary: 'A page of the users', answers: ok(PresentedUserPageSchema) },
+  'GET /users/list': { summary: 'Every user of the company, for pickers', answers: list(PresentedUserSchema) },
+  'GET /users/:id': { summary: 'A user', answers: ok(PresentedUserSchema) },
+  'POST /users': { summary: 'Create a user', answers: created(PresentedUserSchema) },
+  'PUT /users/:id': { summary: 'Change a user', answers: ok(PresentedUserSchema) },
+  'DELETE /users/:id': { summary: 'Delete a user', answers: ok(deleted) },
+  'GET /users/me/language': { summary: "The caller's language (`own`: chosen by the user, else the company's)", answers: ok(z.object({ language: z.string(), own: z.boolean() })) },
+  'POST /users/set-language/:lang': { summary: "Set the caller's language", answers: ok(z.object({ language: z.string() })) },
+  // queues, tags, quick messages, notes, stickers
+  ...crud('/queue', PresentedQueueSchema, list(PresentedQueueSchema), 'queue'),
+  ...mediaUpload('/queue', PresentedQueueSchema, 'queue'),
+  ...crud('/tags', PresentedTagSchema, ok(PresentedTagPageSchema), 'tag'),
+  'GET /tags/list': { summary: 'Every tag, for pickers', answers: list(PresentedTagSummarySchema) },
+  'GET /tags/kanban': { summary: 'The kanban lanes', answers: ok(z.object({ lista: z.array(PresentedTagSummarySchema) })) },
+  'POST /tags/sync': { summary: "Set a ticket's tags", answers: list(PresentedTicketTagSchema) },
+  ...crud('/quick-messages', PresentedQuickMessageSchema, ok(PresentedQuickMessagePageSchema), 'quick message'),
+  ...mediaUpload('/quick-messages', PresentedQuickMessageSchema, 'quick message'),
+  'GET /quick-messages/list': { summary: 'The quick messages the caller may use, for the composer', answers: list(PresentedQuickMessageSchema) },
+  'GET /ticket-notes/list': { summary: "A contact's notes", answers: list(PresentedTicketNoteSchema) },
+  'POST /ticket-notes': { summary: 'Add a note', answers: created(PresentedTicketNoteSchema) },
+  'DELETE /ticket-notes/:id': { summary: 'Delete a note', answers: ok(deleted) },
+  'GET /stickers': { summary: 'The saved stickers', answers: list(PresentedStickerSchema) },
+  'POST /stickers': { summary: 'Save a sticker (multipart, field `file`)', answers: created(PresentedStickerSchema) },
+  'DELETE /stickers/:stickerId': { summary: 'Delete a sticker', answers: ok(deleted) },
+  // connections
+  'GET /whatsapp': { summary: 'The connections (the token, Cloud API settings and QR code for who may edit them)', answers: list(PresentedConnectionDetailSchema) },
+  'GET /whatsapp/:id': { summary: 'A connection', answers: ok(PresentedConnectionDetailSchema) },
+  'POST /whatsapp': { summary: 'Create a connection', answers: created(PresentedConnectionForAdminSchema) },
+  'PUT /whatsapp/:id': { summary: 'Change a connection', answers: ok(PresentedConnectionForAdminSchema) },
+  'DELETE /whatsapp/:id': { summary: 'Delete a connection', answers: ok(deleted) },
+  'POST /whatsapp/:id/greeting-media': { summary: "Attach the greeting's file (multipart, field `file`)", answers: ok(PresentedConnectionForAdminSchema) },
+  'DELETE /whatsapp/:id/greeting-media': { summary: "Remove the greeting's file", answers: ok(PresentedConnectionForAdminSchema) },
+  'POST /whatsapp-restart': { summary: "Restart every connection's session", answers: ok(z.object({ message: z.string(), restarted: z.number().int() })) },
+  'POST /whatsappsession/:id': { summary: 'Start the session again', answers: ok(z.object({ message: z.string(), session: PresentedConnectionSessionSchema })) },
+  'PUT /whatsappsession/:id': { summary: 'A new QR code', answers: ok(z.object({ message: z.string(), session: PresentedConnectionSessionSchema })) },
+  'DELETE /whatsappsession/:id': { summary: 'Disconnect the session', answers: ok(z.object({ message: z.string(), session: PresentedConnectionSessionSchema })) },
+  'GET /whatsapp/:id/templates': { summary: "A Cloud API connection's message templates", answers: ok(z.object({ templates: z.array(PresentedMessageTemplateSchema) })) },
+  'GET /whatsapp/:id/holiday-periods': { summary: "A connection's holiday periods", answers: list(PresentedHolidayPeriodSchema) },
+  'POST /whatsapp/:id/holiday-periods': { summary: 'Add a holiday period', answers: ok(PresentedHolidayPeriodSchema) },
+  'PUT /whatsapp/:id/holiday-periods/:periodId': { summary: 'Change a holiday period', answers: ok(PresentedHolidayPeriodSchema) },
+  'DELETE /whatsapp/:id/holiday-periods/:periodId': { summary: 'Delete a holiday period', answers: ok(deleted) },
+  // company API keys
+  'GET /api-keys': { summary: "The company's API keys (never their secrets)", answers: list(PresentedApiKeySchema) },
+  'POST /api-keys': { summary: 'Create an API key: the only answer that shows its secret', answers: created(CreatedApiKeySchema) },
+  'DELETE /api-keys/:id': { summary: 'Revoke an API key', answers: ok(PresentedApiKeySchema), errors: ['ERR_NO_API_KEY_FOUND'] },
+  // schedules, campaigns, contact lists, file lists
+  ...crud('/schedules', PresentedScheduleSchema, page('schedules', PresentedScheduleSchema, true), 'schedule'),
+  ...mediaUpload('/schedules', PresentedScheduleSchema, 'schedule'),
+  ...crud('/campaigns', PresentedCampaignSchema, page('records', PresentedCampaignSchema, false), 'campaign'),
+  'GET /campaigns/:id': { summary: 'A campaign, with its failed sends (`failures`)', answers: ok(PresentedCampaignSchema) },
+  'POST /campaigns/:id/cancel': { summary: 'Cancel a campaign', answers: ok(PresentedCampaignSchema) },
+  'POST /campaigns/:id/restart': { summary: 'Restart a cancelled campaign', answers: ok(PresentedCampaignSchema) },
+  ...mediaUpload('/campaigns', PresentedCampaignSchema, 'campaign'),
+  'GET /campaign-settings': { summary: "The campaigns' settings (key, JSON value)", answers: list(CampaignSettingEntrySchema) },
+  'POST /campaign-settings': { summary: "Change the campaigns' settings", answers: list(CampaignSettingEntrySchema) },
+  ...crud('/contact-lists', PresentedContactListSchema, page('records', PresentedContactListSchema, false), 'contact list'),
+  'GET /contact-lists/list': { summary: 'Every contact list, for pickers', answers: list(PresentedContactListSchema) },
+  'POST /contact-lists/:id/upload': { summary: 'Import a spreadsheet into a list (multipart, field `file`)', answers: ok(ContactListUploadResultSchema) },
+  ...crud('/contact-list-items', PresentedContactListItemSchema, page('contacts', PresentedContactListItemSchema, false), 'contact list item'),
+  'GET /contact-list-items/list': { summary: 'Every item of a list', answers: list(PresentedContactListItemSchema) },
+  ...crud('/files', PresentedFileListSchema, page('files', PresentedFileListSchema, false), 'file list'),
+  'POST /files/uploadList/:id': { summary: "Upload a file list's files (multipart)", answers: ok(PresentedFileListSchema) },
+  // internal chat and announcements
+  ...crud('/chats', PresentedChatSchema, page('records', PresentedChatSchema, false), 'chat'),
+  'GET /chats/unread': { summary: 'How many chats have unread messages', answers: ok(count) },
+  'POST /chats/:id/leave': { summary: 'Leave a chat', answers: ok(deleted) },
+  'POST /chats/:id/read': { summary: "Mark a chat's messages read", answers: ok(PresentedChatSchema) },
+  'GET /chats/:id/messages': { summary: "A page of a chat's messages", answers: page('records', PresentedChatMessageSchema, false) },
+  'POST /chats/:id/messages': { summary: 'Write in a chat', answers: created(PresentedChatMessageSchema) },
+  ...crud('/announcements', PresentedAnnouncementSchema, page('records', PresentedAnnouncementSchema, true), 'announcement'),
+  ...mediaUpload('/announcements', PresentedAnnouncementSchema, 'announcement'),
+  'GET /announcements/unread': { summary: 'How many announcements the caller has not read', answers: ok(count) },
+  'POST /announcements/read': { summary: 'Mark every announcement read', answers: ok(count) },
+  // dashboard
+  'GET /dashboard': { summary: "The dashboard's counters and attendants", answers: ok(DashboardAnswerSchema) },
+  'GET /dashboard/ticketsUsers': { summary: 'Tickets per user', answers: ok(TicketsUsersAnswerSchema) },
+  'GET /dashboard/ticketsDay': { summary: 'Tickets per day (or hour)', answers: ok(TicketsDayAnswerSchema) },
+  // billing
+  'GET /invoices/all': { summary: "The company's invoices", answers: list(InvoiceViewSchema) },
+  'GET /invoices/:id': { summary: 'An invoice', answers: ok(InvoiceViewSchema) },
+  'GET /subscription': { summary: 'The subscription page', answers: ok(SubscriptionViewSchema) },
+  'POST /subscription': { summary: 'Pay an invoice: a Pix code, a boleto or a card charge', answers: ok(PixCheckoutViewSchema) },
+  'GET /invoices/list': { summary: "Every invoice of the company", answers: list(InvoiceViewSchema) },
+  'POST /companies/:id/invoices': {
+    summary: "Issue a company's invoice now",
+    answers: { 201: { schema: InvoiceViewSchema, description: 'Issued' }, 200: { schema: InvoiceViewSchema, description: 'The company had an open invoice: that one.' } },
+  },
+  // sign-up and password reset (public)
+  'POST /companies/cadastro': { summary: 'Sign up a company (a confirmation e-mail follows)', answers: created(z.object({ message: z.string() })) },
+  'POST /forgetpassword/:email': {
+    summary: 'Send a password reset code by e-mail',
+    answers: ok(z.object({ status: z.union([z.literal(200), z.literal(404)]), message: z.string() }), '`status` 404 only where the platform reveals unknown addresses'),
+  },
+  'POST /resetpasswords/:email/:token/:newPassword': { summary: 'Reset a password with the e-mailed code (whaticket v6)', answers: ok(z.object({ message: z.string() })) },
+  'POST /auth/reset-password': { summary: 'Reset a password with the e-mailed code', answers: ok(z.object({ message: z.string() })) },
+  'GET /settings/viewregister': { summary: 'Whether sign-up is open (whaticket v6)', answers: ok(z.object({ key: z.literal('viewregister'), value: z.enum(['enabled', 'disabled']) })) },
+  'GET /settings/allowregister': { summary: 'Whether sign-up is open (whaticket v6)', answers: ok(z.object({ key: z.literal('allowregister'), value: z.enum(['enabled', 'disabled']) })) },
+  'GET /settings/trial': { summary: "The trial's days (whaticket v6)", answers: ok(z.object({ key: z.literal('trial'), value: z.string() })) },
+  'GET /settings/system-default-language': {
+    summary: "The platform's language, before sign-in (whaticket v6)",
+    answers: ok(z.object({ key: z.literal('system-default-language'), value: z.string(), language: z.string() })),
+  },
+  // the platform: plans, companies, helps (super users), settings
+  ...crud('/plans', PresentedPlanRowSchema, page('plans', PresentedPlanRowSchema, true), 'plan'),
+  'GET /plans/all': { summary: 'Every plan', answers: list(PresentedPlanRowSchema) },
+  ...crud('/companies', PresentedCompanySchema, page('companies', PresentedCompanySchema, true), 'company'),
+  'GET /companies/list': { summary: 'Every company', answers: list(PresentedCompanySchema) },
+  'GET /companies/listPlan/:companyId': { summary: "A company's plan", answers: ok(PresentedCompanyPlanSchema) },
+  'PUT /companies/:id/schedules': { summary: "Set the company's business hours", answers: ok(PresentedCompanySchema) },
+  'GET /helps': { summary: 'The help videos', answers: list(PresentedHelpSchema) },
+  'GET /helps/list': { summary: 'The help videos', answers: list(PresentedHelpSchema) },
+  'POST /helps': { summary: 'Create a help video', answers: created(PresentedHelpSchema) },
+  'PUT /helps/:id': { summary: 'Change a help video', answers: ok(PresentedHelpSchema) },
+  'DELETE /helps/:id': { summary: 'Delete a help video', answers: ok(deleted) },
+  'GET /settings': { summary: 'The company settings the caller may see (secrets masked)', answers: list(PresentedSettingSchema) },
+  'GET /settings/:key': { summary: 'A company setting', answers: ok(PresentedSettingSchema) },
+  'PUT /settings/:key': { summary: 'Change a company setting', answers: ok(PresentedSettingSchema) },
+  'POST /settings/media-upload': { summary: "Store a setting's file (multipart, field `file`)", answers: ok(z.object({ mensagem: z.string(), key: z.string(), filename: z.string() })) },
+  'POST /settings/logo': {
+    summary: 'Store the light or dark logo (multipart: `file`, `mode`)',
+    answers: ok(z.object({ mensagem: z.string(), key: z.string(), filename: z.string(), mode: z.enum(['Light', 'Dark']) })),
+  },
+  'POST /settings/gerencianet-cert-upload': {
+    summary: "Store the Efí (Gerencianet) certificate (multipart, field `file`)",
+    answers: ok(z.object({ setting: PresentedSettingSchema, value: z.string(), key: z.string(), filename: z.string() })),
+  },
+  // the chatbot: options, AI prompts, integrations
+  'GET /queue-options': { summary: "A level of a queue's chatbot options, with their sub-options", answers: list(PresentedQueueOptionSchema) },
+  'GET /queue-options/:id': { summary: 'A chatbot option, with its sub-options', answers: ok(PresentedQueueOptionSchema) },
+  'POST /queue-options': { summary: 'Create a chatbot option', answers: created(PresentedQueueOptionSchema) },
+  'PUT /queue-options/:id': { summary: 'Change a chatbot option', answers: ok(PresentedQueueOptionSchema) },
+  'DELETE /queue-options/:id': { summary: 'Delete a chatbot option and its sub-options', answers: ok(deleted) },
+  ...mediaUpload('/queue-options', PresentedQueueOptionSchema, 'chatbot option'),
+  ...crud('/prompt', PresentedPromptSchema, ok(z.object({ prompts: z.array(PresentedPromptSchema) })), 'AI prompt'),
+  ...crud('/queueIntegration', PresentedIntegrationSchema, page('queueIntegrations', PresentedIntegrationSchema, true), 'integration'),
+  'POST /queueIntegration': { summary: 'Create an integration (its signing secret shown whole this once)', answers: created(PresentedIntegrationSchema) },
+  'POST /queueIntegration/testSession': { summary: 'Try a Dialogflow agent', answers: ok(z.object({ message: z.string(), intent: z.string(), reply: z.string() })) },
+  'GET /plans/list': { summary: 'The plans, for the sign-up form', answers: list(PresentedPlanRowSchema) },
+  'GET /plans/register': { summary: 'The plans, for the sign-up form (whaticket v6)', answers: list(PresentedPlanRowSchema) },
+  'GET /version': { summary: "The server's version", answers: ok(z.object({ version: z.string() })) },
+  'GET /messages-allMe': { summary: 'How many messages in a range (whaticket v6 reads `count[0].count`)', answers: ok(z.object({ count: z.array(count) })) },
 };

@@ -1,3 +1,4 @@
+import type { PresentedIntegration } from '@atende/shared';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import type { QueueIntegrationRow } from '../../platform/db/schema.js';
 import { maskedKey } from '../../modules/prompts/prompts.presenter.js';
@@ -6,7 +7,7 @@ import { maskedKey } from '../../modules/prompts/prompts.presenter.js';
  * Credentials never leave in full: the Dialogflow key and the webhook signing
  * secret are shown masked, and the dialog may send the mask back unchanged.
  */
-export function presentIntegration(integration: QueueIntegrationRow, secrets: SecretBox) {
+export function presentIntegration(integration: QueueIntegrationRow, secrets: SecretBox): PresentedIntegration {
   return {
     id: integration.id,
     type: integration.type,

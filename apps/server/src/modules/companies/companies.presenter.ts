@@ -1,8 +1,8 @@
-import { presentDueDate, presentSchedules } from '@atende/shared';
+import { presentDueDate, presentSchedules, type PresentedCompany, type PresentedCompanyPlan } from '@atende/shared';
 import { presentPlanRow } from '../plans/plans.presenter.js';
 import type { CompanyDetail } from './companies.repo.js';
 
-export function presentCompany({ company, plan, campaignsEnabled }: CompanyDetail) {
+export function presentCompany({ company, plan, campaignsEnabled }: CompanyDetail): PresentedCompany {
   return {
     id: company.id,
     name: company.name,
@@ -22,6 +22,6 @@ export function presentCompany({ company, plan, campaignsEnabled }: CompanyDetai
 }
 
 /** `GET /companies/listPlan/{companyId}`: the company and its plan only. */
-export function presentCompanyPlan({ company, plan }: CompanyDetail) {
+export function presentCompanyPlan({ company, plan }: CompanyDetail): PresentedCompanyPlan {
   return { id: company.id, name: company.name, plan: presentPlanRow(plan) };
 }

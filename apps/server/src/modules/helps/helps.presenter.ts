@@ -1,6 +1,7 @@
+import type { PresentedHelp } from '@atende/shared';
 import type { HelpRow } from '../../platform/db/schema.js';
 
-export function presentHelp(row: HelpRow) {
+export function presentHelp(row: HelpRow): PresentedHelp {
   return {
     id: row.id,
     title: row.title,

@@ -1,8 +1,9 @@
+import type { PresentedPrompt } from '@atende/shared';
 import { maskSecret, type SecretBox } from '../../platform/crypto/secret-box.js';
 import type { PromptDetail } from './prompts.repo.js';
 
 /** The API key never leaves in full: the dialog shows it masked and may send the mask back unchanged. */
-export function presentPrompt(prompt: PromptDetail, secrets: SecretBox) {
+export function presentPrompt(prompt: PromptDetail, secrets: SecretBox): PresentedPrompt {
   return {
     id: prompt.id,
     name: prompt.name,

@@ -1,19 +1,7 @@
+import type { PresentedQueueOption } from '@atende/shared';
 import type { QueueOptionRow } from '../../platform/db/schema.js';
 import type { MediaStorage } from '../../platform/storage/media-storage.js';
 
-export interface PresentedQueueOption {
-  id: number;
-  queueId: number;
-  parentId: number | null;
-  title: string;
-  message: string;
-  option: string;
-  mediaName: string | null;
-  mediaUrl: string | null;
-  children: PresentedQueueOption[];
-  createdAt: string;
-  updatedAt: string;
-}
 
 /** Options of one level with their whole subtree under `children`, each level in the customer's order. */
 export function presentOptionTree(all: QueueOptionRow[], parentId: number | null, media: MediaStorage): PresentedQueueOption[] {

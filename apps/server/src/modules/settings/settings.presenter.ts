@@ -1,10 +1,8 @@
-import { maySeeSetting, settingVisibility } from '@atende/shared';
+import { maySeeSetting, settingVisibility, type PresentedSetting } from '@atende/shared';
 import { maskSecret, type SecretBox } from '../../platform/crypto/secret-box.js';
 
-export interface StoredSetting {
-  key: string;
-  value: string;
-}
+/** A setting as stored, and as answered (`PresentedSettingSchema`). */
+export type StoredSetting = PresentedSetting;
 
 /**
  * The plain value of a stored secret. Rows written before secrets were sealed

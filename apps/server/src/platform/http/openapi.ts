@@ -5,6 +5,7 @@ import {
   ROUTE_ANSWERS,
   routeKey,
   routeRole,
+  routeScope,
   type ErrorCode,
   type RouteAnswer,
   type RouteRole,
@@ -281,11 +282,17 @@ function buildDocument(info: OpenApiInfo, routes: SeenRoute[]): OpenApiDocument 
     const { path, names } = openApiPath(route.url);
     const responses: Record<string, Json> = {};
     for (const [status, success] of Object.entries(answer?.answers ?? {})) {
-      responses[status] = { description: success.description ?? 'Success', content: { 'application/json': { schema: writer.write(success.schema, 'output') } } };
+      responses[status] = {
+        description: success.description ?? (success.schema ? 'Success' : 'Success, no body'),
+        ...(success.schema ? { content: { 'application/json': { schema: writer.write(success.schema, 'output') } } } : {}),
+      };
     }
     if (Object.keys(responses).length === 0) responses['200'] = { description: 'Success (its body is not described yet)' };
-    if (!isProviderStandIn(route.url)) Object.assign(responses, errorResponses([...commonErrors(route, role, answer), ...(answer?.errors ?? [])], answer?.errors !== undefined));
-    const security = answer?.credential === 'connectionToken' ? [{ connectionToken: [] }] : role === 'public' ? [] : [{ userToken: [] }];
+    const scope = answer?.credential === 'connectionToken' || role === 'public' ? undefined : routeScope(key);
+    const keyErrors: ErrorCode[] = scope ? ['ERR_INVALID_API_KEY', 'ERR_API_KEY_SCOPE', 'ERR_TOO_MANY_REQUESTS'] : [];
+    if (!isProviderStandIn(route.url)) Object.assign(responses, errorResponses([...commonErrors(route, role, answer), ...keyErrors, ...(answer?.errors ?? [])], answer?.errors !== undefined));
+    const security =
+      answer?.credential === 'connectionToken' ? [{ connectionToken: [] }] : role === 'public' ? [] : [{ userToken: [] }, ...(scope ? [{ apiKey: [scope] }] : [])];
     const body = requestBody(route, answer, writer);
     const params = parameters(route, names, writer);
     const operation: Json = {
@@ -296,8 +303,9 @@ function buildDocument(info: OpenApiInfo, routes: SeenRoute[]): OpenApiDocument 
         ? "A stand-in of a payment provider's API (PIX_PROVIDER=fake, for tests and demos); it answers in that provider's shapes."
         : answer?.credential === 'connectionToken'
           ? "The connection's API token (Bearer)."
-          : ROLE_TEXT[role],
+          : ROLE_TEXT[role] + (scope ? ` Or a company API key with the scope \`${scope}\`.` : ''),
       'x-role': role,
+      ...(scope ? { 'x-scopes': [scope] } : {}),
       security,
       ...(params.length > 0 ? { parameters: params } : {}),
       ...(body ? { requestBody: body } : {}),
@@ -314,7 +322,8 @@ function buildDocument(info: OpenApiInfo, routes: SeenRoute[]): OpenApiDocument 
       description:
         'Every HTTP route of this Atende server, generated from its route table and zod schemas. ' +
         'Errors answer the envelope `ErrorResponse` (`{ "error": "ERR_...", "message"?, "fields"? }`); each error code has one HTTP status. ' +
-        '`x-role` is the least role that may call a route.',
+        '`x-role` is the least role that may call a route; `x-scopes`, on the routes a company API key may call, the scope the key needs ' +
+        '(the `apiKey` requirement names it too). Any other route refuses every key (403 `ERR_API_KEY_ROUTE`).',
     },
     servers: [{ url: '/' }],
     paths,
@@ -326,6 +335,15 @@ function buildDocument(info: OpenApiInfo, routes: SeenRoute[]): OpenApiDocument 
           scheme: 'bearer',
           bearerFormat: 'JWT',
           description: "A user's access token: `token` of `POST /auth/login`, renewed by `POST /auth/refresh_token` (the refresh cookie).",
+        },
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'atk_…',
+          description:
+            'A company API key (`atk_…`, made by an admin in Settings → API keys, `POST /api-keys`), sent as `Authorization: Bearer atk_…`. ' +
+            "It acts as the admin who made it, narrowed to its scopes; it reaches only the operations whose `apiKey` requirement names one of them (`x-scopes`). " +
+            'Unknown, revoked or expired keys: 401 `ERR_INVALID_API_KEY`; a scope missing: 403 `ERR_API_KEY_SCOPE`; any other route: 403 `ERR_API_KEY_ROUTE`; each key has its own rate limit (429 `ERR_TOO_MANY_REQUESTS`, `Retry-After`).',
         },
         connectionToken: {
           type: 'http',
