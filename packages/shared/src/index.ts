@@ -32,3 +32,4 @@ export * from './first-screen.js';
 export * from './api-key-schemas.js';
 export * from './route-scopes.js';
 export * from './route-answers.js';
+export * from './two-factor-schemas.js';
