@@ -13,6 +13,7 @@ import { userModalTexts, usersTexts } from '../features/users/users.i18n';
 import { messagesApiTexts } from '../features/messages-api/messages-api.i18n';
 import { tagsTexts } from '../features/tags/tags.i18n';
 import { apiKeysTexts } from '../features/api-keys/api-keys.i18n';
+import { twoFactorTexts } from '../features/two-factor/two-factor.i18n';
 import { helpsTexts } from '../features/helps/helps.i18n';
 import { contactListsTexts } from '../features/contact-lists/contact-lists.i18n';
 import { campaignsTexts } from '../features/campaigns/campaigns.i18n';
@@ -47,6 +48,11 @@ export const es: Messages = {
     hidePassword: 'Ocultar contraseña',
     payNow: 'Pagar ahora',
     payNowHint: 'Los administradores pueden entrar solo para pagar la factura y restablecer el acceso.',
+    codeTitle: 'Verificación en dos pasos',
+    code: 'Código de verificación',
+    codeHint: 'Escriba el código de 6 dígitos de la aplicación de autenticación o un código de recuperación.',
+    verify: 'Verificar',
+    back: 'Volver',
   },
   menu: {
     dashboard: 'Panel',
@@ -206,6 +212,7 @@ export const es: Messages = {
   campaignSettings: campaignSettingsTexts.es,
   helps: helpsTexts.es,
   apiKeys: apiKeysTexts.es,
+  twoFactor: twoFactorTexts.es,
   contactLists: contactListsTexts.es,
   campaigns: campaignsTexts.es,
   dashboard: dashboardTexts.es,
