@@ -18,7 +18,7 @@ export function generateRecoveryCodes(): string[] {
 }
 
 /** How a typed code is compared: case, dashes and spaces do not matter. */
-export function normalizeRecoveryCode(code: string): string {
+function normalizeRecoveryCode(code: string): string {
   return code.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 

@@ -6,7 +6,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
  * string as authenticator apps expect. Nothing here is stored; two-factor.service.ts
  * remembers the last step a code was accepted for.
  */
-export const TOTP_STEP_SECONDS = 30;
+const TOTP_STEP_SECONDS = 30;
 const DIGITS = 6;
 /** Steps either side of now a code is still accepted for (clock drift, a code typed as it changes). */
 const WINDOW = 1;
