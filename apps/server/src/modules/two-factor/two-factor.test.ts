@@ -36,7 +36,7 @@ async function userWithSecondFactor(companyId?: number) {
 describe('setting up a second factor', () => {
   it('answers a secret and its otpauth address, keeps the secret sealed, and enables with a current code only', async () => {
     const company = await t.factories.buildCompany();
-    const { token, userId } = await company.admin.login();
+    const { token, userId } = await t.login(company.admin.email, company.admin.password);
     const setup = await t.request(token, 'POST', '/auth/2fa/setup');
     expect(setup.statusCode).toBe(200);
     expect(setup.headers['cache-control']).toBe('no-store');
