@@ -11,6 +11,9 @@ import { api, apiLogin, expect, test, uniqueStamp } from './fixtures';
 
 const shots = process.env.E2E_SCREENSHOTS_DIR;
 
+// The wrong code typed on purpose is answered 400 (the browser logs it).
+test.use({ expectedHttpErrors: [400] });
+
 function base32Decode(text: string): Buffer {
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
   let bits = 0;
