@@ -59,6 +59,8 @@ import { subscribeTicketEvents } from './modules/tickets/tickets.events.js';
 import { registerTicketRoutes } from './modules/tickets/tickets.routes.js';
 import { subscribeSettingEvents } from './modules/settings/settings.events.js';
 import { registerSettingPublicRoutes, registerSettingRoutes } from './modules/settings/settings.routes.js';
+import { registerTwoFactorRoutes } from './modules/two-factor/two-factor.routes.js';
+import { subscribeTwoFactorEvents } from './modules/two-factor/two-factor.events.js';
 import { subscribeUserEvents } from './modules/users/users.events.js';
 import { registerUserRoutes } from './modules/users/users.routes.js';
 
@@ -123,6 +125,8 @@ export const privateModules: RegisterRoutes[] = [
   registerInvoiceRoutes,
   // company API keys (issue 34)
   registerApiKeyRoutes,
+  // two-factor sign-in (issue 35)
+  registerTwoFactorRoutes,
 ];
 
 /** Each feature turns its domain events into realtime messages. */
@@ -138,6 +142,7 @@ export function subscribeModuleEvents(services: AppServices): void {
   registerOutboundJobs(services);
   subscribeAuthEvents(services);
   subscribeUserEvents(services);
+  subscribeTwoFactorEvents(services);
   subscribeSettingEvents(services);
   subscribeConnectionEvents(services);
   subscribeTicketEvents(services);

@@ -99,6 +99,18 @@ export const ERROR_STATUS = {
   // A route no API key may call (not in ROUTE_SCOPES), whatever its scopes.
   ERR_API_KEY_ROUTE: 403,
   ERR_NO_API_KEY_FOUND: 404,
+  // two-factor sign-in (issue 35): a wrong, used or expired code (authenticator or recovery code)
+  ERR_INVALID_TWO_FACTOR_CODE: 400,
+  // The company requires a second factor and this user has none yet: only its set-up routes answer.
+  ERR_TWO_FACTOR_SETUP_REQUIRED: 403,
+  // Set-up asked while a second factor is on (turn it off first).
+  ERR_TWO_FACTOR_ALREADY_ENABLED: 409,
+  // Enable without a set-up, or disable without a second factor.
+  ERR_TWO_FACTOR_NOT_SET_UP: 409,
+  // The company requires a second factor: its users cannot turn theirs off.
+  ERR_TWO_FACTOR_REQUIRED_BY_COMPANY: 403,
+  // A signed-in user's password check failed (turning the second factor off): not a 401, the session stays.
+  ERR_WRONG_PASSWORD: 400,
   // outbound engine and schedules (issue 20)
   ERR_NO_SCHEDULE_FOUND: 404,
   // A schedule already sent (sentAt) or being sent cannot be changed or submitted again.

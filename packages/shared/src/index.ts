@@ -33,3 +33,4 @@ export * from './api-key-schemas.js';
 export * from './route-scopes.js';
 export * from './route-answers.js';
 export * from './platform-answers.js';
+export * from './two-factor-schemas.js';

@@ -39,6 +39,7 @@ import type { ErrorCode } from './errors.js';
 import { ExternalSendBody } from './phone-schemas.js';
 import type { RouteKey } from './route-roles.js';
 import { SendMessageBody } from './ticket-schemas.js';
+import { TwoFactorEnableAnswer, TwoFactorSetupAnswer, TwoFactorStatus } from './two-factor-schemas.js';
 
 /**
  * What the OpenAPI document (`GET /openapi.json`, apps/server/src/platform/http/openapi.ts)
@@ -154,6 +155,19 @@ const SEND_ERRORS: ErrorCode[] = [
 ];
 
 export const ROUTE_ANSWERS: Partial<Record<RouteKey, RouteAnswer>> = {
+  // two-factor sign-in (issue 35)
+  'GET /auth/2fa': { summary: "The caller's second factor: on or not, required by the company, recovery codes left", answers: ok(TwoFactorStatus) },
+  'POST /auth/2fa/setup': { summary: 'A new TOTP secret and its otpauth address (for a QR code)', answers: ok(TwoFactorSetupAnswer), errors: ['ERR_TWO_FACTOR_ALREADY_ENABLED'] },
+  'POST /auth/2fa/enable': {
+    summary: 'Turns the second factor on with its first code; answers the ten recovery codes, once',
+    answers: ok(TwoFactorEnableAnswer),
+    errors: ['ERR_INVALID_TWO_FACTOR_CODE', 'ERR_TWO_FACTOR_NOT_SET_UP', 'ERR_TWO_FACTOR_ALREADY_ENABLED'],
+  },
+  'POST /auth/2fa/disable': {
+    summary: 'Turns the second factor off, with a code or the password (204)',
+    errors: ['ERR_INVALID_TWO_FACTOR_CODE', 'ERR_WRONG_PASSWORD', 'ERR_TWO_FACTOR_NOT_SET_UP', 'ERR_TWO_FACTOR_REQUIRED_BY_COMPANY', 'ERR_TOO_MANY_REQUESTS'],
+  },
+  'POST /users/:id/2fa/reset': { summary: "A super user removes a user's second factor (204)", errors: ['ERR_NO_USER_FOUND'] },
   // tickets
   'GET /tickets': { summary: 'A page of the tickets the caller may see', answers: ok(PresentedTicketPageSchema) },
   'GET /tickets/count': { summary: 'How many tickets the same query lists', answers: ok(count) },

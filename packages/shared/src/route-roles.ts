@@ -32,6 +32,12 @@ export const ROUTE_ROLES = {
   'POST /auth/refresh_token': 'public',
   'DELETE /auth/logout': 'public', // the refresh cookie names the session
   'GET /auth/me': 'user',
+  // two-factor sign-in (issue 35): the caller's own second factor; a super user resets someone's
+  'GET /auth/2fa': 'user',
+  'POST /auth/2fa/setup': 'user',
+  'POST /auth/2fa/enable': 'user',
+  'POST /auth/2fa/disable': 'user',
+  'POST /users/:id/2fa/reset': 'super',
   // dashboard (issue 21)
   'GET /dashboard': 'admin',
   'GET /dashboard/ticketsUsers': 'admin',

@@ -3,6 +3,7 @@ import { ALL_TICKET_VALUES, LANGUAGES, PROFILES, RECURRENCES, WEEKDAYS } from '.
 import { PLAN_FEATURES } from './plans.js';
 import { flag, noneAsAbsent, noneId } from './conventions.js';
 import { email, id, isCalendarDate, isDateTime, requiredText, time, timeZone } from './validation.js';
+import { twoFactorCode } from './two-factor-schemas.js';
 
 export const LoginBody = z.object({
   email: email(),
@@ -12,6 +13,8 @@ export const LoginBody = z.object({
    * the billing routes (without it the login is refused, as the spec says).
    */
   billing: flag().optional(),
+  /** The second factor (two-factor-schemas.ts): the authenticator's 6 digits or a recovery code. */
+  code: twoFactorCode().optional(),
 });
 export type LoginBody = z.infer<typeof LoginBody>;
 

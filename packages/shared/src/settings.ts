@@ -52,6 +52,8 @@ export const SETTING_DEFINITIONS = {
   /** Initial state of the side menu: enabled = open. */
   sideMenu: { values: ['enabled', 'disabled'], default: 'enabled', visibility: 'public' },
   campaignsEnabled: { values: ['true', 'false'], default: 'true', visibility: 'public' },
+  /** enabled: every user of the company signs in with a second factor; one without it reaches only its set-up (issue 35). */
+  requireTwoFactor: { values: ['enabled', 'disabled'], default: 'disabled', visibility: 'public' },
   asaas: { values: null, default: '', visibility: 'secret' },
   /** Platform setting (read from the main company): the public sign-up page creates companies. */
   publicSignup: { values: ['enabled', 'disabled'], default: 'enabled', visibility: 'admin' },

@@ -97,6 +97,12 @@ export const ROUTE_CASES: Record<RouteKey, RouteCase> = {
   // session
   'DELETE /auth/logout': open(() => '/auth/logout', { ownSession: true }),
   'GET /auth/me': open(() => '/auth/me'),
+  // two-factor sign-in (issue 35): the caller's own second factor; a super user resets another user's
+  'GET /auth/2fa': open(() => '/auth/2fa'),
+  'POST /auth/2fa/setup': open(() => call('/auth/2fa/setup')),
+  'POST /auth/2fa/enable': open(() => call('/auth/2fa/enable', { code: '000000' })),
+  'POST /auth/2fa/disable': open(() => call('/auth/2fa/disable', { password: 'Probe123!' })),
+  'POST /users/:id/2fa/reset': deny((f) => call(`/users/${f.userId}/2fa/reset`)),
   // plans (a global catalogue)
   'GET /plans/all': open(() => '/plans/all'),
   'GET /plans': open((f) => `/plans?searchParam=${q(f)}`),

@@ -39,6 +39,8 @@ export interface TestOptions {
   onRoute?: BuildAppOptions['onRoute'];
   /** The app's logger (a test that reads what was logged); silent by default. */
   logger?: BuildAppOptions['logger'];
+  /** The clock the rules read (a test moves time through it); the system's by default. */
+  clock?: BuildAppOptions['clock'];
 }
 
 /**
@@ -64,7 +66,7 @@ export async function createTestContext(options: TestOptions = {}): Promise<Test
   const database = await openTestDatabase();
   const config = testConfig(options.env);
   await seedFirstStart(database.db, { adminEmail: SUPER_ADMIN.email, adminPassword: SUPER_ADMIN.password });
-  const app = await buildApp({ config, database, jobs: createManualJobs(), realtime: options.realtime ?? false, serveWeb: options.serveWeb ?? false, onRoute: options.onRoute, logger: options.logger });
+  const app = await buildApp({ config, database, jobs: createManualJobs(), realtime: options.realtime ?? false, serveWeb: options.serveWeb ?? false, onRoute: options.onRoute, logger: options.logger, clock: options.clock });
   if (options.listen) await app.listen({ port: 0, host: '127.0.0.1' });
   else await app.ready();
 

@@ -17,7 +17,11 @@ interface SessionState {
    * `billing`: an admin of a company past its due date signs in only to pay (the
    * server then answers 402 on every route but the billing ones); it lands on /financeiro.
    */
-  signIn(email: string, password: string, options?: { billing?: boolean }): Promise<PresentedUser>;
+  /**
+   * `code`: the account's second factor (two-factor sign-in). An account with one answers
+   * `twoFactorRequired` (no session yet) until the code is sent with the password.
+   */
+  signIn(email: string, password: string, options?: { billing?: boolean; code?: string }): Promise<PresentedUser | { twoFactorRequired: true }>;
   /** Loads the signed-in user again (`GET /auth/me`), e.g. after a payment moved the company's due date. */
   reloadUser(): Promise<PresentedUser | null>;
   signOut(): Promise<void>;
@@ -94,9 +98,11 @@ export function SessionProvider({ children, onSessionEnd }: { children: ReactNod
   }, [api]);
 
   const signIn = useCallback(
-    async (email: string, password: string, options: { billing?: boolean } = {}) => {
-      const body = options.billing ? { email, password, billing: true } : { email, password };
-      const session = await api.post<{ token: string; user: PresentedUser }>('/auth/login', body);
+    async (email: string, password: string, options: { billing?: boolean; code?: string } = {}) => {
+      const body = { email, password, ...(options.billing ? { billing: true } : {}), ...(options.code === undefined ? {} : { code: options.code }) };
+      const answer = await api.post<{ token: string; user: PresentedUser } | { twoFactorRequired: true }>('/auth/login', body);
+      if ('twoFactorRequired' in answer) return { twoFactorRequired: true as const };
+      const session = answer;
       localStorage.setItem(STORAGE.token, session.token);
       localStorage.setItem(STORAGE.companyId, String(session.user.companyId));
       localStorage.setItem(STORAGE.userId, String(session.user.id));

@@ -6,6 +6,7 @@ import { useSession } from '../api/session';
 import { PageLoading } from '../components/page-loading';
 import { loadConversation } from '../features/conversation/load-conversation';
 import { PlaceholderPage } from '../features/placeholder/placeholder-page';
+import { TwoFactorGate } from '../features/two-factor/two-factor-gate';
 
 // The signed-in frame (top bar, menu) is a chunk of its own: the login page's first load does not carry it.
 const loadAppLayout = () => import('./layout/app-layout').then((m) => ({ default: m.AppLayout }));
@@ -139,7 +140,7 @@ function RequireSession({ children }: { children: ReactNode }) {
   const location = useLocation();
   if (loading) return <PageLoading />;
   if (!user) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
-  return children;
+  return <TwoFactorGate>{children}</TwoFactorGate>;
 }
 
 function PublicOnly({ children }: { children: ReactNode }) {

@@ -13,6 +13,7 @@ import { userModalTexts, usersTexts } from '../features/users/users.i18n';
 import { messagesApiTexts } from '../features/messages-api/messages-api.i18n';
 import { tagsTexts } from '../features/tags/tags.i18n';
 import { apiKeysTexts } from '../features/api-keys/api-keys.i18n';
+import { twoFactorTexts } from '../features/two-factor/two-factor.i18n';
 import { helpsTexts } from '../features/helps/helps.i18n';
 import { contactListsTexts } from '../features/contact-lists/contact-lists.i18n';
 import { campaignsTexts } from '../features/campaigns/campaigns.i18n';
@@ -47,6 +48,11 @@ export const en: Messages = {
     hidePassword: 'Hide password',
     payNow: 'Pay now',
     payNowHint: 'Administrators can sign in just to pay the invoice and restore access.',
+    codeTitle: 'Two-factor verification',
+    code: 'Verification code',
+    codeHint: 'Type the 6-digit code from your authenticator app or a recovery code.',
+    verify: 'Verify',
+    back: 'Back',
   },
   menu: {
     dashboard: 'Dashboard',
@@ -206,6 +212,7 @@ export const en: Messages = {
   campaignSettings: campaignSettingsTexts.en,
   helps: helpsTexts.en,
   apiKeys: apiKeysTexts.en,
+  twoFactor: twoFactorTexts.en,
   contactLists: contactListsTexts.en,
   campaigns: campaignsTexts.en,
   dashboard: dashboardTexts.en,
@@ -288,6 +295,12 @@ export const en: Messages = {
     ERR_API_KEY_SCOPE: 'This API key lacks the scope this needs.',
     ERR_API_KEY_ROUTE: 'API keys cannot use this route.',
     ERR_NO_API_KEY_FOUND: 'API key not found.',
+    ERR_INVALID_TWO_FACTOR_CODE: 'Invalid or already used code.',
+    ERR_TWO_FACTOR_SETUP_REQUIRED: 'Your company requires two-factor sign-in: set it up to continue.',
+    ERR_TWO_FACTOR_ALREADY_ENABLED: 'Two-factor sign-in is already on.',
+    ERR_TWO_FACTOR_NOT_SET_UP: 'Two-factor sign-in is not set up.',
+    ERR_TWO_FACTOR_REQUIRED_BY_COMPANY: 'Your company requires two-factor sign-in.',
+    ERR_WRONG_PASSWORD: 'Wrong password.',
     ERR_NO_TAG_FOUND: 'Tag not found.',
     ERR_NO_NOTE_FOUND: 'Note not found.',
     ERR_NO_QUICK_MESSAGE_FOUND: 'Quick message not found.',

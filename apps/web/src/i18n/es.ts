@@ -13,6 +13,7 @@ import { userModalTexts, usersTexts } from '../features/users/users.i18n';
 import { messagesApiTexts } from '../features/messages-api/messages-api.i18n';
 import { tagsTexts } from '../features/tags/tags.i18n';
 import { apiKeysTexts } from '../features/api-keys/api-keys.i18n';
+import { twoFactorTexts } from '../features/two-factor/two-factor.i18n';
 import { helpsTexts } from '../features/helps/helps.i18n';
 import { contactListsTexts } from '../features/contact-lists/contact-lists.i18n';
 import { campaignsTexts } from '../features/campaigns/campaigns.i18n';
@@ -47,6 +48,11 @@ export const es: Messages = {
     hidePassword: 'Ocultar contraseña',
     payNow: 'Pagar ahora',
     payNowHint: 'Los administradores pueden entrar solo para pagar la factura y restablecer el acceso.',
+    codeTitle: 'Verificación en dos pasos',
+    code: 'Código de verificación',
+    codeHint: 'Escriba el código de 6 dígitos de la aplicación de autenticación o un código de recuperación.',
+    verify: 'Verificar',
+    back: 'Volver',
   },
   menu: {
     dashboard: 'Panel',
@@ -206,6 +212,7 @@ export const es: Messages = {
   campaignSettings: campaignSettingsTexts.es,
   helps: helpsTexts.es,
   apiKeys: apiKeysTexts.es,
+  twoFactor: twoFactorTexts.es,
   contactLists: contactListsTexts.es,
   campaigns: campaignsTexts.es,
   dashboard: dashboardTexts.es,
@@ -288,6 +295,12 @@ export const es: Messages = {
     ERR_API_KEY_SCOPE: 'Esta clave de API no tiene el alcance necesario.',
     ERR_API_KEY_ROUTE: 'Las claves de API no pueden usar esta ruta.',
     ERR_NO_API_KEY_FOUND: 'Clave de API no encontrada.',
+    ERR_INVALID_TWO_FACTOR_CODE: 'Código no válido o ya usado.',
+    ERR_TWO_FACTOR_SETUP_REQUIRED: 'Su empresa exige el inicio de sesión en dos pasos: configúrelo para continuar.',
+    ERR_TWO_FACTOR_ALREADY_ENABLED: 'El inicio de sesión en dos pasos ya está activo.',
+    ERR_TWO_FACTOR_NOT_SET_UP: 'El inicio de sesión en dos pasos no está configurado.',
+    ERR_TWO_FACTOR_REQUIRED_BY_COMPANY: 'Su empresa exige el inicio de sesión en dos pasos.',
+    ERR_WRONG_PASSWORD: 'Contraseña incorrecta.',
     ERR_NO_TAG_FOUND: 'Etiqueta no encontrada.',
     ERR_NO_NOTE_FOUND: 'Nota no encontrada.',
     ERR_NO_QUICK_MESSAGE_FOUND: 'Respuesta rápida no encontrada.',

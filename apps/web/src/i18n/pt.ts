@@ -12,6 +12,7 @@ import { userModalTexts, usersTexts } from '../features/users/users.i18n';
 import { messagesApiTexts } from '../features/messages-api/messages-api.i18n';
 import { tagsTexts } from '../features/tags/tags.i18n';
 import { apiKeysTexts } from '../features/api-keys/api-keys.i18n';
+import { twoFactorTexts } from '../features/two-factor/two-factor.i18n';
 import { helpsTexts } from '../features/helps/helps.i18n';
 import { contactListsTexts } from '../features/contact-lists/contact-lists.i18n';
 import { campaignsTexts } from '../features/campaigns/campaigns.i18n';
@@ -48,6 +49,11 @@ export const pt = {
     hidePassword: 'Ocultar senha',
     payNow: 'Pagar agora',
     payNowHint: 'Administradores podem entrar só para pagar a fatura e reativar o acesso.',
+    codeTitle: 'Verificação em duas etapas',
+    code: 'Código de verificação',
+    codeHint: 'Digite o código de 6 dígitos do aplicativo autenticador ou um código de recuperação.',
+    verify: 'Verificar',
+    back: 'Voltar',
   },
   menu: {
     dashboard: 'Dashboard',
@@ -207,6 +213,7 @@ export const pt = {
   campaignSettings: campaignSettingsTexts.pt,
   helps: helpsTexts.pt,
   apiKeys: apiKeysTexts.pt,
+  twoFactor: twoFactorTexts.pt,
   contactLists: contactListsTexts.pt,
   campaigns: campaignsTexts.pt,
   dashboard: dashboardTexts.pt,
@@ -289,6 +296,12 @@ export const pt = {
     ERR_API_KEY_SCOPE: 'Esta chave de API não tem o escopo necessário.',
     ERR_API_KEY_ROUTE: 'Chaves de API não podem usar esta rota.',
     ERR_NO_API_KEY_FOUND: 'Chave de API não encontrada.',
+    ERR_INVALID_TWO_FACTOR_CODE: 'Código inválido ou já usado.',
+    ERR_TWO_FACTOR_SETUP_REQUIRED: 'Sua empresa exige login em duas etapas: configure-o para continuar.',
+    ERR_TWO_FACTOR_ALREADY_ENABLED: 'O login em duas etapas já está ativo.',
+    ERR_TWO_FACTOR_NOT_SET_UP: 'O login em duas etapas não está configurado.',
+    ERR_TWO_FACTOR_REQUIRED_BY_COMPANY: 'Sua empresa exige login em duas etapas.',
+    ERR_WRONG_PASSWORD: 'Senha incorreta.',
     ERR_NO_TAG_FOUND: 'Tag não encontrada.',
     ERR_NO_NOTE_FOUND: 'Observação não encontrada.',
     ERR_NO_QUICK_MESSAGE_FOUND: 'Resposta rápida não encontrada.',

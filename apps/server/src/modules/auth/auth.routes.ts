@@ -34,6 +34,8 @@ export function registerAuthPublicRoutes(scope: FastifyInstance, deps: AuthDeps)
 
   app.post('/auth/login', { schema: { body: LoginBody }, onRequest: refuseKnownFlood }, async (request, reply) => {
     const session = await login(deps, { ...request.body, ip: request.ip, deviceCookie: request.cookies[DEVICE_COOKIE] });
+    // The password was right; the account's second factor is asked next (no session yet).
+    if ('twoFactorRequired' in session) return session;
     setRefreshCookie(reply, deps.config, session.refreshToken);
     // This browser is now a known device of the account (login-limiter.ts).
     reply.setCookie(DEVICE_COOKIE, session.deviceCookie, {
@@ -67,5 +69,5 @@ export function registerAuthPublicRoutes(scope: FastifyInstance, deps: AuthDeps)
 
 export function registerAuthPrivateRoutes(scope: FastifyInstance, deps: Pick<Platform, 'db'>): void {
   const app = scope.withTypeProvider<ZodTypeProvider>();
-  app.get('/auth/me', { config: { allowExpiredCompany: true } }, async (request) => presentUser(await currentUser(deps, request.ctx)));
+  app.get('/auth/me', { config: { allowExpiredCompany: true, allowTwoFactorSetup: true } }, async (request) => presentUser(await currentUser(deps, request.ctx)));
 }

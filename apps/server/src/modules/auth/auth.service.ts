@@ -3,6 +3,8 @@ import { AppError, tooManyRequests } from '../../platform/http/app-error.js';
 import { isCompanyExpired, isCompanySuspended, type RequestContext } from '../../platform/http/context.js';
 import type { Platform } from '../../platform/platform.js';
 import { endResetCodes } from '../password-reset/password-reset.repo.js';
+import { spendSecondFactor } from '../two-factor/two-factor.service.js';
+import { findEnabledTwoFactorForSignIn } from '../two-factor/two-factor.repo.js';
 import { loadUserDetail } from '../users/users.repo.js';
 import type { UserDetail } from '../users/users.presenter.js';
 import { findCredentials, markSignedIn, markSignedOut, replacePasswordHash } from './auth.repo.js';
@@ -19,7 +21,7 @@ import {
 } from './refresh-tokens.repo.js';
 
 /** Sign-in, refresh and logout: the session's rows, the tokens, the login limits, and the sockets told of an ended session. */
-export type AuthDeps = Pick<Platform, 'db' | 'config' | 'events' | 'access' | 'secrets'> & {
+export type AuthDeps = Pick<Platform, 'db' | 'config' | 'events' | 'access' | 'secrets' | 'clock'> & {
   tokens: TokenService;
   loginLimiter: LoginLimiter;
 };
@@ -67,13 +69,15 @@ function assertCompanyOpen(ctx: RequestContext, options: { billing: boolean }): 
 /**
  * Signs in. The limiter admits the attempt before the password is checked (a refused
  * one costs no argon2) and counts it as a failure unless it succeeds: only failures
- * count (login-limiter.ts). A right password also ends the account's outstanding
- * password-reset codes.
+ * count (login-limiter.ts). An account with a second factor needs its `code` too: a
+ * right password without one answers `twoFactorRequired` (no session; the attempt is
+ * given back, it guessed nothing), a wrong code is a failure like a wrong password.
+ * A full sign-in also ends the account's outstanding password-reset codes.
  */
 export async function login(
-  deps: Pick<AuthDeps, 'db' | 'config' | 'events' | 'tokens' | 'loginLimiter'>,
-  input: { email: string; password: string; ip: string; billing?: boolean; deviceCookie?: string },
-): Promise<SessionIssued & { deviceCookie: string }> {
+  deps: Pick<AuthDeps, 'db' | 'config' | 'events' | 'tokens' | 'loginLimiter' | 'secrets' | 'clock'>,
+  input: { email: string; password: string; code?: string; ip: string; billing?: boolean; deviceCookie?: string },
+): Promise<(SessionIssued & { deviceCookie: string }) | { twoFactorRequired: true }> {
   const admission = await deps.loginLimiter.enter({ ip: input.ip, email: input.email, deviceCookie: input.deviceCookie });
   if (!admission.admitted) throw tooManyRequests(admission.retryAfterSeconds);
   const { db } = deps;
@@ -87,6 +91,15 @@ export async function login(
   if (!valid) throw new AppError('ERR_INVALID_CREDENTIALS');
   // An imported whaticket user's bcrypt hash becomes argon2 with the password just proven.
   if (needsRehash(row.passwordHash)) await replacePasswordHash(db, row.id, row.passwordHash, await hashPassword(input.password));
+  const secondFactor = await findEnabledTwoFactorForSignIn(db, row.id);
+  if (secondFactor) {
+    if (input.code === undefined) {
+      await admission.attempt.released();
+      return { twoFactorRequired: true };
+    }
+    // A wrong, replayed or spent code leaves the attempt counted, as a wrong password does.
+    if (!(await spendSecondFactor(deps, secondFactor, input.code))) throw new AppError('ERR_INVALID_TWO_FACTOR_CODE');
+  }
   const deviceCookie = await admission.attempt.succeeded();
   // Whoever asked for them, codes are no longer needed once the owner knows the password.
   await endResetCodes(db, row.id);

@@ -36,6 +36,12 @@ interface LoginAttempt {
    * Without this call the attempt stays counted as a failure.
    */
   succeeded(): Promise<string>;
+  /**
+   * The attempt turned out not to be a guess: the password was right but the account
+   * asks for its second factor, which was not sent yet (or a signed-in owner proved
+   * itself). Its counts are given back; no device cookie is issued.
+   */
+  released(): Promise<void>;
 }
 
 export interface LoginLimits {
@@ -71,6 +77,7 @@ export function createLoginLimiter(db: Db, limits: LoginLimits): LoginLimiter {
               await counters.forget([device]);
               return devices.issue(email, deviceId);
             },
+            released: () => counters.giveBack([device]),
           },
         };
       }
@@ -103,6 +110,10 @@ export function createLoginLimiter(db: Db, limits: LoginLimits): LoginLimiter {
             await counters.leaveBackoff(account, backoff);
             await counters.forget([pair]);
             return devices.issue(email);
+          },
+          async released() {
+            await counters.giveBack([address, pair]);
+            await counters.leaveBackoff(account, backoff);
           },
         },
       };

@@ -28,6 +28,7 @@ interface SessionRow extends Record<string, unknown> {
   use_schedules: boolean;
   use_internal_chat: boolean;
   use_external_api: boolean;
+  two_factor_setup_required: boolean;
 }
 
 /**
@@ -43,7 +44,9 @@ export async function loadSession(db: DbOrTx, userId: number): Promise<RequestCo
       c.name as company_name, c.due_date::text as due_date, c.status as company_status, c.timezone,
       p.id as plan_id, p.users as plan_users, p.connections as plan_connections, p.queues as plan_queues,
       p.use_campaigns, p.use_kanban, p.use_open_ai, p.use_integrations, p.use_schedules,
-      p.use_internal_chat, p.use_external_api
+      p.use_internal_chat, p.use_external_api,
+      (exists (select 1 from settings s where s.company_id = u.company_id and s.key = 'requireTwoFactor' and s.value = 'enabled')
+        and not exists (select 1 from user_two_factor f where f.user_id = u.id and f.enabled_at is not null)) as two_factor_setup_required
     from users u
     join companies c on c.id = u.company_id
     join plans p on p.id = c.plan_id
@@ -62,6 +65,7 @@ export async function loadSession(db: DbOrTx, userId: number): Promise<RequestCo
       allTicket: row.all_ticket,
       tokenVersion: row.token_version,
       queueIds: (row.queue_ids ?? []).map(Number),
+      twoFactorSetupRequired: row.two_factor_setup_required,
     },
     company: {
       id: row.company_id,

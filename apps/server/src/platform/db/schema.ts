@@ -836,6 +836,47 @@ export const apiKeys = pgTable(
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 
 /**
+ * A user's second factor (issue 35, docs/architecture.md "Two-factor sign-in"): the TOTP
+ * secret sealed with the SecretBox, `enabled_at` null while it is being set up, and the
+ * last time step a code was accepted for (a code is accepted once: a step at or before
+ * it is refused).
+ */
+export const userTwoFactor = pgTable(
+  'user_two_factor',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    companyId: companyId(),
+    secretSealed: text('secret_sealed').notNull(),
+    enabledAt: timestamp('enabled_at', { withTimezone: true, mode: 'date' }),
+    lastStep: bigint('last_step', { mode: 'number' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('user_two_factor_company_id_idx').on(t.companyId)],
+);
+
+/** The ten single-use recovery codes of an enabled second factor: only a keyed hash of each (HMAC-SHA-256). */
+export const twoFactorRecoveryCodes = pgTable(
+  'two_factor_recovery_codes',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    companyId: companyId(),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('two_factor_recovery_codes_user_id_code_hash_uq').on(t.userId, t.codeHash),
+    index('two_factor_recovery_codes_company_id_idx').on(t.companyId),
+  ],
+);
+
+/**
  * One cycle of a ticket (issue 21), from the moment it is queued (created, or
  * reopened by hand) to its close and rating: what the dashboard counts. Written by
  * database triggers (migration 0019) in the same transaction as the change that

@@ -11,6 +11,11 @@ interface SessionUser {
   allTicket: AllTicket;
   tokenVersion: number;
   queueIds: number[];
+  /**
+   * The company requires a second factor and this user has none: the session reaches only
+   * the routes that set one up (`allowTwoFactorSetup`), and opens no socket.
+   */
+  twoFactorSetupRequired?: boolean;
 }
 
 export interface CompanyAccess {
@@ -66,5 +71,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A private route that stays reachable when the company's subscription expired. */
     allowExpiredCompany?: boolean;
+    /** A private route a user who must set up a second factor still reaches (its set-up, `GET /auth/me`). */
+    allowTwoFactorSetup?: boolean;
   }
 }

@@ -288,6 +288,8 @@ export async function createSocketServer(httpServer: HttpServer, options: Socket
     const ctx = await options.authenticate(token);
     if (!ctx.company.status && !ctx.user.super) throw new AppError('ERR_SESSION_EXPIRED', 401);
     if (isOverdue(ctx) && ctx.user.profile !== 'admin') throw new AppError('ERR_SUBSCRIPTION_EXPIRED');
+    // A session limited to setting up its second factor hears nothing of the company.
+    if (ctx.user.twoFactorSetupRequired) throw new AppError('ERR_TWO_FACTOR_SETUP_REQUIRED');
     const inspected = options.inspectToken ? await options.inspectToken(token) : null;
     let expiresAt = inspected?.expiresAt ?? null;
     // The due date passing ends the socket like a token expiry: the client refreshes and comes back with what is left.

@@ -23,6 +23,8 @@ const AnnouncementsPopover = lazy(() => import('../../features/announcements/ann
 const ChatsPopover = lazy(() => import('../../features/chats/chats-popover'));
 // The profile form is opened from the menu now and then: it (and its form fields) load when asked for.
 const UserModal = lazy(() => import('../../features/users/user-modal').then((m) => ({ default: m.UserModal })));
+// Two-factor sign-in's set-up brings the QR encoder: loaded when opened.
+const TwoFactorDialog = lazy(() => import('../../features/two-factor/two-factor-dialog'));
 
 const BADGE_MAX = 99;
 
@@ -54,6 +56,7 @@ export function TopBar({ onToggleMenu }: { onToggleMenu(): void }) {
   const { user, signOut } = useSession();
   const [panel, setPanel] = useState<{ name: Panel; anchor: HTMLElement } | null>(null);
   const [profileOpen, setProfileOpen] = useState(false);
+  const [twoFactorOpen, setTwoFactorOpen] = useState(false);
   const [volume, setVolume] = useState(() => Number(localStorage.getItem(STORAGE.volume) ?? '1'));
   const notifications = useNotifications();
   const unreadAnnouncements = useUnreadAnnouncements();
@@ -128,6 +131,15 @@ export function TopBar({ onToggleMenu }: { onToggleMenu(): void }) {
         >
           {t('topBar.profile')}
         </MenuItem>
+        <MenuItem
+          data-testid="profile-two-factor"
+          onClick={() => {
+            close();
+            setTwoFactorOpen(true);
+          }}
+        >
+          {t('twoFactor.menu')}
+        </MenuItem>
         {/* On a phone the bar has no room for the language button: the picker opens from here. */}
         <MenuItem
           sx={{ display: { xs: 'flex', sm: 'none' } }}
@@ -151,6 +163,11 @@ export function TopBar({ onToggleMenu }: { onToggleMenu(): void }) {
       {profileOpen ? (
         <Suspense fallback={null}>
           <UserModal open userId={user.id} onClose={() => setProfileOpen(false)} />
+        </Suspense>
+      ) : null}
+      {twoFactorOpen ? (
+        <Suspense fallback={null}>
+          <TwoFactorDialog onClose={() => setTwoFactorOpen(false)} />
         </Suspense>
       ) : null}
     </TopBarFrame>

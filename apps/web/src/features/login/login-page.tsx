@@ -39,13 +39,21 @@ async function checkLogin(values: LoginBody): Promise<{ values: LoginBody } | { 
  * An outlined text field, as TextField draws it, without TextField's select machinery
  * (menus, popovers, modals) that this page never opens.
  */
-function LoginField({ label, error, testId, ...input }: { label: string; error: string | undefined; testId: string } & Pick<OutlinedInputProps, 'type' | 'name' | 'autoComplete' | 'autoFocus' | 'value' | 'onChange'>) {
+function LoginField({
+  label,
+  error,
+  hint,
+  testId,
+  inputMode,
+  ...input
+}: { label: string; error: string | undefined; hint?: string; testId: string; inputMode?: 'text' | 'numeric' } & Pick<OutlinedInputProps, 'type' | 'name' | 'autoComplete' | 'autoFocus' | 'value' | 'onChange'>) {
   const id = useId();
+  const helper = error ?? hint;
   return (
     <FormControl variant="outlined" error={Boolean(error)} fullWidth>
       <InputLabel htmlFor={id}>{label}</InputLabel>
-      <OutlinedInput id={id} label={label} {...input} inputProps={{ 'data-testid': testId, 'aria-describedby': error ? `${id}-helper` : undefined }} />
-      {error ? <FormHelperText id={`${id}-helper`}>{error}</FormHelperText> : null}
+      <OutlinedInput id={id} label={label} {...input} inputProps={{ 'data-testid': testId, inputMode, 'aria-describedby': helper ? `${id}-helper` : undefined }} />
+      {helper ? <FormHelperText id={`${id}-helper`}>{helper}</FormHelperText> : null}
     </FormControl>
   );
 }
@@ -71,6 +79,10 @@ export default function LoginPage() {
   const [values, setValues] = useState({ email: '', password: '' });
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [submitting, setSubmitting] = useState(false);
+  // The credentials of a right password on an account with a second factor: its code is asked next.
+  const [secondFactor, setSecondFactor] = useState<LoginBody | null>(null);
+  const [code, setCode] = useState('');
+  const [codeError, setCodeError] = useState<string | undefined>();
   const message = (key?: string) => (key ? t(key) : undefined);
   const edit = (field: Field) => (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
     const value = event.currentTarget.value;
@@ -91,7 +103,14 @@ export default function LoginPage() {
     if (!expired) return;
     setPayingNow(true);
     try {
-      await signIn(expired.email, expired.password, { billing: true });
+      // The code typed before was spent by the refused sign-in: a second factor asks for a new one.
+      const answer = await signIn(expired.email, expired.password, { billing: true });
+      if ('twoFactorRequired' in answer) {
+        setExpired(null);
+        setFailure(null);
+        setSecondFactor({ email: expired.email, password: expired.password, billing: true });
+        setCode('');
+      }
     } catch (error) {
       setExpired(null);
       if (error instanceof ApiError && error.code === 'ERR_SUBSCRIPTION_EXPIRED') setFailure(expiredMessage(error));
@@ -104,7 +123,12 @@ export default function LoginPage() {
 
   const signInWith = async (credentials: LoginBody) => {
     try {
-      const user = await signIn(credentials.email, credentials.password);
+      const user = await signIn(credentials.email, credentials.password, { ...(credentials.billing ? { billing: true } : {}), ...(credentials.code === undefined ? {} : { code: credentials.code }) });
+      if ('twoFactorRequired' in user) {
+        setSecondFactor(credentials);
+        setCode('');
+        return;
+      }
       const dueDate = user.company?.dueDate;
       if (dueDate) {
         const days = daysUntil(dueDate, user.company?.timezone || displayTimeZone());
@@ -112,14 +136,39 @@ export default function LoginPage() {
       }
     } catch (error) {
       if (error instanceof ApiError && error.code === 'ERR_SUBSCRIPTION_EXPIRED') {
+        setSecondFactor(null);
         setFailure(expiredMessage(error));
         setExpired(credentials);
+      } else if (error instanceof ApiError && error.code === 'ERR_INVALID_TWO_FACTOR_CODE') {
+        setCodeError(t('errors.ERR_INVALID_TWO_FACTOR_CODE'));
       } else if (error instanceof ApiError) {
         toastError(error);
       } else {
         setFailure(t('login.serverDown'));
       }
     }
+  };
+
+  const submitCode = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (submitting || !secondFactor) return;
+    const typed = code.replace(/\s+/g, '');
+    if (!typed) {
+      setCodeError(t('validation.required'));
+      return;
+    }
+    setSubmitting(true);
+    try {
+      await signInWith({ ...secondFactor, code: typed });
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  const backToPassword = () => {
+    setSecondFactor(null);
+    setCode('');
+    setCodeError(undefined);
   };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -141,6 +190,37 @@ export default function LoginPage() {
   return (
     <Box component="main" sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', p: 2 }}>
       <Paper sx={{ p: { xs: 3, sm: 4 }, width: '100%', maxWidth: 400 }} elevation={3}>
+        {secondFactor ? (
+          <Stack component="form" spacing={2} onSubmit={(event: FormEvent<HTMLFormElement>) => void submitCode(event)} noValidate data-testid="login-code-step">
+            <Typography variant="h4" component="h1" color="primary" sx={{ textAlign: 'center', fontWeight: 700 }}>
+              {t('app.name')}
+            </Typography>
+            <Typography variant="h6" component="h2" sx={{ textAlign: 'center' }}>
+              {t('login.codeTitle')}
+            </Typography>
+            <LoginField
+              label={t('login.code')}
+              name="code"
+              autoComplete="one-time-code"
+              inputMode="text"
+              autoFocus
+              value={code}
+              onChange={(event) => {
+                setCode(event.currentTarget.value);
+                setCodeError(undefined);
+              }}
+              error={codeError}
+              hint={t('login.codeHint')}
+              testId="login-code"
+            />
+            <Button type="submit" variant="contained" size="large" disabled={submitting} data-testid="login-verify">
+              {t('login.verify')}
+            </Button>
+            <Button onClick={backToPassword} data-testid="login-back">
+              {t('login.back')}
+            </Button>
+          </Stack>
+        ) : (
         <Stack component="form" spacing={2} onSubmit={(event: FormEvent<HTMLFormElement>) => void submit(event)} noValidate>
           <Typography variant="h4" component="h1" color="primary" sx={{ textAlign: 'center', fontWeight: 700 }}>
             {t('app.name')}
@@ -218,6 +298,7 @@ export default function LoginPage() {
             </Link>
           </Stack>
         </Stack>
+        )}
       </Paper>
     </Box>
   );

@@ -18,8 +18,9 @@ describe('settings options', () => {
       'userCreation',
       'sideMenu',
       'language',
+      'requireTwoFactor',
     ]);
-    for (const key of ['userRating', 'call', 'CheckMsgIsGroup', 'sendGreetingAccepted', 'sendMsgTransfTicket', 'sendGreetingMessageOneQueues', 'userCreation', 'sideMenu'] as const) {
+    for (const key of ['userRating', 'call', 'CheckMsgIsGroup', 'sendGreetingAccepted', 'sendMsgTransfTicket', 'sendGreetingMessageOneQueues', 'userCreation', 'sideMenu', 'requireTwoFactor'] as const) {
       expect(settingChoices(key)).toEqual(['enabled', 'disabled']);
     }
     expect(settingChoices('scheduleType')).toEqual(['disabled', 'queue', 'company']);

@@ -18,6 +18,8 @@ export const CHOICE_SETTINGS = [
   'userCreation',
   'sideMenu',
   'language',
+  // two-factor sign-in (issue 35): users without a second factor can only set one up
+  'requireTwoFactor',
 ] as const satisfies readonly SettingKey[];
 
 /**

@@ -1,12 +1,14 @@
 import type { PresentedUser } from '@atende/shared';
-import { Box, Stack, TableCell, TableRow, Tooltip, Typography } from '@mui/material';
+import LockReset from '@mui/icons-material/LockReset';
+import { Box, IconButton, Stack, TableCell, TableRow, Tooltip, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { AddButton, InfiniteListFooter, InfiniteListPage, ListTable, loadMoreOnScroll, SearchField } from '../../components/list-page-parts';
 import { RowActionsCell } from '../../components/row-actions';
-import { toastSuccess } from '../../components/toast';
+import { ItemConfirmationDialog } from '../../components/confirmation-dialog';
+import { toastError, toastSuccess } from '../../components/toast';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { useDeleteConfirmation } from '../../components/use-delete-confirmation';
 import { useEditDialog } from '../../components/use-edit-dialog';
@@ -19,7 +21,15 @@ const NARROW_HIDDEN = { display: { xs: 'none', md: 'table-cell' } } as const;
 /** Users page (spec part 1 §2, §7; issue 18): search, the plan's user count, the list with its actions. */
 export default function UsersPage() {
   const { t } = useTranslation();
-  const { user: me } = useSession();
+  const { user: me, api } = useSession();
+  // A super user resets a user's second factor (two-factor sign-in): asked first.
+  const [resetting, setResetting] = useState<PresentedUser | null>(null);
+  const resetSecondFactor = (user: PresentedUser) => {
+    api.post(`/users/${user.id}/2fa/reset`).then(
+      () => toastSuccess(t('twoFactor.resetDone')),
+      (error: unknown) => toastError(error),
+    );
+  };
   const queryClient = useQueryClient();
   const [search, setSearch] = useState('');
   const searchParam = useDebouncedValue(search.trim().toLowerCase());
@@ -142,13 +152,24 @@ export default function UsersPage() {
               testIdPrefix="user"
               onEdit={admin || user.id === me?.id ? () => modal.edit(user.id) : undefined}
               onDelete={admin && user.id !== me?.id ? () => deletion.ask(user) : undefined}
-            />
+            >
+              {me?.super ? (
+                <Tooltip title={t('twoFactor.reset')}>
+                  <IconButton size="small" aria-label={t('twoFactor.reset')} onClick={() => setResetting(user)} data-testid="user-2fa-reset">
+                    <LockReset fontSize="small" />
+                  </IconButton>
+                </Tooltip>
+              ) : null}
+            </RowActionsCell>
           </TableRow>
         ))}
       </ListTable>
 
       <UserModal open={modal.open} userId={modal.record} onClose={modal.close} />
       {deletion.dialog}
+      <ItemConfirmationDialog item={resetting} title={t('twoFactor.resetTitle', { name: resetting?.name ?? '' })} onConfirm={resetSecondFactor} onClose={() => setResetting(null)}>
+        {t('twoFactor.resetMessage')}
+      </ItemConfirmationDialog>
     </InfiniteListPage>
   );
 }
