@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ConnectionProblem } from './connection-schemas.js';
+import type { AutoAssignMode } from './auto-assign-schemas.js';
 import type { AllTicket, Language, Profile } from './constants.js';
 import { MessageDataSchema } from './message-data.js';
 import type { PlanFlags } from './plans.js';
@@ -38,6 +39,9 @@ export interface PresentedQueue extends PresentedQueueSummary {
   /** The file sent with the greeting, by its name (both null when none; whaticket v6 reads `mediaPath` as "has one"). */
   mediaPath: string | null;
   mediaName: string | null;
+  /** Auto-assignment (issue 35). */
+  autoAssign: AutoAssignMode;
+  defaultMaxOpenTickets: number;
   companyId: number;
   createdAt: string;
   updatedAt: string;
@@ -346,6 +350,8 @@ export interface PresentedUser {
   online: boolean;
   whatsappId: number | null;
   whatsapp: { id: number; name: string } | null;
+  /** Auto-assignment's capacity (issue 35); null: each queue's default. */
+  maxOpenTickets: number | null;
   companyId: number;
   queues: PresentedUserQueue[];
   createdAt: string;
