@@ -56,7 +56,8 @@ export function planAssignments(queues: AssignQueue[], agents: AssignAgent[], ti
     if (!chosen) continue;
     if (queue.mode === 'round_robin') cursors.set(queue.id, chosen.userId);
     chosen.openTickets += 1;
-    chosen.lastAssignedAt = now;
+    // Later choices of the round are later in time: ties between them go to the earlier one.
+    chosen.lastAssignedAt = now + assignments.length / 1000;
     assignments.push({ ticketId: ticket.id, userId: chosen.userId });
   }
   return { assignments, cursors };
