@@ -55,7 +55,9 @@ describe.runIf(usePostgres)('auto-assignment across two nodes', () => {
       agents.push({ id: user.id, token: (await user.login()).token, capacity: own ?? DEFAULT, node: i % 2 === 0 ? 'a' : 'b' });
     }
     for (const node of nodes()) {
-      node.services.events.on('ticket.changedByAgent', ({ ticket }) => {
+      // An assignment is announced as an accept (pending → open); the closes that follow are announced too, and not counted.
+      node.services.events.on('ticket.changedByAgent', ({ previous, ticket }) => {
+        if (previous.status !== 'pending' || ticket.status !== 'open') return;
         announced.set(ticket.id, (announced.get(ticket.id) ?? 0) + 1);
       });
     }
