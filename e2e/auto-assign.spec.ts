@@ -7,7 +7,6 @@ import { api, apiLogin, expect, login, test, uniqueStamp } from './fixtures';
  */
 
 const shots = process.env.E2E_SCREENSHOTS_DIR;
-const color = () => `#${Math.floor(Math.random() * 0xffffff).toString(16).padStart(6, '0')}`;
 
 test('auto-assign: queue settings at 1440 and 390 px; an online agent gets a new ticket live; the dashboard shows the load', async ({ page, newPage, baseURL }) => {
   test.setTimeout(120_000);

@@ -3,6 +3,7 @@ import { requireAdmin } from '../../platform/http/guards.js';
 import type { Platform } from '../../platform/platform.js';
 import type { RequestContext, TenantScope } from '../../platform/http/context.js';
 import { loadSession } from '../auth/session.repo.js';
+import type { TicketDetail } from '../tickets/tickets.presenter.js';
 import { findTicketDetail } from '../tickets/tickets.repo.js';
 import { planAssignments } from './auto-assign-plan.js';
 import { agentLoads, applyAssignments, autoAssignQueues, companiesWithWaitingTickets, lockCompanyAssignment, lockWaitingTickets, onlineAgents } from './auto-assign.repo.js';
@@ -37,20 +38,36 @@ export async function assignRound(deps: Pick<AutoAssignDeps, 'db'>, scope: Tenan
 
 /**
  * What follows an assignment, as after an agent's accept (tickets.service updateTicket):
- * the ticket's update to its audience and `ticket.changedByAgent` in the agent's name, so
- * the automation stops the bots and sends the accept greeting by the same rules.
+ * the ticket's update to its audience at once, and (the answered function, run after the
+ * previous rounds' ones) `ticket.changedByAgent` in the agent's name, so the automation
+ * stops the bots and sends the accept greeting by the same rules. The automation is not on
+ * the way of the screens: one agent's greeting after another's made the 1,000th ticket of a
+ * burst reach its agent's screen after every earlier greeting.
  */
-async function announce(deps: AutoAssignDeps, scope: TenantScope, assigned: { ticketId: number; userId: number }[]): Promise<void> {
-  const sessions = new Map<number, RequestContext | null>();
-  for (const { ticketId, userId } of assigned) {
-    const ticket = await findTicketDetail(deps.db, scope, ticketId);
-    if (!ticket) continue;
+async function announce(deps: AutoAssignDeps, scope: TenantScope, assigned: { ticketId: number; userId: number }[]): Promise<() => Promise<void>> {
+  const tickets = await Promise.all(assigned.map(({ ticketId }) => findTicketDetail(deps.db, scope, ticketId)));
+  const changes: { ticket: TicketDetail; previous: TicketDetail; userId: number }[] = [];
+  for (const [i, ticket] of tickets.entries()) {
+    const userId = assigned[i]?.userId;
+    if (!ticket || userId === undefined) continue;
     const previous = { ...ticket, status: 'pending' as const, userId: null, user: null };
+    // The screens first, at once; the automation's answers after.
     deps.events.emit('ticket.updated', { companyId: scope.companyId, ticket, previous });
-    if (!sessions.has(userId)) sessions.set(userId, await loadSession(deps.db, userId));
-    const ctx = sessions.get(userId);
-    if (ctx) await deps.events.publish('ticket.changedByAgent', { ctx, previous, ticket });
+    changes.push({ ticket, previous, userId });
   }
+  return async () => {
+    const sessions = new Map<number, Promise<RequestContext | null>>();
+    const session = (userId: number) => sessions.get(userId) ?? sessions.set(userId, loadSession(deps.db, userId)).get(userId) ?? Promise.resolve(null);
+    // A few at a time: each may send a greeting.
+    for (let i = 0; i < changes.length; i += 8) {
+      await Promise.all(
+        changes.slice(i, i + 8).map(async ({ ticket, previous, userId }) => {
+          const ctx = await session(userId);
+          if (ctx) await deps.events.publish('ticket.changedByAgent', { ctx, previous, ticket });
+        }),
+      );
+    }
+  };
 }
 
 export interface AutoAssigner {
@@ -82,8 +99,11 @@ export function createAutoAssigner(deps: AutoAssignDeps): AutoAssigner {
       do {
         assigned = await assignRound(deps, scope);
         if (assigned.length > 0) {
-          const batch = assigned;
-          announcing = announcing.then(() => announce(deps, scope, batch)).catch((error: unknown) => deps.logger.error({ err: error, companyId }, 'auto-assignment announcement failed'));
+          const automation = await announce(deps, scope, assigned).catch((error: unknown) => {
+            deps.logger.error({ err: error, companyId }, 'auto-assignment announcement failed');
+            return async () => undefined;
+          });
+          announcing = announcing.then(automation).catch((error: unknown) => deps.logger.error({ err: error, companyId }, 'auto-assignment automation failed'));
         }
       } while (assigned.length >= ROUND_LIMIT);
     } while (again.has(companyId));
