@@ -56,6 +56,7 @@ import { registerDashboardRoutes } from './modules/dashboard/dashboard.routes.js
 import { registerKanbanRoutes } from './modules/kanban/kanban.routes.js';
 import { registerTicketNoteRoutes } from './modules/ticket-notes/ticket-notes.routes.js';
 import { subscribeTicketEvents } from './modules/tickets/tickets.events.js';
+import { subscribeAutoAssignEvents } from './modules/auto-assign/auto-assign.events.js';
 import { registerTicketRoutes } from './modules/tickets/tickets.routes.js';
 import { subscribeSettingEvents } from './modules/settings/settings.events.js';
 import { registerSettingPublicRoutes, registerSettingRoutes } from './modules/settings/settings.routes.js';
@@ -146,6 +147,7 @@ export function subscribeModuleEvents(services: AppServices): void {
   subscribeSettingEvents(services);
   subscribeConnectionEvents(services);
   subscribeTicketEvents(services);
+  subscribeAutoAssignEvents(services, services.autoAssign);
   subscribeContactEvents(services);
   subscribeTagEvents(services);
   subscribeQuickMessageEvents(services);

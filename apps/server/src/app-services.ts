@@ -1,4 +1,6 @@
 import type { Authenticate } from './platform/http/context.js';
+import type { AutoAssigner } from './modules/auto-assign/auto-assign.service.js';
+import type { Presence } from './modules/auto-assign/presence.service.js';
 import type { AutomationRuntime } from './automation/automation-runtime.js';
 import type { ChannelRegistry } from './channels/channel-registry.js';
 import type { ContactListChecks } from './modules/contact-lists/contact-lists.jobs.js';
@@ -43,4 +45,8 @@ export interface AppServices extends Platform {
   ingest: IngestQueue;
   /** Delivery reports of the outbound engine's sends (inbound/message-updates.ts asks, outbound/ answers). */
   outboundReports: OutboundReports;
+  /** Who is online on any node (issue 35), this node's part of it. */
+  presence: Presence;
+  /** Auto-assignment's rounds on this node (issue 35). */
+  autoAssign: AutoAssigner;
 }

@@ -37,7 +37,8 @@ import { createConfiguredMediaStore, localMediaFolder } from './platform/storage
 import { createStorageMonitor } from './platform/storage/disk-space.js';
 import { createMediaStorage, MAX_MEDIA_BYTES } from './platform/storage/media-storage.js';
 import { registerMediaRoutes } from './platform/storage/media.routes.js';
-import { setUserPresence } from './modules/users/users.service.js';
+import { createAutoAssigner } from './modules/auto-assign/auto-assign.service.js';
+import { createPresence } from './modules/auto-assign/presence.service.js';
 import { canSeeTicket, findTicketDetail } from './modules/tickets/tickets.repo.js';
 import { loadSession } from './modules/auth/session.repo.js';
 import type { Jobs } from './platform/jobs/jobs.js';
@@ -208,6 +209,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   };
   services.ingest = new IngestQueue({ db: services.db, database, events, publisher, logger, reactions: createInboundReactions(services) });
   services.contactListChecks = createContactListChecks(services);
+  services.presence = createPresence(services);
+  services.autoAssign = createAutoAssigner(services);
+  services.autoAssign.start();
+  app.addHook('onClose', () => services.autoAssign.stop());
   app.decorate('services', services);
   app.addHook('onClose', () => services.mailer.close());
   if (config.REDIS_URL) {
@@ -254,8 +259,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         const { expiresAt, familyId } = await tokens.verifyAccess(token);
         return { expiresAt, familyId };
       },
-      onUserStatus: (ctx: RequestContext) => setUserPresence(services, ctx, true),
-      onUserOffline: (ctx: RequestContext) => setUserPresence(services, ctx, false),
+      // Presence across nodes (modules/auto-assign/presence.service.ts); a user coming online may be given waiting tickets.
+      onUserStatus: async (ctx: RequestContext) => {
+        if (await services.presence.connected(ctx)) services.autoAssign.request(ctx.companyId);
+      },
+      onUserOffline: (ctx: RequestContext) => services.presence.disconnected(ctx),
     });
     // A user joins a ticket's room only if it may open that ticket.
     socketServer.setChatBoxAuthorizer(async (ctx, ticketId) => {
@@ -266,8 +274,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     const sockets = socketServer;
     access.onChange((change) => sockets.applyAccessChange(change, (userId) => loadSession(database.db, userId)));
     // Sockets close before Fastify waits for HTTP to drain: an open websocket would hold the server open.
+    services.presence.start(() => sockets.connectedUsers());
     app.addHook('preClose', async () => {
       await sockets.close();
+      await services.presence.stop().catch((error: unknown) => app.log.error({ err: error }, 'presence not cleared'));
     });
   }
 

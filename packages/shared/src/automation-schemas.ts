@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { noneAsAbsent, noneId } from './conventions.js';
+import { autoAssignQueueFields, DEFAULT_MAX_OPEN_TICKETS } from './auto-assign-schemas.js';
 import { ScheduleEntry } from './schemas.js';
 import { id, requiredText } from './validation.js';
 
@@ -47,6 +48,9 @@ export const QueueBody = z.object({
   promptId: noneId().optional(),
   /** Attendance hours, used when the setting scheduleType is `queue`. */
   schedules: z.array(ScheduleEntry).max(7).optional(),
+  // Auto-assignment (issue 35).
+  autoAssign: autoAssignQueueFields.autoAssign.optional().default('off'),
+  defaultMaxOpenTickets: autoAssignQueueFields.defaultMaxOpenTickets.optional().default(DEFAULT_MAX_OPEN_TICKETS),
 });
 export type QueueBody = z.infer<typeof QueueBody>;
 
@@ -61,6 +65,9 @@ export const QueueUpdateBody = z.object({
   integrationId: noneId().optional(),
   promptId: noneId().optional(),
   schedules: z.array(ScheduleEntry).max(7).optional(),
+  // Auto-assignment (issue 35).
+  autoAssign: autoAssignQueueFields.autoAssign.optional(),
+  defaultMaxOpenTickets: autoAssignQueueFields.defaultMaxOpenTickets.optional(),
 });
 export type QueueUpdateBody = z.infer<typeof QueueUpdateBody>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AUTO_ASSIGN_MODES } from './auto-assign-schemas.js';
 import { ALL_TICKET_VALUES, LANGUAGES, PROFILES } from './constants.js';
 import { MessageDataSchema } from './message-data.js';
 import { PLAN_FEATURES, type PlanFeature } from './plans.js';
@@ -55,6 +56,9 @@ export const PresentedQueueSchema = PresentedQueueSummarySchema.extend({
   /** The file sent with the greeting, by its name (both null when none; whaticket v6 reads `mediaPath` as "has one"). */
   mediaPath: z.string().nullable(),
   mediaName: z.string().nullable(),
+  /** Auto-assignment (issue 35). */
+  autoAssign: z.enum(AUTO_ASSIGN_MODES),
+  defaultMaxOpenTickets: int(),
   companyId: int(),
   createdAt: isoDate,
   updatedAt: isoDate,
@@ -369,6 +373,8 @@ export const PresentedUserSchema = z.object({
   online: z.boolean(),
   whatsappId: int().nullable(),
   whatsapp: idName.nullable(),
+  /** Auto-assignment's capacity (issue 35); null: each queue's default. */
+  maxOpenTickets: int().nullable(),
   companyId: int(),
   queues: z.array(PresentedUserQueueSchema),
   createdAt: isoDate,

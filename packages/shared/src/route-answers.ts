@@ -35,6 +35,7 @@ import { PresentedIntegrationSchema, PresentedPromptSchema, PresentedQueueOption
 import { PresentedFileListSchema } from './file-list-schemas.js';
 import { PresentedCompanyPlanSchema, PresentedCompanySchema, PresentedHelpSchema, PresentedPlanRowSchema, PresentedSettingSchema } from './platform-answers.js';
 import { CampaignSettingEntrySchema, PresentedScheduleSchema } from './outbound-schemas.js';
+import { AgentLoadAnswerSchema } from './auto-assign-schemas.js';
 import type { ErrorCode } from './errors.js';
 import { ExternalSendBody } from './phone-schemas.js';
 import type { RouteKey } from './route-roles.js';
@@ -185,6 +186,8 @@ export const ROUTE_ANSWERS: Partial<Record<RouteKey, RouteAnswer>> = {
   },
   'POST /tickets/closeAll': { summary: "Close every ticket of the caller's open or pending tab", answers: ok(z.object({ closed: z.number().int() })) },
   'DELETE /tickets/:id': { summary: 'Delete a ticket and its messages', answers: ok(deleted), errors: ['ERR_NO_TICKET_FOUND'] },
+  // auto-assignment (issue 35)
+  'GET /dashboard/agentLoad': { summary: "Each agent's open tickets, capacity and presence", answers: ok(AgentLoadAnswerSchema) },
   // messages
   'GET /messages/:ticketId': { summary: "A page of a ticket's conversation (oldest first)", answers: ok(PresentedMessagePageSchema), errors: ['ERR_NO_TICKET_FOUND'] },
   'POST /messages/:ticketId': {

@@ -42,6 +42,7 @@ export const ROUTE_ROLES = {
   'GET /dashboard': 'admin',
   'GET /dashboard/ticketsUsers': 'admin',
   'GET /dashboard/ticketsDay': 'admin',
+  'GET /dashboard/agentLoad': 'admin', // auto-assignment's load per agent (issue 35)
   'GET /messages-allMe': 'admin', // v6's dashboard count of messages
   // whaticket v6's reports (issue 32): its dashboard charts (admins), its tickets report (what each user sees)
   'GET /reports/appointmentsAtendent': 'admin',

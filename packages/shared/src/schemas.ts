@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ALL_TICKET_VALUES, LANGUAGES, PROFILES, RECURRENCES, WEEKDAYS } from './constants.js';
 import { PLAN_FEATURES } from './plans.js';
+import { maxOpenTicketsField } from './auto-assign-schemas.js';
 import { flag, noneAsAbsent, noneId } from './conventions.js';
 import { email, id, isCalendarDate, isDateTime, requiredText, time, timeZone } from './validation.js';
 import { twoFactorCode } from './two-factor-schemas.js';
@@ -32,6 +33,8 @@ const userFields = {
   queueIds: z.array(id()).max(500),
   super: flag(),
   language: z.enum(LANGUAGES, { error: 'validation.invalidValue' }),
+  /** Auto-assignment's capacity (issue 35); null: the queue's default. */
+  maxOpenTickets: maxOpenTicketsField(),
 };
 
 /** User form (spec part 1 §5): name 2–50, email valid, password 5–50 (optional on edit). */
@@ -45,6 +48,7 @@ export const UserCreateBody = z.object({
   queueIds: userFields.queueIds.default([]),
   super: superFlag(),
   language: noneAsAbsent(userFields.language.optional()),
+  maxOpenTickets: userFields.maxOpenTickets.optional(),
 });
 export type UserCreateBody = z.infer<typeof UserCreateBody>;
 
@@ -59,6 +63,7 @@ export const UserUpdateBody = z.object({
   queueIds: userFields.queueIds.optional(),
   super: superFlag(),
   language: noneAsAbsent(userFields.language.optional()),
+  maxOpenTickets: userFields.maxOpenTickets.optional(),
 });
 export type UserUpdateBody = z.infer<typeof UserUpdateBody>;
 

@@ -29,6 +29,8 @@ export const VALIDATION_MESSAGES = {
   'validation.invalidCvv': 'Invalid security code (CVV)',
   'validation.invalidCpfCnpj': 'Invalid CPF or CNPJ',
   'validation.endBeforeStart': 'The end comes before the start',
+  /** An agent's or a queue's most open tickets (auto-assignment). */
+  'validation.capacityRange': 'Between 1 and 1000',
 } as const;
 export type ValidationMessageKey = keyof typeof VALIDATION_MESSAGES;
 

@@ -244,6 +244,7 @@ export const ROUTE_CASES: Record<RouteKey, RouteCase> = {
   'GET /dashboard': open((f) => `/dashboard?days=90&companyId=${f.ownCompanyId}&queueIds=${f.queueId}&whatsappIds=${f.connectionId}`),
   'GET /dashboard/ticketsUsers': open((f) => `/dashboard/ticketsUsers?initialDate=2026-01-01&finalDate=2026-12-31&companyId=${f.ownCompanyId}&queueIds=${f.queueId}`),
   'GET /dashboard/ticketsDay': open((f) => `/dashboard/ticketsDay?initialDate=2026-01-01&finalDate=2026-12-31&companyId=${f.ownCompanyId}&whatsappIds=${f.connectionId}`),
+  'GET /dashboard/agentLoad': open(() => '/dashboard/agentLoad'),
   'GET /reports/appointmentsAtendent': open((f) => `/reports/appointmentsAtendent?initialDate=2026-01-01&finalDate=2026-12-31&companyId=${f.ownCompanyId}`),
   'GET /reports/departamentRatings': open((f) => `/reports/departamentRatings?initialDate=2026-01-01&finalDate=2026-12-31&companyId=${f.ownCompanyId}`),
   'GET /reports/rushHour': open((f) => `/reports/rushHour?initialDate=2026-01-01&finalDate=2026-12-31&companyId=${f.ownCompanyId}`),

@@ -190,6 +190,7 @@ export const en: Messages = {
     invalidCvv: 'Invalid security code (CVV)',
     invalidCpfCnpj: 'Invalid CPF or CNPJ',
     endBeforeStart: 'The end comes before the start',
+    capacityRange: 'Between 1 and 1000',
     invalidPhoneNumber: 'Not a valid phone number: check the area code, and write the country code (+) for a number outside Brazil',
     phoneTooShort: 'Too few digits for a phone number: include the area code',
     phoneTooLong: 'Too many digits for a phone number',

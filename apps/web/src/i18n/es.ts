@@ -190,6 +190,7 @@ export const es: Messages = {
     invalidCvv: 'Código de seguridad (CVV) inválido',
     invalidCpfCnpj: 'CPF o CNPJ inválido',
     endBeforeStart: 'El fin es anterior al inicio',
+    capacityRange: 'Entre 1 y 1000',
     invalidPhoneNumber: 'Número de teléfono no válido: revise el código de área y, para un número fuera de Brasil, escriba el código de país (+)',
     phoneTooShort: 'Faltan dígitos para un teléfono: incluya el código de área',
     phoneTooLong: 'Demasiados dígitos para un teléfono',

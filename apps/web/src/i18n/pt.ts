@@ -191,6 +191,7 @@ export const pt = {
     invalidCvv: 'Código de segurança (CVV) inválido',
     invalidCpfCnpj: 'CPF ou CNPJ inválido',
     endBeforeStart: 'O fim vem antes do início',
+    capacityRange: 'Entre 1 e 1000',
     invalidPhoneNumber: 'Número de telefone inválido: confira o DDD e, para um número fora do Brasil, escreva o código do país (+)',
     phoneTooShort: 'Poucos dígitos para um telefone: inclua o DDD',
     phoneTooLong: 'Dígitos demais para um telefone',

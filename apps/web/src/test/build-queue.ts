@@ -15,6 +15,8 @@ export function buildQueue(id: number, overrides: Partial<PresentedQueue> = {}):
     schedules: [],
     mediaPath: null,
     mediaName: null,
+    autoAssign: 'off',
+    defaultMaxOpenTickets: 5,
     companyId: 3,
     createdAt: '2026-01-01T10:00:00.000Z',
     updatedAt: '2026-01-01T10:00:00.000Z',

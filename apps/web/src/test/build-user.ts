@@ -20,6 +20,7 @@ export function buildUser(id: number, { queues = [], ...overrides }: UserOverrid
     online: false,
     whatsappId: null,
     whatsapp: null,
+    maxOpenTickets: null,
     companyId: 3,
     queues: queues.map((queue) => ({ ...queue, UserQueue: { userId: id, queueId: queue.id } })),
     createdAt: '2026-01-01T10:00:00.000Z',

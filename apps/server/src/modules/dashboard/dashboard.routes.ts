@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
+import { readAgentLoad } from '../auto-assign/auto-assign.service.js';
 import { presentDashboard, presentTicketsDay, presentTicketsUsers } from './dashboard.presenter.js';
 import { DashboardChartQuery, DashboardQuery } from './dashboard.schemas.js';
 import { readDashboard, readTicketsDay, readTicketsUsers, type DashboardDeps } from './dashboard.service.js';
@@ -13,4 +14,6 @@ export function registerDashboardRoutes(scope: FastifyInstance, deps: DashboardD
     const { list, range, perHour } = await readTicketsDay(deps, request.ctx, request.query);
     return presentTicketsDay(list, range, perHour);
   });
+  // Auto-assignment (issue 35): each agent's open tickets against its capacity, and presence.
+  app.get('/dashboard/agentLoad', async (request) => readAgentLoad(deps, request.ctx));
 }

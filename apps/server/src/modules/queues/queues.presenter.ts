@@ -15,6 +15,8 @@ export function presentQueue(queue: QueueRow): PresentedQueue {
     schedules: presentSchedules(queue.schedules),
     mediaPath: queue.mediaPath !== null ? queue.mediaName : null,
     mediaName: queue.mediaPath !== null ? queue.mediaName : null,
+    autoAssign: queue.autoAssign,
+    defaultMaxOpenTickets: queue.defaultMaxOpenTickets,
     companyId: queue.companyId,
     createdAt: queue.createdAt.toISOString(),
     updatedAt: queue.updatedAt.toISOString(),

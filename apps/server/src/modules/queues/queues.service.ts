@@ -67,6 +67,8 @@ export async function createQueue(deps: QueuesDeps, ctx: RequestContext, body: Q
       integrationId: body.integrationId ?? null,
       promptId: body.promptId ?? null,
       schedules: body.schedules ?? DEFAULT_SCHEDULES,
+      autoAssign: body.autoAssign,
+      defaultMaxOpenTickets: body.defaultMaxOpenTickets,
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError('ERR_QUEUE_COLOR_ALREADY_EXISTS');
@@ -88,7 +90,7 @@ export async function updateQueue(deps: QueuesDeps, ctx: RequestContext, id: num
     promptId: body.promptId !== current.promptId ? body.promptId : undefined,
   });
   const values: Partial<QueueValues> = {};
-  for (const key of ['name', 'color', 'orderQueue', 'greetingMessage', 'outOfHoursMessage', 'ratingMessage', 'integrationId', 'promptId', 'schedules'] as const) {
+  for (const key of ['name', 'color', 'orderQueue', 'greetingMessage', 'outOfHoursMessage', 'ratingMessage', 'integrationId', 'promptId', 'schedules', 'autoAssign', 'defaultMaxOpenTickets'] as const) {
     if (body[key] !== undefined) (values as Record<string, unknown>)[key] = body[key];
   }
   try {

@@ -28,6 +28,7 @@ export interface UserDetail {
   online: boolean;
   whatsappId: number | null;
   whatsapp: { id: number; name: string } | null;
+  maxOpenTickets: number | null;
   queues: { id: number; name: string; color: string }[];
   createdAt: Date;
   updatedAt: Date;
@@ -60,6 +61,7 @@ export function presentUser(user: UserDetail): PresentedUser {
     online: user.online,
     whatsappId: user.whatsappId,
     whatsapp: user.whatsapp,
+    maxOpenTickets: user.maxOpenTickets,
     companyId: user.companyId,
     queues: user.queues.map((queue) => ({ ...queue, UserQueue: { userId: user.id, queueId: queue.id } })),
     createdAt: user.createdAt.toISOString(),

@@ -18,6 +18,7 @@ const userColumns = {
   language: users.language,
   online: users.online,
   whatsappId: users.whatsappId,
+  maxOpenTickets: users.maxOpenTickets,
   whatsappName: whatsapps.name,
   createdAt: users.createdAt,
   updatedAt: users.updatedAt,

@@ -107,6 +107,7 @@ export async function createUser(deps: UsersDeps, ctx: RequestContext, body: Use
       // Null: no choice of their own, so they follow the company's language (DECISIONS §1, web/api/session.tsx).
       language: body.language ?? null,
       whatsappId: body.whatsappId ?? null,
+      maxOpenTickets: body.maxOpenTickets ?? null,
     });
     if (created === null) throw new AppError('ERR_INTERNAL_SERVER_ERROR');
     await replaceUserQueues(tx, ctx, created, body.queueIds);
@@ -140,7 +141,8 @@ function assertMayUpdate(ctx: RequestContext, target: UserDetail, body: UserUpda
   }
   const adminOnly =
     (body.allTicket !== undefined && body.allTicket !== target.allTicket) ||
-    (body.whatsappId !== undefined && body.whatsappId !== target.whatsappId);
+    (body.whatsappId !== undefined && body.whatsappId !== target.whatsappId) ||
+    (body.maxOpenTickets !== undefined && body.maxOpenTickets !== target.maxOpenTickets);
   if (adminOnly) requireAdmin(ctx);
   if (body.super !== undefined && body.super !== target.super && !ctx.user.super) throw new AppError('ERR_NO_PERMISSION');
   const refusal = updateRefusal(ctx.user, target, body);
@@ -179,6 +181,7 @@ export async function updateUser(
         whatsappId: body.whatsappId,
         super: body.super,
         language: body.language,
+        maxOpenTickets: body.maxOpenTickets,
         ...(passwordHash ? { passwordHash } : {}),
       },
       // Someone else changed this password: every session of the user ends now.

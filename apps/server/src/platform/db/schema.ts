@@ -246,6 +246,10 @@ export const users = pgTable(
     online: boolean('online').notNull().default(false),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }),
     whatsappId: integer('whatsapp_id').references(() => whatsapps.id, { onDelete: 'set null' }),
+    /** Auto-assignment (issue 35): the most open tickets the agent is given; null: each queue's default. */
+    maxOpenTickets: integer('max_open_tickets'),
+    /** When auto-assignment last gave the agent a ticket (balanced: ties go to the longest idle). */
+    lastAssignedAt: timestamp('last_assigned_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -289,11 +293,18 @@ export const queues = pgTable(
     /** A file sent with the queue's greeting (whaticket v6's queue media), in the company's media folder. */
     mediaPath: text('media_path'),
     mediaName: text('media_name'),
+    /** Auto-assignment (issue 35): `off`, `round_robin` or `balanced`. */
+    autoAssign: text('auto_assign', { enum: ['off', 'round_robin', 'balanced'] }).notNull().default('off'),
+    /** The capacity of an agent whose own `maxOpenTickets` is null. */
+    defaultMaxOpenTickets: integer('default_max_open_tickets').notNull().default(5),
+    /** round_robin: the agent assigned last (the next one after it is next). */
+    assignCursorUserId: integer('assign_cursor_user_id'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('queues_company_id_color_uq').on(t.companyId, t.color),
+    check('queues_auto_assign_ck', sql`${t.autoAssign} in ('off', 'round_robin', 'balanced')`),
     index('queues_company_id_order_idx').on(t.companyId, t.orderQueue),
     index('queues_prompt_id_idx').on(t.promptId),
     index('queues_integration_id_idx').on(t.integrationId),
@@ -398,6 +409,29 @@ export const queueIntegrations = pgTable(
   (t) => [
     index('queue_integrations_company_id_name_idx').on(t.companyId, t.name),
     check('queue_integrations_type_ck', sql`${t.type} in ('dialogflow', 'n8n', 'webhook', 'typebot')`),
+  ],
+);
+
+/**
+ * Who is online (issue 35): one row per node and user while the user has a live socket on
+ * that node. The node refreshes `heartbeat_at` of its rows; a row whose heartbeat is older
+ * than PRESENCE_STALE_SECONDS (a node that died) does not count and is deleted by any node.
+ */
+export const userPresence = pgTable(
+  'user_presence',
+  {
+    companyId: companyId(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    nodeId: text('node_id').notNull(),
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.nodeId] }),
+    index('user_presence_company_id_user_id_idx').on(t.companyId, t.userId),
+    index('user_presence_node_id_idx').on(t.nodeId),
+    index('user_presence_heartbeat_at_idx').on(t.heartbeatAt),
   ],
 );
 

@@ -60,6 +60,8 @@ export interface SocketServer {
   applyAccessChange(change: AccessChange, reload: ReloadSession): Promise<void>;
   /** Socket.IO connections open on this node (metrics). */
   openSockets(): number;
+  /** The users with at least one socket on this node (presence's heartbeat). */
+  connectedUsers(): { companyId: number; userId: number }[];
   close(): Promise<void>;
 }
 
@@ -523,6 +525,11 @@ export async function createSocketServer(httpServer: HttpServer, options: Socket
     },
     applyAccessChange,
     openSockets: () => io.engine.clientsCount,
+    connectedUsers: () =>
+      [...socketsPerUser.keys()].map((key) => {
+        const [companyId, userId] = key.split(':').map(Number);
+        return { companyId: companyId ?? 0, userId: userId ?? 0 };
+      }),
     async close() {
       if (closed) return;
       closed = true;

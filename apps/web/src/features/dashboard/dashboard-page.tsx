@@ -1,4 +1,5 @@
 import { DASHBOARD_PERIODS, type DashboardAttendant } from '@atende/shared';
+import { AgentLoadTable } from './agent-load-table';
 import {
   Alert,
   Box,
@@ -300,6 +301,7 @@ export default function DashboardPage() {
       </Grid>
       <Stack spacing={2}>
         <AttendantsTable attendants={dashboard.data?.attendants} />
+        <AgentLoadTable />
         <Suspense fallback={<Skeleton variant="rectangular" height={320} />}>
           <DashboardCharts filter={filter} />
         </Suspense>

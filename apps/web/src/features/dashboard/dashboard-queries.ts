@@ -1,4 +1,4 @@
-import { addToCalendarDate, type DashboardAnswer, type TicketsDayAnswer, type TicketsUsersAnswer } from '@atende/shared';
+import { addToCalendarDate, type AgentLoadAnswer, type DashboardAnswer, type TicketsDayAnswer, type TicketsUsersAnswer } from '@atende/shared';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useSession } from '../../api/session';
@@ -67,11 +67,20 @@ export function useDashboardLive(): void {
     },
     [],
   );
-  useCompanyEvent('ticket', () => {
+  const refresh = () => {
     if (timer.current) return;
     timer.current = setTimeout(() => {
       timer.current = null;
       void queryClient.invalidateQueries({ queryKey: dashboardKey });
     }, 2000);
-  });
+  };
+  useCompanyEvent('ticket', refresh);
+  // An agent coming online or going offline (the agents' load and the attendants' status).
+  useCompanyEvent('user', refresh);
+}
+
+/** Each agent's open tickets against its capacity (auto-assignment, issue 35); read again with the rest on a ticket event. */
+export function useAgentLoad() {
+  const { api } = useSession();
+  return useQuery({ queryKey: [...dashboardKey, 'agentLoad'], queryFn: () => api.get<AgentLoadAnswer>('/dashboard/agentLoad') });
 }

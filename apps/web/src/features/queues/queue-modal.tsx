@@ -1,4 +1,4 @@
-import { QueueBody, type PresentedQueue, type QueueUpdateBody } from '@atende/shared';
+import { DEFAULT_MAX_OPEN_TICKETS, QueueBody, type PresentedQueue, type QueueUpdateBody } from '@atende/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Box, Dialog, DialogContent, DialogTitle, MenuItem, Stack, Tab, Tabs, TextField } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
@@ -17,6 +17,7 @@ import { useScheduleType } from '../settings/settings-queries';
 import { schedulesPayload, validateWeek, weekRows, type WeekdayHours } from '../settings/weekly-hours';
 import { WeeklyHoursEditor } from '../settings/weekly-hours-editor';
 import { freeQueueColor } from './queue-colors';
+import { QueueAutoAssignFields } from './queue-auto-assign-fields';
 import { QueueColorField } from './queue-color-field';
 import { QueueOptionsEditor } from './queue-options-editor';
 import { cacheQueueEvent } from './queues-queries';
@@ -64,6 +65,8 @@ export function QueueModal({ queue: given, otherColors, onClose }: { queue: Pres
       ratingMessage: queue?.ratingMessage ?? '',
       integrationId: queue?.integrationId ?? '',
       promptId: queue?.promptId ?? '',
+      autoAssign: queue?.autoAssign ?? 'off',
+      defaultMaxOpenTickets: queue?.defaultMaxOpenTickets ?? DEFAULT_MAX_OPEN_TICKETS,
     },
   });
   const { errors, isSubmitting } = form.formState;
@@ -183,6 +186,7 @@ export function QueueModal({ queue: given, otherColors, onClose }: { queue: Pres
                   {useOpenAi ? idSelect('promptId', t('queues.modal.prompt'), prompts.data ?? [], prompts.isPending) : null}
                 </Stack>
               ) : null}
+              <QueueAutoAssignFields form={form} />
               {MESSAGE_FIELDS.map((field, index) => {
                 const unknown = unknownVariables(texts[index]);
                 return (

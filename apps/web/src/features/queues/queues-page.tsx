@@ -54,6 +54,7 @@ export default function QueuesPage() {
             <TableCell>{t('queues.columns.color')}</TableCell>
             <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('queues.columns.orderQueue')}</TableCell>
             <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{t('queues.columns.greeting')}</TableCell>
+            <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('queues.autoAssign.column')}</TableCell>
             <TableCell align="right">{t('queues.columns.actions')}</TableCell>
           </>
         }
@@ -79,6 +80,11 @@ export default function QueuesPage() {
               <Typography variant="body2" sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
                 {queue.greetingMessage}
               </Typography>
+            </TableCell>
+            <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }} data-testid="queue-auto-assign-cell">
+              {queue.autoAssign === 'off'
+                ? t('queues.autoAssign.modes.off')
+                : t('queues.autoAssign.columnValue', { mode: t(`queues.autoAssign.modes.${queue.autoAssign}`), capacity: queue.defaultMaxOpenTickets })}
             </TableCell>
             <RowActionsCell testIdPrefix="queue" onEdit={() => modal.edit(queue)} onDelete={() => deletion.ask(queue)} />
           </TableRow>
