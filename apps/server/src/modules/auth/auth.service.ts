@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { recordAudit } from '../../platform/audit/audit-log.js';
 import { AppError, tooManyRequests } from '../../platform/http/app-error.js';
 import { isCompanyExpired, isCompanySuspended, type RequestContext } from '../../platform/http/context.js';
 import type { Platform } from '../../platform/platform.js';
@@ -72,7 +73,7 @@ function assertCompanyOpen(ctx: RequestContext, options: { billing: boolean }): 
  */
 export async function login(
   deps: Pick<AuthDeps, 'db' | 'config' | 'events' | 'tokens' | 'loginLimiter'>,
-  input: { email: string; password: string; ip: string; billing?: boolean; deviceCookie?: string },
+  input: { email: string; password: string; ip: string; userAgent?: string | null; billing?: boolean; deviceCookie?: string },
 ): Promise<SessionIssued & { deviceCookie: string }> {
   const admission = await deps.loginLimiter.enter({ ip: input.ip, email: input.email, deviceCookie: input.deviceCookie });
   if (!admission.admitted) throw tooManyRequests(admission.retryAfterSeconds);
@@ -84,7 +85,12 @@ export async function login(
     throw new AppError('ERR_INVALID_CREDENTIALS');
   }
   const valid = await verifyPassword(row.passwordHash, input.password);
-  if (!valid) throw new AppError('ERR_INVALID_CREDENTIALS');
+  // The account's company sees the failed attempt and its address (an unknown e-mail belongs to no company: not recorded).
+  const actor = { companyId: row.companyId, userId: row.id, userName: row.name, client: { ip: input.ip, userAgent: input.userAgent ?? null } };
+  if (!valid) {
+    await recordAudit(db, actor, { action: 'auth.login_failed', entityId: row.id });
+    throw new AppError('ERR_INVALID_CREDENTIALS');
+  }
   // An imported whaticket user's bcrypt hash becomes argon2 with the password just proven.
   if (needsRehash(row.passwordHash)) await replacePasswordHash(db, row.id, row.passwordHash, await hashPassword(input.password));
   const deviceCookie = await admission.attempt.succeeded();
@@ -98,6 +104,7 @@ export async function login(
   const familyId = randomUUID();
   const refreshToken = await issueRefreshToken(db, ctx, ctx.user.id, deps.config.REFRESH_TOKEN_TTL_SECONDS, familyId);
   await markSignedIn(db, ctx.user.id);
+  await recordAudit(db, actor, { action: 'auth.login', entityId: row.id });
   const token = await deps.tokens.signAccess({
     userId: ctx.user.id,
     companyId: ctx.companyId,
