@@ -28,6 +28,7 @@ import { signupTexts } from '../features/signup/signup.i18n';
 import { passwordResetTexts } from '../features/password-reset/password-reset.i18n';
 import { invoicesTexts } from '../features/invoices/invoices.i18n';
 import { subscriptionTexts } from '../features/subscription/subscription.i18n';
+import { auditLogsTexts } from '../features/audit-logs/audit-logs.i18n';
 
 export const es: Messages = {
   app: { skipToContent: 'Saltar al contenido', navigation: 'Menú principal', newMessage: 'Nuevo mensaje de {{name}}: {{text}}', newTicket: 'Nueva atención en espera, de {{name}}: {{text}}', name: 'Atende', loading: 'Cargando...', version: 'Versión {{version}}', welcome: 'Elija una atención para empezar' },
@@ -75,6 +76,7 @@ export const es: Messages = {
     financeiro: 'Finanzas',
     settings: 'Configuración',
     subscription: 'Suscripción',
+    auditLogs: 'Auditoría',
     collapse: 'Contraer menú',
     expand: 'Abrir menú',
   },
@@ -123,6 +125,7 @@ export const es: Messages = {
   userModal: userModalTexts.es,
   placeholder: { soon: 'Esta área llegará pronto.' },
   pages: {
+    auditLogs: 'Registro de auditoría',
     signup: 'Registro',
     forgetpsw: 'Recuperar contraseña',
     dashboard: 'Panel',
@@ -206,6 +209,7 @@ export const es: Messages = {
   campaignSettings: campaignSettingsTexts.es,
   helps: helpsTexts.es,
   apiKeys: apiKeysTexts.es,
+  auditLogs: auditLogsTexts.es,
   contactLists: contactListsTexts.es,
   campaigns: campaignsTexts.es,
   dashboard: dashboardTexts.es,
