@@ -151,9 +151,10 @@ describe.runIf(!usePostgres || process.env.TEST_DATABASE === 'postgres')('the au
     expect(JSON.stringify(update)).not.toContain('Another123!');
     const [created] = await entries(adminToken, '?action=user.created');
     expect(JSON.stringify(created)).not.toContain('Secret123!');
-    const [key] = await entries(adminToken, '?action=api_key.created');
+    const keys = await entries(adminToken, '?action=api_key.created');
+    const key = keys.find((entry) => entry.changes?.name === 'Audited key');
     expect(key?.changes).toMatchObject({ name: 'Audited key', scopes: ['tickets:read'] });
-    expect(JSON.stringify(key)).not.toMatch(/atk_[0-9a-f]{16}_/);
+    expect(JSON.stringify(keys)).not.toMatch(/atk_[0-9a-f]{16}_/);
   });
 
   it('records a failed sign-in of a known account, under its company', async () => {
@@ -193,7 +194,7 @@ describe.runIf(!usePostgres || process.env.TEST_DATABASE === 'postgres')('the au
     expect(plan.statusCode, plan.body).toBe(201);
     const [platform] = await entries(superToken, '?companyId=0&action=plan.created');
     expect(platform).toMatchObject({ action: 'plan.created', entityId: String(plan.json<{ id: number }>().id), ip: CLIENT_IP });
-    expect((await entries(adminToken, '?action=plan.created'))).toEqual([]);
+    expect(await entries(adminToken, '?action=plan.created')).toEqual([]);
     const theirs = await entries(superToken, `?companyId=${company.id}&action=user.created`);
     expect(theirs.length).toBeGreaterThan(0);
   });
