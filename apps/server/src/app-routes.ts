@@ -21,6 +21,8 @@ import { registerHelpRoutes } from './modules/helps/helps.routes.js';
 import { subscribeQuickMessageEvents } from './modules/quick-messages/quick-messages.events.js';
 import { registerQuickMessageRoutes } from './modules/quick-messages/quick-messages.routes.js';
 import { registerApiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
+import { registerAuditLogJobs } from './modules/audit-logs/audit-logs.jobs.js';
+import { registerAuditLogRoutes } from './modules/audit-logs/audit-logs.routes.js';
 import { registerStickerPublicRoutes, registerStickerRoutes } from './modules/stickers/stickers.routes.js';
 import { registerQueueRoutes } from './modules/queues/queues.routes.js';
 import { subscribeQueueEvents } from './modules/queues/queues.events.js';
@@ -128,6 +130,8 @@ export const privateModules: RegisterRoutes[] = [
   registerApiKeyRoutes,
   // two-factor sign-in (issue 35)
   registerTwoFactorRoutes,
+  // the audit log (issue 35)
+  registerAuditLogRoutes,
 ];
 
 /** Each feature turns its domain events into realtime messages. */
@@ -160,4 +164,6 @@ export function subscribeModuleEvents(services: AppServices): void {
   subscribeInvoiceEvents(services);
   // The billing job (due invoices).
   registerInvoiceJobs(services);
+  // The audit log's retention sweep.
+  registerAuditLogJobs(services);
 }

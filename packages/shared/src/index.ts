@@ -31,6 +31,7 @@ export * from './desk-contracts.js';
 export * from './first-screen.js';
 export * from './api-key-schemas.js';
 export * from './auto-assign-schemas.js';
+export * from './audit-log-schemas.js';
 export * from './route-scopes.js';
 export * from './route-answers.js';
 export * from './platform-answers.js';

@@ -86,6 +86,8 @@ export const MENU_ITEMS: readonly MenuItem[] = [
   // Not in the spec's menu (part 2 §2.1 lists the route): admins find the trial and plan next to the invoices.
   { key: 'subscription', route: '/subscription', group: 'admin', rule: 'drawer-admin-items:view' },
   { key: 'settings', route: '/settings', group: 'admin', rule: 'drawer-admin-items:view' },
+  // Issue 35: who changed what, admins only (the server's GET /audit-logs refuses others).
+  { key: 'auditLogs', route: '/audit-logs', group: 'admin', rule: 'drawer-admin-items:view' },
 ];
 
 export interface MenuContext extends PermissionSubject {

@@ -36,6 +36,7 @@ import { PresentedFileListSchema } from './file-list-schemas.js';
 import { PresentedCompanyPlanSchema, PresentedCompanySchema, PresentedHelpSchema, PresentedPlanRowSchema, PresentedSettingSchema } from './platform-answers.js';
 import { CampaignSettingEntrySchema, PresentedScheduleSchema } from './outbound-schemas.js';
 import { AgentLoadAnswerSchema } from './auto-assign-schemas.js';
+import { AuditLogPageSchema } from './audit-log-schemas.js';
 import type { ErrorCode } from './errors.js';
 import { ExternalSendBody } from './phone-schemas.js';
 import type { RouteKey } from './route-roles.js';
@@ -210,7 +211,9 @@ export const ROUTE_ANSWERS: Partial<Record<RouteKey, RouteAnswer>> = {
   },
   'POST /message/forward': { summary: 'Forward messages to contacts', answers: ok(z.object({ messages: z.array(PresentedMessageSchema) })), errors: ['ERR_NO_MESSAGE_FOUND', ...SEND_ERRORS] },
   // contacts
+  'GET /audit-logs': { summary: 'A page of the audit log, newest first', answers: ok(AuditLogPageSchema) },
   'GET /contacts': { summary: 'A page of the contacts', answers: ok(PresentedContactPageSchema) },
+  'GET /contacts/export': { summary: 'Every contact of the company, for the CSV export (recorded in the audit log)', answers: ok(z.array(PresentedContactSummarySchema)) },
   'GET /contacts/list': { summary: 'Every contact of the company, for pickers', answers: ok(z.array(PresentedContactSummarySchema)) },
   'GET /contacts/:id': { summary: 'A contact', answers: ok(PresentedContactSchema), errors: ['ERR_NO_CONTACT_FOUND'] },
   'POST /contacts': {

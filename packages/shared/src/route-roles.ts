@@ -192,6 +192,8 @@ export const ROUTE_ROLES = {
   'GET /api-keys': 'admin',
   'POST /api-keys': 'admin',
   'DELETE /api-keys/:id': 'admin',
+  // the audit log (issue 35): admins read their company's, super users any company's; no route edits it
+  'GET /audit-logs': 'admin',
   // tickets and messages
   'GET /tickets': 'user',
   'GET /tickets/count': 'user',
@@ -222,6 +224,7 @@ export const ROUTE_ROLES = {
   // contacts, notes, tags, quick messages
   'GET /contacts': 'user',
   'GET /contacts/list': 'user',
+  'GET /contacts/export': 'user',
   'GET /contacts/:id': 'user',
   'POST /contacts': 'user',
   'PUT /contacts/:id': 'user',

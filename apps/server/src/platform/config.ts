@@ -77,6 +77,8 @@ const EnvSchema = z.object({
   LOGIN_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).default(10),
   /** Requests per company API key and minute, counted in the database (429 with Retry-After beyond). */
   API_KEY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** Days an audit log entry is kept; a daily sweep deletes older ones (issue 35). */
+  AUDIT_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(365),
   LOGIN_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
   /** An account's failed logins (from anywhere but its own devices) after which each attempt waits 1 s, 2 s, 4 s... */
   LOGIN_LOCKOUT_AFTER: z.coerce.number().int().min(1).default(5),

@@ -218,6 +218,8 @@ export const ROUTE_CASES: Record<RouteKey, RouteCase> = {
   'GET /api-keys': open(() => '/api-keys'),
   'POST /api-keys': open(() => call('/api-keys', { name: 'Probe key', scopes: ['tickets:read'] })),
   'DELETE /api-keys/:id': deny((f) => `/api-keys/${f.apiKeyId}`),
+  // An admin's companyId is ignored (the session decides); only a super user reads another company's log.
+  'GET /audit-logs': open((f) => `/audit-logs?companyId=${f.ownCompanyId}&entity=user`),
   'GET /stickers': open(() => '/stickers'),
   'POST /stickers': open(() => upload('/stickers')),
   'DELETE /stickers/:stickerId': deny((f) => `/stickers/${f.stickerId}`),
@@ -230,6 +232,7 @@ export const ROUTE_CASES: Record<RouteKey, RouteCase> = {
   // contacts, notes, tags, quick messages
   'GET /contacts': open((f) => `/contacts?searchParam=${q(f)}`),
   'GET /contacts/list': open((f) => `/contacts/list?companyId=${f.ownCompanyId}`),
+  'GET /contacts/export': open(() => '/contacts/export'),
   'GET /contacts/:id': deny((f) => `/contacts/${f.contactId}`),
   'POST /contacts': open(() => call('/contacts', { name: 'Probe contact', number: `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}` })),
   'PUT /contacts/:id': deny((f) => call(`/contacts/${f.contactId}`, { name: 'Probe renamed' })),

@@ -47,6 +47,7 @@ const SignupPage = lazy(loadSignupPage);
 const PasswordResetPage = lazy(loadPasswordResetPage);
 const InvoicesPage = lazy(() => import('../features/invoices/invoices-page'));
 const SubscriptionPage = lazy(() => import('../features/subscription/subscription-page'));
+const AuditLogsPage = lazy(() => import('../features/audit-logs/audit-logs-page'));
 
 const FIRST_SCREEN_LOADERS: Record<FirstScreenPart, () => Promise<unknown>> = {
   login: loadLoginPage,
@@ -100,6 +101,7 @@ const BUILT: Record<string, ReactNode> = {
   '/chats/:id?': <ChatsPage />,
   '/financeiro': <InvoicesPage />,
   '/subscription': <SubscriptionPage />,
+  '/audit-logs': <AuditLogsPage />,
 };
 
 /** Private routes of spec part 2 §2.1; areas not built yet show their title. */
@@ -123,6 +125,7 @@ const PRIVATE: [path: string, titleKey: string][] = [
   ['/queues', 'pages.queues'],
   ['/announcements', 'pages.announcements'],
   ['/subscription', 'pages.subscription'],
+  ['/audit-logs', 'pages.auditLogs'],
   ['/chats/:id?', 'pages.chats'],
 ];
 

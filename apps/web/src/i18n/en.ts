@@ -29,6 +29,7 @@ import { signupTexts } from '../features/signup/signup.i18n';
 import { passwordResetTexts } from '../features/password-reset/password-reset.i18n';
 import { invoicesTexts } from '../features/invoices/invoices.i18n';
 import { subscriptionTexts } from '../features/subscription/subscription.i18n';
+import { auditLogsTexts } from '../features/audit-logs/audit-logs.i18n';
 
 export const en: Messages = {
   app: { skipToContent: 'Skip to content', navigation: 'Main menu', newMessage: 'New message from {{name}}: {{text}}', newTicket: 'New ticket waiting, from {{name}}: {{text}}', name: 'Atende', loading: 'Loading...', version: 'Version {{version}}', welcome: 'Pick a ticket to start' },
@@ -81,6 +82,7 @@ export const en: Messages = {
     financeiro: 'Billing',
     settings: 'Settings',
     subscription: 'Subscription',
+    auditLogs: 'Audit log',
     collapse: 'Collapse menu',
     expand: 'Open menu',
   },
@@ -129,6 +131,7 @@ export const en: Messages = {
   userModal: userModalTexts.en,
   placeholder: { soon: 'This area is coming soon.' },
   pages: {
+    auditLogs: 'Audit log',
     signup: 'Sign up',
     forgetpsw: 'Reset password',
     dashboard: 'Dashboard',
@@ -214,6 +217,7 @@ export const en: Messages = {
   helps: helpsTexts.en,
   apiKeys: apiKeysTexts.en,
   twoFactor: twoFactorTexts.en,
+  auditLogs: auditLogsTexts.en,
   contactLists: contactListsTexts.en,
   campaigns: campaignsTexts.en,
   dashboard: dashboardTexts.en,

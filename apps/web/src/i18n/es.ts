@@ -29,6 +29,7 @@ import { signupTexts } from '../features/signup/signup.i18n';
 import { passwordResetTexts } from '../features/password-reset/password-reset.i18n';
 import { invoicesTexts } from '../features/invoices/invoices.i18n';
 import { subscriptionTexts } from '../features/subscription/subscription.i18n';
+import { auditLogsTexts } from '../features/audit-logs/audit-logs.i18n';
 
 export const es: Messages = {
   app: { skipToContent: 'Saltar al contenido', navigation: 'Menú principal', newMessage: 'Nuevo mensaje de {{name}}: {{text}}', newTicket: 'Nueva atención en espera, de {{name}}: {{text}}', name: 'Atende', loading: 'Cargando...', version: 'Versión {{version}}', welcome: 'Elija una atención para empezar' },
@@ -81,6 +82,7 @@ export const es: Messages = {
     financeiro: 'Finanzas',
     settings: 'Configuración',
     subscription: 'Suscripción',
+    auditLogs: 'Auditoría',
     collapse: 'Contraer menú',
     expand: 'Abrir menú',
   },
@@ -129,6 +131,7 @@ export const es: Messages = {
   userModal: userModalTexts.es,
   placeholder: { soon: 'Esta área llegará pronto.' },
   pages: {
+    auditLogs: 'Registro de auditoría',
     signup: 'Registro',
     forgetpsw: 'Recuperar contraseña',
     dashboard: 'Panel',
@@ -214,6 +217,7 @@ export const es: Messages = {
   helps: helpsTexts.es,
   apiKeys: apiKeysTexts.es,
   twoFactor: twoFactorTexts.es,
+  auditLogs: auditLogsTexts.es,
   contactLists: contactListsTexts.es,
   campaigns: campaignsTexts.es,
   dashboard: dashboardTexts.es,

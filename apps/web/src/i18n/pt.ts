@@ -28,6 +28,7 @@ import { signupTexts } from '../features/signup/signup.i18n';
 import { passwordResetTexts } from '../features/password-reset/password-reset.i18n';
 import { invoicesTexts } from '../features/invoices/invoices.i18n';
 import { subscriptionTexts } from '../features/subscription/subscription.i18n';
+import { auditLogsTexts } from '../features/audit-logs/audit-logs.i18n';
 import type { Catalogue } from './catalogue';
 
 /** Portuguese: the source catalogue. Strings the spec gives in Portuguese are verbatim. */
@@ -82,6 +83,7 @@ export const pt = {
     financeiro: 'Financeiro',
     settings: 'Configurações',
     subscription: 'Assinatura',
+    auditLogs: 'Auditoria',
     collapse: 'Recolher menu',
     expand: 'Abrir menu',
   },
@@ -130,6 +132,7 @@ export const pt = {
   userModal: userModalTexts.pt,
   placeholder: { soon: 'Esta área chega em breve.' },
   pages: {
+    auditLogs: 'Registro de auditoria',
     signup: 'Cadastro',
     forgetpsw: 'Recuperar senha',
     dashboard: 'Dashboard',
@@ -215,6 +218,7 @@ export const pt = {
   helps: helpsTexts.pt,
   apiKeys: apiKeysTexts.pt,
   twoFactor: twoFactorTexts.pt,
+  auditLogs: auditLogsTexts.pt,
   contactLists: contactListsTexts.pt,
   campaigns: campaignsTexts.pt,
   dashboard: dashboardTexts.pt,

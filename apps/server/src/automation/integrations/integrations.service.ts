@@ -10,6 +10,7 @@ import type { AutomationDeps } from '../automation-runtime.js';
 import { detectIntent, parseServiceAccount, type ServiceAccountKey } from './dialogflow.js';
 import { PeerError } from './peer-http.js';
 import type { QueueIntegrationRow } from '../../platform/db/schema.js';
+import { changedFields, recordAudit } from '../../platform/audit/audit-log.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { checkOutboundUrl, outboundPolicy, OutboundRefusedError } from '../../platform/http/outbound.js';
@@ -77,26 +78,45 @@ export async function createIntegration(
   else await checkPeerUrl(services, 'urlN8N', body.urlN8N);
   const generated = usesSigningSecret(body.type) && !body.signingSecret ? randomBytes(24).toString('base64url') : null;
   const signingSecret = body.signingSecret ?? generated;
-  const integration = await insertIntegration(services.db, ctx, {
-    type: body.type,
-    name: body.name,
-    projectName: body.type === 'dialogflow' ? body.projectName : body.name,
-    jsonContentSealed: body.type === 'dialogflow' && body.jsonContent ? services.secrets.seal(body.jsonContent) : '',
-    language: body.language,
-    urlN8N: body.urlN8N,
-    typebotSlug: body.typebotSlug,
-    typebotExpires: body.typebotExpires,
-    typebotDelayMessage: body.typebotDelayMessage,
-    typebotKeywordFinish: body.typebotKeywordFinish,
-    typebotKeywordRestart: body.typebotKeywordRestart,
-    typebotUnknownMessage: body.typebotUnknownMessage,
-    typebotRestartMessage: body.typebotRestartMessage,
-    signingSecretSealed: signingSecret ? services.secrets.seal(signingSecret) : '',
+  const integration = await services.db.transaction(async (tx) => {
+    const inserted = await insertIntegration(tx, ctx, {
+      type: body.type,
+      name: body.name,
+      projectName: body.type === 'dialogflow' ? body.projectName : body.name,
+      jsonContentSealed: body.type === 'dialogflow' && body.jsonContent ? services.secrets.seal(body.jsonContent) : '',
+      language: body.language,
+      urlN8N: body.urlN8N,
+      typebotSlug: body.typebotSlug,
+      typebotExpires: body.typebotExpires,
+      typebotDelayMessage: body.typebotDelayMessage,
+      typebotKeywordFinish: body.typebotKeywordFinish,
+      typebotKeywordRestart: body.typebotKeywordRestart,
+      typebotUnknownMessage: body.typebotUnknownMessage,
+      typebotRestartMessage: body.typebotRestartMessage,
+      signingSecretSealed: signingSecret ? services.secrets.seal(signingSecret) : '',
+    });
+    if (inserted) await recordAudit(tx, ctx, { action: 'integration.created', entityId: inserted.id, changes: { name: inserted.name, type: inserted.type } });
+    return inserted;
   });
   if (!integration) throw new AppError('ERR_INTERNAL_SERVER_ERROR');
   services.events.emit('integration.saved', { companyId: ctx.companyId, action: 'create', integration });
   return { integration, generatedSigningSecret: generated };
 }
+
+/** The fields the audit log names; the service account and the signing secret only as changed. */
+const INTEGRATION_AUDITED = [
+  'type',
+  'name',
+  'projectName',
+  'language',
+  'urlN8N',
+  'typebotSlug',
+  'typebotExpires',
+  'typebotKeywordFinish',
+  'typebotKeywordRestart',
+  'jsonContentSealed',
+  'signingSecretSealed',
+] as const satisfies readonly (keyof QueueIntegrationRow)[];
 
 export async function updateIntegration(services: AutomationDeps, ctx: RequestContext, id: number, body: IntegrationUpdateBody): Promise<QueueIntegrationRow> {
   const current = await showIntegration(services, ctx, id);
@@ -138,7 +158,11 @@ export async function updateIntegration(services: AutomationDeps, ctx: RequestCo
     if (!merged[field].trim()) throw invalid(field, 'Required');
   }
   if (type !== 'dialogflow' && (values.urlN8N !== undefined || type !== current.type)) await checkPeerUrl(services, 'urlN8N', merged.urlN8N);
-  await updateIntegrationRow(services.db, ctx, id, values);
+  await services.db.transaction(async (tx) => {
+    await updateIntegrationRow(tx, ctx, id, values);
+    const changes = changedFields(current, { ...current, ...values }, INTEGRATION_AUDITED, ['jsonContentSealed', 'signingSecretSealed']);
+    await recordAudit(tx, ctx, { action: 'integration.updated', entityId: id, changes });
+  });
   const integration = await showIntegration(services, ctx, id);
   services.events.emit('integration.saved', { companyId: ctx.companyId, action: 'update', integration });
   return integration;
@@ -146,8 +170,11 @@ export async function updateIntegration(services: AutomationDeps, ctx: RequestCo
 
 /** Queues, connections and tickets using it go on without it (foreign keys set null). */
 export async function deleteIntegration(services: AutomationDeps, ctx: RequestContext, id: number): Promise<void> {
-  await showIntegration(services, ctx, id);
-  await deleteIntegrationRow(services.db, ctx, id);
+  const integration = await showIntegration(services, ctx, id);
+  await services.db.transaction(async (tx) => {
+    await deleteIntegrationRow(tx, ctx, id);
+    await recordAudit(tx, ctx, { action: 'integration.deleted', entityId: id, changes: { name: integration.name, type: integration.type } });
+  });
   services.events.emit('integration.deleted', { companyId: ctx.companyId, integrationId: id });
 }
 

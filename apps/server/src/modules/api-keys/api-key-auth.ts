@@ -69,6 +69,7 @@ export function createApiKeyAuth(options: ApiKeyAuthOptions): AuthenticateApiKey
     const ctx: RequestContext = {
       companyId: session.companyId,
       company: session.company,
+      apiKeyId: row.id,
       // The admin's identity with an admin's reach and no platform rights: the scopes narrow it.
       user: { ...session.user, profile: 'admin', super: false, allTicket: 'enabled' },
     };

@@ -1,4 +1,5 @@
 import type { ApiKeyBody } from '@atende/shared';
+import { recordAudit } from '../../platform/audit/audit-log.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { requireAdmin } from '../../platform/http/guards.js';
@@ -24,13 +25,22 @@ export async function createApiKey(deps: ApiKeysDeps, ctx: RequestContext, body:
     throw new AppError('ERR_VALIDATION', undefined, { fields: { expiresAt: ['Must be in the future'] } });
   }
   const secret = newApiKeySecret();
-  const row = await insertApiKey(deps.db, ctx, {
-    createdBy: ctx.user.id,
-    name: body.name,
-    prefix: secret.prefix,
-    keyHash: secret.hash,
-    scopes: body.scopes,
-    expiresAt,
+  const row = await deps.db.transaction(async (tx) => {
+    const inserted = await insertApiKey(tx, ctx, {
+      createdBy: ctx.user.id,
+      name: body.name,
+      prefix: secret.prefix,
+      keyHash: secret.hash,
+      scopes: body.scopes,
+      expiresAt,
+    });
+    // The public prefix tells keys apart; the secret and its hash are never recorded.
+    await recordAudit(tx, ctx, {
+      action: 'api_key.created',
+      entityId: inserted.id,
+      changes: { name: inserted.name, prefix: inserted.prefix, scopes: inserted.scopes, expiresAt: inserted.expiresAt?.toISOString() ?? null },
+    });
+    return inserted;
   });
   deps.logger.child({ module: 'api-keys' }).info({ companyId: ctx.companyId, apiKeyId: row.id, prefix: row.prefix, scopes: row.scopes }, 'api key created');
   return { row, key: secret.key };
@@ -39,7 +49,11 @@ export async function createApiKey(deps: ApiKeysDeps, ctx: RequestContext, body:
 /** `DELETE /api-keys/:id`: revoked at once on every node (the access change empties their key caches). */
 export async function revokeApiKey(deps: ApiKeysDeps, ctx: RequestContext, id: number): Promise<ApiKeyRow> {
   requireAdmin(ctx);
-  const row = await revokeApiKeyRow(deps.db, ctx, id);
+  const row = await deps.db.transaction(async (tx) => {
+    const revoked = await revokeApiKeyRow(tx, ctx, id);
+    if (revoked) await recordAudit(tx, ctx, { action: 'api_key.revoked', entityId: revoked.id, changes: { name: revoked.name, prefix: revoked.prefix } });
+    return revoked;
+  });
   if (!row) throw new AppError('ERR_NO_API_KEY_FOUND');
   await deps.access.changed({ companyId: ctx.companyId, userIds: [], apiKeyIds: [row.id] });
   deps.logger.child({ module: 'api-keys' }).info({ companyId: ctx.companyId, apiKeyId: row.id, prefix: row.prefix }, 'api key revoked');

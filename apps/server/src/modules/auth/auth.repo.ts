@@ -6,9 +6,9 @@ import { companies, users } from '../../platform/db/schema.js';
  * What a login checks: the account an e-mail names (e-mails are unique across the platform)
  * and its password hash. A user of a company still being imported does not exist yet.
  */
-export async function findCredentials(db: DbOrTx, email: string): Promise<{ id: number; passwordHash: string } | null> {
+export async function findCredentials(db: DbOrTx, email: string): Promise<{ id: number; companyId: number; name: string; passwordHash: string } | null> {
   const [row] = await db
-    .select({ id: users.id, passwordHash: users.passwordHash })
+    .select({ id: users.id, companyId: users.companyId, name: users.name, passwordHash: users.passwordHash })
     .from(users)
     .innerJoin(companies, eq(companies.id, users.companyId))
     .where(and(eq(users.email, email), eq(companies.importing, false)))

@@ -1,7 +1,7 @@
 import { LoginBody } from '@atende/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { tooManyRequests } from '../../platform/http/app-error.js';
-import { bearerToken } from '../../platform/http/auth-hook.js';
+import { bearerToken, requestClient } from '../../platform/http/auth-hook.js';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
 import type { Platform } from '../../platform/platform.js';
 import { presentUser } from '../users/users.presenter.js';
@@ -33,7 +33,7 @@ export function registerAuthPublicRoutes(scope: FastifyInstance, deps: AuthDeps)
   };
 
   app.post('/auth/login', { schema: { body: LoginBody }, onRequest: refuseKnownFlood }, async (request, reply) => {
-    const session = await login(deps, { ...request.body, ip: request.ip, deviceCookie: request.cookies[DEVICE_COOKIE] });
+    const session = await login(deps, { ...request.body, ip: request.ip, userAgent: requestClient(request).userAgent, deviceCookie: request.cookies[DEVICE_COOKIE] });
     // The password was right; the account's second factor is asked next (no session yet).
     if ('twoFactorRequired' in session) return session;
     setRefreshCookie(reply, deps.config, session.refreshToken);

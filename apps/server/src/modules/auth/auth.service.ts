@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { recordAudit } from '../../platform/audit/audit-log.js';
 import { AppError, tooManyRequests } from '../../platform/http/app-error.js';
 import { isCompanyExpired, isCompanySuspended, type RequestContext } from '../../platform/http/context.js';
 import type { Platform } from '../../platform/platform.js';
@@ -76,7 +77,7 @@ function assertCompanyOpen(ctx: RequestContext, options: { billing: boolean }): 
  */
 export async function login(
   deps: Pick<AuthDeps, 'db' | 'config' | 'events' | 'tokens' | 'loginLimiter' | 'secrets' | 'clock'>,
-  input: { email: string; password: string; code?: string; ip: string; billing?: boolean; deviceCookie?: string },
+  input: { email: string; password: string; code?: string; ip: string; userAgent?: string | null; billing?: boolean; deviceCookie?: string },
 ): Promise<(SessionIssued & { deviceCookie: string }) | { twoFactorRequired: true }> {
   const admission = await deps.loginLimiter.enter({ ip: input.ip, email: input.email, deviceCookie: input.deviceCookie });
   if (!admission.admitted) throw tooManyRequests(admission.retryAfterSeconds);
@@ -88,7 +89,12 @@ export async function login(
     throw new AppError('ERR_INVALID_CREDENTIALS');
   }
   const valid = await verifyPassword(row.passwordHash, input.password);
-  if (!valid) throw new AppError('ERR_INVALID_CREDENTIALS');
+  // The account's company sees the failed attempt and its address (an unknown e-mail belongs to no company: not recorded).
+  const actor = { companyId: row.companyId, userId: row.id, userName: row.name, client: { ip: input.ip, userAgent: input.userAgent ?? null } };
+  if (!valid) {
+    await recordAudit(db, actor, { action: 'auth.login_failed', entityId: row.id });
+    throw new AppError('ERR_INVALID_CREDENTIALS');
+  }
   // An imported whaticket user's bcrypt hash becomes argon2 with the password just proven.
   if (needsRehash(row.passwordHash)) await replacePasswordHash(db, row.id, row.passwordHash, await hashPassword(input.password));
   const secondFactor = await findEnabledTwoFactorForSignIn(db, row.id);
@@ -111,6 +117,7 @@ export async function login(
   const familyId = randomUUID();
   const refreshToken = await issueRefreshToken(db, ctx, ctx.user.id, deps.config.REFRESH_TOKEN_TTL_SECONDS, familyId);
   await markSignedIn(db, ctx.user.id);
+  await recordAudit(db, actor, { action: 'auth.login', entityId: row.id });
   const token = await deps.tokens.signAccess({
     userId: ctx.user.id,
     companyId: ctx.companyId,

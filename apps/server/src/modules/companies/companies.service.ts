@@ -1,4 +1,5 @@
 import { DEFAULT_TIMEZONE, dueDateDay, NO_EXPIRY_DUE_DATE, type CompanyBody, type CompanyUpdateBody, type ScheduleEntry } from '@atende/shared';
+import { recordAudit, recordedFields } from '../../platform/audit/audit-log.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { requireAdmin, requireSuper } from '../../platform/http/guards.js';
@@ -64,8 +65,8 @@ export async function createCompany(deps: CompaniesDeps, ctx: RequestContext, bo
   if (adminEmail && (await emailTaken(deps.db, adminEmail))) throw new AppError('ERR_EMAIL_ALREADY_EXISTS');
   const passwordHash = body.password && adminEmail ? await hashPassword(body.password) : null;
 
-  const companyId = await deps.db.transaction((tx) =>
-    insertCompany(tx, {
+  const companyId = await deps.db.transaction(async (tx) => {
+    const created = await insertCompany(tx, {
       company: {
         ...companyColumns(body, body.timezone ?? DEFAULT_TIMEZONE),
         // Created without one: no expiry, as a date the spec's client accepts.
@@ -75,8 +76,11 @@ export async function createCompany(deps: CompaniesDeps, ctx: RequestContext, bo
       },
       campaignsEnabled: body.campaignsEnabled !== false,
       admin: passwordHash && adminEmail ? { name: body.name, email: adminEmail, passwordHash } : null,
-    }),
-  );
+    });
+    // A platform-level entry: companies are the platform's records (super users read them).
+    await recordAudit(tx, ctx, { action: 'company.created', entityId: created, changes: { name: body.name, planId: body.planId, adminEmail: adminEmail ?? null }, companyId: null });
+    return created;
+  });
   // A paid plan with a near due date is invoiced now, not at the hourly job's next run (which makes the same row).
   await makeDueInvoices(deps, companyId);
   const detail = await findCompany(deps.db, companyId);
@@ -90,7 +94,11 @@ export async function updateCompany(deps: CompaniesDeps, ctx: RequestContext, id
   const needsZone = typeof body.dueDate === 'string' && !body.timezone;
   const timeZone = body.timezone ?? (needsZone ? (await findCompany(deps.db, id))?.company.timezone : undefined) ?? DEFAULT_TIMEZONE;
   await deps.db.transaction(async (tx) => {
-    if (!(await updateCompanyRow(tx, id, companyColumns(body, timeZone)))) throw new AppError('ERR_NO_COMPANY_FOUND');
+    const columns = companyColumns(body, timeZone);
+    if (!(await updateCompanyRow(tx, id, columns))) throw new AppError('ERR_NO_COMPANY_FOUND');
+    // In the company's own log: its admins see what the platform changed (plan, status, due date).
+    const changed = { ...recordedFields(columns, (Object.keys(columns) as (keyof typeof columns)[]).filter((key) => columns[key] !== undefined)), ...(body.campaignsEnabled !== undefined ? { campaignsEnabled: body.campaignsEnabled } : {}) };
+    await recordAudit(tx, ctx, { action: 'company.updated', entityId: id, changes: changed, companyId: id });
     if (body.campaignsEnabled !== undefined) {
       await upsertSetting(tx, { companyId: id }, 'campaignsEnabled', body.campaignsEnabled ? 'true' : 'false');
     }
@@ -106,7 +114,13 @@ export async function updateCompany(deps: CompaniesDeps, ctx: RequestContext, id
 export async function deleteCompany(deps: CompaniesDeps, ctx: RequestContext, id: number): Promise<void> {
   requireSuper(ctx);
   if (id === MAIN_COMPANY_ID || id === ctx.companyId) throw new AppError('ERR_CANNOT_DELETE_MAIN_COMPANY');
-  if (!(await deleteCompanyRow(deps.db, id))) throw new AppError('ERR_NO_COMPANY_FOUND');
+  const deleted = await deps.db.transaction(async (tx) => {
+    const removed = await deleteCompanyRow(tx, id);
+    // The company's own entries go with it; this one stays at the platform level.
+    if (removed) await recordAudit(tx, ctx, { action: 'company.deleted', entityId: id, companyId: null });
+    return removed;
+  });
+  if (!deleted) throw new AppError('ERR_NO_COMPANY_FOUND');
   await deps.access.changed({ companyId: id });
 }
 

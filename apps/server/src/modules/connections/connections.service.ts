@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_MAX_USE_BOT_QUEUES, type ConnectionCreateBody, type ConnectionUpdateBody } from '@atende/shared';
+import { changedFields, recordAudit } from '../../platform/audit/audit-log.js';
 import { prompts, queueIntegrations, queues, type WhatsappRow } from '../../platform/db/schema.js';
 import { assertIdsInTenant } from '../../platform/db/tenant.js';
 import { AppError } from '../../platform/http/app-error.js';
@@ -142,6 +143,28 @@ function connectionTexts(texts: Partial<Record<(typeof CONNECTION_TEXTS)[number]
   return Object.fromEntries(CONNECTION_TEXTS.map((field) => [field, texts[field]]));
 }
 
+/** The connection fields the audit log names; the token and the provider's secrets only as changed. */
+const CONNECTION_AUDITED = [
+  'name',
+  'isDefault',
+  'token',
+  'greetingMessage',
+  'complationMessage',
+  'outOfHoursMessage',
+  'ratingMessage',
+  'expiresInactiveMessage',
+  'expiresTicket',
+  'timeUseBotQueues',
+  'maxUseBotQueues',
+  'timeToTransfer',
+  'transferQueueId',
+  'promptId',
+  'integrationId',
+  'schedules',
+  'providerConfig',
+  'providerSecrets',
+] as const satisfies readonly (keyof WhatsappRow)[];
+
 export async function createConnection(deps: ConnectionsDeps, ctx: RequestContext, body: ConnectionCreateBody): Promise<ConnectionDetail> {
   authorize(ctx, 'connections-page:addConnection');
   const limit = ctx.company.plan.connections;
@@ -178,6 +201,7 @@ export async function createConnection(deps: ConnectionsDeps, ctx: RequestContex
     });
     if (created === null) throw new AppError('ERR_INTERNAL_SERVER_ERROR');
     await replaceConnectionQueues(tx, ctx, created, body.queueIds);
+    await recordAudit(tx, ctx, { action: 'connection.created', entityId: created, changes: { name: body.name, provider: body.provider, isDefault: makeDefault, queueIds: body.queueIds ?? [] } });
     return { id: created, demoted: demotedIds };
   });
   await announce(deps, ctx, [...demoted, id]);
@@ -214,6 +238,10 @@ export async function updateConnection(deps: ConnectionsDeps, ctx: RequestContex
       ...(body.isDefault === true ? { isDefault: true } : {}),
     });
     await replaceConnectionQueues(tx, ctx, id, body.queueIds);
+    const updated = await findConnection(tx, ctx, id);
+    const changes = updated ? changedFields(current, updated, CONNECTION_AUDITED, ['token', 'providerSecrets']) : {};
+    if (body.queueIds) changes.queueIds = { to: [...new Set(body.queueIds)].sort((a, b) => a - b) };
+    await recordAudit(tx, ctx, { action: 'connection.updated', entityId: id, changes });
     return demotedIds;
   });
   await announce(deps, ctx, [...demoted, id]);
@@ -232,6 +260,7 @@ export async function deleteConnection(deps: ConnectionsDeps, ctx: RequestContex
   await deps.channels.stopLocalSession(id);
   const promoted = await deps.db.transaction(async (tx) => {
     await deleteConnectionRow(tx, ctx, id);
+    await recordAudit(tx, ctx, { action: 'connection.deleted', entityId: id, changes: { name: connection.name, provider: connection.provider } });
     if (!connection.isDefault) return null;
     // Another connection takes over as default, so new tickets still have one.
     const next = await findSuccessor(tx, ctx, id);

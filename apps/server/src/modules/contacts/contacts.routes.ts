@@ -7,7 +7,7 @@ import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
 import { readUpload } from '../quick-messages/quick-messages.routes.js';
 import { importContacts, uploadContacts, uploadContactsFile, type ContactImportDeps } from './contacts-import.service.js';
 import { presentContact, presentContactSummary } from './contacts.presenter.js';
-import { allContacts, contactPage, createContact, deleteContact, showContact, updateContact, type ContactsDeps } from './contacts.service.js';
+import { allContacts, contactPage, exportContacts, createContact, deleteContact, showContact, updateContact, type ContactsDeps } from './contacts.service.js';
 
 /** A 10 000-row spreadsheet as JSON is larger than the default body limit. */
 const UPLOAD_BODY_LIMIT = 8 * 1024 * 1024;
@@ -46,6 +46,8 @@ export function registerContactRoutes(scope: FastifyInstance, deps: ContactsDeps
   app.get('/contacts/list', { schema: { querystring: z.object({ companyId: z.string().max(20).optional() }) } }, async (request) => {
     return (await allContacts(deps, request.ctx)).map(presentContactSummary);
   });
+
+  app.get('/contacts/export', async (request) => (await exportContacts(deps, request.ctx)).map(presentContactSummary));
 
   app.get('/contacts/:id', { schema: { params: IdParams } }, async (request) => {
     return presentContact(await showContact(deps, request.ctx, request.params.id));

@@ -1,4 +1,5 @@
 import type { ContactBody, ContactListQuery, ContactUpdateBody } from '@atende/shared';
+import { recordAudit } from '../../platform/audit/audit-log.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { authorize } from '../../platform/http/guards.js';
@@ -39,6 +40,15 @@ export function contactPage(deps: Pick<Platform, 'db'>, ctx: RequestContext, que
 /** Every contact of the company, for pickers. */
 export function allContacts(deps: Pick<Platform, 'db'>, ctx: RequestContext) {
   return listAllContacts(deps.db, ctx);
+}
+
+/** `GET /contacts/export`: every contact, for the CSV the contacts page downloads; the export is audited. */
+export async function exportContacts(deps: Pick<Platform, 'db'>, ctx: RequestContext) {
+  return deps.db.transaction(async (tx) => {
+    const contacts = await listAllContacts(tx, ctx);
+    await recordAudit(tx, ctx, { action: 'export.contacts', changes: { count: contacts.length } });
+    return contacts;
+  });
 }
 
 export async function showContact(deps: Pick<Platform, 'db'>, ctx: RequestContext, id: number): Promise<ContactDetail> {

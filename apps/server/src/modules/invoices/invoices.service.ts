@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { dayIn, DEFAULT_TIMEZONE, parseCardExpiry, presentDueDate, RECURRENCE_MONTHS, validCpfCnpj, type CheckoutBody, type PaymentEventPayload, type PaymentMethod, type Recurrence } from '@atende/shared';
 import type { InvoiceRow, PixChargeRow } from '../../platform/db/schema.js';
+import { recordAudit } from '../../platform/audit/audit-log.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { requireAdmin, requireSuper } from '../../platform/http/guards.js';
@@ -57,6 +58,8 @@ export async function issueInvoiceNow(
   if (!company) throw new AppError('ERR_NO_COMPANY_FOUND');
   const issued = await issueCurrentInvoice(deps.db, companyId);
   if (!issued) throw new AppError('ERR_NOTHING_TO_INVOICE');
+  // In the invoiced company's log (the invoice is made by its own statement, before this entry).
+  await recordAudit(deps.db, ctx, { action: 'invoice.issued', entityId: issued.invoice.id, changes: { created: issued.created, dueDate: issued.invoice.dueDate }, companyId });
   return { ...issued, timeZone: company.company.timezone };
 }
 
@@ -117,8 +120,10 @@ export async function checkout(deps: InvoicesDeps, ctx: RequestContext, body: Ch
   const method = body.method ?? 'PIX';
   if (!active.methods.includes(method)) throw new AppError('ERR_PAYMENT_METHOD_UNAVAILABLE');
   try {
-    if (active.kind === 'asaas') return await checkoutAsaas(deps, ctx, invoice, body, method, active.asaas, remoteIp);
-    return await checkoutPix(deps, ctx, invoice, active.pix);
+    const result = active.kind === 'asaas' ? await checkoutAsaas(deps, ctx, invoice, body, method, active.asaas, remoteIp) : await checkoutPix(deps, ctx, invoice, active.pix);
+    // After the provider answered (a charge is not a transaction of ours): who started paying which invoice, how.
+    await recordAudit(deps.db, ctx, { action: 'invoice.checkout', entityId: invoice.id, changes: { method, provider: active.kind } });
+    return result;
   } catch (error) {
     if (error instanceof AsaasRefusal) throw new AppError('ERR_PAYMENT_REFUSED', undefined, { message: (error.mensagem ?? '').slice(0, 300) });
     if (error instanceof PaymentProviderError) throw new AppError('ERR_PAYMENTS_UNAVAILABLE', undefined, { reason: error.message.slice(0, 200) });

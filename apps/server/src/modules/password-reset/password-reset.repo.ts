@@ -11,9 +11,9 @@ export async function endResetCodes(db: DbOrTx, userId: number): Promise<void> {
 }
 
 /** The account an e-mail names, whatever its company (e-mails are unique across the platform). */
-export async function findAccountByEmail(db: DbOrTx, email: string): Promise<{ id: number; companyId: number; language: string | null } | null> {
+export async function findAccountByEmail(db: DbOrTx, email: string): Promise<{ id: number; companyId: number; name: string; language: string | null } | null> {
   const [user] = await db
-    .select({ id: users.id, companyId: users.companyId, language: users.language })
+    .select({ id: users.id, companyId: users.companyId, name: users.name, language: users.language })
     .from(users)
     .where(eq(users.email, email))
     .limit(1);

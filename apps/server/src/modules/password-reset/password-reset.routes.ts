@@ -1,6 +1,7 @@
 import { EmailParams, LANGUAGES, ResetPasswordBody } from '@atende/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { requestClient } from '../../platform/http/auth-hook.js';
 import type { ZodTypeProvider } from '../../platform/http/zod-provider.js';
 import { requestReset, resetPassword, revealsUnknownEmail, type PasswordResetDeps } from './password-reset.service.js';
 
@@ -18,6 +19,7 @@ export function registerPasswordResetRoutes(scope: FastifyInstance, deps: Passwo
     const { found } = await requestReset(deps, {
       email: request.params.email,
       ip: request.ip,
+      client: requestClient(request),
       language: request.query.language,
       log: (error) => request.log.warn({ err: error }, 'password reset e-mail not sent'),
     });
@@ -26,12 +28,12 @@ export function registerPasswordResetRoutes(scope: FastifyInstance, deps: Passwo
   });
 
   app.post('/resetpasswords/:email/:token/:newPassword', { schema: { params: ResetPasswordBody } }, async (request) => {
-    await resetPassword(deps, request.params);
+    await resetPassword(deps, request.params, requestClient(request));
     return { message: 'Password updated' };
   });
 
   app.post('/auth/reset-password', { schema: { body: ResetPasswordBody } }, async (request) => {
-    await resetPassword(deps, request.body);
+    await resetPassword(deps, request.body, requestClient(request));
     return { message: 'Password updated' };
   });
 }

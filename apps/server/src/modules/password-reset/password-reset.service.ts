@@ -1,6 +1,8 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Language, ResetPasswordBody } from '@atende/shared';
+import { recordAudit } from '../../platform/audit/audit-log.js';
 import { AppError } from '../../platform/http/app-error.js';
+import type { RequestClient } from '../../platform/http/context.js';
 import type { RateLimiter } from '../../platform/http/rate-limiter.js';
 import type { Platform } from '../../platform/platform.js';
 import { hashPassword } from '../auth/auth.service.js';
@@ -32,7 +34,7 @@ function hashCode(userId: number, code: string): string {
  */
 export async function requestReset(
   deps: PasswordResetDeps,
-  input: { email: string; ip: string; language?: Language; log: (error: unknown) => void },
+  input: { email: string; ip: string; client?: RequestClient; language?: Language; log: (error: unknown) => void },
 ): Promise<{ found: boolean }> {
   const { config } = deps;
   if (!(await deps.resetLimiter.hit(`ip:${input.ip}`, config.PASSWORD_RESET_LIMIT_PER_IP))) throw new AppError('ERR_TOO_MANY_REQUESTS');
@@ -50,6 +52,8 @@ export async function requestReset(
       codeHash: hashCode(user.id, code),
       expiresAt: new Date(Date.now() + RESET_CODE_MINUTES * 60_000),
     });
+    // Asked by whoever knows the e-mail: the entry names the account and the address that asked.
+    await recordAudit(tx, { companyId: user.companyId, userId: user.id, userName: user.name, client: input.client ?? null }, { action: 'auth.password_reset_requested', entityId: user.id });
   });
   // The page's language, else the user's, else the company's (DECISIONS §1).
   const language = (input.language ?? user.language ?? (await loadSetting(deps.db, { companyId: user.companyId }, 'language'))) as Language;
@@ -71,7 +75,7 @@ export async function revealsUnknownEmail(deps: Pick<Platform, 'db'>): Promise<b
  * codes, unknown e-mails counted alike, so the 429 beyond tells nothing). Every
  * session of the user ends, and every other code of the account.
  */
-export async function resetPassword(deps: PasswordResetDeps, body: ResetPasswordBody): Promise<void> {
+export async function resetPassword(deps: PasswordResetDeps, body: ResetPasswordBody, client?: RequestClient): Promise<void> {
   const triesKey = `tries:${body.email}`;
   if (!(await deps.resetLimiter.hit(triesKey, deps.config.PASSWORD_RESET_TRIES_PER_ACCOUNT))) throw new AppError('ERR_TOO_MANY_REQUESTS');
   // Hashed first, so an unknown e-mail answers as slowly as a wrong code.
@@ -86,6 +90,7 @@ export async function resetPassword(deps: PasswordResetDeps, body: ResetPassword
     if (!(await useResetCode(tx, reset.id))) return null;
     await endResetCodes(tx, user.id);
     await setPassword(tx, user.id, passwordHash);
+    await recordAudit(tx, { companyId: user.companyId, userId: user.id, userName: user.name, client: client ?? null }, { action: 'auth.password_reset', entityId: user.id });
     return revokeUserTokens(tx, user, user.id);
   });
   if (!revoked) throw new AppError('ERR_INVALID_RESET_CODE');

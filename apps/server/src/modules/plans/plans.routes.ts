@@ -29,15 +29,15 @@ export function registerPlanRoutes(scope: FastifyInstance, deps: PlansDeps): voi
   app.get('/plans/:id', { schema: { params: IdParams } }, async (request) => presentPlanRow(await showPlan(deps, request.params.id)));
 
   app.post('/plans', { schema: { body: PlanBody }, preValidation: superOnly }, async (request, reply) => {
-    return reply.status(201).send(presentPlanRow(await createPlan(deps, request.body)));
+    return reply.status(201).send(presentPlanRow(await createPlan(deps, request.ctx, request.body)));
   });
 
   app.put('/plans/:id', { schema: { params: IdParams, body: PlanUpdateBody }, preValidation: superOnly }, async (request) => {
-    return presentPlanRow(await changePlan(deps, request.params.id, request.body));
+    return presentPlanRow(await changePlan(deps, request.ctx, request.params.id, request.body));
   });
 
   app.delete('/plans/:id', { schema: { params: IdParams }, preValidation: superOnly }, async (request) => {
-    await removePlan(deps, request.params.id);
+    await removePlan(deps, request.ctx, request.params.id);
     return { message: 'Plan deleted' };
   });
 }

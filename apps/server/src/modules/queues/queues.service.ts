@@ -1,4 +1,5 @@
 import { DEFAULT_SCHEDULES, type QueueBody, type QueueUpdateBody } from '@atende/shared';
+import { changedFields, recordAudit, recordedFields } from '../../platform/audit/audit-log.js';
 import { prompts, queueIntegrations, type QueueRow } from '../../platform/db/schema.js';
 import { assertIdsInTenant } from '../../platform/db/tenant.js';
 import { AppError } from '../../platform/http/app-error.js';
@@ -10,6 +11,9 @@ import { colorTaken, countQueues, deleteQueueRow, findQueue, insertQueue, listQu
 
 /** The queues module's ports: the database, the domain events, and `access` (a deleted queue leaves its users' sessions). */
 export type QueuesDeps = Pick<Platform, 'db' | 'events' | 'access'>;
+
+/** The queue fields the audit log names (long texts are cut there). */
+const QUEUE_AUDITED = ['name', 'color', 'orderQueue', 'greetingMessage', 'outOfHoursMessage', 'ratingMessage', 'integrationId', 'promptId', 'schedules', 'autoAssign', 'defaultMaxOpenTickets'] as const satisfies readonly (keyof QueueRow)[];
 
 function isUniqueViolation(error: unknown): boolean {
   return [error, (error as { cause?: unknown }).cause].some((e) => (e as { code?: string } | undefined)?.code === '23505');
@@ -57,18 +61,22 @@ export async function createQueue(deps: QueuesDeps, ctx: RequestContext, body: Q
   assertKnownVariables(queueTexts(body));
   let queue: QueueRow | null;
   try {
-    queue = await insertQueue(deps.db, ctx, {
-      name: body.name,
-      color: body.color,
-      orderQueue: body.orderQueue ?? null,
-      greetingMessage: body.greetingMessage,
-      outOfHoursMessage: body.outOfHoursMessage,
-      ratingMessage: body.ratingMessage,
-      integrationId: body.integrationId ?? null,
-      promptId: body.promptId ?? null,
-      schedules: body.schedules ?? DEFAULT_SCHEDULES,
-      autoAssign: body.autoAssign,
-      defaultMaxOpenTickets: body.defaultMaxOpenTickets,
+    queue = await deps.db.transaction(async (tx) => {
+      const inserted = await insertQueue(tx, ctx, {
+        name: body.name,
+        color: body.color,
+        orderQueue: body.orderQueue ?? null,
+        greetingMessage: body.greetingMessage,
+        outOfHoursMessage: body.outOfHoursMessage,
+        ratingMessage: body.ratingMessage,
+        integrationId: body.integrationId ?? null,
+        promptId: body.promptId ?? null,
+        schedules: body.schedules ?? DEFAULT_SCHEDULES,
+        autoAssign: body.autoAssign,
+        defaultMaxOpenTickets: body.defaultMaxOpenTickets,
+      });
+      if (inserted) await recordAudit(tx, ctx, { action: 'queue.created', entityId: inserted.id, changes: recordedFields(inserted, QUEUE_AUDITED) });
+      return inserted;
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError('ERR_QUEUE_COLOR_ALREADY_EXISTS');
@@ -94,7 +102,10 @@ export async function updateQueue(deps: QueuesDeps, ctx: RequestContext, id: num
     if (body[key] !== undefined) (values as Record<string, unknown>)[key] = body[key];
   }
   try {
-    await updateQueueRow(deps.db, ctx, id, values);
+    await deps.db.transaction(async (tx) => {
+      await updateQueueRow(tx, ctx, id, values);
+      await recordAudit(tx, ctx, { action: 'queue.updated', entityId: id, changes: changedFields(current, { ...current, ...values }, QUEUE_AUDITED) });
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError('ERR_QUEUE_COLOR_ALREADY_EXISTS');
     throw error;
@@ -115,7 +126,10 @@ export async function attachQueueMedia(deps: QueueMediaDeps, ctx: RequestContext
   requireAdmin(ctx);
   const previous = await showQueue(deps, ctx, id);
   const stored = await deps.media.save(ctx, await readFile());
-  await updateQueueRow(deps.db, ctx, id, { mediaPath: stored.path, mediaName: stored.name });
+  await deps.db.transaction(async (tx) => {
+    await updateQueueRow(tx, ctx, id, { mediaPath: stored.path, mediaName: stored.name });
+    await recordAudit(tx, ctx, { action: 'queue.updated', entityId: id, changes: { mediaName: { from: previous.mediaName, to: stored.name } } });
+  });
   if (previous.mediaPath) await deps.media.remove(ctx, previous.mediaPath);
   return savedQueue(deps, ctx, id);
 }
@@ -123,7 +137,10 @@ export async function attachQueueMedia(deps: QueueMediaDeps, ctx: RequestContext
 export async function removeQueueMedia(deps: QueueMediaDeps, ctx: RequestContext, id: number): Promise<QueueRow> {
   requireAdmin(ctx);
   const previous = await showQueue(deps, ctx, id);
-  await updateQueueRow(deps.db, ctx, id, { mediaPath: null, mediaName: null });
+  await deps.db.transaction(async (tx) => {
+    await updateQueueRow(tx, ctx, id, { mediaPath: null, mediaName: null });
+    await recordAudit(tx, ctx, { action: 'queue.updated', entityId: id, changes: { mediaName: { from: previous.mediaName, to: null } } });
+  });
   if (previous.mediaPath) await deps.media.remove(ctx, previous.mediaPath);
   return savedQueue(deps, ctx, id);
 }
@@ -138,7 +155,10 @@ async function savedQueue(deps: QueuesDeps, ctx: RequestContext, id: number): Pr
 export async function deleteQueue(deps: QueueMediaDeps, ctx: RequestContext, id: number): Promise<void> {
   requireAdmin(ctx);
   const queue = await showQueue(deps, ctx, id);
-  await deleteQueueRow(deps.db, ctx, id);
+  await deps.db.transaction(async (tx) => {
+    await deleteQueueRow(tx, ctx, id);
+    await recordAudit(tx, ctx, { action: 'queue.deleted', entityId: id, changes: recordedFields(queue, ['name', 'color']) });
+  });
   if (queue.mediaPath) await deps.media.remove(ctx, queue.mediaPath);
   // Sessions and sockets carry the users' queue ids.
   await deps.access.changed({ companyId: ctx.companyId });

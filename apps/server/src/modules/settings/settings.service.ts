@@ -1,4 +1,5 @@
 import { CHATBOT_TEXT_KEYS, isAllowedSettingValue, isPlatformSetting, isSettingKey, maySeeSetting, SETTING_ALIASES, SETTING_DEFINITIONS, SETTING_KEYS, settingVisibility } from '@atende/shared';
+import { recordAudit } from '../../platform/audit/audit-log.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext, TenantScope } from '../../platform/http/context.js';
 import { requireAdmin, requireSuper } from '../../platform/http/guards.js';
@@ -65,8 +66,9 @@ export async function updateSetting(deps: SettingsDeps, ctx: RequestContext, ask
   // The chatbot's menu words are sent to customers through the message variables too.
   if ((CHATBOT_TEXT_KEYS as readonly string[]).includes(key)) assertKnownVariables({ value });
   let stored = value;
-  if (settingVisibility(key) === 'secret') {
-    const current = await findSetting(deps.db, scope, key);
+  const current = await findSetting(deps.db, scope, key);
+  const secret = settingVisibility(key) === 'secret';
+  if (secret) {
     const shown = current && presentSetting(current, ctx.user.profile, deps.secrets);
     if (current && shown && value !== '' && value === shown.value) {
       // The masked value sent back unchanged keeps the stored secret (sealed now if an older row held it plain).
@@ -76,7 +78,13 @@ export async function updateSetting(deps: SettingsDeps, ctx: RequestContext, ask
       stored = value ? deps.secrets.seal(value) : '';
     }
   }
-  const row = await upsertSetting(deps.db, scope, key, stored);
+  const row = await deps.db.transaction(async (tx) => {
+    const saved = await upsertSetting(tx, scope, key, stored);
+    // A secret (an API token, a payment key) is recorded as changed, never its value.
+    const change = secret ? { changed: current?.value !== stored } : { from: current?.value ?? null, to: value };
+    await recordAudit(tx, ctx, { action: 'setting.updated', entityId: key, changes: { [key]: change }, companyId: scope.companyId });
+    return saved;
+  });
   const setting = row && presentSetting(row, ctx.user.profile, deps.secrets);
   if (!setting) throw new AppError('ERR_INTERNAL_SERVER_ERROR');
   deps.events.emit('setting.updated', { companyId: scope.companyId, setting });
@@ -135,7 +143,10 @@ export async function storeSettingUpload(deps: SettingUploadDeps, ctx: RequestCo
   const key = `upload.${ref}`;
   const previous = await findSetting(deps.db, PLATFORM_SCOPE, key);
   const stored = await deps.media.save(PLATFORM_SCOPE, file);
-  await upsertSetting(deps.db, PLATFORM_SCOPE, key, stored.path);
+  await deps.db.transaction(async (tx) => {
+    await upsertSetting(tx, PLATFORM_SCOPE, key, stored.path);
+    await recordAudit(tx, ctx, { action: 'setting.updated', entityId: key, changes: { [key]: { to: stored.name } }, companyId: PLATFORM_SCOPE.companyId });
+  });
   if (previous?.value) await deps.media.remove(PLATFORM_SCOPE, previous.value);
   return { key, name: stored.name };
 }

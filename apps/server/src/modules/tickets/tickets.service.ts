@@ -2,6 +2,7 @@ import type { ExpectedTicketState } from '@atende/shared';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { contacts, prompts, queueIntegrations, queues, users, whatsapps } from '../../platform/db/schema.js';
 import { assertIdsInTenant } from '../../platform/db/tenant.js';
+import { recordAudit } from '../../platform/audit/audit-log.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { authorize, requireFeature } from '../../platform/http/guards.js';
@@ -289,7 +290,10 @@ export async function deleteTicket(deps: Pick<TicketsDeps, 'db' | 'events'>, ctx
   const ticket = await findTicketDetail(deps.db, ctx, id);
   if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND');
   authorize(ctx, 'ticket-options:deleteTicket');
-  await deleteTicketRow(deps.db, ctx, id);
+  await deps.db.transaction(async (tx) => {
+    await deleteTicketRow(tx, ctx, id);
+    await recordAudit(tx, ctx, { action: 'ticket.deleted', entityId: id, changes: { contactId: ticket.contactId, status: ticket.status, queueId: ticket.queueId, userId: ticket.userId } });
+  });
   deps.events.emit('ticket.deleted', { companyId: ctx.companyId, ticket });
 }
 

@@ -1,5 +1,6 @@
 import type { UserCreateBody, UserUpdateBody } from '@atende/shared';
 import { can, validationText } from '@atende/shared';
+import { changedFields, recordAudit, recordedFields } from '../../platform/audit/audit-log.js';
 import { queues, whatsapps } from '../../platform/db/schema.js';
 import { assertIdsInTenant } from '../../platform/db/tenant.js';
 import { AppError } from '../../platform/http/app-error.js';
@@ -111,6 +112,11 @@ export async function createUser(deps: UsersDeps, ctx: RequestContext, body: Use
     });
     if (created === null) throw new AppError('ERR_INTERNAL_SERVER_ERROR');
     await replaceUserQueues(tx, ctx, created, body.queueIds);
+    await recordAudit(tx, ctx, {
+      action: 'user.created',
+      entityId: created,
+      changes: { ...recordedFields(body, ['name', 'email', 'profile', 'allTicket']), super: body.super ?? false, queueIds: body.queueIds ?? [] },
+    });
     return created;
   }));
   const user = await findUser(deps.db, ctx, userId);
@@ -147,6 +153,32 @@ function assertMayUpdate(ctx: RequestContext, target: UserDetail, body: UserUpda
   if (body.super !== undefined && body.super !== target.super && !ctx.user.super) throw new AppError('ERR_NO_PERMISSION');
   const refusal = updateRefusal(ctx.user, target, body);
   if (refusal) throw new AppError(refusal);
+}
+
+/** What an edit changes, for the audit log: the rights and identity fields, the password only as changed. */
+function userChanges(target: UserDetail, body: UserUpdateBody) {
+  const queueIds = (ids: readonly number[]) => [...new Set(ids)].sort((a, b) => a - b);
+  const before = {
+    name: target.name,
+    email: target.email,
+    profile: target.profile,
+    allTicket: target.allTicket,
+    whatsappId: target.whatsappId,
+    super: target.super,
+    queueIds: queueIds(target.queues.map((q) => q.id)),
+    password: false,
+  };
+  const after = {
+    name: body.name ?? before.name,
+    email: body.email ?? before.email,
+    profile: body.profile ?? before.profile,
+    allTicket: body.allTicket ?? before.allTicket,
+    whatsappId: body.whatsappId === undefined ? before.whatsappId : body.whatsappId,
+    super: body.super ?? before.super,
+    queueIds: body.queueIds ? queueIds(body.queueIds) : before.queueIds,
+    password: Boolean(body.password),
+  };
+  return changedFields(before, after, ['name', 'email', 'profile', 'allTicket', 'whatsappId', 'super', 'queueIds', 'password'], ['password']);
 }
 
 export async function updateUser(
@@ -188,6 +220,7 @@ export async function updateUser(
       { bumpTokenVersion: passwordHash !== undefined && !self },
     );
     if (body.queueIds) await replaceUserQueues(tx, ctx, userId, body.queueIds);
+    await recordAudit(tx, ctx, { action: 'user.updated', entityId: userId, changes: userChanges(target, body) });
     // A password change ends the user's other sessions; one's own current session stays.
     return passwordHash ? revokeUserTokens(tx, ctx, userId, self ? currentFamilyId : undefined) : [];
   }));
@@ -210,7 +243,9 @@ export async function deleteUser(deps: UsersDeps, ctx: RequestContext, userId: n
   const deleted = await deps.db.transaction(async (tx) => {
     const lastAdmin = lastAdminRefusal(await lockCompanyAdmins(tx, ctx), userId, 'delete');
     if (lastAdmin) throw new AppError(lastAdmin);
-    return deleteUserRow(tx, ctx, userId);
+    const removed = await deleteUserRow(tx, ctx, userId);
+    if (removed) await recordAudit(tx, ctx, { action: 'user.deleted', entityId: userId, changes: recordedFields(target, ['name', 'email', 'profile']) });
+    return removed;
   });
   if (!deleted) throw new AppError('ERR_NO_USER_FOUND');
   // Its open sockets end on every node.

@@ -911,6 +911,41 @@ export const twoFactorRecoveryCodes = pgTable(
 );
 
 /**
+ * The audit log (issue 35): who did what, when and from where, for security-relevant and
+ * configuration changes. Rows are only ever inserted by the product (`platform/audit/`);
+ * a trigger refuses UPDATE, and only the retention job (and a company's deletion) removes
+ * them. `company_id` null is a platform-level entry (plans, companies), which only super
+ * users read. `user_id` and `api_key_id` have no foreign key on purpose: an entry outlives
+ * the user or key it names (`user_name` keeps who it was).
+ */
+export const auditLogs = pgTable(
+  'audit_logs',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    companyId: integer('company_id').references(() => companies.id, { onDelete: 'cascade' }),
+    userId: integer('user_id'),
+    userName: text('user_name'),
+    apiKeyId: integer('api_key_id'),
+    action: text('action').notNull(),
+    entity: text('entity').notNull(),
+    entityId: text('entity_id'),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    changes: jsonb('changes').$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('audit_logs_company_created_idx').on(t.companyId, t.createdAt.desc(), t.id.desc()),
+    index('audit_logs_company_action_idx').on(t.companyId, t.action, t.createdAt.desc()),
+    index('audit_logs_company_user_idx').on(t.companyId, t.userId, t.createdAt.desc()),
+    index('audit_logs_company_entity_idx').on(t.companyId, t.entity, t.createdAt.desc()),
+    index('audit_logs_created_at_idx').on(t.createdAt),
+  ],
+);
+
+export type AuditLogRow = typeof auditLogs.$inferSelect;
+
+/**
  * One cycle of a ticket (issue 21), from the moment it is queued (created, or
  * reopened by hand) to its close and rating: what the dashboard counts. Written by
  * database triggers (migration 0019) in the same transaction as the change that

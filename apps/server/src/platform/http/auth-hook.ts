@@ -1,9 +1,15 @@
 import { API_KEY_PREFIX } from '@atende/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Authenticate, RequestContext } from './context.js';
+import type { Authenticate, RequestClient, RequestContext } from './context.js';
 import { noteLogUser } from '../logger.js';
 import { AppError } from './app-error.js';
 import { isCompanyExpired, isCompanySuspended } from './context.js';
+
+/** Who is calling from where, as the audit log records it (the user agent cut to 300 characters). */
+export function requestClient(request: FastifyRequest): RequestClient {
+  const agent = request.headers['user-agent'];
+  return { ip: request.ip, userAgent: typeof agent === 'string' && agent !== '' ? agent.slice(0, 300) : null };
+}
 
 export function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
@@ -43,6 +49,6 @@ export function requireSession(
     }
     // A company that requires a second factor: a session without one only sets it up (a key is no sign-in).
     if (!isKey && ctx.user.twoFactorSetupRequired && !request.routeOptions.config.allowTwoFactorSetup) throw new AppError('ERR_TWO_FACTOR_SETUP_REQUIRED');
-    request.ctx = ctx;
+    request.ctx = { ...ctx, client: requestClient(request) };
   });
 }

@@ -40,6 +40,16 @@ export interface TenantScope {
 export interface RequestContext extends TenantScope {
   readonly user: SessionUser;
   readonly company: CompanyAccess;
+  /** Set when a company API key made the request (the key acts as its admin): the audit log names it. */
+  readonly apiKeyId?: number;
+  /** Where an HTTP request came from (the auth hook sets it; absent on sockets and jobs): the audit log records it. */
+  readonly client?: RequestClient;
+}
+
+/** The client's address (`request.ip`: TRUST_PROXY decides whether X-Forwarded-For counts) and browser. */
+export interface RequestClient {
+  readonly ip: string;
+  readonly userAgent: string | null;
 }
 
 /** Turns an access token into the request's context (modules/auth implements it); 401/403 AppErrors otherwise. */

@@ -1,6 +1,7 @@
 import AccountTreeIcon from '@mui/icons-material/AccountTree';
 import AllInboxIcon from '@mui/icons-material/AllInbox';
 import AnnouncementIcon from '@mui/icons-material/Announcement';
+import HistoryIcon from '@mui/icons-material/History';
 import ApiIcon from '@mui/icons-material/Api';
 import AttachMoneyIcon from '@mui/icons-material/AttachMoney';
 import CardMembershipIcon from '@mui/icons-material/CardMembership';
@@ -51,5 +52,6 @@ export const MENU_ICONS: Record<string, ReactElement> = {
   financeiro: <AttachMoneyIcon />,
   subscription: <CardMembershipIcon />,
   settings: <SettingsIcon />,
+  auditLogs: <HistoryIcon />,
   fallback: <AllInboxIcon />,
 };

@@ -65,7 +65,7 @@ export default function ContactsPage() {
   const exportCsv = async () => {
     setExporting(true);
     try {
-      const all = await api.get<ExportedContact[]>('/contacts/list');
+      const all = await api.get<ExportedContact[]>('/contacts/export');
       downloadTextFile(CONTACTS_CSV_NAME, contactsCsv(all), 'text/csv;charset=utf-8');
       toastSuccess(t('contacts.exported'));
     } catch (error) {
