@@ -21,6 +21,8 @@ import { registerHelpRoutes } from './modules/helps/helps.routes.js';
 import { subscribeQuickMessageEvents } from './modules/quick-messages/quick-messages.events.js';
 import { registerQuickMessageRoutes } from './modules/quick-messages/quick-messages.routes.js';
 import { registerApiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
+import { subscribePushEvents } from './modules/push/push.events.js';
+import { registerPushRoutes } from './modules/push/push.routes.js';
 import { registerStickerPublicRoutes, registerStickerRoutes } from './modules/stickers/stickers.routes.js';
 import { registerQueueRoutes } from './modules/queues/queues.routes.js';
 import { subscribeQueueEvents } from './modules/queues/queues.events.js';
@@ -123,6 +125,8 @@ export const privateModules: RegisterRoutes[] = [
   registerInvoiceRoutes,
   // company API keys (issue 34)
   registerApiKeyRoutes,
+  // Web Push (issue 35)
+  registerPushRoutes,
 ];
 
 /** Each feature turns its domain events into realtime messages. */
@@ -153,4 +157,6 @@ export function subscribeModuleEvents(services: AppServices): void {
   subscribeInvoiceEvents(services);
   // The billing job (due invoices).
   registerInvoiceJobs(services);
+  // Web Push: agents' browsers told of waiting tickets, customers' messages and chat messages.
+  subscribePushEvents(services);
 }

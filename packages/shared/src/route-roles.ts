@@ -185,6 +185,12 @@ export const ROUTE_ROLES = {
   'GET /api-keys': 'admin',
   'POST /api-keys': 'admin',
   'DELETE /api-keys/:id': 'admin',
+  // Web Push (issue 35): each user's own browsers and choices
+  'GET /push/vapid-public-key': 'user',
+  'GET /push/settings': 'user',
+  'PUT /push/settings': 'user',
+  'POST /push/subscriptions': 'user',
+  'DELETE /push/subscriptions': 'user',
   // tickets and messages
   'GET /tickets': 'user',
   'GET /tickets/count': 'user',
