@@ -21,6 +21,7 @@ import { schedulesTexts } from '../features/schedules/schedules.i18n';
 import { campaignSettingsTexts } from '../features/campaign-settings/campaign-settings.i18n';
 import { kanbanTexts } from '../features/kanban/kanban.i18n';
 import { notificationsTexts } from '../features/notifications/notifications.i18n';
+import { pushTexts } from '../features/push/push.i18n';
 import { chatsTexts } from '../features/chats/chats.i18n';
 import { announcementsTexts } from '../features/announcements/announcements.i18n';
 import { signupTexts } from '../features/signup/signup.i18n';
@@ -213,6 +214,7 @@ export const pt = {
   fileLists: fileListsTexts.pt,
   kanban: kanbanTexts.pt,
   notifications: notificationsTexts.pt,
+  push: pushTexts.pt,
   chats: chatsTexts.pt,
   announcements: announcementsTexts.pt,
   signup: signupTexts.pt,

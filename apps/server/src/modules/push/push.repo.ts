@@ -60,15 +60,12 @@ export async function deleteSubscriptionById(db: DbOrTx, scope: TenantScope, id:
 
 export async function loadPushSettings(db: DbOrTx, scope: TenantScope, userId: number): Promise<PushSettings | null> {
   const [row] = await db
-    .select({
-      newTickets: users.pushNewTickets,
-      ticketMessages: users.pushTicketMessages,
-      chatMessages: users.pushChatMessages,
-      devices: sql<number>`(select ${count()}::int from ${pushSubscriptions} where ${pushSubscriptions.companyId} = ${users.companyId} and ${pushSubscriptions.userId} = ${users.id})`,
-    })
+    .select({ newTickets: users.pushNewTickets, ticketMessages: users.pushTicketMessages, chatMessages: users.pushChatMessages })
     .from(users)
     .where(inTenant(users, scope, eq(users.id, userId)));
-  return row ?? null;
+  if (!row) return null;
+  const [devices] = await db.select({ count: count() }).from(pushSubscriptions).where(inTenant(pushSubscriptions, scope, eq(pushSubscriptions.userId, userId)));
+  return { ...row, devices: Number(devices?.count ?? 0) };
 }
 
 export async function updatePushSettings(db: DbOrTx, scope: TenantScope, userId: number, change: Partial<Record<PushKind, boolean>>): Promise<void> {
