@@ -107,7 +107,7 @@ async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Prom
 }
 
 /** Sends one notification to each subscription of the job's audience; a subscription the push service says is gone is deleted. */
-export async function deliverPush(deps: PushDeps, data: PushJobData): Promise<{ sent: number; gone: number; failed: number }> {
+async function deliverPush(deps: PushDeps, data: PushJobData): Promise<{ sent: number; gone: number; failed: number }> {
   const result = { sent: 0, gone: 0, failed: 0 };
   const planned = await plan(deps, data);
   if (!planned) return result;

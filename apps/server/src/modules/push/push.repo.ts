@@ -11,15 +11,6 @@ const KIND_COLUMN = {
   chatMessages: users.pushChatMessages,
 } as const satisfies Record<PushKind, unknown>;
 
-/** The subscription with this endpoint, whoever's it is (an endpoint is one browser's, across companies). */
-export async function findSubscriptionOwner(db: DbOrTx, endpoint: string): Promise<{ id: number; companyId: number; userId: number } | null> {
-  const [row] = await db
-    .select({ id: pushSubscriptions.id, companyId: pushSubscriptions.companyId, userId: pushSubscriptions.userId })
-    .from(pushSubscriptions)
-    .where(eq(pushSubscriptions.endpoint, endpoint));
-  return row ?? null;
-}
-
 /**
  * Adds the browser's subscription for the user, or refreshes its keys and language when
  * the user had it already. Answers null when the endpoint is another user's (the unique

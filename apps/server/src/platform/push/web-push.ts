@@ -69,7 +69,7 @@ export function encryptPushPayload(target: Pick<PushTarget, 'p256dh' | 'auth'>, 
 }
 
 /** `Authorization: vapid t=<JWT>, k=<public key>` for the endpoint's origin (RFC 8292 §3). */
-export function vapidAuthorization(endpoint: string, keys: VapidKeys, subject: string, now: Date): string {
+function vapidAuthorization(endpoint: string, keys: VapidKeys, subject: string, now: Date): string {
   const audience = new URL(endpoint).origin;
   const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
   const unsigned = `${encode({ typ: 'JWT', alg: 'ES256' })}.${encode({ aud: audience, exp: Math.floor(now.getTime() / 1000) + VAPID_TOKEN_SECONDS, sub: subject })}`;

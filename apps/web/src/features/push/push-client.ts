@@ -34,7 +34,7 @@ function sameKey(a: ArrayBuffer | null | undefined, b: Uint8Array): boolean {
 }
 
 /** The service worker's registration, registering it when this browser has none. */
-export async function serviceWorker(): Promise<ServiceWorkerRegistration> {
+async function serviceWorker(): Promise<ServiceWorkerRegistration> {
   const existing = await navigator.serviceWorker.getRegistration('/');
   if (!existing) await navigator.serviceWorker.register('/sw.js', { scope: '/' });
   return navigator.serviceWorker.ready;

@@ -14,7 +14,7 @@ const SETTINGS_KEY = ['push-settings'] as const;
  * permission is asked only when the user turns them on) and which kinds the user wants,
  * saved at once on the user's profile, for all of its browsers.
  */
-export function PushSettingsDialog({ open, onClose }: { open: boolean; onClose(): void }) {
+function PushSettingsDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const { t, i18n } = useTranslation();
   const { api } = useSession();
   const queryClient = useQueryClient();

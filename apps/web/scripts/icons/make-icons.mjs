@@ -1,11 +1,11 @@
 // Draws the installable app's icons (manifest.webmanifest) from the favicon, with sharp:
-// `node apps/web/scripts/make-icons.mjs`. The PNGs are committed; run it again when the logo changes.
+// `node apps/web/scripts/icons/make-icons.mjs`. The PNGs are committed; run it again when the logo changes.
 // The maskable icon keeps the logo inside the safe zone (the inner 80%) on the brand colour.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 
-const web = path.resolve(import.meta.dirname, '..');
+const web = path.resolve(import.meta.dirname, '../..');
 const svg = readFileSync(path.join(web, 'public/favicon.svg'));
 const out = (name) => path.join(web, 'public/icons', name);
 
