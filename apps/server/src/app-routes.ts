@@ -23,6 +23,8 @@ import { registerQuickMessageRoutes } from './modules/quick-messages/quick-messa
 import { registerApiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
 import { registerAuditLogJobs } from './modules/audit-logs/audit-logs.jobs.js';
 import { registerAuditLogRoutes } from './modules/audit-logs/audit-logs.routes.js';
+import { subscribePushEvents } from './modules/push/push.events.js';
+import { registerPushRoutes } from './modules/push/push.routes.js';
 import { registerStickerPublicRoutes, registerStickerRoutes } from './modules/stickers/stickers.routes.js';
 import { registerQueueRoutes } from './modules/queues/queues.routes.js';
 import { subscribeQueueEvents } from './modules/queues/queues.events.js';
@@ -132,6 +134,8 @@ export const privateModules: RegisterRoutes[] = [
   registerTwoFactorRoutes,
   // the audit log (issue 35)
   registerAuditLogRoutes,
+  // Web Push (issue 35)
+  registerPushRoutes,
 ];
 
 /** Each feature turns its domain events into realtime messages. */
@@ -166,4 +170,6 @@ export function subscribeModuleEvents(services: AppServices): void {
   registerInvoiceJobs(services);
   // The audit log's retention sweep.
   registerAuditLogJobs(services);
+  // Web Push: agents' browsers told of waiting tickets, customers' messages and chat messages.
+  subscribePushEvents(services);
 }

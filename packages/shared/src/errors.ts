@@ -111,6 +111,11 @@ export const ERROR_STATUS = {
   ERR_TWO_FACTOR_REQUIRED_BY_COMPANY: 403,
   // A signed-in user's password check failed (turning the second factor off): not a 401, the session stays.
   ERR_WRONG_PASSWORD: 400,
+  // Web Push (issue 35): the caller has no subscription with that endpoint; the endpoint is another user's browser
+  ERR_NO_PUSH_SUBSCRIPTION_FOUND: 404,
+  ERR_PUSH_ENDPOINT_TAKEN: 409,
+  // The endpoint's address is refused by the outgoing URL policy (loopback, private, ...)
+  ERR_PUSH_ENDPOINT_REFUSED: 400,
   // outbound engine and schedules (issue 20)
   ERR_NO_SCHEDULE_FOUND: 404,
   // A schedule already sent (sentAt) or being sent cannot be changed or submitted again.

@@ -32,6 +32,7 @@ export * from './first-screen.js';
 export * from './api-key-schemas.js';
 export * from './auto-assign-schemas.js';
 export * from './audit-log-schemas.js';
+export * from './push-schemas.js';
 export * from './route-scopes.js';
 export * from './route-answers.js';
 export * from './platform-answers.js';

@@ -194,6 +194,12 @@ export const ROUTE_ROLES = {
   'DELETE /api-keys/:id': 'admin',
   // the audit log (issue 35): admins read their company's, super users any company's; no route edits it
   'GET /audit-logs': 'admin',
+  // Web Push (issue 35): each user's own browsers and choices
+  'GET /push/vapid-public-key': 'user',
+  'GET /push/settings': 'user',
+  'PUT /push/settings': 'user',
+  'POST /push/subscriptions': 'user',
+  'DELETE /push/subscriptions': 'user',
   // tickets and messages
   'GET /tickets': 'user',
   'GET /tickets/count': 'user',

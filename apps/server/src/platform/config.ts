@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createECDH, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -38,6 +38,19 @@ const EnvSchema = z.object({
   ENCRYPTION_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   ADMIN_EMAIL: z.email().default('admin@admin.com'),
   ADMIN_PASSWORD: z.string().min(5, 'must be at least 5 characters').max(50).optional(),
+  /**
+   * Web Push's VAPID key (RFC 8292): the P-256 private key, 32 bytes in base64url. Unset: generated
+   * into DATA_DIR/secrets.json (embedded) or derived from ENCRYPTION_KEY (production), so every
+   * node signs with the key the browsers subscribed to.
+   */
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === '' ? undefined : v))
+    .refine((v) => v === undefined || isVapidPrivateKey(v), { message: 'must be a P-256 private key: 32 bytes in base64url (43 characters)' }),
+  /** Who push services may contact about this server's pushes: a mailto: or https: URL; default mailto:ADMIN_EMAIL. */
+  VAPID_SUBJECT: optionalUrl(/^(mailto:|https:\/\/)/),
   /** Comma-separated origins allowed by CORS; the web app served by this server needs none. */
   WEB_ORIGIN: z.string().default(''),
   WEB_DIST_DIR: z.string().optional(),
@@ -216,7 +229,10 @@ export const CONFIG_VARIABLES: readonly string[] = Object.keys(EnvSchema.shape);
 export type Services = { api: boolean; worker: boolean; channels: boolean };
 
 export interface Config
-  extends Omit<Env, 'JWT_SECRET' | 'JWT_REFRESH_SECRET' | 'ENCRYPTION_KEY' | 'WEB_ORIGIN' | 'OUTBOUND_ALLOW_PRIVATE' | 'PUBLIC_URL' | 'PIX_PROVIDER' | 'PAYMENT_WEBHOOK_SECRET'> {
+  extends Omit<
+    Env,
+    'JWT_SECRET' | 'JWT_REFRESH_SECRET' | 'ENCRYPTION_KEY' | 'WEB_ORIGIN' | 'OUTBOUND_ALLOW_PRIVATE' | 'PUBLIC_URL' | 'PIX_PROVIDER' | 'PAYMENT_WEBHOOK_SECRET' | 'VAPID_PRIVATE_KEY' | 'VAPID_SUBJECT'
+  > {
   JWT_SECRET: string;
   /** OUTBOUND_ALLOW_PRIVATE, one entry each. */
   outboundAllowPrivate: string[];
@@ -227,6 +243,14 @@ export interface Config
   PUBLIC_URL: string;
   PIX_PROVIDER: 'efi' | 'fake' | 'none';
   PAYMENT_WEBHOOK_SECRET: string;
+  /** Web Push's application server key pair (base64url: the private scalar, the uncompressed public point). */
+  vapid: VapidKeys;
+  VAPID_SUBJECT: string;
+}
+
+export interface VapidKeys {
+  privateKey: string;
+  publicKey: string;
 }
 
 export class ConfigError extends Error {}
@@ -245,10 +269,13 @@ type Secrets = Record<(typeof SECRET_NAMES)[number], string>;
 function loadOrCreateSecrets(dataDir: string): Secrets {
   const file = path.join(dataDir, 'secrets.json');
   let stored: Partial<Secrets> = {};
+  // What else the file keeps (the VAPID key) is written back as it was.
+  let raw: Record<string, unknown> = {};
   if (existsSync(file)) {
+    raw = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
     const parsed = z
-      .object({ JWT_SECRET: z.string().min(32), JWT_REFRESH_SECRET: z.string().min(32), ENCRYPTION_KEY: z.string().min(32).optional() })
-      .safeParse(JSON.parse(readFileSync(file, 'utf8')));
+      .object({ JWT_SECRET: z.string().min(32).optional(), JWT_REFRESH_SECRET: z.string().min(32).optional(), ENCRYPTION_KEY: z.string().min(32).optional() })
+      .safeParse(raw);
     if (!parsed.success) throw new ConfigError(`${file} is damaged: ${describeIssues(parsed.error)}`);
     stored = parsed.data;
   }
@@ -257,8 +284,53 @@ function loadOrCreateSecrets(dataDir: string): Secrets {
   const secrets = { ...stored } as Secrets;
   for (const name of missing) secrets[name] = randomBytes(48).toString('base64url');
   mkdirSync(dataDir, { recursive: true });
-  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  writeFileSync(file, JSON.stringify({ ...raw, ...secrets }, null, 2), { mode: 0o600 });
   return secrets;
+}
+
+function isVapidPrivateKey(value: string): boolean {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(value)) return false;
+  try {
+    vapidKeys(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The key pair of a private key (throws when it is not a valid P-256 scalar). */
+function vapidKeys(privateKey: string): VapidKeys {
+  const ecdh = createECDH('prime256v1');
+  ecdh.setPrivateKey(Buffer.from(privateKey, 'base64url'));
+  return { privateKey, publicKey: ecdh.getPublicKey().toString('base64url') };
+}
+
+/**
+ * A fresh VAPID key, kept in DATA_DIR/secrets.json beside the other generated secrets (the
+ * backup keeps that file): the browsers' subscriptions are bound to its public key, so a
+ * new key would silence every subscribed browser until it subscribes again.
+ */
+function loadOrCreateVapidKey(dataDir: string): string {
+  const file = path.join(dataDir, 'secrets.json');
+  const stored = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+  const kept = stored.VAPID_PRIVATE_KEY;
+  if (typeof kept === 'string' && isVapidPrivateKey(kept)) return kept;
+  if (kept !== undefined) throw new ConfigError(`${file} is damaged: VAPID_PRIVATE_KEY is not a P-256 private key`);
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  const privateKey = ecdh.getPrivateKey().toString('base64url').padStart(43, 'A');
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, JSON.stringify({ ...stored, VAPID_PRIVATE_KEY: privateKey }, null, 2), { mode: 0o600 });
+  return privateKey;
+}
+
+/** Production without VAPID_PRIVATE_KEY: a key every node derives alike from ENCRYPTION_KEY (HKDF). */
+function derivedVapidKey(encryptionKey: string): string {
+  for (let counter = 0; ; counter++) {
+    const candidate = Buffer.from(hkdfSync('sha256', encryptionKey, 'atende', `web-push-vapid-p256 ${counter}`, 32)).toString('base64url');
+    // Fails only for the (2^-32 likely) value at or above the curve's order.
+    if (isVapidPrivateKey(candidate)) return candidate;
+  }
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -294,7 +366,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('Invalid configuration: JWT_SECRET and JWT_REFRESH_SECRET must differ');
   }
 
-  const { OUTBOUND_ALLOW_PRIVATE, ...rest } = values;
+  const vapidPrivateKey = values.VAPID_PRIVATE_KEY ?? (isProduction ? derivedVapidKey(secrets.ENCRYPTION_KEY) : loadOrCreateVapidKey(dataDir));
+
+  const { OUTBOUND_ALLOW_PRIVATE, VAPID_PRIVATE_KEY: _vapidPrivateKey, ...rest } = values;
   // The test PSP pays anything for free, so it runs only when named: never by default.
   const pixProvider = values.PIX_PROVIDER ?? 'none';
   if (pixProvider === 'efi') {
@@ -308,6 +382,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     PIX_PROVIDER: pixProvider,
     PAYMENT_WEBHOOK_SECRET: values.PAYMENT_WEBHOOK_SECRET ?? createHmac('sha256', secrets.ENCRYPTION_KEY).update('pix-webhook').digest('base64url'),
     outboundAllowPrivate: splitAllowList(OUTBOUND_ALLOW_PRIVATE),
+    vapid: vapidKeys(vapidPrivateKey),
+    VAPID_SUBJECT: values.VAPID_SUBJECT ?? `mailto:${values.ADMIN_EMAIL}`,
     DATA_DIR: dataDir,
     webOrigins: values.WEB_ORIGIN.split(',')
       .map((origin) => origin.trim())

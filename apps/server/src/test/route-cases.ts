@@ -42,6 +42,8 @@ const upload = (url: string): Probe => ({ url, file: true });
 const randomColor = () => `#${Math.floor(Math.random() * 0xffffff).toString(16).padStart(6, '0')}`;
 const q = (f: RouteFixture) => encodeURIComponent(f.marker);
 
+/** Keys of the right shape; nothing is ever sent to a probe's endpoint (its host is `.invalid`). */
+const PROBE_PUSH_KEYS = { p256dh: `B${'A'.repeat(86)}`, auth: 'A'.repeat(22) };
 const WEEK = [{ weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '08:00', endTime: '18:00' }];
 const LONG_PROMPT = 'You are a helpful assistant who answers the customers of this company politely.';
 
@@ -220,6 +222,12 @@ export const ROUTE_CASES: Record<RouteKey, RouteCase> = {
   'DELETE /api-keys/:id': deny((f) => `/api-keys/${f.apiKeyId}`),
   // An admin's companyId is ignored (the session decides); only a super user reads another company's log.
   'GET /audit-logs': open((f) => `/audit-logs?companyId=${f.ownCompanyId}&entity=user`),
+  // Web Push (issue 35): the caller's own browsers; another company's endpoint is refused (409), never taken over
+  'GET /push/vapid-public-key': open(() => '/push/vapid-public-key'),
+  'GET /push/settings': open(() => '/push/settings'),
+  'PUT /push/settings': open(() => call('/push/settings', { chatMessages: true })),
+  'POST /push/subscriptions': open((f) => call('/push/subscriptions', { endpoint: f.pushEndpoint, keys: PROBE_PUSH_KEYS })),
+  'DELETE /push/subscriptions': deny((f) => call('/push/subscriptions', { endpoint: f.pushEndpoint })),
   'GET /stickers': open(() => '/stickers'),
   'POST /stickers': open(() => upload('/stickers')),
   'DELETE /stickers/:stickerId': deny((f) => `/stickers/${f.stickerId}`),

@@ -1,6 +1,6 @@
 import { addToCalendarDate } from '@atende/shared';
 import { eq, sql, type SQL } from 'drizzle-orm';
-import { announcements, apiKeys, chatMessages, chats, chatUsers, campaigns, holidayPeriods, invoices, contactListItems, contactLists, fileListOptions, fileLists, helps, plans, prompts, queueIntegrations, queueOptions, schedules, stickers, userQueues } from '../platform/db/schema.js';
+import { announcements, apiKeys, pushSubscriptions, chatMessages, chats, chatUsers, campaigns, holidayPeriods, invoices, contactListItems, contactLists, fileListOptions, fileLists, helps, plans, prompts, queueIntegrations, queueOptions, schedules, stickers, userQueues } from '../platform/db/schema.js';
 import type { TestContext } from './test-app.js';
 import { createServiceDeskFactories } from './service-desk-factories.js';
 
@@ -57,6 +57,8 @@ export interface RouteFixture {
   apiKeyId: number;
   /** A holiday period of the connection (issue 32), in the past. */
   holidayPeriodId: number;
+  /** The endpoint of the author's Web Push subscription (issue 35); its host never resolves. */
+  pushEndpoint: string;
   marker: string;
 }
 
@@ -135,6 +137,8 @@ export async function seedRouteFixture(t: TestContext, owners: FixtureOwners, ma
     .values({ companyId, createdBy: authorId, name: `${marker} key ${n}`, prefix: `atk_${marker}${companyId}-${n}`, keyHash: `${marker}-hash-${companyId}-${n}`, scopes: ['tickets:read'] })
     .returning();
   const [holiday] = await db.insert(holidayPeriods).values({ companyId, whatsappId: connection.id, startDate: '2020-12-24', endDate: '2020-12-26', message: `${marker} holiday ${n}` }).returning();
+  const pushEndpoint = `https://push.invalid/send/${marker}-${companyId}-${n}`;
+  await db.insert(pushSubscriptions).values({ companyId, userId: authorId, endpoint: pushEndpoint, p256dh: `B${'A'.repeat(86)}`, auth: 'A'.repeat(22) });
   if (!apiKey || !sticker || !holiday || !invoice || !announcement || !chat || !option || !prompt || !integration || !help || !schedule || !contactList || !contactListItem || !campaign || !fileList) throw new Error('fixture not created');
 
   return {
@@ -170,6 +174,7 @@ export async function seedRouteFixture(t: TestContext, owners: FixtureOwners, ma
     stickerId: sticker.id,
     apiKeyId: apiKey.id,
     holidayPeriodId: holiday.id,
+    pushEndpoint,
     marker,
   };
 }

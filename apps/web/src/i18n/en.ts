@@ -23,6 +23,7 @@ import { schedulesTexts } from '../features/schedules/schedules.i18n';
 import { campaignSettingsTexts } from '../features/campaign-settings/campaign-settings.i18n';
 import { kanbanTexts } from '../features/kanban/kanban.i18n';
 import { notificationsTexts } from '../features/notifications/notifications.i18n';
+import { pushTexts } from '../features/push/push.i18n';
 import { chatsTexts } from '../features/chats/chats.i18n';
 import { announcementsTexts } from '../features/announcements/announcements.i18n';
 import { signupTexts } from '../features/signup/signup.i18n';
@@ -224,6 +225,7 @@ export const en: Messages = {
   fileLists: fileListsTexts.en,
   kanban: kanbanTexts.en,
   notifications: notificationsTexts.en,
+  push: pushTexts.en,
   chats: chatsTexts.en,
   announcements: announcementsTexts.en,
   signup: signupTexts.en,
@@ -306,6 +308,9 @@ export const en: Messages = {
     ERR_TWO_FACTOR_NOT_SET_UP: 'Two-factor sign-in is not set up.',
     ERR_TWO_FACTOR_REQUIRED_BY_COMPANY: 'Your company requires two-factor sign-in.',
     ERR_WRONG_PASSWORD: 'Wrong password.',
+    ERR_NO_PUSH_SUBSCRIPTION_FOUND: 'Push subscription not found.',
+    ERR_PUSH_ENDPOINT_TAKEN: 'This browser is subscribed by another user: subscribe again.',
+    ERR_PUSH_ENDPOINT_REFUSED: 'The push service address is not allowed.',
     ERR_NO_TAG_FOUND: 'Tag not found.',
     ERR_NO_NOTE_FOUND: 'Note not found.',
     ERR_NO_QUICK_MESSAGE_FOUND: 'Quick message not found.',

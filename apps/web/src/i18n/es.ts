@@ -23,6 +23,7 @@ import { schedulesTexts } from '../features/schedules/schedules.i18n';
 import { campaignSettingsTexts } from '../features/campaign-settings/campaign-settings.i18n';
 import { kanbanTexts } from '../features/kanban/kanban.i18n';
 import { notificationsTexts } from '../features/notifications/notifications.i18n';
+import { pushTexts } from '../features/push/push.i18n';
 import { chatsTexts } from '../features/chats/chats.i18n';
 import { announcementsTexts } from '../features/announcements/announcements.i18n';
 import { signupTexts } from '../features/signup/signup.i18n';
@@ -224,6 +225,7 @@ export const es: Messages = {
   fileLists: fileListsTexts.es,
   kanban: kanbanTexts.es,
   notifications: notificationsTexts.es,
+  push: pushTexts.es,
   chats: chatsTexts.es,
   announcements: announcementsTexts.es,
   signup: signupTexts.es,
@@ -306,6 +308,9 @@ export const es: Messages = {
     ERR_TWO_FACTOR_NOT_SET_UP: 'El inicio de sesión en dos pasos no está configurado.',
     ERR_TWO_FACTOR_REQUIRED_BY_COMPANY: 'Su empresa exige el inicio de sesión en dos pasos.',
     ERR_WRONG_PASSWORD: 'Contraseña incorrecta.',
+    ERR_NO_PUSH_SUBSCRIPTION_FOUND: 'Suscripción de notificaciones no encontrada.',
+    ERR_PUSH_ENDPOINT_TAKEN: 'Este navegador está suscrito por otro usuario: suscríbalo de nuevo.',
+    ERR_PUSH_ENDPOINT_REFUSED: 'La dirección del servicio de notificaciones no está permitida.',
     ERR_NO_TAG_FOUND: 'Etiqueta no encontrada.',
     ERR_NO_NOTE_FOUND: 'Nota no encontrada.',
     ERR_NO_QUICK_MESSAGE_FOUND: 'Respuesta rápida no encontrada.',

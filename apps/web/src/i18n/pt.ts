@@ -22,6 +22,7 @@ import { schedulesTexts } from '../features/schedules/schedules.i18n';
 import { campaignSettingsTexts } from '../features/campaign-settings/campaign-settings.i18n';
 import { kanbanTexts } from '../features/kanban/kanban.i18n';
 import { notificationsTexts } from '../features/notifications/notifications.i18n';
+import { pushTexts } from '../features/push/push.i18n';
 import { chatsTexts } from '../features/chats/chats.i18n';
 import { announcementsTexts } from '../features/announcements/announcements.i18n';
 import { signupTexts } from '../features/signup/signup.i18n';
@@ -225,6 +226,7 @@ export const pt = {
   fileLists: fileListsTexts.pt,
   kanban: kanbanTexts.pt,
   notifications: notificationsTexts.pt,
+  push: pushTexts.pt,
   chats: chatsTexts.pt,
   announcements: announcementsTexts.pt,
   signup: signupTexts.pt,
@@ -307,6 +309,9 @@ export const pt = {
     ERR_TWO_FACTOR_NOT_SET_UP: 'O login em duas etapas não está configurado.',
     ERR_TWO_FACTOR_REQUIRED_BY_COMPANY: 'Sua empresa exige login em duas etapas.',
     ERR_WRONG_PASSWORD: 'Senha incorreta.',
+    ERR_NO_PUSH_SUBSCRIPTION_FOUND: 'Inscrição de notificações não encontrada.',
+    ERR_PUSH_ENDPOINT_TAKEN: 'Este navegador está inscrito por outro usuário: inscreva-o de novo.',
+    ERR_PUSH_ENDPOINT_REFUSED: 'O endereço do serviço de notificações não é permitido.',
     ERR_NO_TAG_FOUND: 'Tag não encontrada.',
     ERR_NO_NOTE_FOUND: 'Observação não encontrada.',
     ERR_NO_QUICK_MESSAGE_FOUND: 'Resposta rápida não encontrada.',

@@ -250,6 +250,10 @@ export const users = pgTable(
     maxOpenTickets: integer('max_open_tickets'),
     /** When auto-assignment last gave the agent a ticket (balanced: ties go to the longest idle). */
     lastAssignedAt: timestamp('last_assigned_at', { withTimezone: true, mode: 'date' }),
+    /** Web Push (issue 35): the kinds of notification the user's subscribed browsers get. */
+    pushNewTickets: boolean('push_new_tickets').notNull().default(true),
+    pushTicketMessages: boolean('push_ticket_messages').notNull().default(true),
+    pushChatMessages: boolean('push_chat_messages').notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -944,6 +948,36 @@ export const auditLogs = pgTable(
 );
 
 export type AuditLogRow = typeof auditLogs.$inferSelect;
+
+/**
+ * A browser's Web Push subscription (issue 35): where the push service takes a
+ * notification for it, and its keys to encrypt it (RFC 8291). The endpoint names
+ * one browser's channel, so it belongs to one user at a time (unique).
+ */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    /** The page's language when it subscribed (the user's own language, when set, wins). */
+    language: text('language'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('push_subscriptions_endpoint_uq').on(t.endpoint),
+    index('push_subscriptions_company_id_user_id_idx').on(t.companyId, t.userId),
+    index('push_subscriptions_user_id_idx').on(t.userId),
+  ],
+);
+
+export type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect;
 
 /**
  * One cycle of a ticket (issue 21), from the moment it is queued (created, or

@@ -50,6 +50,10 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
       addVary(reply, 'Accept-Language');
     }
     if (shells.has(request)) reply.header('cache-control', 'no-cache');
+    // The service worker and the manifest keep their names across builds: revalidated on every
+    // check, so a new build's worker takes over at the next visit (issue 35, push notifications).
+    const file = request.url.split('?')[0];
+    if ((file === '/sw.js' || file === '/manifest.webmanifest') && reply.statusCode === 200) reply.header('cache-control', 'no-cache');
     // Vite names what it builds into /assets/ by content hash: a changed file is a new name, so a year is safe.
     if (request.url.startsWith('/assets/') && reply.statusCode === 200 && reply.getHeader('cache-control') === 'public, max-age=3600') {
       reply.header('cache-control', 'public, max-age=31536000, immutable');

@@ -7,6 +7,7 @@ import { useSession } from '../../api/session';
 import { LiveAnnouncerProvider, VISUALLY_HIDDEN } from '../../components/live-announcer';
 import { focusMainContent, MAIN_CONTENT_ID } from '../../components/main-content';
 import { PageLoading } from '../../components/page-loading';
+import { useServiceWorker } from '../../features/push/use-service-worker';
 import { useOwnUserEvents } from '../../features/users/users-queries';
 import { BillingMenu, BillingTopBar, OverdueBanner } from './overdue-parts';
 import { SideMenu } from './side-menu';
@@ -60,6 +61,7 @@ export function AppLayout() {
   const [open, setOpen] = useState(() => user?.company?.settings.find((s) => s.key === 'sideMenu')?.value !== 'disabled');
   const [mobileOpen, setMobileOpen] = useState(false);
   useOwnUserEvents();
+  useServiceWorker();
   if (!user) return null;
 
   const width = open ? DRAWER_WIDTH : COLLAPSED_WIDTH;

@@ -9,6 +9,7 @@ import { Badge, Box, IconButton, Menu, MenuItem, Popover, Slider, Tooltip } from
 import { lazy, Suspense, useState, type MouseEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
+import type { HttpClient } from '../../api/http-client';
 import { useSession } from '../../api/session';
 import { STORAGE } from '../../api/storage-keys';
 import { useUnreadAnnouncements } from '../../features/announcements/use-unread-announcements';
@@ -25,6 +26,15 @@ const ChatsPopover = lazy(() => import('../../features/chats/chats-popover'));
 const UserModal = lazy(() => import('../../features/users/user-modal').then((m) => ({ default: m.UserModal })));
 // Two-factor sign-in's set-up brings the QR encoder: loaded when opened.
 const TwoFactorDialog = lazy(() => import('../../features/two-factor/two-factor-dialog'));
+// Push notification settings (issue 35) and this browser's subscription: loaded when opened.
+const PushSettingsDialog = lazy(() => import('../../features/push/push-settings-dialog'));
+
+/** Signing out ends this browser's push subscription first (a shared computer tells the next person nothing). */
+async function forgetPushSubscription(api: HttpClient): Promise<void> {
+  if (!('serviceWorker' in navigator) || !(await navigator.serviceWorker.getRegistration('/'))) return;
+  const { unsubscribeThisBrowser } = await import('../../features/push/push-client');
+  await unsubscribeThisBrowser(api).catch(() => undefined);
+}
 
 const BADGE_MAX = 99;
 
@@ -53,10 +63,11 @@ type Panel = 'volume' | 'notifications' | 'announcements' | 'chats' | 'profile' 
 
 export function TopBar({ onToggleMenu }: { onToggleMenu(): void }) {
   const { t } = useTranslation();
-  const { user, signOut } = useSession();
+  const { user, signOut, api } = useSession();
   const [panel, setPanel] = useState<{ name: Panel; anchor: HTMLElement } | null>(null);
   const [profileOpen, setProfileOpen] = useState(false);
   const [twoFactorOpen, setTwoFactorOpen] = useState(false);
+  const [pushOpen, setPushOpen] = useState(false);
   const [volume, setVolume] = useState(() => Number(localStorage.getItem(STORAGE.volume) ?? '1'));
   const notifications = useNotifications();
   const unreadAnnouncements = useUnreadAnnouncements();
@@ -140,6 +151,15 @@ export function TopBar({ onToggleMenu }: { onToggleMenu(): void }) {
         >
           {t('twoFactor.menu')}
         </MenuItem>
+        <MenuItem
+          onClick={() => {
+            close();
+            setPushOpen(true);
+          }}
+          data-testid="profile-push"
+        >
+          {t('push.menu')}
+        </MenuItem>
         {/* On a phone the bar has no room for the language button: the picker opens from here. */}
         <MenuItem
           sx={{ display: { xs: 'flex', sm: 'none' } }}
@@ -153,13 +173,18 @@ export function TopBar({ onToggleMenu }: { onToggleMenu(): void }) {
           data-testid="logout"
           onClick={() => {
             close();
-            void signOut();
+            void forgetPushSubscription(api).finally(() => signOut());
           }}
         >
           {t('topBar.logout')}
         </MenuItem>
       </Menu>
       <LanguageMenu anchor={panel?.name === 'language' ? panel.anchor : null} onClose={close} />
+      {pushOpen ? (
+        <Suspense fallback={null}>
+          <PushSettingsDialog open onClose={() => setPushOpen(false)} />
+        </Suspense>
+      ) : null}
       {profileOpen ? (
         <Suspense fallback={null}>
           <UserModal open userId={user.id} onClose={() => setProfileOpen(false)} />
