@@ -21,6 +21,8 @@ import { registerHelpRoutes } from './modules/helps/helps.routes.js';
 import { subscribeQuickMessageEvents } from './modules/quick-messages/quick-messages.events.js';
 import { registerQuickMessageRoutes } from './modules/quick-messages/quick-messages.routes.js';
 import { registerApiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
+import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
+import { subscribeWebhookEvents } from './modules/webhooks/webhooks.events.js';
 import { registerStickerPublicRoutes, registerStickerRoutes } from './modules/stickers/stickers.routes.js';
 import { registerQueueRoutes } from './modules/queues/queues.routes.js';
 import { subscribeQueueEvents } from './modules/queues/queues.events.js';
@@ -123,6 +125,8 @@ export const privateModules: RegisterRoutes[] = [
   registerInvoiceRoutes,
   // company API keys (issue 34)
   registerApiKeyRoutes,
+  // event webhooks (issue 34 item 3)
+  registerWebhookRoutes,
 ];
 
 /** Each feature turns its domain events into realtime messages. */
@@ -151,6 +155,7 @@ export function subscribeModuleEvents(services: AppServices): void {
   subscribeAnnouncementEvents(services);
   subscribeChatEvents(services);
   subscribeInvoiceEvents(services);
+  subscribeWebhookEvents(services);
   // The billing job (due invoices).
   registerInvoiceJobs(services);
 }

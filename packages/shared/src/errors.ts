@@ -99,6 +99,9 @@ export const ERROR_STATUS = {
   // A route no API key may call (not in ROUTE_SCOPES), whatever its scopes.
   ERR_API_KEY_ROUTE: 403,
   ERR_NO_API_KEY_FOUND: 404,
+  // event webhooks (issue 34 item 3)
+  ERR_NO_WEBHOOK_FOUND: 404,
+  ERR_NO_WEBHOOK_DELIVERY_FOUND: 404,
   // outbound engine and schedules (issue 20)
   ERR_NO_SCHEDULE_FOUND: 404,
   // A schedule already sent (sentAt) or being sent cannot be changed or submitted again.

@@ -290,6 +290,8 @@ export const en: Messages = {
     ERR_API_KEY_SCOPE: 'This API key lacks the scope this needs.',
     ERR_API_KEY_ROUTE: 'API keys cannot use this route.',
     ERR_NO_API_KEY_FOUND: 'API key not found.',
+    ERR_NO_WEBHOOK_FOUND: 'Webhook not found.',
+    ERR_NO_WEBHOOK_DELIVERY_FOUND: 'Webhook delivery not found.',
     ERR_NO_TAG_FOUND: 'Tag not found.',
     ERR_NO_NOTE_FOUND: 'Note not found.',
     ERR_NO_QUICK_MESSAGE_FOUND: 'Quick message not found.',

@@ -290,6 +290,8 @@ export const es: Messages = {
     ERR_API_KEY_SCOPE: 'Esta clave de API no tiene el alcance necesario.',
     ERR_API_KEY_ROUTE: 'Las claves de API no pueden usar esta ruta.',
     ERR_NO_API_KEY_FOUND: 'Clave de API no encontrada.',
+    ERR_NO_WEBHOOK_FOUND: 'Webhook no encontrado.',
+    ERR_NO_WEBHOOK_DELIVERY_FOUND: 'Entrega de webhook no encontrada.',
     ERR_NO_TAG_FOUND: 'Etiqueta no encontrada.',
     ERR_NO_NOTE_FOUND: 'Nota no encontrada.',
     ERR_NO_QUICK_MESSAGE_FOUND: 'Respuesta rápida no encontrada.',

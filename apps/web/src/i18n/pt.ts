@@ -291,6 +291,8 @@ export const pt = {
     ERR_API_KEY_SCOPE: 'Esta chave de API não tem o escopo necessário.',
     ERR_API_KEY_ROUTE: 'Chaves de API não podem usar esta rota.',
     ERR_NO_API_KEY_FOUND: 'Chave de API não encontrada.',
+    ERR_NO_WEBHOOK_FOUND: 'Webhook não encontrado.',
+    ERR_NO_WEBHOOK_DELIVERY_FOUND: 'Entrega de webhook não encontrada.',
     ERR_NO_TAG_FOUND: 'Tag não encontrada.',
     ERR_NO_NOTE_FOUND: 'Observação não encontrada.',
     ERR_NO_QUICK_MESSAGE_FOUND: 'Resposta rápida não encontrada.',
