@@ -1,3 +1,4 @@
+import { WEBHOOK_DELIVERY_STATUSES, type RetriedWebhookDelivery, type Webhook, type WebhookDelivery, type WebhookDeliveryStatus } from '@atende/shared';
 import Replay from '@mui/icons-material/Replay';
 import {
   Alert,
@@ -23,7 +24,7 @@ import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { toastError, toastSuccess } from '../../components/toast';
 import { formatDateTime } from '../../i18n/dates';
-import { DELIVERY_STATUSES, eventText, useWebhookDeliveries, webhookKeys, type DeliveryStatus, type Webhook, type WebhookDelivery } from './webhooks-queries';
+import { cacheDelivery, eventText, useWebhookDeliveries } from './webhooks-queries';
 
 const STATUS_COLOR = { pending: 'info', delivered: 'success', failed: 'error' } as const;
 
@@ -37,9 +38,9 @@ function DeliveryItem({ webhookId, delivery }: { webhookId: number; delivery: We
   const retry = async () => {
     setSending(true);
     try {
-      await api.post(`/webhooks/${webhookId}/deliveries/${delivery.id}/retry`);
+      const retried = await api.post<RetriedWebhookDelivery>(`/webhooks/${webhookId}/deliveries/${delivery.id}/retry`);
+      cacheDelivery(queryClient, webhookId, retried.delivery);
       toastSuccess(t('webhooks.log.retried'));
-      await queryClient.invalidateQueries({ queryKey: webhookKeys.deliveries(webhookId) });
     } catch (error) {
       toastError(error);
     } finally {
@@ -107,7 +108,7 @@ export function WebhookDeliveriesDialog({ webhook, onClose }: { webhook: Webhook
   const { t } = useTranslation();
   const theme = useTheme();
   const phone = useMediaQuery(theme.breakpoints.down('sm'));
-  const [status, setStatus] = useState<DeliveryStatus | ''>('');
+  const [status, setStatus] = useState<WebhookDeliveryStatus | ''>('');
   const pages = useWebhookDeliveries(webhook.id, status);
   const deliveries = pages.data?.pages.flatMap((page) => page.deliveries) ?? [];
 
@@ -121,12 +122,12 @@ export function WebhookDeliveriesDialog({ webhook, onClose }: { webhook: Webhook
             size="small"
             label={t('webhooks.log.filter')}
             value={status}
-            onChange={(event) => setStatus(event.target.value as DeliveryStatus | '')}
+            onChange={(event) => setStatus(event.target.value as WebhookDeliveryStatus | '')}
             sx={{ maxWidth: 220 }}
             slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'webhook-deliveries-filter' } as object } }}
           >
             <MenuItem value="">{t('webhooks.log.all')}</MenuItem>
-            {DELIVERY_STATUSES.map((value) => (
+            {WEBHOOK_DELIVERY_STATUSES.map((value) => (
               <MenuItem key={value} value={value} data-testid={`webhook-deliveries-filter-${value}`}>
                 {t(`webhooks.log.status.${value}`)}
               </MenuItem>

@@ -1,10 +1,11 @@
+import { WEBHOOK_EVENTS, type CreatedWebhook, type Webhook, type WebhookEvent } from '@atende/shared';
 import { Checkbox, Dialog, DialogContent, DialogTitle, FormControl, FormControlLabel, FormGroup, FormHelperText, FormLabel, Stack, TextField } from '@mui/material';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { FormDialogActions } from '../../components/form-dialog-actions';
 import { toastError } from '../../components/toast';
-import { eventText, isWebhookUrl, WEBHOOK_EVENTS, type CreatedWebhook, type Webhook, type WebhookEvent } from './webhooks-queries';
+import { eventText, isWebhookUrl } from './webhooks-queries';
 
 interface WebhookDialogProps {
   /** The webhook to edit; without it, the dialog creates one. */

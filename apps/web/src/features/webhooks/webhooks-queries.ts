@@ -1,66 +1,12 @@
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import type { Webhook, WebhookDelivery, WebhookDeliveryPage, WebhookDeliveryStatus, WebhookEvent, WebhookRealtimeEvent } from '@atende/shared';
+import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import { useSession } from '../../api/session';
-
-/** The events a webhook can subscribe to (issue 34), in the order the dialog lists them. */
-export const WEBHOOK_EVENTS = [
-  'message.created',
-  'message.updated',
-  'ticket.created',
-  'ticket.updated',
-  'contact.created',
-  'contact.updated',
-  'campaign.finished',
-  'connection.updated',
-] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
-
-export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
-
-/** A webhook as `GET /webhooks` lists it: never its secret. */
-export interface Webhook {
-  id: number;
-  url: string;
-  events: WebhookEvent[];
-  description: string | null;
-  enabled: boolean;
-  /** Why the server turned it off (repeated failures); null while it has not. */
-  disabledReason: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** `POST /webhooks`'s answer: the only time the signing secret is shown. */
-export interface CreatedWebhook extends Webhook {
-  secret: string;
-}
-
-export interface WebhookDelivery {
-  id: number;
-  eventId: string;
-  event: WebhookEvent;
-  status: DeliveryStatus;
-  attempts: number;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  latencyMs: number | null;
-  responseExcerpt: string | null;
-  createdAt: string;
-  lastAttemptAt: string | null;
-  nextAttemptAt: string | null;
-  deliveredAt: string | null;
-}
-
-export interface DeliveryPage {
-  deliveries: WebhookDelivery[];
-  hasMore: boolean;
-}
+import { useCompanyEvent } from '../../realtime/socket';
 
 export const webhookKeys = {
-  all: ['webhooks'] as const,
   list: ['webhooks', 'list'] as const,
   deliveries: (id: number) => ['webhooks', 'deliveries', id] as const,
-  deliveryPages: (id: number, status: DeliveryStatus | '') => ['webhooks', 'deliveries', id, status] as const,
+  deliveryPages: (id: number, status: WebhookDeliveryStatus | '') => ['webhooks', 'deliveries', id, status] as const,
 };
 
 /** The company's webhooks (`GET /webhooks`, admins). */
@@ -70,11 +16,11 @@ export function useWebhooks() {
 }
 
 /** A webhook's delivery log, newest first, a page at a time (`GET /webhooks/:id/deliveries`), optionally of one status. */
-export function useWebhookDeliveries(webhookId: number, status: DeliveryStatus | '') {
+export function useWebhookDeliveries(webhookId: number, status: WebhookDeliveryStatus | '') {
   const { api } = useSession();
   return useInfiniteQuery({
     queryKey: webhookKeys.deliveryPages(webhookId, status),
-    queryFn: ({ pageParam }) => api.get<DeliveryPage>(`/webhooks/${webhookId}/deliveries`, { status, pageNumber: pageParam }),
+    queryFn: ({ pageParam }) => api.get<WebhookDeliveryPage>(`/webhooks/${webhookId}/deliveries`, { status, pageNumber: pageParam }),
     initialPageParam: 1,
     getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
   });
@@ -99,4 +45,51 @@ export function isWebhookUrl(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The list with one webhook replaced (or put first when new). */
+export function withWebhook(list: Webhook[] | undefined, webhook: Webhook): Webhook[] | undefined {
+  if (!list) return list;
+  return list.some((item) => item.id === webhook.id) ? list.map((item) => (item.id === webhook.id ? webhook : item)) : [webhook, ...list];
+}
+
+/** Cached log pages with one delivery replaced; null when no page holds it (a new delivery). */
+function withDelivery(data: InfiniteData<WebhookDeliveryPage> | undefined, delivery: WebhookDelivery): InfiniteData<WebhookDeliveryPage> | null {
+  if (!data?.pages.some((page) => page.deliveries.some((item) => item.id === delivery.id))) return null;
+  return { ...data, pages: data.pages.map((page) => ({ ...page, deliveries: page.deliveries.map((item) => (item.id === delivery.id ? delivery : item)) })) };
+}
+
+/**
+ * A delivery's new state in the webhook's cached logs: replaced in place where shown (in a log
+ * filtered by status too, until it is reloaded); a new one, or one a filtered log lacks, reloads
+ * that webhook's open logs.
+ */
+export function cacheDelivery(queryClient: QueryClient, webhookId: number, delivery: WebhookDelivery): void {
+  let unknown = false;
+  for (const [key, data] of queryClient.getQueriesData<InfiniteData<WebhookDeliveryPage>>({ queryKey: webhookKeys.deliveries(webhookId) })) {
+    const next = withDelivery(data, delivery);
+    if (next) queryClient.setQueryData(key, next);
+    else unknown = true;
+  }
+  // Not cancelling a reload already running: a burst of deliveries must not keep restarting it.
+  if (unknown) void queryClient.invalidateQueries({ queryKey: webhookKeys.deliveries(webhookId) }, { cancelRefetch: false });
+}
+
+/**
+ * `company-{id}-webhook` (admins): another admin's change to a webhook, the server turning a
+ * failing one off, and every delivery attempt, so the list and an open log stay current.
+ */
+export function useWebhookEvents(): void {
+  const queryClient = useQueryClient();
+  useCompanyEvent<WebhookRealtimeEvent>('webhook', (payload) => {
+    if (payload.action === 'update') {
+      queryClient.setQueryData<Webhook[]>(webhookKeys.list, (list) => withWebhook(list, payload.webhook));
+      return;
+    }
+    if (payload.action === 'delete') {
+      queryClient.setQueryData<Webhook[]>(webhookKeys.list, (list) => list?.filter((item) => item.id !== payload.webhookId));
+      return;
+    }
+    cacheDelivery(queryClient, payload.webhookId, payload.delivery);
+  });
 }

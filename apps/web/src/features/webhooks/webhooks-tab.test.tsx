@@ -1,3 +1,4 @@
+import type { CreatedWebhook, Webhook, WebhookDelivery } from '@atende/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -9,7 +10,6 @@ import { setupI18n } from '../../i18n';
 import { buildUser, buildUserCompany } from '../../test/build-user';
 import { fakeApi, json, type FakeHandler } from '../../test/fake-api';
 import SettingsPage from '../settings/settings-page';
-import type { CreatedWebhook, Webhook, WebhookDelivery } from './webhooks-queries';
 
 const SECRET = `whsec_${'s'.repeat(40)}`;
 
@@ -17,7 +17,7 @@ const webhook = (id: number, url: string, extra: Partial<Webhook> = {}): Webhook
   id,
   url,
   events: ['ticket.created'],
-  description: null,
+  description: '',
   enabled: true,
   disabledReason: null,
   createdAt: '2026-01-01T00:00:00.000Z',
@@ -151,7 +151,7 @@ describe('Settings → Webhooks', { timeout: 30_000 }, () => {
       if (query.get('status') === 'failed') return { deliveries: [delivery(5, { status: 'failed', attempts: 3, lastStatusCode: 500, responseExcerpt: 'boom', deliveredAt: null })], hasMore: false };
       return query.get('pageNumber') === '2' ? { deliveries: [delivery(1)], hasMore: false } : { deliveries: [delivery(3), delivery(2, { status: 'pending', attempts: 0, lastStatusCode: null, latencyMs: null, responseExcerpt: null })], hasMore: true };
     });
-    api.on('POST /webhooks/7/deliveries/5/retry', () => new Response(null, { status: 202 }));
+    api.on('POST /webhooks/7/deliveries/5/retry', () => json({ delivery: delivery(5, { status: 'pending', attempts: 3, deliveredAt: null }) }, 202));
     renderPage();
     const user = userEvent.setup();
     await user.click(await screen.findByTestId('webhook-deliveries'));

@@ -1,3 +1,4 @@
+import type { CreatedWebhook, Webhook } from '@atende/shared';
 import ListAlt from '@mui/icons-material/ListAlt';
 import { Alert, Chip, IconButton, Stack, Switch, TableCell, TableRow, Tooltip, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
@@ -12,14 +13,9 @@ import { toastError, toastSuccess } from '../../components/toast';
 import { useDeleteConfirmation } from '../../components/use-delete-confirmation';
 import { WebhookDeliveriesDialog } from './webhook-deliveries-dialog';
 import { WebhookDialog } from './webhook-dialog';
-import { eventText, useWebhooks, webhookKeys, webhookStatus, type CreatedWebhook, type Webhook } from './webhooks-queries';
+import { eventText, useWebhookEvents, useWebhooks, webhookKeys, webhookStatus, withWebhook } from './webhooks-queries';
 
 const STATUS_COLOR = { active: 'success', paused: 'default', failing: 'error' } as const;
-
-function replace(list: Webhook[] | undefined, webhook: Webhook): Webhook[] | undefined {
-  if (!list) return list;
-  return list.some((item) => item.id === webhook.id) ? list.map((item) => (item.id === webhook.id ? webhook : item)) : [webhook, ...list];
-}
 
 /**
  * Settings → Webhooks (admins, issue 34): the company's event webhooks with their
@@ -32,6 +28,7 @@ export function WebhooksTab() {
   const { api } = useSession();
   const queryClient = useQueryClient();
   const webhooks = useWebhooks();
+  useWebhookEvents();
   const [editing, setEditing] = useState<Webhook | 'new' | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const [log, setLog] = useState<Webhook | null>(null);
@@ -49,7 +46,7 @@ export function WebhooksTab() {
 
   const saved = (webhook: Webhook | CreatedWebhook) => {
     const { secret: shown, ...listed } = webhook as CreatedWebhook;
-    queryClient.setQueryData<Webhook[]>(webhookKeys.list, (current) => replace(current, listed));
+    queryClient.setQueryData<Webhook[]>(webhookKeys.list, (current) => withWebhook(current, listed));
     setEditing(null);
     if (shown) setSecret(shown);
     else toastSuccess(t('webhooks.saved'));
@@ -59,7 +56,7 @@ export function WebhooksTab() {
     setSwitching(webhook.id);
     try {
       const updated = await api.put<Webhook>(`/webhooks/${webhook.id}`, { enabled });
-      queryClient.setQueryData<Webhook[]>(webhookKeys.list, (current) => replace(current, updated));
+      queryClient.setQueryData<Webhook[]>(webhookKeys.list, (current) => withWebhook(current, updated));
       toastSuccess(t(enabled ? 'webhooks.enabledNow' : 'webhooks.disabledNow'));
     } catch (error) {
       toastError(error);
