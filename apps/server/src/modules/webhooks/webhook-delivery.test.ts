@@ -107,6 +107,25 @@ describe('event webhooks: deliveries', () => {
     expect(logged!.deliveredAt).not.toBeNull();
   });
 
+  it('an agent message, a contact created and changed, and a ticket accepted reach their subscribers with the API presentation', async () => {
+    const { company, token } = await companyWithWebhook(['message.created', 'contact.created', 'contact.updated', 'ticket.updated'], '/sources');
+    const ticket = await openTicket(company.id, token);
+    expect((await t.request(token, 'PUT', `/tickets/${ticket.id}`, { status: 'open' })).statusCode).toBe(200);
+    const sent = await t.request(token, 'POST', `/messages/${ticket.id}`, { body: 'Hello from the desk' });
+    expect(sent.statusCode, sent.body).toBeLessThan(300);
+    const contact = await t.request(token, 'POST', '/contacts', { name: 'Webhook Person', number: '5511987650001' });
+    expect(contact.statusCode, contact.body).toBeLessThan(300);
+    const contactId = contact.json<{ id: number }>().id;
+    expect((await t.request(token, 'PUT', `/contacts/${contactId}`, { name: 'Webhook Person Renamed' })).statusCode).toBe(200);
+    await sender.drain();
+    const events = requestsTo('/sources').map((request) => payloadOf(request));
+    expect(events.find((event) => event.event === 'ticket.updated')?.data).toMatchObject({ id: ticket.id, status: 'open' });
+    expect(events.find((event) => event.event === 'message.created')?.data).toMatchObject({ ticketId: ticket.id, body: 'Hello from the desk', fromMe: true, mediaUrl: null });
+    expect(events.find((event) => event.event === 'contact.created')?.data).toMatchObject({ id: contactId, name: 'Webhook Person' });
+    expect(events.find((event) => event.event === 'contact.updated')?.data).toMatchObject({ id: contactId, name: 'Webhook Person Renamed' });
+    expect(JSON.stringify(events)).not.toContain('__mediaPath');
+  });
+
   it('writes nothing for a company without a webhook on the event, nor for a webhook turned off', async () => {
     const company = await t.factories.buildCompany();
     await createServiceDeskFactories(t.database.db).buildConnection(company.id);
