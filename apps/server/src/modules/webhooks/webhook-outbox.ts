@@ -30,8 +30,11 @@ export interface WebhookEventInput {
   data: () => unknown;
 }
 
+/** Where a message's media file path travels in `data` until the sender signs its link (webhook-sender.ts). */
+export const WEBHOOK_MEDIA_PATH_KEY = '__mediaPath';
+
 /** Whether an enabled webhook of the company listens to the event (the cheap statement). */
-async function someoneListens(tx: DbOrTx, companyId: number, event: WebhookEvent): Promise<boolean> {
+export async function webhookListens(tx: DbOrTx, companyId: number, event: WebhookEvent): Promise<boolean> {
   const rows = await tx
     .select({ id: webhooks.id })
     .from(webhooks)
@@ -42,7 +45,7 @@ async function someoneListens(tx: DbOrTx, companyId: number, event: WebhookEvent
 
 /** Writes the event's deliveries (one per listening webhook, one event id) in the caller's transaction. */
 export async function recordWebhookEvent(tx: DbOrTx, input: WebhookEventInput): Promise<void> {
-  if (!(await someoneListens(tx, input.companyId, input.event))) return;
+  if (!(await webhookListens(tx, input.companyId, input.event))) return;
   const data = JSON.stringify((await input.data()) ?? null);
   await tx.execute(sql`
     WITH inserted AS (

@@ -1,6 +1,7 @@
 import { WEBHOOK_RESPONSE_EXCERPT_CHARS } from '@atende/shared';
 import { createOutboundAgents, outboundFetch, OutboundNetworkError, OutboundRefusedError, outboundPolicy } from '../../platform/http/outbound.js';
 import type { Platform } from '../../platform/platform.js';
+import type { MediaStorage } from '../../platform/storage/media-storage.js';
 import {
   claimDueDeliveries,
   companyAdminEmails,
@@ -12,7 +13,7 @@ import {
   type AttemptOutcome,
   type ClaimedDelivery,
 } from './webhook-deliveries.repo.js';
-import { WEBHOOKS_DUE_CHANNEL } from './webhook-outbox.js';
+import { WEBHOOK_MEDIA_PATH_KEY, WEBHOOKS_DUE_CHANNEL } from './webhook-outbox.js';
 import { webhookSignature } from './webhook-secret.js';
 
 /**
@@ -60,7 +61,7 @@ export const WEBHOOK_SENDER_DEFAULTS: WebhookSenderOptions = {
 
 export const USER_AGENT = 'Atende-Webhooks/1';
 
-export type WebhookSenderDeps = Pick<Platform, 'database' | 'db' | 'config' | 'secrets' | 'events' | 'logger' | 'mailer'>;
+export type WebhookSenderDeps = Pick<Platform, 'database' | 'db' | 'config' | 'secrets' | 'events' | 'logger' | 'mailer' | 'media'>;
 
 export interface WebhookSender {
   /** Starts sending (LISTEN, the loop); idempotent. */
@@ -79,9 +80,16 @@ export function retryDelayMs(attempt: number, options: Pick<WebhookSenderOptions
   return Math.round(base * (0.8 + 0.4 * random()));
 }
 
-/** The JSON body receivers get, built the same on every attempt. */
-export function deliveryBody(delivery: Pick<ClaimedDelivery, 'eventId' | 'event' | 'companyId' | 'createdAt' | 'data'>): string {
-  return JSON.stringify({ id: delivery.eventId, event: delivery.event, companyId: delivery.companyId, createdAt: delivery.createdAt.toISOString(), data: delivery.data });
+/** A message's media link, signed now (it works for a day from this attempt). */
+function withSignedMedia(data: unknown, media: Pick<MediaStorage, 'signedUrl'>): unknown {
+  if (!data || typeof data !== 'object' || !(WEBHOOK_MEDIA_PATH_KEY in data)) return data;
+  const { [WEBHOOK_MEDIA_PATH_KEY]: mediaPath, ...shown } = data as Record<string, unknown>;
+  return typeof mediaPath === 'string' ? { ...shown, mediaUrl: media.signedUrl(mediaPath) } : shown;
+}
+
+/** The JSON body receivers get. */
+function deliveryBody(delivery: ClaimedDelivery, media: Pick<MediaStorage, 'signedUrl'>): string {
+  return JSON.stringify({ id: delivery.eventId, event: delivery.event, companyId: delivery.companyId, createdAt: delivery.createdAt.toISOString(), data: withSignedMedia(delivery.data, media) });
 }
 
 export function createWebhookSender(deps: WebhookSenderDeps, overrides: Partial<WebhookSenderOptions> = {}): WebhookSender {
@@ -97,7 +105,7 @@ export function createWebhookSender(deps: WebhookSenderDeps, overrides: Partial<
   let stopListening: (() => Promise<void>) | null = null;
 
   async function attempt(delivery: ClaimedDelivery): Promise<void> {
-    const body = deliveryBody(delivery);
+    const body = deliveryBody(delivery, deps.media);
     const timestamp = Math.floor(Date.now() / 1000);
     const headers = {
       'content-type': 'application/json',
