@@ -26,7 +26,7 @@ import { toastError, toastSuccess } from '../../components/toast';
 import { formatDateTime } from '../../i18n/dates';
 import { cacheDelivery, eventText, useWebhookDeliveries } from './webhooks-queries';
 
-const STATUS_COLOR = { pending: 'info', delivered: 'success', failed: 'error' } as const;
+const STATUS_COLOR = { pending: 'default', delivered: 'success', failed: 'error' } as const;
 
 /** One delivery: its event, state, attempts, the receiver's answer and times, and "send again". */
 function DeliveryItem({ webhookId, delivery }: { webhookId: number; delivery: WebhookDelivery }) {
@@ -124,7 +124,7 @@ export function WebhookDeliveriesDialog({ webhook, onClose }: { webhook: Webhook
             value={status}
             onChange={(event) => setStatus(event.target.value as WebhookDeliveryStatus | '')}
             sx={{ maxWidth: 220 }}
-            slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'webhook-deliveries-filter' } as object } }}
+            slotProps={{ select: { displayEmpty: true, SelectDisplayProps: { 'data-testid': 'webhook-deliveries-filter' } as object }, inputLabel: { shrink: true } }}
           >
             <MenuItem value="">{t('webhooks.log.all')}</MenuItem>
             {WEBHOOK_DELIVERY_STATUSES.map((value) => (
