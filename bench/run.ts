@@ -497,13 +497,15 @@ async function main() {
       await api(server.url, token, 'DELETE', `/whatsapp/${cloud.id}`);
     }
 
-    // Event webhooks (only with `--only webhooks`): a backlog drained to a local receiver, then message → webhook latency.
-    if (only.has('webhooks')) {
+    // Event webhooks (only with `--only webhooks`, or one row: webhook-throughput, webhook-latency): a backlog drained to a local receiver, then message → webhook latency.
+    if (only.has('webhooks') || only.has('webhook-throughput')) {
       rows.push(
         await measure(`webhook deliveries, ${args['webhook-backlog']}-event backlog over ${args['webhook-keys']} tickets`, ownPids, () =>
           webhookThroughput({ url: server.url, token, database, companyId: seed.companyId, backlog: Number(args['webhook-backlog']), keys: Number(args['webhook-keys']) }),
         ),
       );
+    }
+    if (only.has('webhooks') || only.has('webhook-latency')) {
       rows.push(
         await measure(`message stored → webhook received, ${args['webhook-rate']} messages/s`, ownPids, () =>
           webhookLatency({ url: server.url, token, connectionId: seed.connectionId, rate: Number(args['webhook-rate']), seconds, warmup, conversations: Math.max(1, Number(args['webhook-rate']) * warmup) }),

@@ -53,10 +53,15 @@ export function withWebhook(list: Webhook[] | undefined, webhook: Webhook): Webh
   return list.some((item) => item.id === webhook.id) ? list.map((item) => (item.id === webhook.id ? webhook : item)) : [webhook, ...list];
 }
 
-/** Cached log pages with one delivery replaced; null when no page holds it (a new delivery). */
+/**
+ * Cached log pages with one delivery replaced; null when no page holds it (a new delivery).
+ * A state older than the one shown (fewer attempts: "send again"'s answer arriving after the
+ * socket told of the attempt it caused) is ignored.
+ */
 function withDelivery(data: InfiniteData<WebhookDeliveryPage> | undefined, delivery: WebhookDelivery): InfiniteData<WebhookDeliveryPage> | null {
   if (!data?.pages.some((page) => page.deliveries.some((item) => item.id === delivery.id))) return null;
-  return { ...data, pages: data.pages.map((page) => ({ ...page, deliveries: page.deliveries.map((item) => (item.id === delivery.id ? delivery : item)) })) };
+  const newer = (item: WebhookDelivery) => item.id === delivery.id && delivery.attempts >= item.attempts;
+  return { ...data, pages: data.pages.map((page) => ({ ...page, deliveries: page.deliveries.map((item) => (newer(item) ? delivery : item)) })) };
 }
 
 /**
