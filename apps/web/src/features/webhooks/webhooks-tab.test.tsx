@@ -94,7 +94,8 @@ describe('Settings → Webhooks', { timeout: 30_000 }, () => {
     expect(screen.queryByTestId('webhooks-empty')).toBeNull();
   });
 
-  it('lists webhooks with their state; creating one sends the chosen events and shows its secret once', async () => {
+  // It types a URL and a description key by key: slow on a loaded machine.
+  it('lists webhooks with their state; creating one sends the chosen events and shows its secret once', { timeout: 90_000 }, async () => {
     const api = server(() => ({
       webhooks: [webhook(1, 'https://crm.example.com/hook', { enabled: false, disabledReason: '10 failures in a row' }), webhook(2, 'https://erp.example.com/in', { enabled: false })],
     }));
