@@ -1,8 +1,6 @@
 import type { ConnectionProblem, ConnectionStatus } from '@atende/shared';
 import type { WhatsappRow } from '../../platform/db/schema.js';
 import type { Platform } from '../../platform/platform.js';
-import { recordWebhookEvent } from '../webhooks/webhook-outbox.js';
-import { presentConnection } from './connections.presenter.js';
 import { findConnectionDetail, updateSessionColumns } from './connections.repo.js';
 
 export interface SessionRef {
@@ -39,29 +37,14 @@ export async function writeSessionState(
   patch: SessionPatch,
   guard: SessionWriteGuard = {},
 ): Promise<WhatsappRow | null> {
-  const row = await deps.db.transaction(async (tx) => {
-    const updated = await updateSessionColumns(
-      tx,
-      ref,
-      ref.whatsappId,
-      // Connected again: the problem that was noted is over.
-      { ...(patch.status === 'CONNECTED' ? { problem: null } : {}), ...patch },
-      { leaseNodeId: guard.leaseNodeId, keepDisconnected: guard.fromSession && patch.status !== 'DISCONNECTED' },
-    );
-    // A status change is a webhook event (issue 34 item 3), written with it; QR codes and retries are not.
-    if (updated && patch.status !== undefined) {
-      await recordWebhookEvent(tx, {
-        companyId: ref.companyId,
-        event: 'connection.updated',
-        orderingKey: `connection:${ref.whatsappId}`,
-        data: async () => {
-          const detail = await findConnectionDetail(tx, { companyId: ref.companyId }, ref.whatsappId);
-          return detail ? presentConnection(detail) : { id: ref.whatsappId };
-        },
-      });
-    }
-    return updated;
-  });
+  const row = await updateSessionColumns(
+    deps.db,
+    ref,
+    ref.whatsappId,
+    // Connected again: the problem that was noted is over.
+    { ...(patch.status === 'CONNECTED' ? { problem: null } : {}), ...patch },
+    { leaseNodeId: guard.leaseNodeId, keepDisconnected: guard.fromSession && patch.status !== 'DISCONNECTED' },
+  );
   if (!row) return null;
   await announceSession(deps, ref);
   return row;

@@ -1,5 +1,3 @@
-import { presentCampaign } from './campaigns.presenter.js';
-import { recordWebhookEvent } from '../../modules/webhooks/webhook-outbox.js';
 import { CAMPAIGN_MESSAGE_FIELDS, type CampaignBody, type CampaignListQuery, type CampaignUpdateBody } from '@atende/shared';
 import { loadCampaignSettings } from '../campaign-settings/campaign-settings.repo.js';
 import { wakeOutbound, type OutboundEngine, type QueuedSend, type SettledSend } from '../outbound-engine.js';
@@ -287,8 +285,6 @@ export async function startDueCampaigns(deps: CampaignsDeps): Promise<void> {
   }
 }
 
-const UNSIGNED_MEDIA = { signedUrl: () => '' };
-
 /** A running campaign with nothing left to send is FINALIZADA. */
 async function finishIfDone(deps: CampaignsDeps, scope: TenantScope, ids: number[]): Promise<void> {
   const counts = await sendProgress(deps.db, scope, 'campaign', ids);
@@ -297,22 +293,7 @@ async function finishIfDone(deps: CampaignsDeps, scope: TenantScope, ids: number
     return !c || c.queued + c.sending === 0;
   });
   if (done.length === 0) return;
-  const finished = await deps.db.transaction(async (tx) => {
-    const ids = await finishCampaigns(tx, scope, done);
-    // Written with the change (issue 34 item 3); the campaign's media link is left out (it would expire).
-    for (const campaignId of ids) {
-      await recordWebhookEvent(tx, {
-        companyId: scope.companyId,
-        event: 'campaign.finished',
-        orderingKey: `campaign:${campaignId}`,
-        data: async () => {
-          const [campaign] = await loadCampaigns(tx, scope, [campaignId]);
-          return campaign ? { ...presentCampaign(campaign, UNSIGNED_MEDIA), mediaUrl: null } : { id: campaignId };
-        },
-      });
-    }
-    return ids;
-  });
+  const finished = await finishCampaigns(deps.db, scope, done);
   for (const campaign of await loadCampaigns(deps.db, scope, finished)) {
     deps.events.emit('campaign.saved', { companyId: scope.companyId, action: 'update', campaign });
   }
