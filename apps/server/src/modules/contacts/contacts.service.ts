@@ -39,7 +39,7 @@ function isDuplicateNumber(error: unknown): boolean {
  * A contact's webhook event (issue 34 item 3), written in the transaction that changed it,
  * in order with the contact's others; presented as `GET /contacts/:id` shows it.
  */
-export async function recordContactWebhookEvent(tx: DbOrTx, scope: TenantScope, event: 'contact.created' | 'contact.updated', contactId: number): Promise<void> {
+async function recordContactWebhookEvent(tx: DbOrTx, scope: TenantScope, event: 'contact.created' | 'contact.updated', contactId: number): Promise<void> {
   await recordWebhookEvent(tx, {
     companyId: scope.companyId,
     event,

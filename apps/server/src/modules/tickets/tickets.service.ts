@@ -113,7 +113,7 @@ export interface CreateTicketInput {
 }
 
 /** A ticket's webhook event (issue 34 item 3), in order with its messages' (`ticket:<id>`). */
-export function ticketWebhookEvent(companyId: number, event: 'ticket.created' | 'ticket.updated', ticket: TicketDetail) {
+function ticketWebhookEvent(companyId: number, event: 'ticket.created' | 'ticket.updated', ticket: TicketDetail) {
   return { companyId, event, orderingKey: `ticket:${ticket.id}`, data: () => presentTicket(ticket) };
 }
 

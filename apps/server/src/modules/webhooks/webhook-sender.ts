@@ -48,7 +48,7 @@ export interface WebhookSenderOptions {
   retryForMs: number;
 }
 
-export const WEBHOOK_SENDER_DEFAULTS: WebhookSenderOptions = {
+const WEBHOOK_SENDER_DEFAULTS: WebhookSenderOptions = {
   concurrency: 128,
   claimBatch: 200,
   pollMs: 2_000,
@@ -59,7 +59,7 @@ export const WEBHOOK_SENDER_DEFAULTS: WebhookSenderOptions = {
   retryForMs: 24 * 3_600_000,
 };
 
-export const USER_AGENT = 'Atende-Webhooks/1';
+const USER_AGENT = 'Atende-Webhooks/1';
 
 export type WebhookSenderDeps = Pick<Platform, 'database' | 'db' | 'config' | 'secrets' | 'events' | 'logger' | 'mailer' | 'media'>;
 
@@ -75,7 +75,7 @@ export interface WebhookSender {
 }
 
 /** 10 s × 2^(attempt-1), capped, ±20 %. */
-export function retryDelayMs(attempt: number, options: Pick<WebhookSenderOptions, 'firstRetryMs' | 'maxRetryInMs'>, random = Math.random): number {
+function retryDelayMs(attempt: number, options: Pick<WebhookSenderOptions, 'firstRetryMs' | 'maxRetryInMs'>, random = Math.random): number {
   const base = Math.min(options.firstRetryMs * 2 ** Math.max(0, attempt - 1), options.maxRetryInMs);
   return Math.round(base * (0.8 + 0.4 * random()));
 }
@@ -249,7 +249,7 @@ export function createWebhookSender(deps: WebhookSenderDeps, overrides: Partial<
 }
 
 /** Retention: finished deliveries are kept 30 days. */
-export const WEBHOOK_DELIVERY_KEEP_MS = 30 * 24 * 3_600_000;
+const WEBHOOK_DELIVERY_KEEP_MS = 30 * 24 * 3_600_000;
 
 export async function pruneWebhookDeliveries(deps: Pick<Platform, 'db' | 'logger'>): Promise<void> {
   const deleted = await deleteOldDeliveries(deps.db, WEBHOOK_DELIVERY_KEEP_MS);
