@@ -21,6 +21,7 @@ import { acceptedXlsx, largestAllowedXlsx, listWhileUploading } from './import.j
 import { runLoad, summarize, type LoadResult } from './load.js';
 import { startLoginFlood } from './login-flood.js';
 import { startWireCounter } from './pg-wire-counter.js';
+import { webhookLatency, webhookThroughput } from './webhooks.js';
 import { BENCH_ADMIN, seedBench } from './seed.js';
 import { startFakeGraphApi, type FakeGraphApi } from '../apps/server/src/test/fake-graph-api.js';
 import type { Database } from '../apps/server/src/platform/db/client.js';
@@ -48,6 +49,10 @@ const { values: args } = parseArgs({
     bundle: { type: 'string', default: 'apps/server/dist/main.js' },
     /** Contacts of the campaign figure's list. */
     'campaign-contacts': { type: 'string', default: '5000' },
+    /** Event webhooks (`--only webhooks`): the outbox backlog drained, its ordering keys, and the messages a second of the latency row. */
+    'webhook-backlog': { type: 'string', default: '20000' },
+    'webhook-keys': { type: 'string', default: '500' },
+    'webhook-rate': { type: 'string', default: '50' },
     'admin-url': { type: 'string', default: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
     /** Where results go; the CI smoke run writes elsewhere so it never replaces the committed figures. */
     'out-dir': { type: 'string', default: path.resolve(import.meta.dirname, 'results') },
@@ -128,6 +133,8 @@ function startServer(databaseUrl: string, env: Record<string, string> = {}, serv
       DATA_DIR: path.join(root, 'data-bench'),
       // Events published by the ingest running in the bench process reach the server's sockets through Redis.
       REDIS_URL: redisUrl,
+      // The webhook figures' receiver listens on loopback, which tenant URLs may reach only when allowed.
+      OUTBOUND_ALLOW_PRIVATE: '127.0.0.1',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -488,6 +495,22 @@ async function main() {
       server = await startServer(databaseUrl);
       ownPids[1] = server.child.pid ?? 0;
       await api(server.url, token, 'DELETE', `/whatsapp/${cloud.id}`);
+    }
+
+    // Event webhooks (only with `--only webhooks`, or one row: webhook-throughput, webhook-latency): a backlog drained to a local receiver, then message → webhook latency.
+    if (only.has('webhooks') || only.has('webhook-throughput')) {
+      rows.push(
+        await measure(`webhook deliveries, ${args['webhook-backlog']}-event backlog over ${args['webhook-keys']} tickets`, ownPids, () =>
+          webhookThroughput({ url: server.url, token, database, companyId: seed.companyId, backlog: Number(args['webhook-backlog']), keys: Number(args['webhook-keys']) }),
+        ),
+      );
+    }
+    if (only.has('webhooks') || only.has('webhook-latency')) {
+      rows.push(
+        await measure(`message stored → webhook received, ${args['webhook-rate']} messages/s`, ownPids, () =>
+          webhookLatency({ url: server.url, token, connectionId: seed.connectionId, rate: Number(args['webhook-rate']), seconds, warmup, conversations: Math.max(1, Number(args['webhook-rate']) * warmup) }),
+        ),
+      );
     }
 
     // Campaign: one list of N contacts, pacing off, on the sandbox connection; the ticket list measured while it sends.

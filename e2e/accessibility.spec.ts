@@ -89,6 +89,7 @@ function privatePages(data: Seed): [url: string, ready?: string][] {
     ['/users', 'user-row'],
     ['/settings'],
     ['/settings?tab=api', 'api-keys-tab'],
+    ['/settings?tab=webhooks', 'webhooks-tab'],
     ['/financeiro'],
     ['/subscription'],
     ['/helps'],

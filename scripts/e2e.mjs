@@ -48,6 +48,9 @@ const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.j
     // Asaas (chosen when a test puts an API key in the platform setting `asaas`): the fake Asaas this server mounts.
     ASAAS_BASE_URL: `http://127.0.0.1:${port}/fake-asaas/v3`,
     WEB_ORIGIN: allowedOrigin,
+    // e2e/webhooks.spec.ts subscribes a receiver it runs on loopback: allowed as an operator
+    // allows a service on the same host (tenant URLs may not reach internal addresses otherwise).
+    OUTBOUND_ALLOW_PRIVATE: '127.0.0.1',
   },
   stdio: ['ignore', 'inherit', 'inherit'],
 });

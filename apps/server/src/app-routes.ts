@@ -25,6 +25,8 @@ import { registerAuditLogJobs } from './modules/audit-logs/audit-logs.jobs.js';
 import { registerAuditLogRoutes } from './modules/audit-logs/audit-logs.routes.js';
 import { subscribePushEvents } from './modules/push/push.events.js';
 import { registerPushRoutes } from './modules/push/push.routes.js';
+import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
+import { subscribeWebhookEvents } from './modules/webhooks/webhooks.events.js';
 import { registerStickerPublicRoutes, registerStickerRoutes } from './modules/stickers/stickers.routes.js';
 import { registerQueueRoutes } from './modules/queues/queues.routes.js';
 import { subscribeQueueEvents } from './modules/queues/queues.events.js';
@@ -136,6 +138,8 @@ export const privateModules: RegisterRoutes[] = [
   registerAuditLogRoutes,
   // Web Push (issue 35)
   registerPushRoutes,
+  // event webhooks (issue 34 item 3)
+  registerWebhookRoutes,
 ];
 
 /** Each feature turns its domain events into realtime messages. */
@@ -166,6 +170,7 @@ export function subscribeModuleEvents(services: AppServices): void {
   subscribeAnnouncementEvents(services);
   subscribeChatEvents(services);
   subscribeInvoiceEvents(services);
+  subscribeWebhookEvents(services);
   // The billing job (due invoices).
   registerInvoiceJobs(services);
   // The audit log's retention sweep.

@@ -3,6 +3,7 @@ import { createChannelsService } from './channels/channels-service.js';
 import { botTurnRecoveryOptions, recoverBotTurns } from './automation/bot-turn-recovery.js';
 import { PENDING_RECOVERY_DEFAULTS, recoverPendingMessages } from './modules/messages/outgoing-messages.js';
 import { startPeriodic } from './platform/periodic.js';
+import { createWebhookSender, pruneWebhookDeliveries } from './modules/webhooks/webhook-sender.js';
 import { ConfigError, loadConfig, parseServices } from './platform/config.js';
 import { seedFirstStart } from './modules/companies/first-start.seed.js';
 import { paymentsBannerLine } from './modules/invoices/payments.js';
@@ -21,6 +22,7 @@ const SHUTDOWN_LIMIT_MS = 10_000;
 /** Requests in flight get this long to finish once the port is closed. */
 const HTTP_DRAIN_MS = 5_000;
 const CHANNELS_STOP_MS = 3_000;
+const WEBHOOKS_STOP_MS = 2_000;
 const DATABASE_CLOSE_MS = 1_000;
 
 async function main(): Promise<void> {
@@ -74,8 +76,17 @@ async function main(): Promise<void> {
   // failed (ARCHITECTURE §3.14), bot turns are decided or followed up (automation/bot-turn-recovery.ts).
   const recoverAfterMs = config.RECOVERY_AFTER_SECONDS * 1000;
   const recoveryEveryMs = Math.min(60_000, recoverAfterMs);
+  // Event webhooks: the outbox is sent by the worker nodes (modules/webhooks/webhook-sender.ts).
+  const webhookSender = services.worker ? createWebhookSender(app.services) : null;
+  await webhookSender?.start();
   const stopRecoveries = services.worker
     ? [
+        // Finished webhook deliveries are kept 30 days.
+        startPeriodic(
+          () => pruneWebhookDeliveries(app.services),
+          3_600_000,
+          (error) => logger.error({ err: error }, 'webhook delivery retention failed'),
+        ),
         startPeriodic(
           () => recoverPendingMessages(app.services, { ...PENDING_RECOVERY_DEFAULTS, staleMs: recoverAfterMs }),
           recoveryEveryMs,
@@ -127,6 +138,10 @@ async function main(): Promise<void> {
     deadline.unref();
     try {
       for (const stopRecovery of stopRecoveries) stopRecovery();
+      // Deliveries in flight settle (or their lease lets another node send them again).
+      await withTimeout(webhookSender?.stop() ?? Promise.resolve(), WEBHOOKS_STOP_MS, 'webhook sender').catch((error: unknown) =>
+        logger.warn({ err: error }, 'webhook sends still in flight at shutdown: their leases hand them to the next claim'),
+      );
       // Sessions close and their leases are released first, so another node takes them over at once.
       await withTimeout(channels?.stop() ?? Promise.resolve(), CHANNELS_STOP_MS, 'channel sessions');
       // From here every request gets 503 + Connection: close, and idle keep-alive connections end with a FIN.

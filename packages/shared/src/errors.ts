@@ -116,6 +116,9 @@ export const ERROR_STATUS = {
   ERR_PUSH_ENDPOINT_TAKEN: 409,
   // The endpoint's address is refused by the outgoing URL policy (loopback, private, ...)
   ERR_PUSH_ENDPOINT_REFUSED: 400,
+  // event webhooks (issue 34 item 3)
+  ERR_NO_WEBHOOK_FOUND: 404,
+  ERR_NO_WEBHOOK_DELIVERY_FOUND: 404,
   // outbound engine and schedules (issue 20)
   ERR_NO_SCHEDULE_FOUND: 404,
   // A schedule already sent (sentAt) or being sent cannot be changed or submitted again.

@@ -26,6 +26,8 @@ export const REALTIME_ENTITIES = [
   'ContactListItem',
   'campaign',
   'file',
+  // event webhooks (issue 34 item 3): to the company's admins
+  'webhook',
 ] as const;
 export type RealtimeEntity = (typeof REALTIME_ENTITIES)[number];
 

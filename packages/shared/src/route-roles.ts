@@ -200,6 +200,13 @@ export const ROUTE_ROLES = {
   'PUT /push/settings': 'user',
   'POST /push/subscriptions': 'user',
   'DELETE /push/subscriptions': 'user',
+  // event webhooks (issue 34 item 3): admins, or a key with webhooks:manage (route-scopes.ts)
+  'GET /webhooks': 'admin',
+  'POST /webhooks': 'admin',
+  'PUT /webhooks/:id': 'admin',
+  'DELETE /webhooks/:id': 'admin',
+  'GET /webhooks/:id/deliveries': 'admin',
+  'POST /webhooks/:id/deliveries/:deliveryId/retry': 'admin',
   // tickets and messages
   'GET /tickets': 'user',
   'GET /tickets/count': 'user',

@@ -34,7 +34,13 @@ export const ROUTE_SCOPES = {
   'POST /contacts': 'contacts:write',
   'PUT /contacts/:id': 'contacts:write',
   'DELETE /contacts/:id': 'contacts:write',
-  // event webhooks (issue 34 item 3) add their routes here with 'webhooks:manage'
+  // event webhooks (issue 34 item 3)
+  'GET /webhooks': 'webhooks:manage',
+  'POST /webhooks': 'webhooks:manage',
+  'PUT /webhooks/:id': 'webhooks:manage',
+  'DELETE /webhooks/:id': 'webhooks:manage',
+  'GET /webhooks/:id/deliveries': 'webhooks:manage',
+  'POST /webhooks/:id/deliveries/:deliveryId/retry': 'webhooks:manage',
 } as const satisfies Record<string, ApiKeyScope>;
 
 /** The scope a key needs for a route (`routeKey(method, url)`), or undefined: no key may call it. */

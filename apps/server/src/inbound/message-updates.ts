@@ -1,3 +1,4 @@
+import { recordMessageWebhookEvents } from '../modules/messages/message-webhooks.js';
 import type { MessageData } from '@atende/shared';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Platform } from '../platform/platform.js';
@@ -74,7 +75,8 @@ export async function confirmSendByKey(services: DeliveryReportsDeps, ref: Messa
 export async function applyAck(services: DeliveryReportsDeps, ref: MessageRef, ack: number): Promise<boolean> {
   // A schedule's or campaign's send learns it was delivered (it may have no message row).
   await services.outboundReports.applyAck(ref, ack);
-  const [row] = await services.db
+  const row = await services.db.transaction(async (tx) => {
+    const [updated] = await tx
     .update(messages)
     .set({
       ack,
@@ -84,6 +86,9 @@ export async function applyAck(services: DeliveryReportsDeps, ref: MessageRef, a
     })
     .where(and(byRef(ref), lt(messages.ack, ack)))
     .returning({ id: messages.id });
+    if (updated) await recordMessageWebhookEvents(tx, { companyId: ref.companyId }, 'message.updated', [updated.id]);
+    return updated;
+  });
   if (!row) return false;
   await publishUpdate(services, ref, row.id);
   return true;
@@ -99,11 +104,15 @@ export async function applyBilling(services: Pick<Platform, 'db'>, ref: MessageR
 
 /** The sender edited the message: new text (cleaned like an inbound message's), and the edited mark. */
 export async function applyEdit(services: MessageUpdatesDeps, ref: MessageRef, body: string): Promise<boolean> {
-  const [row] = await services.db
-    .update(messages)
-    .set({ body: stripUnsafeText(body), isEdited: true, updatedAt: new Date() })
-    .where(byRef(ref))
-    .returning({ id: messages.id });
+  const row = await services.db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(messages)
+      .set({ body: stripUnsafeText(body), isEdited: true, updatedAt: new Date() })
+      .where(byRef(ref))
+      .returning({ id: messages.id });
+    if (updated) await recordMessageWebhookEvents(tx, { companyId: ref.companyId }, 'message.updated', [updated.id]);
+    return updated;
+  });
   if (!row) return false;
   await publishUpdate(services, ref, row.id);
   return true;
@@ -111,11 +120,15 @@ export async function applyEdit(services: MessageUpdatesDeps, ref: MessageRef, b
 
 /** The sender deleted the message for everyone: kept, marked deleted. */
 export async function applyRevoke(services: MessageUpdatesDeps, ref: MessageRef): Promise<boolean> {
-  const [row] = await services.db
-    .update(messages)
-    .set({ isDeleted: true, updatedAt: new Date() })
-    .where(byRef(ref))
-    .returning({ id: messages.id });
+  const row = await services.db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(messages)
+      .set({ isDeleted: true, updatedAt: new Date() })
+      .where(byRef(ref))
+      .returning({ id: messages.id });
+    if (updated) await recordMessageWebhookEvents(tx, { companyId: ref.companyId }, 'message.updated', [updated.id]);
+    return updated;
+  });
   if (!row) return false;
   await publishUpdate(services, ref, row.id);
   return true;

@@ -228,6 +228,13 @@ export const ROUTE_CASES: Record<RouteKey, RouteCase> = {
   'PUT /push/settings': open(() => call('/push/settings', { chatMessages: true })),
   'POST /push/subscriptions': open((f) => call('/push/subscriptions', { endpoint: f.pushEndpoint, keys: PROBE_PUSH_KEYS })),
   'DELETE /push/subscriptions': deny((f) => call('/push/subscriptions', { endpoint: f.pushEndpoint })),
+  'GET /webhooks': open(() => '/webhooks'),
+  // A public name: the outbound policy's check at save time needs no answer from it.
+  'POST /webhooks': open(() => call('/webhooks', { url: 'https://hooks.example.com/probe', events: ['ticket.created'], description: 'Probe webhook' })),
+  'PUT /webhooks/:id': deny((f) => call(`/webhooks/${f.webhookId}`, { description: 'Changed by a probe', enabled: false })),
+  'DELETE /webhooks/:id': deny((f) => `/webhooks/${f.webhookId}`),
+  'GET /webhooks/:id/deliveries': deny((f) => `/webhooks/${f.webhookId}/deliveries`),
+  'POST /webhooks/:id/deliveries/:deliveryId/retry': deny((f) => call(`/webhooks/${f.webhookId}/deliveries/${f.webhookDeliveryId}/retry`, {})),
   'GET /stickers': open(() => '/stickers'),
   'POST /stickers': open(() => upload('/stickers')),
   'DELETE /stickers/:stickerId': deny((f) => `/stickers/${f.stickerId}`),

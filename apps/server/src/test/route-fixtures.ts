@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { addToCalendarDate } from '@atende/shared';
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { announcements, apiKeys, pushSubscriptions, chatMessages, chats, chatUsers, campaigns, holidayPeriods, invoices, contactListItems, contactLists, fileListOptions, fileLists, helps, plans, prompts, queueIntegrations, queueOptions, schedules, stickers, userQueues } from '../platform/db/schema.js';
+import { announcements, apiKeys, webhookDeliveries, webhooks, chatMessages, chats, chatUsers, campaigns, holidayPeriods, invoices, contactListItems, contactLists, fileListOptions, fileLists, helps, plans, prompts, queueIntegrations, queueOptions, schedules, stickers, userQueues } from '../platform/db/schema.js';
 import type { TestContext } from './test-app.js';
 import { createServiceDeskFactories } from './service-desk-factories.js';
 
@@ -55,6 +57,8 @@ export interface RouteFixture {
   stickerId: number;
   /** A company API key (issue 34) made by the author. */
   apiKeyId: number;
+  webhookId: number;
+  webhookDeliveryId: number;
   /** A holiday period of the connection (issue 32), in the past. */
   holidayPeriodId: number;
   /** The endpoint of the author's Web Push subscription (issue 35); its host never resolves. */
@@ -140,6 +144,16 @@ export async function seedRouteFixture(t: TestContext, owners: FixtureOwners, ma
   const pushEndpoint = `https://push.invalid/send/${marker}-${companyId}-${n}`;
   await db.insert(pushSubscriptions).values({ companyId, userId: authorId, endpoint: pushEndpoint, p256dh: `B${'A'.repeat(86)}`, auth: 'A'.repeat(22) });
   if (!apiKey || !sticker || !holiday || !invoice || !announcement || !chat || !option || !prompt || !integration || !help || !schedule || !contactList || !contactListItem || !campaign || !fileList) throw new Error('fixture not created');
+  const [webhook] = await db
+    .insert(webhooks)
+    .values({ companyId, url: `https://${marker}.example.com/hook-${n}`, events: ['ticket.created'], description: `${marker} webhook ${n}`, secretSealed: t.app.services.secrets.seal(`whsec_${marker}`) })
+    .returning();
+  if (!webhook) throw new Error('fixture not created');
+  const [delivery] = await db
+    .insert(webhookDeliveries)
+    .values({ companyId, webhookId: webhook.id, eventId: randomUUID(), event: 'ticket.created', orderingKey: `ticket:${marker}`, data: { marker }, status: 'failed' })
+    .returning();
+  if (!apiKey || !delivery || !sticker || !holiday || !invoice || !announcement || !chat || !option || !prompt || !integration || !help || !schedule || !contactList || !contactListItem || !campaign || !fileList) throw new Error('fixture not created');
 
   return {
     companyId: owners.targetCompanyId ?? companyId,
@@ -173,6 +187,8 @@ export async function seedRouteFixture(t: TestContext, owners: FixtureOwners, ma
     invoiceId: invoice.id,
     stickerId: sticker.id,
     apiKeyId: apiKey.id,
+    webhookId: webhook.id,
+    webhookDeliveryId: delivery.id,
     holidayPeriodId: holiday.id,
     pushEndpoint,
     marker,

@@ -14,6 +14,7 @@ import { messagesApiTexts } from '../features/messages-api/messages-api.i18n';
 import { tagsTexts } from '../features/tags/tags.i18n';
 import { apiKeysTexts } from '../features/api-keys/api-keys.i18n';
 import { twoFactorTexts } from '../features/two-factor/two-factor.i18n';
+import { webhooksTexts } from '../features/webhooks/webhooks.i18n';
 import { helpsTexts } from '../features/helps/helps.i18n';
 import { contactListsTexts } from '../features/contact-lists/contact-lists.i18n';
 import { campaignsTexts } from '../features/campaigns/campaigns.i18n';
@@ -219,6 +220,7 @@ export const en: Messages = {
   apiKeys: apiKeysTexts.en,
   twoFactor: twoFactorTexts.en,
   auditLogs: auditLogsTexts.en,
+  webhooks: webhooksTexts.en,
   contactLists: contactListsTexts.en,
   campaigns: campaignsTexts.en,
   dashboard: dashboardTexts.en,
@@ -311,6 +313,8 @@ export const en: Messages = {
     ERR_NO_PUSH_SUBSCRIPTION_FOUND: 'Push subscription not found.',
     ERR_PUSH_ENDPOINT_TAKEN: 'This browser is subscribed by another user: subscribe again.',
     ERR_PUSH_ENDPOINT_REFUSED: 'The push service address is not allowed.',
+    ERR_NO_WEBHOOK_FOUND: 'Webhook not found.',
+    ERR_NO_WEBHOOK_DELIVERY_FOUND: 'Webhook delivery not found.',
     ERR_NO_TAG_FOUND: 'Tag not found.',
     ERR_NO_NOTE_FOUND: 'Note not found.',
     ERR_NO_QUICK_MESSAGE_FOUND: 'Quick message not found.',

@@ -14,6 +14,7 @@ import { messagesApiTexts } from '../features/messages-api/messages-api.i18n';
 import { tagsTexts } from '../features/tags/tags.i18n';
 import { apiKeysTexts } from '../features/api-keys/api-keys.i18n';
 import { twoFactorTexts } from '../features/two-factor/two-factor.i18n';
+import { webhooksTexts } from '../features/webhooks/webhooks.i18n';
 import { helpsTexts } from '../features/helps/helps.i18n';
 import { contactListsTexts } from '../features/contact-lists/contact-lists.i18n';
 import { campaignsTexts } from '../features/campaigns/campaigns.i18n';
@@ -219,6 +220,7 @@ export const es: Messages = {
   apiKeys: apiKeysTexts.es,
   twoFactor: twoFactorTexts.es,
   auditLogs: auditLogsTexts.es,
+  webhooks: webhooksTexts.es,
   contactLists: contactListsTexts.es,
   campaigns: campaignsTexts.es,
   dashboard: dashboardTexts.es,
@@ -311,6 +313,8 @@ export const es: Messages = {
     ERR_NO_PUSH_SUBSCRIPTION_FOUND: 'Suscripción de notificaciones no encontrada.',
     ERR_PUSH_ENDPOINT_TAKEN: 'Este navegador está suscrito por otro usuario: suscríbalo de nuevo.',
     ERR_PUSH_ENDPOINT_REFUSED: 'La dirección del servicio de notificaciones no está permitida.',
+    ERR_NO_WEBHOOK_FOUND: 'Webhook no encontrado.',
+    ERR_NO_WEBHOOK_DELIVERY_FOUND: 'Entrega de webhook no encontrada.',
     ERR_NO_TAG_FOUND: 'Etiqueta no encontrada.',
     ERR_NO_NOTE_FOUND: 'Nota no encontrada.',
     ERR_NO_QUICK_MESSAGE_FOUND: 'Respuesta rápida no encontrada.',

@@ -13,6 +13,7 @@ import { messagesApiTexts } from '../features/messages-api/messages-api.i18n';
 import { tagsTexts } from '../features/tags/tags.i18n';
 import { apiKeysTexts } from '../features/api-keys/api-keys.i18n';
 import { twoFactorTexts } from '../features/two-factor/two-factor.i18n';
+import { webhooksTexts } from '../features/webhooks/webhooks.i18n';
 import { helpsTexts } from '../features/helps/helps.i18n';
 import { contactListsTexts } from '../features/contact-lists/contact-lists.i18n';
 import { campaignsTexts } from '../features/campaigns/campaigns.i18n';
@@ -220,6 +221,7 @@ export const pt = {
   apiKeys: apiKeysTexts.pt,
   twoFactor: twoFactorTexts.pt,
   auditLogs: auditLogsTexts.pt,
+  webhooks: webhooksTexts.pt,
   contactLists: contactListsTexts.pt,
   campaigns: campaignsTexts.pt,
   dashboard: dashboardTexts.pt,
@@ -312,6 +314,8 @@ export const pt = {
     ERR_NO_PUSH_SUBSCRIPTION_FOUND: 'Inscrição de notificações não encontrada.',
     ERR_PUSH_ENDPOINT_TAKEN: 'Este navegador está inscrito por outro usuário: inscreva-o de novo.',
     ERR_PUSH_ENDPOINT_REFUSED: 'O endereço do serviço de notificações não é permitido.',
+    ERR_NO_WEBHOOK_FOUND: 'Webhook não encontrado.',
+    ERR_NO_WEBHOOK_DELIVERY_FOUND: 'Entrega de webhook não encontrada.',
     ERR_NO_TAG_FOUND: 'Tag não encontrada.',
     ERR_NO_NOTE_FOUND: 'Observação não encontrada.',
     ERR_NO_QUICK_MESSAGE_FOUND: 'Resposta rápida não encontrada.',

@@ -5,8 +5,11 @@ import type { RequestContext } from '../../platform/http/context.js';
 import { authorize } from '../../platform/http/guards.js';
 import type { Platform } from '../../platform/platform.js';
 import { loadTicketDetails } from '../tickets/tickets.repo.js';
+import { recordWebhookEvent } from '../webhooks/webhook-outbox.js';
+import type { DbOrTx } from '../../platform/db/client.js';
+import type { TenantScope } from '../../platform/http/context.js';
 import { editedNumber } from './contact-number.js';
-import type { ContactDetail } from './contacts.presenter.js';
+import { presentContact, type ContactDetail } from './contacts.presenter.js';
 import {
   contactTicketIds,
   deleteContactRow,
@@ -30,6 +33,22 @@ function isDuplicateNumber(error: unknown): boolean {
   return candidates.some((e) => {
     const pgError = e as { code?: string; constraint?: string } | undefined;
     return pgError?.code === '23505' && (pgError.constraint === undefined || pgError.constraint === 'contacts_company_id_number_uq');
+  });
+}
+
+/**
+ * A contact's webhook event (issue 34 item 3), written in the transaction that changed it,
+ * in order with the contact's others; presented as `GET /contacts/:id` shows it.
+ */
+async function recordContactWebhookEvent(tx: DbOrTx, scope: TenantScope, event: 'contact.created' | 'contact.updated', contactId: number): Promise<void> {
+  await recordWebhookEvent(tx, {
+    companyId: scope.companyId,
+    event,
+    orderingKey: `contact:${contactId}`,
+    data: async () => {
+      const contact = await findContact(tx, scope, contactId);
+      return contact ? presentContact(contact) : { id: contactId };
+    },
   });
 }
 
@@ -67,6 +86,7 @@ export async function createContact(deps: ContactsDeps, ctx: RequestContext, bod
     const { extraInfo, ...fields } = body;
     const row = await insertContact(tx, ctx, fields);
     if (row && extraInfo?.length) await replaceExtraInfo(tx, ctx, row.id, extraInfo);
+    if (row) await recordContactWebhookEvent(tx, ctx, 'contact.created', row.id);
     return row?.id ?? null;
   });
   if (id === null) {
@@ -86,6 +106,7 @@ export async function updateContact(deps: ContactsDeps, ctx: RequestContext, id:
     await deps.db.transaction(async (tx) => {
       await updateContactRow(tx, ctx, id, { name: body.name, number, email: body.email, birthday: body.birthday, disableBot: body.disableBot, active: body.active });
       if (body.extraInfo) await replaceExtraInfo(tx, ctx, id, body.extraInfo);
+      await recordContactWebhookEvent(tx, ctx, 'contact.updated', id);
     });
   } catch (error) {
     if (isDuplicateNumber(error)) throw new AppError('ERR_DUPLICATED_CONTACT');

@@ -6,7 +6,7 @@ import type { Platform } from '../../platform/platform.js';
 import { findTag } from '../tags/tags.repo.js';
 import { findTicketDetail, lockTicket } from '../tickets/tickets.repo.js';
 import type { TicketDetail } from '../tickets/tickets.presenter.js';
-import { showTicket, type TicketsDeps } from '../tickets/tickets.service.js';
+import { recordTicketWebhookEvent, showTicket, type TicketsDeps } from '../tickets/tickets.service.js';
 import { attachTag, listKanbanTickets, removeKanbanTags } from './kanban.repo.js';
 
 /** Moving a card reads the ticket as its page does (tickets.service) and tells everyone who sees it. */
@@ -48,6 +48,7 @@ async function changeLane(deps: KanbanDeps, ctx: RequestContext, ticketId: numbe
     // Attaching a tag that is not a lane leaves the card where it is.
     if (tag === null || tag.kanban === 1) await removeKanbanTags(tx, ctx, ticketId, tag?.id);
     if (tag) await attachTag(tx, ctx, ticketId, tag.id);
+    await recordTicketWebhookEvent(tx, ctx, 'ticket.updated', ticketId);
   });
   const ticket = await findTicketDetail(deps.db, ctx, ticketId);
   if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND');

@@ -1,3 +1,4 @@
+import { recordMessageWebhookEvents } from './message-webhooks.js';
 import path from 'node:path';
 import { MESSAGE_EDIT_WINDOW_MINUTES, type MessageData } from '@atende/shared';
 import type { WhatsappRow } from '../../platform/db/schema.js';
@@ -90,7 +91,12 @@ export async function editMessage(deps: MessagesDeps, ctx: RequestContext, messa
   const edit = provider.editMessage?.bind(provider);
   if (!edit) throw new AppError('ERR_EDIT_NOT_SUPPORTED');
   await throughChannel(() => edit(connection, target, text), 'ERR_EDITING_WAPP_MSG');
-  if (!(await saveEditedBody(deps.db, ctx, messageId, text))) throw new AppError('ERR_MESSAGE_DELETED');
+  const saved = await deps.db.transaction(async (tx) => {
+    if (!(await saveEditedBody(tx, ctx, messageId, text))) return false;
+    await recordMessageWebhookEvents(tx, ctx, 'message.updated', [messageId]);
+    return true;
+  });
+  if (!saved) throw new AppError('ERR_MESSAGE_DELETED');
   // The ticket lists show the new text when it was the conversation's last message.
   if (await refreshEditedPreview(deps.db, ctx, ticket.id, messageId, lastMessagePreview({ body: text }))) {
     const fresh = await findTicketDetail(deps.db, ctx, ticket.id);

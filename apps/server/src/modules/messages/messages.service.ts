@@ -1,3 +1,4 @@
+import { recordMessageWebhookEvents } from './message-webhooks.js';
 import { fillMessageVariables } from '@atende/shared';
 import type { WhatsappRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/app-error.js';
@@ -161,7 +162,10 @@ export async function deleteMessage(deps: MessagesDeps, ctx: RequestContext, mes
       throw new AppError('ERR_DELETE_WAPP_MSG');
     }
   }
-  await markMessageDeleted(deps.db, ctx, messageId);
+  await deps.db.transaction(async (tx) => {
+    await markMessageDeleted(tx, ctx, messageId);
+    await recordMessageWebhookEvents(tx, ctx, 'message.updated', [messageId]);
+  });
   const [updated] = await loadMessageDetails(deps.db, ctx, [messageId]);
   if (!updated) throw new AppError('ERR_NO_MESSAGE_FOUND');
   deps.events.emit('message.updated', { companyId: ctx.companyId, ticket, message: updated });

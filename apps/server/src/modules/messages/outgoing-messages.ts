@@ -9,6 +9,7 @@ import { providerKindOf, type ChannelGateway, type ChannelProvider, type Outgoin
 import { findConnection } from '../connections/connections.repo.js';
 import { findTicketDetail, setTicketLastMessage } from '../tickets/tickets.repo.js';
 import { lastMessagePreview } from './message-preview.js';
+import { recordMessageWebhookEvents } from './message-webhooks.js';
 import type { MessageDetail } from './messages.presenter.js';
 import {
   claimFailedMessage,
@@ -83,6 +84,7 @@ export async function insertPendingBatch(tx: DbOrTx, scope: TenantScope, batch: 
     })),
   );
   await setTicketLastMessage(tx, scope, batch.ticketId, lastMessagePreview({ body: last.message.body, media: last.media, data: last.data }));
+  await recordMessageWebhookEvents(tx, scope, 'message.created', inserted);
   return inserted;
 }
 

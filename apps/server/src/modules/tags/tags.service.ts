@@ -7,7 +7,7 @@ import { requireFeature } from '../../platform/http/guards.js';
 import type { Platform } from '../../platform/platform.js';
 import { findTicketDetail } from '../tickets/tickets.repo.js';
 import type { TicketDetail } from '../tickets/tickets.presenter.js';
-import { showTicket } from '../tickets/tickets.service.js';
+import { recordTicketWebhookEvent, showTicket } from '../tickets/tickets.service.js';
 import type { TagDetail } from './tags.presenter.js';
 import { deleteTagRow, findTag, insertTag, listTagPage, listTagSummaries, replaceTicketTags, tagNameTaken, updateTagRow } from './tags.repo.js';
 
@@ -96,7 +96,10 @@ export async function syncTicketTags(deps: TagsDeps, ctx: RequestContext, body: 
   await showTicket(deps, ctx, body.ticketId);
   const tagIds = body.tags.map((tag) => tag.id);
   await assertIdsInTenant(deps.db, ctx, tags, tagIds, 'ERR_NO_TAG_FOUND');
-  await deps.db.transaction((tx) => replaceTicketTags(tx, ctx, body.ticketId, tagIds));
+  await deps.db.transaction(async (tx) => {
+    await replaceTicketTags(tx, ctx, body.ticketId, tagIds);
+    await recordTicketWebhookEvent(tx, ctx, 'ticket.updated', body.ticketId);
+  });
   const ticket = await findTicketDetail(deps.db, ctx, body.ticketId);
   if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND');
   deps.events.emit('ticket.updated', { companyId: ctx.companyId, ticket });

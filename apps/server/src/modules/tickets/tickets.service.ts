@@ -9,6 +9,7 @@ import { authorize, requireFeature } from '../../platform/http/guards.js';
 import type { Platform } from '../../platform/platform.js';
 import { findPreferredConnectionId } from '../connections/connections.repo.js';
 import { findUserConnectionId } from '../users/users.repo.js';
+import { recordWebhookEvent } from '../webhooks/webhook-outbox.js';
 import { presentTicket, type TicketDetail } from './tickets.presenter.js';
 import {
   canSeeTicket,
@@ -112,6 +113,24 @@ export interface CreateTicketInput {
   inheritedQueue?: boolean;
 }
 
+/** A ticket's webhook event (issue 34 item 3), in order with its messages' (`ticket:<id>`). */
+function ticketWebhookEvent(companyId: number, event: 'ticket.created' | 'ticket.updated', ticket: TicketDetail) {
+  return { companyId, event, orderingKey: `ticket:${ticket.id}`, data: () => presentTicket(ticket) };
+}
+
+/** The webhook event of a ticket just written in `tx`, presented as the API shows it (read only when a webhook listens). */
+export async function recordTicketWebhookEvent(tx: DbOrTx, scope: { companyId: number }, event: 'ticket.created' | 'ticket.updated', ticketId: number): Promise<void> {
+  await recordWebhookEvent(tx, {
+    companyId: scope.companyId,
+    event,
+    orderingKey: `ticket:${ticketId}`,
+    data: async () => {
+      const ticket = await findTicketDetail(tx, scope, ticketId);
+      return ticket ? presentTicket(ticket) : { id: ticketId };
+    },
+  });
+}
+
 export async function createTicket(deps: Pick<TicketsDeps, 'db' | 'events'>, ctx: RequestContext, input: CreateTicketInput): Promise<TicketDetail> {
   await assertIdsInTenant(deps.db, ctx, contacts, [input.contactId], 'ERR_NO_CONTACT_FOUND');
   if (!input.inheritedQueue) await assertQueueAllowed(deps, ctx, input.queueId);
@@ -121,15 +140,18 @@ export async function createTicket(deps: Pick<TicketsDeps, 'db' | 'events'>, ctx
   const status = input.status ?? 'open';
   let id: number;
   try {
-    const created = await insertTicket(deps.db, ctx, {
-      contactId: input.contactId,
-      whatsappId,
-      queueId: input.queueId ?? null,
-      status,
-      userId: status === 'open' ? ctx.user.id : null,
+    id = await deps.db.transaction(async (tx) => {
+      const created = await insertTicket(tx, ctx, {
+        contactId: input.contactId,
+        whatsappId,
+        queueId: input.queueId ?? null,
+        status,
+        userId: status === 'open' ? ctx.user.id : null,
+      });
+      if (created === null) throw new AppError('ERR_CREATING_TICKET');
+      await recordTicketWebhookEvent(tx, ctx, 'ticket.created', created);
+      return created;
     });
-    if (created === null) throw new AppError('ERR_CREATING_TICKET');
-    id = created;
   } catch (error) {
     // Lost a race with an incoming message that opened one first.
     if (isUniqueViolation(error)) throw (await otherOpenTicket(deps.db, ctx, input.contactId, whatsappId)) ?? error;
@@ -270,7 +292,9 @@ export async function updateTicket(deps: Pick<TicketsDeps, 'db' | 'events'>, ctx
       if (input.expected && !isAsSeen(input.expected, current)) throw ticketConflict('ERR_TICKET_CHANGED', current);
       decided.change = change;
       await updateTicketRow(tx, ctx, id, change);
-      return findTicketDetail(tx, ctx, id);
+      const updated = await findTicketDetail(tx, ctx, id);
+      if (updated) await recordWebhookEvent(tx, ticketWebhookEvent(ctx.companyId, 'ticket.updated', updated));
+      return updated;
     });
   } catch (error) {
     const { current, change } = decided;

@@ -79,6 +79,14 @@ export interface Database {
    * that other processes request.
    */
   snapshot?(target: string): Promise<SnapshotInfo>;
+  /**
+   * Hears `NOTIFY channel` (`pg_notify`), which PostgreSQL and PGlite deliver when the
+   * notifying transaction commits: a wake-up sent from inside a transaction arrives
+   * only once its rows are visible. On PostgreSQL a connection of its own, opened
+   * again after a loss (a notification sent meanwhile is lost: callers also poll).
+   * Answers the function that stops listening.
+   */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
 }
 
 export interface DatabaseOptions {
@@ -146,6 +154,7 @@ async function openPglite({ dataDir, template }: DatabaseOptions): Promise<Datab
         return { rows: result.rows };
       },
     },
+    listen: (channel, onNotify) => client.listen(channel, onNotify),
     migrate: () => migratePglite(db as never, { migrationsFolder: migrationsFolder() }),
     ping: async () => {
       await client.query('select 1');
@@ -201,7 +210,43 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     ping: async () => {
       await pool.query('select 1');
     },
+    listen: (channel, onNotify) => listenOnPostgres(url, channel, onNotify),
     close: () => pool.end(),
     pool: () => ({ max: poolSize, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+  };
+}
+
+const LISTEN_RETRY_MS = 1000;
+
+/** A connection of its own LISTENing on `channel`, opened again a second after a loss, until stopped. */
+async function listenOnPostgres(url: string, channel: string, onNotify: () => void): Promise<() => Promise<void>> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`invalid channel name: ${channel}`);
+  let stopped = false;
+  let current: pg.Client | null = null;
+  const connect = async (): Promise<void> => {
+    if (stopped) return;
+    const client = new pg.Client({ connectionString: url });
+    current = client;
+    let retried = false;
+    const retry = () => {
+      if (retried || stopped) return;
+      retried = true;
+      client.end().catch(() => undefined);
+      setTimeout(() => void connect(), LISTEN_RETRY_MS).unref();
+    };
+    client.on('notification', () => onNotify());
+    client.on('error', retry);
+    client.on('end', retry);
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${channel}`);
+    } catch {
+      retry();
+    }
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    await current?.end().catch(() => undefined);
   };
 }

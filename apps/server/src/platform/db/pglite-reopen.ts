@@ -79,6 +79,8 @@ export function reopeningPglite(first: PGlite, dataDir: string, open: () => Prom
     query: (...args: Parameters<PGlite['query']>) => guarded((instance) => instance.query(...args)),
     exec: (...args: Parameters<PGlite['exec']>) => guarded((instance) => instance.exec(...args)),
     transaction: (...args: Parameters<PGlite['transaction']>) => guarded((instance) => instance.transaction(...args)),
+    // A reopened instance does not carry its listeners over: their callers also poll.
+    listen: (...args: Parameters<PGlite['listen']>) => guarded((instance) => instance.listen(...args)),
   };
 
   return {

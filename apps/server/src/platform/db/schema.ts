@@ -980,6 +980,76 @@ export const pushSubscriptions = pgTable(
 export type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect;
 
 /**
+ * Event webhooks (issue 34 item 3): a company's URL subscribed to events. The signing
+ * secret is sealed (SecretBox): the server needs it back to sign every delivery.
+ */
+export const webhooks = pgTable(
+  'webhooks',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    url: text('url').notNull(),
+    events: text('events').array().notNull(),
+    description: text('description').notNull().default(''),
+    secretSealed: text('secret_sealed').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    /** Why the server turned it off (`failing`), null when on or turned off by an admin. */
+    disabledReason: text('disabled_reason'),
+    /** Since when its deliveries have failed without one success in between; null while healthy. */
+    failingSince: timestamp('failing_since', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('webhooks_company_id_idx').on(t.companyId, t.enabled)],
+);
+
+export type WebhookRow = typeof webhooks.$inferSelect;
+
+/**
+ * The outbox of event webhooks: one row per (event, webhook), written in the
+ * transaction of the change, sent after commit by the worker (modules/webhooks).
+ * `ordering_key` names the entity whose events go out in order (a ticket, contact,
+ * connection or campaign): only the oldest unfinished row of a webhook's key is sent.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    webhookId: integer('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    eventId: text('event_id').notNull(),
+    event: text('event').notNull(),
+    orderingKey: text('ordering_key').notNull(),
+    /** The entity as the API presents it (the body's `data`). */
+    data: jsonb('data').notNull(),
+    /** pending | delivered | failed */
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastStatusCode: integer('last_status_code'),
+    lastError: text('last_error'),
+    latencyMs: integer('latency_ms'),
+    responseExcerpt: text('response_excerpt'),
+    createdAt: createdAt(),
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true, mode: 'date' }),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).defaultNow(),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true, mode: 'date' }),
+    /** The claim's lease: a worker that dies leaves it to expire, and another node sends it again. */
+    lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    index('webhook_deliveries_company_id_idx').on(t.companyId, t.webhookId, t.id),
+    index('webhook_deliveries_webhook_id_idx').on(t.webhookId, t.status, t.id),
+    index('webhook_deliveries_pending_key_idx').on(t.webhookId, t.orderingKey, t.id).where(sql`status = 'pending'`),
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`),
+    index('webhook_deliveries_finished_idx').on(t.createdAt).where(sql`status <> 'pending'`),
+  ],
+);
+
+export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+/**
  * One cycle of a ticket (issue 21), from the moment it is queued (created, or
  * reopened by hand) to its close and rating: what the dashboard counts. Written by
  * database triggers (migration 0019) in the same transaction as the change that

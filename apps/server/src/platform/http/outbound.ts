@@ -264,6 +264,36 @@ export interface OutboundRequest {
   maxRedirects?: number;
   /** Larger answers are cut off with an error. */
   maxBytes?: number;
+  /** Keep-alive connections to reuse (createOutboundAgents); a fresh connection per call without. */
+  agents?: OutboundAgents;
+}
+
+/**
+ * Keep-alive connections for a caller that calls the same peers often (the event
+ * webhooks' sender). Each connection is opened through the policy's guarded lookup,
+ * so a pooled socket is one to an address that passed; it is reused only for the
+ * same host and port, under the same policy.
+ */
+export interface OutboundAgents {
+  http: HttpAgent;
+  https: HttpsAgent;
+  lookup: LookupFunction;
+  destroy(): void;
+}
+
+export function createOutboundAgents(policy: OutboundPolicy, options: { maxSockets: number }): OutboundAgents {
+  const lookup = guardedLookup(policy, () => undefined);
+  const http = new HttpAgent({ keepAlive: true, maxSockets: options.maxSockets, lookup });
+  const https = new HttpsAgent({ keepAlive: true, maxSockets: options.maxSockets, lookup });
+  return {
+    http,
+    https,
+    lookup,
+    destroy() {
+      http.destroy();
+      https.destroy();
+    },
+  };
 }
 
 export interface OutboundResponse {
@@ -293,13 +323,14 @@ function once(
   policy: OutboundPolicy,
   signal: AbortSignal,
   maxBytes: number,
+  agents: OutboundAgents | undefined,
 ): Promise<{ status: number; headers: IncomingMessage['headers']; text: string }> {
   return new Promise((resolve, reject) => {
     let refused: OutboundRefusedError | null = null;
-    const lookup = guardedLookup(policy, (error) => (refused = error));
+    const lookup = agents?.lookup ?? guardedLookup(policy, (error) => (refused = error));
     const secure = url.protocol === 'https:';
-    // A fresh agent per call: no pooled socket connected under another check is reused.
-    const agent = secure ? new HttpsAgent({ keepAlive: false, lookup }) : new HttpAgent({ keepAlive: false, lookup });
+    // Without the caller's pool, a fresh agent per call: no pooled socket connected under another check is reused.
+    const agent = agents ? (secure ? agents.https : agents.http) : secure ? new HttpsAgent({ keepAlive: false, lookup }) : new HttpAgent({ keepAlive: false, lookup });
     const send = secure ? httpsRequest : httpRequest;
     const request = send(url, { method, headers: body ? { ...headers, 'content-length': String(body.length) } : headers, agent, lookup, signal }, (response) => {
       const chunks: Buffer[] = [];
@@ -338,7 +369,7 @@ export async function outboundFetch(policy: OutboundPolicy, raw: string, init: O
   let url = new URL(raw);
   for (let hop = 0; ; hop++) {
     refuseLiteral(policy, url);
-    const answer = await once(url, method, headers, body, policy, signal, maxBytes);
+    const answer = await once(url, method, headers, body, policy, signal, maxBytes, init.agents);
     const location = answer.headers.location;
     if (!REDIRECTS.has(answer.status) || !location) return { ...answer, url: url.href };
     if (hop >= maxRedirects) throw new OutboundNetworkError(`more than ${maxRedirects} redirects from ${url.host}`);

@@ -66,4 +66,9 @@ describe('settings tabs', () => {
     expect(settingsTabs({ scheduleType: 'company', isSuper: true })).toEqual(['options', 'schedules', 'companies', 'plans', 'helps']);
     expect(settingsTabs({ scheduleType: 'queue', isSuper: true })).toEqual(['options', 'companies', 'plans', 'helps']);
   });
+
+  it('offers API and Webhooks to admins only', () => {
+    expect(settingsTabs({ scheduleType: 'disabled', isSuper: false, isAdmin: true })).toEqual(['options', 'api', 'webhooks']);
+    expect(settingsTabs({ scheduleType: 'company', isSuper: true, isAdmin: true })).toEqual(['options', 'schedules', 'api', 'webhooks', 'companies', 'plans', 'helps']);
+  });
 });

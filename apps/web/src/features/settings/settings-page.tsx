@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useSession } from '../../api/session';
 import { ApiKeysTab } from '../api-keys/api-keys-tab';
+import { WebhooksTab } from '../webhooks/webhooks-tab';
 import { CompaniesTab } from './companies-tab';
 import { CompanyHoursTab } from './company-hours-tab';
 import { OptionsTab } from './options-tab';
@@ -14,7 +15,7 @@ import { settingValue, useSettingEvents, useSettings } from './settings-queries'
 
 /**
  * Settings page (spec part 2 §2.15): Options always; Schedules while
- * scheduleType is `company`; API (company API keys) for admins; Companies, Plans and Helps for super users. The open tab
+ * scheduleType is `company`; API (company API keys) and Webhooks for admins; Companies, Plans and Helps for super users. The open tab
  * is kept in the address (`?tab=`), so a reload stays on it. Changes by another
  * admin arrive live (`company-{id}-settings`).
  */
@@ -62,6 +63,7 @@ export default function SettingsPage() {
               {tab === 'options' ? <OptionsTab settings={settings.data} readOnly={readOnly} isSuper={Boolean(user?.super)} /> : null}
               {tab === 'schedules' ? <CompanyHoursTab readOnly={readOnly} /> : null}
               {tab === 'api' ? <ApiKeysTab /> : null}
+              {tab === 'webhooks' ? <WebhooksTab /> : null}
               {tab === 'companies' ? <CompaniesTab /> : null}
               {tab === 'plans' ? <PlansTab /> : null}
               {tab === 'helps' ? <HelpsTab /> : null}

@@ -6,7 +6,7 @@ export const settingsTexts = featureTexts({
     title: 'Configurações',
     adminOnly: 'Somente administradores alteram as configurações.',
     loadError: 'Não foi possível carregar as configurações.',
-    tabs: { options: 'Opções', schedules: 'Horários', companies: 'Empresas', plans: 'Planos', helps: 'Ajuda', api: 'API' },
+    tabs: { options: 'Opções', schedules: 'Horários', companies: 'Empresas', plans: 'Planos', helps: 'Ajuda', api: 'API', webhooks: 'Webhooks' },
     saved: 'Configuração salva com sucesso!',
     values: { enabled: 'Habilitado', disabled: 'Desabilitado', queue: 'Fila', company: 'Empresa', text: 'Texto', pt: 'Português', en: 'English', es: 'Español' },
     options: {
@@ -127,7 +127,7 @@ export const settingsTexts = featureTexts({
     title: 'Settings',
     adminOnly: 'Only administrators change the settings.',
     loadError: 'Could not load the settings.',
-    tabs: { options: 'Options', schedules: 'Schedules', companies: 'Companies', plans: 'Plans', helps: 'Help', api: 'API' },
+    tabs: { options: 'Options', schedules: 'Schedules', companies: 'Companies', plans: 'Plans', helps: 'Help', api: 'API', webhooks: 'Webhooks' },
     saved: 'Setting saved successfully!',
     values: { enabled: 'Enabled', disabled: 'Disabled', queue: 'Queue', company: 'Company', text: 'Text', pt: 'Português', en: 'English', es: 'Español' },
     options: {
@@ -248,7 +248,7 @@ export const settingsTexts = featureTexts({
     title: 'Configuración',
     adminOnly: 'Solo los administradores cambian la configuración.',
     loadError: 'No se pudo cargar la configuración.',
-    tabs: { options: 'Opciones', schedules: 'Horarios', companies: 'Empresas', plans: 'Planes', helps: 'Ayuda', api: 'API' },
+    tabs: { options: 'Opciones', schedules: 'Horarios', companies: 'Empresas', plans: 'Planes', helps: 'Ayuda', api: 'API', webhooks: 'Webhooks' },
     saved: '¡Configuración guardada con éxito!',
     values: { enabled: 'Habilitado', disabled: 'Deshabilitado', queue: 'Cola', company: 'Empresa', text: 'Texto', pt: 'Português', en: 'English', es: 'Español' },
     options: {

@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import type { WebhookEvent } from '@atende/shared';
+import type { DbOrTx } from '../../platform/db/client.js';
+import { webhooks } from '../../platform/db/schema.js';
+import { inTenant } from '../../platform/db/tenant.js';
+
+/**
+ * The outbox of event webhooks: every area that commits a change a webhook may hear
+ * calls `recordWebhookEvent` with its transaction, so the delivery exists exactly when
+ * the change does (a crash after commit still delivers it; a rollback never does). The
+ * worker (webhook-sender.ts) sends it after commit.
+ *
+ * A company without a webhook on the event pays one indexed statement and writes
+ * nothing; `data` (the entity as the API presents it) is only built when someone listens.
+ */
+
+/** Heard by every node's sender (LISTEN); PostgreSQL and PGlite deliver it at commit. */
+export const WEBHOOKS_DUE_CHANNEL = 'atende_webhooks_due';
+
+export interface WebhookEventInput {
+  companyId: number;
+  event: WebhookEvent;
+  /**
+   * The entity whose events reach each webhook in order: `ticket:<id>` (tickets and
+   * their messages), `contact:<id>`, `connection:<id>`, `campaign:<id>`.
+   */
+  orderingKey: string;
+  /** The body's `data`; read inside the transaction, only when a webhook listens. */
+  data: () => unknown;
+}
+
+/** Where a message's media file path travels in `data` until the sender signs its link (webhook-sender.ts). */
+export const WEBHOOK_MEDIA_PATH_KEY = '__mediaPath';
+
+/** Whether an enabled webhook of the company listens to the event (the cheap statement). */
+export async function webhookListens(tx: DbOrTx, companyId: number, event: WebhookEvent): Promise<boolean> {
+  const rows = await tx
+    .select({ id: webhooks.id })
+    .from(webhooks)
+    .where(inTenant(webhooks, { companyId }, eq(webhooks.enabled, true), sql`${event} = ANY(${webhooks.events})`))
+    .limit(1);
+  return rows.length > 0;
+}
+
+/** Writes the event's deliveries (one per listening webhook, one event id) in the caller's transaction. */
+export async function recordWebhookEvent(tx: DbOrTx, input: WebhookEventInput): Promise<void> {
+  if (!(await webhookListens(tx, input.companyId, input.event))) return;
+  const data = JSON.stringify((await input.data()) ?? null);
+  await tx.execute(sql`
+    WITH inserted AS (
+      INSERT INTO webhook_deliveries (company_id, webhook_id, event_id, event, ordering_key, data)
+      SELECT w.company_id, w.id, ${randomUUID()}, ${input.event}, ${input.orderingKey}, ${data}::jsonb
+      FROM webhooks w
+      WHERE w.company_id = ${input.companyId} AND w.enabled AND ${input.event} = ANY(w.events)
+      RETURNING 1
+    )
+    SELECT pg_notify(${WEBHOOKS_DUE_CHANNEL}, '') FROM (SELECT 1 FROM inserted LIMIT 1) AS any_inserted`);
+}
+
+/** Several events of one transaction, in order (their ids grow in the order given). */
+export async function recordWebhookEvents(tx: DbOrTx, inputs: readonly WebhookEventInput[]): Promise<void> {
+  for (const input of inputs) await recordWebhookEvent(tx, input);
+}
+
+/** Wakes the senders (a delivery sent again, a webhook turned on); heard after the caller's commit. */
+export async function notifyWebhookDeliveriesDue(db: DbOrTx): Promise<void> {
+  await db.execute(sql`SELECT pg_notify(${WEBHOOKS_DUE_CHANNEL}, '')`);
+}
