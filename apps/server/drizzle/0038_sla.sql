@@ -31,7 +31,7 @@ CREATE UNIQUE INDEX "ticket_sla_breaches_ticket_kind_due_uq" ON "ticket_sla_brea
 CREATE INDEX "ticket_sla_breaches_company_id_breached_at_idx" ON "ticket_sla_breaches" USING btree ("company_id","breached_at");--> statement-breakpoint
 CREATE INDEX "ticket_sla_breaches_user_id_idx" ON "ticket_sla_breaches" USING btree ("user_id") WHERE "ticket_sla_breaches"."user_id" is not null;--> statement-breakpoint
 CREATE INDEX "ticket_sla_breaches_queue_id_idx" ON "ticket_sla_breaches" USING btree ("queue_id") WHERE "ticket_sla_breaches"."queue_id" is not null;--> statement-breakpoint
-CREATE INDEX "tickets_company_id_sla_due_at_idx" ON "tickets" USING btree ("company_id","sla_due_at","id") WHERE "tickets"."sla_due_at" is not null;--> statement-breakpoint
+CREATE INDEX "tickets_company_id_status_sla_due_at_idx" ON "tickets" USING btree ("company_id","status","sla_due_at","id");--> statement-breakpoint
 CREATE INDEX "tickets_sla_due_at_idx" ON "tickets" USING btree ("sla_due_at") WHERE "tickets"."sla_due_at" is not null;--> statement-breakpoint
 CREATE INDEX "tickets_sla_pending_idx" ON "tickets" USING btree ("id") WHERE "tickets"."sla_pending";--> statement-breakpoint
 -- The SLA clocks start in the statement that moves a ticket into a queue (or reopens it), whatever path

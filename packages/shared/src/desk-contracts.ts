@@ -19,6 +19,10 @@ import type { PresentedScheduleEntry } from './schemas.js';
  * answers against them. The rest are still TypeScript interfaces.
  */
 
+/** A ticket's mark against its response-time target (issue 35). */
+export const SLA_STATES = ['ok', 'warning', 'breached'] as const;
+export type SlaState = (typeof SLA_STATES)[number];
+
 const isoDate = z.string().describe('ISO 8601 date and time');
 const idName = z.object({ id: z.number().int(), name: z.string() });
 
@@ -38,6 +42,10 @@ export interface PresentedQueue extends PresentedQueueSummary {
   /** The file sent with the greeting, by its name (both null when none; whaticket v6 reads `mediaPath` as "has one"). */
   mediaPath: string | null;
   mediaName: string | null;
+  /** Response-time targets in minutes (issue 35); null: none. */
+  slaFirstResponseMinutes: number | null;
+  slaResolutionMinutes: number | null;
+  slaWarnPercent: number;
   companyId: number;
   createdAt: string;
   updatedAt: string;
@@ -125,6 +133,13 @@ export const PresentedTicketSchema = z.object({
   companyId: z.number().int(),
   /** The protocol number shown to customers ({{protocol}}): the ticket id. */
   code: z.string(),
+  /**
+   * The next response-time target still running (issue 35: first response until an agent answers, then
+   * resolution), when it turns to 'warning' and its state when the answer was made; all null without one.
+   */
+  slaDueAt: isoDate.nullable(),
+  slaWarnAt: isoDate.nullable(),
+  slaState: z.enum(SLA_STATES).nullable(),
   createdAt: isoDate,
   updatedAt: isoDate,
 });

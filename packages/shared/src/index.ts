@@ -30,5 +30,6 @@ export * from './billing-schemas.js';
 export * from './desk-contracts.js';
 export * from './first-screen.js';
 export * from './api-key-schemas.js';
+export * from './sla-schemas.js';
 export * from './route-scopes.js';
 export * from './route-answers.js';

@@ -26,6 +26,8 @@ export const REALTIME_ENTITIES = [
   'ContactListItem',
   'campaign',
   'file',
+  // response-time targets missed (issue 35): to the agent and the queue's admins
+  'slaBreach',
 ] as const;
 export type RealtimeEntity = (typeof REALTIME_ENTITIES)[number];
 

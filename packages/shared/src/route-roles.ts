@@ -185,6 +185,9 @@ export const ROUTE_ROLES = {
   'GET /api-keys': 'admin',
   'POST /api-keys': 'admin',
   'DELETE /api-keys/:id': 'admin',
+  // response-time targets (issue 35): the bell's own breaches, the dashboard's report
+  'GET /sla/breaches': 'user',
+  'GET /dashboard/sla': 'admin',
   // tickets and messages
   'GET /tickets': 'user',
   'GET /tickets/count': 'user',

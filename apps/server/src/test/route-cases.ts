@@ -212,6 +212,8 @@ export const ROUTE_CASES: Record<RouteKey, RouteCase> = {
   'GET /api-keys': open(() => '/api-keys'),
   'POST /api-keys': open(() => call('/api-keys', { name: 'Probe key', scopes: ['tickets:read'] })),
   'DELETE /api-keys/:id': deny((f) => `/api-keys/${f.apiKeyId}`),
+  'GET /sla/breaches': open(() => '/sla/breaches'),
+  'GET /dashboard/sla': open((f) => `/dashboard/sla?days=30&queueIds=${f.queueId}`),
   'GET /stickers': open(() => '/stickers'),
   'POST /stickers': open(() => upload('/stickers')),
   'DELETE /stickers/:stickerId': deny((f) => `/stickers/${f.stickerId}`),

@@ -1,4 +1,4 @@
-import { DEFAULT_SCHEDULES, type QueueBody, type QueueUpdateBody } from '@atende/shared';
+import { DEFAULT_SCHEDULES, SLA_DEFAULT_WARN_PERCENT, type QueueBody, type QueueUpdateBody } from '@atende/shared';
 import { prompts, queueIntegrations, type QueueRow } from '../../platform/db/schema.js';
 import { assertIdsInTenant } from '../../platform/db/tenant.js';
 import { AppError } from '../../platform/http/app-error.js';
@@ -67,6 +67,9 @@ export async function createQueue(deps: QueuesDeps, ctx: RequestContext, body: Q
       integrationId: body.integrationId ?? null,
       promptId: body.promptId ?? null,
       schedules: body.schedules ?? DEFAULT_SCHEDULES,
+      slaFirstResponseMinutes: body.slaFirstResponseMinutes ?? null,
+      slaResolutionMinutes: body.slaResolutionMinutes ?? null,
+      slaWarnPercent: body.slaWarnPercent ?? SLA_DEFAULT_WARN_PERCENT,
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError('ERR_QUEUE_COLOR_ALREADY_EXISTS');
@@ -88,7 +91,7 @@ export async function updateQueue(deps: QueuesDeps, ctx: RequestContext, id: num
     promptId: body.promptId !== current.promptId ? body.promptId : undefined,
   });
   const values: Partial<QueueValues> = {};
-  for (const key of ['name', 'color', 'orderQueue', 'greetingMessage', 'outOfHoursMessage', 'ratingMessage', 'integrationId', 'promptId', 'schedules'] as const) {
+  for (const key of ['name', 'color', 'orderQueue', 'greetingMessage', 'outOfHoursMessage', 'ratingMessage', 'integrationId', 'promptId', 'schedules', 'slaFirstResponseMinutes', 'slaResolutionMinutes', 'slaWarnPercent'] as const) {
     if (body[key] !== undefined) (values as Record<string, unknown>)[key] = body[key];
   }
   try {

@@ -568,7 +568,7 @@ export const tickets = pgTable(
   (t) => [
     uniqueIndex('tickets_uuid_uq').on(t.uuid),
     // "Closest to breach" (GET /tickets?sortBy=sla) and the SLA sweep's due targets.
-    index('tickets_company_id_sla_due_at_idx').on(t.companyId, t.slaDueAt, t.id).where(sql`${t.slaDueAt} is not null`),
+    index('tickets_company_id_status_sla_due_at_idx').on(t.companyId, t.status, t.slaDueAt, t.id),
     index('tickets_sla_due_at_idx').on(t.slaDueAt).where(sql`${t.slaDueAt} is not null`),
     index('tickets_sla_pending_idx').on(t.id).where(sql`${t.slaPending}`),
     // Decision 3: at most one open or pending ticket per contact per connection.
