@@ -13,6 +13,7 @@ import { userModalTexts, usersTexts } from '../features/users/users.i18n';
 import { messagesApiTexts } from '../features/messages-api/messages-api.i18n';
 import { tagsTexts } from '../features/tags/tags.i18n';
 import { apiKeysTexts } from '../features/api-keys/api-keys.i18n';
+import { slaTexts } from '../features/sla/sla.i18n';
 import { helpsTexts } from '../features/helps/helps.i18n';
 import { contactListsTexts } from '../features/contact-lists/contact-lists.i18n';
 import { campaignsTexts } from '../features/campaigns/campaigns.i18n';
@@ -206,6 +207,7 @@ export const en: Messages = {
   campaignSettings: campaignSettingsTexts.en,
   helps: helpsTexts.en,
   apiKeys: apiKeysTexts.en,
+  sla: slaTexts.en,
   contactLists: contactListsTexts.en,
   campaigns: campaignsTexts.en,
   dashboard: dashboardTexts.en,

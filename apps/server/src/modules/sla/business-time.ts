@@ -2,9 +2,9 @@ import { addToCalendarDate, dayIn, instantOfWallClock } from '@atende/shared';
 import type { ScheduleRow } from '../../platform/db/schema.js';
 
 /**
- * SLA time (issue 35): a target of N minutes counts N minutes of business hours when the
- * queue (or else the company) has hours, walking them in the company's time zone; with no
- * hours it counts N minutes of the calendar. Hours are read as the bot reads them
+ * SLA time (issue 35): a target of N minutes counts N minutes of the business hours in use
+ * (the setting `scheduleType`: the queue's hours, or the company's), walking them in the
+ * company's time zone; with hours not in use it counts N minutes of the calendar. Hours are read as the bot reads them
  * (automation/business-hours.ts): one entry per weekday, two intervals, start = end closed,
  * end before start runs past midnight, 23:59 closes at midnight.
  */

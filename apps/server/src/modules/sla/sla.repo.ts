@@ -22,7 +22,7 @@ export interface ClockToStart {
   firstResponseMinutes: number | null;
   resolutionMinutes: number | null;
   warnPercent: number;
-  /** The queue's hours when it has them, else the company's (empty: calendar time). */
+  /** The hours the company's `scheduleType` setting puts in use: the queue's, the company's, or none (calendar time). */
   schedules: ScheduleRow[];
   timeZone: string;
 }
@@ -32,8 +32,9 @@ export async function clocksToStart(db: DbOrTx, limit: number): Promise<ClockToS
   const found = await rows<Record<string, unknown>>(
     db,
     sql`select t.id, t.company_id, t.sla_started_at, q.sla_first_response_minutes, q.sla_resolution_minutes, q.sla_warn_percent,
-        case when jsonb_array_length(q.schedules) > 0 then q.schedules else c.schedules end as schedules, c.timezone
+        case coalesce(st.value, 'disabled') when 'queue' then q.schedules when 'company' then c.schedules else '[]'::jsonb end as schedules, c.timezone
       from tickets t join queues q on q.id = t.queue_id and q.company_id = t.company_id join companies c on c.id = t.company_id
+        left join settings st on st.company_id = t.company_id and st.key = 'scheduleType'
       where t.sla_pending order by t.id limit ${limit}`,
   );
   return found.map((row) => ({

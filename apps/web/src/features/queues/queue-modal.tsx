@@ -1,4 +1,4 @@
-import { QueueBody, type PresentedQueue, type QueueUpdateBody } from '@atende/shared';
+import { QueueBody, SLA_DEFAULT_WARN_PERCENT, type PresentedQueue, type QueueUpdateBody } from '@atende/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Box, Dialog, DialogContent, DialogTitle, MenuItem, Stack, Tab, Tabs, TextField } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
@@ -16,6 +16,7 @@ import { usePrompts } from '../prompts/prompts-queries';
 import { useScheduleType } from '../settings/settings-queries';
 import { schedulesPayload, validateWeek, weekRows, type WeekdayHours } from '../settings/weekly-hours';
 import { WeeklyHoursEditor } from '../settings/weekly-hours-editor';
+import { QueueSlaFields } from '../sla/queue-sla-fields';
 import { freeQueueColor } from './queue-colors';
 import { QueueColorField } from './queue-color-field';
 import { QueueOptionsEditor } from './queue-options-editor';
@@ -64,6 +65,9 @@ export function QueueModal({ queue: given, otherColors, onClose }: { queue: Pres
       ratingMessage: queue?.ratingMessage ?? '',
       integrationId: queue?.integrationId ?? '',
       promptId: queue?.promptId ?? '',
+      slaFirstResponseMinutes: queue?.slaFirstResponseMinutes ?? '',
+      slaResolutionMinutes: queue?.slaResolutionMinutes ?? '',
+      slaWarnPercent: queue?.slaWarnPercent ?? SLA_DEFAULT_WARN_PERCENT,
     },
   });
   const { errors, isSubmitting } = form.formState;
@@ -201,6 +205,7 @@ export function QueueModal({ queue: given, otherColors, onClose }: { queue: Pres
                 );
               })}
               <VariableChips kind="ticket" onInsert={variables.insert} />
+              <QueueSlaFields form={form} />
               <AttachmentField
                 value={attachment}
                 onChange={setAttachment}
