@@ -36,7 +36,7 @@ const color = () =>
 const orderQueue = () => z.union([z.null(), z.literal('').transform(() => null), count(0, 100_000)]);
 
 /** The longest SLA target: 90 days of minutes. */
-export const SLA_MAX_MINUTES = 90 * 24 * 60;
+const SLA_MAX_MINUTES = 90 * 24 * 60;
 /** Default share of a target after which a ticket is marked as near its breach. */
 export const SLA_DEFAULT_WARN_PERCENT = 80;
 // null, '' and 0 clear a target first: a coerced number would read null and '' as 0.

@@ -20,8 +20,7 @@ import type { PresentedScheduleEntry } from './schemas.js';
  */
 
 /** A ticket's mark against its response-time target (issue 35). */
-export const SLA_STATES = ['ok', 'warning', 'breached'] as const;
-export type SlaState = (typeof SLA_STATES)[number];
+const SLA_STATES = ['ok', 'warning', 'breached'] as const;
 
 const isoDate = z.string().describe('ISO 8601 date and time');
 const idName = z.object({ id: z.number().int(), name: z.string() });

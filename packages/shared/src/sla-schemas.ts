@@ -3,7 +3,7 @@
  * and the dashboard's "targets met" answer. Type-only: the web's bundle pays nothing.
  */
 
-export type SlaBreachKind = 'first_response' | 'resolution';
+type SlaBreachKind = 'first_response' | 'resolution';
 
 /** `GET /sla/breaches` and `company-{id}-slaBreach`: a target a ticket missed. */
 export interface PresentedSlaBreach {

@@ -3,7 +3,7 @@ import type { Platform } from '../../platform/platform.js';
 import { sweepSla, type SlaDeps } from './sla.service.js';
 
 /** How often due instants are written and breaches looked for (seconds): a mark is at most this late. */
-export const SLA_SWEEP_SECONDS = 20;
+const SLA_SWEEP_SECONDS = 20;
 
 /** The SLA sweep, one chain across nodes (registerRecurringJob), each run idempotent. */
 export function registerSlaJobs(deps: SlaDeps & Pick<Platform, 'jobs'>): void {

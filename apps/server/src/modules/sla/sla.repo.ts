@@ -49,7 +49,7 @@ export async function clocksToStart(db: DbOrTx, limit: number): Promise<ClockToS
   }));
 }
 
-export interface ClockDues {
+interface ClockDues {
   firstResponseDueAt: Date | null;
   firstResponseWarnAt: Date | null;
   resolutionDueAt: Date | null;
@@ -70,9 +70,9 @@ export async function dropOrphanClocks(db: DbOrTx): Promise<void> {
   await db.execute(sql`update tickets set sla_pending = false, sla_started_at = null where sla_pending and queue_id is null`);
 }
 
-export type BreachKind = 'first_response' | 'resolution';
+type BreachKind = 'first_response' | 'resolution';
 
-export interface DueBreach {
+interface DueBreach {
   ticketId: number;
   companyId: number;
   kind: BreachKind;
