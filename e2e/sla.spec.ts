@@ -79,6 +79,9 @@ test('sla: the list marks tickets near and past their target, sorts by closest t
 
   // On a phone the marks keep their words and fit the row.
   await page.setViewportSize({ width: 390, height: 844 });
+  // The phone layout mounts the manager again: back to the waiting tab, closest to breach first.
+  await page.getByTestId('subtab-pending').click();
+  if ((await page.getByTestId('sort-sla').getAttribute('aria-pressed')) !== 'true') await page.getByTestId('sort-sla').click();
   await expect(mark('Atrasada')).toBeVisible();
   const box = await mark('Atrasada').boundingBox();
   expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);

@@ -56,13 +56,14 @@ interface ClockDues {
   resolutionWarnAt: Date | null;
 }
 
-/** Writes a clock's due instants, unless the clock started again meanwhile (another queue, a reopen). */
+/** Writes a clock's due instants, unless the clock started again meanwhile (another queue, a reopen); PostgreSQL keeps microseconds, a Date milliseconds. */
 export async function writeClockDues(db: DbOrTx, scope: TenantScope, ticketId: number, startedAt: Date, dues: ClockDues): Promise<void> {
   const iso = (value: Date | null) => value?.toISOString() ?? null;
   await db.execute(sql`update tickets set sla_pending = false,
       sla_first_response_due_at = ${iso(dues.firstResponseDueAt)}::timestamptz, sla_first_response_warn_at = ${iso(dues.firstResponseWarnAt)}::timestamptz,
       sla_resolution_due_at = ${iso(dues.resolutionDueAt)}::timestamptz, sla_resolution_warn_at = ${iso(dues.resolutionWarnAt)}::timestamptz
-    where id = ${ticketId} and company_id = ${scope.companyId} and sla_pending and sla_started_at = ${startedAt.toISOString()}::timestamptz`);
+    where id = ${ticketId} and company_id = ${scope.companyId} and sla_pending
+      and date_trunc('milliseconds', sla_started_at) = ${startedAt.toISOString()}::timestamptz`);
 }
 
 /** A pending ticket whose queue was deleted keeps no clock. */
