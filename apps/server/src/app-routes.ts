@@ -52,6 +52,9 @@ import { subscribeChatEvents } from './modules/chats/chats.events.js';
 import { registerChatRoutes } from './modules/chats/chats.routes.js';
 import { subscribeInvoiceEvents } from './modules/invoices/invoices.events.js';
 import { registerInvoiceJobs } from './modules/invoices/invoices.jobs.js';
+import { subscribeSlaEvents } from './modules/sla/sla.events.js';
+import { registerSlaJobs } from './modules/sla/sla.jobs.js';
+import { registerSlaRoutes } from './modules/sla/sla.routes.js';
 import { registerInvoiceRoutes, registerPaymentWebhookRoutes } from './modules/invoices/invoices.routes.js';
 import { registerPasswordResetRoutes } from './modules/password-reset/password-reset.routes.js';
 import { registerSignupRoutes } from './modules/signup/signup.routes.js';
@@ -140,6 +143,8 @@ export const privateModules: RegisterRoutes[] = [
   registerPushRoutes,
   // event webhooks (issue 34 item 3)
   registerWebhookRoutes,
+  // response-time targets (issue 35)
+  registerSlaRoutes,
 ];
 
 /** Each feature turns its domain events into realtime messages. */
@@ -177,4 +182,7 @@ export function subscribeModuleEvents(services: AppServices): void {
   registerAuditLogJobs(services);
   // Web Push: agents' browsers told of waiting tickets, customers' messages and chat messages.
   subscribePushEvents(services);
+  // Response-time targets: the sweep that writes due instants and records breaches, and their notices.
+  registerSlaJobs(services);
+  subscribeSlaEvents(services);
 }

@@ -36,6 +36,20 @@ const color = () =>
 // null and '' first: a coerced number would read both as 0.
 const orderQueue = () => z.union([z.null(), z.literal('').transform(() => null), count(0, 100_000)]);
 
+/** The longest SLA target: 90 days of minutes. */
+const SLA_MAX_MINUTES = 90 * 24 * 60;
+/** Default share of a target after which a ticket is marked as near its breach. */
+export const SLA_DEFAULT_WARN_PERCENT = 80;
+// null, '' and 0 clear a target first: a coerced number would read null and '' as 0.
+const slaMinutes = () => z.union([z.null(), z.literal('').transform(() => null), z.literal(0).transform(() => null), count(1, SLA_MAX_MINUTES)]);
+
+/** Response-time targets (issue 35), in minutes of the queue's business hours; absent: unchanged (an update) or none. */
+const QueueSlaFields = {
+  slaFirstResponseMinutes: slaMinutes().optional(),
+  slaResolutionMinutes: slaMinutes().optional(),
+  slaWarnPercent: count(1, 99).optional(),
+};
+
 /** Queue modal (spec part 2 §5): name 2–50, colour 3–9 (unique per company), the rest free. */
 export const QueueBody = z.object({
   name: requiredText(2, 50),
@@ -51,6 +65,7 @@ export const QueueBody = z.object({
   // Auto-assignment (issue 35).
   autoAssign: autoAssignQueueFields.autoAssign.optional().default('off'),
   defaultMaxOpenTickets: autoAssignQueueFields.defaultMaxOpenTickets.optional().default(DEFAULT_MAX_OPEN_TICKETS),
+  ...QueueSlaFields,
 });
 export type QueueBody = z.infer<typeof QueueBody>;
 
@@ -68,6 +83,7 @@ export const QueueUpdateBody = z.object({
   // Auto-assignment (issue 35).
   autoAssign: autoAssignQueueFields.autoAssign.optional(),
   defaultMaxOpenTickets: autoAssignQueueFields.defaultMaxOpenTickets.optional(),
+  ...QueueSlaFields,
 });
 export type QueueUpdateBody = z.infer<typeof QueueUpdateBody>;
 

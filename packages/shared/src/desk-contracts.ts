@@ -18,6 +18,9 @@ import { TICKET_STATUSES } from './realtime.js';
  * answers against them. The rest are still TypeScript interfaces.
  */
 
+/** A ticket's mark against its response-time target (issue 35). */
+const SLA_STATES = ['ok', 'warning', 'breached'] as const;
+
 const isoDate = z.string().describe('ISO 8601 date and time');
 const int = () => z.number().int();
 const idName = z.object({ id: int(), name: z.string() });
@@ -59,6 +62,10 @@ export const PresentedQueueSchema = PresentedQueueSummarySchema.extend({
   /** Auto-assignment (issue 35). */
   autoAssign: z.enum(AUTO_ASSIGN_MODES),
   defaultMaxOpenTickets: int(),
+  /** Response-time targets in minutes (issue 35); null: none. */
+  slaFirstResponseMinutes: int().nullable(),
+  slaResolutionMinutes: int().nullable(),
+  slaWarnPercent: int(),
   companyId: int(),
   createdAt: isoDate,
   updatedAt: isoDate,
@@ -146,6 +153,13 @@ export const PresentedTicketSchema = z.object({
   companyId: z.number().int(),
   /** The protocol number shown to customers ({{protocol}}): the ticket id. */
   code: z.string(),
+  /**
+   * The next response-time target still running (issue 35: first response until an agent answers, then
+   * resolution), when it turns to 'warning' and its state when the answer was made; all null without one.
+   */
+  slaDueAt: isoDate.nullable(),
+  slaWarnAt: isoDate.nullable(),
+  slaState: z.enum(SLA_STATES).nullable(),
   createdAt: isoDate,
   updatedAt: isoDate,
 });

@@ -34,6 +34,7 @@ export * from './auto-assign-schemas.js';
 export * from './audit-log-schemas.js';
 export * from './push-schemas.js';
 export * from './webhook-schemas.js';
+export * from './sla-schemas.js';
 export * from './route-scopes.js';
 export * from './route-answers.js';
 export * from './platform-answers.js';

@@ -28,6 +28,8 @@ export const REALTIME_ENTITIES = [
   'file',
   // event webhooks (issue 34 item 3): to the company's admins
   'webhook',
+  // response-time targets missed (issue 35): to the agent and the queue's admins
+  'slaBreach',
 ] as const;
 export type RealtimeEntity = (typeof REALTIME_ENTITIES)[number];
 

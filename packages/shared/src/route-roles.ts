@@ -207,6 +207,9 @@ export const ROUTE_ROLES = {
   'DELETE /webhooks/:id': 'admin',
   'GET /webhooks/:id/deliveries': 'admin',
   'POST /webhooks/:id/deliveries/:deliveryId/retry': 'admin',
+  // response-time targets (issue 35): the bell's own breaches, the dashboard's report
+  'GET /sla/breaches': 'user',
+  'GET /dashboard/sla': 'admin',
   // tickets and messages
   'GET /tickets': 'user',
   'GET /tickets/count': 'user',

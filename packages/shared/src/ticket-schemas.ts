@@ -41,6 +41,11 @@ export const TicketListQuery = z.object({
   users: idList(),
   date: day(),
   updatedAt: day(),
+  /** `sla`: closest to breach first (the next target's due instant; tickets without one last). */
+  sortBy: z
+    .enum(['updatedAt', 'sla'])
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
 });
 export type TicketListQuery = z.infer<typeof TicketListQuery>;
 

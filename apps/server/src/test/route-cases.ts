@@ -235,6 +235,8 @@ export const ROUTE_CASES: Record<RouteKey, RouteCase> = {
   'DELETE /webhooks/:id': deny((f) => `/webhooks/${f.webhookId}`),
   'GET /webhooks/:id/deliveries': deny((f) => `/webhooks/${f.webhookId}/deliveries`),
   'POST /webhooks/:id/deliveries/:deliveryId/retry': deny((f) => call(`/webhooks/${f.webhookId}/deliveries/${f.webhookDeliveryId}/retry`, {})),
+  'GET /sla/breaches': open(() => '/sla/breaches'),
+  'GET /dashboard/sla': open((f) => `/dashboard/sla?days=30&queueIds=${f.queueId}`),
   'GET /stickers': open(() => '/stickers'),
   'POST /stickers': open(() => upload('/stickers')),
   'DELETE /stickers/:stickerId': deny((f) => `/stickers/${f.stickerId}`),

@@ -15,6 +15,7 @@ import { tagsTexts } from '../features/tags/tags.i18n';
 import { apiKeysTexts } from '../features/api-keys/api-keys.i18n';
 import { twoFactorTexts } from '../features/two-factor/two-factor.i18n';
 import { webhooksTexts } from '../features/webhooks/webhooks.i18n';
+import { slaTexts } from '../features/sla/sla.i18n';
 import { helpsTexts } from '../features/helps/helps.i18n';
 import { contactListsTexts } from '../features/contact-lists/contact-lists.i18n';
 import { campaignsTexts } from '../features/campaigns/campaigns.i18n';
@@ -221,6 +222,7 @@ export const es: Messages = {
   twoFactor: twoFactorTexts.es,
   auditLogs: auditLogsTexts.es,
   webhooks: webhooksTexts.es,
+  sla: slaTexts.es,
   contactLists: contactListsTexts.es,
   campaigns: campaignsTexts.es,
   dashboard: dashboardTexts.es,

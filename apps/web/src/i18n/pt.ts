@@ -14,6 +14,7 @@ import { tagsTexts } from '../features/tags/tags.i18n';
 import { apiKeysTexts } from '../features/api-keys/api-keys.i18n';
 import { twoFactorTexts } from '../features/two-factor/two-factor.i18n';
 import { webhooksTexts } from '../features/webhooks/webhooks.i18n';
+import { slaTexts } from '../features/sla/sla.i18n';
 import { helpsTexts } from '../features/helps/helps.i18n';
 import { contactListsTexts } from '../features/contact-lists/contact-lists.i18n';
 import { campaignsTexts } from '../features/campaigns/campaigns.i18n';
@@ -222,6 +223,7 @@ export const pt = {
   twoFactor: twoFactorTexts.pt,
   auditLogs: auditLogsTexts.pt,
   webhooks: webhooksTexts.pt,
+  sla: slaTexts.pt,
   contactLists: contactListsTexts.pt,
   campaigns: campaignsTexts.pt,
   dashboard: dashboardTexts.pt,

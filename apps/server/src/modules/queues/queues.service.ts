@@ -1,4 +1,4 @@
-import { DEFAULT_SCHEDULES, type QueueBody, type QueueUpdateBody } from '@atende/shared';
+import { DEFAULT_SCHEDULES, SLA_DEFAULT_WARN_PERCENT, type QueueBody, type QueueUpdateBody } from '@atende/shared';
 import { changedFields, recordAudit, recordedFields } from '../../platform/audit/audit-log.js';
 import { prompts, queueIntegrations, type QueueRow } from '../../platform/db/schema.js';
 import { assertIdsInTenant } from '../../platform/db/tenant.js';
@@ -13,7 +13,7 @@ import { colorTaken, countQueues, deleteQueueRow, findQueue, insertQueue, listQu
 export type QueuesDeps = Pick<Platform, 'db' | 'events' | 'access'>;
 
 /** The queue fields the audit log names (long texts are cut there). */
-const QUEUE_AUDITED = ['name', 'color', 'orderQueue', 'greetingMessage', 'outOfHoursMessage', 'ratingMessage', 'integrationId', 'promptId', 'schedules', 'autoAssign', 'defaultMaxOpenTickets'] as const satisfies readonly (keyof QueueRow)[];
+const QUEUE_AUDITED = ['name', 'color', 'orderQueue', 'greetingMessage', 'outOfHoursMessage', 'ratingMessage', 'integrationId', 'promptId', 'schedules', 'autoAssign', 'defaultMaxOpenTickets', 'slaFirstResponseMinutes', 'slaResolutionMinutes', 'slaWarnPercent'] as const satisfies readonly (keyof QueueRow)[];
 
 function isUniqueViolation(error: unknown): boolean {
   return [error, (error as { cause?: unknown }).cause].some((e) => (e as { code?: string } | undefined)?.code === '23505');
@@ -74,6 +74,9 @@ export async function createQueue(deps: QueuesDeps, ctx: RequestContext, body: Q
         schedules: body.schedules ?? DEFAULT_SCHEDULES,
         autoAssign: body.autoAssign,
         defaultMaxOpenTickets: body.defaultMaxOpenTickets,
+        slaFirstResponseMinutes: body.slaFirstResponseMinutes ?? null,
+        slaResolutionMinutes: body.slaResolutionMinutes ?? null,
+        slaWarnPercent: body.slaWarnPercent ?? SLA_DEFAULT_WARN_PERCENT,
       });
       if (inserted) await recordAudit(tx, ctx, { action: 'queue.created', entityId: inserted.id, changes: recordedFields(inserted, QUEUE_AUDITED) });
       return inserted;
@@ -98,7 +101,7 @@ export async function updateQueue(deps: QueuesDeps, ctx: RequestContext, id: num
     promptId: body.promptId !== current.promptId ? body.promptId : undefined,
   });
   const values: Partial<QueueValues> = {};
-  for (const key of ['name', 'color', 'orderQueue', 'greetingMessage', 'outOfHoursMessage', 'ratingMessage', 'integrationId', 'promptId', 'schedules', 'autoAssign', 'defaultMaxOpenTickets'] as const) {
+  for (const key of ['name', 'color', 'orderQueue', 'greetingMessage', 'outOfHoursMessage', 'ratingMessage', 'integrationId', 'promptId', 'schedules', 'autoAssign', 'defaultMaxOpenTickets', 'slaFirstResponseMinutes', 'slaResolutionMinutes', 'slaWarnPercent'] as const) {
     if (body[key] !== undefined) (values as Record<string, unknown>)[key] = body[key];
   }
   try {

@@ -1,4 +1,4 @@
-import type { PresentedTicket } from '@atende/shared';
+import { slaStateAt, type PresentedTicket } from '@atende/shared';
 import type { TicketRow } from '../../platform/db/schema.js';
 
 export interface TicketDetail extends TicketRow {
@@ -35,6 +35,9 @@ export function presentTicket(ticket: TicketDetail): PresentedTicket {
     companyId: ticket.companyId,
     /** The protocol number shown to customers ({{protocol}}): the ticket id. */
     code: String(ticket.id),
+    slaDueAt: ticket.slaDueAt?.toISOString() ?? null,
+    slaWarnAt: ticket.slaDueAt ? (ticket.slaWarnAt?.toISOString() ?? null) : null,
+    slaState: slaStateAt(ticket.slaDueAt, ticket.slaDueAt ? ticket.slaWarnAt : null, new Date()),
     createdAt: ticket.createdAt.toISOString(),
     updatedAt: ticket.updatedAt.toISOString(),
   };

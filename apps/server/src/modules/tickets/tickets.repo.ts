@@ -124,6 +124,10 @@ export const PRESENTED_TICKETS = `
       else '[]'::json end,
     'companyId', t.company_id,
     'code', t.id::text,
+    'slaDueAt', case when t.sla_due_at is not null then ${isoTimestampSql('t.sla_due_at')} end,
+    'slaWarnAt', case when t.sla_due_at is not null and t.sla_warn_at is not null then ${isoTimestampSql('t.sla_warn_at')} end,
+    'slaState', case when t.sla_due_at is null then null when t.sla_due_at <= now() then 'breached'
+      when t.sla_warn_at <= now() then 'warning' else 'ok' end,
     'createdAt', ${isoTimestampSql('t.created_at')},
     'updatedAt', ${isoTimestampSql('t.updated_at')}
   ) order by page.n), '[]'::json)::text as tickets
@@ -251,6 +255,8 @@ export interface TicketListFilters {
   withUnreadMessages: boolean;
   date?: string;
   updatedAt?: string;
+  /** `sla`: closest to breach first. */
+  sortBy?: 'updatedAt' | 'sla';
 }
 
 const intArray = (values: number[]) => sql`${`{${values.join(',')}}`}::int[]`;
@@ -316,7 +322,7 @@ export async function listTickets(database: Pick<Database, 'sql'>, ctx: RequestC
     sql`
     select t.id from tickets t
     where ${sql.join(conditions, sql` and `)}
-    order by (t.unread_messages > 0) desc, t.updated_at desc, t.id desc
+    order by ${filters.sortBy === 'sla' ? sql`t.sla_due_at asc nulls last, t.id asc` : sql`(t.unread_messages > 0) desc, t.updated_at desc, t.id desc`}
     limit ${sql.raw(String(PAGE_SIZE + 1))}${offset > 0 ? sql` offset ${offset}` : sql``}`,
   );
   const ids = rows.map((r) => Number(r.id));

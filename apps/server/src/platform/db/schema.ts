@@ -303,6 +303,11 @@ export const queues = pgTable(
     defaultMaxOpenTickets: integer('default_max_open_tickets').notNull().default(5),
     /** round_robin: the agent assigned last (the next one after it is next). */
     assignCursorUserId: integer('assign_cursor_user_id'),
+    /** Response-time targets (SLA, issue 35) in minutes of the queue's business hours; null: no target. */
+    slaFirstResponseMinutes: integer('sla_first_response_minutes'),
+    slaResolutionMinutes: integer('sla_resolution_minutes'),
+    /** Share of a target's time after which its tickets are marked as near the breach. */
+    slaWarnPercent: integer('sla_warn_percent').notNull().default(80),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -575,11 +580,35 @@ export const tickets = pgTable(
     ratingState: text('rating_state'),
     lastCustomerMessageAt: timestamp('last_customer_message_at', { withTimezone: true, mode: 'date' }),
     closedAt: timestamp('closed_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * The SLA clocks (issue 35, modules/sla). The trigger `tickets_sla_clock` (migration 0038) starts them when
+     * the ticket enters a queue or is reopened (`slaStartedAt`, `slaPending`); the SLA sweep then writes the
+     * due and warning instants from the queue's targets and hours, and clears `slaPending`. The trigger on
+     * messages sets `slaFirstRespondedAt` at the first agent message after the start.
+     */
+    slaStartedAt: timestamp('sla_started_at', { withTimezone: true, mode: 'date' }),
+    slaPending: boolean('sla_pending').notNull().default(false),
+    slaFirstResponseDueAt: timestamp('sla_first_response_due_at', { withTimezone: true, mode: 'date' }),
+    slaFirstResponseWarnAt: timestamp('sla_first_response_warn_at', { withTimezone: true, mode: 'date' }),
+    slaResolutionDueAt: timestamp('sla_resolution_due_at', { withTimezone: true, mode: 'date' }),
+    slaResolutionWarnAt: timestamp('sla_resolution_warn_at', { withTimezone: true, mode: 'date' }),
+    slaFirstRespondedAt: timestamp('sla_first_responded_at', { withTimezone: true, mode: 'date' }),
+    /** The next target still running (first response until answered, then resolution); null when closed or none. */
+    slaDueAt: timestamp('sla_due_at', { withTimezone: true, mode: 'date' }).generatedAlwaysAs(
+      sql`case when status = 'closed' then null when sla_first_responded_at is null and sla_first_response_due_at is not null then least(sla_first_response_due_at, sla_resolution_due_at) else sla_resolution_due_at end`,
+    ),
+    slaWarnAt: timestamp('sla_warn_at', { withTimezone: true, mode: 'date' }).generatedAlwaysAs(
+      sql`case when status = 'closed' then null when sla_first_responded_at is null and sla_first_response_warn_at is not null then least(sla_first_response_warn_at, sla_resolution_warn_at) else sla_resolution_warn_at end`,
+    ),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('tickets_uuid_uq').on(t.uuid),
+    // "Closest to breach" (GET /tickets?sortBy=sla) and the SLA sweep's due targets.
+    index('tickets_company_id_status_sla_due_at_idx').on(t.companyId, t.status, t.slaDueAt, t.id),
+    index('tickets_sla_due_at_idx').on(t.slaDueAt).where(sql`${t.slaDueAt} is not null`),
+    index('tickets_sla_pending_idx').on(t.id).where(sql`${t.slaPending}`),
     // Decision 3: at most one open or pending ticket per contact per connection.
     uniqueIndex('tickets_one_active_uq')
       .on(t.companyId, t.contactId, t.whatsappId)
@@ -788,6 +817,35 @@ export const ticketNotes = pgTable(
     index('ticket_notes_contact_id_idx').on(t.contactId),
     index('ticket_notes_ticket_id_idx').on(t.ticketId),
     index('ticket_notes_user_id_idx').on(t.userId),
+  ],
+);
+
+/**
+ * A response-time target a ticket missed (issue 35): written once per clock by the SLA sweep (the unique index
+ * settles two nodes), with the queue and the agent the ticket had then; the agent and the queue's admins are
+ * notified by the writer.
+ */
+export const ticketSlaBreaches = pgTable(
+  'ticket_sla_breaches',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    companyId: companyId(),
+    ticketId: integer('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['first_response', 'resolution'] }).notNull(),
+    dueAt: timestamp('due_at', { withTimezone: true, mode: 'date' }).notNull(),
+    breachedAt: timestamp('breached_at', { withTimezone: true, mode: 'date' }).notNull(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    queueId: integer('queue_id').references(() => queues.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('ticket_sla_breaches_ticket_kind_due_uq').on(t.ticketId, t.kind, t.dueAt),
+    index('ticket_sla_breaches_company_id_breached_at_idx').on(t.companyId, t.breachedAt),
+    index('ticket_sla_breaches_user_id_idx').on(t.userId).where(sql`${t.userId} is not null`),
+    index('ticket_sla_breaches_queue_id_idx').on(t.queueId).where(sql`${t.queueId} is not null`),
+    check('ticket_sla_breaches_kind_ck', sql`${t.kind} in ('first_response', 'resolution')`),
   ],
 );
 

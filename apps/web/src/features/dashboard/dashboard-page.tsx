@@ -31,6 +31,7 @@ import { toastError } from '../../components/toast';
 import { displayTimeZone, today } from '../../i18n/dates';
 import { useConnections } from '../connections/connections-queries';
 import { useQueues } from '../queues/queues-queries';
+import { SlaReportSection } from '../sla/sla-report';
 import { useDashboard, useDashboardLive, type DashboardFilter } from './dashboard-queries';
 
 // recharts is loaded with the charts only, never with the tickets screen.
@@ -302,6 +303,7 @@ export default function DashboardPage() {
       <Stack spacing={2}>
         <AttendantsTable attendants={dashboard.data?.attendants} />
         <AgentLoadTable />
+        <SlaReportSection filter={filter} />
         <Suspense fallback={<Skeleton variant="rectangular" height={320} />}>
           <DashboardCharts filter={filter} />
         </Suspense>

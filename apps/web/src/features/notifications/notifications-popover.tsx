@@ -1,9 +1,12 @@
 import type { PresentedTicket } from '@atende/shared';
 import { Avatar, Badge, Box, Button, Chip, ListItem, ListItemAvatar, ListItemButton, ListItemText, Typography } from '@mui/material';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { TopBarPopover, type TopBarPopoverProps } from '../../components/top-bar-popover';
+import { useSession } from '../../api/session';
+import { SlaBreachList } from '../sla/sla-breach-list';
+import { markSlaBreachesSeen } from '../sla/use-sla-breaches';
 import { formatTicketTime } from '../tickets/ticket-format';
 import { desktopNotificationsSupported, type NotificationsData } from './use-notifications';
 
@@ -17,8 +20,14 @@ export function NotificationsPopover({ anchor, open, onClose, data, loading }: P
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [permission, setPermission] = useState(() => (desktopNotificationsSupported() ? Notification.permission : 'denied'));
+  const { user } = useSession();
   const tickets = data?.tickets ?? [];
-  const hidden = Math.max(0, (data?.count ?? 0) - tickets.length);
+  const breaches = data?.breaches ?? [];
+  const hidden = Math.max(0, (data?.count ?? 0) - (data?.unseenBreaches ?? 0) - tickets.length);
+  // Opening the bell is seeing its missed targets: they leave the count.
+  useEffect(() => {
+    if (open) markSlaBreachesSeen(user?.id);
+  }, [open, user?.id]);
 
   const openTicket = (ticket: PresentedTicket) => {
     onClose();
@@ -39,7 +48,7 @@ export function NotificationsPopover({ anchor, open, onClose, data, loading }: P
       width={360}
       loading={loading && !data}
       loadingText={t('notifications.loading')}
-      empty={tickets.length === 0 ? t('notifications.empty') : null}
+      empty={tickets.length === 0 && breaches.length === 0 ? t('notifications.empty') : null}
       footer={
         <>
           {hidden > 0 ? (
@@ -57,6 +66,13 @@ export function NotificationsPopover({ anchor, open, onClose, data, loading }: P
         </>
       }
     >
+      <SlaBreachList
+        breaches={breaches}
+        onOpen={(uuid) => {
+          onClose();
+          void navigate(`/tickets/${uuid}`);
+        }}
+      />
       {tickets.map((ticket) => (
         <ListItem key={ticket.id} disablePadding>
           <ListItemButton onClick={() => openTicket(ticket)} data-testid="notification-item" data-ticket-uuid={ticket.uuid} divider>

@@ -1,4 +1,4 @@
-import { companyEvent, type AppMessageEventPayload, type PresentedTicket, type PresentedTicketPage } from '@atende/shared';
+import { companyEvent, type AppMessageEventPayload, type PresentedSlaBreach, type PresentedTicket, type PresentedTicketPage } from '@atende/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,7 @@ import { useAnnounce } from '../../components/live-announcer';
 import { useSocket } from '../../realtime/socket';
 import { playNotificationSound } from '../tickets/notification-sound';
 import { shouldNotify } from '../tickets/ticket-list-cache';
+import { useSlaBreaches } from '../sla/use-sla-breaches';
 import { useSelectableQueues } from '../tickets/use-selectable-queues';
 import { useTicketViewer } from '../tickets/use-ticket-list';
 
@@ -16,8 +17,12 @@ const NOTIFICATIONS_KEY = 'notifications';
 export interface NotificationsData {
   /** The first page of each list, newest first. */
   tickets: PresentedTicket[];
-  /** Every ticket that needs the user (both lists' whole sizes). */
+  /** Every ticket that needs the user (both lists' whole sizes), plus the missed targets not seen yet. */
   count: number;
+  /** Missed response-time targets the user hears of (issue 35), newest first. */
+  breaches?: PresentedSlaBreach[];
+  /** How many of `breaches` came after the bell was last opened (counted in `count`). */
+  unseenBreaches?: number;
 }
 
 /** Live events come in bursts (a message updates its ticket too): at most one refetch per this delay. */
@@ -132,7 +137,8 @@ export function useNotifications() {
     };
   }, [socket, companyId, viewer, queryClient]);
 
-  const count = query.data?.count ?? 0;
+  const sla = useSlaBreaches();
+  const count = (query.data?.count ?? 0) + sla.unseen;
   useEffect(() => {
     const name = t('notifications.appTitle');
     document.title = count > 0 ? `(${count}) ${name}` : name;
@@ -142,7 +148,7 @@ export function useNotifications() {
     };
   }, [count, t]);
 
-  return query;
+  return { ...query, data: query.data ? { ...query.data, count, breaches: sla.breaches, unseenBreaches: sla.unseen } : undefined };
 }
 
 /** Whether this browser has the Notification API at all. */

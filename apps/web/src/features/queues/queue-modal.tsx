@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_OPEN_TICKETS, QueueBody, type PresentedQueue, type QueueUpdateBody } from '@atende/shared';
+import { DEFAULT_MAX_OPEN_TICKETS, QueueBody, SLA_DEFAULT_WARN_PERCENT, type PresentedQueue, type QueueUpdateBody } from '@atende/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Box, Dialog, DialogContent, DialogTitle, MenuItem, Stack, Tab, Tabs, TextField } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
@@ -16,6 +16,7 @@ import { usePrompts } from '../prompts/prompts-queries';
 import { useScheduleType } from '../settings/settings-queries';
 import { schedulesPayload, validateWeek, weekRows, type WeekdayHours } from '../settings/weekly-hours';
 import { WeeklyHoursEditor } from '../settings/weekly-hours-editor';
+import { QueueSlaFields } from '../sla/queue-sla-fields';
 import { freeQueueColor } from './queue-colors';
 import { QueueAutoAssignFields } from './queue-auto-assign-fields';
 import { QueueColorField } from './queue-color-field';
@@ -67,6 +68,9 @@ export function QueueModal({ queue: given, otherColors, onClose }: { queue: Pres
       promptId: queue?.promptId ?? '',
       autoAssign: queue?.autoAssign ?? 'off',
       defaultMaxOpenTickets: queue?.defaultMaxOpenTickets ?? DEFAULT_MAX_OPEN_TICKETS,
+      slaFirstResponseMinutes: queue?.slaFirstResponseMinutes ?? '',
+      slaResolutionMinutes: queue?.slaResolutionMinutes ?? '',
+      slaWarnPercent: queue?.slaWarnPercent ?? SLA_DEFAULT_WARN_PERCENT,
     },
   });
   const { errors, isSubmitting } = form.formState;
@@ -205,6 +209,7 @@ export function QueueModal({ queue: given, otherColors, onClose }: { queue: Pres
                 );
               })}
               <VariableChips kind="ticket" onInsert={variables.insert} />
+              <QueueSlaFields form={form} />
               <AttachmentField
                 value={attachment}
                 onChange={setAttachment}

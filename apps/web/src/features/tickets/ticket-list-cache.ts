@@ -14,6 +14,8 @@ export interface TicketListParams {
   queueIds: number[];
   tags?: number[];
   users?: number[];
+  /** `sla`: closest to breach first (issue 35); absent: unread first, then most recently updated. */
+  sortBy?: 'sla';
 }
 
 /** The signed-in user, as the visibility rules need it. */
@@ -75,7 +77,14 @@ export function ticketMatchesList(ticket: PresentedTicket, params: TicketListPar
 }
 
 /** The server's order: tickets with unread messages first, then the most recently updated. */
-function compareTickets(a: PresentedTicket, b: PresentedTicket): number {
+function compareTickets(a: PresentedTicket, b: PresentedTicket, sortBy?: 'sla'): number {
+  if (sortBy === 'sla') {
+    // As the server sorts: the nearest due instant first, tickets without a target last, then by id.
+    const due = (ticket: PresentedTicket) => (ticket.slaDueAt ? Date.parse(ticket.slaDueAt) : Number.POSITIVE_INFINITY);
+    const order = due(a) - due(b);
+    if (order !== 0 && !Number.isNaN(order)) return order;
+    return a.id - b.id;
+  }
   const unread = Number(b.unreadMessages > 0) - Number(a.unreadMessages > 0);
   if (unread !== 0) return unread;
   const updated = Date.parse(b.updatedAt) - Date.parse(a.updatedAt);
@@ -137,7 +146,7 @@ export function applyTicketUpdate(data: TicketListData, ticket: PresentedTicket,
     return repage(data, list.map((t) => (t.id === ticket.id ? ticket : t)));
   }
   const rest = index === -1 ? list : list.filter((t) => t.id !== ticket.id);
-  const position = rest.findIndex((t) => compareTickets(ticket, t) < 0);
+  const position = rest.findIndex((t) => compareTickets(ticket, t, params.sortBy) < 0);
   if (position === -1) {
     // It sorts after everything loaded: a later page brings it when there is one.
     if (hasMore(data)) return index === -1 ? data : repage(data, rest);

@@ -11,6 +11,7 @@ import { useNavigate } from 'react-router';
 import { useTicketActions } from './ticket-actions';
 import { FormattedText } from '../conversation/format-message';
 import { formatTicketTime, lastMessageKind, shortenName } from './ticket-format';
+import { SlaMark } from '../sla/sla-mark';
 
 interface TicketListItemProps {
   ticket: PresentedTicket;
@@ -135,6 +136,7 @@ export const TicketListItem = memo(function TicketListItem({ ticket, selected, n
           ) : null}
         </Box>
         <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 0.5, mt: 0.75 }}>
+          <SlaMark ticket={ticket} />
           {ticket.whatsapp ? <Chip size="small" variant="outlined" label={ticket.whatsapp.name} title={t('tickets.item.connection')} /> : null}
           {ticket.user ? <Chip size="small" variant="outlined" color="primary" label={ticket.user.name} title={t('tickets.item.attendant')} /> : null}
           <Chip

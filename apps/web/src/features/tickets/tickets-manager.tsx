@@ -10,6 +10,7 @@ import { useLocation } from 'react-router';
 import { useSession } from '../../api/session';
 import { MountWhenOpened } from '../../components/mount-when-opened';
 import { useDebouncedValue } from '../../components/use-debounced-value';
+import { SlaSortToggle } from '../sla/sla-sort-toggle';
 import { QueueFilter, TagFilter, UserFilter } from './ticket-filters';
 import type { TicketListParams } from './ticket-list-cache';
 import { TicketList } from './ticket-list';
@@ -50,6 +51,7 @@ export function TicketsManager({ selectedUuid }: { selectedUuid: string | undefi
   const [tab, setTab] = useState<ManagerTab>('open');
   const [subTab, setSubTab] = useState<OpenSubTab>('open');
   const [showAll, setShowAll] = useState(false);
+  const [slaSort, setSlaSort] = useState(false);
   // Unticked queues are remembered rather than ticked ones, so every queue starts (and arrives) selected.
   const [unticked, setUnticked] = useState<number[]>([]);
   const [searchText, setSearchText] = useState('');
@@ -74,8 +76,9 @@ export function TicketsManager({ selectedUuid }: { selectedUuid: string | undefi
   const searchParam = useDebouncedValue(searchText.trim());
 
   const base = { showAll: mayShowAll && showAll, queueIds };
-  const openParams: TicketListParams = { ...base, status: 'open' };
-  const pendingParams: TicketListParams = { ...base, status: 'pending' };
+  const order = slaSort ? { sortBy: 'sla' as const } : {};
+  const openParams: TicketListParams = { ...base, ...order, status: 'open' };
+  const pendingParams: TicketListParams = { ...base, ...order, status: 'pending' };
   const closedParams: TicketListParams = { ...base, status: 'closed' };
   const searchParams: TicketListParams = { ...base, searchParam, tags: tags.map((tag) => tag.id), users: users.map((u) => u.id) };
 
@@ -142,6 +145,7 @@ export function TicketsManager({ selectedUuid }: { selectedUuid: string | undefi
             />
           ) : null}
           <Box sx={{ flex: 1 }} />
+          {tab === 'open' ? <SlaSortToggle active={slaSort} onChange={setSlaSort} /> : null}
           {/* Nothing to filter without queues: tickets without a queue are always listed. */}
           {queues.length > 0 ? (
             <QueueFilter

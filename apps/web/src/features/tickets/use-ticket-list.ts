@@ -17,6 +17,7 @@ export function useTicketList(params: TicketListParams, enabled = true) {
         queueIds: params.queueIds,
         tags: params.tags?.length ? params.tags : undefined,
         users: params.users?.length ? params.users : undefined,
+        sortBy: params.sortBy,
         pageNumber: pageParam,
       }),
     initialPageParam: 1,
