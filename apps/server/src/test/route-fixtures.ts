@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { addToCalendarDate } from '@atende/shared';
 import { eq, sql, type SQL } from 'drizzle-orm';
-import { announcements, apiKeys, pushSubscriptions, chatMessages, chats, chatUsers, campaigns, holidayPeriods, invoices, contactListItems, contactLists, fileListOptions, fileLists, helps, plans, prompts, queueIntegrations, queueOptions, schedules, stickers, userQueues } from '../platform/db/schema.js';
-import { announcements, apiKeys, webhookDeliveries, webhooks, chatMessages, chats, chatUsers, campaigns, holidayPeriods, invoices, contactListItems, contactLists, fileListOptions, fileLists, helps, plans, prompts, queueIntegrations, queueOptions, schedules, stickers, userQueues } from '../platform/db/schema.js';
+import { announcements, apiKeys, pushSubscriptions, webhookDeliveries, webhooks, chatMessages, chats, chatUsers, campaigns, holidayPeriods, invoices, contactListItems, contactLists, fileListOptions, fileLists, helps, plans, prompts, queueIntegrations, queueOptions, schedules, stickers, userQueues } from '../platform/db/schema.js';
 import type { TestContext } from './test-app.js';
 import { createServiceDeskFactories } from './service-desk-factories.js';
 

@@ -11,7 +11,7 @@ import { agentLoads, applyAssignments, autoAssignQueues, companiesWithWaitingTic
 /** The most tickets one round locks and assigns; a full round is followed by another at once. */
 const ROUND_LIMIT = 500;
 /** How often each node looks for waiting tickets nobody's trigger reached (a node that died after a commit). */
-export const SWEEP_MS = 15_000;
+const SWEEP_MS = 15_000;
 
 export type AutoAssignDeps = Pick<Platform, 'db' | 'events' | 'logger'>;
 
@@ -20,7 +20,7 @@ export type AutoAssignDeps = Pick<Platform, 'db' | 'events' | 'logger'>;
  * waiting tickets (locked, oldest first), online agents with their open tickets counted
  * now, the plan, and the writes. Answers the tickets it assigned and to whom.
  */
-export async function assignRound(deps: Pick<AutoAssignDeps, 'db'>, scope: TenantScope): Promise<{ ticketId: number; userId: number }[]> {
+async function assignRound(deps: Pick<AutoAssignDeps, 'db'>, scope: TenantScope): Promise<{ ticketId: number; userId: number }[]> {
   return deps.db.transaction(async (tx) => {
     await lockCompanyAssignment(tx, scope);
     const queues = await autoAssignQueues(tx, scope);

@@ -7,7 +7,7 @@ import type { TenantScope } from '../../platform/http/context.js';
  * PRESENCE_STALE_SECONDS belongs to a node that died (or stalled) and does not count.
  */
 export const PRESENCE_REFRESH_MS = 10_000;
-export const PRESENCE_STALE_SECONDS = 30;
+const PRESENCE_STALE_SECONDS = 30;
 /** Stale rows are deleted once this old (any node's refresh does it). */
 const PRESENCE_PURGE_SECONDS = 120;
 
