@@ -57,6 +57,18 @@ describe('useTicketShortcuts', () => {
     expect(onHelp).not.toHaveBeenCalled();
   });
 
+  it('leaves a text field on Escape, after which the letters are shortcuts again', () => {
+    const { onOpen } = setup('a');
+    render(<textarea aria-label="composer" />);
+    const field = document.querySelector('textarea')!;
+    field.focus();
+    fireEvent.keyDown(field, { key: 'j' });
+    fireEvent.keyDown(field, { key: 'Escape' });
+    expect(document.activeElement).not.toBe(field);
+    fireEvent.keyDown(document.body, { key: 'j' });
+    expect(onOpen).toHaveBeenCalledOnce();
+  });
+
   it('opens the help with ?', () => {
     const { onHelp } = setup();
     fireEvent.keyDown(document.body, { key: '?' });

@@ -8,6 +8,13 @@ export const QUICK_REPLY_EVENT = 'atende:quick-reply';
 
 export type TicketShortcut = 'next' | 'previous' | 'accept' | 'close' | 'composer' | 'quickReply' | 'help';
 
+/** Escape in a text field (outside a dialog or menu) leaves it, so the one-letter shortcuts work again. */
+export function leavesTextField(event: KeyboardEvent): HTMLElement | null {
+  if (event.key !== 'Escape' || event.defaultPrevented || !(event.target instanceof HTMLElement)) return null;
+  const target = event.target;
+  return isTextField(target) && !target.closest('[role="dialog"], [role="menu"], [role="listbox"]') ? target : null;
+}
+
 /** The shortcut a key press means, or null (typing in a field, a modifier held, an open dialog or menu). */
 export function ticketShortcut(event: KeyboardEvent): TicketShortcut | null {
   if (event.defaultPrevented || event.isComposing || event.ctrlKey || event.metaKey) return null;
@@ -74,6 +81,7 @@ export interface TicketShortcutsOptions<T> {
  * The ticket screen's keyboard shortcuts (docs/architecture.md, "Keyboard shortcuts"): j/k or
  * Alt+ArrowDown/Up move through the current list, a accepts and c closes the ticket on screen
  * (its header's buttons, so the same flow), r or / focus the composer, q starts a quick reply, ? helps.
+ * They are ignored while typing in a field; Escape leaves the field.
  */
 export function useTicketShortcuts<T extends { uuid: string; status: string }>(options: TicketShortcutsOptions<T>): void {
   const latest = useRef(options);
@@ -82,6 +90,7 @@ export function useTicketShortcuts<T extends { uuid: string; status: string }>(o
   });
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
+      leavesTextField(event)?.blur();
       const shortcut = ticketShortcut(event);
       if (!shortcut) return;
       const { tickets, selectedUuid, onOpen, onHelp } = latest.current;
