@@ -3,8 +3,8 @@ import { api, apiLogin, expect, login, test } from './fixtures';
 
 /**
  * The ticket screen's keyboard shortcuts (issue 35 item 6), driven by keyboard only once the
- * tickets exist: next/previous ticket, Escape out of the composer, focus the composer, accept
- * a waiting ticket, and the `?` help dialog at 1440 and 390 px.
+ * tickets exist: next/previous ticket, Escape out of the composer, focus the composer, a quick reply,
+ * accept a waiting ticket, resolve it, and the `?` help dialog at 1440 and 390 px.
  */
 
 const SHOTS_DIR = path.join(import.meta.dirname, 'artifacts/screenshots');
@@ -15,7 +15,7 @@ interface Ticket {
   uuid: string;
 }
 
-test('shortcuts: move through the list, focus the composer, accept, and the help dialog', async ({ page, baseURL }) => {
+test('shortcuts: move through the list, focus the composer, quick reply, accept, resolve, and the help dialog', async ({ page, baseURL }) => {
   test.setTimeout(90_000);
   const base = baseURL ?? '';
   const admin = await apiLogin(base);
@@ -37,32 +37,49 @@ test('shortcuts: move through the list, focus the composer, accept, and the help
   }
   for (const ticket of tickets.slice(0, 2)) await api(base, admin, 'PUT', `/tickets/${ticket.id}`, { status: 'open', userId: user.id, queueId: queue.id });
   const waiting = tickets[2]!;
+  const shortcode = `atalho${stamp}`;
+  await api(base, admin, 'POST', '/quick-messages', { shortcode, message: 'Bom dia! Como posso ajudar?', geral: true });
 
   await page.addInitScript(() => localStorage.setItem('i18nextLng', 'en'));
   await page.setViewportSize({ width: 1440, height: 900 });
   await login(page, agent.email, agent.password);
   await expect(page.getByTestId('ticket-item')).toHaveCount(2);
 
+  const composer = page.getByTestId('composer-input');
+  // A conversation that opens focuses its composer; Escape leaves it for the one-letter shortcuts.
+  const leaveComposer = async () => {
+    await expect(composer).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(composer).not.toBeFocused();
+  };
+
   // j opens the first ticket of the list; the composer takes focus, Escape leaves it.
   await page.keyboard.press('j');
   await expect(page).toHaveURL(/\/tickets\/[0-9a-f-]{36}$/);
   const first = page.url();
-  await expect(page.getByTestId('composer-input')).toBeFocused();
-  await page.keyboard.press('Escape');
-  await expect(page.getByTestId('composer-input')).not.toBeFocused();
+  await leaveComposer();
   // Alt+ArrowDown the next, k back to the first.
   await page.keyboard.press('Alt+ArrowDown');
   await expect(page).not.toHaveURL(first);
   await expect(page.getByTestId('conversation')).toHaveAttribute('data-status', 'open');
-  await page.keyboard.press('Escape');
+  await leaveComposer();
   await page.keyboard.press('k');
   await expect(page).toHaveURL(first);
-  await page.keyboard.press('Escape');
+  await leaveComposer();
   // r focuses the composer without typing the letter.
   await page.keyboard.press('r');
-  await expect(page.getByTestId('composer-input')).toBeFocused();
-  await expect(page.getByTestId('composer-input')).toHaveValue('');
-  await page.keyboard.press('Escape');
+  await expect(composer).toBeFocused();
+  await expect(composer).toHaveValue('');
+  await leaveComposer();
+  // q starts a quick reply: the composer gets the `/` that lists them as the shortcode is typed.
+  await page.keyboard.press('q');
+  await expect(composer).toBeFocused();
+  await expect(composer).toHaveValue('/');
+  await page.keyboard.type(shortcode);
+  await expect(page.getByTestId('quick-answer-option').filter({ hasText: shortcode })).toBeVisible();
+  await composer.fill('');
+  await expect(page.getByTestId('quick-answer-option')).toHaveCount(0);
+  await leaveComposer();
 
   // ? opens the help; Escape closes it and the shortcuts work again.
   await page.keyboard.press('?');
@@ -89,12 +106,17 @@ test('shortcuts: move through the list, focus the composer, accept, and the help
   await page.setViewportSize({ width: 390, height: 844 });
   // The phone layout mounts the conversation again, and its composer takes focus.
   await expect(page.getByTestId('view-chat')).toBeVisible();
-  await expect(page.getByTestId('composer-input')).toBeFocused();
-  await page.keyboard.press('Escape');
+  await leaveComposer();
   await page.keyboard.press('?');
   await expect(dialog).toBeVisible();
   await expect(opened).toHaveCSS('opacity', '1');
   await page.screenshot({ path: path.join(SHOTS_DIR, 'shortcuts-help-390.png') });
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
+
+  // c resolves the ticket on screen, through the header's own button.
+  await page.keyboard.press('c');
+  await expect(page).toHaveURL(/\/tickets\/?$/);
+  const resolved = await api<{ tickets: { status: string }[] }>(base, admin, 'GET', `/tickets?status=closed&showAll=true&searchParam=Cliente%20Espera`);
+  expect(resolved.tickets.length).toBeGreaterThan(0);
 });
