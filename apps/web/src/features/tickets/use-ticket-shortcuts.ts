@@ -2,21 +2,21 @@ import { useEffect, useRef } from 'react';
 
 /** Marks the element a shortcut acts on: `data-shortcut="accept"` is what `a` clicks. */
 export const SHORTCUT_ATTRIBUTE = 'data-shortcut';
-export type ShortcutTarget = 'accept' | 'close' | 'composer';
+type ShortcutTarget = 'accept' | 'close' | 'composer';
 /** Sent on `window` by `q`: the open composer focuses itself and starts a `/` quick reply. */
 export const QUICK_REPLY_EVENT = 'atende:quick-reply';
 
-export type TicketShortcut = 'next' | 'previous' | 'accept' | 'close' | 'composer' | 'quickReply' | 'help';
+type TicketShortcut = 'next' | 'previous' | 'accept' | 'close' | 'composer' | 'quickReply' | 'help';
 
 /** Escape in a text field (outside a dialog or menu) leaves it, so the one-letter shortcuts work again. */
-export function leavesTextField(event: KeyboardEvent): HTMLElement | null {
+function leavesTextField(event: KeyboardEvent): HTMLElement | null {
   if (event.key !== 'Escape' || event.defaultPrevented || !(event.target instanceof HTMLElement)) return null;
   const target = event.target;
   return isTextField(target) && !target.closest('[role="dialog"], [role="menu"], [role="listbox"]') ? target : null;
 }
 
 /** The shortcut a key press means, or null (typing in a field, a modifier held, an open dialog or menu). */
-export function ticketShortcut(event: KeyboardEvent): TicketShortcut | null {
+function ticketShortcut(event: KeyboardEvent): TicketShortcut | null {
   if (event.defaultPrevented || event.isComposing || event.ctrlKey || event.metaKey) return null;
   const target = event.target instanceof Element ? event.target : null;
   if (target && (isTextField(target) || target.closest('[role="dialog"], [role="menu"], [role="listbox"]'))) return null;
