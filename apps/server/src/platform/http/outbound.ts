@@ -324,6 +324,7 @@ function once(
   signal: AbortSignal,
   maxBytes: number,
   agents: OutboundAgents | undefined,
+  afterStaleSocket = false,
 ): Promise<{ status: number; headers: IncomingMessage['headers']; text: string }> {
   return new Promise((resolve, reject) => {
     let refused: OutboundRefusedError | null = null;
@@ -347,6 +348,13 @@ function once(
       response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') }));
     });
     request.on('error', (error) => {
+      // A pooled keep-alive connection the peer had just closed: the request never reached it, so it is
+      // sent once more on a new connection (Node's documented advice for `reusedSocket`).
+      const code = (error as NodeJS.ErrnoException).code;
+      if (!refused && !signal.aborted && !afterStaleSocket && request.reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE')) {
+        once(url, method, headers, body, policy, signal, maxBytes, agents, true).then(resolve, reject);
+        return;
+      }
       if (refused) reject(refused);
       else if (error instanceof OutboundRefusedError) reject(error);
       else if (signal.aborted) reject(new OutboundNetworkError(`no answer from ${url.host}`, true));

@@ -1,6 +1,6 @@
 import type { PresentedMessage, PresentedQuickMessage, PresentedTicket } from '@atende/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SnackbarProvider } from 'notistack';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -11,6 +11,7 @@ import { buildQuickMessage } from '../../test/build-quick-message';
 import { buildTicket } from '../../test/build-ticket';
 import { fakeApi, type FakeApi } from '../../test/fake-api';
 import { shownToasts } from '../../test/toasts';
+import { QUICK_REPLY_EVENT } from '../tickets/use-ticket-shortcuts';
 import { Composer } from './composer';
 
 const quickMessages: PresentedQuickMessage[] = [
@@ -110,6 +111,22 @@ describe('composer', { timeout: 20_000 }, () => {
     await user.keyboard('{Enter}');
     expect(input).toHaveProperty('value', 'Bom dia! Em que posso ajudar?');
     expect(sends()).toEqual([]);
+  });
+
+  it('starts a quick reply on the q shortcut, keeping a draft already typed', async () => {
+    const user = userEvent.setup();
+    renderComposer();
+    const input = screen.getByTestId('composer-input');
+    input.blur();
+    act(() => void window.dispatchEvent(new Event(QUICK_REPLY_EVENT)));
+    expect(document.activeElement).toBe(input);
+    expect(input).toHaveProperty('value', '/');
+    await user.type(input, 'bo');
+    expect(await screen.findByTestId('quick-answer-option')).toBeTruthy();
+    await user.clear(input);
+    await user.type(input, 'rascunho');
+    act(() => void window.dispatchEvent(new Event(QUICK_REPLY_EVENT)));
+    expect(input).toHaveProperty('value', 'rascunho');
   });
 
   it("sends a quick message's variables for the server to fill in, and holds back an unknown one, saying which", async () => {

@@ -5,7 +5,7 @@ import MicNoneOutlined from '@mui/icons-material/MicNoneOutlined';
 import Send from '@mui/icons-material/Send';
 import TextSnippetOutlined from '@mui/icons-material/TextSnippetOutlined';
 import { Alert, Box, Button, Chip, FormControlLabel, IconButton, Stack, Switch, TextField, Tooltip, Typography } from '@mui/material';
-import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/http-client';
 import { STORAGE } from '../../api/storage-keys';
@@ -18,6 +18,7 @@ import { StickerButton } from './sticker-button';
 import { QuotedBlock } from './message-bubble';
 import { QuickAnswerList, useQuickAnswers } from './quick-answer-list';
 import { loneShortcut } from './quick-answers';
+import { QUICK_REPLY_EVENT, SHORTCUT_ATTRIBUTE } from '../tickets/use-ticket-shortcuts';
 import { TemplatePickerDialog } from './template-picker-dialog';
 import { useSendMessage } from './use-send-message';
 
@@ -70,6 +71,18 @@ function OpenComposer({ ticket, quoted, onClearQuoted }: ComposerProps) {
   // first. A {word} the agent types is plain text (docs/architecture.md, "Message variables").
   const unknownVariables = useMemo(() => unknownMessageVariables(text, { typed: true }), [text]);
   const active = Math.min(activeOption, Math.max(quickAnswers.length - 1, 0));
+
+  // The `q` shortcut: focus here and start a quick reply, unless a draft is already typed (it is kept).
+  useEffect(() => {
+    if (windowClosed) return;
+    const startQuickReply = () => {
+      input.current?.focus();
+      setText((value) => (value.trim() ? value : '/'));
+      setActiveOption(0);
+    };
+    window.addEventListener(QUICK_REPLY_EVENT, startQuickReply);
+    return () => window.removeEventListener(QUICK_REPLY_EVENT, startQuickReply);
+  }, [windowClosed]);
 
   const deliver = async (body: string, attachments: File[]) => {
     if (!body.trim() && attachments.length === 0) return false;
@@ -264,6 +277,7 @@ function OpenComposer({ ticket, quoted, onClearQuoted }: ComposerProps) {
                 slotProps={{
                   htmlInput: {
                     'data-testid': 'composer-input',
+                    [SHORTCUT_ATTRIBUTE]: 'composer',
                     'aria-label': t(windowClosed ? 'conversation.window.closedPlaceholder' : 'conversation.composer.placeholder'),
                     'aria-autocomplete': 'list',
                     'aria-controls': quickAnswers.length > 0 ? 'quick-answers' : undefined,

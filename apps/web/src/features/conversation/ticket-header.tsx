@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { ConfirmationDialog } from '../../components/confirmation-dialog';
 import { useTicketActions } from '../tickets/ticket-actions';
+import { SHORTCUT_ATTRIBUTE } from '../tickets/use-ticket-shortcuts';
 import { TransferDialog } from './transfer-dialog';
 
 // Loaded when first opened: the tickets screen does not carry the schedules code.
@@ -64,7 +65,7 @@ export function TicketHeader({ ticket, onOpenContact, onBack }: TicketHeaderProp
       </ButtonBase>
       <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', flexShrink: 0 }}>
         {ticket.status === 'pending' ? (
-          <Button variant="contained" size="small" disabled={actions.busy} onClick={() => void actions.accept(ticket)} data-testid="ticket-accept-button">
+          <Button variant="contained" size="small" disabled={actions.busy} onClick={() => void actions.accept(ticket)} data-testid="ticket-accept-button" {...{ [SHORTCUT_ATTRIBUTE]: 'accept' }}>
             {t('conversation.actions.accept')}
           </Button>
         ) : null}
@@ -81,7 +82,7 @@ export function TicketHeader({ ticket, onOpenContact, onBack }: TicketHeaderProp
                 </Tooltip>
                 <Tooltip title={t('conversation.actions.resolve')}>
                   <span>
-                    <IconButton color="primary" disabled={actions.busy} onClick={() => void actions.close(ticket)} aria-label={t('conversation.actions.resolve')} data-testid="ticket-resolve-button">
+                    <IconButton color="primary" disabled={actions.busy} onClick={() => void actions.close(ticket)} aria-label={t('conversation.actions.resolve')} data-testid="ticket-resolve-button" {...{ [SHORTCUT_ATTRIBUTE]: 'close' }}>
                       <TaskAlt />
                     </IconButton>
                   </span>
@@ -92,7 +93,7 @@ export function TicketHeader({ ticket, onOpenContact, onBack }: TicketHeaderProp
                 <Button size="small" disabled={actions.busy} onClick={() => void actions.returnToPending(ticket)} data-testid="ticket-return-button">
                   {t('conversation.actions.return')}
                 </Button>
-                <Button variant="contained" size="small" disabled={actions.busy} onClick={() => void actions.close(ticket)} data-testid="ticket-resolve-button">
+                <Button variant="contained" size="small" disabled={actions.busy} onClick={() => void actions.close(ticket)} data-testid="ticket-resolve-button" {...{ [SHORTCUT_ATTRIBUTE]: 'close' }}>
                   {t('conversation.actions.resolve')}
                 </Button>
               </>

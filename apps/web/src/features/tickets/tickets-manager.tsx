@@ -6,7 +6,7 @@ import SearchIcon from '@mui/icons-material/Search';
 import { Box, Button, Divider, FormControlLabel, InputAdornment, Paper, Switch, Tab, Tabs, TextField, useMediaQuery } from '@mui/material';
 import { lazy, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { useSession } from '../../api/session';
 import { MountWhenOpened } from '../../components/mount-when-opened';
 import { useDebouncedValue } from '../../components/use-debounced-value';
@@ -17,8 +17,10 @@ import { TicketList } from './ticket-list';
 import { followsTicketToOpen, TICKET_TABS_ATTRIBUTE } from './ticket-actions';
 import { useSelectableQueues } from './use-selectable-queues';
 import { useTicketCount, useTicketList } from './use-ticket-list';
+import { useTicketShortcuts } from './use-ticket-shortcuts';
 
 const NewTicketDialog = lazy(() => import('./new-ticket-dialog').then((m) => ({ default: m.NewTicketDialog })));
+const TicketShortcutsDialog = lazy(() => import('./ticket-shortcuts-dialog').then((m) => ({ default: m.TicketShortcutsDialog })));
 const TicketPeekDialog = lazy(() => import('./ticket-peek-dialog').then((m) => ({ default: m.TicketPeekDialog })));
 
 type ManagerTab = 'open' | 'closed' | 'search';
@@ -59,6 +61,8 @@ export function TicketsManager({ selectedUuid }: { selectedUuid: string | undefi
   const [users, setUsers] = useState<PresentedUser[]>([]);
   const [peeking, setPeeking] = useState<PresentedTicket | null>(null);
   const [creating, setCreating] = useState(false);
+  const [helpOpen, setHelpOpen] = useState(false);
+  const navigate = useNavigate();
 
   // An accepted (or reopened) ticket is followed to the assigned list instead of leaving an emptied Waiting tab.
   const location = useLocation();
@@ -91,6 +95,7 @@ export function TicketsManager({ selectedUuid }: { selectedUuid: string | undefi
   const pendingCount = useTicketCount(pendingParams, pendingList, ready && tab === 'open');
 
   const list = tab === 'closed' ? closedList : tab === 'search' ? searchList : subTab === 'pending' ? pendingList : openList;
+  useTicketShortcuts({ tickets: list.tickets, selectedUuid, onOpen: (ticket) => void navigate(`/tickets/${ticket.uuid}`), onHelp: () => setHelpOpen(true) });
   const emptyText = tab === 'search' ? t('tickets.list.emptySearch') : t('tickets.list.empty');
 
   const onSearchChange = (value: string) => {
@@ -201,6 +206,9 @@ export function TicketsManager({ selectedUuid }: { selectedUuid: string | undefi
       </Box>
       <MountWhenOpened open={Boolean(peeking)}>
         <TicketPeekDialog ticket={peeking} onClose={() => setPeeking(null)} />
+      </MountWhenOpened>
+      <MountWhenOpened open={helpOpen}>
+        <TicketShortcutsDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
       </MountWhenOpened>
       <MountWhenOpened open={creating}>
         <NewTicketDialog open={creating} onClose={() => setCreating(false)} />
