@@ -72,7 +72,7 @@ test('auto-assign: queue settings at 1440 and 390 px; an online agent gets a new
   if (shots) await agent.screenshot({ path: `${shots}/auto-assign-agent.png` });
 
   // The admin's dashboard: the agent's load against the queue's capacity, online.
-  await page.goto('/dashboard');
+  await page.goto('/');
   const load = page.locator(`[data-testid="dashboard-agent-load-row"][data-name="${agentName}"]`);
   await expect(load.getByTestId('dashboard-agent-load-value')).toContainText('1 de 3');
   await expect(load.locator('[data-online="true"]')).toBeVisible();

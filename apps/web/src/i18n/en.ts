@@ -132,7 +132,7 @@ export const en: Messages = {
     updated: 'Updated {{date}}',
   },
   userModal: userModalTexts.en,
-  placeholder: { soon: 'This area is coming soon.' },
+  placeholder: { missing: 'This address does not exist. Check the link or choose a page from the menu.' },
   pages: {
     auditLogs: 'Audit log',
     signup: 'Sign up',

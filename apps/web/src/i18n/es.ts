@@ -132,7 +132,7 @@ export const es: Messages = {
     updated: 'Actualizada el {{date}}',
   },
   userModal: userModalTexts.es,
-  placeholder: { soon: 'Esta área llegará pronto.' },
+  placeholder: { missing: 'Esta dirección no existe. Revisa el enlace o elige una página del menú.' },
   pages: {
     auditLogs: 'Registro de auditoría',
     signup: 'Registro',

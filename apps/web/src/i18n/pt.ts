@@ -133,7 +133,7 @@ export const pt = {
     updated: 'Atualizada em {{date}}',
   },
   userModal: userModalTexts.pt,
-  placeholder: { soon: 'Esta área chega em breve.' },
+  placeholder: { missing: 'Este endereço não existe. Confira o link ou escolha uma página no menu.' },
   pages: {
     auditLogs: 'Registro de auditoria',
     signup: 'Cadastro',

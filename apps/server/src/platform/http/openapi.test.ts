@@ -44,6 +44,7 @@ const NOT_SAMPLED: Record<string, string> = {
   'DELETE /plans/:id': "the probe's plan is its company's (409 ERR_PLAN_IN_USE)",
   'GET /whatsapp/:id/templates': 'Cloud API connections only; the fixture has a sandbox one',
   'POST /messages/:ticketId/template': 'Cloud API connections only; the fixture has a sandbox one',
+  'POST /auth/2fa/enable': 'needs the current code of an authenticator set up by POST /auth/2fa/setup (two-factor.test.ts signs in with one)',
   'POST /auth/reset-password': 'needs the code of a reset e-mail',
   'POST /resetpasswords/:email/:token/:newPassword': 'needs the code of a reset e-mail',
   'POST /campaigns/:id/cancel': "the probe's campaign is not running (409 ERR_CAMPAIGN_STATE)",

@@ -1,7 +1,7 @@
 import { Paper, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 
-/** Areas whose issue has not landed yet show their title. */
+/** What an address the app does not know shows (every menu area is built). */
 export function PlaceholderPage({ titleKey }: { titleKey: string }) {
   const { t } = useTranslation();
   return (
@@ -9,7 +9,7 @@ export function PlaceholderPage({ titleKey }: { titleKey: string }) {
       <Typography variant="h5" component="h1" gutterBottom>
         {t(titleKey)}
       </Typography>
-      <Typography color="text.secondary">{t('placeholder.soon')}</Typography>
+      <Typography color="text.secondary">{t('placeholder.missing')}</Typography>
     </Paper>
   );
 }
