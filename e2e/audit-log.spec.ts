@@ -1,0 +1,64 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { api, apiLogin, expect, login, test, uniqueStamp } from './fixtures';
+
+/**
+ * The audit log (issue 35): what an admin changes (a queue, a user) is listed with who did it
+ * and from where, the action filter narrows the list, and the page stays readable at 390 px,
+ * in pt, en and es (no raw text keys), with no axe violation.
+ */
+
+const shots = process.env.E2E_SCREENSHOTS_DIR;
+
+async function axeViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).include('main').analyze();
+  return results.violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id} at ${node.target.join(' ')}`));
+}
+
+test('audit log: changes are listed with who and where, filtered by action, at 1440 and 390 px in pt, en and es', async ({ page, baseURL }) => {
+  test.setTimeout(120_000);
+  const base = baseURL ?? '';
+  const stamp = uniqueStamp();
+  const token = await apiLogin(base);
+  const queueName = `Auditoria ${stamp.text}`;
+  const queue = await api<{ id: number }>(base, token, 'POST', '/queue', { name: queueName, color: `#${stamp.digits.slice(-6).padStart(6, '0')}` });
+  await api(base, token, 'POST', '/users', { name: `Auditado ${stamp.text}`, email: `auditado-${stamp.text}@example.com`, password: 'Agent123', profile: 'user' });
+
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.addInitScript(() => {
+    if (!localStorage.getItem('i18nextLng')) localStorage.setItem('i18nextLng', 'pt');
+  });
+  await login(page);
+  await page.goto('/audit-logs');
+  const queueRow = page.locator(`[data-testid="audit-row"][data-action="queue.created"]`).filter({ hasText: `#${queue.id}` });
+  await expect(queueRow).toBeVisible();
+  await expect(queueRow).toContainText('Admin');
+  await expect(queueRow.getByTestId('audit-changes')).toContainText(queueName);
+  await expect(page.locator('[data-testid="audit-row"][data-action="user.created"]').first()).toBeVisible();
+  expect(await axeViolations(page)).toEqual([]);
+  if (shots) await page.screenshot({ path: `${shots}/audit-log-1440.png` });
+
+  // The action filter keeps only that action.
+  await page.getByTestId('audit-filter-action').locator('..').getByRole('combobox').click();
+  await page.getByTestId('audit-action-option-queue.created').click();
+  await expect(queueRow).toBeVisible();
+  await expect(page.locator('[data-testid="audit-row"]:not([data-action="queue.created"])')).toHaveCount(0);
+
+  // On a phone: who and where sit under the action, nothing runs off the screen.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(queueRow).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  if (shots) await page.screenshot({ path: `${shots}/audit-log-390.png` });
+
+  for (const [language, title] of [
+    ['en', 'Audit log'],
+    ['es', 'Registro de auditoría'],
+  ] as const) {
+    await page.evaluate((lng) => localStorage.setItem('i18nextLng', lng), language);
+    await page.goto('/audit-logs');
+    await expect(page.locator('[data-testid="audit-row"]').first()).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1 })).toContainText(title);
+    expect(await page.locator('main').innerText()).not.toMatch(/auditLogs\.[a-z]/);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  }
+});
