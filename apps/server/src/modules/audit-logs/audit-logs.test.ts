@@ -112,6 +112,23 @@ describe.runIf(!usePostgres || process.env.TEST_DATABASE === 'postgres')('the au
       },
     },
     {
+      area: 'webhooks: created',
+      action: 'webhook.created',
+      run: async () => String((await call(adminToken, 'POST', '/webhooks', { url: 'http://127.0.0.1:9/audited', events: ['ticket.created'] })).json<{ id: number }>().id),
+    },
+    {
+      area: 'webhooks: updated and deleted',
+      action: 'webhook.deleted',
+      run: async () => {
+        const hook = (await call(adminToken, 'POST', '/webhooks', { url: 'http://127.0.0.1:9/gone', events: ['ticket.created'] })).json<{ id: number }>();
+        expect((await call(adminToken, 'PUT', `/webhooks/${hook.id}`, { events: ['contact.created'] })).statusCode).toBe(200);
+        const [updated] = await entries(adminToken, '?action=webhook.updated');
+        expect(updated).toMatchObject({ entityId: String(hook.id), changes: { events: { from: ['ticket.created'], to: ['contact.created'] } } });
+        expect((await call(adminToken, 'DELETE', `/webhooks/${hook.id}`)).statusCode).toBe(204);
+        return String(hook.id);
+      },
+    },
+    {
       area: 'ticket deletions',
       action: 'ticket.deleted',
       run: async () => {

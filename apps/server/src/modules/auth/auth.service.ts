@@ -104,7 +104,10 @@ export async function login(
       return { twoFactorRequired: true };
     }
     // A wrong, replayed or spent code leaves the attempt counted, as a wrong password does.
-    if (!(await spendSecondFactor(deps, secondFactor, input.code))) throw new AppError('ERR_INVALID_TWO_FACTOR_CODE');
+    if (!(await spendSecondFactor(deps, secondFactor, input.code))) {
+      await recordAudit(db, actor, { action: 'two_factor.failed', entityId: row.id });
+      throw new AppError('ERR_INVALID_TWO_FACTOR_CODE');
+    }
   }
   const deviceCookie = await admission.attempt.succeeded();
   // Whoever asked for them, codes are no longer needed once the owner knows the password.

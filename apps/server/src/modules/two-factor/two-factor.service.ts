@@ -1,4 +1,5 @@
 import type { TwoFactorDisableBody, TwoFactorStatus } from '@atende/shared';
+import { recordAudit } from '../../platform/audit/audit-log.js';
 import { AppError, tooManyRequests } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { requireSuper } from '../../platform/http/guards.js';
@@ -95,6 +96,7 @@ export async function enableSecondFactor(deps: TwoFactorDeps, ctx: RequestContex
   const recoveryCodes = generateRecoveryCodes();
   const hashes = recoveryCodes.map((recovery) => recoveryHash(deps, ctx.user.id, recovery));
   if (!(await enableTwoFactor(deps.db, ctx, ctx.user.id, step, hashes))) throw new AppError('ERR_TWO_FACTOR_NOT_SET_UP');
+  await recordAudit(deps.db, ctx, { action: 'two_factor.enabled', entityId: ctx.user.id });
   await deps.access.changed({ companyId: ctx.companyId, userIds: [ctx.user.id] });
   return { recoveryCodes };
 }
@@ -123,6 +125,7 @@ export async function disableSecondFactor(
   }
   await admission.attempt.released();
   await removeTwoFactor(deps.db, ctx, ctx.user.id);
+  await recordAudit(deps.db, ctx, { action: 'two_factor.disabled', entityId: ctx.user.id });
   await deps.access.changed({ companyId: ctx.companyId, userIds: [ctx.user.id] });
 }
 
@@ -130,5 +133,6 @@ export async function disableSecondFactor(
 export async function resetSecondFactor(deps: TwoFactorDeps, ctx: RequestContext, userId: number): Promise<void> {
   requireSuper(ctx);
   if (!(await removeTwoFactor(deps.db, ctx, userId))) throw new AppError('ERR_NO_USER_FOUND');
+  await recordAudit(deps.db, ctx, { action: 'two_factor.disabled', entityId: userId, changes: { resetBySuper: true } });
   await deps.access.changed({ companyId: ctx.companyId, userIds: [userId] });
 }

@@ -1,4 +1,5 @@
 import type { WebhookBody, WebhookDeliveriesQuery, WebhookUpdateBody } from '@atende/shared';
+import { changedFields, recordAudit, recordedFields } from '../../platform/audit/audit-log.js';
 import { AppError } from '../../platform/http/app-error.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { requireAdmin } from '../../platform/http/guards.js';
@@ -39,6 +40,9 @@ async function ownWebhook(deps: WebhooksDeps, ctx: RequestContext, id: number): 
   return row;
 }
 
+/** What the audit log keeps of a webhook (never its secret). */
+const WEBHOOK_AUDITED = ['url', 'events', 'description', 'enabled'] as const satisfies readonly (keyof WebhookRow)[];
+
 /** `GET /webhooks`: the company's webhooks, newest first; never a secret. */
 export async function listWebhooks(deps: WebhooksDeps, ctx: RequestContext): Promise<WebhookRow[]> {
   requireAdmin(ctx);
@@ -50,7 +54,11 @@ export async function createWebhook(deps: WebhooksDeps, ctx: RequestContext, bod
   requireAdmin(ctx);
   await checkWebhookUrl(deps, body.url);
   const secret = newWebhookSecret();
-  const row = await insertWebhook(deps.db, ctx, { url: body.url, events: body.events, description: body.description ?? '', secretSealed: deps.secrets.seal(secret) });
+  const row = await deps.db.transaction(async (tx) => {
+    const inserted = await insertWebhook(tx, ctx, { url: body.url, events: body.events, description: body.description ?? '', secretSealed: deps.secrets.seal(secret) });
+    await recordAudit(tx, ctx, { action: 'webhook.created', entityId: inserted.id, changes: recordedFields(inserted, WEBHOOK_AUDITED) });
+    return inserted;
+  });
   deps.logger.child({ module: 'webhooks' }).info({ companyId: ctx.companyId, webhookId: row.id, events: row.events }, 'webhook created');
   deps.events.emit('webhook.saved', { companyId: ctx.companyId, webhook: row });
   return { row, secret };
@@ -72,7 +80,11 @@ export async function updateWebhook(deps: WebhooksDeps, ctx: RequestContext, id:
       changes.failingSince = null;
     }
   }
-  const row = await updateWebhookRow(deps.db, ctx, id, changes);
+  const row = await deps.db.transaction(async (tx) => {
+    const updated = await updateWebhookRow(tx, ctx, id, changes);
+    if (updated) await recordAudit(tx, ctx, { action: 'webhook.updated', entityId: id, changes: changedFields(current, updated, WEBHOOK_AUDITED) });
+    return updated;
+  });
   if (!row) throw new AppError('ERR_NO_WEBHOOK_FOUND');
   // Deliveries held while it was off go out now.
   if (row.enabled && !current.enabled) await notifyWebhookDeliveriesDue(deps.db);
@@ -83,7 +95,12 @@ export async function updateWebhook(deps: WebhooksDeps, ctx: RequestContext, id:
 /** `DELETE /webhooks/:id`: the webhook and its delivery log. */
 export async function deleteWebhook(deps: WebhooksDeps, ctx: RequestContext, id: number): Promise<void> {
   requireAdmin(ctx);
-  if (!(await deleteWebhookRow(deps.db, ctx, id))) throw new AppError('ERR_NO_WEBHOOK_FOUND');
+  const deleted = await deps.db.transaction(async (tx) => {
+    const found = await deleteWebhookRow(tx, ctx, id);
+    if (found) await recordAudit(tx, ctx, { action: 'webhook.deleted', entityId: id });
+    return found;
+  });
+  if (!deleted) throw new AppError('ERR_NO_WEBHOOK_FOUND');
   deps.logger.child({ module: 'webhooks' }).info({ companyId: ctx.companyId, webhookId: id }, 'webhook deleted');
   deps.events.emit('webhook.deleted', { companyId: ctx.companyId, webhookId: id });
 }
