@@ -2,6 +2,7 @@ import {
   ALL_TICKET_VALUES,
   can,
   LANGUAGES,
+  MAX_OPEN_TICKETS_LIMIT,
   PROFILES,
   UserCreateBody,
   UserUpdateBody,
@@ -38,9 +39,11 @@ interface UserFormValues {
   queueIds: number[];
   /** '' = not chosen (the browser's language). */
   language: Language | '';
+  /** Auto-assignment's capacity as typed; '' = each queue's default. */
+  maxOpenTickets: string;
 }
 
-const EMPTY: UserFormValues = { name: '', email: '', password: '', profile: 'user', allTicket: 'desabled', whatsappId: '', queueIds: [], language: '' };
+const EMPTY: UserFormValues = { name: '', email: '', password: '', profile: 'user', allTicket: 'desabled', whatsappId: '', queueIds: [], language: '', maxOpenTickets: '' };
 
 /**
  * The user form's own checks (spec part 1 §5) come from the shared request
@@ -57,6 +60,10 @@ function userFormSchema(adding: boolean) {
     whatsappId: z.union([z.number(), z.literal('')]),
     queueIds: z.array(z.number()),
     language: z.union([z.enum(LANGUAGES), z.literal('')]),
+    maxOpenTickets: z
+      .string()
+      .trim()
+      .refine((value) => value === '' || (/^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= MAX_OPEN_TICKETS_LIMIT), 'validation.capacityRange'),
   });
 }
 
@@ -129,6 +136,7 @@ export function UserModal({ open, userId, onClose }: UserModalProps) {
         whatsappId: loaded.whatsappId ?? '',
         queueIds: loaded.queues.map((queue) => queue.id),
         language: loaded.language ?? '',
+        maxOpenTickets: loaded.maxOpenTickets === null ? '' : String(loaded.maxOpenTickets),
       });
       filled.current = true;
     } else if (adding) {
@@ -147,7 +155,13 @@ export function UserModal({ open, userId, onClose }: UserModalProps) {
       ...(values.language ? { language: values.language } : {}),
       ...(mayEditProfile ? { profile: values.profile } : {}),
       ...(mayEditQueues ? { queueIds: values.queueIds } : {}),
-      ...(admin ? { allTicket: values.allTicket, whatsappId: values.whatsappId === '' ? null : values.whatsappId } : {}),
+      ...(admin
+        ? {
+            allTicket: values.allTicket,
+            whatsappId: values.whatsappId === '' ? null : values.whatsappId,
+            maxOpenTickets: values.maxOpenTickets.trim() === '' ? null : Number(values.maxOpenTickets),
+          }
+        : {}),
     };
     try {
       const saved = adding ? await api.post<PresentedUser>('/users', body) : await api.put<PresentedUser>(`/users/${userId}`, body);
@@ -296,6 +310,17 @@ export function UserModal({ open, userId, onClose }: UserModalProps) {
                     )}
                   />
                 </Stack>
+              ) : null}
+              {admin ? (
+                <TextField
+                  label={t('userModal.maxOpenTickets')}
+                  type="number"
+                  {...form.register('maxOpenTickets')}
+                  error={Boolean(errors.maxOpenTickets)}
+                  helperText={errors.maxOpenTickets?.message ? t(errors.maxOpenTickets.message) : t('userModal.maxOpenTicketsHint')}
+                  fullWidth
+                  slotProps={{ htmlInput: { min: 1, max: MAX_OPEN_TICKETS_LIMIT, step: 1, 'data-testid': 'user-maxOpenTickets' } }}
+                />
               ) : null}
               <Controller
                 control={form.control}

@@ -128,7 +128,7 @@ describe('users page', { timeout: 30_000 }, () => {
     await userEvent.click(screen.getByTestId('user-save'));
     await waitFor(() => expect(screen.queryByTestId('user-modal')).toBeNull());
     expect(api.calls('POST /users').map((call) => call.body)).toEqual([
-      { name: 'Joana Souza', email: 'joana@example.com', password: 'secret1', profile: 'user', queueIds: [12], allTicket: 'enabled', whatsappId: 5 },
+      { name: 'Joana Souza', email: 'joana@example.com', password: 'secret1', profile: 'user', queueIds: [12], allTicket: 'enabled', whatsappId: 5, maxOpenTickets: null },
     ]);
     expect(await screen.findByText('User saved successfully!')).toBeTruthy();
     // The new user is listed at once, and counted.
@@ -169,6 +169,12 @@ describe('users page', { timeout: 30_000 }, () => {
     await waitFor(() => expect((screen.getByTestId('user-name') as HTMLInputElement).value).toBe('Maria Silva'));
     expect(within(screen.getByTestId('user-queues')).getByText('Vendas')).toBeTruthy();
     await choose('user-profile', 'Administrator');
+    // Auto-assignment's capacity: refused out of range, then sent as a number.
+    await userEvent.type(screen.getByTestId('user-maxOpenTickets'), '0');
+    await userEvent.click(screen.getByTestId('user-save'));
+    expect(await screen.findByText('Between 1 and 1000')).toBeTruthy();
+    await userEvent.clear(screen.getByTestId('user-maxOpenTickets'));
+    await userEvent.type(screen.getByTestId('user-maxOpenTickets'), '4');
     await userEvent.click(screen.getByTestId('user-save'));
     await waitFor(() => expect(api.calls('PUT /users/2')).toHaveLength(1));
     expect(api.calls('PUT /users/2')[0]!.body).toEqual({
@@ -178,6 +184,7 @@ describe('users page', { timeout: 30_000 }, () => {
       queueIds: [11],
       allTicket: 'desabled',
       whatsappId: 5,
+      maxOpenTickets: 4,
     });
     await waitFor(() => expect(within(screen.getAllByTestId('user-row')[1]!).getByTestId('user-profile-cell').textContent).toBe('Administrator'));
   });
