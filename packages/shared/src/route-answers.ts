@@ -41,7 +41,7 @@ import type { ErrorCode } from './errors.js';
 import { ExternalSendBody } from './phone-schemas.js';
 import type { RouteKey } from './route-roles.js';
 import { SendMessageBody } from './ticket-schemas.js';
-import { TwoFactorEnableAnswer, TwoFactorSetupAnswer, TwoFactorStatus } from './two-factor-schemas.js';
+import { TwoFactorEnableAnswer, TwoFactorSetupAnswer, TwoFactorStatusSchema } from './two-factor-schemas.js';
 
 /**
  * What the OpenAPI document (`GET /openapi.json`, apps/server/src/platform/http/openapi.ts)
@@ -158,7 +158,7 @@ const SEND_ERRORS: ErrorCode[] = [
 
 export const ROUTE_ANSWERS: Partial<Record<RouteKey, RouteAnswer>> = {
   // two-factor sign-in (issue 35)
-  'GET /auth/2fa': { summary: "The caller's second factor: on or not, required by the company, recovery codes left", answers: ok(TwoFactorStatus) },
+  'GET /auth/2fa': { summary: "The caller's second factor: on or not, required by the company, recovery codes left", answers: ok(TwoFactorStatusSchema) },
   'POST /auth/2fa/setup': { summary: 'A new TOTP secret and its otpauth address (for a QR code)', answers: ok(TwoFactorSetupAnswer), errors: ['ERR_TWO_FACTOR_ALREADY_ENABLED'] },
   'POST /auth/2fa/enable': {
     summary: 'Turns the second factor on with its first code; answers the ten recovery codes, once',

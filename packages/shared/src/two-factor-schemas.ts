@@ -37,13 +37,13 @@ export const TwoFactorEnableAnswer = z.object({ recoveryCodes: z.array(z.string(
 export type TwoFactorEnableAnswer = z.infer<typeof TwoFactorEnableAnswer>;
 
 /** `GET /auth/2fa`: the caller's second factor. */
-export const TwoFactorStatus = z.object({
+export const TwoFactorStatusSchema = z.object({
   enabled: z.boolean(),
   /** The company asks every user for one (setting `requireTwoFactor`). */
   required: z.boolean(),
   recoveryCodesLeft: z.number().int(),
 });
-export type TwoFactorStatus = z.infer<typeof TwoFactorStatus>;
+export type TwoFactorStatus = z.infer<typeof TwoFactorStatusSchema>;
 
 /** `POST /auth/login` for an account with a second factor and no `code` in the body: no session yet. */
 export const TwoFactorRequiredAnswer = z.object({ twoFactorRequired: z.literal(true) });

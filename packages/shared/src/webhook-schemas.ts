@@ -75,7 +75,7 @@ export const WebhookDeliveriesQuery = z.object({
 });
 export type WebhookDeliveriesQuery = z.infer<typeof WebhookDeliveriesQuery>;
 
-export const Webhook = z.object({
+export const WebhookSchema = z.object({
   id: z.number(),
   url: z.string(),
   events: z.array(z.enum(WEBHOOK_EVENTS)),
@@ -86,16 +86,16 @@ export const Webhook = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
 });
-export type Webhook = z.infer<typeof Webhook>;
+export type Webhook = z.infer<typeof WebhookSchema>;
 
 /** `POST /webhooks`'s answer: the only time the signing secret is shown. */
-export const CreatedWebhook = Webhook.extend({ secret: z.string() });
-export type CreatedWebhook = z.infer<typeof CreatedWebhook>;
+export const CreatedWebhookSchema = WebhookSchema.extend({ secret: z.string() });
+export type CreatedWebhook = z.infer<typeof CreatedWebhookSchema>;
 
-export const WebhookList = z.object({ webhooks: z.array(Webhook) });
-export type WebhookList = z.infer<typeof WebhookList>;
+export const WebhookListSchema = z.object({ webhooks: z.array(WebhookSchema) });
+export type WebhookList = z.infer<typeof WebhookListSchema>;
 
-export const WebhookDelivery = z.object({
+export const WebhookDeliverySchema = z.object({
   id: z.number(),
   /** The event's id, the same in every attempt (and `x-atende-event-id`): receivers de-duplicate on it. */
   eventId: z.string(),
@@ -112,12 +112,12 @@ export const WebhookDelivery = z.object({
   nextAttemptAt: z.string().nullable(),
   deliveredAt: z.string().nullable(),
 });
-export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
+export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;
 
-export const WebhookDeliveryPage = z.object({ deliveries: z.array(WebhookDelivery), hasMore: z.boolean() });
-export type WebhookDeliveryPage = z.infer<typeof WebhookDeliveryPage>;
+export const WebhookDeliveryPageSchema = z.object({ deliveries: z.array(WebhookDeliverySchema), hasMore: z.boolean() });
+export type WebhookDeliveryPage = z.infer<typeof WebhookDeliveryPageSchema>;
 
-export const RetriedWebhookDelivery = z.object({ delivery: WebhookDelivery });
+export const RetriedWebhookDelivery = z.object({ delivery: WebhookDeliverySchema });
 export type RetriedWebhookDelivery = z.infer<typeof RetriedWebhookDelivery>;
 
 /** `company-{id}-webhook`, to the company's admins. */
