@@ -105,7 +105,7 @@ describe('settings page', { timeout: 20_000 }, () => {
     // Not stored: the default (enabled = the menu starts open).
     expect(screen.getByTestId('setting-sideMenu').dataset.value).toBe('enabled');
     expect(screen.getByTestId('setting-chatBotType').dataset.value).toBe('text');
-    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Options', 'API']);
+    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Options', 'API', 'Webhooks']);
   });
 
   it('saves an option the moment it changes and says so', async () => {
