@@ -70,7 +70,7 @@ describe('role matrix', () => {
       }
     }
     expect(failures).toEqual([]);
-  });
+  }, 120_000);
 
   it('answers 401 to every private route without a session', async () => {
     const fixture = { ...(await seedRouteFixture(t, { companyId: 1, authorId: callers[0]!.id }, 'Anonmark')) };
