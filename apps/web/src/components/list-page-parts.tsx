@@ -177,10 +177,12 @@ interface ListTableProps {
   /** Phones, where the page itself scrolls: the scrolling table is the window's height less this (the bars and the page's header). */
   phoneOffsetPx?: number;
   scrollTestId?: string;
+  /** The scrolling table's name for screen readers: it is focusable (so that a keyboard can scroll it) and a named region. */
+  label?: string;
 }
 
 /** A list page's table in its outlined paper: small rows, the header row, the body and what goes under it. */
-export function ListTable({ head, children, footer, onScroll, phoneOffsetPx = 220, scrollTestId }: ListTableProps) {
+export function ListTable({ head, children, footer, onScroll, phoneOffsetPx = 220, scrollTestId, label }: ListTableProps) {
   const scrolls = onScroll !== undefined;
   return (
     <Paper variant="outlined" sx={scrolls ? { flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' } : undefined}>
@@ -188,6 +190,7 @@ export function ListTable({ head, children, footer, onScroll, phoneOffsetPx = 22
         onScroll={onScroll}
         sx={scrolls ? { flex: 1, maxHeight: { xs: `calc(100vh - ${phoneOffsetPx}px)`, md: 'none' }, overflowY: 'auto' } : undefined}
         data-testid={scrollTestId}
+        {...(scrolls ? { tabIndex: 0, role: 'region', 'aria-label': label } : {})}
       >
         <Table stickyHeader={scrolls} size="small">
           <TableHead>

@@ -72,6 +72,7 @@ export default function AnnouncementsPage() {
       </ListPageHeader>
       <ListTable
         onScroll={loadMoreOnScroll(pages)}
+        label={t('announcements.title')}
         head={
           <>
             <TableCell>{t('announcements.columns.title')}</TableCell>

@@ -104,6 +104,7 @@ export default function AuditLogsPage() {
       </Stack>
       <ListTable
         onScroll={loadMoreOnScroll(pages)}
+        label={t('auditLogs.title')}
         phoneOffsetPx={360}
         head={
           <>

@@ -61,6 +61,7 @@ export default function CampaignsPage() {
       </ListPageHeader>
       <ListTable
         onScroll={loadMoreOnScroll(pages)}
+        label={t('campaigns.title')}
         head={
           <>
             <TableCell>{t('campaigns.columns.name')}</TableCell>

@@ -180,6 +180,7 @@ export default function ContactListItemsPage() {
       ) : null}
       <ListTable
         onScroll={loadMoreOnScroll(pages)}
+        label={t('contactLists.items.title', { name: list.data?.name ?? '' })}
         head={
           <>
             <TableCell align="center" sx={{ width: 48 }}>

@@ -47,6 +47,7 @@ export default function ContactListsPage() {
       </ListPageHeader>
       <ListTable
         onScroll={loadMoreOnScroll(pages)}
+        label={t('contactLists.title')}
         head={
           <>
             <TableCell>{t('contactLists.columns.name')}</TableCell>

@@ -120,6 +120,7 @@ export default function ContactsPage() {
 
       <ListTable
         onScroll={onScroll}
+        label={t('contacts.title')}
         phoneOffsetPx={260}
         scrollTestId="contacts-scroll"
         head={

@@ -54,6 +54,7 @@ export default function FileListsPage() {
       </ListPageHeader>
       <ListTable
         onScroll={loadMoreOnScroll(pages)}
+        label={t('fileLists.title', { count: lists.length })}
         head={
           <>
             <TableCell>{t('fileLists.columns.name')}</TableCell>

@@ -55,6 +55,7 @@ export default function IntegrationsPage() {
 
       <ListTable
         onScroll={onScroll}
+        label={t('integrations.title')}
         head={
           <>
             <TableCell sx={{ width: 64 }}>{t('integrations.columns.type')}</TableCell>

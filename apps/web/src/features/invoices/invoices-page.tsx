@@ -60,6 +60,7 @@ export default function InvoicesPage() {
       )}
       <ListTable
         onScroll={loadMoreOnScroll(pages)}
+        label={t('invoices.title')}
         head={
           <>
             <TableCell sx={WIDE_ONLY}>{t('invoices.columns.id')}</TableCell>

@@ -46,6 +46,7 @@ export default function QuickMessagesPage() {
 
       <ListTable
         onScroll={onScroll}
+        label={t('quickMessages.title')}
         head={
           <>
             <TableCell>{t('quickMessages.columns.shortcode')}</TableCell>

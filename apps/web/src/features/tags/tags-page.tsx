@@ -44,6 +44,7 @@ export default function TagsPage() {
 
       <ListTable
         onScroll={loadMoreOnScroll(pages)}
+        label={t('tags.title')}
         head={
           <>
             <TableCell>{t('tags.columns.name')}</TableCell>

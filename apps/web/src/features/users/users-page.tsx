@@ -83,6 +83,7 @@ export default function UsersPage() {
 
       <ListTable
         onScroll={onScroll}
+        label={t('users.title')}
         phoneOffsetPx={260}
         scrollTestId="users-scroll"
         head={
