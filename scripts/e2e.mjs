@@ -56,8 +56,9 @@ const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.j
 });
 const baseUrl = `http://127.0.0.1:${port}`;
 
+/** Up to three minutes: a loaded CI host has taken over one to start the server on a fresh embedded database. */
 async function waitForHealth() {
-  for (let i = 0; i < 120; i++) {
+  for (let i = 0; i < 360; i++) {
     try {
       if ((await fetch(`${baseUrl}/health`)).ok) return;
     } catch {
