@@ -55,7 +55,8 @@ describe('login limits count failures only', () => {
     expect(statuses).toEqual(agents.map(() => 200));
     // More than the pair's limit of sign-ins of one account from one address.
     for (let i = 0; i < PER_PAIR + 2; i++) expect((await login(agents[0]!, '198.51.100.7')).status).toBe(200);
-  });
+    // 76 password hashes and checks: over 30 s on a loaded host.
+  }, 90_000);
 
   it('still answers 429 to failures: per address, across e-mails', async () => {
     const agent = await t.factories.buildUser(companyId);
@@ -105,7 +106,10 @@ describe('per-account lock-out', () => {
     // The attacker rotates addresses: the account's gate closes.
     const flood = await Promise.all(Array.from({ length: 40 }, (_, i) => login(wrong(agent), `192.0.2.${100 + (i % 20)}`)));
     expect(flood.filter((answer) => answer.status === 429).length).toBeGreaterThan(0);
-    expect((await login(agent, '192.0.2.200')).status).toBe(429);
+    // Checked at once: the account's first wait is 1 s, which a loaded host can spend on the next password checks.
+    // A forged or altered cookie is no device.
+    const [plain, forged] = await Promise.all([login(agent, '192.0.2.200'), login(agent, '192.0.2.202', `${device.slice(0, -2)}xx`)]);
+    expect([plain.status, forged.status]).toEqual([429, 429]);
 
     // The owner, at home (another address) with the browser it signed in with before.
     const owner = await login(agent, '192.0.2.201', device);
@@ -114,8 +118,6 @@ describe('per-account lock-out', () => {
     const other = await t.factories.buildUser(companyId);
     for (let i = 0; i < LOCKOUT_AFTER; i++) await login(wrong(other), `192.0.2.${30 + i}`);
     expect((await login(other, '192.0.2.201', device)).status).toBe(429);
-    // A forged or altered cookie is no device.
-    expect((await login(agent, '192.0.2.202', `${device.slice(0, -2)}xx`)).status).toBe(429);
   });
 
   it("one address's flood locks out no other address", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { longestEventLoopBlock } from '../../test/event-loop.js';
+import { allowedBlockMs, longestEventLoopBlock } from '../../test/event-loop.js';
 import { buildXls } from '../../test/xls.js';
 import { buildXlsx, buildXlsxBomb } from '../../test/xlsx.js';
 import { readSpreadsheet } from './index.js';
@@ -29,13 +29,13 @@ describe('readSpreadsheet limits', () => {
     expect(rows.at(-1)).toEqual({ line: 20_001, cells: ['Pessoa 19999', '5511900019999'] });
   });
 
-  it('reads all of a 100,000-row sheet off the event loop: it is never held 250 ms, the rows included', async () => {
+  it('reads all of a 100,000-row sheet off the event loop: it is never held long (allowedBlockMs), the rows included', async () => {
     const data = buildXlsx(contactRows(100_000));
     // The deadline is not what this test is about: a busy machine may take longer than 10 s.
-    const { result, longestBlockMs } = await longestEventLoopBlock(() => readSpreadsheet(data, { maxRows: 1_000_000, timeoutMs: 50_000 }));
+    const { result, longestBlockMs, elapsedMs } = await longestEventLoopBlock(() => readSpreadsheet(data, { maxRows: 1_000_000, timeoutMs: 50_000 }));
     expect(result.titles).toEqual(['nome', 'numero']);
     expect(result.rows).toHaveLength(100_000);
-    expect(longestBlockMs).toBeLessThan(250);
+    expect(longestBlockMs).toBeLessThan(allowedBlockMs(elapsedMs));
   }, 60_000);
 
   it('answers timeout when the reading outlasts its deadline', async () => {
@@ -46,9 +46,10 @@ describe('readSpreadsheet limits', () => {
     for (const part of ['sheet', 'sharedStrings'] as const) {
       const bomb = buildXlsxBomb(part, 512);
       expect(bomb.length).toBeLessThan(1024 * 1024);
-      await expect(readSpreadsheet(bomb, { maxRows: 20_000 }), part).rejects.toMatchObject({ reason: 'tooLarge' });
+      // The deadline is not what this test is about: a busy machine may take longer than 10 s to inflate the budget.
+      await expect(readSpreadsheet(bomb, { maxRows: 20_000, timeoutMs: 60_000 }), part).rejects.toMatchObject({ reason: 'tooLarge' });
     }
-  });
+  }, 150_000);
 
   it('counts only non-blank rows below the titles, in both formats (blank shared strings included)', async () => {
     const rows = [['nome', 'numero'], ['Ana', 1], ['   ', ''], ['', ''], ['Bia', 2], ['Caio', 3]];
@@ -64,10 +65,10 @@ describe('readSpreadsheet limits', () => {
 
   it(`reads at most ${MAX_COLUMNS} columns, and a quarter of a million distinct texts`, async () => {
     const wide = (row: number) => Array.from({ length: 300 }, (_, column) => `r${row}c${column}`);
-    const { titles, rows } = await readSpreadsheet(buildXlsx(Array.from({ length: 1001 }, (_, row) => wide(row))), { maxRows: 1000 });
+    const { titles, rows } = await readSpreadsheet(buildXlsx(Array.from({ length: 1001 }, (_, row) => wide(row))), { maxRows: 1000, timeoutMs: 60_000 });
     expect(titles).toHaveLength(MAX_COLUMNS);
     expect(rows).toHaveLength(1000);
     expect(rows.at(-1)?.cells).toHaveLength(MAX_COLUMNS);
     expect(rows.at(-1)?.cells.at(-1)).toBe(`r1000c${MAX_COLUMNS - 1}`);
-  });
+  }, 90_000);
 });
