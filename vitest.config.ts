@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { DATABASE_FREE_TESTS } from './apps/server/src/test/database-free-tests';
 
 export default defineConfig({
   test: {
@@ -15,6 +16,8 @@ export default defineConfig({
           name: 'server',
           root: './apps/server',
           include: ['src/**/*.test.ts'],
+          // On PostgreSQL (`npm run test:pg`) the files that use no database would only run again.
+          exclude: process.env.TEST_DATABASE === 'postgres' ? DATABASE_FREE_TESTS : [],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           // Each test file owns its database; files run in parallel processes. Vitest's default
