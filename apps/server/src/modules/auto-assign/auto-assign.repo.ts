@@ -47,21 +47,34 @@ export async function autoAssignQueues(tx: DbOrTx, scope: TenantScope): Promise<
   return result.rows.map((r) => ({ id: Number(r.id), mode: r.auto_assign, defaultMax: Number(r.default_max_open_tickets), cursorUserId: r.assign_cursor_user_id === null ? null : Number(r.assign_cursor_user_id) }));
 }
 
-/** SQL: the ticket `t` waits for an agent (no bot is still talking to the customer). */
+/**
+ * SQL: the ticket `t` waits for an agent (no bot is still talking to the customer). A ticket
+ * created in its arrival queue waits for the bot's first turn (`startDue`, inbound/arrival.ts),
+ * except when its contact is one the bot never answers (`disable_bot`): that turn never runs.
+ */
 const WAITING = `t.status = 'pending' and t.user_id is null and not t.chatbot and not t.use_integration and t.prompt_id is null
-  and coalesce(t.bot_state ->> 'startDue', 'false') <> 'true'`;
+  and (coalesce(t.bot_state ->> 'startDue', 'false') <> 'true'
+    or exists (select 1 from contacts c where c.id = t.contact_id and c.disable_bot))`;
 
 /**
  * The waiting tickets of those queues, oldest first, locked; a ticket another transaction
- * holds (an agent's accept) is skipped, and the row lock keeps it from being taken twice.
+ * holds (an agent's accept, the bot's turn) is skipped, and the row lock keeps it from being
+ * taken twice. `skipped`: some waiting ticket was left out because another transaction held it.
  */
-export async function lockWaitingTickets(tx: DbOrTx, scope: TenantScope, queueIds: number[], limit: number): Promise<WaitingTicket[]> {
+export async function lockWaitingTickets(tx: DbOrTx, scope: TenantScope, queueIds: number[], limit: number): Promise<{ tickets: WaitingTicket[]; skipped: boolean }> {
+  const queues = `{${queueIds.join(',')}}`;
   const result = (await tx.execute(sql`
     select t.id, t.queue_id from tickets t
-    where t.company_id = ${scope.companyId} and t.queue_id = any(${`{${queueIds.join(',')}}`}::int[]) and ${sql.raw(WAITING)}
+    where t.company_id = ${scope.companyId} and t.queue_id = any(${queues}::int[]) and ${sql.raw(WAITING)}
     order by t.id limit ${limit}
     for update skip locked`)) as unknown as Rows<{ id: number; queue_id: number }>;
-  return result.rows.map((r) => ({ id: Number(r.id), queueId: Number(r.queue_id) }));
+  const tickets = result.rows.map((r) => ({ id: Number(r.id), queueId: Number(r.queue_id) }));
+  if (tickets.length >= limit) return { tickets, skipped: false };
+  const others = (await tx.execute(sql`
+    select exists (select 1 from tickets t
+      where t.company_id = ${scope.companyId} and t.queue_id = any(${queues}::int[]) and ${sql.raw(WAITING)}
+        and not (t.id = any(${`{${tickets.map((ticket) => ticket.id).join(',')}}`}::int[]))) as skipped`)) as unknown as Rows<{ skipped: boolean }>;
+  return { tickets, skipped: others.rows[0]?.skipped === true };
 }
 
 /** The online agents of those queues, with the open tickets they hold now (in every queue). */

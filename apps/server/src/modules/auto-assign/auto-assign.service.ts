@@ -12,6 +12,12 @@ import { agentLoads, applyAssignments, autoAssignQueues, companiesWithWaitingTic
 const ROUND_LIMIT = 500;
 /** How often each node looks for waiting tickets nobody's trigger reached (a node that died after a commit). */
 const SWEEP_MS = 15_000;
+/**
+ * A round that found a waiting ticket held by another transaction runs again this soon: the
+ * holder may commit without any trigger following (the bot's turn that leaves a ticket as it
+ * was, an edit of other fields), and the sweep is too far away for a ticket that could be given now.
+ */
+const RETRY_MS = 100;
 
 export type AutoAssignDeps = Pick<Platform, 'db' | 'events' | 'logger'>;
 
@@ -20,19 +26,19 @@ export type AutoAssignDeps = Pick<Platform, 'db' | 'events' | 'logger'>;
  * waiting tickets (locked, oldest first), online agents with their open tickets counted
  * now, the plan, and the writes. Answers the tickets it assigned and to whom.
  */
-async function assignRound(deps: Pick<AutoAssignDeps, 'db'>, scope: TenantScope): Promise<{ ticketId: number; userId: number }[]> {
+async function assignRound(deps: Pick<AutoAssignDeps, 'db'>, scope: TenantScope): Promise<{ assigned: { ticketId: number; userId: number }[]; skipped: boolean }> {
   return deps.db.transaction(async (tx) => {
     await lockCompanyAssignment(tx, scope);
     const queues = await autoAssignQueues(tx, scope);
-    if (queues.length === 0) return [];
+    if (queues.length === 0) return { assigned: [], skipped: false };
     const queueIds = queues.map((q) => q.id);
-    const tickets = await lockWaitingTickets(tx, scope, queueIds, ROUND_LIMIT);
-    if (tickets.length === 0) return [];
+    const { tickets, skipped } = await lockWaitingTickets(tx, scope, queueIds, ROUND_LIMIT);
+    if (tickets.length === 0) return { assigned: [], skipped };
     const agents = await onlineAgents(tx, scope, queueIds);
-    if (agents.length === 0) return [];
+    if (agents.length === 0) return { assigned: [], skipped: false };
     const plan = planAssignments(queues, agents, tickets, Date.now());
     const written = new Set(await applyAssignments(tx, scope, plan.assignments, plan.cursors));
-    return plan.assignments.filter((a) => written.has(a.ticketId));
+    return { assigned: plan.assignments.filter((a) => written.has(a.ticketId)), skipped };
   });
 }
 
@@ -88,16 +94,29 @@ export interface AutoAssigner {
 export function createAutoAssigner(deps: AutoAssignDeps): AutoAssigner {
   const running = new Map<number, Promise<void>>();
   const again = new Set<number>();
+  const retries = new Map<number, NodeJS.Timeout>();
   let timer: NodeJS.Timeout | null = null;
   let announcing: Promise<void> = Promise.resolve();
+
+  /** Another round for the company in RETRY_MS (one pending at a time). */
+  function retry(companyId: number): void {
+    if (retries.has(companyId)) return;
+    const pending = setTimeout(() => {
+      retries.delete(companyId);
+      request(companyId);
+    }, RETRY_MS);
+    pending.unref();
+    retries.set(companyId, pending);
+  }
 
   async function loop(companyId: number): Promise<void> {
     const scope = { companyId };
     do {
       again.delete(companyId);
       let assigned: { ticketId: number; userId: number }[];
+      let skipped = false;
       do {
-        assigned = await assignRound(deps, scope);
+        ({ assigned, skipped } = await assignRound(deps, scope));
         if (assigned.length > 0) {
           const automation = await announce(deps, scope, assigned).catch((error: unknown) => {
             deps.logger.error({ err: error, companyId }, 'auto-assignment announcement failed');
@@ -106,6 +125,7 @@ export function createAutoAssigner(deps: AutoAssignDeps): AutoAssigner {
           announcing = announcing.then(automation).catch((error: unknown) => deps.logger.error({ err: error, companyId }, 'auto-assignment automation failed'));
         }
       } while (assigned.length >= ROUND_LIMIT);
+      if (skipped && !again.has(companyId)) retry(companyId);
     } while (again.has(companyId));
   }
 
@@ -131,7 +151,10 @@ export function createAutoAssigner(deps: AutoAssignDeps): AutoAssigner {
   return {
     request,
     async settled() {
-      while (running.size > 0) await Promise.all(running.values());
+      while (running.size > 0 || retries.size > 0) {
+        await Promise.all(running.values());
+        if (running.size === 0 && retries.size > 0) await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+      }
       await announcing;
     },
     start() {
@@ -142,6 +165,8 @@ export function createAutoAssigner(deps: AutoAssignDeps): AutoAssigner {
     stop() {
       if (timer) clearInterval(timer);
       timer = null;
+      for (const pending of retries.values()) clearTimeout(pending);
+      retries.clear();
     },
   };
 }

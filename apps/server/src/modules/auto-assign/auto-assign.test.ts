@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { tickets, userPresence } from '../../platform/db/schema.js';
+import { tickets, userPresence, whatsappQueues } from '../../platform/db/schema.js';
 import type { BuiltCompany } from '../../test/factories.js';
 import { createServiceDeskFactories } from '../../test/service-desk-factories.js';
 import { socketClients, type SocketClients } from '../../test/socket-clients.js';
@@ -24,7 +24,7 @@ let seq = 0;
 beforeAll(async () => {
   t = await createTestContext({ realtime: true, listen: true });
   desk = createServiceDeskFactories(t.database.db);
-  company = await t.factories.buildCompany();
+  company = await t.factories.buildCompany({ plan: { queues: 20 } });
   adminToken = (await company.admin.login()).token;
   whatsappId = (await desk.buildConnection(company.id)).id;
   clients = socketClients(t.app);
@@ -178,6 +178,52 @@ describe('assignment', () => {
       got.push((await ticketRow(id)).userId ?? 0);
     }
     expect(got).toEqual([a.id, b.id, a.id, b.id]);
+  });
+
+  /** A connection offering only `queueId`: a new conversation is created in it and the bot's first turn runs (arrival.ts). */
+  async function arrivalConnection(queueId: number): Promise<number> {
+    const connection = await desk.buildConnection(company.id);
+    await t.database.db.insert(whatsappQueues).values({ companyId: company.id, whatsappId: connection.id, queueId });
+    return connection.id;
+  }
+
+  async function customerWrites(connectionId: number, number: string): Promise<number> {
+    const response = await t.request(adminToken, 'POST', `/sandbox/${connectionId}/inbound`, { from: number, body: 'Oi' });
+    expect(response.statusCode, response.body).toBeLessThan(300);
+    return response.json<{ ticketId: number }>().ticketId;
+  }
+
+  it("a new conversation arriving in the queue is assigned on the bot's first turn, not by the sweep", async () => {
+    const queue = await createQueue({ autoAssign: 'balanced' });
+    const connectionId = await arrivalConnection(queue.id);
+    const gabi = await agent([queue.id]);
+    await online(gabi.token);
+    // No sweep: only the arrival's own triggers can assign it.
+    t.app.services.autoAssign.stop();
+    try {
+      const ticketId = await customerWrites(connectionId, `55219800${String(++seq).padStart(5, '0')}`);
+      await assignedTo(ticketId, gabi.id);
+    } finally {
+      t.app.services.autoAssign.start();
+    }
+  });
+
+  it('a contact the bot never answers (disableBot) arriving in the queue is assigned too', async () => {
+    const queue = await createQueue({ autoAssign: 'balanced' });
+    const connectionId = await arrivalConnection(queue.id);
+    const ivo = await agent([queue.id]);
+    await online(ivo.token);
+    const number = `55219810${String(++seq).padStart(5, '0')}`;
+    await desk.buildContact(company.id, { number, disableBot: true });
+    t.app.services.autoAssign.stop();
+    try {
+      // The bot never takes its first turn, so the ticket keeps `startDue` in its arrival queue.
+      const ticketId = await customerWrites(connectionId, number);
+      expect((await ticketRow(ticketId)).queueId).toBe(queue.id);
+      await assignedTo(ticketId, ivo.id);
+    } finally {
+      t.app.services.autoAssign.start();
+    }
   });
 
   it('a ticket the bot still handles (chatbot, startDue) is not assigned', async () => {
