@@ -10,21 +10,25 @@ const int = () => z.number().int();
 
 /** What a notified payment did (`paid` once; a notification repeated is `replay`). */
 export const PAYMENT_NOTIFICATION_OUTCOMES = ['paid', 'replay', 'unknown-charge', 'not-paid', 'wrong-amount', 'wrong-invoice'] as const;
+export type PaymentNotificationOutcome = (typeof PAYMENT_NOTIFICATION_OUTCOMES)[number];
 
 /** `POST /payments/pix/webhook/:secret(/pix)`: each notified Pix's outcome (`no-txid`: the notification named no charge). */
 export const PixWebhookAnswerSchema = z.object({
   received: int(),
   outcomes: z.array(z.enum([...PAYMENT_NOTIFICATION_OUTCOMES, 'no-txid'])),
 });
+export type PixWebhookAnswer = z.infer<typeof PixWebhookAnswerSchema>;
 
 /** `POST /payments/asaas/webhook`: the event's outcome (`ignored`: not a payment received or confirmed). */
 export const AsaasWebhookAnswerSchema = z.object({
   received: z.literal(true),
   outcome: z.enum([...PAYMENT_NOTIFICATION_OUTCOMES, 'ignored']),
 });
+export type AsaasWebhookAnswer = z.infer<typeof AsaasWebhookAnswerSchema>;
 
 /** `POST /subscription/validate/webhook` (whaticket v6): the address checked for form only. */
 export const WebhookAddressCheckSchema = z.object({ success: z.boolean(), message: z.string(), url: z.string() });
+export type WebhookAddressCheck = z.infer<typeof WebhookAddressCheckSchema>;
 
 // Efí's Pix API (the stand-in's subset).
 

@@ -67,6 +67,7 @@ export const HealthAnswerSchema = z.object({
   }),
   media: z.object({ kind: z.enum(['local', 's3']), status: z.enum(['ok', 'unavailable']), reason: z.string().optional() }),
 });
+export type HealthAnswer = z.infer<typeof HealthAnswerSchema>;
 
 /** `GET /openapi.json`: this document (OpenAPI 3.1), described by its top level only. */
 export const OpenApiDocumentSchema = z.looseObject({

@@ -11,12 +11,15 @@ export const AppointmentsByAttendantSchema = z.object({
   appointmentsByAttendents: z.array(z.object({ user_name: z.string(), total_tickets: int() })),
   ticketsByQueues: z.array(z.object({ name: z.string(), total_tickets: int() })),
 });
+export type AppointmentsByAttendant = z.infer<typeof AppointmentsByAttendantSchema>;
 
 /** `GET /reports/departamentRatings`: the average rating (1–3, two decimals as text) per queue with ratings. */
 export const DepartmentRatingsSchema = z.array(z.object({ name: z.string(), total_rate: z.string() }));
+export type DepartmentRatings = z.infer<typeof DepartmentRatingsSchema>;
 
 /** `GET /reports/rushHour`: conversations started per hour of the day (the company's clock), hours with some only. */
 export const RushHourSchema = z.array(z.object({ message_hour: int(), message_count: int() }));
+export type RushHour = z.infer<typeof RushHourSchema>;
 
 /** One row of v6's tickets report: dates as `DD/MM/YYYY HH:MM` on the company's clock, v6's status words. */
 export const TicketReportRowSchema = z.object({

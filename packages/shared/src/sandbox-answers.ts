@@ -15,6 +15,7 @@ export const SandboxInboundAnswerSchema = z.object({
   /** Not stored: a group message while the company ignores groups. */
   ignored: z.boolean().optional(),
 });
+export type SandboxInboundAnswer = z.infer<typeof SandboxInboundAnswerSchema>;
 
 /** One message the product sent, as the simulated phone shows it (a deleted one without its text or file). */
 export const SandboxOutboxEntrySchema = z.object({
@@ -28,6 +29,8 @@ export const SandboxOutboxEntrySchema = z.object({
   deleted: z.boolean(),
   createdAt: z.string(),
 });
+export type SandboxOutboxEntry = z.infer<typeof SandboxOutboxEntrySchema>;
 
 /** `GET /sandbox/:whatsappId/conversation`: both sides, in order. */
 export const SandboxConversationEntrySchema = SandboxOutboxEntrySchema.extend({ fromCustomer: z.boolean() });
+export type SandboxConversationEntry = z.infer<typeof SandboxConversationEntrySchema>;
