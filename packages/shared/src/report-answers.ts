@@ -35,6 +35,7 @@ export const TicketReportRowSchema = z.object({
   createdAt: z.string(),
   closedAt: z.string().nullable(),
 });
+export type TicketReportRow = z.infer<typeof TicketReportRowSchema>;
 
 /** `GET /ticket/reports`: a page of the tickets the caller may see, newest first, and how many match. */
 export const TicketReportPageSchema = z.object({
