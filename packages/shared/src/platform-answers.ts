@@ -49,3 +49,30 @@ export type PresentedHelp = z.output<typeof PresentedHelpSchema>;
 /** A company setting (`/settings`): a secret's value masked. */
 export const PresentedSettingSchema = z.object({ key: z.string(), value: z.string() });
 export type PresentedSetting = z.output<typeof PresentedSettingSchema>;
+
+/**
+ * `GET /health`: 200 with `status` `ok`; 503 with `storage_full` (`storage.reason` says why)
+ * or `unavailable` (the database does not answer). `media`: whether the media storage
+ * answered its last call (it does not change the status code).
+ */
+export const HealthAnswerSchema = z.object({
+  status: z.enum(['ok', 'storage_full', 'unavailable']),
+  database: z.enum(['pglite', 'postgres']),
+  storage: z.object({
+    status: z.enum(['ok', 'full', 'database_full', 'unknown']),
+    /** Free space in DATA_DIR, in MB (absent when it could not be read). */
+    freeMb: z.number().optional(),
+    minFreeMb: z.number().optional(),
+    reason: z.string().optional(),
+  }),
+  media: z.object({ kind: z.enum(['local', 's3']), status: z.enum(['ok', 'unavailable']), reason: z.string().optional() }),
+});
+export type HealthAnswer = z.infer<typeof HealthAnswerSchema>;
+
+/** `GET /openapi.json`: this document (OpenAPI 3.1), described by its top level only. */
+export const OpenApiDocumentSchema = z.looseObject({
+  openapi: z.string(),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.record(z.string(), z.unknown())),
+  components: z.looseObject({}),
+});

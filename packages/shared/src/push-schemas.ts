@@ -48,13 +48,17 @@ export const PushSettingsBody = z.object({
 });
 export type PushSettingsBody = z.infer<typeof PushSettingsBody>;
 
-/** `GET /push/settings`: the caller's choices and how many of its browsers are subscribed. */
-export interface PushSettings {
-  newTickets: boolean;
-  ticketMessages: boolean;
-  chatMessages: boolean;
-  devices: number;
-}
+/** `GET /push/settings` (and what changing them answers): the caller's choices and how many of its browsers are subscribed. */
+export const PushSettingsSchema = z.object({
+  newTickets: z.boolean(),
+  ticketMessages: z.boolean(),
+  chatMessages: z.boolean(),
+  devices: z.number().int(),
+});
+export type PushSettings = z.infer<typeof PushSettingsSchema>;
+
+/** `GET /push/vapid-public-key`: the key browsers subscribe with (PushManager.subscribe's applicationServerKey). */
+export const VapidPublicKeySchema = z.object({ publicKey: z.string() });
 
 /** What the service worker receives, decrypted: what it shows and where a click goes. */
 export interface PushPayload {

@@ -33,7 +33,15 @@ import {
 } from './desk-contracts.js';
 import { PresentedIntegrationSchema, PresentedPromptSchema, PresentedQueueOptionSchema } from './automation-schemas.js';
 import { PresentedFileListSchema } from './file-list-schemas.js';
-import { PresentedCompanyPlanSchema, PresentedCompanySchema, PresentedHelpSchema, PresentedPlanRowSchema, PresentedSettingSchema } from './platform-answers.js';
+import {
+  HealthAnswerSchema,
+  OpenApiDocumentSchema,
+  PresentedCompanyPlanSchema,
+  PresentedCompanySchema,
+  PresentedHelpSchema,
+  PresentedPlanRowSchema,
+  PresentedSettingSchema,
+} from './platform-answers.js';
 import { CampaignSettingEntrySchema, PresentedScheduleSchema } from './outbound-schemas.js';
 import { AgentLoadAnswerSchema } from './auto-assign-schemas.js';
 import { AuditLogPageSchema } from './audit-log-schemas.js';
@@ -41,6 +49,30 @@ import type { ErrorCode } from './errors.js';
 import { ExternalSendBody } from './phone-schemas.js';
 import type { RouteKey } from './route-roles.js';
 import { SendMessageBody } from './ticket-schemas.js';
+import {
+  AsaasCustomerAnswerSchema,
+  AsaasIdentificationFieldAnswerSchema,
+  AsaasPaymentAnswerSchema,
+  AsaasPixQrCodeAnswerSchema,
+  AsaasWebhookAnswerSchema,
+  AsaasWebhookListSchema,
+  AsaasWebhookSchema,
+  EfiChargeAnswerSchema,
+  EfiLocationAnswerSchema,
+  EfiQrCodeAnswerSchema,
+  EfiRefundAnswerSchema,
+  EfiTokenAnswerSchema,
+  EfiWebhookAnswerSchema,
+  FakeAsaasPayAnswerSchema,
+  FakePspPayAnswerSchema,
+  PixWebhookAnswerSchema,
+  WebhookAddressCheckSchema,
+} from './payment-answers.js';
+import { PushSettingsSchema, VapidPublicKeySchema } from './push-schemas.js';
+import { AppointmentsByAttendantSchema, DepartmentRatingsSchema, RushHourSchema, TicketReportPageSchema } from './report-answers.js';
+import { SandboxConversationEntrySchema, SandboxInboundAnswerSchema, SandboxOutboxEntrySchema } from './sandbox-answers.js';
+import { SlaBreachListSchema, SlaReportSchema } from './sla-answers.js';
+import { CreatedWebhookSchema, RetriedWebhookDeliverySchema, WebhookDeliveryPageSchema, WebhookListSchema, WebhookSchema } from './webhook-schemas.js';
 import { TwoFactorEnableAnswer, TwoFactorSetupAnswer, TwoFactorStatusSchema } from './two-factor-schemas.js';
 
 /**
@@ -48,31 +80,49 @@ import { TwoFactorEnableAnswer, TwoFactorSetupAnswer, TwoFactorStatusSchema } fr
  * says of a route beyond what its registration carries (method, path, the zod schemas of
  * its params, query and body) and `ROUTE_ROLES` (who may call it):
  *
- * - `answers`: the zod schema of each success status's body (the presenters' types
+ * - `answers`: each success status's body: a zod schema for JSON (the presenters' types
  *   derive from the same schemas, so the document cannot drift from the code; the
- *   OpenAPI test checks real answers against them).
+ *   OpenAPI test checks real answers against them), the media types of a body that is
+ *   not JSON (a file, an image, text), or nothing for 204. `{}`: the route never
+ *   succeeds (it always answers one of its `errors`).
  * - `body`: the body of a route that reads it itself (multipart or JSON), not
  *   through Fastify's `schema.body`.
  * - `errors`: the domain codes the route answers besides the ones every route of its
  *   kind does (validation, session, role, plan: the generator adds those).
  *
- * Keys are `ROUTE_ROLES`'s. A route not here is documented from its registration
- * alone, its answer "application/json" without a schema.
+ * Keys are `ROUTE_ROLES`'s. Every route has an entry with `answers` (the OpenAPI test
+ * fails on one without).
  */
 export interface RouteAnswer {
   summary?: string;
-  /** 204: no body (`schema` absent). */
-  answers?: Partial<Record<200 | 201 | 204, { schema?: z.ZodType; description?: string }>>;
+  answers?: Partial<Record<SuccessStatus, RouteSuccess>>;
   body?: { schema: z.ZodType; multipart?: { files: string } };
   errors?: ErrorCode[];
-  /** The route's own credential instead of a user's session (the external API's connection token). */
+  /** The route's own credential instead of a user's session (the external API's connection token, a provider's webhook). */
   credential?: 'connectionToken';
+}
+
+/** The success statuses a route may answer; 503 only for `GET /health`, whose body is its own, not the error envelope. */
+export type SuccessStatus = 200 | 201 | 202 | 204 | 503;
+
+/** One success answer: `schema` (JSON), `media` (the media types of a body that is not JSON), or neither (204: no body). */
+export interface RouteSuccess {
+  schema?: z.ZodType;
+  media?: string[];
+  description?: string;
 }
 
 const deleted = z.object({ message: z.string() });
 const count = z.object({ count: z.number().int() });
 const ok = (schema: z.ZodType, description?: string) => ({ 200: { schema, ...(description ? { description } : {}) } });
 const created = (schema: z.ZodType) => ({ 201: { schema } });
+const accepted = (schema: z.ZodType) => ({ 202: { schema } });
+/** 204: done, no body. */
+const noContent = (description = 'Done, no body') => ({ 204: { description } });
+/** A body that is not JSON: its media types (ranges such as `image/*` allowed). */
+const media = (types: string[], description: string) => ({ 200: { media: types, description } });
+/** The media files' types (`sendMedia`: images, audio, video, PDF, anything else as a download). */
+const MEDIA_FILE_TYPES = ['image/*', 'audio/*', 'video/*', 'application/pdf', 'application/octet-stream'];
 const list = (schema: z.ZodType) => ok(z.array(schema));
 /** A page of a list: its records under `key`, and whether more follow (`count` where the route counts them). */
 const page = (key: string, schema: z.ZodType, counted: boolean) =>
@@ -166,10 +216,11 @@ export const ROUTE_ANSWERS: Partial<Record<RouteKey, RouteAnswer>> = {
     errors: ['ERR_INVALID_TWO_FACTOR_CODE', 'ERR_TWO_FACTOR_NOT_SET_UP', 'ERR_TWO_FACTOR_ALREADY_ENABLED'],
   },
   'POST /auth/2fa/disable': {
-    summary: 'Turns the second factor off, with a code or the password (204)',
+    summary: 'Turns the second factor off, with a code or the password',
+    answers: noContent('Turned off'),
     errors: ['ERR_INVALID_TWO_FACTOR_CODE', 'ERR_WRONG_PASSWORD', 'ERR_TWO_FACTOR_NOT_SET_UP', 'ERR_TWO_FACTOR_REQUIRED_BY_COMPANY', 'ERR_TOO_MANY_REQUESTS'],
   },
-  'POST /users/:id/2fa/reset': { summary: "A super user removes a user's second factor (204)", errors: ['ERR_NO_USER_FOUND'] },
+  'POST /users/:id/2fa/reset': { summary: "A super user removes a user's second factor", answers: noContent('Removed'), errors: ['ERR_NO_USER_FOUND'] },
   // tickets
   'GET /tickets': { summary: 'A page of the tickets the caller may see', answers: ok(PresentedTicketPageSchema) },
   'GET /tickets/count': { summary: 'How many tickets the same query lists', answers: ok(count) },
@@ -246,7 +297,7 @@ export const ROUTE_ANSWERS: Partial<Record<RouteKey, RouteAnswer>> = {
   // session
   'POST /auth/login': { summary: 'Sign in: an access token (the refresh token is a cookie)', answers: ok(z.object({ token: z.string(), user: PresentedUserSchema })) },
   'POST /auth/refresh_token': { summary: 'A new access token from the refresh cookie', answers: ok(z.object({ token: z.string(), user: PresentedUserSchema })) },
-  'DELETE /auth/logout': { summary: 'End the session of the refresh cookie', answers: { 204: { description: 'Signed out' } } },
+  'DELETE /auth/logout': { summary: 'End the session of the refresh cookie', answers: noContent('Signed out') },
   'GET /auth/me': { summary: 'The signed-in user, with the company', answers: ok(PresentedUserSchema) },
   'GET /auth/options': { summary: 'Whether sign-up and e-mails are on', answers: ok(PublicAuthOptionsSchema) },
   // users
@@ -391,4 +442,108 @@ export const ROUTE_ANSWERS: Partial<Record<RouteKey, RouteAnswer>> = {
   'GET /plans/register': { summary: 'The plans, for the sign-up form (whaticket v6)', answers: list(PresentedPlanRowSchema) },
   'GET /version': { summary: "The server's version", answers: ok(z.object({ version: z.string() })) },
   'GET /messages-allMe': { summary: 'How many messages in a range (whaticket v6 reads `count[0].count`)', answers: ok(z.object({ count: z.array(count) })) },
+
+  // the platform's own routes
+  'GET /health': {
+    summary: "The node's health: the database, DATA_DIR's free space, the media storage",
+    answers: { 200: { schema: HealthAnswerSchema, description: 'Healthy (`status` ok)' }, 503: { schema: HealthAnswerSchema, description: 'Out of service: `status` storage_full or unavailable' } },
+  },
+  'GET /metrics': {
+    summary: "This process's metrics in Prometheus's text format (the holder of METRICS_TOKEN; 404 while it is unset)",
+    answers: media(['text/plain'], "Prometheus's text exposition format"),
+    errors: ['ERR_SESSION_EXPIRED', 'ERR_NOT_FOUND'],
+  },
+  'GET /media/*': {
+    summary: 'A stored file by its signed, expiring address (the signature is the credential)',
+    answers: media(MEDIA_FILE_TYPES, 'The file: inline when an image, audio or video, else a download'),
+    errors: ['ERR_NOT_FOUND', 'ERR_MEDIA_MISSING'],
+  },
+  'GET /openapi.json': { summary: 'This document', answers: ok(OpenApiDocumentSchema) },
+  'GET /api-docs': { summary: "The API's reference page", answers: media(['text/html'], 'The page (its viewer loads /openapi.json)') },
+  'GET /api-docs/:asset': { summary: "The reference page's script and style sheet", answers: media(['text/javascript', 'text/css'], 'viewer.js or viewer.css'), errors: ['ERR_NOT_FOUND'] },
+  // whaticket v6's reports (issue 32): its field names
+  'GET /reports/appointmentsAtendent': { summary: 'Conversations per agent and per queue in the range', answers: ok(AppointmentsByAttendantSchema) },
+  'GET /reports/departamentRatings': { summary: 'The average rating per queue in the range', answers: ok(DepartmentRatingsSchema) },
+  'GET /reports/rushHour': { summary: 'Conversations started per hour of the day in the range', answers: ok(RushHourSchema) },
+  'GET /ticket/reports': { summary: 'A page of the tickets report (the tickets the caller may see)', answers: ok(TicketReportPageSchema) },
+  'GET /messages/transcribeAudio/:fileName': {
+    summary: 'whaticket v6\'s audio transcription: Atende has none, the call is always refused',
+    answers: {},
+    errors: ['ERR_TRANSCRIPTION_UNAVAILABLE'],
+  },
+  // Meta's Cloud API webhook (Meta's own verification and signature)
+  'GET /cloud-api/webhook': {
+    summary: "Meta's subscription check: answers `hub.challenge` to a connection's verify token",
+    answers: media(['text/plain'], '`hub.challenge`'),
+    errors: ['ERR_NO_PERMISSION'],
+  },
+  'POST /cloud-api/webhook': {
+    summary: "Meta's events for the Cloud API connections (`X-Hub-Signature-256`); queued, then answered at once",
+    answers: ok(z.object({ received: z.literal(true) })),
+    errors: ['ERR_INVALID_API_TOKEN'],
+  },
+  // whaticket v6's public files: logos and saved stickers
+  'GET /public/logotipos/:file': { summary: "The platform's logo (whaticket v6's address)", answers: media(['image/*', 'application/octet-stream'], 'The logo') },
+  'GET /public/:companyDir/logotipos/:file': { summary: "A logo (whaticket v6's address)", answers: media(['image/*', 'application/octet-stream'], 'The logo') },
+  'GET /public/:companyDir/stickers/salvos/*': {
+    summary: "A saved sticker's image (whaticket v6's address; the name carries the signed link)",
+    answers: media(MEDIA_FILE_TYPES, 'The image'),
+    errors: ['ERR_NOT_FOUND', 'ERR_MEDIA_MISSING'],
+  },
+  // the payment providers' webhooks (their own credentials: the secret in the path, Asaas's token header)
+  'POST /payments/pix/webhook/:secret': { summary: "The Pix PSP's payment notifications (Efí)", answers: ok(PixWebhookAnswerSchema), errors: ['ERR_NOT_FOUND'] },
+  'POST /payments/pix/webhook/:secret/pix': { summary: "The Pix PSP's payment notifications (Efí posts to the URL + `/pix`)", answers: ok(PixWebhookAnswerSchema), errors: ['ERR_NOT_FOUND'] },
+  'POST /payments/asaas/webhook': { summary: "Asaas's payment events (`asaas-access-token`)", answers: ok(AsaasWebhookAnswerSchema), errors: ['ERR_INVALID_API_TOKEN'] },
+  'POST /subscription/validate/webhook': { summary: "whaticket v6's \"validate webhook\": the address checked for form, never called", answers: ok(WebhookAddressCheckSchema) },
+  // the providers' stand-ins (PIX_PROVIDER=fake): Efí's and Asaas's shapes
+  'POST /fake-psp/oauth/token': { summary: 'An access token (client credentials, HTTP Basic)', answers: ok(EfiTokenAnswerSchema) },
+  'PUT /fake-psp/v2/cob/:txid': { summary: 'Create a Pix charge', answers: created(EfiChargeAnswerSchema) },
+  'GET /fake-psp/v2/cob/:txid': { summary: 'A Pix charge', answers: ok(EfiChargeAnswerSchema) },
+  'GET /fake-psp/v2/loc/:id': { summary: "A charge's location", answers: ok(EfiLocationAnswerSchema) },
+  'GET /fake-psp/v2/loc/:id/qrcode': { summary: "A location's copy-and-paste code", answers: ok(EfiQrCodeAnswerSchema) },
+  'PUT /fake-psp/v2/webhook/:chave': { summary: "Register a Pix key's webhook", answers: ok(EfiWebhookAnswerSchema) },
+  'PUT /fake-psp/v2/pix/:e2eId/devolucao/:id': { summary: 'Refund a received Pix (settled at once)', answers: created(EfiRefundAnswerSchema) },
+  'POST /fake-psp/pay': { summary: "The payer's side: pay the charge a code points to, then notify its webhook", answers: ok(FakePspPayAnswerSchema) },
+  'POST /fake-asaas/v3/customers': { summary: 'Create a customer', answers: ok(AsaasCustomerAnswerSchema) },
+  'POST /fake-asaas/v3/payments': { summary: 'Create a payment (a card is charged at once)', answers: ok(AsaasPaymentAnswerSchema) },
+  'GET /fake-asaas/v3/payments/:id': { summary: 'A payment', answers: ok(AsaasPaymentAnswerSchema) },
+  'GET /fake-asaas/v3/payments/:id/pixQrCode': { summary: "A Pix payment's QR code", answers: ok(AsaasPixQrCodeAnswerSchema) },
+  'GET /fake-asaas/v3/payments/:id/identificationField': { summary: "A boleto's digitable line", answers: ok(AsaasIdentificationFieldAnswerSchema) },
+  'GET /fake-asaas/v3/webhooks': { summary: "The account's webhooks", answers: ok(AsaasWebhookListSchema) },
+  'POST /fake-asaas/v3/webhooks': { summary: 'Create a webhook', answers: ok(AsaasWebhookSchema) },
+  'PUT /fake-asaas/v3/webhooks/:id': { summary: 'Change a webhook', answers: ok(AsaasWebhookSchema) },
+  'POST /fake-asaas/pay': { summary: "The payer's side: a Pix or boleto payment received, then its webhooks called", answers: ok(FakeAsaasPayAnswerSchema) },
+  // the sandbox connection's simulated phone (tests and demos)
+  'POST /sandbox/:whatsappId/inbound': {
+    summary: 'The customer sends a message (JSON, or multipart with a `file`)',
+    answers: { 201: { schema: SandboxInboundAnswerSchema }, 200: { schema: SandboxInboundAnswerSchema, description: 'A message id already received: nothing new stored' } },
+    errors: ['ERR_NO_WAPP_FOUND', 'ERR_EMPTY_MESSAGE'],
+  },
+  'POST /sandbox/:whatsappId/read': { summary: 'The customer opens the chat: what was sent to the number is read', answers: ok(z.object({ read: z.number().int() })), errors: ['ERR_NO_WAPP_FOUND'] },
+  'POST /sandbox/:whatsappId/edit': { summary: 'The customer edits one of its messages', answers: ok(z.object({ edited: z.literal(true) })), errors: ['ERR_NO_WAPP_FOUND', 'ERR_NO_MESSAGE_FOUND'] },
+  'POST /sandbox/:whatsappId/react': { summary: "The customer reacts to one of the product's messages", answers: ok(z.object({ reacted: z.literal(true) })), errors: ['ERR_NO_WAPP_FOUND', 'ERR_NO_MESSAGE_FOUND'] },
+  'POST /sandbox/:whatsappId/revoke': { summary: 'The customer deletes one of its messages', answers: ok(z.object({ revoked: z.literal(true) })), errors: ['ERR_NO_WAPP_FOUND', 'ERR_NO_MESSAGE_FOUND'] },
+  'GET /sandbox/:whatsappId/outbox': { summary: 'What the product sent to a number', answers: list(SandboxOutboxEntrySchema), errors: ['ERR_NO_WAPP_FOUND'] },
+  'GET /sandbox/:whatsappId/conversation': { summary: 'Both sides of a conversation, in order', answers: list(SandboxConversationEntrySchema), errors: ['ERR_NO_WAPP_FOUND'] },
+  'POST /test/connections/:id/session': { summary: "Browser tests only (NODE_ENV=test): play a connection's session states", answers: ok(PresentedConnectionSessionSchema) },
+  // Web Push (issue 35): the caller's own browsers and choices
+  'GET /push/vapid-public-key': { summary: 'The key browsers subscribe with', answers: ok(VapidPublicKeySchema) },
+  'GET /push/settings': { summary: "The caller's push choices and subscribed browsers", answers: ok(PushSettingsSchema) },
+  'PUT /push/settings': { summary: "Change the caller's push choices", answers: ok(PushSettingsSchema) },
+  'POST /push/subscriptions': { summary: "Subscribe a browser (PushSubscription.toJSON())", answers: created(PushSettingsSchema), errors: ['ERR_PUSH_ENDPOINT_REFUSED', 'ERR_PUSH_ENDPOINT_TAKEN'] },
+  'DELETE /push/subscriptions': { summary: 'Unsubscribe a browser', answers: ok(PushSettingsSchema), errors: ['ERR_NO_PUSH_SUBSCRIPTION_FOUND'] },
+  // event webhooks (issue 34)
+  'GET /webhooks': { summary: "The company's event webhooks (never their secrets)", answers: ok(WebhookListSchema) },
+  'POST /webhooks': { summary: 'Subscribe a URL to events: the only answer that shows its signing secret', answers: created(CreatedWebhookSchema), errors: ['ERR_OUTBOUND_URL_REFUSED'] },
+  'PUT /webhooks/:id': { summary: 'Change a webhook (or turn it on again)', answers: ok(WebhookSchema), errors: ['ERR_NO_WEBHOOK_FOUND', 'ERR_OUTBOUND_URL_REFUSED'] },
+  'DELETE /webhooks/:id': { summary: 'Delete a webhook and its delivery log', answers: noContent('Deleted'), errors: ['ERR_NO_WEBHOOK_FOUND'] },
+  'GET /webhooks/:id/deliveries': { summary: "A page of a webhook's delivery log, newest first", answers: ok(WebhookDeliveryPageSchema), errors: ['ERR_NO_WEBHOOK_FOUND'] },
+  'POST /webhooks/:id/deliveries/:deliveryId/retry': {
+    summary: 'Send a delivery again (queued at once)',
+    answers: accepted(RetriedWebhookDeliverySchema),
+    errors: ['ERR_NO_WEBHOOK_FOUND', 'ERR_NO_WEBHOOK_DELIVERY_FOUND'],
+  },
+  // response-time targets (issue 35)
+  'GET /sla/breaches': { summary: "The caller's missed response-time targets (the bell)", answers: ok(SlaBreachListSchema) },
+  'GET /dashboard/sla': { summary: 'Targets met and missed in the range, per queue, agent and day', answers: ok(SlaReportSchema) },
 };

@@ -117,8 +117,9 @@ export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;
 export const WebhookDeliveryPageSchema = z.object({ deliveries: z.array(WebhookDeliverySchema), hasMore: z.boolean() });
 export type WebhookDeliveryPage = z.infer<typeof WebhookDeliveryPageSchema>;
 
-export const RetriedWebhookDelivery = z.object({ delivery: WebhookDeliverySchema });
-export type RetriedWebhookDelivery = z.infer<typeof RetriedWebhookDelivery>;
+/** `POST /webhooks/:id/deliveries/:deliveryId/retry` (202): the delivery, queued again. */
+export const RetriedWebhookDeliverySchema = z.object({ delivery: WebhookDeliverySchema });
+export type RetriedWebhookDelivery = z.infer<typeof RetriedWebhookDeliverySchema>;
 
 /** `company-{id}-webhook`, to the company's admins. */
 export type WebhookRealtimeEvent = { action: 'update'; webhook: Webhook } | { action: 'delete'; webhookId: number } | { action: 'delivery'; webhookId: number; delivery: WebhookDelivery };

@@ -1,8 +1,9 @@
+import type { SandboxConversationEntry, SandboxOutboxEntry } from '@atende/shared';
 import type { MediaStorage } from '../../platform/storage/media-storage.js';
 import type { SandboxInboundRow, SandboxOutboxRow } from './sandbox.repo.js';
 
 /** One message the product sent, as the simulated phone shows it (a deleted one without its text or file). */
-export function presentOutboxEntry(row: SandboxOutboxRow, media: MediaStorage) {
+export function presentOutboxEntry(row: SandboxOutboxRow, media: MediaStorage): SandboxOutboxEntry {
   return {
     id: row.externalId,
     body: row.deleted ? '' : row.body,
@@ -16,8 +17,8 @@ export function presentOutboxEntry(row: SandboxOutboxRow, media: MediaStorage) {
 }
 
 /** Both sides, in order, as the customer's phone shows them. */
-export function presentConversation(inbound: SandboxInboundRow[], outbound: SandboxOutboxRow[], media: MediaStorage) {
-  const entries = [
+export function presentConversation(inbound: SandboxInboundRow[], outbound: SandboxOutboxRow[], media: MediaStorage): SandboxConversationEntry[] {
+  const entries: SandboxConversationEntry[] = [
     ...inbound.map((m) => ({
       id: m.externalId ?? `msg-${m.id}`,
       fromCustomer: true,

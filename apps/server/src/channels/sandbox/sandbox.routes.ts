@@ -1,4 +1,4 @@
-import { id, SandboxEditBody, SandboxInboundBody, SandboxMessageRef, SandboxReactBody, SandboxReadBody } from '@atende/shared';
+import { id, SandboxEditBody, SandboxInboundBody, SandboxMessageRef, SandboxReactBody, SandboxReadBody, type SandboxInboundAnswer } from '@atende/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../platform/http/app-error.js';
@@ -55,7 +55,7 @@ export function registerSandboxRoutes(scope: FastifyInstance, deps: SandboxDeps)
     const connection = await sandboxConnection(deps, request.ctx, request.params.whatsappId);
     const { body, media } = await readInbound(deps, request);
     const result = await receiveSandboxMessage(deps, request.ctx, connection, body, media);
-    return reply.status(result.duplicate ? 200 : 201).send(result);
+    return reply.status(result.duplicate ? 200 : 201).send(result satisfies SandboxInboundAnswer);
   });
 
   // The customer opened the chat: everything sent to that number is read (ack 3).

@@ -1,4 +1,4 @@
-import { CheckoutBody, IdParams, PageQuery } from '@atende/shared';
+import { CheckoutBody, IdParams, PageQuery, type AsaasWebhookAnswer, type PixWebhookAnswer } from '@atende/shared';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { superOnly } from '../../platform/http/guards.js';
@@ -93,7 +93,7 @@ export async function registerPaymentWebhookRoutes(scope: FastifyInstance, deps:
     // The schema checked the amounts' shape, so they parse.
     const pixes = (request.body.pix ?? []).map((pix) => ({ txid: pix.txid, endToEndId: pix.endToEndId, amountCents: parsePixAmount(pix.valor) ?? 0 }));
     const outcomes = await receivePixNotifications(deps, request.params.secret, pixes, (txid, outcome) => request.log.info({ txid, outcome }, 'pix notification'));
-    return { received: outcomes.length, outcomes };
+    return { received: outcomes.length, outcomes } satisfies PixWebhookAnswer;
   }
 
   const params = z.object({ secret: z.string().max(200) });
@@ -132,7 +132,7 @@ function registerAsaasWebhookRoutes(scope: FastifyInstance, deps: InvoicesDeps):
     async (request) => {
       const outcome = await receiveAsaasEvent(deps, { event: request.body.event, paymentId: request.body.payment?.id });
       request.log.info({ event: request.body.event, payment: request.body.payment?.id, outcome }, 'asaas event');
-      return { received: true, outcome };
+      return { received: true, outcome } satisfies AsaasWebhookAnswer;
     },
   );
 }

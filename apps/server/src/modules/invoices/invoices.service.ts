@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { dayIn, DEFAULT_TIMEZONE, parseCardExpiry, presentDueDate, RECURRENCE_MONTHS, validCpfCnpj, type CheckoutBody, type PaymentEventPayload, type PaymentMethod, type Recurrence } from '@atende/shared';
+import { dayIn, DEFAULT_TIMEZONE, parseCardExpiry, presentDueDate, RECURRENCE_MONTHS, validCpfCnpj, type CheckoutBody, type PaymentEventPayload, type PaymentMethod, type PaymentNotificationOutcome, type PixWebhookAnswer, type Recurrence, type WebhookAddressCheck } from '@atende/shared';
 import type { InvoiceRow, PixChargeRow } from '../../platform/db/schema.js';
 import { recordAudit } from '../../platform/audit/audit-log.js';
 import { AppError } from '../../platform/http/app-error.js';
@@ -309,7 +309,7 @@ function invoiceReference(invoiceId: number): string {
 }
 
 /** What a notification led to, for logs and tests. */
-export type NotificationOutcome = 'paid' | 'replay' | 'unknown-charge' | 'not-paid' | 'wrong-amount' | 'wrong-invoice';
+export type NotificationOutcome = PaymentNotificationOutcome;
 
 /**
  * A PSP says a Pix arrived. It is trusted only after the charge is fetched back from
@@ -398,9 +398,9 @@ export async function receivePixNotifications(
   secret: string,
   pixes: { txid?: string; endToEndId: string; amountCents: number }[],
   log: (txid: string, outcome: NotificationOutcome) => void,
-): Promise<string[]> {
+): Promise<PixWebhookAnswer['outcomes']> {
   if (!sameSecret(secret, deps.config.PAYMENT_WEBHOOK_SECRET)) throw new AppError('ERR_NOT_FOUND');
-  const outcomes: string[] = [];
+  const outcomes: PixWebhookAnswer['outcomes'] = [];
   for (const pix of pixes) {
     if (!pix.txid) {
       outcomes.push('no-txid');
@@ -434,7 +434,7 @@ export async function receiveAsaasEvent(deps: InvoicesDeps, event: { event: stri
  * `/payments/pix/webhook/…`) and calls no address a user types here (ARCHITECTURE.md §3 rule 13):
  * the address is checked for form only, an `https` one being what a PSP accepts.
  */
-export function checkWebhookAddress(url: string): { success: boolean; message: string; url: string } {
+export function checkWebhookAddress(url: string): WebhookAddressCheck {
   const secure = new URL(url).protocol === 'https:';
   return {
     success: secure,

@@ -17,7 +17,7 @@ import { openSecretSetting } from '../settings/settings.presenter.js';
 const FAKE_PSP_PREFIX = '/fake-psp';
 /** Where the local fake Asaas is mounted (PIX_PROVIDER=fake); its API is at /fake-asaas/v3. */
 const FAKE_ASAAS_PREFIX = '/fake-asaas';
-const FAKE_CLIENT_ID = 'atende-fake-psp';
+export const FAKE_CLIENT_ID = 'atende-fake-psp';
 const FAKE_PIX_KEY = 'pix@atende.local';
 
 /** The webhook path the PSP is given; the secret in it is the first credential, the charge fetched back the second. */
@@ -69,7 +69,7 @@ export interface Payments {
   methods(): Promise<PaymentMethod[]>;
 }
 
-function fakeSecret(config: Pick<Config, 'PAYMENT_WEBHOOK_SECRET'>): string {
+export function fakeSecret(config: Pick<Config, 'PAYMENT_WEBHOOK_SECRET'>): string {
   return `${config.PAYMENT_WEBHOOK_SECRET}-psp`;
 }
 

@@ -1,3 +1,4 @@
+import type { TicketReportRow } from '@atende/shared';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import type { RequestContext, TenantScope } from '../../platform/http/context.js';
@@ -104,7 +105,7 @@ function reportScope(ctx: RequestContext, timeZone: string, f: TicketReportFilte
 export async function ticketReportPage(db: Db, ctx: RequestContext, timeZone: string, filters: TicketReportFilters, page: number, pageSize: number) {
   const where = reportScope(ctx, timeZone, filters);
   const [total] = await rows<{ total: number }>(db, sql`select count(*)::int as total from tickets t join contacts c on c.id = t.contact_id where ${where}`);
-  const list = await rows<Row>(
+  const list = await rows<TicketReportRow>(
     db,
     sql`select t.id, w.name as "whatsappName", c.name as "contactName", u.name as "userName", q.name as "queueName", q.color as "queueColor",
       t.last_message as "lastMessage", t.uuid,

@@ -1,3 +1,4 @@
+import type { AppointmentsByAttendant, DepartmentRatings, RushHour } from '@atende/shared';
 import type { RequestContext, TenantScope } from '../../platform/http/context.js';
 import type { Platform } from '../../platform/platform.js';
 import { resolveRange } from '../dashboard/dashboard.policy.js';
@@ -12,19 +13,19 @@ async function rangeOf(deps: ReportsDeps, scope: TenantScope, query: ReportRange
 }
 
 /** `GET /reports/appointmentsAtendent`: conversations per agent and per queue in the range. */
-export async function appointmentsByAttendant(deps: ReportsDeps, scope: TenantScope, query: ReportRangeQuery) {
+export async function appointmentsByAttendant(deps: ReportsDeps, scope: TenantScope, query: ReportRangeQuery): Promise<AppointmentsByAttendant> {
   const range = await rangeOf(deps, scope, query);
   const [appointmentsByAttendents, ticketsByQueues] = await Promise.all([ticketsPerAttendant(deps.db, scope, range), ticketsPerQueue(deps.db, scope, range)]);
   return { appointmentsByAttendents, ticketsByQueues };
 }
 
 /** `GET /reports/departamentRatings`: the average rating (1–3) per queue in the range. */
-export async function departmentRatings(deps: ReportsDeps, scope: TenantScope, query: ReportRangeQuery) {
+export async function departmentRatings(deps: ReportsDeps, scope: TenantScope, query: ReportRangeQuery): Promise<DepartmentRatings> {
   return ratingsPerQueue(deps.db, scope, await rangeOf(deps, scope, query));
 }
 
 /** `GET /reports/rushHour`: conversations started per hour of the day in the range. */
-export async function rushHour(deps: ReportsDeps, scope: TenantScope, query: ReportRangeQuery) {
+export async function rushHour(deps: ReportsDeps, scope: TenantScope, query: ReportRangeQuery): Promise<RushHour> {
   return conversationsPerHour(deps.db, scope, await rangeOf(deps, scope, query));
 }
 

@@ -1,4 +1,4 @@
-import { APP_VERSION } from '@atende/shared';
+import { APP_VERSION, type HealthAnswer } from '@atende/shared';
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../platform.js';
 import type { StorageMonitor, StorageStatus } from '../storage/disk-space.js';
@@ -30,9 +30,9 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthDeps): vo
     ]);
     const body = { database: deps.database.kind, storage, media: deps.media.status() };
     // A full disk first: it is also why an embedded database stops answering.
-    if (storage.status === 'full' || storage.status === 'database_full') return reply.status(503).send({ status: 'storage_full', ...body });
-    if (!databaseAnswers) return reply.status(503).send({ status: 'unavailable', ...body });
-    return { status: 'ok', ...body };
+    if (storage.status === 'full' || storage.status === 'database_full') return reply.status(503).send({ status: 'storage_full', ...body } satisfies HealthAnswer);
+    if (!databaseAnswers) return reply.status(503).send({ status: 'unavailable', ...body } satisfies HealthAnswer);
+    return { status: 'ok', ...body } satisfies HealthAnswer;
   });
   app.get('/version', async () => ({ version: APP_VERSION }));
 }

@@ -7,6 +7,8 @@ import { ROUTE_CASES, routeCase } from '../../test/route-cases.js';
 import { seedRouteFixture, type RouteFixture } from '../../test/route-fixtures.js';
 import { deletesLast, methodOf, routeCollector, sendProbe } from '../../test/route-table.js';
 import { createTestContext, SUPER_ADMIN, type TestContext } from '../../test/test-app.js';
+import { asaasWebhookToken, FAKE_CLIENT_ID, fakeSecret } from '../../modules/invoices/payments.js';
+import { totpCode, totpStep } from '../../modules/two-factor/totp.js';
 import type { OpenApiDocument } from './openapi.js';
 
 /**
@@ -44,7 +46,8 @@ const NOT_SAMPLED: Record<string, string> = {
   'DELETE /plans/:id': "the probe's plan is its company's (409 ERR_PLAN_IN_USE)",
   'GET /whatsapp/:id/templates': 'Cloud API connections only; the fixture has a sandbox one',
   'POST /messages/:ticketId/template': 'Cloud API connections only; the fixture has a sandbox one',
-  'POST /auth/2fa/enable': 'needs the current code of an authenticator set up by POST /auth/2fa/setup (two-factor.test.ts signs in with one)',
+  'GET /cloud-api/webhook': "needs a Cloud API connection's verify token; the fixture has a sandbox connection (cloud-api.webhook tests call it)",
+  'POST /cloud-api/webhook': "needs a Cloud API connection's app secret to sign the call; the fixture has a sandbox connection (cloud-api.webhook tests call it)",
   'POST /auth/reset-password': 'needs the code of a reset e-mail',
   'POST /resetpasswords/:email/:token/:newPassword': 'needs the code of a reset e-mail',
   'POST /campaigns/:id/cancel': "the probe's campaign is not running (409 ERR_CAMPAIGN_STATE)",
@@ -60,8 +63,17 @@ const NOT_SAMPLED: Record<string, string> = {
   'POST /subscription': "the probe's invoice is paid by an earlier probe",
 };
 
+/**
+ * Routes whose answers ROUTE_ANSWERS may leave undeclared, and why. Every other route
+ * declares its success answers there: a JSON schema, media types, or 204.
+ */
+const UNDECLARED: Record<string, string> = {};
+
+/** `GET /metrics` is on (and sampled) with a token. */
+const METRICS_TOKEN = 'openapi-metrics-token-0123456789';
+
 beforeAll(async () => {
-  t = await createTestContext({ onRoute: routes.onRoute, env: { PIX_PROVIDER: 'fake' } });
+  t = await createTestContext({ onRoute: routes.onRoute, env: { PIX_PROVIDER: 'fake', METRICS_TOKEN } });
   company = await t.factories.buildCompany();
   const response = await t.app.inject({ method: 'GET', url: '/openapi.json' });
   expect(response.statusCode).toBe(200);
@@ -70,6 +82,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
+
+type Responses = Record<string, { description: string; content?: Record<string, { schema?: unknown }> } | undefined>;
+const responsesOf = (path: string, method: string) => doc.paths[path]![method]!.responses as Responses;
 
 function answerOf(key: string): RouteAnswer | undefined {
   return (ROUTE_ANSWERS as Record<string, RouteAnswer | undefined>)[key];
@@ -80,6 +95,12 @@ function pathOf(url: string): string {
     .split('/')
     .map((segment) => (segment === '*' ? '{wildcard}' : segment.startsWith(':') ? `{${segment.slice(1)}}` : segment))
     .join('/');
+}
+
+/** Whether an answer's `content-type` is one of a documented media type or range (`image/*`). */
+function mediaMatches(documented: string, contentType: string): boolean {
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  return documented.endsWith('/*') ? type.startsWith(documented.slice(0, -1)) : type === documented;
 }
 
 /** Ajv over the document's schemas: `#/components/schemas/X` becomes a schema of its own. */
@@ -160,6 +181,37 @@ describe('the OpenAPI document', () => {
     expect(doc.paths['/users']!.get!['x-scopes']).toBeUndefined();
   });
 
+  it('declares what every route answers: a JSON schema, the media types of another body, or no body (204)', () => {
+    const undeclared: string[] = [];
+    const malformed: string[] = [];
+    for (const key of routes.keys()) {
+      const answers = answerOf(key)?.answers;
+      if (answers === undefined) {
+        if (!(key in UNDECLARED)) undeclared.push(key);
+        continue;
+      }
+      // `{}`: the route never succeeds, so it must name what it answers instead.
+      if (Object.keys(answers).length === 0 && (answerOf(key)?.errors ?? []).length === 0) malformed.push(`${key}: never succeeds, and names no error`);
+      for (const [status, success] of Object.entries(answers)) {
+        const kinds = [success?.schema, success?.media].filter((kind) => kind !== undefined).length;
+        if (status === '204' ? kinds !== 0 : kinds !== 1) malformed.push(`${key} ${status}: ${status === '204' ? 'a 204 has no body' : 'needs a schema or media types, not both'}`);
+      }
+    }
+    expect(undeclared, 'routes whose answers ROUTE_ANSWERS (packages/shared) does not declare: add them there').toEqual([]);
+    expect(malformed).toEqual([]);
+    expect(Object.keys(UNDECLARED).filter((key) => answerOf(key)?.answers !== undefined), 'routes in UNDECLARED that declare their answers: take them off the list').toEqual([]);
+    for (const operations of Object.values(doc.paths)) {
+      for (const operation of Object.values(operations)) expect(JSON.stringify(operation.responses)).not.toContain('not described yet');
+    }
+    // Files and text say their media types; a 204 has no content.
+    expect(Object.keys(responsesOf('/media/{wildcard}', 'get')['200']!.content!)).toEqual(expect.arrayContaining(['image/*', 'application/octet-stream']));
+    expect(responsesOf('/metrics', 'get')['200']!.content!['text/plain']!.schema).toEqual({ type: 'string' });
+    expect(responsesOf('/webhooks/{id}', 'delete')['204']).toEqual({ description: 'Deleted' });
+    expect(Object.keys(responsesOf('/webhooks/{id}/deliveries/{deliveryId}/retry', 'post'))).toContain('202');
+    expect(responsesOf('/health', 'get')['503']!.content!['application/json']!.schema).toEqual(responsesOf('/health', 'get')['200']!.content!['application/json']!.schema);
+    expect(Object.keys(responsesOf('/messages/transcribeAudio/{fileName}', 'get')).filter((status) => status.startsWith('2'))).toEqual([]);
+  });
+
   it('has an answer table whose routes all exist', () => {
     expect(Object.keys(ROUTE_ANSWERS).filter((key) => !routes.keys().includes(key))).toEqual([]);
   });
@@ -172,18 +224,33 @@ describe('the OpenAPI document', () => {
     const matched = new Set<string>();
     /** What each route last answered: the unseen ones are named with it. */
     const seen = new Map<string, string>();
-    const check = (key: string, status: number, body: string) => {
-      seen.set(key, `${status} ${body.slice(0, 80)}`);
+    const check = (key: string, status: number, body: string, contentType = 'application/json') => {
+      seen.set(key, `${status} ${contentType.split(';')[0]} ${body.slice(0, 80)}`);
       const operation = doc.paths[pathOf(key.slice(key.indexOf(' ') + 1))]?.[methodOf(key).toLowerCase()];
-      const responses = (operation?.responses ?? {}) as Record<string, { content?: Record<string, { schema: unknown }> }>;
+      const responses = (operation?.responses ?? {}) as Record<string, { content?: Record<string, { schema?: unknown }> }>;
       if (status >= 400 && key.includes(' /fake-')) return; // the providers' stand-ins answer in their shapes
-      const schema = (responses[String(status)] ?? (status >= 400 ? responses.default : undefined))?.content?.['application/json']?.schema;
-      if (status >= 400 && !schema) {
+      const response = responses[String(status)] ?? (status >= 400 ? responses.default : undefined);
+      if (!response) {
         failures.push(`${key} answered ${status}, which the document does not list: ${body.slice(0, 200)}`);
         return;
       }
-      if (!schema) return;
-      const validate = compile(schema);
+      if (!response.content) {
+        if (body.length > 0) failures.push(`${key} ${status}: the document says no body, it answered ${contentType}: ${body.slice(0, 200)}`);
+        else if (status < 300) matched.add(key);
+        return;
+      }
+      const json = response.content['application/json'];
+      if (!json) {
+        const types = Object.keys(response.content);
+        if (!types.some((type) => mediaMatches(type, contentType))) failures.push(`${key} ${status}: answered ${contentType}, the document says ${types.join(', ')}`);
+        else if (status < 300) matched.add(key);
+        return;
+      }
+      if (!contentType.startsWith('application/json')) {
+        failures.push(`${key} ${status}: the document says JSON, it answered ${contentType}: ${body.slice(0, 200)}`);
+        return;
+      }
+      const validate = compile(json.schema);
       if (!validate(JSON.parse(body))) failures.push(`${key} ${status}: ${JSON.stringify(validate.errors?.slice(0, 3))} in ${body.slice(0, 200)}`);
       else if (status < 300) matched.add(key);
     };
@@ -191,9 +258,7 @@ describe('the OpenAPI document', () => {
       for (const key of deletesLast(keys)) {
         const found = routeCase(key)!;
         const response = await sendProbe(t, found.ownSession ? (await company.admin.login()).token : await token(), methodOf(key), found.probe(fixtureOf));
-        const type = String(response.headers['content-type'] ?? '');
-        if (!type.startsWith('application/json')) continue;
-        check(key, response.statusCode, response.body);
+        check(key, response.statusCode, response.body, String(response.headers['content-type'] ?? ''));
       }
     };
     const walked = routes.keys().filter((k) => k in ROUTE_CASES && routeRole(k) !== undefined);
@@ -233,14 +298,69 @@ describe('the OpenAPI document', () => {
       async () => superToken,
     );
 
+    /** Calls `key`'s route at `url` (its ids filled in) and checks the answer against the document. */
+    const sample = async (key: string, url: string, options: { payload?: unknown; headers?: Record<string, string>; token?: string } = {}) => {
+      const headers = { ...options.headers, ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) };
+      const response = await t.app.inject({ method: methodOf(key) as 'GET', url, payload: options.payload as object, headers });
+      check(key, response.statusCode, response.body, String(response.headers['content-type'] ?? ''));
+      return response;
+    };
+    // Files by their signed addresses: a sticker the walk saved (its address, and whaticket v6's).
+    const sticker = (await t.request(admin.token, 'GET', '/stickers')).json<{ url: string; path: string }[]>()[0]!;
+    await sample('GET /media/*', sticker.url.slice(sticker.url.indexOf('/media/')));
+    await sample('GET /public/:companyDir/stickers/salvos/*', `/public/company${company.id}/${sticker.path}`);
+    await sample('GET /metrics', '/metrics', { token: METRICS_TOKEN });
+    // The payment providers' webhooks, with their credentials (a Pix that names no charge; an event that is not a payment).
+    const pixNotice = { pix: [{ endToEndId: 'E99999999202601010000PROBE000001', valor: '1.00' }] };
+    await sample('POST /payments/pix/webhook/:secret', `/payments/pix/webhook/${t.config.PAYMENT_WEBHOOK_SECRET}`, { payload: pixNotice });
+    await sample('POST /payments/pix/webhook/:secret/pix', `/payments/pix/webhook/${t.config.PAYMENT_WEBHOOK_SECRET}/pix`, { payload: pixNotice });
+    await sample('POST /payments/asaas/webhook', '/payments/asaas/webhook', { payload: { event: 'PAYMENT_CREATED' }, headers: { 'asaas-access-token': asaasWebhookToken(t.config) } });
+    // The fake PSP (Efí's shapes), driven as the Pix provider drives it, on a key of its own (no webhook of the app's).
+    const basic = Buffer.from(`${FAKE_CLIENT_ID}:${fakeSecret(t.config)}`).toString('base64');
+    const pspToken = (await sample('POST /fake-psp/oauth/token', '/fake-psp/oauth/token', { payload: { grant_type: 'client_credentials' }, headers: { authorization: `Basic ${basic}` } })).json<{ access_token: string }>().access_token;
+    const txid = `openapi${Date.now()}probe0000000000`.slice(0, 30);
+    const psp = { token: pspToken };
+    const cob = (await sample('PUT /fake-psp/v2/cob/:txid', `/fake-psp/v2/cob/${txid}`, { ...psp, payload: { valor: { original: '10.00' }, chave: 'openapi@example.com', solicitacaoPagador: 'OpenAPI sample' } })).json<{ loc: { id: number }; pixCopiaECola: string }>();
+    await sample('GET /fake-psp/v2/loc/:id', `/fake-psp/v2/loc/${cob.loc.id}`, psp);
+    await sample('GET /fake-psp/v2/loc/:id/qrcode', `/fake-psp/v2/loc/${cob.loc.id}/qrcode`, psp);
+    await sample('PUT /fake-psp/v2/webhook/:chave', '/fake-psp/v2/webhook/other%40example.com', { ...psp, payload: { webhookUrl: 'https://example.invalid/pix' } });
+    const paid = (await sample('POST /fake-psp/pay', '/fake-psp/pay', { payload: { pixCopiaECola: cob.pixCopiaECola } })).json<{ endToEndId: string }>();
+    await sample('GET /fake-psp/v2/cob/:txid', `/fake-psp/v2/cob/${txid}`, psp);
+    await sample('PUT /fake-psp/v2/pix/:e2eId/devolucao/:id', `/fake-psp/v2/pix/${paid.endToEndId}/devolucao/openapi1`, { ...psp, payload: { valor: '1.00' } });
+    // The fake Asaas (Asaas's shapes): an account of its own, a boleto, a webhook kept off (nothing is called).
+    const asaas = { headers: { access_token: '$aact_openapi_sample_0001' } };
+    const customer = (await sample('POST /fake-asaas/v3/customers', '/fake-asaas/v3/customers', { ...asaas, payload: { name: 'OpenAPI', cpfCnpj: '52998224725' } })).json<{ id: string }>();
+    const payment = (
+      await sample('POST /fake-asaas/v3/payments', '/fake-asaas/v3/payments', { ...asaas, payload: { customer: customer.id, billingType: 'BOLETO', value: 10, dueDate: '2099-12-31', description: 'OpenAPI sample' } })
+    ).json<{ id: string }>();
+    await sample('GET /fake-asaas/v3/payments/:id', `/fake-asaas/v3/payments/${payment.id}`, asaas);
+    await sample('GET /fake-asaas/v3/payments/:id/pixQrCode', `/fake-asaas/v3/payments/${payment.id}/pixQrCode`, asaas);
+    await sample('GET /fake-asaas/v3/payments/:id/identificationField', `/fake-asaas/v3/payments/${payment.id}/identificationField`, asaas);
+    const hook = { name: 'OpenAPI', url: 'https://example.invalid/asaas', email: 'openapi@example.com', enabled: false, interrupted: false, sendType: 'SEQUENTIALLY', events: ['PAYMENT_RECEIVED'] };
+    const created = (await sample('POST /fake-asaas/v3/webhooks', '/fake-asaas/v3/webhooks', { ...asaas, payload: hook })).json<{ id: string }>();
+    await sample('PUT /fake-asaas/v3/webhooks/:id', `/fake-asaas/v3/webhooks/${created.id}`, { ...asaas, payload: { name: 'OpenAPI sample' } });
+    await sample('GET /fake-asaas/v3/webhooks', '/fake-asaas/v3/webhooks', asaas);
+    await sample('POST /fake-asaas/pay', '/fake-asaas/pay', { payload: { id: payment.id } });
+    // A second factor turned on and off by its owner, and one a super user removes (users of the super user's company: its reset is scoped so).
+    const owner = await t.factories.buildUser(company.id);
+    const ownerToken = (await owner.login()).token;
+    const secretOf = async (token: string) => (await t.request(token, 'POST', '/auth/2fa/setup')).json<{ secret: string }>().secret;
+    await sample('POST /auth/2fa/enable', '/auth/2fa/enable', { token: ownerToken, payload: { code: totpCode(await secretOf(ownerToken), totpStep(new Date())) } });
+    await sample('POST /auth/2fa/disable', '/auth/2fa/disable', { token: ownerToken, payload: { password: owner.password } });
+    const superCompanyId = (await t.request(superToken, 'GET', '/auth/me')).json<{ companyId: number }>().companyId;
+    const lost = await t.factories.buildUser(superCompanyId);
+    const lostToken = (await lost.login()).token;
+    expect((await t.request(lostToken, 'POST', '/auth/2fa/enable', { code: totpCode(await secretOf(lostToken), totpStep(new Date())) })).statusCode).toBe(200);
+    await sample('POST /users/:id/2fa/reset', `/users/${lost.id}/2fa/reset`, { token: superToken });
+
     expect.soft(failures).toEqual([]);
     expect.soft(MUST_MATCH.filter((key) => !matched.has(key)), 'documented answers never seen').toEqual([]);
-    const withSchema = routes.keys().filter((key) => Object.values(answerOf(key)?.answers ?? {}).some((success) => success?.schema !== undefined));
+    const withSchema = routes.keys().filter((key) => Object.keys(answerOf(key)?.answers ?? {}).length > 0);
     const unseen = withSchema.filter((key) => !matched.has(key) && !(key in NOT_SAMPLED)).map((key) => `${key} (answered ${seen.get(key) ?? 'no JSON'})`);
     expect.soft(unseen, 'routes with a documented success the walk never saw succeed: make its probe succeed, or list it in NOT_SAMPLED with why').toEqual([]);
     expect(Object.keys(NOT_SAMPLED).filter((key) => matched.has(key)), 'routes in NOT_SAMPLED that the walk does see: take them off the list').toEqual([]);
     console.log(
-      `OpenAPI answers: ${withSchema.length} of ${routes.keys().length} routes have a success schema; ${matched.size} of them sampled and matched by this walk (${Object.keys(NOT_SAMPLED).length} not sampled, listed with why)`,
+      `OpenAPI answers: ${withSchema.length} of ${routes.keys().length} routes document their success (a JSON schema, media types or 204); ${matched.size} of them sampled and matched by this walk (${Object.keys(NOT_SAMPLED).length} not sampled, listed with why)`,
     );
   }, 300_000);
 

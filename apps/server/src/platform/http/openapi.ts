@@ -9,6 +9,7 @@ import {
   type ErrorCode,
   type RouteAnswer,
   type RouteRole,
+  type RouteSuccess,
 } from '@atende/shared';
 import type { RouteOptions } from 'fastify';
 import { z } from 'zod';
@@ -228,6 +229,17 @@ function errorResponses(codes: ErrorCode[], complete: boolean): Record<string, J
   return responses;
 }
 
+/** Media types whose body is text: shown as a string; any other non-JSON body is bytes (no schema, as OpenAPI 3.1 has it). */
+const TEXT_MEDIA = /^text\/|^application\/(javascript|xml)/;
+
+/** One success answer: a JSON body by its schema, a body of other media types (a file, text), or none (204). */
+function successResponse(success: RouteSuccess, writer: SchemaWriter): Json {
+  const description = success.description ?? (success.schema || success.media ? 'Success' : 'Success, no body');
+  if (success.schema) return { description, content: { 'application/json': { schema: writer.write(success.schema, 'output') } } };
+  if (success.media) return { description, content: Object.fromEntries(success.media.map((type) => [type, TEXT_MEDIA.test(type) ? { schema: { type: 'string' } } : {}])) };
+  return { description };
+}
+
 /** The payment providers' stand-ins (`PIX_PROVIDER=fake`, tests and demos) answer in those providers' shapes. */
 function isProviderStandIn(url: string): boolean {
   return url.startsWith('/fake-');
@@ -281,16 +293,16 @@ function buildDocument(info: OpenApiInfo, routes: SeenRoute[]): OpenApiDocument 
     const answer = (ROUTE_ANSWERS as Record<string, RouteAnswer | undefined>)[key];
     const { path, names } = openApiPath(route.url);
     const responses: Record<string, Json> = {};
-    for (const [status, success] of Object.entries(answer?.answers ?? {})) {
-      responses[status] = {
-        description: success.description ?? (success.schema ? 'Success' : 'Success, no body'),
-        ...(success.schema ? { content: { 'application/json': { schema: writer.write(success.schema, 'output') } } } : {}),
-      };
-    }
-    if (Object.keys(responses).length === 0) responses['200'] = { description: 'Success (its body is not described yet)' };
+    for (const [status, success] of Object.entries(answer?.answers ?? {})) responses[status] = successResponse(success, writer);
+    // Every route declares its answers (the OpenAPI test fails otherwise); `{}` is a route that never succeeds.
+    if (answer?.answers === undefined) responses['200'] = { description: 'Success (its body is not described yet)' };
     const scope = answer?.credential === 'connectionToken' || role === 'public' ? undefined : routeScope(key);
     const keyErrors: ErrorCode[] = scope ? ['ERR_INVALID_API_KEY', 'ERR_API_KEY_SCOPE', 'ERR_TOO_MANY_REQUESTS'] : [];
-    if (!isProviderStandIn(route.url)) Object.assign(responses, errorResponses([...commonErrors(route, role, answer), ...keyErrors, ...(answer?.errors ?? [])], answer?.errors !== undefined));
+    if (!isProviderStandIn(route.url)) {
+      const errors = errorResponses([...commonErrors(route, role, answer), ...keyErrors, ...(answer?.errors ?? [])], answer?.errors !== undefined);
+      // A status the route answers with a body of its own (`GET /health`'s 503) keeps it.
+      for (const [status, response] of Object.entries(errors)) responses[status] ??= response;
+    }
     const security =
       answer?.credential === 'connectionToken' ? [{ connectionToken: [] }] : role === 'public' ? [] : [{ userToken: [] }, ...(scope ? [{ apiKey: [scope] }] : [])];
     const body = requestBody(route, answer, writer);
