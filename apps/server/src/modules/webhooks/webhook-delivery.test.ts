@@ -185,6 +185,22 @@ describe('event webhooks: deliveries', () => {
     expect(later[1]!.data).toMatchObject({ ticketId: reopened.ticketId, contact: { name: expect.any(String) } });
   });
 
+  it("a connection's status change is connection.updated (the session's columns as written); a QR code alone is not", async () => {
+    const { token, whatsappId } = await companyWithWebhook(['connection.updated'], '/connection');
+    expect((await t.request(token, 'DELETE', `/whatsappsession/${whatsappId}`)).statusCode).toBeLessThan(300);
+    expect((await t.request(token, 'POST', `/whatsappsession/${whatsappId}`)).statusCode).toBeLessThan(300);
+    await sender.drain();
+    const events = requestsTo('/connection').map((request) => payloadOf(request));
+    expect(events.map((event) => [event.event, event.data.id, event.data.status])).toEqual([
+      ['connection.updated', whatsappId, 'DISCONNECTED'],
+      ['connection.updated', whatsappId, 'CONNECTED'],
+    ]);
+    const shown = (await t.request(token, 'GET', `/whatsapp/${whatsappId}`)).json<Record<string, unknown>>();
+    expect(events[1]!.data).toEqual(Object.fromEntries(Object.keys(events[1]!.data).map((key) => [key, shown[key]])));
+    expect(Object.keys(events[1]!.data)).toEqual(expect.arrayContaining(['name', 'status', 'provider', 'queues', 'updatedAt']));
+    expect(events[1]!.data).not.toHaveProperty('token');
+  });
+
   it('writes nothing for a company without a webhook on the event, nor for a webhook turned off', async () => {
     const company = await t.factories.buildCompany();
     await createServiceDeskFactories(t.database.db).buildConnection(company.id);
