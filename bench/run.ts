@@ -95,7 +95,8 @@ pg.Client.prototype.query = function countedQuery(this: pg.Client, ...rest: unkn
 } as typeof pg.Client.prototype.query;
 
 async function freshDatabase(): Promise<string> {
-  const name = 'atende_bench';
+  // Another name (BENCH_DB_NAME) lets two checkouts run the bench on one PostgreSQL without dropping each other's database.
+  const name = process.env.BENCH_DB_NAME ?? 'atende_bench';
   const admin = new pg.Client({ connectionString: args['admin-url'] });
   await admin.connect();
   await admin.query(`drop database if exists ${name} with (force)`);

@@ -77,7 +77,7 @@ async function main(): Promise<void> {
   const recoverAfterMs = config.RECOVERY_AFTER_SECONDS * 1000;
   const recoveryEveryMs = Math.min(60_000, recoverAfterMs);
   // Event webhooks: the outbox is sent by the worker nodes (modules/webhooks/webhook-sender.ts).
-  const webhookSender = services.worker ? createWebhookSender(app.services) : null;
+  const webhookSender = services.worker ? createWebhookSender(app.services, { maxRetryInMs: config.WEBHOOK_MAX_RETRY_SECONDS * 1000 }) : null;
   await webhookSender?.start();
   const stopRecoveries = services.worker
     ? [

@@ -5,6 +5,7 @@ import { announcePendingMessages, deliverPendingMessage, insertPendingBatch } fr
 import { stripUnsafeText } from '../platform/text/unsafe-text.js';
 import type { AutomationTicket } from './automation.repo.js';
 import { findTicketDetail } from '../modules/tickets/tickets.repo.js';
+import { recordTicketsUpdated, ticketChangeIsHeard } from '../modules/tickets/ticket-webhooks.js';
 import type { DbOrTx } from '../platform/db/client.js';
 import { tickets, type TicketRow } from '../platform/db/schema.js';
 import type { TenantScope } from '../platform/http/context.js';
@@ -32,13 +33,18 @@ export interface BotEffects {
   followUp?: FollowUp;
 }
 
-/** Writes one change to one ticket, or the same change to several. */
+/**
+ * Writes one change to one ticket, or the same change to several. A change of status,
+ * agent or queue is a `ticket.updated` webhook event, written with it: `db` is then the
+ * caller's transaction.
+ */
 export async function applyTicketChange(db: DbOrTx, scope: TenantScope, ticketId: number | number[], change: TicketChange): Promise<void> {
   if (Object.keys(change).length === 0) return;
   await db
     .update(tickets)
     .set({ ...change, updatedAt: new Date() })
     .where(inTenant(tickets, scope, Array.isArray(ticketId) ? inArray(tickets.id, ticketId) : eq(tickets.id, ticketId)));
+  if (ticketChangeIsHeard(change)) await recordTicketsUpdated(db, scope, Array.isArray(ticketId) ? ticketId : [ticketId]);
 }
 
 /** A reply stored as a pending send, with its pause before going out. */

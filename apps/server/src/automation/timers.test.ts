@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tickets } from '../platform/db/schema.js';
+import { tickets, webhooks } from '../platform/db/schema.js';
 import { createAutomationHarness, sandboxPhone, type AutomationHarness } from '../test/automation-harness.js';
 import type { BuiltCompany } from '../test/factories.js';
 import { SWEEP_INTERVAL_SECONDS } from './automation-jobs.js';
@@ -66,8 +66,14 @@ describe('timers as durable jobs', () => {
     await runJobsAt(minutes(T0, 20));
     expect(await ticket(ticketId)).toMatchObject({ status: 'open' });
 
+    const hook = await h.desk.buildWebhook(company.id, ['ticket.updated']);
     await runJobsAt(minutes(T0, 31));
     expect(await ticket(ticketId)).toMatchObject({ status: 'closed', unreadMessages: 0 });
+    // The close is a ticket.updated webhook event (issue 34), written with it.
+    expect((await h.desk.webhookOutbox(hook.id)).filter((row) => row.orderingKey === `ticket:${ticketId}`)).toEqual([
+      expect.objectContaining({ event: 'ticket.updated', data: expect.objectContaining({ id: ticketId, status: 'closed', unreadMessages: 0 }) }),
+    ]);
+    await h.database.db.delete(webhooks).where(eq(webhooks.id, hook.id));
     expect(await quiet.received()).toEqual([`Encerramos por inatividade, Rita. Protocolo ${ticketId}.`]);
     expect(await ticket(waitingId)).toMatchObject({ status: 'open' });
   });
@@ -79,8 +85,13 @@ describe('timers as durable jobs', () => {
     const { ticketId } = await customer.say('Oi');
     await runJobsAt(minutes(T0, 40));
     expect(await ticket(ticketId)).toMatchObject({ queueId: null, status: 'pending' });
+    const hook = await h.desk.buildWebhook(company.id, ['ticket.updated']);
     await runJobsAt(minutes(T0, 62));
     expect(await ticket(ticketId)).toMatchObject({ queueId: target.id, status: 'pending', chatbot: false });
+    expect((await h.desk.webhookOutbox(hook.id)).filter((row) => row.orderingKey === `ticket:${ticketId}`)).toEqual([
+      expect.objectContaining({ event: 'ticket.updated', data: expect.objectContaining({ id: ticketId, queueId: target.id, queue: expect.objectContaining({ name: 'Triagem' }) }) }),
+    ]);
+    await h.database.db.delete(webhooks).where(eq(webhooks.id, hook.id));
   });
 
   // What this proves: the app keeps no timer state in memory (a rebuilt app on the same database and job

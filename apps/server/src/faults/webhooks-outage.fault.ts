@@ -33,6 +33,10 @@ beforeAll(async () => {
     JOBS_MAINTENANCE_SECONDS: '5',
     // The receiver listens on loopback, as a service on the server's own host would; an operator allows it so.
     OUTBOUND_ALLOW_PRIVATE: '127.0.0.1',
+    // The backoff capped at 30 s (the operator's setting): once the receiver is back, the deliveries
+    // resume within ~36 s instead of the ~5 minutes the default doubling reaches after a 5-minute
+    // outage, so the file holds the (one file at a time) fault suite for the outage and little more.
+    WEBHOOK_MAX_RETRY_SECONDS: '30',
   };
   server = await startServer(env);
 }, 90_000);
@@ -112,10 +116,8 @@ async function postUntilAccepted(token: string, whatsappId: number, from: string
   }
 }
 
-// Held back until a customer's message writes its `message.created` outbox row (issue 34 item 3:
-// the ingest batch writes none yet). Without it this test waits its full 20 minutes and fails.
-describe.skip('a webhook receiver down for 5 minutes, the server killed twice meanwhile', () => {
-  it('gets every event id once it is back (distinct ids), one per stored message, in order per ticket', { timeout: 20 * 60_000 }, async () => {
+describe('a webhook receiver down for 5 minutes, the server killed twice meanwhile', () => {
+  it('gets every event id once it is back (distinct ids), one per stored message, in order per ticket', { timeout: 12 * 60_000 }, async () => {
     const { token } = await signIn(server, env.ADMIN_EMAIL!, env.ADMIN_PASSWORD!);
     const whatsappId = ((await (await api(server, token, 'POST', '/whatsapp', { name: 'Sandbox', provider: 'sandbox' })).json()) as { id: number }).id;
     const port = await freePort();
@@ -155,7 +157,7 @@ describe.skip('a webhook receiver down for 5 minutes, the server killed twice me
     await receiver.start();
     const backAt = Date.now();
 
-    const stored = await query<{ id: number; ticket_id: number }>(
+    const stored = await query<{ id: number | string; ticket_id: number | string }>(
       `select id, ticket_id from messages where whatsapp_id = $1 and not from_me order by id`,
       [whatsappId],
     );
@@ -171,14 +173,15 @@ describe.skip('a webhook receiver down for 5 minutes, the server killed twice me
         const left = events.filter((e) => !seen.ids.has(e.event_id));
         return left.length === 0 ? left : null;
       },
-      12 * 60_000,
+      4 * 60_000,
       500,
     ).catch(() => events.filter((e) => !seen.ids.has(e.event_id)));
     const catchUpMs = Date.now() - backAt;
 
     // In order per ticket: each ticket's message ids arrive as they were stored (ascending).
     const expectedPerTicket = new Map<number, number[]>();
-    for (const message of stored) expectedPerTicket.set(message.ticket_id, [...(expectedPerTicket.get(message.ticket_id) ?? []), message.id]);
+    // (Numbers: node-postgres reads the bigint ids as strings, the payload has numbers.)
+    for (const message of stored) expectedPerTicket.set(Number(message.ticket_id), [...(expectedPerTicket.get(Number(message.ticket_id)) ?? []), Number(message.id)]);
     const outOfOrder = [...expectedPerTicket].filter(([ticketId, ids]) => JSON.stringify(seen.perTicket.get(ticketId) ?? []) !== JSON.stringify(ids)).map(([ticketId]) => ticketId);
 
     // The suite's totals: events are what is "sent" and "stored" here; an id received again is allowed

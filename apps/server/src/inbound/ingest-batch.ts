@@ -1,4 +1,7 @@
 import { arrivalQueueSql, START_DUE_STATE } from './arrival.js';
+import { PRESENTED_MESSAGE_OBJECT } from '../modules/messages/messages.repo.js';
+import { PRESENTED_TICKET_OBJECT } from '../modules/tickets/tickets.repo.js';
+import { WEBHOOK_MEDIA_PATH_KEY, WEBHOOKS_DUE_CHANNEL } from '../modules/webhooks/webhook-outbox.js';
 
 import type { SqlExecutor } from '../platform/db/client.js';
 import type { InboundMessage } from './inbound-message.js';
@@ -41,9 +44,9 @@ const STORE_BATCH = `
     -- Looked up per number through the unique key: the planner takes the input for 100
     -- rows (a function's default), which against a table of a few thousand contacts
     -- made it scan them all.
-    select c.id, c.company_id, c.number from (select distinct company_id, number from input) i
+    select c.id, c.company_id, c.number, c.name from (select distinct company_id, number from input) i
     cross join lateral (
-      select c.id, c.company_id, c.number from contacts c where c.company_id = i.company_id and c.number = i.number limit 1
+      select c.id, c.company_id, c.number, c.name from contacts c where c.company_id = i.company_id and c.number = i.number limit 1
     ) c
   ), new_contacts as (
     insert into contacts (company_id, name, number, is_group, whatsapp_id)
@@ -52,7 +55,7 @@ const STORE_BATCH = `
     where not exists (select 1 from known k where k.company_id = i.company_id and k.number = i.number)
     order by i.company_id, i.number, i.ord
     on conflict (company_id, number) do nothing
-    returning id, company_id, number, is_group
+    returning *
   ), active as (
     select tk.id, tk.contact_id, tk.whatsapp_id, tk.status, tk.is_group, tk.chatbot, tk.use_integration, tk.prompt_id, tk.queue_id,
       (tk.bot_state ->> 'started') = 'true' as bot_started, (tk.bot_state ->> 'startDue') = 'true' as start_due
@@ -83,7 +86,7 @@ const STORE_BATCH = `
     from new_contacts nc join chats ch on ch.company_id = nc.company_id and ch.number = nc.number
     left join connections w on w.id = ch.whatsapp_id and w.company_id = ch.company_id
     cross join lateral (select case when nc.is_group then null else w.arrival_queue_id end as queue_id) q
-    returning id, contact_id, whatsapp_id, queue_id
+    returning *
   ), targets as (
     select i.*, coalesce(k.id, nc.id) as contact_id, coalesce(a.id, nt.id) as ticket_id, nt.id is not null as on_new_ticket,
       -- The chat's first message of the batch is the one that opened the ticket.
@@ -124,7 +127,7 @@ const STORE_BATCH = `
       n.sender_name, coalesce(n.created_at, now()), n.data_json
     from numbered n order by n.message_id
     on conflict (company_id, whatsapp_id, external_id) where external_id is not null do nothing
-    returning id
+    returning *
   ), ticket_updates as (
     -- A message older than the ticket's newest (a webhook job re-run after a crash, a late
     -- redelivery) takes its place in the chat but not the preview, and times only move forward.
@@ -151,8 +154,50 @@ const STORE_BATCH = `
     insert into bot_turns (message_id, company_id, ticket_id)
     select n.message_id, n.company_id, n.ticket_id from numbered n join stored s on s.id = n.message_id where n.turn_due
     returning message_id
+  ), hooks as (
+    -- The enabled webhooks of the batch's companies (issue 34): events are written only for those that listen.
+    select h.id, h.company_id, h.events from webhooks h
+    where h.enabled and h.company_id in (select distinct company_id from input)
+  ), events as materialized (
+    -- What the webhooks hear of the batch, presented as the API shows it (the rows this
+    -- statement wrote are not visible to it: the new ticket, contact and message come from
+    -- their RETURNING). One event id per event, whatever the number of webhooks; \`seq\` and
+    -- \`rank\` put a ticket's creation before its first message.
+    select e.*, gen_random_uuid()::text as event_id from (
+      select 'ticket.created' as event, t.company_id, t.id as ticket_id, (select min(m.id) from stored m where m.ticket_id = t.id) as seq, 0 as rank,
+        (${PRESENTED_TICKET_OBJECT})::jsonb as data
+      from new_tickets t
+      join new_contacts c on c.id = t.contact_id
+      left join users u on u.id = t.user_id
+      left join queues q on q.id = t.queue_id
+      left join whatsapps w on w.id = t.whatsapp_id
+      where exists (select 1 from hooks h where h.company_id = t.company_id and 'ticket.created' = any(h.events))
+      union all
+      select 'message.created', m.company_id, m.ticket_id, m.id, 1,
+        (${PRESENTED_MESSAGE_OBJECT})::jsonb
+          || case when m.media_path <> '' and not m.is_deleted then jsonb_build_object('${WEBHOOK_MEDIA_PATH_KEY}', m.media_path) else '{}'::jsonb end
+      from stored m
+      join (select id, name from known union all select id, name from new_contacts) c on c.id = m.contact_id
+      left join messages qm on qm.id = m.quoted_msg_id and qm.company_id = m.company_id
+      left join contacts qc on qc.id = qm.contact_id
+      where exists (select 1 from hooks h where h.company_id = m.company_id and 'message.created' = any(h.events))
+    ) e
+  ), outbox as (
+    -- Written with the messages (the outbox, modules/webhooks/webhook-outbox.ts), ids in each ticket's order.
+    insert into webhook_deliveries (id, company_id, webhook_id, event_id, event, ordering_key, data)
+    overriding system value
+    select nextval(pg_get_serial_sequence('webhook_deliveries', 'id')), o.company_id, o.webhook_id, o.event_id, o.event, 'ticket:' || o.ticket_id, o.data
+    from (
+      select e.*, h.id as webhook_id from events e join hooks h on h.company_id = e.company_id and e.event = any(h.events)
+      order by e.seq nulls first, e.rank, h.id
+    ) o
+    returning 1
+  ), notified as (
+    -- Heard by the senders at commit.
+    select pg_notify('${WEBHOOKS_DUE_CHANNEL}', '') from (select 1 from outbox limit 1) x
   )
-  select t.ord, t.ticket_id, s.id as message_id, t.ticket_created, (s.id is not null and t.turn_due) as turn_due
+  select t.ord, t.ticket_id, s.id as message_id, t.ticket_created, (s.id is not null and t.turn_due) as turn_due,
+    (select count(*) from notified) as notified
   from targets t
   left join numbered n on n.ord = t.ord
   left join stored s on s.id = n.message_id`;

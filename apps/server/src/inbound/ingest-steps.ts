@@ -3,6 +3,8 @@ import type { Platform } from '../platform/platform.js';
 import { botTurns, contacts, messages, tickets, type TicketRow } from '../platform/db/schema.js';
 import type { TenantScope } from '../platform/http/context.js';
 import { findActiveTicket } from '../modules/tickets/tickets.repo.js';
+import { recordTicketWebhookEvent } from '../modules/tickets/tickets.service.js';
+import { recordMessageWebhookEvents } from '../modules/messages/message-webhooks.js';
 import { arrivalQueue, START_DUE_STATE } from './arrival.js';
 
 import type { InboundReactions } from './inbound-reactions.js';
@@ -142,6 +144,9 @@ export async function storeSlowly(services: Pick<Platform, 'db'>, { input, numbe
       const turnDue =
         !fromMe && !rating && input.specialType !== 'call_log' && input.source !== 'system' && ticket.status === 'pending' && !ticket.isGroup;
       if (turnDue) await tx.insert(botTurns).values({ messageId: message.id, companyId: input.companyId, ticketId: ticket.id });
+      // The webhooks' outbox (issue 34), as the batch writes it: the ticket's creation before its first message.
+      if (ticketCreated) await recordTicketWebhookEvent(tx, scope, 'ticket.created', ticket.id);
+      await recordMessageWebhookEvents(tx, scope, 'message.created', [message.id]);
       return { kind: 'stored' as const, ticketId: ticket.id, messageId: message.id, ticketCreated, turnDue, ...(rating ? { rating } : {}) };
     });
   } catch (error) {

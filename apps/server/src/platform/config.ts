@@ -110,6 +110,11 @@ const EnvSchema = z.object({
    * settled belongs to a node that stopped; it is re-checked (docs/architecture.md).
    */
   OUTBOUND_CLAIM_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(90),
+  /**
+   * Event webhooks: the longest wait between two attempts of a delivery (the backoff doubles
+   * from 10 s up to it; retried for 24 h whatever it is), in seconds.
+   */
+  WEBHOOK_MAX_RETRY_SECONDS: z.coerce.number().int().min(10).max(3600).default(3600),
   /** How often the worker looks for due sends and schedules, in seconds. */
   OUTBOUND_SWEEP_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
   /** A schedule whose time passed longer ago than this (server down) is marked ERRO instead of sent, in hours. */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../platform/db/client.js';
-import { contactExtraInfo, contacts, messages, quickMessages, tags, ticketNotes, ticketTags, tickets, whatsapps } from '../platform/db/schema.js';
+import { asc, eq } from 'drizzle-orm';
+import { contactExtraInfo, contacts, messages, quickMessages, tags, ticketNotes, ticketTags, tickets, webhookDeliveries, webhooks, whatsapps } from '../platform/db/schema.js';
 
 const hex = () => randomBytes(3).toString('hex');
 const digits = () => `55119${String(randomBytes(4).readUInt32BE() % 100_000_000).padStart(8, '0')}`;
@@ -77,6 +78,27 @@ export function createServiceDeskFactories(db: Db) {
         .returning();
       if (!row) throw new Error('quick message not created');
       return row;
+    },
+    /**
+     * A webhook stored as is (no sender runs in these tests: what it would send is read
+     * from the outbox with `webhookOutbox`); `POST /webhooks` is tested in modules/webhooks.
+     */
+    async buildWebhook(companyId: number, events: string[]) {
+      const [row] = await db
+        .insert(webhooks)
+        .values({ companyId, url: `https://hooks.example.com/${hex()}`, events, secretSealed: 'not-sent' })
+        .returning();
+      if (!row) throw new Error('webhook not created');
+      return row;
+    },
+    /** A webhook's outbox, oldest first: event, ordering key and the body's data. */
+    async webhookOutbox(webhookId: number) {
+      const rows = await db
+        .select({ event: webhookDeliveries.event, orderingKey: webhookDeliveries.orderingKey, data: webhookDeliveries.data })
+        .from(webhookDeliveries)
+        .where(eq(webhookDeliveries.webhookId, webhookId))
+        .orderBy(asc(webhookDeliveries.id));
+      return rows as { event: string; orderingKey: string; data: Record<string, unknown> }[];
     },
   };
   return factories;

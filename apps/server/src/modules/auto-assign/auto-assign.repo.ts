@@ -2,6 +2,7 @@ import type { AutoAssignMode } from '@atende/shared';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import type { TenantScope } from '../../platform/http/context.js';
+import { recordTicketsUpdated } from '../tickets/ticket-webhooks.js';
 import { onlineSql } from './presence.repo.js';
 
 type Rows<T> = { rows: T[] };
@@ -115,7 +116,10 @@ export async function applyAssignments(
   for (const [queueId, userId] of cursors) {
     await tx.execute(sql`update queues set assign_cursor_user_id = ${userId} where company_id = ${scope.companyId} and id = ${queueId}`);
   }
-  return result.rows.map((r) => Number(r.id));
+  const assigned = result.rows.map((r) => Number(r.id));
+  // The webhooks' ticket.updated of each, in the round's transaction.
+  await recordTicketsUpdated(tx, scope, assigned);
+  return assigned;
 }
 
 /** Companies with a waiting ticket in an auto-assigning queue (the sweep's list). */

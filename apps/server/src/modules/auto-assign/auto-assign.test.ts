@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { tickets, userPresence, whatsappQueues } from '../../platform/db/schema.js';
+import { tickets, userPresence, webhooks, whatsappQueues } from '../../platform/db/schema.js';
 import type { BuiltCompany } from '../../test/factories.js';
 import { createServiceDeskFactories } from '../../test/service-desk-factories.js';
 import { socketClients, type SocketClients } from '../../test/socket-clients.js';
@@ -115,9 +115,17 @@ describe('assignment', () => {
     const socket = await online(ana.token);
     const updates: { action: string; ticket?: { id: number; status: string; userId: number } }[] = [];
     socket.on(`company-${company.id}-ticket`, (payload: (typeof updates)[number]) => updates.push(payload));
+    const hook = await desk.buildWebhook(company.id, ['ticket.updated']);
     const ticketId = await customerTicket(queue.id);
     await assignedTo(ticketId, ana.id);
     expect((await ticketRow(ticketId)).status).toBe('open');
+    // The transfer (updateTicket), then the assignment: both ticket.updated webhook events, in order (issue 34).
+    const outbox = (await desk.webhookOutbox(hook.id)).filter((row) => row.orderingKey === `ticket:${ticketId}`);
+    expect(outbox.map((row) => [row.event, row.data.status, row.data.userId])).toEqual([
+      ['ticket.updated', 'pending', null],
+      ['ticket.updated', 'open', ana.id],
+    ]);
+    await t.database.db.delete(webhooks).where(eq(webhooks.id, hook.id));
     await vi.waitFor(() => expect(updates.some((u) => u.action === 'update' && u.ticket?.id === ticketId && u.ticket.status === 'open' && u.ticket.userId === ana.id)).toBe(true));
     expect(offline.id).not.toBe(ana.id);
   });

@@ -156,7 +156,19 @@ export async function updateSessionColumns(
   columns: SessionColumns,
   conditions: { leaseNodeId?: string | null; keepDisconnected?: boolean },
 ): Promise<WhatsappRow | null> {
-  const [row] = await db
+  const [row] = await sessionColumnsUpdate(db, scope, whatsappId, columns, conditions);
+  return row ?? null;
+}
+
+/** The statement of `updateSessionColumns`, `UPDATE ... RETURNING` the row (also run with its webhook event, connection-state.ts). */
+export function sessionColumnsUpdate(
+  db: DbOrTx,
+  scope: TenantScope,
+  whatsappId: number,
+  columns: SessionColumns,
+  conditions: { leaseNodeId?: string | null; keepDisconnected?: boolean },
+) {
+  return db
     .update(whatsapps)
     .set({ ...columns, updatedAt: sql`now()` })
     .where(
@@ -171,7 +183,6 @@ export async function updateSessionColumns(
       ),
     )
     .returning();
-  return row ?? null;
 }
 
 /**

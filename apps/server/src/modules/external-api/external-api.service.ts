@@ -5,6 +5,7 @@ import { isCompanyExpired, isCompanySuspended, type TenantScope } from '../../pl
 import type { Platform } from '../../platform/platform.js';
 import { outgoingItems, storeAndDeliver, type OutgoingMessagesDeps } from '../messages/outgoing-messages.js';
 import { findActiveTicket, findTicketDetail } from '../tickets/tickets.repo.js';
+import { recordTicketWebhookEvent } from '../tickets/tickets.service.js';
 import { findConnectionByToken, findOrInsertContact, insertPendingTicket } from './external-api.repo.js';
 
 /** The external send API: the token's connection, its contact and ticket, and the messages stored and delivered as an agent's. */
@@ -18,7 +19,12 @@ export interface ExternalSendInput extends ExternalSendBody {
 export async function findOrCreateTicket(deps: Pick<Platform, 'db'>, scope: TenantScope, contactId: number, whatsappId: number): Promise<{ id: number; created: boolean }> {
   const existing = await findActiveTicket(deps.db, scope, contactId, whatsappId);
   if (existing) return { id: existing.id, created: false };
-  const created = await insertPendingTicket(deps.db, scope, contactId, whatsappId);
+  // With its webhook event (ticket.created), in one transaction of its own: the callers hold none.
+  const created = await deps.db.transaction(async (tx) => {
+    const id = await insertPendingTicket(tx, scope, contactId, whatsappId);
+    if (id !== null) await recordTicketWebhookEvent(tx, scope, 'ticket.created', id);
+    return id;
+  });
   if (created !== null) return { id: created, created: true };
   const raced = await findActiveTicket(deps.db, scope, contactId, whatsappId);
   if (!raced) throw new AppError('ERR_CREATING_TICKET');

@@ -98,14 +98,12 @@ export async function loadMessageDetails(db: DbOrTx, scope: TenantScope, ids: nu
 }
 
 /**
- * `presentMessage` of each message `m` of a page (its contact `c`, the quoted
- * message `qm` and its contact `qc`) as JSON text built by PostgreSQL, with the
- * media file the server still has to sign a URL for. `messages.repo.test.ts` checks
- * that both give the same messages.
+ * `presentMessage` of a message `m` (its contact `c` with id and name, the quoted
+ * message `qm` and its contact `qc`) as a JSON object built by PostgreSQL, without
+ * its media URL (the server signs one). The conversation page and the inbound
+ * batch's webhook events (inbound/ingest-batch.ts) use it.
  */
-function conversationPageSql(connectionCondition: string): string {
-  return `
-  select json_build_object(
+export const PRESENTED_MESSAGE_OBJECT = `json_build_object(
       'id', m.id, 'ticketId', m.ticket_id, 'contactId', m.contact_id, 'userId', m.user_id,
       'body', case when m.is_deleted then '' else m.body end,
       'fromMe', m.from_me, 'source', m.source, 'ack', m.ack, 'read', m.read,
@@ -120,7 +118,17 @@ function conversationPageSql(connectionCondition: string): string {
         'mediaType', coalesce(qm.media_type, 'chat'), 'isDeleted', qm.is_deleted, 'contact', json_build_object('name', coalesce(qc.name, ''))) end,
       'createdAt', ${isoTimestampSql('m.created_at')},
       'updatedAt', ${isoTimestampSql('m.updated_at')}
-    )::text as message,
+    )`;
+
+/**
+ * `presentMessage` of each message `m` of a page (its contact `c`, the quoted
+ * message `qm` and its contact `qc`) as JSON text built by PostgreSQL, with the
+ * media file the server still has to sign a URL for. `messages.repo.test.ts` checks
+ * that both give the same messages.
+ */
+function conversationPageSql(connectionCondition: string): string {
+  return `
+  select ${PRESENTED_MESSAGE_OBJECT}::text as message,
     case when m.media_path <> '' and not m.is_deleted then m.media_path end as media_path
   from messages m
   join contacts c on c.id = m.contact_id

@@ -10,6 +10,8 @@ import { startFakeWebhookReceiver, type FakeWebhookReceiver } from '../../test/f
 import type { FakeReply, FakeRequest } from '../../test/fake-http.js';
 import { createServiceDeskFactories } from '../../test/service-desk-factories.js';
 import { ALLOW_LOOPBACK_PEERS, createTestContext, type TestContext } from '../../test/test-app.js';
+import type { InboundMessage } from '../../inbound/inbound-message.js';
+import { ingestMessage } from '../../inbound/ingest.js';
 import { claimDueDeliveries } from './webhook-deliveries.repo.js';
 import { createWebhookSender, pruneWebhookDeliveries, type WebhookSender } from './webhook-sender.js';
 
@@ -25,13 +27,13 @@ async function rowsOf<Row>(query: SQL): Promise<Row[]> {
 }
 
 /** A company of its own per test, with one webhook on the receiver (`path` tells the tests' requests apart). */
-async function companyWithWebhook(events: string[], hookPath: string): Promise<{ company: BuiltCompany; token: string; hook: CreatedWebhook }> {
+async function companyWithWebhook(events: string[], hookPath: string): Promise<{ company: BuiltCompany; token: string; hook: CreatedWebhook; whatsappId: number }> {
   const company = await t.factories.buildCompany();
-  await createServiceDeskFactories(t.database.db).buildConnection(company.id);
+  const { id: whatsappId } = await createServiceDeskFactories(t.database.db).buildConnection(company.id);
   const token = (await company.admin.login()).token;
   const response = await t.request(token, 'POST', '/webhooks', { url: `${receiver.url}${hookPath}`, events });
   expect(response.statusCode, response.body).toBe(201);
-  return { company, token, hook: response.json<CreatedWebhook>() };
+  return { company, token, hook: response.json<CreatedWebhook>(), whatsappId };
 }
 
 async function openTicket(companyId: number, token: string): Promise<PresentedTicket> {
@@ -124,6 +126,79 @@ describe('event webhooks: deliveries', () => {
     expect(events.find((event) => event.event === 'contact.created')?.data).toMatchObject({ id: contactId, name: 'Webhook Person' });
     expect(events.find((event) => event.event === 'contact.updated')?.data).toMatchObject({ id: contactId, name: 'Webhook Person Renamed' });
     expect(JSON.stringify(events)).not.toContain('__mediaPath');
+  });
+
+  it("a customer's messages (the ingest batch and its full path) reach message.created, after the ticket.created of the ticket they open, as the API presents them", async () => {
+    const { company, token, whatsappId } = await companyWithWebhook(['ticket.created', 'message.created'], '/inbound');
+    let n = 0;
+    const inbound = (from: string, body: string, extra: Partial<InboundMessage> = {}): InboundMessage => ({
+      channel: 'sandbox', companyId: company.id, whatsappId, from, body, externalId: `hook-in-${company.id}-${++n}`, ...extra,
+    });
+    const ingestAll = (messages: InboundMessage[]) => Promise.all(messages.map((message) => ingestMessage(t.app.services, message)));
+    // One batch: a new contact's two messages, and a second chat.
+    const first = inbound('5511955550001', 'Olá', { contactName: 'Ana' });
+    const results = await ingestAll([first, inbound('5511955550002', 'Oi'), inbound('5511955550001', 'Obrigado', { data: { pollSecret: 'x', referral: { sourceUrl: 'https://example.com' } } as never })]);
+    expect(results.map((result) => result.ticketCreated)).toEqual([true, true, false]);
+    const [ana, other] = results.map((result) => result.ticketId!);
+    // A second batch: a message quoting the first, and a file (its link is signed when sent, its path never shown).
+    await ingestAll([
+      inbound('5511955550001', 'Quero um pedido', { quotedExternalId: first.externalId }),
+      inbound('5511955550002', '', { media: { path: `${company.id}/photo.jpg`, mediaType: 'image', name: 'photo.jpg', mimeType: 'image/jpeg', size: 10 } }),
+    ]);
+    await sender.drain();
+    const events = requestsTo('/inbound').map((request) => payloadOf(request));
+    const ofTicket = (ticketId: number) =>
+      events.filter((event) => (event.event === 'ticket.created' ? event.data.id : event.data.ticketId) === ticketId).map((event) => [event.event, event.data.body ?? null]);
+    expect(ofTicket(ana!)).toEqual([
+      ['ticket.created', null],
+      ['message.created', 'Olá'],
+      ['message.created', 'Obrigado'],
+      ['message.created', 'Quero um pedido'],
+    ]);
+    expect(ofTicket(other!)).toEqual([['ticket.created', null], ['message.created', 'Oi'], ['message.created', '']]);
+    expect(new Set(events.map((event) => event.id)).size).toBe(events.length);
+    expect(events.find((event) => event.data.mediaName === 'photo.jpg')?.data.mediaUrl).toEqual(expect.stringContaining('photo.jpg'));
+    expect(JSON.stringify(events)).not.toContain('__mediaPath');
+
+    // The same presentation as the API's (built by the database in the batch); reading them marks them read.
+    const ticketCreated = events.find((event) => event.event === 'ticket.created' && event.data.id === ana)!;
+    expect(ticketCreated.data).toMatchObject({ id: ana, status: 'pending', unreadMessages: 2, lastMessage: 'Obrigado', contact: { name: 'Ana', number: '5511955550001' } });
+    const shown = (await t.request(token, 'GET', `/messages/${ana}`)).json<{ messages: Record<string, unknown>[] }>().messages;
+    const heard = events.filter((event) => event.event === 'message.created' && event.data.ticketId === ana).map((event) => event.data);
+    expect(heard).toEqual(shown.map((message) => ({ ...message, read: false })));
+    expect(heard[2]).toMatchObject({ quotedMsg: { body: 'Olá', contact: { name: 'Ana' } }, contact: { name: 'Ana' } });
+    expect(heard[1]!.dataJson).toEqual({ referral: { sourceUrl: 'https://example.com' } });
+    const ticketShown = (await t.request(token, 'GET', `/tickets/${other}`)).json<Record<string, unknown>>();
+    expect(events.find((event) => event.event === 'ticket.created' && event.data.id === other)?.data).toEqual({ ...ticketShown, unreadMessages: 1, lastMessage: 'Oi', updatedAt: expect.any(String) });
+
+    // The full path: a known contact whose ticket is closed opens a new one.
+    expect((await t.request(token, 'PUT', `/tickets/${other}`, { status: 'closed' })).statusCode).toBe(200);
+    const reopened = await ingestMessage(t.app.services, inbound('5511955550002', 'De novo'));
+    expect(reopened).toMatchObject({ ticketCreated: true });
+    await sender.drain();
+    const later = requestsTo('/inbound').map((request) => payloadOf(request)).slice(events.length);
+    expect(later.map((event) => [event.event, event.data.body ?? null])).toEqual([
+      ['ticket.created', null],
+      ['message.created', 'De novo'],
+    ]);
+    expect(later[0]!.data).toMatchObject({ id: reopened.ticketId, status: 'pending' });
+    expect(later[1]!.data).toMatchObject({ ticketId: reopened.ticketId, contact: { name: expect.any(String) } });
+  });
+
+  it("a connection's status change is connection.updated (the session's columns as written); a QR code alone is not", async () => {
+    const { token, whatsappId } = await companyWithWebhook(['connection.updated'], '/connection');
+    expect((await t.request(token, 'DELETE', `/whatsappsession/${whatsappId}`)).statusCode).toBeLessThan(300);
+    expect((await t.request(token, 'POST', `/whatsappsession/${whatsappId}`)).statusCode).toBeLessThan(300);
+    await sender.drain();
+    const events = requestsTo('/connection').map((request) => payloadOf(request));
+    expect(events.map((event) => [event.event, event.data.id, event.data.status])).toEqual([
+      ['connection.updated', whatsappId, 'DISCONNECTED'],
+      ['connection.updated', whatsappId, 'CONNECTED'],
+    ]);
+    const shown = (await t.request(token, 'GET', `/whatsapp/${whatsappId}`)).json<Record<string, unknown>>();
+    expect(events[1]!.data).toEqual(Object.fromEntries(Object.keys(events[1]!.data).map((key) => [key, shown[key]])));
+    expect(Object.keys(events[1]!.data)).toEqual(expect.arrayContaining(['name', 'status', 'provider', 'queues', 'updatedAt']));
+    expect(events[1]!.data).not.toHaveProperty('token');
   });
 
   it('writes nothing for a company without a webhook on the event, nor for a webhook turned off', async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { WebhookEvent } from '@atende/shared';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { webhooks } from '../../platform/db/schema.js';
@@ -66,4 +66,47 @@ export async function recordWebhookEvents(tx: DbOrTx, inputs: readonly WebhookEv
 /** Wakes the senders (a delivery sent again, a webhook turned on); heard after the caller's commit. */
 export async function notifyWebhookDeliveriesDue(db: DbOrTx): Promise<void> {
   await db.execute(sql`SELECT pg_notify(${WEBHOOKS_DUE_CHANNEL}, '')`);
+}
+
+export interface ChangeWithEventsInput {
+  companyId: number;
+  event: WebhookEvent;
+  /** `connection:` or `campaign:`: the changed row's id follows. */
+  orderingPrefix: string;
+  /** `UPDATE ... RETURNING <the row's columns, id among them>`: the change itself. */
+  change: SQL;
+  /** Each row's entity as the API presents it, read before the change (by id). */
+  presented: ReadonlyMap<number, unknown>;
+  /** A jsonb expression over the returned row `r`, laid over the presented entity (the columns the change wrote). */
+  overlay: SQL;
+}
+
+/**
+ * A change and its webhook events in ONE statement, for writers that hold no transaction
+ * and must not open one (`writeSessionState`, a campaign's finish: they run beside other
+ * transactions, and a nested one hung PGlite). The statement is atomic: an event exists
+ * exactly when its row changed. Each event's data is the entity presented before the
+ * change with the changed columns laid over from the updated row. Answers the changed ids.
+ */
+export async function changeWithWebhookEvents(db: DbOrTx, input: ChangeWithEventsInput): Promise<number[]> {
+  const presented = JSON.stringify([...input.presented].map(([id, data]) => ({ id, data })));
+  const result = (await db.execute(sql`
+    with r as (${input.change}
+    ), hooks as (
+      select h.id from webhooks h where h.company_id = ${input.companyId} and h.enabled and ${input.event} = any(h.events)
+    ), events as materialized (
+      select r.id, gen_random_uuid()::text as event_id, p.data || ${input.overlay} as data
+      from r join jsonb_to_recordset(${presented}::jsonb) as p(id int, data jsonb) on p.id = r.id
+      where exists (select 1 from hooks)
+    ), inserted as (
+      insert into webhook_deliveries (id, company_id, webhook_id, event_id, event, ordering_key, data)
+      overriding system value
+      select nextval(pg_get_serial_sequence('webhook_deliveries', 'id')), ${input.companyId}, o.webhook_id, o.event_id, ${input.event}, ${input.orderingPrefix} || o.id, o.data
+      from (select e.*, h.id as webhook_id from events e cross join hooks h order by e.id, h.id) o
+      returning 1
+    ), notified as (
+      select pg_notify(${WEBHOOKS_DUE_CHANNEL}, '') from (select 1 from inserted limit 1) as any_inserted
+    )
+    select r.id, (select count(*) from notified) as notified from r`)) as unknown as { rows: { id: number | string }[] };
+  return result.rows.map((row) => Number(row.id));
 }

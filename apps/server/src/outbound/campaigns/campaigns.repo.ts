@@ -127,10 +127,15 @@ export async function taggedContacts(tx: DbOrTx, scope: TenantScope, tagId: numb
 
 /** These running campaigns become FINALIZADA (now); answers the ids that did. */
 export async function finishCampaigns(db: DbOrTx, scope: TenantScope, ids: number[]): Promise<number[]> {
-  const rows = await db
-    .update(campaigns)
-    .set({ status: 'FINALIZADA', completedAt: sql`now()`, updatedAt: new Date() })
-    .where(inTenant(campaigns, scope, inArray(campaigns.id, ids), eq(campaigns.status, 'EM_ANDAMENTO')))
-    .returning({ id: campaigns.id });
+  const rows = await finishCampaignsUpdate(db, scope, ids);
   return rows.map((row) => row.id);
+}
+
+/** The statement of `finishCampaigns` (also run with the webhook events, campaigns.service.ts). */
+export function finishCampaignsUpdate(db: DbOrTx, scope: TenantScope, ids: number[]) {
+  return db
+    .update(campaigns)
+    .set({ status: 'FINALIZADA', completedAt: sql`now()`, updatedAt: sql`now()` })
+    .where(inTenant(campaigns, scope, inArray(campaigns.id, ids), eq(campaigns.status, 'EM_ANDAMENTO')))
+    .returning({ id: campaigns.id, status: campaigns.status, completedAt: campaigns.completedAt, updatedAt: campaigns.updatedAt });
 }

@@ -2,7 +2,11 @@ import { CAMPAIGN_MESSAGE_FIELDS, type CampaignBody, type CampaignListQuery, typ
 import { loadCampaignSettings } from '../campaign-settings/campaign-settings.repo.js';
 import { wakeOutbound, type OutboundEngine, type QueuedSend, type SettledSend } from '../outbound-engine.js';
 import { cancelSends, listSends, queueSends, resumeSends, sendProgress } from '../outbound.repo.js';
+import { sql } from 'drizzle-orm';
+import { presentCampaign } from './campaigns.presenter.js';
 import type { DbOrTx } from '../../platform/db/client.js';
+import { isoTimestampSql } from '../../platform/db/json-sql.js';
+import { changeWithWebhookEvents, webhookListens } from '../../modules/webhooks/webhook-outbox.js';
 import { contactLists, fileLists, tags, whatsapps, type CampaignRow, type OutboundSendRow } from '../../platform/db/schema.js';
 import { assertIdsInTenant } from '../../platform/db/tenant.js';
 import { AppError } from '../../platform/http/app-error.js';
@@ -17,6 +21,7 @@ import {
   deleteCampaignRow,
   findCampaign,
   finishCampaigns,
+  finishCampaignsUpdate,
   insertCampaign,
   listCampaigns,
   loadCampaigns,
@@ -285,6 +290,28 @@ export async function startDueCampaigns(deps: CampaignsDeps): Promise<void> {
   }
 }
 
+/** Left out of the webhook's campaign: a signed link would expire while the delivery waits. */
+const UNSIGNED_MEDIA = { signedUrl: () => '' };
+
+/**
+ * The finish and its `campaign.finished` webhook events (issue 34) in one statement: no
+ * transaction of its own (the finish runs beside the outbound engine's). Each event carries
+ * the campaign as the API shows it, read just before, with its status and times as written.
+ */
+async function finishWithWebhookEvents(deps: CampaignsDeps, scope: TenantScope, ids: number[]): Promise<number[]> {
+  const before = await loadCampaigns(deps.db, scope, ids);
+  return changeWithWebhookEvents(deps.db, {
+    companyId: scope.companyId,
+    event: 'campaign.finished',
+    orderingPrefix: 'campaign:',
+    change: finishCampaignsUpdate(deps.db, scope, ids).getSQL(),
+    presented: new Map(before.map((campaign) => [campaign.id, { ...presentCampaign(campaign, UNSIGNED_MEDIA), mediaUrl: null }])),
+    overlay: sql.raw(
+      `jsonb_build_object('status', r.status, 'completedAt', ${isoTimestampSql('r.completed_at')}, 'updatedAt', ${isoTimestampSql('r.updated_at')})`,
+    ),
+  });
+}
+
 /** A running campaign with nothing left to send is FINALIZADA. */
 async function finishIfDone(deps: CampaignsDeps, scope: TenantScope, ids: number[]): Promise<void> {
   const counts = await sendProgress(deps.db, scope, 'campaign', ids);
@@ -293,7 +320,9 @@ async function finishIfDone(deps: CampaignsDeps, scope: TenantScope, ids: number
     return !c || c.queued + c.sending === 0;
   });
   if (done.length === 0) return;
-  const finished = await finishCampaigns(deps.db, scope, done);
+  const finished = (await webhookListens(deps.db, scope.companyId, 'campaign.finished'))
+    ? await finishWithWebhookEvents(deps, scope, done)
+    : await finishCampaigns(deps.db, scope, done);
   for (const campaign of await loadCampaigns(deps.db, scope, finished)) {
     deps.events.emit('campaign.saved', { companyId: scope.companyId, action: 'update', campaign });
   }

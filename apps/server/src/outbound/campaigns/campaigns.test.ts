@@ -50,6 +50,7 @@ const report = async (id: number) => (await t.request(adminToken, 'GET', `/campa
 
 describe('campaigns', () => {
   it('a due campaign sends each contact one message with the placeholders filled, then ends FINALIZADA with an honest report', async () => {
+    const hook = await createServiceDeskFactories(t.database.db).buildWebhook(companyId, ['campaign.finished']);
     const contactListId = await buildList([
       { name: 'Ana Souza', number: '5511987650001', email: 'ana@example.com' },
       { name: 'Bruno Lima', number: '5511987650002' },
@@ -76,6 +77,14 @@ describe('campaigns', () => {
     expect(finished.progress).toEqual({ valid: 3, queued: 0, sent: 2, delivered: 2, failed: 1, cancelled: 0 });
     expect(finished.failures).toEqual([{ number: '9991987650003', reason: 'ERR_WAPP_INVALID_CONTACT' }]);
     expect(finished.completedAt).not.toBeNull();
+    // The finish is a campaign.finished webhook event (issue 34), written with it, once.
+    expect(await createServiceDeskFactories(t.database.db).webhookOutbox(hook.id)).toEqual([
+      {
+        event: 'campaign.finished',
+        orderingKey: `campaign:${campaign.id}`,
+        data: expect.objectContaining({ id: campaign.id, name: 'Black Friday', status: 'FINALIZADA', completedAt: finished.completedAt, mediaUrl: null }),
+      },
+    ]);
     const outbox = await t.database.db.select({ to: sandboxOutbox.number, body: sandboxOutbox.body }).from(sandboxOutbox).where(eq(sandboxOutbox.whatsappId, whatsappId));
     expect(outbox.sort((a, b) => a.to.localeCompare(b.to))).toEqual([
       { to: '5511987650001', body: 'Olá Ana Souza, ofertas na Loja Centro! (ana@example.com)' },
