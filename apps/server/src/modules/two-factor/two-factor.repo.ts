@@ -89,6 +89,12 @@ export async function countRecoveryCodesLeft(db: DbOrTx, scope: TenantScope, use
   return row?.value ?? 0;
 }
 
+/** The company of a user, whichever it is: for a super user's reset, which reaches every company. */
+export async function findUserCompanyId(db: DbOrTx, userId: number): Promise<number | null> {
+  const [user] = await db.select({ companyId: users.companyId }).from(users).where(eq(users.id, userId)).limit(1);
+  return user?.companyId ?? null;
+}
+
 /** Removes the user's second factor and its recovery codes; false when the user is not in the company. */
 export async function removeTwoFactor(db: DbOrTx, scope: TenantScope, userId: number): Promise<boolean> {
   return db.transaction(async (tx) => {

@@ -14,6 +14,7 @@ import {
   countRecoveryCodesLeft,
   enableTwoFactor,
   findTwoFactor,
+  findUserCompanyId,
   removeTwoFactor,
   saveSetup,
   useRecoveryCode,
@@ -129,10 +130,15 @@ export async function disableSecondFactor(
   await deps.access.changed({ companyId: ctx.companyId, userIds: [ctx.user.id] });
 }
 
-/** `POST /users/:id/2fa/reset`: a super user removes a user's second factor (a lost phone); that user signs in with the password alone, or sets a new one up. */
+/**
+ * `POST /users/:id/2fa/reset`: a super user removes a user's second factor (a lost phone), in any
+ * company (the platform's support); that user signs in with the password alone, or sets a new one up.
+ * Recorded in the user's company's log.
+ */
 export async function resetSecondFactor(deps: TwoFactorDeps, ctx: RequestContext, userId: number): Promise<void> {
   requireSuper(ctx);
-  if (!(await removeTwoFactor(deps.db, ctx, userId))) throw new AppError('ERR_NO_USER_FOUND');
-  await recordAudit(deps.db, ctx, { action: 'two_factor.disabled', entityId: userId, changes: { resetBySuper: true } });
-  await deps.access.changed({ companyId: ctx.companyId, userIds: [userId] });
+  const companyId = await findUserCompanyId(deps.db, userId);
+  if (companyId === null || !(await removeTwoFactor(deps.db, { companyId }, userId))) throw new AppError('ERR_NO_USER_FOUND');
+  await recordAudit(deps.db, ctx, { action: 'two_factor.disabled', entityId: userId, changes: { resetBySuper: true }, companyId });
+  await deps.access.changed({ companyId, userIds: [userId] });
 }
