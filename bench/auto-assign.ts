@@ -26,6 +26,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import type { AssignAgentLogin, AssignClientCommand, AssignClientReport } from './auto-assign-client.js';
 import { startCpuWatch } from './cpu.js';
+import { bannerUrl } from './server-banner.js';
 import { wallClock } from './fanout.js';
 
 const { values: args } = parseArgs({
@@ -66,7 +67,7 @@ function summary(values: number[]) {
 }
 
 /** The production server on that database, as `npm start` runs it; resolves with its URL once it listens. */
-function startServer(databaseUrl: string, dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+async function startServer(databaseUrl: string, dataDir: string): Promise<{ child: ChildProcess; url: string }> {
   const bundle = path.resolve(root, args.bundle);
   if (!existsSync(bundle)) throw new Error('Build first: npm run build -w @atende/server');
   // BENCH_SERVER_PROFILE=<dir>: the server writes a CPU profile there when it stops.
@@ -91,15 +92,7 @@ function startServer(databaseUrl: string, dataDir: string): Promise<{ child: Chi
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /running: (http:\/\/[\d.:]+)/.exec(output);
-      if (match?.[1]) resolve({ child, url: match[1] });
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
-  });
+  return { child, url: await bannerUrl(child) };
 }
 
 async function login(url: string, email: string, password: string): Promise<{ token: string; cookie: string }> {

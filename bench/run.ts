@@ -15,6 +15,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { cpuSpeed, startCpuWatch } from './cpu.js';
+import { bannerUrl } from './server-banner.js';
 import { deliveryFigure, sendAtRate, startFanoutClients, wallClock } from './fanout.js';
 import { cloudApiLatency } from './cloud-api-latency.js';
 import { acceptedXlsx, largestAllowedXlsx, listWhileUploading } from './import.js';
@@ -117,7 +118,7 @@ const serverSecrets = {
 /** The fake Graph API the servers' Cloud API connections talk to (the cloud-api-latency figure). */
 const graph: FakeGraphApi = await startFakeGraphApi();
 
-function startServer(databaseUrl: string, env: Record<string, string> = {}, serverArgs: string[] = []): Promise<{ child: ChildProcess; url: string }> {
+async function startServer(databaseUrl: string, env: Record<string, string> = {}, serverArgs: string[] = []): Promise<{ child: ChildProcess; url: string }> {
   const bundle = path.resolve(root, args.bundle);
   if (!existsSync(bundle)) throw new Error('Build first: npm run build');
   const child = spawn(process.execPath, [bundle, ...serverArgs], {
@@ -140,15 +141,7 @@ function startServer(databaseUrl: string, env: Record<string, string> = {}, serv
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /running: (http:\/\/[\d.:]+)/.exec(output);
-      if (match?.[1]) resolve({ child, url: match[1] });
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
-  });
+  return { child, url: await bannerUrl(child) };
 }
 
 async function login(url: string, email: string, password: string): Promise<string> {
