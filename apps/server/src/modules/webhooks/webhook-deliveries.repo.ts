@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { users, webhookDeliveries, webhooks, type WebhookDeliveryRow, type WebhookRow } from '../../platform/db/schema.js';
 import { inTenant } from '../../platform/db/tenant.js';
@@ -82,26 +82,37 @@ export interface AttemptOutcome {
   responseExcerpt: string | null;
 }
 
-/** A 2xx: delivered, and the webhook is healthy again. */
-export async function settleDelivered(db: DbOrTx, delivery: ClaimedDelivery, outcome: AttemptOutcome): Promise<WebhookDeliveryRow | null> {
-  const [row] = await db
+/**
+ * Several 2xx answers settled in one statement (one commit, one disk flush, instead of
+ * one per delivery), and their webhooks healthy again in a second one that writes only
+ * when a failing clock was running. Answers the rows that were still pending.
+ */
+export async function settleDeliveredMany(db: DbOrTx, settled: readonly { delivery: ClaimedDelivery; outcome: AttemptOutcome }[]): Promise<WebhookDeliveryRow[]> {
+  if (settled.length === 0) return [];
+  const outcomes = JSON.stringify(
+    Object.fromEntries(settled.map(({ delivery, outcome }) => [String(delivery.id), { code: outcome.statusCode, latency: outcome.latencyMs, excerpt: outcome.responseExcerpt }])),
+  );
+  const field = (name: string) => sql`(${outcomes}::jsonb -> (${webhookDeliveries.id})::text ->> ${name})`;
+  const rows = await db
     .update(webhookDeliveries)
     .set({
       status: 'delivered',
       deliveredAt: sql`now()`,
       lockedUntil: null,
-      lastStatusCode: outcome.statusCode,
+      lastStatusCode: sql`${field('code')}::int`,
       lastError: null,
-      latencyMs: outcome.latencyMs,
-      responseExcerpt: outcome.responseExcerpt,
+      latencyMs: sql`${field('latency')}::int`,
+      responseExcerpt: field('excerpt'),
     })
-    .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.status, 'pending')))
+    .where(and(inArray(webhookDeliveries.id, settled.map(({ delivery }) => delivery.id)), eq(webhookDeliveries.status, 'pending')))
     .returning();
+  const webhookIds = [...new Set(settled.map(({ delivery }) => delivery.webhookId))];
+  // Each id is one company's webhook: the ids come from rows that carry their company.
   await db
     .update(webhooks)
     .set({ failingSince: null })
-    .where(inTenant(webhooks, { companyId: delivery.companyId }, eq(webhooks.id, delivery.webhookId), sql`${webhooks.failingSince} IS NOT NULL`));
-  return row ?? null;
+    .where(and(inArray(webhooks.id, webhookIds), sql`${webhooks.failingSince} IS NOT NULL`));
+  return rows;
 }
 
 /**
