@@ -34,7 +34,13 @@ const dateOf = (value: unknown): Date => (value instanceof Date ? value : new Da
  * webhook that is turned off wait.
  */
 export async function claimDueDeliveries(db: DbOrTx, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
-  const result = await db.execute(sql`
+  const result = await db.transaction(async (tx) => {
+    // The claim walks webhook_deliveries_due_idx in its order and stops at the LIMIT (the
+    // first due heads of their keys come early in it): a few ms whatever the backlog. Left
+    // alone, the planner misjudges how many rows the NOT EXISTS keeps and reads every due
+    // row to sort them (about 130 ms for 13,000 pending, issue 34). Only for this transaction.
+    await tx.execute(sql`SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true)`);
+    return tx.execute(sql`
     UPDATE webhook_deliveries d
     SET locked_until = now() + make_interval(secs => ${leaseMs / 1000}), attempts = d.attempts + 1, last_attempt_at = now()
     FROM webhooks w
@@ -52,6 +58,7 @@ export async function claimDueDeliveries(db: DbOrTx, limit: number, leaseMs: num
       FOR UPDATE OF c SKIP LOCKED
     )
     RETURNING d.id, d.company_id, d.webhook_id, d.event_id, d.event, d.data, d.created_at, d.attempts, w.url, w.secret_sealed`);
+  });
   return rowsOf(result).map((row) => ({
     id: Number(row.id),
     companyId: Number(row.company_id),
