@@ -8,7 +8,7 @@ import {
   deleteOldDeliveries,
   nextDueAt,
   noteWebhookFailure,
-  settleDelivered,
+  settleDeliveredMany,
   settleFailed,
   type AttemptOutcome,
   type ClaimedDelivery,
@@ -139,8 +139,7 @@ export function createWebhookSender(deps: WebhookSenderDeps, overrides: Partial<
       outcome = { statusCode: null, error: message, latencyMs: Math.round(performance.now() - startedAt), responseExcerpt: null };
     }
     if (ok) {
-      const row = await settleDelivered(deps.db, delivery, outcome);
-      if (row) deps.events.emit('webhook.delivery', { companyId: delivery.companyId, delivery: row });
+      await settleDeliveredInGroup(delivery, outcome);
       return;
     }
     const row = await settleFailed(deps.db, delivery, outcome, retryDelayMs(delivery.attempts, options), options.retryForMs);
@@ -148,6 +147,50 @@ export function createWebhookSender(deps: WebhookSenderDeps, overrides: Partial<
     if (row?.status === 'failed') logger.warn({ companyId: delivery.companyId, webhookId: delivery.webhookId, deliveryId: delivery.id, event: delivery.event, attempts: row.attempts }, 'webhook delivery failed for good');
     const disabled = await noteWebhookFailure(deps.db, delivery, options.retryForMs);
     if (disabled) await tellWebhookDisabled(delivery.companyId, disabled.id, disabled.url).then(() => deps.events.emit('webhook.saved', { companyId: delivery.companyId, webhook: disabled }));
+  }
+
+  /**
+   * Successes wait here while the previous group is written, then go in one statement
+   * (group commit): under load a flush settles everything answered meanwhile. Each
+   * delivery stays in flight (and its key blocked, its lease held) until its group is
+   * written, so order per key and at-least-once hold as with one statement each.
+   */
+  interface QueuedSuccess {
+    delivery: ClaimedDelivery;
+    outcome: AttemptOutcome;
+    done: (error?: unknown) => void;
+  }
+  let successes: QueuedSuccess[] = [];
+  let settling = false;
+
+  function settleDeliveredInGroup(delivery: ClaimedDelivery, outcome: AttemptOutcome): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      successes.push({ delivery, outcome, done: (error) => (error === undefined ? resolve() : reject(error as Error)) });
+      if (!settling) void settleSuccesses();
+    });
+  }
+
+  async function settleSuccesses(): Promise<void> {
+    settling = true;
+    try {
+      while (successes.length > 0) {
+        const group = successes;
+        successes = [];
+        try {
+          const rows = await settleDeliveredMany(deps.db, group);
+          const byId = new Map(group.map(({ delivery }) => [delivery.id, delivery]));
+          for (const row of rows) {
+            const delivery = byId.get(row.id);
+            if (delivery) deps.events.emit('webhook.delivery', { companyId: delivery.companyId, delivery: row });
+          }
+          for (const queued of group) queued.done();
+        } catch (error) {
+          for (const queued of group) queued.done(error);
+        }
+      }
+    } finally {
+      settling = false;
+    }
   }
 
   async function tellWebhookDisabled(companyId: number, webhookId: number, url: string): Promise<void> {

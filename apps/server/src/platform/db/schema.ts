@@ -1100,7 +1100,9 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_company_id_idx').on(t.companyId, t.webhookId, t.id),
     index('webhook_deliveries_webhook_id_idx').on(t.webhookId, t.status, t.id),
     index('webhook_deliveries_pending_key_idx').on(t.webhookId, t.orderingKey, t.id).where(sql`status = 'pending'`),
-    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`),
+    // The claim's order (next_attempt_at, id): the claim walks it and stops at its LIMIT
+    // instead of sorting every pending row (webhook-deliveries.repo.ts).
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt, t.id).where(sql`status = 'pending'`),
     index('webhook_deliveries_finished_idx').on(t.createdAt).where(sql`status <> 'pending'`),
   ],
 );
