@@ -5,7 +5,7 @@ import { WEBHOOKS_DUE_CHANNEL } from '../webhooks/webhook-outbox.js';
 import { PRESENTED_TICKET_OBJECT } from './tickets.repo.js';
 
 /** The ticket columns whose change is a `ticket.updated` webhook event (issue 34: status, user, queue; tags are written by the tags service). */
-export const TICKET_WEBHOOK_COLUMNS = ['status', 'userId', 'queueId'] as const;
+const TICKET_WEBHOOK_COLUMNS = ['status', 'userId', 'queueId'] as const;
 
 /** Whether a change of these ticket columns is heard by the webhooks. */
 export function ticketChangeIsHeard(change: object): boolean {
