@@ -228,12 +228,9 @@ async function startChromium(executable: string): Promise<{ port: number; close(
 }
 
 /**
- * The login page is audited as a first visit: signed out, no hint cookie. The tickets page as a
- * returning user's: a fresh session stored as the web app stores it, then one visit of
- * /tickets in a tab of its own, so the app itself leaves what it keeps between visits (the
- * preload hint cookie, the greeting the first paint shows: apps/web/first-paint.ts). Storage
- * is set from a page of the same origin that does not run the app (the favicon); the
- * connection is dropped before Lighthouse takes the browser (which clears the HTTP cache).
+ * The login page is audited signed out, the tickets page with a fresh session stored as
+ * the web app stores it. Set from a page of the same origin that does not run the app
+ * (the favicon); the connection is dropped before Lighthouse takes the browser.
  */
 async function prepareStorage(page: PageName): Promise<void> {
   const session = page === 'tickets' ? await signIn() : null;
@@ -241,7 +238,6 @@ async function prepareStorage(page: PageName): Promise<void> {
   try {
     const context = cdp.contexts()[0];
     if (!context) throw new Error('no browser context');
-    await context.clearCookies();
     const tab = await context.newPage();
     await tab.goto(`${base}/favicon.svg`);
     await tab.evaluate((stored) => {
@@ -253,12 +249,6 @@ async function prepareStorage(page: PageName): Promise<void> {
         localStorage.setItem('userId', String(stored.user.id));
       }
     }, session);
-    if (session) {
-      await tab.goto(`${base}/tickets`);
-      await tab.getByTestId('greeting').waitFor({ timeout: 60_000 });
-      // The greeting is stored by an effect after the bar's first paint.
-      await tab.waitForFunction(() => localStorage.getItem('lastGreeting') !== null);
-    }
     await tab.close();
   } finally {
     await cdp.close();

@@ -2,7 +2,6 @@ import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { apiProxy } from './dev-proxy.js';
-import { firstPaint } from './first-paint.js';
 import { firstScreenFiles } from './first-screen.js';
 import { i18nSplit } from './i18n-split.js';
 
@@ -10,7 +9,7 @@ import { i18nSplit } from './i18n-split.js';
 const api = process.env.ATENDE_API ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react(), i18nSplit(), firstScreenFiles(), firstPaint()],
+  plugins: [react(), i18nSplit(), firstScreenFiles()],
   // Several dev servers on one checkout need their own dependency caches (`VITE_CACHE_DIR=/tmp/x`).
   cacheDir: process.env.VITE_CACHE_DIR ?? 'node_modules/.vite',
   server: {
@@ -21,7 +20,7 @@ export default defineConfig({
   test: {
     name: 'web',
     environment: 'jsdom',
-    include: ['src/**/*.test.{ts,tsx}', 'dev-proxy.test.ts', 'i18n-split.test.ts', 'first-screen.test.ts', 'first-paint.test.ts'],
+    include: ['src/**/*.test.{ts,tsx}', 'dev-proxy.test.ts', 'i18n-split.test.ts', 'first-screen.test.ts'],
     setupFiles: ['./src/test/setup.ts'],
     // After the server's files (see the root vitest.config.ts), with the default worker count
     // (one on two CPUs): a test that pushes a socket event right after the stand-in server saw

@@ -9,8 +9,6 @@ export const STORAGE = {
   campaignsFlag: 'cshow',
   todos: 'todos',
   sign: 'signOption',
-  /** The greeting the top bar last showed: index.html paints it before the app has loaded (first-paint.ts). */
-  greeting: 'lastGreeting',
 } as const;
 
 /** What ends a session in this browser: the token and the company id (spec part 1 §4). */
@@ -18,7 +16,6 @@ export function clearSessionStorage(): void {
   localStorage.removeItem(STORAGE.token);
   localStorage.removeItem(STORAGE.companyId);
   localStorage.removeItem(STORAGE.userId);
-  localStorage.removeItem(STORAGE.greeting);
 }
 
 /** Why this browser's last session was ended by someone else, shown on the login page until dismissed. */

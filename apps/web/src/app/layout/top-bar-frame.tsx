@@ -4,10 +4,9 @@ import Brightness7 from '@mui/icons-material/Brightness7';
 import MenuIcon from '@mui/icons-material/Menu';
 import Translate from '@mui/icons-material/Translate';
 import { AppBar, IconButton, Menu, MenuItem, Toolbar, Tooltip, Typography } from '@mui/material';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApi } from '../../api/session';
-import { STORAGE } from '../../api/storage-keys';
 import { toastError } from '../../components/toast';
 import { changeLanguage } from '../../i18n';
 import { useThemeMode } from '../theme';
@@ -56,9 +55,6 @@ export function TopBarFrame({
   const { mode, toggle } = useThemeMode();
   const [languageAnchor, setLanguageAnchor] = useState<HTMLElement | null>(null);
   const themeLabel = mode === 'dark' ? t('topBar.lightMode') : t('topBar.darkMode');
-  const greeting = `${t('topBar.greeting', { name: user.name, company: user.company?.name ?? '' })}${greetingSuffix}`;
-  // The next visit's first paint shows it before the app has loaded (first-paint.ts).
-  useEffect(() => localStorage.setItem(STORAGE.greeting, greeting), [greeting]);
   return (
     <AppBar position="fixed" sx={{ zIndex: (theme) => theme.zIndex.drawer + 1 }}>
       {/* Narrower buttons on a phone, so the greeting keeps some room beside every control. */}
@@ -67,7 +63,8 @@ export function TopBarFrame({
           <MenuIcon />
         </IconButton>
         <Typography variant="body1" noWrap sx={{ flexGrow: 1, minWidth: 0 }} data-testid="greeting">
-          {greeting}
+          {t('topBar.greeting', { name: user.name, company: user.company?.name ?? '' })}
+          {greetingSuffix}
         </Typography>
         <Tooltip title={t('topBar.language')}>
           <IconButton
