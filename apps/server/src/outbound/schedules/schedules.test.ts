@@ -236,7 +236,9 @@ describe('sending a schedule', () => {
       .values({ companyId, body: 'Atrasado pouco', contactId, sendAt: new Date(Date.now() - 23 * 3_600_000) })
       .returning();
     await queueDueSchedules(t.app.services);
-    expect(await scheduleRow(row?.id ?? 0)).toMatchObject({ status: 'ERRO', reason: 'ERR_SCHEDULE_EXPIRED' });
+    // The engine's own sweep may hold these rows (skip locked) when this call runs: wait for whichever commits.
+    const expired = await waitUntil(async () => ((await scheduleRow(row?.id ?? 0))?.status === 'PENDENTE' ? null : scheduleRow(row?.id ?? 0)), 15_000, 'expired schedule settled');
+    expect(expired).toMatchObject({ status: 'ERRO', reason: 'ERR_SCHEDULE_EXPIRED' });
     await waitUntil(async () => (await scheduleRow(recent?.id ?? 0))?.status === 'ENVIADA', 15_000, 'recent overdue schedule sent');
     expect(await t.database.db.select().from(sandboxOutbox).where(eq(sandboxOutbox.body, 'Atrasado demais'))).toEqual([]);
   });
