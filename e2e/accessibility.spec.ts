@@ -1,7 +1,7 @@
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { ADMIN, api, expect, login, test, uniqueStamp } from './fixtures';
+import { ADMIN, animationsEnded, api, expect, login, test, uniqueStamp } from './fixtures';
 
 /**
  * Accessibility (WCAG 2.1 A and AA): axe finds no violation on any page of the
@@ -161,14 +161,7 @@ async function settle(page: Page, ready?: string): Promise<void> {
   await expect(page.locator('main .MuiSkeleton-root')).toHaveCount(0);
   await page.waitForLoadState('networkidle');
   // Colours still fading (a button just enabled when its data arrived) are checked as they end, not midway.
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
-        .map((animation) => animation.finished.catch(() => undefined)),
-    ),
-  );
+  await animationsEnded(page);
 }
 
 const VIEWPORTS = [

@@ -1,6 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, login, test, uniqueStamp } from './fixtures';
+import { axeViolations, expect, login, test, uniqueStamp } from './fixtures';
 
 /**
  * Company API keys (issue 34 item 2): an admin creates a key in Settings → API, sees its
@@ -11,12 +10,6 @@ import { expect, login, test, uniqueStamp } from './fixtures';
 const shots = process.env.E2E_SCREENSHOTS_DIR;
 
 /** axe's WCAG 2.1 A/AA violations inside the page's main (and any open dialog), one line each. */
-async function axeViolations(page: Page): Promise<string[]> {
-  const builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).include('main');
-  if ((await page.locator('[role="dialog"]').count()) > 0) builder.include('[role="dialog"]');
-  const results = await builder.analyze();
-  return results.violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id} at ${node.target.join(' ')}`));
-}
 
 async function keyCall(baseURL: string, key: string, url: string): Promise<number> {
   const response = await fetch(`${baseURL}${url}`, { headers: { authorization: `Bearer ${key}` } });

@@ -1,6 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
-import { api, apiLogin, expect, login, test, uniqueStamp } from './fixtures';
+import { api, apiLogin, axeViolations, expect, login, test, uniqueStamp } from './fixtures';
 
 /**
  * The audit log (issue 35): what an admin changes (a queue, a user) is listed with who did it
@@ -10,10 +8,6 @@ import { api, apiLogin, expect, login, test, uniqueStamp } from './fixtures';
 
 const shots = process.env.E2E_SCREENSHOTS_DIR;
 
-async function axeViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).include('main').analyze();
-  return results.violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id} at ${node.target.join(' ')}`));
-}
 
 test('audit log: changes are listed with who and where, filtered by action, at 1440 and 390 px in pt, en and es', async ({ page, baseURL }) => {
   test.setTimeout(120_000);

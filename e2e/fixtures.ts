@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type BrowserContext, type BrowserContextOptions, type Page } from '@playwright/test';
 import { BROWSER_TIME_ZONE } from './time-zone';
 
@@ -109,4 +110,29 @@ export async function api<T>(baseURL: string, token: string, method: string, url
 export function uniqueStamp(): { text: string; digits: string } {
   const now = Date.now();
   return { text: now.toString(36), digits: String(now).slice(-8) };
+}
+
+/** Settles once the page's finite animations and transitions (a dialog fading in, a colour changing) have ended. */
+export async function animationsEnded(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
+}
+
+/**
+ * WCAG 2.1 AA violations (axe) in the page's main region and in any open dialog, as
+ * `rule at selector`. Waits first for animations to end: a dialog fading in has its texts
+ * half transparent over a half dark backdrop, and would be judged midway.
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  await animationsEnded(page);
+  const builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).include('main');
+  if ((await page.locator('[role="dialog"]').count()) > 0) builder.include('[role="dialog"]');
+  const results = await builder.analyze();
+  return results.violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id} at ${node.target.join(' ')}`));
 }

@@ -1,10 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { api, apiLogin, expect, login, test, uniqueStamp } from './fixtures';
+import { api, apiLogin, axeViolations, expect, login, test, uniqueStamp } from './fixtures';
 
 /**
  * Event webhooks (issue 34 item 3): an admin subscribes a receiver this test runs on
@@ -43,12 +41,6 @@ async function startReceiver() {
   return { url, received, state, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-async function axeViolations(page: Page): Promise<string[]> {
-  const builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).include('main');
-  if ((await page.locator('[role="dialog"]').count()) > 0) builder.include('[role="dialog"]');
-  const results = await builder.analyze();
-  return results.violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id} at ${node.target.join(' ')}`));
-}
 
 /** A new contact's open ticket on a new sandbox connection: the `ticket.created` event. */
 async function openTicket(baseURL: string, token: string, name: string, number: string): Promise<{ id: number }> {
