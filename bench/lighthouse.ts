@@ -8,6 +8,13 @@
  *   npm run bench:lighthouse                        3 runs per page
  *   npm run bench:lighthouse -- --runs 5 --only tickets
  *   npm run bench:lighthouse -- --unused            also lists the unused JavaScript of each page's last run
+ *   npm run bench:lighthouse -- --nginx             through the deploy's nginx site (TLS, HTTP/2), as docs/deploy.md runs it
+ *
+ * Without --nginx the browser talks to the Node server itself: plain HTTP/1.1, which
+ * Lighthouse simulates as six connections, each request waiting its round trip on one of
+ * them. With --nginx the pages come through `deploy/nginx/atende.conf` (the file the
+ * topology test runs, with a throw-away certificate the browser is told to accept): one
+ * TLS connection carrying HTTP/2, what a phone gets from a deployed server.
  *
  * The server runs on a fresh data dir (embedded database) with a sandbox connection and
  * a screenful of pending tickets. The session is the web app's own: the token in
@@ -23,6 +30,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
+import { PRELOAD_HINT_COOKIE, preloadHint } from '../packages/shared/src/first-screen.js';
+import { NGINX, nginxPresent, startNginx } from '../apps/server/src/test/nginx.js';
+import { selfSignedCertificate } from '../apps/server/src/topology/processes.js';
+import { testSite } from '../apps/server/src/topology/site.js';
 
 const TARGETS = { lcp: 2500, tbt: 200 };
 const PAGES = ['login', 'tickets'] as const;
@@ -36,6 +47,8 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '3' },
     only: { type: 'string', default: PAGES.join(',') },
     unused: { type: 'boolean', default: false },
+    /** Pages through the deploy's nginx site (TLS, HTTP/2) instead of the Node server's own HTTP/1.1. */
+    nginx: { type: 'boolean', default: false },
     /** Also writes each run's full Lighthouse report (JSON) into this folder. */
     'lhr-dir': { type: 'string' },
     chromium: { type: 'string', default: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' },
@@ -46,6 +59,7 @@ const runs = Number(args.runs);
 const pages = args.only.split(',').map((p) => p.trim()) as PageName[];
 for (const page of pages) if (!PAGES.includes(page)) throw new Error(`unknown page ${page} (login, tickets)`);
 if (!existsSync(args.chromium)) throw new Error(`${args.chromium} not found: apt-get install -y chromium`);
+if (args.nginx && !nginxPresent) throw new Error(`${NGINX} not found: apt-get install -y nginx`);
 
 interface RunFigures {
   score: number;
@@ -79,7 +93,9 @@ if (!existsSync(path.join(root, 'apps/web/dist/index.html')) || !existsSync(path
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
+/** The server itself (the bench's API calls), and the origin the browser loads the pages from. */
 const base = await startServer();
+const origin = args.nginx ? await startProxy(new URL(base).port) : base;
 const { token } = await signIn();
 await seedTickets(token);
 const browser = await startChromium(args.chromium);
@@ -89,7 +105,7 @@ for (const page of pages) {
   results[page] = [];
   for (let run = 1; run <= runs; run++) {
     await prepareStorage(page);
-    const figures = await audit(`${base}/${page}`, args['lhr-dir'] ? path.join(args['lhr-dir'], `${page}-${run}.json`) : null);
+    const figures = await audit(`${origin}/${page}`, args['lhr-dir'] ? path.join(args['lhr-dir'], `${page}-${run}.json`) : null);
     if (!new URL(figures.finalUrl).pathname.startsWith(`/${page}`)) throw new Error(`${page}: ended on ${figures.finalUrl}`);
     results[page].push(figures);
     console.log(
@@ -115,7 +131,7 @@ for (const [page, figures] of Object.entries(summary)) {
 mkdirSync(args['out-dir'], { recursive: true });
 writeFileSync(
   path.join(args['out-dir'], 'lighthouse-latest.json'),
-  JSON.stringify({ date: new Date().toISOString(), runs, lighthouse: lighthouseVersion(), loadavg: loadavg(), summary, results }, null, 2),
+  JSON.stringify({ date: new Date().toISOString(), runs, via: args.nginx ? 'nginx (TLS, HTTP/2)' : 'node (HTTP/1.1)', lighthouse: lighthouseVersion(), loadavg: loadavg(), summary, results }, null, 2),
 );
 await browser.close();
 process.exit(failed ? 1 : 0);
@@ -183,6 +199,18 @@ async function startServer(): Promise<string> {
   throw new Error('server did not become healthy');
 }
 
+/** The deploy's nginx site in front of the server (both of its upstream nodes are this one server); answers the https origin. */
+async function startProxy(nodePort: string): Promise<string> {
+  const certificate = selfSignedCertificate();
+  const [https, http] = [await freePort(), await freePort()];
+  const nginx = await startNginx(testSite({ https, http, nodes: [Number(nodePort), Number(nodePort)], certificate: certificate.certificate, key: certificate.key }), [https, http]);
+  cleanups.push(() => {
+    void nginx.stop();
+    certificate.remove();
+  });
+  return `https://127.0.0.1:${https}`;
+}
+
 async function api<T>(method: string, route: string, body: unknown, token?: string): Promise<T> {
   const res = await fetch(`${base}${route}`, {
     method,
@@ -212,7 +240,18 @@ async function startChromium(executable: string): Promise<{ port: number; close(
   const port = await freePort();
   const child = spawn(
     executable,
-    ['--headless=new', `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, '--no-first-run', '--no-default-browser-check', '--disable-gpu', '--no-sandbox', 'about:blank'],
+    [
+      '--headless=new',
+      `--remote-debugging-port=${port}`,
+      `--user-data-dir=${profile}`,
+      '--no-first-run',
+      '--no-default-browser-check',
+      '--disable-gpu',
+      '--no-sandbox',
+      // The nginx run's certificate is the bench's own.
+      ...(args.nginx ? ['--ignore-certificate-errors'] : []),
+      'about:blank',
+    ],
     { stdio: 'ignore' },
   );
   cleanups.push(() => {
@@ -239,16 +278,19 @@ async function prepareStorage(page: PageName): Promise<void> {
     const context = cdp.contexts()[0];
     if (!context) throw new Error('no browser context');
     const tab = await context.newPage();
-    await tab.goto(`${base}/favicon.svg`);
-    await tab.evaluate((stored) => {
+    await tab.goto(`${origin}/favicon.svg`);
+    await tab.evaluate(({ stored, hint }) => {
       localStorage.clear();
       sessionStorage.clear();
+      // What the app writes at every visit (writePreloadHint), so the page the server sends names this screen's
+      // files: a returning browser's, in the language Lighthouse's Chromium reads (en).
+      (globalThis as unknown as { document: { cookie: string } }).document.cookie = `${hint}; path=/`;
       if (stored) {
         localStorage.setItem('token', stored.token);
         localStorage.setItem('companyId', String(stored.user.companyId));
         localStorage.setItem('userId', String(stored.user.id));
       }
-    }, session);
+    }, { stored: session, hint: `${PRELOAD_HINT_COOKIE}=${preloadHint('en', Boolean(session))}` });
     await tab.close();
   } finally {
     await cdp.close();

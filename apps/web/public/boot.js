@@ -1,6 +1,22 @@
-// Loaded before the app's modules (a classic script in index.html). Zod probes
-// `new Function` when it builds an object schema, to decide whether to compile
-// fast parsers; the app's Content Security Policy forbids eval, and the browser
-// reports the probe as a violation even though zod catches the refusal. Zod reads
-// this global config when it loads; jitless skips the probe.
+// What must run before the app's modules (a classic script in index.html: the Content
+// Security Policy allows no inline script).
+//
+// Zod probes `new Function` when it builds an object schema, to decide whether to compile
+// fast parsers; the app's Content Security Policy forbids eval, and the browser reports the
+// probe as a violation even though zod catches the refusal. Zod reads this global config
+// when it loads; jitless skips the probe.
 globalThis.__zod_globalConfig = Object.assign(globalThis.__zod_globalConfig || {}, { jitless: true });
+
+// A stored session's `GET /auth/me` starts here, while the modules download, rather than once
+// they have run: src/api/session.tsx (`prefetchSessionUser`) takes this answer. The key is
+// STORAGE.token of src/api/storage-keys.ts (boot-script.test.ts checks it).
+(function () {
+  try {
+    var token = localStorage.getItem('token');
+    if (token) {
+      globalThis.__atendeSessionUser = fetch('/auth/me', { headers: { accept: 'application/json', authorization: 'Bearer ' + token }, credentials: 'include' });
+    }
+  } catch {
+    // No storage (a private mode that refuses it): the app asks itself.
+  }
+})();

@@ -1,15 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { firstScreenParts, preloadHint, readPreloadHint } from './first-screen.js';
+import { firstScreenParts, pageParts, preloadHint, readPreloadHint } from './first-screen.js';
 
 describe('firstScreenParts', () => {
-  it('loads a public page only without a session, and the frame with the page of a signed-in screen', () => {
+  it('loads a public page only without a session, and only the frame of a signed-in screen', () => {
     expect(firstScreenParts('/login', false)).toEqual(['login']);
     expect(firstScreenParts('/login', true)).toEqual([]);
     expect(firstScreenParts('/tickets', false)).toEqual(['login']);
-    expect(firstScreenParts('/', true)).toEqual(['appLayout', 'dashboard']);
-    expect(firstScreenParts('/tickets', true)).toEqual(['appLayout', 'tickets']);
-    expect(firstScreenParts('/tickets/6f1c', true)).toEqual(['appLayout', 'tickets', 'conversation']);
+    expect(firstScreenParts('/', true)).toEqual(['appLayout']);
+    expect(firstScreenParts('/tickets', true)).toEqual(['appLayout']);
+    expect(firstScreenParts('/tickets/6f1c', true)).toEqual(['appLayout']);
     expect(firstScreenParts('/contacts', true)).toEqual(['appLayout']);
+  });
+
+  it('leaves a signed-in page’s own parts for after the frame', () => {
+    expect(pageParts('/')).toEqual(['dashboard']);
+    expect(pageParts('/tickets')).toEqual(['tickets']);
+    expect(pageParts('/tickets/6f1c')).toEqual(['tickets', 'conversation']);
+    expect(pageParts('/contacts')).toEqual([]);
   });
 
   it('reads back the hint it writes, and nothing from a foreign one', () => {

@@ -12,16 +12,26 @@ export type FirstScreenPart = (typeof FIRST_SCREEN_PARTS)[number];
 
 const PUBLIC_PAGES: Record<string, FirstScreenPart> = { '/login': 'login', '/signup': 'signup', '/forgetpsw': 'passwordReset' };
 
-/** What the first screen of `pathname` loads, for a browser with (`signedIn`) or without a stored session. */
+/**
+ * What the first frame of `pathname` needs, for a browser with (`signedIn`) or without a stored
+ * session: the public page, or the signed-in frame (top bar, menu). A signed-in page's own parts
+ * come after that frame has painted (`pageParts`): on a slow phone the frame and its greeting show
+ * first, instead of waiting for a page whose chunks share the connection with it.
+ */
 export function firstScreenParts(pathname: string, signedIn: boolean): FirstScreenPart[] {
   const publicPage = PUBLIC_PAGES[pathname];
   // A stored session on a public page goes on to the app: nothing worth guessing.
   if (publicPage) return signedIn ? [] : [publicPage];
   if (!signedIn) return ['login'];
-  if (pathname === '/') return ['appLayout', 'dashboard'];
-  if (pathname === '/tickets') return ['appLayout', 'tickets'];
-  if (pathname.startsWith('/tickets/')) return ['appLayout', 'tickets', 'conversation'];
   return ['appLayout'];
+}
+
+/** The parts of a signed-in first screen loaded once its frame has painted (the web's `AfterFrame`). */
+export function pageParts(pathname: string): FirstScreenPart[] {
+  if (pathname === '/') return ['dashboard'];
+  if (pathname === '/tickets') return ['tickets'];
+  if (pathname.startsWith('/tickets/')) return ['tickets', 'conversation'];
+  return [];
 }
 
 /** The build's `first-screen.json`: the files of each part and language catalogue beyond what index.html names. */

@@ -34,6 +34,8 @@ const SessionContext = createContext<SessionState | null>(null);
 
 /** The stored session's `GET /auth/me`, sent at boot (main.tsx) alongside the first chunks; the provider takes its answer. */
 let bootUser: Promise<PresentedUser> | null = null;
+/** Its answer once in: the provider's first render already has the user (no loading frame before the app's). */
+let bootAnswer: PresentedUser | null = null;
 
 /**
  * Asks who the stored token belongs to before React mounts. Anything but a plain answer
@@ -43,15 +45,26 @@ let bootUser: Promise<PresentedUser> | null = null;
 export function prefetchSessionUser(): void {
   const token = localStorage.getItem(STORAGE.token);
   if (!token) return;
-  bootUser = fetch('/auth/me', { headers: { accept: 'application/json', authorization: `Bearer ${token}` }, credentials: 'include' }).then((response) =>
+  // public/boot.js sent it before the modules loaded; asked here when it could not.
+  const early = (globalThis as { __atendeSessionUser?: Promise<Response> }).__atendeSessionUser;
+  const request = early ?? fetch('/auth/me', { headers: { accept: 'application/json', authorization: `Bearer ${token}` }, credentials: 'include' });
+  bootUser = request.then((response) =>
     response.ok ? (response.json() as Promise<PresentedUser>) : Promise.reject(new Error(`GET /auth/me: ${response.status}`)),
   );
-  bootUser.catch(() => undefined);
+  bootUser.then(
+    (me) => (bootAnswer = me),
+    () => undefined,
+  );
+}
+
+/** Settles once the boot's `GET /auth/me` has (or when there is none): main.tsx renders after it. */
+export function sessionUserSettled(): Promise<unknown> {
+  return bootUser ? bootUser.catch(() => undefined) : Promise.resolve();
 }
 
 export function SessionProvider({ children, onSessionEnd }: { children: ReactNode; onSessionEnd(): void }) {
-  const [user, setUser] = useState<PresentedUser | null>(null);
-  const [loading, setLoading] = useState(() => Boolean(localStorage.getItem(STORAGE.token)));
+  const [user, setUser] = useState<PresentedUser | null>(() => bootAnswer);
+  const [loading, setLoading] = useState(() => !bootAnswer && Boolean(localStorage.getItem(STORAGE.token)));
   const [landing, setLanding] = useState('/');
 
   const endSession = useCallback(() => {
@@ -73,6 +86,12 @@ export function SessionProvider({ children, onSessionEnd }: { children: ReactNod
 
   useEffect(() => {
     if (!localStorage.getItem(STORAGE.token)) return;
+    if (bootAnswer) {
+      // Taken as the first state: used once (a provider mounted again, after a sign-out, asks anew).
+      bootAnswer = null;
+      bootUser = null;
+      return;
+    }
     let cancelled = false;
     const request = bootUser ? bootUser.catch(() => api.get<PresentedUser>('/auth/me')) : api.get<PresentedUser>('/auth/me');
     request

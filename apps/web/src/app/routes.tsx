@@ -1,5 +1,5 @@
-import { firstScreenParts, type FirstScreenPart, type PresentedUser } from '@atende/shared';
-import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { firstScreenParts, pageParts, type FirstScreenPart, type PresentedUser } from '@atende/shared';
+import { lazy, startTransition, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { BILLING_PATHS, isOverdue, overdueFrom } from '../api/overdue';
 import { useSession } from '../api/session';
@@ -7,19 +7,13 @@ import { PageLoading } from '../components/page-loading';
 import { loadConversation } from '../features/conversation/load-conversation';
 import { PlaceholderPage } from '../features/placeholder/placeholder-page';
 import { TwoFactorGate } from '../features/two-factor/two-factor-gate';
+import { preloadable } from './preloadable';
 
 // The signed-in frame (top bar, menu) is a chunk of its own: the login page's first load does not carry it.
-const loadAppLayout = () => import('./layout/app-layout').then((m) => ({ default: m.AppLayout }));
-const loadLoginPage = () => import('../features/login/login-page');
-const loadTicketsPage = () => import('../features/tickets/tickets-page');
-const loadDashboardPage = () => import('../features/dashboard/dashboard-page');
-const loadSignupPage = () => import('../features/signup/signup-page');
-const loadPasswordResetPage = () => import('../features/password-reset/password-reset-page');
-
-const AppLayout = lazy(loadAppLayout);
-const LoginPage = lazy(loadLoginPage);
+const AppLayout = preloadable(() => import('./layout/app-layout').then((m) => ({ default: m.AppLayout })));
+const LoginPage = preloadable(() => import('../features/login/login-page'));
 const TodoListPage = lazy(() => import('../features/todolist/todo-list-page'));
-const TicketsPage = lazy(loadTicketsPage);
+const TicketsPage = preloadable(() => import('../features/tickets/tickets-page'));
 const ContactsPage = lazy(() => import('../features/contacts/contacts-page'));
 const QuickMessagesPage = lazy(() => import('../features/quick-messages/quick-messages-page'));
 const ConnectionsPage = lazy(() => import('../features/connections/connections-page'));
@@ -40,38 +34,74 @@ const ContactListItemsPage = lazy(() => import('../features/contact-lists/contac
 const CampaignsPage = lazy(() => import('../features/campaigns/campaigns-page'));
 const CampaignReportPage = lazy(() => import('../features/campaigns/campaign-report-page'));
 const FileListsPage = lazy(() => import('../features/file-lists/file-lists-page'));
-const DashboardPage = lazy(loadDashboardPage);
+const DashboardPage = preloadable(() => import('../features/dashboard/dashboard-page'));
 const AnnouncementsPage = lazy(() => import('../features/announcements/announcements-page'));
 const ChatsPage = lazy(() => import('../features/chats/chats-page'));
-const SignupPage = lazy(loadSignupPage);
-const PasswordResetPage = lazy(loadPasswordResetPage);
+const SignupPage = preloadable(() => import('../features/signup/signup-page'));
+const PasswordResetPage = preloadable(() => import('../features/password-reset/password-reset-page'));
 const InvoicesPage = lazy(() => import('../features/invoices/invoices-page'));
 const SubscriptionPage = lazy(() => import('../features/subscription/subscription-page'));
 const AuditLogsPage = lazy(() => import('../features/audit-logs/audit-logs-page'));
 
 const FIRST_SCREEN_LOADERS: Record<FirstScreenPart, () => Promise<unknown>> = {
-  login: loadLoginPage,
-  signup: loadSignupPage,
-  passwordReset: loadPasswordResetPage,
-  appLayout: loadAppLayout,
-  dashboard: loadDashboardPage,
-  tickets: loadTicketsPage,
+  login: LoginPage.load,
+  signup: SignupPage.load,
+  passwordReset: PasswordResetPage.load,
+  appLayout: AppLayout.load,
+  dashboard: DashboardPage.load,
+  tickets: TicketsPage.load,
   conversation: loadConversation,
 };
 
 /**
- * Starts loading the chunks the first screen of `pathname` needs, before the texts and the
+ * Starts loading the chunks the first frame of `pathname` needs, before the texts and the
  * session are there (main.tsx): they would otherwise be asked for one after the other, each
- * once the step before it has rendered. The lazy components then find them loaded. (The page
- * the server sends names the same files, when the build's first-screen.json lists them.)
+ * once the step before it has rendered. Settles when they are in (failed or not): main.tsx
+ * renders then, and the preloadable components find them loaded. (The page the server sends
+ * names the same files, when the build's first-screen.json lists them.)
  */
-export function preloadRoute(pathname: string, signedIn: boolean): void {
-  for (const part of firstScreenParts(pathname, signedIn)) start(FIRST_SCREEN_LOADERS[part]);
+export function preloadRoute(pathname: string, signedIn: boolean): Promise<unknown> {
+  return Promise.all(firstScreenParts(pathname, signedIn).map((part) => start(FIRST_SCREEN_LOADERS[part])));
+}
+
+/** Whether the signed-in frame has painted once: pages after the first render at once. */
+let framePainted = false;
+
+/**
+ * The first signed-in page renders once the frame around it (top bar, menu) has painted, its
+ * chunks (`pageParts`) downloaded meanwhile: a slow phone shows the frame and its greeting
+ * first, and the page then comes whole (no fallback that React would hold for 300 ms).
+ */
+function AfterFrame({ children }: { children: ReactNode }) {
+  const { pathname } = useLocation();
+  const [ready, setReady] = useState(framePainted);
+  useEffect(() => {
+    if (ready) return;
+    let mounted = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // An effect may run before the browser paints what was committed; a task queued from the
+    // next animation frame runs after that paint.
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => {
+        void Promise.all(pageParts(pathname).map((part) => start(FIRST_SCREEN_LOADERS[part]))).then(() => {
+          framePainted = true;
+          // A transition: the page renders in slices, the frame stays responsive meanwhile.
+          if (mounted) startTransition(() => setReady(true));
+        });
+      });
+    });
+    return () => {
+      mounted = false;
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [ready, pathname]);
+  return ready ? children : <PageLoading />;
 }
 
 /** A failed early load is not an error: the lazy component asks again and shows what went wrong. */
-function start(load: () => Promise<unknown>): void {
-  load().catch(() => undefined);
+function start(load: () => Promise<unknown>): Promise<unknown> {
+  return load().catch(() => undefined);
 }
 
 /** Areas already built; the rest of PRIVATE shows its title. */
@@ -178,7 +208,8 @@ export function AppRoutes() {
   // An overdue company reaches billing only (the server answers 402 elsewhere): every other page goes to
   // /financeiro without being loaded. The routes keep their places, so the invoices page stays mounted
   // when a payment ends the overdue state.
-  const page = (path: string, element: ReactNode) => (overdue && !(BILLING_PATHS as readonly string[]).includes(path) ? <Navigate to="/financeiro" replace /> : element);
+  const page = (path: string, element: ReactNode) =>
+    overdue && !(BILLING_PATHS as readonly string[]).includes(path) ? <Navigate to="/financeiro" replace /> : <AfterFrame>{element}</AfterFrame>;
   return (
     <Routes>
       <Route path="/login" element={<PublicOnly><LoginPage /></PublicOnly>} />

@@ -15,15 +15,15 @@ type SocketClient = typeof SocketIoClient;
 /**
  * The Socket.IO client is not part of the app's first download: the first screen of
  * a visit without a session (the login page) has no use for it. A visit with a
- * stored session starts loading it at once, alongside `GET /auth/me`; the login
- * page, once shown, loads it for the session to come (`preloadSocketClient`).
+ * stored session loads it once the signed-in frame has rendered (the provider's
+ * effect), not before that first frame; the login page, once shown, loads it for the
+ * session to come (`preloadSocketClient`).
  */
 let socketClient: Promise<SocketClient> | null = null;
 function loadSocketClient(): Promise<SocketClient> {
   socketClient ??= import('socket.io-client');
   return socketClient;
 }
-if (localStorage.getItem(STORAGE.token)) void loadSocketClient();
 
 export function preloadSocketClient(): void {
   void loadSocketClient();

@@ -17,7 +17,7 @@ beforeAll(async () => {
   writeFileSync(
     path.join(dist, 'first-screen.json'),
     JSON.stringify({
-      parts: { login: part('login'), signup: part('signup'), passwordReset: part('reset'), appLayout: part('layout'), dashboard: part('dashboard'), tickets: [...part('tickets'), '/assets/Tooltip.js'], conversation: part('conversation') },
+      parts: { login: part('login'), signup: part('signup'), passwordReset: part('reset'), appLayout: [...part('layout'), '/assets/Tooltip.js'], dashboard: part('dashboard'), tickets: part('tickets'), conversation: part('conversation') },
       languages: { pt: [...part('pt'), '/assets/catalogue.js'], en: [...part('en'), '/assets/catalogue.js'], es: [...part('es'), '/assets/catalogue.js'] },
     }),
   );
@@ -60,13 +60,14 @@ describe("the first screen's files", () => {
   it("are named in the shell, as the web app's hint cookie says (session, language), else by the browser's language", async () => {
     expect(await preloads('/login', { 'accept-language': 'es-ES,es;q=0.9' })).toEqual(['/assets/es.js', '/assets/catalogue.js', '/assets/login.js']);
     expect(await preloads('/login', { 'accept-language': 'fr-FR' })).toEqual(['/assets/pt.js', '/assets/catalogue.js', '/assets/login.js']);
-    expect(await preloads('/tickets', { cookie: 'atende_preload=en.session' })).toEqual(['/assets/en.js', '/assets/catalogue.js', '/assets/layout.js', '/assets/tickets.js', '/assets/Tooltip.js']);
-    expect(await preloads('/tickets/8c2f7e1a', { cookie: 'atende_preload=pt.session' })).toContain('/assets/conversation.js');
+    // A signed-in screen names its frame (top bar, menu) only: the page's own files come after the frame has painted.
+    expect(await preloads('/tickets', { cookie: 'atende_preload=en.session' })).toEqual(['/assets/en.js', '/assets/catalogue.js', '/assets/layout.js', '/assets/Tooltip.js']);
+    expect(await preloads('/tickets/8c2f7e1a', { cookie: 'atende_preload=pt.session' })).toEqual(['/assets/pt.js', '/assets/catalogue.js', '/assets/layout.js', '/assets/Tooltip.js']);
     // No session stored: a private path shows the login page; a stored one skips it.
     expect(await preloads('/tickets', { cookie: 'atende_preload=pt' })).toEqual(['/assets/pt.js', '/assets/catalogue.js', '/assets/login.js']);
     expect(await preloads('/login', { cookie: 'atende_preload=pt.session' })).toEqual(['/assets/pt.js', '/assets/catalogue.js']);
     // A forged hint names only the build's own files.
-    expect(await preloads('/tickets', { cookie: 'atende_preload=%22%3E%3Cscript%3E.session' })).toEqual(['/assets/pt.js', '/assets/catalogue.js', '/assets/layout.js', '/assets/tickets.js', '/assets/Tooltip.js']);
+    expect(await preloads('/tickets', { cookie: 'atende_preload=%22%3E%3Cscript%3E.session' })).toEqual(['/assets/pt.js', '/assets/catalogue.js', '/assets/layout.js', '/assets/Tooltip.js']);
   });
 
   it('make the shell vary by cookie and language, still revalidated on every load', async () => {
