@@ -1,6 +1,6 @@
 import type { PresentedUser } from '@atende/shared';
 import i18next from 'i18next';
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { changeLanguage, supportedLanguage, writePreloadHint } from '../i18n';
 import { browserTimeZone, setDisplayTimeZone } from '../i18n/dates';
 import { createHttpClient, type HttpClient } from './http-client';
@@ -65,6 +65,8 @@ export function sessionUserSettled(): Promise<unknown> {
 export function SessionProvider({ children, onSessionEnd }: { children: ReactNode; onSessionEnd(): void }) {
   const [user, setUser] = useState<PresentedUser | null>(() => bootAnswer);
   const [loading, setLoading] = useState(() => !bootAnswer && Boolean(localStorage.getItem(STORAGE.token)));
+  // Whether the first render started with boot's answer (main.tsx waits for it, up to a limit).
+  const startedWithBootAnswer = useRef(bootAnswer !== null);
   const [landing, setLanding] = useState('/');
 
   const endSession = useCallback(() => {
@@ -86,8 +88,9 @@ export function SessionProvider({ children, onSessionEnd }: { children: ReactNod
 
   useEffect(() => {
     if (!localStorage.getItem(STORAGE.token)) return;
-    if (bootAnswer) {
+    if (startedWithBootAnswer.current) {
       // Taken as the first state: used once (a provider mounted again, after a sign-out, asks anew).
+      startedWithBootAnswer.current = false;
       bootAnswer = null;
       bootUser = null;
       return;
@@ -110,6 +113,7 @@ export function SessionProvider({ children, onSessionEnd }: { children: ReactNod
       )
       .finally(() => {
         bootUser = null;
+        bootAnswer = null;
       });
     return () => {
       cancelled = true;
