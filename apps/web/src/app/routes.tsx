@@ -61,7 +61,7 @@ const FIRST_SCREEN_LOADERS: Record<FirstScreenPart, () => Promise<unknown>> = {
  * names the same files, when the build's first-screen.json lists them.)
  */
 export function preloadRoute(pathname: string, signedIn: boolean): Promise<unknown> {
-  return Promise.all(firstScreenParts(pathname, signedIn).map((part) => start(FIRST_SCREEN_LOADERS[part])));
+  return loadParts(firstScreenParts(pathname, signedIn));
 }
 
 /** Whether the signed-in frame has painted once: pages after the first render at once. */
@@ -83,7 +83,7 @@ function AfterFrame({ children }: { children: ReactNode }) {
     // next animation frame runs after that paint.
     const frame = requestAnimationFrame(() => {
       timer = setTimeout(() => {
-        void Promise.all(pageParts(pathname).map((part) => start(FIRST_SCREEN_LOADERS[part]))).then(() => {
+        void loadParts(pageParts(pathname)).then(() => {
           framePainted = true;
           // A transition: the page renders in slices, the frame stays responsive meanwhile.
           if (mounted) startTransition(() => setReady(true));
@@ -99,9 +99,12 @@ function AfterFrame({ children }: { children: ReactNode }) {
   return ready ? children : <PageLoading />;
 }
 
-/** A failed early load is not an error: the lazy component asks again and shows what went wrong. */
-function start(load: () => Promise<unknown>): Promise<unknown> {
-  return load().catch(() => undefined);
+/**
+ * Starts loading these parts; settles when all are in. A failed early load is not an error:
+ * the lazy component asks again and shows what went wrong.
+ */
+function loadParts(parts: FirstScreenPart[]): Promise<unknown> {
+  return Promise.all(parts.map((part) => FIRST_SCREEN_LOADERS[part]().catch(() => undefined)));
 }
 
 /** Areas already built; the rest of PRIVATE shows its title. */
