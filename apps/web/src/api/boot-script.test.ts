@@ -1,10 +1,7 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { BOOT_SCRIPT as BOOT } from '../test/boot-script';
 import { STORAGE } from './storage-keys';
-
-const BOOT = readFileSync(path.resolve(import.meta.dirname, '../../public/boot.js'), 'utf8');
 
 /** Runs public/boot.js as the browser would, with this storage; answers the globals it left and the requests it sent. */
 function runBoot(stored: Record<string, string>): { globals: Record<string, unknown>; requests: { url: string; init: RequestInit }[] } {

@@ -32,22 +32,22 @@ interface SessionState {
 
 const SessionContext = createContext<SessionState | null>(null);
 
-/** The stored session's `GET /auth/me`, sent at boot (main.tsx) alongside the first chunks; the provider takes its answer. */
+/** The stored session's `GET /auth/me`, sent at boot (public/boot.js) while the first chunks download; the provider takes its answer. */
 let bootUser: Promise<PresentedUser> | null = null;
 /** Its answer once in: the provider's first render already has the user (no loading frame before the app's). */
 let bootAnswer: PresentedUser | null = null;
 
 /**
- * Asks who the stored token belongs to before React mounts. Anything but a plain answer
- * (an expired token, a 401, the server down) is left to the provider's own request, which
- * refreshes the token or ends the session as usual.
+ * Takes the answer to who the stored token belongs to, asked by public/boot.js before the
+ * modules loaded (none without a stored token). Anything but a plain answer (an expired
+ * token, a 401, the server down) is left to the provider's own request, which refreshes the
+ * token or ends the session as usual.
  */
 export function prefetchSessionUser(): void {
-  const token = localStorage.getItem(STORAGE.token);
-  if (!token) return;
-  // public/boot.js sent it before the modules loaded; asked here when it could not.
-  const early = (globalThis as { __atendeSessionUser?: Promise<Response> }).__atendeSessionUser;
-  const request = early ?? fetch('/auth/me', { headers: { accept: 'application/json', authorization: `Bearer ${token}` }, credentials: 'include' });
+  const boot = globalThis as { __atendeSessionUser?: Promise<Response> };
+  const request = boot.__atendeSessionUser;
+  delete boot.__atendeSessionUser;
+  if (!request) return;
   bootUser = request.then((response) =>
     response.ok ? (response.json() as Promise<PresentedUser>) : Promise.reject(new Error(`GET /auth/me: ${response.status}`)),
   );
