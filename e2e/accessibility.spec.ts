@@ -1,7 +1,7 @@
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { ADMIN, animationsEnded, api, expect, login, test, uniqueStamp } from './fixtures';
+import { ADMIN, animationsEnded, api, expect, login, test, uniqueStamp, WCAG_TAGS } from './fixtures';
 
 /**
  * Accessibility (WCAG 2.1 A and AA): axe finds no violation on any page of the
@@ -12,7 +12,6 @@ import { ADMIN, animationsEnded, api, expect, login, test, uniqueStamp } from '.
  * customer's new message.
  */
 
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 /** Pages whose screenshots a run keeps (with the open conversation), to look at what was checked. */
 const SHOTS = new Set(['/', '/tickets', '/schedules', '/chats']);
 const SHOTS_DIR = path.join(import.meta.dirname, 'artifacts/screenshots');

@@ -124,6 +124,9 @@ export async function animationsEnded(page: Page): Promise<void> {
   );
 }
 
+/** The rules the browser tests hold every page to: WCAG 2.1 levels A and AA. */
+export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
 /**
  * WCAG 2.1 AA violations (axe) in the page's main region and in any open dialog, as
  * `rule at selector`. Waits first for animations to end: a dialog fading in has its texts
@@ -131,7 +134,7 @@ export async function animationsEnded(page: Page): Promise<void> {
  */
 export async function axeViolations(page: Page): Promise<string[]> {
   await animationsEnded(page);
-  const builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).include('main');
+  const builder = new AxeBuilder({ page }).withTags(WCAG_TAGS).include('main');
   if ((await page.locator('[role="dialog"]').count()) > 0) builder.include('[role="dialog"]');
   const results = await builder.analyze();
   return results.violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id} at ${node.target.join(' ')}`));
