@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LANGUAGE_MODULES, listFirstScreenFiles, PART_MODULES } from './first-screen';
+import { chunkCycle, firstScreenChunkName, LANGUAGE_MODULES, listFirstScreenFiles, PART_MODULES, surveyFirstScreens } from './first-screen';
 
 const root = '/app/web';
 const chunk = (fileName: string, imports: string[], module: string | null = null, isEntry = false) => ({
@@ -9,6 +9,7 @@ const chunk = (fileName: string, imports: string[], module: string | null = null
   imports,
   isEntry,
   facadeModuleId: module && path.resolve(root, module),
+  moduleIds: [module ? path.resolve(root, module) : `/app/web/node_modules/${path.basename(fileName, '.js')}.js`],
 });
 
 /** A build in which every first-screen module is a chunk; the login page shares one chunk with the entry. */
@@ -36,7 +37,45 @@ describe('first-screen.json', () => {
     expect(files.languages.es).toEqual(['/assets/es.js', '/assets/catalogue.js']);
   });
 
-  it('fails the build when a part is no longer a chunk of its own', () => {
-    expect(() => listFirstScreenFiles(bundle('conversation'), root)).toThrow(/conversation\.tsx is not a chunk of its own/);
+  it('finds a part inside a chunk that holds other modules too', () => {
+    const outputs = bundle('login');
+    outputs.shared = { ...chunk('assets/login-shared.js', ['assets/react.js']), moduleIds: [path.resolve(root, PART_MODULES.login), '/app/web/node_modules/Button.js'] };
+    expect(listFirstScreenFiles(outputs, root).parts.login).toEqual(['/assets/login-shared.js']);
+  });
+
+  it('fails the build when a part is in no chunk', () => {
+    expect(() => listFirstScreenFiles(bundle('conversation'), root)).toThrow(/conversation\.tsx is in no chunk/);
+  });
+});
+
+describe('first-screen chunks', () => {
+  it('learns from a build which parts need each module, and which modules the entry loads', () => {
+    const { needs, initial } = surveyFirstScreens(bundle(), root);
+    expect([...initial].sort()).toEqual(['/app/web/node_modules/react.js', path.resolve(root, 'src/main.tsx')]);
+    expect([...(needs.get('/app/web/node_modules/Button.js') ?? [])]).toEqual(['login']);
+    expect([...(needs.get('/app/web/node_modules/catalogue.js') ?? [])].sort()).toEqual(
+      ['appLayout', 'conversation', 'dashboard', 'en', 'es', 'passwordReset', 'pt', 'signup', 'tickets'].sort(),
+    );
+    expect(needs.has('/app/web/node_modules/react.js')).toBe(false);
+  });
+
+  it('puts what the frame alone needs in one chunk, and what it shares with public pages beside it', () => {
+    const name = (...parts: string[]) => firstScreenChunkName(new Set(parts), false);
+    expect(firstScreenChunkName(new Set(['appLayout']), true)).toBe('boot');
+    expect(name('appLayout', 'tickets', 'dashboard')).toBe('frame');
+    expect(name('appLayout', 'login', 'signup')).toBe('login-shared');
+    expect(name('appLayout', 'signup')).toBe('public-shared');
+    expect(name('login', 'tickets')).toBe('login');
+    expect(name('en', 'es', 'pt')).toBe('texts-pt-en-es');
+    expect(name('en')).toBe('texts-en');
+    // A page's own modules, after the frame: Rolldown's chunks.
+    expect(name('tickets', 'conversation')).toBeNull();
+    expect(name()).toBeNull();
+  });
+
+  it('finds chunks that import each other', () => {
+    const outputs = { a: chunk('a.js', ['b.js']), b: chunk('b.js', ['c.js']), c: chunk('c.js', ['a.js']), d: chunk('d.js', ['a.js']) };
+    expect(chunkCycle(outputs)).toEqual(['a.js', 'b.js', 'c.js', 'a.js']);
+    expect(chunkCycle(bundle())).toBeNull();
   });
 });

@@ -2,14 +2,14 @@ import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { apiProxy } from './dev-proxy.js';
-import { firstScreenFiles } from './first-screen.js';
+import { firstScreenChunks, firstScreenFiles } from './first-screen.js';
 import { i18nSplit } from './i18n-split.js';
 
 // `ATENDE_API=http://127.0.0.1:9001 npm run dev -w @atende/web -- --port 5174` points the dev server at another API.
 const api = process.env.ATENDE_API ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react(), i18nSplit(), firstScreenFiles()],
+  plugins: [react(), i18nSplit(), firstScreenFiles(), firstScreenChunks()],
   // Several dev servers on one checkout need their own dependency caches (`VITE_CACHE_DIR=/tmp/x`).
   cacheDir: process.env.VITE_CACHE_DIR ?? 'node_modules/.vite',
   server: {
