@@ -139,3 +139,14 @@ export async function axeViolations(page: Page): Promise<string[]> {
   const results = await builder.analyze();
   return results.violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id} at ${node.target.join(' ')}`));
 }
+
+/**
+ * Waits for every toast to leave. The tests share one server, so a live toast meant for the
+ * admin (another test's ticket missing its response target) can come at any time; on a phone
+ * it lies over a dialog's buttons, and a click aimed through it holds it (a pointer over a toast
+ * pauses its timer). The pointer is moved off it first.
+ */
+export async function toastsGone(page: Page): Promise<void> {
+  await page.mouse.move(0, 0);
+  await expect(page.locator('#notistack-snackbar')).toHaveCount(0, { timeout: 10_000 });
+}

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { api, apiLogin, axeViolations, expect, login, test, uniqueStamp } from './fixtures';
+import { api, apiLogin, axeViolations, expect, login, test, toastsGone, uniqueStamp } from './fixtures';
 
 /**
  * Event webhooks (issue 34 item 3): an admin subscribes a receiver this test runs on
@@ -199,6 +199,7 @@ test.describe('on a phone', () => {
         await expect(dialog).toBeVisible();
         expect(await axeViolations(page)).toEqual([]);
         await page.screenshot({ path: `${screenshotsDir()}/webhook-dialog-phone-${language}.png` });
+        await toastsGone(page);
         await dialog.getByTestId('webhook-cancel').click();
         await expect(dialog).toHaveCount(0);
 
