@@ -51,6 +51,17 @@ export default tseslint.config(
     files: ['apps/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     languageOptions: { globals: { ...globals.browser } },
-    rules: { ...reactHooks.configs.recommended.rules },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: '@mui/material', importNames: ['Tooltip'], message: "Use components/tooltip's Tooltip: it mounts MUI's on the first hover or focus." },
+            { name: '@mui/material/Tooltip', message: "Use components/tooltip's Tooltip: it mounts MUI's on the first hover or focus." },
+          ],
+        },
+      ],
+    },
   },
 );

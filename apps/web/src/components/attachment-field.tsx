@@ -1,6 +1,7 @@
 import AttachFile from '@mui/icons-material/AttachFile';
 import Close from '@mui/icons-material/Close';
-import { Box, Button, Chip, Tooltip } from '@mui/material';
+import { Box, Button, Chip } from '@mui/material';
+import { Tooltip } from './tooltip';
 import { useRef, type ReactNode } from 'react';
 import type { HttpClient } from '../api/http-client';
 import { HiddenFileInput } from './hidden-file-input';

@@ -1,6 +1,7 @@
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import Edit from '@mui/icons-material/Edit';
-import { IconButton, TableCell, Tooltip } from '@mui/material';
+import { IconButton, TableCell } from '@mui/material';
+import { Tooltip } from './tooltip';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 

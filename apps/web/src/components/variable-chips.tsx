@@ -1,5 +1,6 @@
 import { messageVariablesOf, messageVariableToken, unknownMessageVariables, type MessageTextKind, type MessageVariableOptions } from '@atende/shared';
-import { Box, Chip, Tooltip, Typography } from '@mui/material';
+import { Box, Chip, Typography } from '@mui/material';
+import { Tooltip } from './tooltip';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 

@@ -1,6 +1,7 @@
 import { hasDueDate, type PresentedUser } from '@atende/shared';
 import Logout from '@mui/icons-material/Logout';
-import { Alert, IconButton, List, ListItemButton, ListItemIcon, ListItemText, Tooltip } from '@mui/material';
+import { Alert, IconButton, List, ListItemButton, ListItemIcon, ListItemText } from '@mui/material';
+import { Tooltip } from '../../components/tooltip';
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { useSession } from '../../api/session';

@@ -1,5 +1,6 @@
 import { can, companyEvent, visibleMenuItems, type MenuGroup, type PresentedUser } from '@atende/shared';
-import { Badge, List, ListItem, ListItemButton, ListItemIcon, ListItemText, ListSubheader, Tooltip, Typography } from '@mui/material';
+import { Badge, List, ListItem, ListItemButton, ListItemIcon, ListItemText, ListSubheader, Typography } from '@mui/material';
+import { Tooltip } from '../../components/tooltip';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,5 +1,6 @@
 import { AUDIT_ACTION_NAMES, type AuditAction, type PresentedAuditLog } from '@atende/shared';
-import { Box, Chip, MenuItem, Stack, TableCell, TableRow, TextField, Tooltip, Typography } from '@mui/material';
+import { Box, Chip, MenuItem, Stack, TableCell, TableRow, TextField, Typography } from '@mui/material';
+import { Tooltip } from '../../components/tooltip';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { InfiniteListFooter, InfiniteListPage, ListPageHeader, ListTable, loadMoreOnScroll } from '../../components/list-page-parts';

@@ -1,5 +1,6 @@
 import ArrowBack from '@mui/icons-material/ArrowBack';
-import { Alert, Box, Card, CardContent, Grid, IconButton, LinearProgress, List, ListItem, ListItemText, Stack, Tooltip, Typography } from '@mui/material';
+import { Alert, Box, Card, CardContent, Grid, IconButton, LinearProgress, List, ListItem, ListItemText, Stack, Typography } from '@mui/material';
+import { Tooltip } from '../../components/tooltip';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';

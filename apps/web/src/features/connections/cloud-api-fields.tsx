@@ -1,6 +1,7 @@
 import type { PresentedCloudApiSettings } from '@atende/shared';
 import ContentCopy from '@mui/icons-material/ContentCopy';
-import { Button, IconButton, InputAdornment, Stack, TextField, Tooltip, Typography } from '@mui/material';
+import { Button, IconButton, InputAdornment, Stack, TextField, Typography } from '@mui/material';
+import { Tooltip } from '../../components/tooltip';
 import type { UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { toastError, toastSuccess } from '../../components/toast';

@@ -2,20 +2,8 @@ import { can, type PresentedConnectionDetail, type PresentedConnectionSession } 
 import CropFree from '@mui/icons-material/CropFree';
 import PhoneIphone from '@mui/icons-material/PhoneIphone';
 import Star from '@mui/icons-material/Star';
-import {
-  Box,
-  Button,
-  Chip,
-  CircularProgress,
-  IconButton,
-  Stack,
-  TableCell,
-  TableRow,
-  Tooltip,
-  Typography,
-  useMediaQuery,
-  useTheme,
-} from '@mui/material';
+import { Box, Button, Chip, CircularProgress, IconButton, Stack, TableCell, TableRow, Typography, useMediaQuery, useTheme } from '@mui/material';
+import { Tooltip } from '../../components/tooltip';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';

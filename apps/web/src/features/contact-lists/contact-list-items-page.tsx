@@ -4,23 +4,8 @@ import CheckCircle from '@mui/icons-material/CheckCircle';
 import HelpOutlined from '@mui/icons-material/HelpOutlineOutlined';
 import HighlightOff from '@mui/icons-material/HighlightOff';
 import UploadFileOutlined from '@mui/icons-material/UploadFileOutlined';
-import {
-  Alert,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  IconButton,
-  LinearProgress,
-  List,
-  ListItem,
-  ListItemText,
-  TableCell,
-  TableRow,
-  Tooltip,
-  Typography,
-} from '@mui/material';
+import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, LinearProgress, List, ListItem, ListItemText, TableCell, TableRow, Typography } from '@mui/material';
+import { Tooltip } from '../../components/tooltip';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,7 +1,8 @@
 import type { PresentedContactList } from '@atende/shared';
 import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
 import PeopleOutlined from '@mui/icons-material/PeopleOutlined';
-import { IconButton, TableCell, TableRow, Tooltip } from '@mui/material';
+import { IconButton, TableCell, TableRow } from '@mui/material';
+import { Tooltip } from '../../components/tooltip';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -2,7 +2,8 @@ import { ContactBody, contactNumber, type ExistingContactAnswer, type PresentedC
 import { zodResolver } from '@hookform/resolvers/zod';
 import AddCircleOutlined from '@mui/icons-material/AddCircleOutlined';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
-import { Box, Button, CircularProgress, Dialog, DialogContent, DialogTitle, FormControlLabel, IconButton, Stack, Switch, TextField, Tooltip, Typography } from '@mui/material';
+import { Box, Button, CircularProgress, Dialog, DialogContent, DialogTitle, FormControlLabel, IconButton, Stack, Switch, TextField, Typography } from '@mui/material';
+import { Tooltip } from '../../components/tooltip';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Controller, useFieldArray, useForm } from 'react-hook-form';

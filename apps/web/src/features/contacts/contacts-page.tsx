@@ -2,20 +2,8 @@ import { can, type PresentedContact } from '@atende/shared';
 import Download from '@mui/icons-material/Download';
 import FileUpload from '@mui/icons-material/FileUpload';
 import WhatsApp from '@mui/icons-material/WhatsApp';
-import {
-  Avatar,
-  Box,
-  Button,
-  CircularProgress,
-  IconButton,
-  Menu,
-  MenuItem,
-  Stack,
-  TableCell,
-  TableRow,
-  Tooltip,
-  Typography,
-} from '@mui/material';
+import { Avatar, Box, Button, CircularProgress, IconButton, Menu, MenuItem, Stack, TableCell, TableRow, Typography } from '@mui/material';
+import { Tooltip } from '../../components/tooltip';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,7 +1,8 @@
 import type { PresentedTicket } from '@atende/shared';
 import DragIndicator from '@mui/icons-material/DragIndicator';
 import DriveFileMoveOutlined from '@mui/icons-material/DriveFileMoveOutlined';
-import { Box, Button, IconButton, LinearProgress, Menu, MenuItem, Paper, Skeleton, Stack, Tooltip, Typography } from '@mui/material';
+import { Box, Button, IconButton, LinearProgress, Menu, MenuItem, Paper, Skeleton, Stack, Typography } from '@mui/material';
+import { Tooltip } from '../../components/tooltip';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,5 +1,6 @@
 import ContentCopy from '@mui/icons-material/ContentCopy';
-import { Box, IconButton, Stack, Tooltip, Typography } from '@mui/material';
+import { Box, IconButton, Stack, Typography } from '@mui/material';
+import { Tooltip } from '../../components/tooltip';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toastError, toastSuccess } from '../../components/toast';

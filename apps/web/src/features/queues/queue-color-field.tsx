@@ -1,5 +1,6 @@
 import Palette from '@mui/icons-material/Palette';
-import { Box, IconButton, InputAdornment, Popover, TextField, Tooltip } from '@mui/material';
+import { Box, IconButton, InputAdornment, Popover, TextField } from '@mui/material';
+import { Tooltip } from '../../components/tooltip';
 import { useState } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';

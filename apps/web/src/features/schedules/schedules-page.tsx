@@ -1,6 +1,7 @@
 import type { PresentedContact } from '@atende/shared';
 import 'react-big-calendar/lib/css/react-big-calendar.css';
-import { Alert, Box, Button, Stack, Tooltip, Typography } from '@mui/material';
+import { Alert, Box, Button, Stack, Typography } from '@mui/material';
+import { Tooltip } from '../../components/tooltip';
 import { alpha, useTheme } from '@mui/material/styles';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { format, getDay, parse, startOfWeek } from 'date-fns';

@@ -1,6 +1,7 @@
 import { hasDueDate, type InvoiceView } from '@atende/shared';
 import ReceiptLongOutlined from '@mui/icons-material/ReceiptLongOutlined';
-import { Alert, IconButton, Stack, TableCell, TableRow, Tooltip, Typography } from '@mui/material';
+import { Alert, IconButton, Stack, TableCell, TableRow, Typography } from '@mui/material';
+import { Tooltip } from '../../components/tooltip';
 import { alpha, type Theme } from '@mui/material/styles';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';

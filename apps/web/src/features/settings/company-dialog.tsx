@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import EventRepeat from '@mui/icons-material/EventRepeat';
-import { Button, Dialog, DialogContent, DialogTitle, MenuItem, Stack, TextField, Tooltip } from '@mui/material';
+import { Button, Dialog, DialogContent, DialogTitle, MenuItem, Stack, TextField } from '@mui/material';
+import { Tooltip } from '../../components/tooltip';
 import { useQueryClient } from '@tanstack/react-query';
 import { Controller, useForm, type Path } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';

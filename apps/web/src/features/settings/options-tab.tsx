@@ -1,7 +1,8 @@
 import { CHATBOT_TEXT_DEFAULTS, CHATBOT_TEXT_KEYS, CHATBOT_TEXT_LANGUAGES, SETTING_MAX_LENGTH, type ChatbotTextKey, type SettingKey } from '@atende/shared';
 import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
-import { Box, Button, CircularProgress, IconButton, InputAdornment, MenuItem, Stack, TextField, Tooltip, Typography } from '@mui/material';
+import { Box, Button, CircularProgress, IconButton, InputAdornment, MenuItem, Stack, TextField, Typography } from '@mui/material';
+import { Tooltip } from '../../components/tooltip';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toastError, toastSuccess } from '../../components/toast';

@@ -1,5 +1,6 @@
 import AlarmIcon from '@mui/icons-material/Alarm';
-import { IconButton, Tooltip } from '@mui/material';
+import { IconButton } from '@mui/material';
+import { Tooltip } from '../../components/tooltip';
 import { useTranslation } from 'react-i18next';
 
 /** The tickets manager's "closest to breach" order (issue 35), a pressed/unpressed button. */

@@ -1,6 +1,7 @@
 import type { PresentedTag } from '@atende/shared';
 import ViewKanbanOutlined from '@mui/icons-material/ViewKanbanOutlined';
-import { Stack, TableCell, TableRow, Tooltip } from '@mui/material';
+import { Stack, TableCell, TableRow } from '@mui/material';
+import { Tooltip } from '../../components/tooltip';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,6 +1,7 @@
 import type { PresentedUser } from '@atende/shared';
 import LockReset from '@mui/icons-material/LockReset';
-import { Box, IconButton, Stack, TableCell, TableRow, Tooltip, Typography } from '@mui/material';
+import { Box, IconButton, Stack, TableCell, TableRow, Typography } from '@mui/material';
+import { Tooltip } from '../../components/tooltip';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';

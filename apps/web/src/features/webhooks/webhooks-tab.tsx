@@ -1,6 +1,7 @@
 import type { CreatedWebhook, Webhook } from '@atende/shared';
 import ListAlt from '@mui/icons-material/ListAlt';
-import { Alert, Chip, IconButton, Stack, Switch, TableCell, TableRow, Tooltip, Typography } from '@mui/material';
+import { Alert, Chip, IconButton, Stack, Switch, TableCell, TableRow, Typography } from '@mui/material';
+import { Tooltip } from '../../components/tooltip';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
