@@ -3,12 +3,13 @@ import AddIcon from '@mui/icons-material/Add';
 import CheckBoxOutlinedIcon from '@mui/icons-material/CheckBoxOutlined';
 import MoveToInboxOutlinedIcon from '@mui/icons-material/MoveToInboxOutlined';
 import SearchIcon from '@mui/icons-material/Search';
-import { Box, Button, Divider, FormControlLabel, InputAdornment, Paper, Switch, Tab, Tabs, TextField, useMediaQuery } from '@mui/material';
-import { lazy, useMemo, useState } from 'react';
+import { Box, Button, Divider, FormControlLabel, InputAdornment, Paper, Switch, TextField, useMediaQuery } from '@mui/material';
+import { lazy, memo, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { useSession } from '../../api/session';
 import { MountWhenOpened } from '../../components/mount-when-opened';
+import { TabStrip } from '../../components/tab-strip';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { SlaSortToggle } from '../sla/sla-sort-toggle';
 import { QueueFilter, TagFilter, UserFilter } from './ticket-filters';
@@ -37,6 +38,57 @@ function CountBadge({ count, testId }: { count: number; testId: string }) {
     </Box>
   );
 }
+
+/** The strips are memoized: the manager re-renders at each answer of its lists and counts, they change with a click. */
+const ManagerTabs = memo(function ManagerTabs({ tab, onChange }: { tab: ManagerTab; onChange(tab: ManagerTab): void }) {
+  const { t } = useTranslation();
+  return (
+    <TabStrip
+      value={tab}
+      onChange={onChange}
+      height={56}
+      attributes={{ [TICKET_TABS_ATTRIBUTE]: '' }}
+      items={[
+        { value: 'open', icon: <MoveToInboxOutlinedIcon />, label: t('tickets.tabs.open'), testId: 'tab-open' },
+        { value: 'closed', icon: <CheckBoxOutlinedIcon />, label: t('tickets.tabs.closed'), testId: 'tab-closed' },
+        { value: 'search', icon: <SearchIcon />, label: t('tickets.tabs.search'), testId: 'tab-search' },
+      ]}
+    />
+  );
+});
+
+const OpenSubTabs = memo(function OpenSubTabs({
+  subTab,
+  onChange,
+  openCount,
+  pendingCount,
+}: {
+  subTab: OpenSubTab;
+  onChange(subTab: OpenSubTab): void;
+  openCount: number;
+  pendingCount: number;
+}) {
+  const { t } = useTranslation();
+  const label = (text: string, count: number, testId: string) => (
+    <Box component="span" sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+      {text}
+      <CountBadge count={count} testId={testId} />
+    </Box>
+  );
+  return (
+    <TabStrip
+      value={subTab}
+      onChange={onChange}
+      height={40}
+      iconPosition="start"
+      attributes={{ [TICKET_TABS_ATTRIBUTE]: '' }}
+      items={[
+        { value: 'open', label: label(t('tickets.subtabs.open'), openCount, 'count-open'), testId: 'subtab-open' },
+        { value: 'pending', label: label(t('tickets.subtabs.pending'), pendingCount, 'count-pending'), testId: 'subtab-pending' },
+      ]}
+    />
+  );
+});
 
 /**
  * The tickets manager (spec part 1 §2): open (assigned / pending), closed and
@@ -106,11 +158,7 @@ export function TicketsManager({ selectedUuid }: { selectedUuid: string | undefi
 
   return (
     <Paper variant="outlined" sx={{ display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0, overflow: 'hidden' }} data-testid="tickets-manager">
-      <Tabs value={tab} onChange={(_, value: ManagerTab) => setTab(value)} variant="fullWidth" sx={{ minHeight: 56 }} {...{ [TICKET_TABS_ATTRIBUTE]: '' }}>
-        <Tab value="open" icon={<MoveToInboxOutlinedIcon />} label={t('tickets.tabs.open')} data-testid="tab-open" sx={{ minHeight: 56, py: 0.5 }} />
-        <Tab value="closed" icon={<CheckBoxOutlinedIcon />} label={t('tickets.tabs.closed')} data-testid="tab-closed" sx={{ minHeight: 56, py: 0.5 }} />
-        <Tab value="search" icon={<SearchIcon />} label={t('tickets.tabs.search')} data-testid="tab-search" sx={{ minHeight: 56, py: 0.5 }} />
-      </Tabs>
+      <ManagerTabs tab={tab} onChange={setTab} />
       <Divider />
       {tab === 'search' ? (
         <Box sx={{ p: 1, display: 'flex', flexDirection: 'column', gap: 1 }}>
@@ -164,30 +212,7 @@ export function TicketsManager({ selectedUuid }: { selectedUuid: string | undefi
       <Divider />
       {tab === 'open' ? (
         <>
-          <Tabs value={subTab} onChange={(_, value: OpenSubTab) => setSubTab(value)} variant="fullWidth" sx={{ minHeight: 40 }} {...{ [TICKET_TABS_ATTRIBUTE]: '' }}>
-            <Tab
-              value="open"
-              data-testid="subtab-open"
-              sx={{ minHeight: 40, py: 0 }}
-              label={
-                <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-                  {t('tickets.subtabs.open')}
-                  <CountBadge count={openCount} testId="count-open" />
-                </Box>
-              }
-            />
-            <Tab
-              value="pending"
-              data-testid="subtab-pending"
-              sx={{ minHeight: 40, py: 0 }}
-              label={
-                <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-                  {t('tickets.subtabs.pending')}
-                  <CountBadge count={pendingCount} testId="count-pending" />
-                </Box>
-              }
-            />
-          </Tabs>
+          <OpenSubTabs subTab={subTab} onChange={setSubTab} openCount={openCount} pendingCount={pendingCount} />
           <Divider />
         </>
       ) : null}

@@ -1,11 +1,12 @@
 import ChatOutlinedIcon from '@mui/icons-material/ChatOutlined';
 import FormatListBulletedIcon from '@mui/icons-material/FormatListBulleted';
-import { Box, Paper, Stack, Tab, Tabs, Typography, useMediaQuery, useTheme } from '@mui/material';
+import { Box, Paper, Stack, Typography, useMediaQuery, useTheme } from '@mui/material';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { VISUALLY_HIDDEN } from '../../components/live-announcer';
 import { PageLoading } from '../../components/page-loading';
+import { TabStrip } from '../../components/tab-strip';
 import { loadConversation } from '../conversation/load-conversation';
 import { TicketsManager } from './tickets-manager';
 import { useTicketsRealtime } from './use-tickets-realtime';
@@ -88,10 +89,18 @@ export default function TicketsPage() {
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', height: PAGE_HEIGHT, minHeight: 360 }} data-testid="tickets-page">
       {heading}
-      <Tabs value={view} onChange={(_, value: MobileView) => setView(value)} variant="fullWidth" sx={{ minHeight: 44, mb: 1 }}>
-        <Tab value="chat" icon={<ChatOutlinedIcon fontSize="small" />} iconPosition="start" label={t('tickets.views.chat')} data-testid="view-chat" sx={{ minHeight: 44 }} />
-        <Tab value="list" icon={<FormatListBulletedIcon fontSize="small" />} iconPosition="start" label={t('tickets.views.list')} data-testid="view-list" sx={{ minHeight: 44 }} />
-      </Tabs>
+      <Box sx={{ mb: 1 }}>
+        <TabStrip<MobileView>
+          value={view}
+          onChange={setView}
+          height={44}
+          iconPosition="start"
+          items={[
+            { value: 'chat', icon: <ChatOutlinedIcon fontSize="small" />, label: t('tickets.views.chat'), testId: 'view-chat' },
+            { value: 'list', icon: <FormatListBulletedIcon fontSize="small" />, label: t('tickets.views.list'), testId: 'view-list' },
+          ]}
+        />
+      </Box>
       {/* The list stays mounted behind the chat so its tab, filters and scroll survive the switch. */}
       <Box sx={{ flex: 1, minHeight: 0, display: view === 'list' ? 'block' : 'none' }}>
         <TicketsManager selectedUuid={ticketId} />
