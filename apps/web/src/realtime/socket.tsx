@@ -1,6 +1,6 @@
 import { CLIENT_EVENTS, companyEvent, SERVER_EVENTS, USER_STATUS_INTERVAL_MS, type AuthEventPayload, type RealtimeEntity } from '@atende/shared';
 import { useQueryClient } from '@tanstack/react-query';
-import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import { createContext, startTransition, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type * as SocketIoClient from 'socket.io-client';
 import type { Socket } from 'socket.io-client';
@@ -192,7 +192,8 @@ export function SocketProvider({ children }: { children: ReactNode }) {
       next.on(SERVER_EVENTS.ready, () => {
         if (readyBefore) void queryClient.invalidateQueries();
         readyBefore = true;
-        setSocket(next);
+        // Every listener of the app re-renders with the socket: as a transition, in slices, not one long task.
+        startTransition(() => setSocket(next));
       });
       return () => {
         clearInterval(heartbeat);

@@ -5,7 +5,8 @@ import ChatIcon from '@mui/icons-material/Chat';
 import Notifications from '@mui/icons-material/Notifications';
 import Refresh from '@mui/icons-material/Refresh';
 import VolumeUp from '@mui/icons-material/VolumeUp';
-import { Badge, Box, IconButton, Menu, MenuItem, Popover, Slider, Tooltip } from '@mui/material';
+import { Badge, Box, IconButton, Menu, MenuItem, Popover, Slider } from '@mui/material';
+import { Tooltip } from '../../components/tooltip';
 import { lazy, Suspense, useState, type MouseEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
@@ -15,6 +16,7 @@ import { STORAGE } from '../../api/storage-keys';
 import { useUnreadAnnouncements } from '../../features/announcements/use-unread-announcements';
 import { useUnreadChats } from '../../features/chats/use-unread-chats';
 import { NotificationsPopover } from '../../features/notifications/notifications-popover';
+import type { TopBarPopoverProps } from '../../components/top-bar-popover';
 import { useNotifications } from '../../features/notifications/use-notifications';
 import { formatDate } from '../../i18n';
 import { LanguageMenu, TopBarFrame } from './top-bar-frame';
@@ -59,6 +61,36 @@ function CounterButton({ name, label, count, icon, onClick }: { name: string; la
   );
 }
 
+/**
+ * The counters hold the bar's live data: each reads its own query, so an answer re-renders its
+ * button (and the bell its popover), not the whole bar with its menus (on a phone, each whole-bar
+ * render on a data answer was a long task of the page's first seconds).
+ */
+function AnnouncementsCounter({ onOpen }: { onOpen(event: MouseEvent<HTMLElement>): void }) {
+  const { t } = useTranslation();
+  const unread = useUnreadAnnouncements();
+  return <CounterButton name="announcements" label={counterLabel(t, unread, 'announcements.popover.title', 'announcements.popover.badge')} count={unread} icon={<Campaign />} onClick={onOpen} />;
+}
+
+function ChatsCounter({ onOpen }: { onOpen(event: MouseEvent<HTMLElement>): void }) {
+  const { t } = useTranslation();
+  const unread = useUnreadChats();
+  return <CounterButton name="chats" label={counterLabel(t, unread, 'chats.popover.title', 'chats.popover.badge')} count={unread} icon={<ChatIcon />} onClick={onOpen} />;
+}
+
+/** The bell: its count, its popover, and (in `useNotifications`) the sounds and alerts of new messages. */
+function NotificationsBell({ onOpen, ...popover }: TopBarPopoverProps & { onOpen(event: MouseEvent<HTMLElement>): void }) {
+  const { t } = useTranslation();
+  const notifications = useNotifications();
+  const count = notifications.data?.count ?? 0;
+  return (
+    <>
+      <CounterButton name="notifications" label={counterLabel(t, count, 'notifications.title', 'notifications.bell')} count={count} icon={<Notifications />} onClick={onOpen} />
+      <NotificationsPopover {...popover} data={notifications.data} loading={notifications.isPending} />
+    </>
+  );
+}
+
 type Panel = 'volume' | 'notifications' | 'announcements' | 'chats' | 'profile' | 'language';
 
 export function TopBar({ onToggleMenu }: { onToggleMenu(): void }) {
@@ -69,14 +101,10 @@ export function TopBar({ onToggleMenu }: { onToggleMenu(): void }) {
   const [twoFactorOpen, setTwoFactorOpen] = useState(false);
   const [pushOpen, setPushOpen] = useState(false);
   const [volume, setVolume] = useState(() => Number(localStorage.getItem(STORAGE.volume) ?? '1'));
-  const notifications = useNotifications();
-  const unreadAnnouncements = useUnreadAnnouncements();
-  const unreadChats = useUnreadChats();
   // A lazy popover stays mounted after its first open (it keeps its data and live listener).
   const [opened, setOpened] = useState<{ announcements?: boolean; chats?: boolean }>({});
   if (!user) return null;
   const chatAllowed = Boolean(user.company?.plan?.useInternalChat);
-  const notificationCount = notifications.data?.count ?? 0;
 
   const open = (name: Panel) => (event: MouseEvent<HTMLElement>) => {
     setPanel({ name, anchor: event.currentTarget });
@@ -100,9 +128,9 @@ export function TopBar({ onToggleMenu }: { onToggleMenu(): void }) {
           </IconButton>
         </Tooltip>
       </Box>
-      <CounterButton name="announcements" label={counterLabel(t, unreadAnnouncements, 'announcements.popover.title', 'announcements.popover.badge')} count={unreadAnnouncements} icon={<Campaign />} onClick={open('announcements')} />
-      {chatAllowed ? <CounterButton name="chats" label={counterLabel(t, unreadChats, 'chats.popover.title', 'chats.popover.badge')} count={unreadChats} icon={<ChatIcon />} onClick={open('chats')} /> : null}
-      <CounterButton name="notifications" label={counterLabel(t, notificationCount, 'notifications.title', 'notifications.bell')} count={notificationCount} icon={<Notifications />} onClick={open('notifications')} />
+      <AnnouncementsCounter onOpen={open('announcements')} />
+      {chatAllowed ? <ChatsCounter onOpen={open('chats')} /> : null}
+      <NotificationsBell onOpen={open('notifications')} anchor={panel?.anchor ?? null} open={panel?.name === 'notifications'} onClose={close} />
       <IconButton color="inherit" onClick={open('profile')} aria-label={t('topBar.profile')} data-testid="profile-button">
         <AccountCircle />
       </IconButton>
@@ -122,13 +150,6 @@ export function TopBar({ onToggleMenu }: { onToggleMenu(): void }) {
           />
         </Box>
       </Popover>
-      <NotificationsPopover
-        anchor={panel?.anchor ?? null}
-        open={panel?.name === 'notifications'}
-        onClose={close}
-        data={notifications.data}
-        loading={notifications.isPending}
-      />
       <Suspense fallback={null}>
         {opened.announcements ? <AnnouncementsPopover anchor={panel?.anchor ?? null} open={panel?.name === 'announcements'} onClose={close} /> : null}
         {opened.chats && chatAllowed ? <ChatsPopover anchor={panel?.anchor ?? null} open={panel?.name === 'chats'} onClose={close} /> : null}

@@ -15,6 +15,44 @@ interface Props extends TopBarPopoverProps {
   loading: boolean;
 }
 
+/** The bell's tickets: rendered only while the popover is open (each row formats its time). */
+function NotificationItems({ tickets, onOpen }: { tickets: PresentedTicket[]; onOpen(ticket: PresentedTicket): void }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {tickets.map((ticket) => (
+        <ListItem key={ticket.id} disablePadding>
+          <ListItemButton onClick={() => onOpen(ticket)} data-testid="notification-item" data-ticket-uuid={ticket.uuid} divider>
+            <ListItemAvatar sx={{ minWidth: 48 }}>
+              <Badge color="error" badgeContent={ticket.unreadMessages} max={99} invisible={ticket.unreadMessages === 0}>
+                <Avatar src={ticket.contact.profilePicUrl || undefined} alt="" sx={{ width: 36, height: 36 }}>
+                  {ticket.contact.name.slice(0, 1).toUpperCase()}
+                </Avatar>
+              </Badge>
+            </ListItemAvatar>
+            <ListItemText
+              primary={ticket.contact.name}
+              secondary={ticket.lastMessage || ' '}
+              slotProps={{ primary: { noWrap: true }, secondary: { noWrap: true } }}
+              sx={{ minWidth: 0, mr: 1 }}
+            />
+            <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'flex-end', gap: 0.5, flexShrink: 0 }}>
+              <Typography variant="caption" color="text.secondary">
+                {formatTicketTime(ticket.updatedAt)}
+              </Typography>
+              {ticket.status === 'pending' ? (
+                <Chip size="small" color="warning" variant="outlined" label={t('notifications.pending')} />
+              ) : (
+                <Chip size="small" color="primary" variant="outlined" label={t('notifications.unread', { count: ticket.unreadMessages })} />
+              )}
+            </Box>
+          </ListItemButton>
+        </ListItem>
+      ))}
+    </>
+  );
+}
+
 /** The top bar's notifications (spec part 1 §2): each ticket that needs the user opens it. */
 export function NotificationsPopover({ anchor, open, onClose, data, loading }: Props) {
   const { t } = useTranslation();
@@ -73,35 +111,7 @@ export function NotificationsPopover({ anchor, open, onClose, data, loading }: P
           void navigate(`/tickets/${uuid}`);
         }}
       />
-      {tickets.map((ticket) => (
-        <ListItem key={ticket.id} disablePadding>
-          <ListItemButton onClick={() => openTicket(ticket)} data-testid="notification-item" data-ticket-uuid={ticket.uuid} divider>
-            <ListItemAvatar sx={{ minWidth: 48 }}>
-              <Badge color="error" badgeContent={ticket.unreadMessages} max={99} invisible={ticket.unreadMessages === 0}>
-                <Avatar src={ticket.contact.profilePicUrl || undefined} alt="" sx={{ width: 36, height: 36 }}>
-                  {ticket.contact.name.slice(0, 1).toUpperCase()}
-                </Avatar>
-              </Badge>
-            </ListItemAvatar>
-            <ListItemText
-              primary={ticket.contact.name}
-              secondary={ticket.lastMessage || ' '}
-              slotProps={{ primary: { noWrap: true }, secondary: { noWrap: true } }}
-              sx={{ minWidth: 0, mr: 1 }}
-            />
-            <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'flex-end', gap: 0.5, flexShrink: 0 }}>
-              <Typography variant="caption" color="text.secondary">
-                {formatTicketTime(ticket.updatedAt)}
-              </Typography>
-              {ticket.status === 'pending' ? (
-                <Chip size="small" color="warning" variant="outlined" label={t('notifications.pending')} />
-              ) : (
-                <Chip size="small" color="primary" variant="outlined" label={t('notifications.unread', { count: ticket.unreadMessages })} />
-              )}
-            </Box>
-          </ListItemButton>
-        </ListItem>
-      ))}
+      <NotificationItems tickets={tickets} onOpen={openTicket} />
     </TopBarPopover>
   );
 }

@@ -84,14 +84,13 @@ export function useNotifications() {
     queryFn: async (): Promise<NotificationsData> => {
       const pendingQuery = { status: 'pending', queueIds };
       const unreadQuery = { status: 'open', withUnreadMessages: true, queueIds };
-      const [pending, unread, pendingCount, unreadCount] = await Promise.all([
-        api.get<PresentedTicketPage>('/tickets', pendingQuery),
-        api.get<PresentedTicketPage>('/tickets', unreadQuery),
-        api.get<{ count: number }>('/tickets/count', pendingQuery),
-        api.get<{ count: number }>('/tickets/count', unreadQuery),
-      ]);
+      const [pending, unread] = await Promise.all([api.get<PresentedTicketPage>('/tickets', pendingQuery), api.get<PresentedTicketPage>('/tickets', unreadQuery)]);
+      // A list on one page counts itself; only a longer one asks for its whole count.
+      const countOf = async (page: PresentedTicketPage, query: Record<string, unknown>) =>
+        page.hasMore ? (await api.get<{ count: number }>('/tickets/count', query)).count : page.tickets.length;
+      const [pendingCount, unreadCount] = await Promise.all([countOf(pending, pendingQuery), countOf(unread, unreadQuery)]);
       const tickets = [...pending.tickets, ...unread.tickets].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id - a.id);
-      return { tickets, count: pendingCount.count + unreadCount.count };
+      return { tickets, count: pendingCount + unreadCount };
     },
   });
 

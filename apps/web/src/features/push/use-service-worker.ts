@@ -1,6 +1,9 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 
+/** The worker is registered when the browser is next idle, and within this delay at the latest. */
+const REGISTER_WITHIN_MS = 3000;
+
 /**
  * The signed-in app's side of the service worker (public/sw.js): registers it, which also
  * makes the app installable, and follows a click on a push notification. The worker tells
@@ -20,9 +23,17 @@ export function useServiceWorker(): void {
     };
     container.addEventListener('message', onMessage);
     container.startMessages();
-    container.register('/sw.js', { scope: '/' }).catch(() => {
-      // Without a worker the app works the same; only push notifications are off.
-    });
-    return () => container.removeEventListener('message', onMessage);
+    // Registered once the first screen has settled: on a slow phone it is not one more piece of work of its first seconds.
+    const register = () =>
+      void container.register('/sw.js', { scope: '/' }).catch(() => {
+        // Without a worker the app works the same; only push notifications are off.
+      });
+    const idle = typeof requestIdleCallback === 'function' ? requestIdleCallback(register, { timeout: REGISTER_WITHIN_MS }) : null;
+    const timer = idle === null ? setTimeout(register, REGISTER_WITHIN_MS) : undefined;
+    return () => {
+      container.removeEventListener('message', onMessage);
+      if (idle !== null) cancelIdleCallback(idle);
+      clearTimeout(timer);
+    };
   }, [navigate]);
 }
