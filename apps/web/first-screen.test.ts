@@ -59,7 +59,7 @@ describe('first-screen chunks', () => {
     expect(needs.has('/app/web/node_modules/react.js')).toBe(false);
   });
 
-  it('puts what the frame alone needs in one chunk, and what it shares with public pages beside it', () => {
+  it('puts what the frame alone needs in one chunk, what it shares with public pages beside it, and each page after it in one', () => {
     const name = (...parts: string[]) => firstScreenChunkName(new Set(parts), false);
     expect(firstScreenChunkName(new Set(['appLayout']), true)).toBe('boot');
     expect(name('appLayout', 'tickets', 'dashboard')).toBe('frame');
@@ -68,8 +68,13 @@ describe('first-screen chunks', () => {
     expect(name('login', 'tickets')).toBe('login');
     expect(name('en', 'es', 'pt')).toBe('texts-pt-en-es');
     expect(name('en')).toBe('texts-en');
-    // A page's own modules, after the frame: Rolldown's chunks.
-    expect(name('tickets', 'conversation')).toBeNull();
+    // The pages after the frame: each module with the first page of PAGE_PARTS that needs it.
+    expect(name('tickets')).toBe('page-tickets');
+    expect(name('conversation', 'tickets', 'dashboard')).toBe('page-tickets');
+    expect(name('dashboard', 'conversation')).toBe('page-conversation');
+    expect(name('dashboard')).toBe('page-dashboard');
+    expect(name('tickets', 'conversation', 'signup')).toBe('page-public-tickets');
+    expect(name('conversation', 'passwordReset')).toBe('page-public-conversation');
     expect(name()).toBeNull();
   });
 

@@ -88,10 +88,12 @@ const PUBLIC_PARTS: readonly FirstScreenPart[] = ['login', 'signup', 'passwordRe
  * - `texts-<languages>`: a language's catalogue;
  * - `frame`: what only signed-in screens need (the frame and its pages); `public-shared` and
  *   `login-shared` what the frame shares with the sign-up pages or the login page;
- * - `login`: what the login page needs beyond those.
- * The pages after the frame (tickets, dashboard, conversation) are left to Rolldown.
- * A chunk imports only chunks named before it in this list, so no two chunks import each other
- * (`chunkCycle` checks the build).
+ * - `login`: what the login page needs beyond those;
+ * - `page-tickets`, `page-conversation`, `page-dashboard`: what the pages a first screen shows
+ *   after its frame need beyond those, in the chunk of the first page of `PAGE_PARTS` that needs
+ *   it, and `page-public-<page>` what they share with the sign-up pages.
+ * Anything else is left to Rolldown. A chunk imports only chunks named before it in this list,
+ * so no two chunks import each other (`chunkCycle` checks the build).
  */
 export function firstScreenChunkName(needs: ReadonlySet<string>, initial: boolean): string | null {
   if (initial) return 'boot';
@@ -102,8 +104,18 @@ export function firstScreenChunkName(needs: ReadonlySet<string>, initial: boolea
     if (publicParts.includes('login')) return 'login-shared';
     return publicParts.length > 0 ? 'public-shared' : 'frame';
   }
-  return publicParts.includes('login') ? 'login' : null;
+  if (publicParts.includes('login')) return 'login';
+  const page = PAGE_PARTS.find((part) => needs.has(part));
+  if (!page) return null;
+  // What a sign-up page shares with a page: a chunk of its own, or that page would load the page's whole chunk.
+  return publicParts.length > 0 ? `page-public-${page}` : `page-${page}`;
 }
+/**
+ * The signed-in pages a first screen shows after its frame (packages/shared `pageParts`), each
+ * module in the chunk of the first that needs it: the conversation always comes with the tickets
+ * page, and the dashboard loads the few tickets modules it shares rather than a chunk for each set.
+ */
+const PAGE_PARTS: readonly FirstScreenPart[] = ['tickets', 'conversation', 'dashboard'];
 const LANGUAGES_IN_ORDER = Object.keys(LANGUAGE_MODULES) as Language[];
 
 /** For each module of a first screen, the parts and catalogues whose chunks (with their imports) hold it, and the entry's modules. */
