@@ -19,14 +19,14 @@ test('notifications: a new pending ticket shows live in the bell popover and ope
   // Away from the tickets screen: the bell alone has to tell, and on a phone too.
   await page.setViewportSize({ width: 390, height: 844 });
   // The bell's count is known once its two lists (pending, open with unread) have answered (and a whole count, for a list longer than its page).
-  let countsAnswered = 0;
+  let listsAnswered = 0;
   page.on('response', (response) => {
-    if (new URL(response.url()).pathname === '/tickets') countsAnswered += 1;
+    if (new URL(response.url()).pathname === '/tickets') listsAnswered += 1;
   });
   await page.goto('/contacts');
   const bell = page.getByTestId('notifications-button');
   await expect(bell).toBeVisible();
-  await expect.poll(() => countsAnswered).toBeGreaterThanOrEqual(2);
+  await expect.poll(() => listsAnswered).toBeGreaterThanOrEqual(2);
   await page.waitForTimeout(300);
   const before = await bellCount(page);
 
