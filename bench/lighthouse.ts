@@ -304,6 +304,8 @@ async function audit(url: string, reportFile: string | null): Promise<RunFigures
   if (reportFile) {
     mkdirSync(path.dirname(reportFile), { recursive: true });
     writeFileSync(reportFile, JSON.stringify(lhr));
+    const trace = (result.artifacts as { Trace?: { traceEvents: unknown[] } }).Trace;
+    if (trace) writeFileSync(reportFile.replace(/\.json$/, '.trace.json'), JSON.stringify(trace.traceEvents));
   }
   if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
   const numeric = (id: string) => {
