@@ -24,9 +24,11 @@ test('the browser refuses an injected inline script, and the fixture reports the
   // Seen and expected: the fixture's own check at the end must not count it.
   browserProblems.violations.length = 0;
 
-  // The app itself runs under that policy without a violation.
+  // The app itself runs under that policy without a violation, and its one inline script (the boot
+  // script, admitted by its hash) ran.
   await login(page);
   await expect(page.getByTestId('tickets-page')).toBeVisible();
+  expect(await page.evaluate(() => (globalThis as unknown as { __zod_globalConfig?: { jitless?: boolean } }).__zod_globalConfig?.jitless)).toBe(true);
 });
 
 test('the app cannot be framed by a page of another origin', async ({ page, baseURL, browserProblems }) => {

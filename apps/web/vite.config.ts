@@ -4,12 +4,13 @@ import { defineConfig } from 'vitest/config';
 import { apiProxy } from './dev-proxy.js';
 import { firstScreenChunks, firstScreenFiles } from './first-screen.js';
 import { i18nSplit } from './i18n-split.js';
+import { inlineShell } from './inline-shell.js';
 
 // `ATENDE_API=http://127.0.0.1:9001 npm run dev -w @atende/web -- --port 5174` points the dev server at another API.
 const api = process.env.ATENDE_API ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react(), i18nSplit(), firstScreenFiles(), firstScreenChunks()],
+  plugins: [react(), i18nSplit(), inlineShell(), firstScreenFiles(), firstScreenChunks()],
   // Several dev servers on one checkout need their own dependency caches (`VITE_CACHE_DIR=/tmp/x`).
   cacheDir: process.env.VITE_CACHE_DIR ?? 'node_modules/.vite',
   server: {
@@ -20,7 +21,7 @@ export default defineConfig({
   test: {
     name: 'web',
     environment: 'jsdom',
-    include: ['src/**/*.test.{ts,tsx}', 'dev-proxy.test.ts', 'i18n-split.test.ts', 'first-screen.test.ts'],
+    include: ['src/**/*.test.{ts,tsx}', 'dev-proxy.test.ts', 'i18n-split.test.ts', 'first-screen.test.ts', 'inline-shell.test.ts'],
     setupFiles: ['./src/test/setup.ts'],
     // After the server's files (see the root vitest.config.ts), with the default worker count
     // (one on two CPUs): a test that pushes a socket event right after the stand-in server saw

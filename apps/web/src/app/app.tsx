@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { BrowserRouter, useNavigate } from 'react-router';
 import { SessionProvider } from '../api/session';
 import { SocketProvider } from '../realtime/socket';
+import { useInstallLinks } from './install-links';
 import { AppRoutes } from './routes';
 import { AppThemeProvider } from './theme';
 
@@ -34,6 +35,7 @@ function Providers() {
 }
 
 export function App() {
+  useInstallLinks();
   return (
     <AppThemeProvider>
       <SnackbarProvider maxSnack={3} autoHideDuration={3000} anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}>

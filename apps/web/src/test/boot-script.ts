@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import { BOOT_SCRIPT_FILE } from '../../inline-shell';
 
-/** The source of public/boot.js, the classic script the shell runs before the app's modules. */
-export const BOOT_SCRIPT = readFileSync(path.resolve(import.meta.dirname, '../../public/boot.js'), 'utf8');
+/** The source of boot.js, the classic script the shell runs (inline) before the app's modules. */
+export const BOOT_SCRIPT = readFileSync(BOOT_SCRIPT_FILE, 'utf8');
 
-/** Runs public/boot.js in this test's window (its storage, its stubbed `fetch`), as the shell does at load. */
+/** Runs boot.js in this test's window (its storage, its stubbed `fetch`), as the shell does at load. */
 export function runBootScript(): void {
   new Function(BOOT_SCRIPT)();
 }

@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 
 /**
  * The policy of the web app (and of every API answer, which a browser may be
- * tricked into rendering). Scripts come only from our own bundle. Styles also
+ * tricked into rendering). Scripts come only from our own bundle (and the shell's own
+ * inline boot script, by its hash: `shellContentSecurityPolicy`). Styles also
  * allow 'unsafe-inline': MUI (emotion) injects <style> elements at run time and
  * sets `style` attributes, which a nonce cannot cover; an injected style cannot
  * run code, so the residual risk is CSS-only (layout tampering, attribute-selector
@@ -15,20 +17,32 @@ import type { FastifyInstance } from 'fastify';
  * https://www.youtube-nocookie.com). No script, style or connection of theirs
  * runs in our document; the player runs in its own origin.
  */
-const APP_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob: https://i.ytimg.com",
-  "media-src 'self' blob:",
-  "font-src 'self' data:",
-  "frame-src https://www.youtube-nocookie.com",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+function appPolicy(scriptSources: readonly string[]): string {
+  return [
+    "default-src 'self'",
+    ["script-src 'self'", ...scriptSources].join(' '),
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob: https://i.ytimg.com",
+    "media-src 'self' blob:",
+    "font-src 'self' data:",
+    "frame-src https://www.youtube-nocookie.com",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+const APP_CSP = appPolicy([]);
+
+/**
+ * The policy of the app shell, which runs its own inline scripts (the web app's boot script):
+ * each admitted by the hash of its text (`'sha256-…'`), nothing else inline.
+ */
+export function shellContentSecurityPolicy(inlineScripts: readonly string[]): string {
+  return appPolicy(inlineScripts.map((script) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`));
+}
 
 /**
  * Uploaded media opened directly in a tab: nothing runs, nothing loads but the

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,10 +9,12 @@ import { createTestContext, type TestContext } from '../../test/test-app.js';
 let t: TestContext;
 let token: string;
 const APP_JS = `export const app = ${JSON.stringify('x'.repeat(4000))};\n`;
+/** The web build's inline boot script (apps/web inline-shell.ts), as the shell carries it. */
+const BOOT_SCRIPT = "\nglobalThis.__booted = true;\n";
 
 beforeAll(async () => {
   const dist = mkdtempSync(path.join(tmpdir(), 'atende-web-'));
-  writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html><head><title>Atende</title></head><body><div id="root"></div></body></html>');
+  writeFileSync(path.join(dist, 'index.html'), `<!doctype html><html><head><title>Atende</title><script>${BOOT_SCRIPT}</script><script type="module" src="/assets/index-Ab12Cd34.js"></script></head><body><div id="root"></div></body></html>`);
   // What the web build lists for each first-screen part and language (apps/web/first-screen.ts).
   const part = (name: string) => [`/assets/${name}.js`];
   writeFileSync(
@@ -152,12 +155,14 @@ describe('security headers', () => {
   }
 
   it('the app shell, a static asset and a missing page run only our own scripts, cannot be framed and frame only the help videos\' player', async () => {
+    const bootHash = `'sha256-${createHash('sha256').update(BOOT_SCRIPT).digest('base64')}'`;
     for (const url of ['/', '/tickets', '/index.html', '/nothing-here.js']) {
       const response = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
       expect(response.headers, url).toMatchObject(common);
       expect(directives(response.headers['content-security-policy']), url).toMatchObject({
         'default-src': "'self'",
-        'script-src': "'self'",
+        // The shell also runs its one inline script, by its hash; nothing else inline, anywhere.
+        'script-src': url === '/nothing-here.js' ? "'self'" : `'self' ${bootHash}`,
         'style-src': "'self' 'unsafe-inline'",
         'img-src': "'self' data: blob: https://i.ytimg.com",
         'media-src': "'self' blob:",

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { firstScreenParts, LANGUAGES, PRELOAD_HINT_COOKIE, readPreloadHint, type FirstScreenFiles, type Language } from '@atende/shared';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { shellContentSecurityPolicy } from './security-headers.js';
 
 /**
  * Serves the built web app on the API's port. API routes and screen routes share
@@ -29,6 +30,7 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
   // compression threshold) to the plain file, and would send the shell with its assets' one-hour max-age.
   const shells = new WeakSet<FastifyRequest>();
   const shell = firstScreenShell(distDir, indexFile);
+  const shellPolicy = shellContentSecurityPolicy(inlineScripts(readFileSync(indexFile, 'utf8')));
   app.addHook('onRequest', async (request, reply) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return;
     const url = request.url.split('?')[0] ?? '/';
@@ -50,6 +52,8 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
       addVary(reply, 'Accept-Language');
     }
     if (shells.has(request)) reply.header('cache-control', 'no-cache');
+    // The shell's inline boot script runs by its hash (apps/web inline-shell.ts), also when the built file is asked for by name.
+    if (shells.has(request) || request.url.split('?')[0] === '/index.html') reply.header('content-security-policy', shellPolicy);
     // The service worker and the manifest keep their names across builds: revalidated on every
     // check, so a new build's worker takes over at the next visit (issue 35, push notifications).
     const file = request.url.split('?')[0];
@@ -93,6 +97,11 @@ function firstScreenShell(distDir: string, indexFile: string): ((url: string, re
     }
     return page;
   };
+}
+
+/** The text of each inline `<script>` of the shell (one without `src`), as the browser hashes it. */
+function inlineScripts(html: string): string[] {
+  return [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((match) => match[1] ?? '');
 }
 
 /** The first of the browser's languages if Atende speaks it, else Portuguese (the web app's `initialLanguage`). */

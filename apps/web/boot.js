@@ -1,5 +1,5 @@
-// What must run before the app's modules (a classic script in index.html: the Content
-// Security Policy allows no inline script).
+// What must run before the app's modules: a classic script the build puts inline in
+// index.html (inline-shell.ts), which the Content Security Policy admits by its hash.
 //
 // Zod probes `new Function` when it builds an object schema, to decide whether to compile
 // fast parsers; the app's Content Security Policy forbids eval, and the browser reports the
