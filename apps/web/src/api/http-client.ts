@@ -1,3 +1,5 @@
+import { createRequestTurns } from './request-turns';
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -76,6 +78,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const fetchImpl = options.fetchImpl ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   const base = options.baseUrl ?? '';
   let refreshing: Promise<string> | null = null;
+  const turns = createRequestTurns();
   const tokenListeners = new Set<(token: string) => void>();
 
   const refresh = (): Promise<string> => {
@@ -95,6 +98,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   };
 
   const send = async <T>(method: string, url: string, requestOptions: RequestOptions = {}, retried = false): Promise<{ data: T; headers: Headers }> => {
+    await turns.take();
     const headers: Record<string, string> = { accept: 'application/json' };
     const token = options.getToken();
     if (token) headers.authorization = `Bearer ${token}`;
