@@ -66,7 +66,8 @@ describe('first-screen chunks', () => {
     expect(name('appLayout', 'login', 'signup')).toBe('login-shared');
     expect(name('appLayout', 'signup')).toBe('public-shared');
     expect(name('login', 'tickets')).toBe('login');
-    expect(name('en', 'es', 'pt')).toBe('texts-pt-en-es');
+    expect(name('en', 'es', 'pt')).toBe('boot');
+    expect(name('en', 'es')).toBe('texts-en-es');
     expect(name('en')).toBe('texts-en');
     // The pages after the frame: each module with the first page of PAGE_PARTS that needs it.
     expect(name('tickets')).toBe('page-tickets');

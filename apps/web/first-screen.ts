@@ -90,8 +90,8 @@ const PUBLIC_PARTS: readonly FirstScreenPart[] = ['login', 'signup', 'passwordRe
  * that need it (`needs`) and whether the entry loads it (`initial`); null leaves it to Rolldown.
  * A first screen loads few files, each holding only what it needs:
  * - `boot`: what the entry loads, merged into the entry (Rolldown would split it into a dozen chunks,
- *   by the lazy screens that share each piece);
- * - `texts-<languages>`: a language's catalogue;
+ *   by the lazy screens that share each piece), and what every language's catalogue needs;
+ * - `texts-<languages>`: a language's catalogue (what only some share);
  * - `frame`: what only signed-in screens need (the frame and its pages); `public-shared` and
  *   `login-shared` what the frame shares with the sign-up pages or the login page;
  * - `login`: what the login page needs beyond those;
@@ -102,8 +102,9 @@ const PUBLIC_PARTS: readonly FirstScreenPart[] = ['login', 'signup', 'passwordRe
  * so no two chunks import each other (`chunkCycle` checks the build).
  */
 export function firstScreenChunkName(needs: ReadonlySet<string>, initial: boolean): string | null {
-  if (initial) return 'boot';
   const languages = LANGUAGES_IN_ORDER.filter((language) => needs.has(language));
+  // Every first screen loads one catalogue: what all three share is one file fewer in the entry.
+  if (initial || languages.length === LANGUAGES_IN_ORDER.length) return 'boot';
   if (languages.length > 0) return `texts-${languages.join('-')}`;
   const publicParts = PUBLIC_PARTS.filter((part) => needs.has(part));
   if (needs.has('appLayout')) {
