@@ -7,7 +7,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useLoadMoreNearEnd } from '../../components/list-page-parts';
+import { useLoadMoreNearEnd } from '../../components/load-more';
 import { FormattedText } from '../conversation/format-message';
 import { TagChip } from '../tags/tag-chip';
 import { formatTicketTime } from '../tickets/ticket-format';

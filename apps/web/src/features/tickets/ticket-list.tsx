@@ -1,19 +1,34 @@
 import type { PresentedTicket } from '@atende/shared';
 import InboxOutlinedIcon from '@mui/icons-material/InboxOutlined';
-import { Box, LinearProgress, Skeleton, Stack, Typography } from '@mui/material';
+import { Box, LinearProgress, Stack, Typography } from '@mui/material';
+import { keyframes } from '@mui/material/styles';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useRef } from 'react';
+import { memo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLoadMoreNearEnd } from '../../components/list-page-parts';
+import { useLoadMoreNearEnd } from '../../components/load-more';
 import { TicketListItem } from './ticket-list-item';
-import type { useTicketList } from './use-ticket-list';
 
 /** Spec part 1 §4: the next page loads within 100 px of the bottom. */
 const LOAD_MORE_THRESHOLD_PX = 100;
 const ESTIMATED_ROW_PX = 108;
 
+/**
+ * What the list shows of its query: a snapshot that changes only with them, so the manager can
+ * hand it over deferred (`useDeferredValue`) and a list's answer renders its rows in slices.
+ */
+export interface TicketListView {
+  /** Which list this is (a fresh scroll position for each). */
+  key: string;
+  tickets: PresentedTicket[];
+  isPending: boolean;
+  isError: boolean;
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage(): Promise<unknown>;
+}
+
 interface TicketListProps {
-  list: ReturnType<typeof useTicketList>;
+  list: TicketListView;
   selectedUuid: string | undefined;
   narrow: boolean;
   canPeek: boolean;
@@ -22,20 +37,42 @@ interface TicketListProps {
   emptyHint?: string;
 }
 
+const pulse = keyframes`
+  50% { opacity: 0.4; }
+`;
+
+/**
+ * Five placeholder rows while the first page loads. Plain elements under one style (twenty
+ * MUI Skeletons were twenty components and styles to mount and unmount on a phone's first load).
+ */
 function LoadingRows() {
   return (
-    <Stack data-testid="tickets-loading" sx={{ p: 1.5 }} spacing={2} aria-busy="true">
+    <Box
+      data-testid="tickets-loading"
+      aria-busy="true"
+      sx={{
+        p: 1.5,
+        display: 'flex',
+        flexDirection: 'column',
+        gap: 2,
+        '& .row': { display: 'flex', gap: 1.5 },
+        '& .avatar, & .line': { bgcolor: 'action.hover', animation: `${pulse} 2s ease-in-out 0.5s infinite` },
+        '& .avatar': { width: 44, height: 44, borderRadius: '50%', flexShrink: 0 },
+        '& .lines': { flex: 1, display: 'flex', flexDirection: 'column', gap: 0.75, pt: 0.5 },
+        '& .line': { height: 10, borderRadius: 1 },
+      }}
+    >
       {[0, 1, 2, 3, 4].map((row) => (
-        <Box key={row} sx={{ display: 'flex', gap: 1.5 }}>
-          <Skeleton variant="circular" width={44} height={44} />
-          <Box sx={{ flex: 1 }}>
-            <Skeleton width="60%" />
-            <Skeleton width="90%" />
-            <Skeleton width="40%" />
-          </Box>
-        </Box>
+        <div key={row} className="row">
+          <div className="avatar" />
+          <div className="lines">
+            <div className="line" style={{ width: '60%' }} />
+            <div className="line" style={{ width: '90%' }} />
+            <div className="line" style={{ width: '40%' }} />
+          </div>
+        </div>
       ))}
-    </Stack>
+    </Box>
   );
 }
 
@@ -43,7 +80,7 @@ function LoadingRows() {
  * A ticket list that stays smooth with thousands of rows: only the rows in view
  * are rendered (rows differ in height with their tags, so each is measured).
  */
-export function TicketList({ list, selectedUuid, narrow, canPeek, onPeek, emptyText, emptyHint }: TicketListProps) {
+export const TicketList = memo(function TicketList({ list, selectedUuid, narrow, canPeek, onPeek, emptyText, emptyHint }: TicketListProps) {
   const { t } = useTranslation();
   const scrollRef = useRef<HTMLDivElement>(null);
   const { tickets, isFetchingNextPage, isPending, isError } = list;
@@ -100,4 +137,4 @@ export function TicketList({ list, selectedUuid, narrow, canPeek, onPeek, emptyT
       {isFetchingNextPage ? <LinearProgress aria-label={t('tickets.list.loadingMore')} /> : null}
     </Box>
   );
-}
+});

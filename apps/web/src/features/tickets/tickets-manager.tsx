@@ -1,10 +1,10 @@
-import { can, type PresentedTagSummary, type PresentedTicket, type PresentedUser } from '@atende/shared';
+import { can, type PresentedQueueSummary, type PresentedTagSummary, type PresentedTicket, type PresentedUser } from '@atende/shared';
 import AddIcon from '@mui/icons-material/Add';
 import CheckBoxOutlinedIcon from '@mui/icons-material/CheckBoxOutlined';
 import MoveToInboxOutlinedIcon from '@mui/icons-material/MoveToInboxOutlined';
 import SearchIcon from '@mui/icons-material/Search';
 import { Box, Button, Divider, FormControlLabel, InputAdornment, Paper, Switch, TextField, useMediaQuery } from '@mui/material';
-import { lazy, memo, useMemo, useState } from 'react';
+import { lazy, memo, Suspense, useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { useSession } from '../../api/session';
@@ -12,9 +12,9 @@ import { MountWhenOpened } from '../../components/mount-when-opened';
 import { TabStrip } from '../../components/tab-strip';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { SlaSortToggle } from '../sla/sla-sort-toggle';
-import { QueueFilter, TagFilter, UserFilter } from './ticket-filters';
+import { QueueFilter } from './ticket-filters';
 import type { TicketListParams } from './ticket-list-cache';
-import { TicketList } from './ticket-list';
+import { TicketList, type TicketListView } from './ticket-list';
 import { followsTicketToOpen, TICKET_TABS_ATTRIBUTE } from './ticket-actions';
 import { useSelectableQueues } from './use-selectable-queues';
 import { useTicketCount, useTicketList } from './use-ticket-list';
@@ -22,6 +22,8 @@ import { useTicketShortcuts } from './use-ticket-shortcuts';
 
 const NewTicketDialog = lazy(() => import('./new-ticket-dialog').then((m) => ({ default: m.NewTicketDialog })));
 const TicketShortcutsDialog = lazy(() => import('./ticket-shortcuts-dialog').then((m) => ({ default: m.TicketShortcutsDialog })));
+// The search tab's tag and user filters (Autocomplete): loaded when the tab is first opened.
+const SearchFilters = lazy(() => import('./ticket-search-filters'));
 const TicketPeekDialog = lazy(() => import('./ticket-peek-dialog').then((m) => ({ default: m.TicketPeekDialog })));
 
 type ManagerTab = 'open' | 'closed' | 'search';
@@ -90,6 +92,44 @@ const OpenSubTabs = memo(function OpenSubTabs({
   );
 });
 
+interface ListToolbarProps {
+  tab: ManagerTab;
+  mayShowAll: boolean;
+  showAll: boolean;
+  onShowAll(showAll: boolean): void;
+  slaSort: boolean;
+  onSlaSort(active: boolean): void;
+  queues: PresentedQueueSummary[];
+  queueIds: number[];
+  onQueuesChange(ids: number[]): void;
+  onCreate(): void;
+}
+
+/** New ticket, "all", the response-time order and the queue filter: memoized like the strips, it changes with a click. */
+const ListToolbar = memo(function ListToolbar({ tab, mayShowAll, showAll, onShowAll, slaSort, onSlaSort, queues, queueIds, onQueuesChange, onCreate }: ListToolbarProps) {
+  const { t } = useTranslation();
+  return (
+    <Box sx={{ p: 1, display: 'flex', alignItems: 'center', gap: 1 }}>
+      <Button variant="contained" size="small" startIcon={<AddIcon />} onClick={onCreate} data-testid="new-ticket" sx={{ flexShrink: 0 }}>
+        {t('tickets.options.newTicket')}
+      </Button>
+      {mayShowAll ? (
+        <FormControlLabel
+          sx={{ mr: 0, flexShrink: 0 }}
+          control={<Switch size="small" checked={showAll} onChange={(event) => onShowAll(event.target.checked)} slotProps={{ input: { 'data-testid': 'show-all' } as object }} />}
+          label={t('tickets.options.showAll')}
+        />
+      ) : null}
+      <Box sx={{ flex: 1 }} />
+      {tab === 'open' ? <SlaSortToggle active={slaSort} onChange={onSlaSort} /> : null}
+      {/* Nothing to filter without queues: tickets without a queue are always listed. */}
+      {queues.length > 0 ? (
+        <QueueFilter queues={queues} selected={queueIds} onChange={onQueuesChange} />
+      ) : null}
+    </Box>
+  );
+});
+
 /**
  * The tickets manager (spec part 1 §2): open (assigned / pending), closed and
  * search tabs over live, paged lists.
@@ -130,6 +170,8 @@ export function TicketsManager({ selectedUuid }: { selectedUuid: string | undefi
   const { queues, loading: queuesLoading } = useSelectableQueues();
   const queueIds = useMemo(() => queues.map((q) => q.id).filter((id) => !unticked.includes(id)), [queues, unticked]);
   const searchParam = useDebouncedValue(searchText.trim());
+  const onQueuesChange = useCallback((ids: number[]) => setUnticked(queues.map((q) => q.id).filter((id) => !ids.includes(id))), [queues]);
+  const onCreate = useCallback(() => setCreating(true), []);
 
   const base = { showAll: mayShowAll && showAll, queueIds };
   const order = slaSort ? { sortBy: 'sla' as const } : {};
@@ -147,6 +189,16 @@ export function TicketsManager({ selectedUuid }: { selectedUuid: string | undefi
   const pendingCount = useTicketCount(pendingParams, pendingList, ready && tab === 'open');
 
   const list = tab === 'closed' ? closedList : tab === 'search' ? searchList : subTab === 'pending' ? pendingList : openList;
+  const listKey = tab === 'open' ? `open-${subTab}` : tab;
+  const { tickets, isPending, isError, hasNextPage, isFetchingNextPage, fetchNextPage } = list;
+  // A list's answer re-renders the manager at once (a query store update is synchronous) and its rows
+  // in a deferred render that React slices, rather than all of it in one long task.
+  const shownList = useDeferredValue(
+    useMemo<TicketListView>(
+      () => ({ key: listKey, tickets, isPending, isError, hasNextPage, isFetchingNextPage, fetchNextPage }),
+      [listKey, tickets, isPending, isError, hasNextPage, isFetchingNextPage, fetchNextPage],
+    ),
+  );
   useTicketShortcuts({ tickets: list.tickets, selectedUuid, onOpen: (ticket) => void navigate(`/tickets/${ticket.uuid}`), onHelp: () => setHelpOpen(true) });
   const emptyText = tab === 'search' ? t('tickets.list.emptySearch') : t('tickets.list.empty');
 
@@ -180,34 +232,23 @@ export function TicketsManager({ selectedUuid }: { selectedUuid: string | undefi
               },
             }}
           />
-          <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
-            <TagFilter selected={tags} onChange={setTags} />
-            {isAdmin ? <UserFilter selected={users} onChange={setUsers} /> : null}
-          </Box>
+          <Suspense fallback={null}>
+            <SearchFilters tags={tags} onTags={setTags} users={users} onUsers={setUsers} withUsers={isAdmin} />
+          </Suspense>
         </Box>
       ) : (
-        <Box sx={{ p: 1, display: 'flex', alignItems: 'center', gap: 1 }}>
-          <Button variant="contained" size="small" startIcon={<AddIcon />} onClick={() => setCreating(true)} data-testid="new-ticket" sx={{ flexShrink: 0 }}>
-            {t('tickets.options.newTicket')}
-          </Button>
-          {mayShowAll ? (
-            <FormControlLabel
-              sx={{ mr: 0, flexShrink: 0 }}
-              control={<Switch size="small" checked={showAll} onChange={(event) => setShowAll(event.target.checked)} slotProps={{ input: { 'data-testid': 'show-all' } as object }} />}
-              label={t('tickets.options.showAll')}
-            />
-          ) : null}
-          <Box sx={{ flex: 1 }} />
-          {tab === 'open' ? <SlaSortToggle active={slaSort} onChange={setSlaSort} /> : null}
-          {/* Nothing to filter without queues: tickets without a queue are always listed. */}
-          {queues.length > 0 ? (
-            <QueueFilter
-              queues={queues}
-              selected={queueIds}
-              onChange={(ids) => setUnticked(queues.map((q) => q.id).filter((id) => !ids.includes(id)))}
-            />
-          ) : null}
-        </Box>
+        <ListToolbar
+          tab={tab}
+          mayShowAll={mayShowAll}
+          showAll={showAll}
+          onShowAll={setShowAll}
+          slaSort={slaSort}
+          onSlaSort={setSlaSort}
+          queues={queues}
+          queueIds={queueIds}
+          onQueuesChange={onQueuesChange}
+          onCreate={onCreate}
+        />
       )}
       <Divider />
       {tab === 'open' ? (
@@ -219,8 +260,8 @@ export function TicketsManager({ selectedUuid }: { selectedUuid: string | undefi
       <Box sx={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
         <TicketList
           // A fresh scroll position for each list.
-          key={tab === 'open' ? `open-${subTab}` : tab}
-          list={list}
+          key={shownList.key}
+          list={shownList}
           selectedUuid={selectedUuid}
           narrow={narrow}
           canPeek={isAdmin}

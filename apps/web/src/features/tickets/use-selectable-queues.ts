@@ -9,6 +9,9 @@ import { toastError } from '../../components/toast';
  * The queues a user picks from: its own for a user, every queue of the company
  * for an admin (who may see and create tickets in any of them; spec part 1 §2).
  */
+/** One empty list while the queues load, so memoized readers see the same one. */
+const NO_QUEUES: PresentedQueueSummary[] = [];
+
 export function useSelectableQueues(): { queues: PresentedQueueSummary[]; loading: boolean } {
   const { t } = useTranslation();
   const { api, user } = useSession();
@@ -21,5 +24,5 @@ export function useSelectableQueues(): { queues: PresentedQueueSummary[]; loadin
   }, [failed, t]);
   if (!user) return { queues: [], loading: false };
   if (!admin) return { queues: user.queues, loading: false };
-  return { queues: all.data ?? [], loading: all.isPending };
+  return { queues: all.data ?? NO_QUEUES, loading: all.isPending };
 }
