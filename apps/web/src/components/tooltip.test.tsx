@@ -2,7 +2,7 @@ import { IconButton } from '@mui/material';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { Profiler, useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Tooltip } from './tooltip';
+import { loadTooltipPopup, Tooltip } from './tooltip';
 
 afterEach(() => {
   cleanup();
@@ -90,7 +90,9 @@ describe('Tooltip', () => {
     expect(button.getAttribute('title')).toBeNull();
   });
 
-  it('opens on a long press, not on a tap, and not from the mouse events a tap brings', () => {
+  it('opens on a long press, not on a tap, and not from the mouse events a tap brings', async () => {
+    // The popup's module is loaded by the first tooltip about to show; here, before the clock is faked.
+    await loadTooltipPopup();
     vi.useFakeTimers();
     render(
       <Tooltip title="Peek">

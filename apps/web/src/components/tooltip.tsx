@@ -1,7 +1,6 @@
-import { Box, Popper } from '@mui/material';
-import { alpha } from '@mui/material/styles';
 import {
   cloneElement,
+  type ComponentType,
   useEffect,
   useId,
   useState,
@@ -11,6 +10,7 @@ import {
   type ReactNode,
   type TouchEvent,
 } from 'react';
+import type { TooltipPopupProps } from './tooltip-popup';
 
 /** As MUI's Tooltip: shown 100 ms after the pointer comes, after a 700 ms press on a touch screen, for 1.5 s. */
 const ENTER_DELAY_MS = 100;
@@ -39,6 +39,20 @@ export interface TooltipProps {
   placement?: 'bottom' | 'top' | 'left' | 'right';
   /** The title describes the child (`aria-describedby`) rather than names it (`aria-label`). */
   describeChild?: boolean;
+}
+
+let Popup: ComponentType<TooltipPopupProps> | null = null;
+let popupLoading: Promise<void> | null = null;
+
+/**
+ * The popup's code (MUI's Popper and popper.js) loads when a first tooltip is about to show (the
+ * pointer, a focus or a press on its child), not with the page: no first screen needs it to paint.
+ */
+export function loadTooltipPopup(): Promise<void> {
+  popupLoading ??= import('./tooltip-popup').then((module) => {
+    Popup = module.TooltipPopup;
+  });
+  return popupLoading;
 }
 
 /** When the tooltip shows and hides, from the child's events: its timers live here, outside React's state. */
@@ -86,7 +100,7 @@ function tooltipTimer(setAnchor: (anchor: HTMLElement | null) => void) {
  * a phone, each list of them was a long task of the page's first seconds (bench/README.md,
  * Lighthouse). Here the child keeps its place in the tree whether the tooltip shows or not (its
  * state and focus survive), and the popup is a Popper (its root is the `role="tooltip"` element)
- * rendered only while shown.
+ * rendered only while shown, from a module loaded the first time one is about to show.
  */
 export function Tooltip({ title, children, placement = 'bottom', describeChild = false }: TooltipProps) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
@@ -94,6 +108,11 @@ export function Tooltip({ title, children, placement = 'bottom', describeChild =
   const empty = title === '' || title === null || title === undefined || title === false;
   const [timing] = useState(() => tooltipTimer(setAnchor));
   const open = anchor !== null;
+  // Shown before its code has arrived (a keyboard focus, a fast pointer): rendered once it has.
+  const [, setPopupLoaded] = useState(Popup !== null);
+  useEffect(() => {
+    if (open && !Popup) void loadTooltipPopup().then(() => setPopupLoaded(true));
+  }, [open]);
   useEffect(() => timing.stop, [timing]);
   useEffect(() => {
     if (!open) return;
@@ -112,7 +131,9 @@ export function Tooltip({ title, children, placement = 'bottom', describeChild =
     : { 'aria-label': own['aria-label'] ?? text, 'aria-labelledby': open && !text ? id : own['aria-labelledby'] };
   const onMouseOver = (event: MouseEvent<HTMLElement>) => {
     own.onMouseOver?.(event);
-    if (!empty) timing.pointerOver(event.currentTarget);
+    if (empty) return;
+    void loadTooltipPopup();
+    timing.pointerOver(event.currentTarget);
   };
   const onMouseLeave = (event: MouseEvent<HTMLElement>) => {
     own.onMouseLeave?.(event);
@@ -121,7 +142,10 @@ export function Tooltip({ title, children, placement = 'bottom', describeChild =
   const onFocus = (event: FocusEvent<HTMLElement>) => {
     own.onFocus?.(event);
     // A click's focus does not show it, a keyboard's does.
-    if (!empty && event.currentTarget.matches(':focus-visible')) timing.show(event.currentTarget);
+    if (!empty && event.currentTarget.matches(':focus-visible')) {
+      void loadTooltipPopup();
+      timing.show(event.currentTarget);
+    }
   };
   const onBlur = (event: FocusEvent<HTMLElement>) => {
     own.onBlur?.(event);
@@ -129,7 +153,9 @@ export function Tooltip({ title, children, placement = 'bottom', describeChild =
   };
   const onTouchStart = (event: TouchEvent<HTMLElement>) => {
     own.onTouchStart?.(event);
-    if (!empty) timing.touchStart(event.currentTarget);
+    if (empty) return;
+    void loadTooltipPopup();
+    timing.touchStart(event.currentTarget);
   };
   const onTouchEnd = (event: TouchEvent<HTMLElement>) => {
     own.onTouchEnd?.(event);
@@ -138,33 +164,7 @@ export function Tooltip({ title, children, placement = 'bottom', describeChild =
   return (
     <>
       {cloneElement(child, { ...named, onMouseOver, onMouseLeave, onFocus, onBlur, onTouchStart, onTouchEnd })}
-      {open ? (
-        <Popper
-          id={id}
-          open
-          anchorEl={anchor}
-          placement={placement}
-          modifiers={[{ name: 'offset', options: { offset: [0, 14] } }]}
-          sx={{ zIndex: (theme) => theme.zIndex.tooltip, pointerEvents: 'none' }}
-        >
-          <Box
-            sx={(theme) => ({
-              bgcolor: alpha(theme.palette.grey[700], 0.92),
-              color: theme.palette.common.white,
-              borderRadius: 1,
-              px: 1,
-              py: 0.5,
-              maxWidth: 300,
-              overflowWrap: 'break-word',
-              fontFamily: theme.typography.fontFamily,
-              fontSize: theme.typography.pxToRem(11),
-              fontWeight: theme.typography.fontWeightMedium,
-            })}
-          >
-            {title}
-          </Box>
-        </Popper>
-      ) : null}
+      {open && Popup ? <Popup id={id} anchor={anchor} placement={placement} title={title} /> : null}
     </>
   );
 }

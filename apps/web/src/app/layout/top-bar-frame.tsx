@@ -1,36 +1,17 @@
-import { LANGUAGES, type Language, type PresentedUser } from '@atende/shared';
+import type { PresentedUser } from '@atende/shared';
 import Brightness4 from '@mui/icons-material/Brightness4';
 import Brightness7 from '@mui/icons-material/Brightness7';
 import MenuIcon from '@mui/icons-material/Menu';
 import Translate from '@mui/icons-material/Translate';
-import { AppBar, IconButton, Menu, MenuItem, Toolbar, Typography } from '@mui/material';
+import { AppBar, IconButton, Toolbar, Typography } from '@mui/material';
 import { Tooltip } from '../../components/tooltip';
-import { useState, type ReactNode } from 'react';
+import { lazy, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useApi } from '../../api/session';
-import { toastError } from '../../components/toast';
-import { changeLanguage } from '../../i18n';
+import { MountWhenOpened } from '../../components/mount-when-opened';
 import { useThemeMode } from '../theme';
 
-/** The language picker: the choice applies at once and is stored on the user. */
-export function LanguageMenu({ anchor, onClose }: { anchor: HTMLElement | null; onClose(): void }) {
-  const { t, i18n } = useTranslation();
-  const api = useApi();
-  const pickLanguage = (language: Language) => {
-    onClose();
-    changeLanguage(language);
-    api.post(`/users/set-language/${language}`).catch(toastError);
-  };
-  return (
-    <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={onClose}>
-      {LANGUAGES.map((language) => (
-        <MenuItem key={language} selected={i18n.language === language} onClick={() => pickLanguage(language)} data-testid={`language-${language}`}>
-          {t(`languages.${language}`)}
-        </MenuItem>
-      ))}
-    </Menu>
-  );
-}
+/** The language picker (top-bar-menus.tsx), loaded when first opened. */
+export const LanguageMenu = lazy(() => import('./top-bar-menus').then((m) => ({ default: m.LanguageMenu })));
 
 /**
  * What every top bar has (spec part 1 §2): the menu toggle, the greeting, the
@@ -85,7 +66,9 @@ export function TopBarFrame({
         </Tooltip>
         {children}
       </Toolbar>
-      <LanguageMenu anchor={languageAnchor} onClose={() => setLanguageAnchor(null)} />
+      <MountWhenOpened open={languageAnchor !== null}>
+        <LanguageMenu anchor={languageAnchor} onClose={() => setLanguageAnchor(null)} />
+      </MountWhenOpened>
     </AppBar>
   );
 }

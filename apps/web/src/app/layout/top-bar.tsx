@@ -5,23 +5,25 @@ import ChatIcon from '@mui/icons-material/Chat';
 import Notifications from '@mui/icons-material/Notifications';
 import Refresh from '@mui/icons-material/Refresh';
 import VolumeUp from '@mui/icons-material/VolumeUp';
-import { Badge, Box, IconButton, Menu, MenuItem, Popover, Slider } from '@mui/material';
+import { Badge, Box, IconButton } from '@mui/material';
 import { Tooltip } from '../../components/tooltip';
 import { lazy, Suspense, useState, type MouseEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import type { HttpClient } from '../../api/http-client';
 import { useSession } from '../../api/session';
-import { STORAGE } from '../../api/storage-keys';
 import { useUnreadAnnouncements } from '../../features/announcements/use-unread-announcements';
 import { useUnreadChats } from '../../features/chats/use-unread-chats';
-import { NotificationsPopover } from '../../features/notifications/notifications-popover';
+import { MountWhenOpened } from '../../components/mount-when-opened';
 import type { TopBarPopoverProps } from '../../components/top-bar-popover';
 import { useNotifications } from '../../features/notifications/use-notifications';
 import { formatDate } from '../../i18n';
 import { LanguageMenu, TopBarFrame } from './top-bar-frame';
 
 // Loaded on their first open: only the badges' counts are on every page.
+const NotificationsPopover = lazy(() => import('../../features/notifications/notifications-popover').then((m) => ({ default: m.NotificationsPopover })));
+const VolumePopover = lazy(() => import('./top-bar-menus').then((m) => ({ default: m.VolumePopover })));
+const ProfileMenu = lazy(() => import('./top-bar-menus').then((m) => ({ default: m.ProfileMenu })));
 const AnnouncementsPopover = lazy(() => import('../../features/announcements/announcements-popover'));
 const ChatsPopover = lazy(() => import('../../features/chats/chats-popover'));
 // The profile form is opened from the menu now and then: it (and its form fields) load when asked for.
@@ -86,7 +88,9 @@ function NotificationsBell({ onOpen, ...popover }: TopBarPopoverProps & { onOpen
   return (
     <>
       <CounterButton name="notifications" label={counterLabel(t, count, 'notifications.title', 'notifications.bell')} count={count} icon={<Notifications />} onClick={onOpen} />
-      <NotificationsPopover {...popover} data={notifications.data} loading={notifications.isPending} />
+      <MountWhenOpened open={popover.open}>
+        <NotificationsPopover {...popover} data={notifications.data} loading={notifications.isPending} />
+      </MountWhenOpened>
     </>
   );
 }
@@ -100,7 +104,6 @@ export function TopBar({ onToggleMenu }: { onToggleMenu(): void }) {
   const [profileOpen, setProfileOpen] = useState(false);
   const [twoFactorOpen, setTwoFactorOpen] = useState(false);
   const [pushOpen, setPushOpen] = useState(false);
-  const [volume, setVolume] = useState(() => Number(localStorage.getItem(STORAGE.volume) ?? '1'));
   // A lazy popover stays mounted after its first open (it keeps its data and live listener).
   const [opened, setOpened] = useState<{ announcements?: boolean; chats?: boolean }>({});
   if (!user) return null;
@@ -134,73 +137,41 @@ export function TopBar({ onToggleMenu }: { onToggleMenu(): void }) {
       <IconButton color="inherit" onClick={open('profile')} aria-label={t('topBar.profile')} data-testid="profile-button">
         <AccountCircle />
       </IconButton>
-      <Popover anchorEl={panel?.anchor} open={panel?.name === 'volume'} onClose={close} anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}>
-        <Box sx={{ width: 180, px: 3, py: 2 }}>
-          <Slider
-            aria-label={t('topBar.volume')}
-            value={volume}
-            min={0}
-            max={1}
-            step={0.1}
-            onChange={(_, value) => {
-              const next = Array.isArray(value) ? (value[0] ?? 0) : value;
-              setVolume(next);
-              localStorage.setItem(STORAGE.volume, String(next));
-            }}
-          />
-        </Box>
-      </Popover>
+      <MountWhenOpened open={panel?.name === 'volume'}>
+        <VolumePopover anchor={panel?.anchor ?? null} open={panel?.name === 'volume'} onClose={close} />
+      </MountWhenOpened>
       <Suspense fallback={null}>
         {opened.announcements ? <AnnouncementsPopover anchor={panel?.anchor ?? null} open={panel?.name === 'announcements'} onClose={close} /> : null}
         {opened.chats && chatAllowed ? <ChatsPopover anchor={panel?.anchor ?? null} open={panel?.name === 'chats'} onClose={close} /> : null}
       </Suspense>
-      <Menu anchorEl={panel?.anchor} open={panel?.name === 'profile'} onClose={close}>
-        <MenuItem
-          onClick={() => {
+      <MountWhenOpened open={panel?.name === 'profile'}>
+        <ProfileMenu
+          anchor={panel?.anchor ?? null}
+          open={panel?.name === 'profile'}
+          onClose={close}
+          onProfile={() => {
             close();
             setProfileOpen(true);
           }}
-        >
-          {t('topBar.profile')}
-        </MenuItem>
-        <MenuItem
-          data-testid="profile-two-factor"
-          onClick={() => {
+          onTwoFactor={() => {
             close();
             setTwoFactorOpen(true);
           }}
-        >
-          {t('twoFactor.menu')}
-        </MenuItem>
-        <MenuItem
-          onClick={() => {
+          onPush={() => {
             close();
             setPushOpen(true);
           }}
-          data-testid="profile-push"
-        >
-          {t('push.menu')}
-        </MenuItem>
-        {/* On a phone the bar has no room for the language button: the picker opens from here. */}
-        <MenuItem
-          sx={{ display: { xs: 'flex', sm: 'none' } }}
           // Anchored on the profile button: the menu item goes away with its menu.
-          onClick={() => setPanel((current) => current && { name: 'language', anchor: current.anchor })}
-          data-testid="profile-language"
-        >
-          {t('topBar.language')}
-        </MenuItem>
-        <MenuItem
-          data-testid="logout"
-          onClick={() => {
+          onLanguage={() => setPanel((current) => current && { name: 'language', anchor: current.anchor })}
+          onLogout={() => {
             close();
             void forgetPushSubscription(api).finally(() => signOut());
           }}
-        >
-          {t('topBar.logout')}
-        </MenuItem>
-      </Menu>
-      <LanguageMenu anchor={panel?.name === 'language' ? panel.anchor : null} onClose={close} />
+        />
+      </MountWhenOpened>
+      <MountWhenOpened open={panel?.name === 'language'}>
+        <LanguageMenu anchor={panel?.name === 'language' ? panel.anchor : null} onClose={close} />
+      </MountWhenOpened>
       {pushOpen ? (
         <Suspense fallback={null}>
           <PushSettingsDialog open onClose={() => setPushOpen(false)} />
