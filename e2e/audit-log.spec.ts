@@ -37,6 +37,8 @@ test('audit log: changes are listed with who and where, filtered by action, at 1
   await page.getByTestId('audit-action-option-queue.created').click();
   await expect(queueRow).toBeVisible();
   await expect(page.locator('[data-testid="audit-row"]:not([data-action="queue.created"])')).toHaveCount(0);
+  // The action menu's closing transition is over (a menu still fading at the desktop's width would widen the phone's page).
+  await expect(page.getByRole('listbox')).toBeHidden();
 
   // On a phone: who and where sit under the action, nothing runs off the screen.
   await page.setViewportSize({ width: 390, height: 844 });
