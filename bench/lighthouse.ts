@@ -49,7 +49,7 @@ const { values: args } = parseArgs({
     unused: { type: 'boolean', default: false },
     /** Pages through the deploy's nginx site (TLS, HTTP/2) instead of the Node server's own HTTP/1.1. */
     nginx: { type: 'boolean', default: false },
-    /** Also writes each run's full Lighthouse report (JSON) into this folder. */
+    /** Also writes each run's full Lighthouse report (JSON) and its trace (`<page>-<run>.trace.json`) into this folder. */
     'lhr-dir': { type: 'string' },
     chromium: { type: 'string', default: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' },
     'out-dir': { type: 'string', default: path.resolve(import.meta.dirname, 'results') },
