@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { apiLogin, expect, login, test } from './fixtures';
+import { COMPANY_TIME_ZONE } from './time-zone';
 
 /**
  * The settings page (spec part 2 §2.15) end to end: options saved on change and
@@ -174,8 +175,12 @@ test('settings: the super user adds a plan and a company on it, renews it, and d
     await dialog.getByTestId('company-email').fill(`e2e-${suffix}@empresa.test`);
     await dialog.getByRole('combobox', { name: /Plan/ }).click();
     await page.getByTestId(`company-plan-${planId}`).click();
-    const due = new Date();
-    due.setDate(due.getDate() + 5);
+    // Five days after the company's today (its zone's: near midnight UTC the runner's date is the next day).
+    const [year = 0, month = 1, day = 1] = new Intl.DateTimeFormat('en-CA', { timeZone: COMPANY_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' })
+      .format(new Date())
+      .split('-')
+      .map(Number);
+    const due = new Date(year, month - 1, day + 5);
     const iso = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
     await dialog.getByTestId('company-dueDate').fill(iso(due));
     await dialog.getByTestId('company-save').click();
