@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { whenIdle } from '../components/when-idle';
 
 /** The links that make the app installable (its manifest) and give a home-screen icon on iOS. */
 const INSTALL_LINKS = [
@@ -27,13 +28,5 @@ export function addInstallLinks(head: HTMLHeadElement = document.head): void {
  * (installing the app, adding it to a home screen). Used once, by the app's root.
  */
 export function useInstallLinks(): void {
-  useEffect(() => {
-    const link = () => addInstallLinks();
-    const idle = typeof requestIdleCallback === 'function' ? requestIdleCallback(link, { timeout: LINK_WITHIN_MS }) : null;
-    const timer = idle === null ? setTimeout(link, LINK_WITHIN_MS) : undefined;
-    return () => {
-      if (idle !== null) cancelIdleCallback(idle);
-      clearTimeout(timer);
-    };
-  }, []);
+  useEffect(() => whenIdle(() => addInstallLinks(), LINK_WITHIN_MS), []);
 }

@@ -29,8 +29,9 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
   // `sendFile`'s options when it falls back from a missing .br/.gz copy (a shell under the build's 1 kB
   // compression threshold) to the plain file, and would send the shell with its assets' one-hour max-age.
   const shells = new WeakSet<FastifyRequest>();
-  const shell = firstScreenShell(distDir, indexFile);
-  const shellPolicy = shellContentSecurityPolicy(inlineScripts(readFileSync(indexFile, 'utf8')));
+  const html = readFileSync(indexFile, 'utf8');
+  const shell = firstScreenShell(distDir, html);
+  const shellPolicy = shellContentSecurityPolicy(inlineScripts(html));
   app.addHook('onRequest', async (request, reply) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return;
     const url = request.url.split('?')[0] ?? '/';
@@ -77,11 +78,10 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
  * one, no session and the first of the browser's languages, as the web app itself decides. Null
  * when the build has no first-screen.json: the shell goes out as built.
  */
-function firstScreenShell(distDir: string, indexFile: string): ((url: string, request: FastifyRequest) => string) | null {
+function firstScreenShell(distDir: string, html: string): ((url: string, request: FastifyRequest) => string) | null {
   const listFile = path.join(distDir, 'first-screen.json');
   if (!existsSync(listFile)) return null;
   const files = JSON.parse(readFileSync(listFile, 'utf8')) as FirstScreenFiles;
-  const html = readFileSync(indexFile, 'utf8');
   const built = new Map<string, string>();
   return (url, request) => {
     const hint = readPreloadHint(request.cookies[PRELOAD_HINT_COOKIE]);

@@ -104,14 +104,11 @@ export function TopBar({ onToggleMenu }: { onToggleMenu(): void }) {
   const [profileOpen, setProfileOpen] = useState(false);
   const [twoFactorOpen, setTwoFactorOpen] = useState(false);
   const [pushOpen, setPushOpen] = useState(false);
-  // A lazy popover stays mounted after its first open (it keeps its data and live listener).
-  const [opened, setOpened] = useState<{ announcements?: boolean; chats?: boolean }>({});
   if (!user) return null;
   const chatAllowed = Boolean(user.company?.plan?.useInternalChat);
 
   const open = (name: Panel) => (event: MouseEvent<HTMLElement>) => {
     setPanel({ name, anchor: event.currentTarget });
-    if (name === 'announcements' || name === 'chats') setOpened((before) => ({ ...before, [name]: true }));
   };
   const close = () => setPanel(null);
   const dueDate = user.profile === 'admin' && hasDueDate(user.company?.dueDate) ? ` ${t('topBar.dueDate', { date: formatDate(user.company.dueDate) })}` : '';
@@ -140,10 +137,15 @@ export function TopBar({ onToggleMenu }: { onToggleMenu(): void }) {
       <MountWhenOpened open={panel?.name === 'volume'}>
         <VolumePopover anchor={panel?.anchor ?? null} open={panel?.name === 'volume'} onClose={close} />
       </MountWhenOpened>
-      <Suspense fallback={null}>
-        {opened.announcements ? <AnnouncementsPopover anchor={panel?.anchor ?? null} open={panel?.name === 'announcements'} onClose={close} /> : null}
-        {opened.chats && chatAllowed ? <ChatsPopover anchor={panel?.anchor ?? null} open={panel?.name === 'chats'} onClose={close} /> : null}
-      </Suspense>
+      {/* A lazy popover stays mounted after its first open (it keeps its data and live listener). */}
+      <MountWhenOpened open={panel?.name === 'announcements'}>
+        <AnnouncementsPopover anchor={panel?.anchor ?? null} open={panel?.name === 'announcements'} onClose={close} />
+      </MountWhenOpened>
+      {chatAllowed ? (
+        <MountWhenOpened open={panel?.name === 'chats'}>
+          <ChatsPopover anchor={panel?.anchor ?? null} open={panel?.name === 'chats'} onClose={close} />
+        </MountWhenOpened>
+      ) : null}
       <MountWhenOpened open={panel?.name === 'profile'}>
         <ProfileMenu
           anchor={panel?.anchor ?? null}

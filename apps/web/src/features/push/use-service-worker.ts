@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
+import { whenIdle } from '../../components/when-idle';
 
 /** The worker is registered when the browser is next idle, and within this delay at the latest. */
 const REGISTER_WITHIN_MS = 3000;
@@ -28,12 +29,10 @@ export function useServiceWorker(): void {
       void container.register('/sw.js', { scope: '/' }).catch(() => {
         // Without a worker the app works the same; only push notifications are off.
       });
-    const idle = typeof requestIdleCallback === 'function' ? requestIdleCallback(register, { timeout: REGISTER_WITHIN_MS }) : null;
-    const timer = idle === null ? setTimeout(register, REGISTER_WITHIN_MS) : undefined;
+    const cancelRegister = whenIdle(register, REGISTER_WITHIN_MS);
     return () => {
       container.removeEventListener('message', onMessage);
-      if (idle !== null) cancelIdleCallback(idle);
-      clearTimeout(timer);
+      cancelRegister();
     };
   }, [navigate]);
 }
