@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startS3Server, type TestS3Server } from '../../test/s3-server.js';
 import { createLocalMediaStore } from './local-media-store.js';
 import type { MediaStore } from './media-store.js';
-import { createMediaStorage, sanitizeFileName } from './media-storage.js';
+import { createMediaStorage, sanitizeFileName, signedUrlExpiry } from './media-storage.js';
 import { createS3MediaStore } from './s3-media-store.js';
 
 const SECRET = 'secret-for-tests-0123456789';
@@ -24,6 +24,15 @@ describe('media file names', () => {
     expect(sanitizeFileName('a\u0000b\u001fc.pdf')).toBe('abc.pdf');
     expect(sanitizeFileName('...hidden')).toBe('hidden');
     expect(sanitizeFileName('')).toBe('file');
+  });
+});
+
+describe('signed link expiry', () => {
+  it('lasts at least a day and stays the same link for the rest of the hour', () => {
+    const at = (iso: string) => signedUrlExpiry(Date.parse(iso)) * 1000;
+    expect(new Date(at('2026-11-30T08:00:00Z')).toISOString()).toBe('2026-12-01T08:00:00.000Z');
+    expect(new Date(at('2026-11-30T08:00:01Z')).toISOString()).toBe('2026-12-01T09:00:00.000Z');
+    expect(at('2026-11-30T08:59:59.999Z')).toBe(at('2026-11-30T08:00:01Z'));
   });
 });
 

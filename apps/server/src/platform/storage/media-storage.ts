@@ -12,6 +12,18 @@ import { isMediaKey, MediaStoreUnavailableError, type MediaStore } from './media
 /** 16 MiB: WhatsApp's own limit for most media types. */
 export const MAX_MEDIA_BYTES = MAX_UPLOAD_BYTES;
 const URL_TTL_SECONDS = 24 * 3600;
+/**
+ * A signed link's expiry is rounded up to the next whole hour, so a file keeps one link for an
+ * hour: the browser's cache (the media route allows an hour) serves it again when a list is
+ * fetched anew, and two answers made a moment apart are the same bytes.
+ */
+const URL_EXPIRY_STEP_SECONDS = 3600;
+
+/** At least URL_TTL_SECONDS from `nowMs`, on a whole step. */
+export function signedUrlExpiry(nowMs: number): number {
+  const earliest = Math.floor(nowMs / 1000) + URL_TTL_SECONDS;
+  return Math.ceil(earliest / URL_EXPIRY_STEP_SECONDS) * URL_EXPIRY_STEP_SECONDS;
+}
 
 export type MediaType = 'image' | 'audio' | 'video' | 'application';
 
@@ -161,7 +173,7 @@ export function createMediaStorage(options: MediaStorageOptions): MediaStorage {
       return { path: relativePath, name, mimeType: file.mimeType, mediaType: mediaTypeOf(file.mimeType), size: file.data.length };
     },
     signedUrl(relativePath) {
-      const expires = Math.floor(Date.now() / 1000) + URL_TTL_SECONDS;
+      const expires = signedUrlExpiry(Date.now());
       return `/media/${relativePath.split('/').map(encodeURIComponent).join('/')}?expires=${expires}&signature=${sign(relativePath, expires)}`;
     },
     async open(relativePath, expires, signature) {
