@@ -11,6 +11,7 @@ export const WEBHOOK_EVENTS = [
   'message.updated',
   'ticket.created',
   'ticket.updated',
+  'sla.breached',
   'contact.created',
   'contact.updated',
   'campaign.finished',

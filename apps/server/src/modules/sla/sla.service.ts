@@ -4,7 +4,9 @@ import { requireAdmin } from '../../platform/http/guards.js';
 import type { Platform } from '../../platform/platform.js';
 import { resolveRange } from '../dashboard/dashboard.policy.js';
 import type { DashboardQuery } from '../dashboard/dashboard.schemas.js';
+import { recordWebhookEvent } from '../webhooks/webhook-outbox.js';
 import { addBusinessMinutes } from './business-time.js';
+import { presentSlaBreach } from './sla.presenter.js';
 import {
   breachRecipients,
   clocksToStart,
@@ -63,11 +65,18 @@ export async function sweepSla(deps: SlaDeps, now: Date): Promise<{ started: num
     for (const breach of due) {
       const scope: TenantScope = { companyId: breach.companyId };
       try {
-        const id = await insertBreach(deps.db, scope, breach, now);
-        if (id === null) continue;
+        // The breach and its `sla.breached` webhook events commit together (the outbox: one of them is never without the other).
+        const detail = await deps.db.transaction(async (tx) => {
+          const id = await insertBreach(tx, scope, breach, now);
+          if (id === null) return null;
+          const found = await findBreach(tx, scope, id);
+          if (found) await recordWebhookEvent(tx, { companyId: breach.companyId, event: 'sla.breached', orderingKey: `ticket:${breach.ticketId}`, data: () => presentSlaBreach(found) });
+          return found;
+        });
+        if (!detail) continue;
         breached += 1;
-        const [detail, recipients] = await Promise.all([findBreach(deps.db, scope, id), breachRecipients(deps.db, scope, breach.queueId, breach.userId)]);
-        if (detail) deps.events.emit('sla.breached', { companyId: breach.companyId, breach: detail, recipients });
+        const recipients = await breachRecipients(deps.db, scope, breach.queueId, breach.userId);
+        deps.events.emit('sla.breached', { companyId: breach.companyId, breach: detail, recipients });
       } catch (error) {
         deps.logger.error({ err: error, ticketId: breach.ticketId, kind: breach.kind }, 'sla: breach not recorded');
       }

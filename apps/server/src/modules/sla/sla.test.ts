@@ -4,13 +4,13 @@ import { eq, sql } from 'drizzle-orm';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../app.js';
-import { ticketSlaBreaches, tickets } from '../../platform/db/schema.js';
+import { ticketSlaBreaches, tickets, webhookDeliveries } from '../../platform/db/schema.js';
 import type { BuiltCompany, BuiltUser } from '../../test/factories.js';
 import { createManualJobs } from '../../test/manual-jobs.js';
 import { createServiceDeskFactories } from '../../test/service-desk-factories.js';
 import { socketClients, type SocketClients } from '../../test/socket-clients.js';
 import { usePostgres } from '../../test/test-database.js';
-import { createTestContext, type TestContext } from '../../test/test-app.js';
+import { ALLOW_LOOPBACK_PEERS, createTestContext, type TestContext } from '../../test/test-app.js';
 import { sweepSla } from './sla.service.js';
 
 const minutes = (base: Date, n: number) => new Date(base.getTime() + n * 60_000);
@@ -27,7 +27,8 @@ describe('response-time targets (SLA)', () => {
   let desk: ReturnType<typeof createServiceDeskFactories>;
 
   beforeAll(async () => {
-    t = await createTestContext();
+    // Loopback peers: the webhook that hears breaches points at this machine.
+    t = await createTestContext({ env: { ...ALLOW_LOOPBACK_PEERS } });
     desk = createServiceDeskFactories(t.database.db);
     company = await t.factories.buildCompany();
     admin = (await company.admin.login()).token;
@@ -102,6 +103,8 @@ describe('response-time targets (SLA)', () => {
   });
 
   it('a target past due is recorded once, with the agent and the queue; an agent message answers the first response, a bot message does not', async () => {
+    const hook = await t.request(admin, 'POST', '/webhooks', { url: 'http://127.0.0.1:9/sla', events: ['sla.breached'] });
+    expect(hook.statusCode).toBe(201);
     const late = await desk.buildTicket(company.id, { queueId: queue.id, status: 'open', userId: agent.id });
     const answered = await desk.buildTicket(company.id, { queueId: queue.id, status: 'open', userId: agent.id });
     const botted = await desk.buildTicket(company.id, { queueId: queue.id });
@@ -129,6 +132,14 @@ describe('response-time targets (SLA)', () => {
     await sweepSla(t.app.services, minutes(at, 61));
     expect(await breachesOf(answered.id)).toHaveLength(0);
     expect((await breachesOf(late.id)).map((b) => b.kind).sort()).toEqual(['first_response', 'resolution']);
+
+    // Each breach is one `sla.breached` webhook event, in the ticket's order, carrying the breach as the bell shows it.
+    const events = await t.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.orderingKey, `ticket:${late.id}`)).orderBy(webhookDeliveries.id);
+    expect(events.map((event) => [event.event, (event.data as PresentedSlaBreach).kind])).toEqual([
+      ['sla.breached', 'first_response'],
+      ['sla.breached', 'resolution'],
+    ]);
+    expect(events[0]?.data).toEqual(expect.objectContaining({ ticketId: late.id, userId: agent.id, queueId: queue.id, queueName: 'Suporte', dueAt: minutes(at, 10).toISOString(), breachedAt: minutes(at, 11).toISOString() }));
   });
 
   it('a transfer to another queue restarts the clock with its targets; reopening restarts it too', async () => {
