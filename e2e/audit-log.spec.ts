@@ -1,4 +1,4 @@
-import { api, apiLogin, axeViolations, expect, login, test, uniqueStamp } from './fixtures';
+import { api, apiLogin, axeViolations, expect, expectNoSideScroll, login, test, uniqueStamp } from './fixtures';
 
 /**
  * The audit log (issue 35): what an admin changes (a queue, a user) is listed with who did it
@@ -28,7 +28,13 @@ test('audit log: changes are listed with who and where, filtered by action, at 1
   await expect(queueRow).toBeVisible();
   await expect(queueRow).toContainText('Admin');
   await expect(queueRow.getByTestId('audit-changes')).toContainText(queueName);
-  await expect(page.locator('[data-testid="audit-row"][data-action="user.created"]').first()).toBeVisible();
+  // Fields by their names in the reader's language, values as words (not `autoAssign: false`).
+  await expect(queueRow.locator('[data-field="name"]')).toHaveText(`Nome: ${queueName}`);
+  await expect(queueRow.locator('[data-field="slaWarnPercent"]')).toContainText('Aviso de meta (%): ');
+  const userRow = page.locator('[data-testid="audit-row"][data-action="user.created"]').filter({ hasText: `Auditado ${stamp.text}` });
+  await expect(userRow.locator('[data-field="super"]')).toHaveText('Super usuário: não');
+  await expect(userRow.locator('[data-field="profile"]')).toHaveText('Perfil: Usuário');
+  await expect(queueRow.locator('[data-field="autoAssign"]')).toHaveText('Distribuição automática: Desligada (os atendentes aceitam)');
   expect(await axeViolations(page)).toEqual([]);
   if (shots) await page.screenshot({ path: `${shots}/audit-log-1440.png` });
 
@@ -43,18 +49,19 @@ test('audit log: changes are listed with who and where, filtered by action, at 1
   // On a phone: who and where sit under the action, nothing runs off the screen.
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(queueRow).toBeVisible();
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectNoSideScroll(page, 390);
   if (shots) await page.screenshot({ path: `${shots}/audit-log-390.png` });
 
-  for (const [language, title] of [
-    ['en', 'Audit log'],
-    ['es', 'Registro de auditoría'],
+  for (const [language, title, name] of [
+    ['en', 'Audit log', 'Name'],
+    ['es', 'Registro de auditoría', 'Nombre'],
   ] as const) {
     await page.evaluate((lng) => localStorage.setItem('i18nextLng', lng), language);
     await page.goto('/audit-logs');
     await expect(page.locator('[data-testid="audit-row"]').first()).toBeVisible();
     await expect(page.getByRole('heading', { level: 1 })).toContainText(title);
     expect(await page.locator('main').innerText()).not.toMatch(/auditLogs\.[a-z]/);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expect(queueRow.locator('[data-field="name"]')).toHaveText(`${name}: ${queueName}`);
+    await expectNoSideScroll(page, 390);
   }
 });

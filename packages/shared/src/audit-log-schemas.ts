@@ -50,6 +50,32 @@ export type AuditEntity = (typeof AUDIT_ACTIONS)[AuditAction];
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as AuditAction[];
 export const AUDIT_ENTITIES = [...new Set(Object.values(AUDIT_ACTIONS))] as AuditEntity[];
 
+/**
+ * Every field an entry's changes may name, besides settings (whose changes name the setting's
+ * key, `SETTING_KEYS`, or `upload.<ref>` for an uploaded file). The server's `changedFields` and
+ * `recordedFields` take only these; the web labels each in pt, en and es.
+ */
+export const AUDIT_FIELDS = [
+  // people and access
+  'name', 'email', 'profile', 'allTicket', 'whatsappId', 'super', 'queueIds', 'password', 'resetBySuper',
+  'prefix', 'scopes', 'expiresAt',
+  // queues and connections
+  'color', 'orderQueue', 'greetingMessage', 'outOfHoursMessage', 'ratingMessage', 'complationMessage', 'expiresInactiveMessage',
+  'expiresTicket', 'timeUseBotQueues', 'maxUseBotQueues', 'timeToTransfer', 'transferQueueId', 'integrationId', 'promptId',
+  'schedules', 'autoAssign', 'defaultMaxOpenTickets', 'slaFirstResponseMinutes', 'slaResolutionMinutes', 'slaWarnPercent',
+  'mediaName', 'provider', 'isDefault', 'token', 'providerConfig', 'providerSecrets',
+  // integrations and webhooks
+  'type', 'projectName', 'language', 'urlN8N', 'typebotSlug', 'typebotExpires', 'typebotKeywordFinish', 'typebotKeywordRestart',
+  'jsonContentSealed', 'signingSecretSealed', 'url', 'events', 'description', 'enabled',
+  // plans, companies and invoices
+  'users', 'connections', 'queues', 'valueCents', 'useCampaigns', 'useKanban', 'useOpenAi', 'useIntegrations', 'useSchedules',
+  'useInternalChat', 'useExternalApi', 'planId', 'adminEmail', 'phone', 'status', 'dueDate', 'recurrence', 'timezone',
+  'campaignsEnabled', 'created', 'method',
+  // tickets and exports
+  'contactId', 'queueId', 'userId', 'count',
+] as const;
+export type AuditField = (typeof AUDIT_FIELDS)[number];
+
 /** How many entries one page of `GET /audit-logs` holds. */
 export const AUDIT_LOG_PAGE_SIZE = 40;
 

@@ -32,6 +32,7 @@ import { signupTexts } from '../features/signup/signup.i18n';
 import { passwordResetTexts } from '../features/password-reset/password-reset.i18n';
 import { invoicesTexts } from '../features/invoices/invoices.i18n';
 import { subscriptionTexts } from '../features/subscription/subscription.i18n';
+import { auditFieldTexts } from '../features/audit-logs/audit-fields.i18n';
 import { auditLogsTexts } from '../features/audit-logs/audit-logs.i18n';
 
 export const en: Messages = {
@@ -220,7 +221,7 @@ export const en: Messages = {
   helps: helpsTexts.en,
   apiKeys: apiKeysTexts.en,
   twoFactor: twoFactorTexts.en,
-  auditLogs: auditLogsTexts.en,
+  auditLogs: { ...auditLogsTexts.en, ...auditFieldTexts.en },
   webhooks: webhooksTexts.en,
   sla: slaTexts.en,
   contactLists: contactListsTexts.en,

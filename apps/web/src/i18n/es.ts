@@ -32,6 +32,7 @@ import { signupTexts } from '../features/signup/signup.i18n';
 import { passwordResetTexts } from '../features/password-reset/password-reset.i18n';
 import { invoicesTexts } from '../features/invoices/invoices.i18n';
 import { subscriptionTexts } from '../features/subscription/subscription.i18n';
+import { auditFieldTexts } from '../features/audit-logs/audit-fields.i18n';
 import { auditLogsTexts } from '../features/audit-logs/audit-logs.i18n';
 
 export const es: Messages = {
@@ -220,7 +221,7 @@ export const es: Messages = {
   helps: helpsTexts.es,
   apiKeys: apiKeysTexts.es,
   twoFactor: twoFactorTexts.es,
-  auditLogs: auditLogsTexts.es,
+  auditLogs: { ...auditLogsTexts.es, ...auditFieldTexts.es },
   webhooks: webhooksTexts.es,
   sla: slaTexts.es,
   contactLists: contactListsTexts.es,

@@ -31,6 +31,7 @@ import { signupTexts } from '../features/signup/signup.i18n';
 import { passwordResetTexts } from '../features/password-reset/password-reset.i18n';
 import { invoicesTexts } from '../features/invoices/invoices.i18n';
 import { subscriptionTexts } from '../features/subscription/subscription.i18n';
+import { auditFieldTexts } from '../features/audit-logs/audit-fields.i18n';
 import { auditLogsTexts } from '../features/audit-logs/audit-logs.i18n';
 import type { Catalogue } from './catalogue';
 
@@ -221,7 +222,7 @@ export const pt = {
   helps: helpsTexts.pt,
   apiKeys: apiKeysTexts.pt,
   twoFactor: twoFactorTexts.pt,
-  auditLogs: auditLogsTexts.pt,
+  auditLogs: { ...auditLogsTexts.pt, ...auditFieldTexts.pt },
   webhooks: webhooksTexts.pt,
   sla: slaTexts.pt,
   contactLists: contactListsTexts.pt,

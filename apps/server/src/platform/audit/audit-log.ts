@@ -1,4 +1,4 @@
-import { AUDIT_ACTIONS, type AuditAction } from '@atende/shared';
+import { AUDIT_ACTIONS, type AuditAction, type AuditField, type SettingKey } from '@atende/shared';
 import type { DbOrTx } from '../db/client.js';
 import { auditLogs } from '../db/schema.js';
 import type { RequestClient, RequestContext } from '../http/context.js';
@@ -20,8 +20,11 @@ export interface AuditActor {
   client?: RequestClient | null;
 }
 
-/** What changed: a field's value before and after, or `{ changed: true }` for a secret or long value. */
-export type AuditChanges = Record<string, unknown>;
+/**
+ * What changed: a field's value before and after, or `{ changed: true }` for a secret or long
+ * value. Only fields the web can name (`AUDIT_FIELDS`), a setting's key or an uploaded file's.
+ */
+export type AuditChanges = Partial<Record<AuditField | SettingKey | `upload.${string}`, unknown>>;
 
 export interface AuditEntry {
   action: AuditAction;
@@ -76,7 +79,7 @@ function same(a: unknown, b: unknown): boolean {
  * `{ field: { from, to } }`; the `secret` ones (tokens, passwords, keys) as
  * `{ field: { changed: true } }`, never their values.
  */
-export function changedFields<T extends object>(before: T, after: T, fields: readonly (keyof T & string)[], secret: readonly (keyof T & string)[] = []): AuditChanges {
+export function changedFields<T extends object>(before: T, after: T, fields: readonly (keyof T & AuditField)[], secret: readonly (keyof T & AuditField)[] = []): AuditChanges {
   const changes: AuditChanges = {};
   for (const field of fields) {
     if (same(before[field], after[field])) continue;
@@ -87,6 +90,6 @@ export function changedFields<T extends object>(before: T, after: T, fields: rea
 }
 
 /** The recorded values of a new or deleted record's `fields` (secrets left out). */
-export function recordedFields<T extends object>(row: T, fields: readonly (keyof T & string)[]): AuditChanges {
+export function recordedFields<T extends object>(row: T, fields: readonly (keyof T & AuditField)[]): AuditChanges {
   return Object.fromEntries(fields.filter((field) => !bulky(row[field])).map((field) => [field, recordable(row[field])]));
 }

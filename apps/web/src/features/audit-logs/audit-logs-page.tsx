@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { InfiniteListFooter, InfiniteListPage, ListPageHeader, ListTable, loadMoreOnScroll } from '../../components/list-page-parts';
 import { formatDateTime } from '../../i18n';
-import { describeChange, useAuditLogPages, useAuditUsers, type AuditLogFilters } from './audit-logs-queries';
+import { describeChange, fieldTextKey, useAuditLogPages, useAuditUsers, valueTextKey, type AuditLogFilters } from './audit-logs-queries';
 
 /** Phones show time, action (with who and the changes under it); ip and entity from `md` up. */
 const CELL = { px: { xs: 1, sm: 2 }, verticalAlign: 'top' } as const;
@@ -18,13 +18,21 @@ function Changes({ entry }: { entry: PresentedAuditLog }) {
   const { t } = useTranslation();
   const fields = Object.entries(entry.changes ?? {});
   if (fields.length === 0) return null;
+  const sayFor = (field: string) => (value: string | boolean) => {
+    const key = valueTextKey(field, value);
+    return key ? t(key) : undefined;
+  };
+  const label = (field: string) => {
+    const text = fieldTextKey(field, entry.entity);
+    return text ? t(text.key, { name: text.name }) : field;
+  };
   return (
     <Box component="ul" sx={{ m: 0, pl: 2, typography: 'body2', color: 'text.secondary', wordBreak: 'break-word' }} data-testid="audit-changes">
       {fields.map(([field, value]) => {
-        const change = describeChange(value);
+        const change = describeChange(value, sayFor(field));
         return (
-          <li key={field}>
-            <strong>{field}</strong>
+          <li key={field} data-field={field}>
+            <strong>{label(field)}</strong>
             {': '}
             {change.hidden ? t('auditLogs.changedHidden') : change.from !== undefined ? `${change.from} → ${change.to ?? '—'}` : change.to}
           </li>
