@@ -1,8 +1,8 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { SnackbarProvider } from 'notistack';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { BrowserRouter, useNavigate } from 'react-router';
 import { SessionProvider } from '../api/session';
+import { ToastHost } from '../components/toast';
 import { SocketProvider } from '../realtime/socket';
 import { useInstallLinks } from './install-links';
 import { AppRoutes } from './routes';
@@ -38,11 +38,10 @@ export function App() {
   useInstallLinks();
   return (
     <AppThemeProvider>
-      <SnackbarProvider maxSnack={3} autoHideDuration={3000} anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}>
-        <BrowserRouter>
-          <Providers />
-        </BrowserRouter>
-      </SnackbarProvider>
+      <BrowserRouter>
+        <Providers />
+      </BrowserRouter>
+      <ToastHost />
     </AppThemeProvider>
   );
 }

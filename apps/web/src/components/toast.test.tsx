@@ -1,12 +1,11 @@
-import { act, cleanup, render, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import i18next from 'i18next';
-import { SnackbarProvider } from 'notistack';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHttpClient } from '../api/http-client';
 import { setupI18n } from '../i18n';
 import { fakeApi, json } from '../test/fake-api';
 import { shownToasts } from '../test/toasts';
-import { toastError } from './toast';
+import { toastError, toastInfo, ToastHost, toastSuccess } from './toast';
 
 beforeAll(() => {
   localStorage.setItem('i18nextLng', 'en');
@@ -32,7 +31,7 @@ function withHeader(response: Response, requestId: string): Response {
 }
 
 async function toastOf(error: unknown) {
-  render(<SnackbarProvider />);
+  render(<ToastHost />);
   act(() => toastError(error));
   await waitFor(() => expect(shownToasts()).toHaveLength(1));
   return shownToasts()[0];
@@ -61,5 +60,67 @@ describe('error toasts', () => {
       expect(toast?.text).toBe("You don't have permission to access this.");
       cleanup();
     }
+  });
+});
+
+describe('the toast host', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('shows at most three toasts, the newest last, each gone after its time', () => {
+    vi.useFakeTimers();
+    render(<ToastHost />);
+    act(() => {
+      for (const text of ['one', 'two', 'three', 'four']) toastInfo(text);
+    });
+    expect(shownToasts()).toEqual(['two', 'three', 'four'].map((text) => ({ text, variant: 'info' })));
+    act(() => {
+      vi.advanceTimersByTime(2999);
+    });
+    expect(shownToasts()).toHaveLength(3);
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
+    expect(shownToasts()).toEqual([]);
+  });
+
+  it('keeps a toast while the pointer is on it, for the rest of its time once the pointer leaves', () => {
+    vi.useFakeTimers();
+    render(<ToastHost />);
+    act(() => toastSuccess('Saved'));
+    act(() => {
+      vi.advanceTimersByTime(2000);
+    });
+    fireEvent.mouseEnter(screen.getByRole('alert'));
+    act(() => {
+      vi.advanceTimersByTime(10_000);
+    });
+    expect(shownToasts()).toEqual([{ text: 'Saved', variant: 'success' }]);
+    fireEvent.mouseLeave(screen.getByRole('alert'));
+    act(() => {
+      vi.advanceTimersByTime(999);
+    });
+    expect(shownToasts()).toHaveLength(1);
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
+    expect(shownToasts()).toEqual([]);
+  });
+
+  it('drops what is asked with no host mounted rather than showing it in the next one', () => {
+    const { unmount } = render(<ToastHost />);
+    unmount();
+    act(() => toastInfo('stale'));
+    render(<ToastHost />);
+    expect(shownToasts()).toEqual([]);
+  });
+
+  it('loads its look with the first toast when the browser has not been idle yet', async () => {
+    vi.resetModules();
+    const fresh = await import('./toast');
+    render(<fresh.ToastHost />);
+    act(() => fresh.toastInfo('first'));
+    await waitFor(() => expect(shownToasts()).toEqual([{ text: 'first', variant: 'info' }]));
   });
 });

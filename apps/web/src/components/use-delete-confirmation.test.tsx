@@ -1,6 +1,6 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { SnackbarProvider } from 'notistack';
+import { ToastHost } from './toast';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SessionProvider } from '../api/session';
 import { setupI18n } from '../i18n';
@@ -44,11 +44,11 @@ function TagRow({ tag, onDeleted }: { tag: Tag; onDeleted(tag: Tag): void }) {
 function renderRow() {
   const onDeleted = vi.fn();
   render(
-    <SnackbarProvider>
+    <ToastHost>
       <SessionProvider onSessionEnd={() => undefined}>
         <TagRow tag={{ id: 4, name: 'VIP' }} onDeleted={onDeleted} />
       </SessionProvider>
-    </SnackbarProvider>,
+    </ToastHost>,
   );
   return onDeleted;
 }

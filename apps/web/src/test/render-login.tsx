@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
-import { SnackbarProvider } from 'notistack';
+import { ToastHost } from '../components/toast';
 import { MemoryRouter } from 'react-router';
 import { SessionProvider } from '../api/session';
 import LoginPage from '../features/login/login-page';
@@ -9,13 +9,13 @@ import LoginPage from '../features/login/login-page';
 export function renderLogin() {
   return render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <SnackbarProvider>
+      <ToastHost>
         <SessionProvider onSessionEnd={() => undefined}>
           <MemoryRouter initialEntries={['/login']}>
             <LoginPage />
           </MemoryRouter>
         </SessionProvider>
-      </SnackbarProvider>
+      </ToastHost>
     </QueryClientProvider>,
   );
 }

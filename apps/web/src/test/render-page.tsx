@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
-import { SnackbarProvider } from 'notistack';
+import { ToastHost } from '../components/toast';
 import type { ReactElement } from 'react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { SessionProvider } from '../api/session';
@@ -13,7 +13,7 @@ import { SocketProvider } from '../realtime/socket';
 export function renderPages(path: string, routes: Record<string, ReactElement>) {
   return render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <SnackbarProvider>
+      <ToastHost>
         <SessionProvider onSessionEnd={() => undefined}>
           <SocketProvider>
             <MemoryRouter initialEntries={[path]}>
@@ -25,7 +25,7 @@ export function renderPages(path: string, routes: Record<string, ReactElement>) 
             </MemoryRouter>
           </SocketProvider>
         </SessionProvider>
-      </SnackbarProvider>
+      </ToastHost>
     </QueryClientProvider>,
   );
 }

@@ -5,10 +5,13 @@ export interface ShownToast {
   variant: string;
 }
 
-/** The toasts on screen (notistack's alerts), with their variant (success, error, info). */
-export function shownToasts(): ShownToast[] {
+/**
+ * The toasts on screen (components/toast.tsx), with their variant (success, error, info).
+ * `hidden`: also those MUI hides from the accessibility tree while a dialog is open.
+ */
+export function shownToasts({ hidden = false } = {}): ShownToast[] {
   return screen
-    .queryAllByRole('alert')
-    .filter((alert) => alert.classList.contains('notistack-MuiContent'))
-    .map((alert) => ({ text: alert.textContent ?? '', variant: /notistack-MuiContent-(\w+)/.exec(alert.className)?.[1] ?? '' }));
+    .queryAllByRole('alert', { hidden })
+    .filter((alert) => alert.dataset.toast !== undefined)
+    .map((alert) => ({ text: alert.textContent ?? '', variant: alert.dataset.toast ?? '' }));
 }

@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { SnackbarProvider } from 'notistack';
+import { ToastHost } from '../../components/toast';
 import { MemoryRouter } from 'react-router';
 import type { CampaignSettingEntry } from '@atende/shared';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -32,13 +32,13 @@ function server() {
 function renderPage() {
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <SnackbarProvider>
+      <ToastHost>
         <SessionProvider onSessionEnd={noop}>
           <MemoryRouter initialEntries={['/campaigns-config']}>
             <CampaignsConfigPage />
           </MemoryRouter>
         </SessionProvider>
-      </SnackbarProvider>
+      </ToastHost>
     </QueryClientProvider>,
   );
 }

@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { SnackbarProvider } from 'notistack';
+import { ToastHost } from '../../components/toast';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
@@ -34,11 +34,11 @@ function renderModal(props: Partial<Parameters<typeof ContactModal>[0]> = {}) {
   const onSaved = vi.fn();
   render(
     <QueryClientProvider client={new QueryClient()}>
-      <SnackbarProvider>
+      <ToastHost>
         <SessionProvider onSessionEnd={() => undefined}>
           <ContactModal open onClose={onClose} onSaved={onSaved} {...props} />
         </SessionProvider>
-      </SnackbarProvider>
+      </ToastHost>
     </QueryClientProvider>,
   );
   return { onClose, onSaved };

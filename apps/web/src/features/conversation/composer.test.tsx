@@ -2,7 +2,7 @@ import type { PresentedMessage, PresentedQuickMessage, PresentedTicket } from '@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { SnackbarProvider } from 'notistack';
+import { ToastHost } from '../../components/toast';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
@@ -45,11 +45,11 @@ const quoted = buildMessage(42, { body: 'Qual o prazo?', contact: { id: 1, name:
 function renderComposer(status: PresentedTicket['status'] = 'open', options: { quoted?: PresentedMessage | null; onClearQuoted?: () => void } = {}) {
   return render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <SnackbarProvider>
+      <ToastHost>
         <SessionProvider onSessionEnd={() => undefined}>
           <Composer ticket={ticket(status)} quoted={options.quoted ?? null} onClearQuoted={options.onClearQuoted ?? (() => undefined)} />
         </SessionProvider>
-      </SnackbarProvider>
+      </ToastHost>
     </QueryClientProvider>,
   );
 }

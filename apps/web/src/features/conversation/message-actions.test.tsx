@@ -2,7 +2,7 @@ import type { PresentedMessage } from '@atende/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { SnackbarProvider } from 'notistack';
+import { ToastHost } from '../../components/toast';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
@@ -11,6 +11,7 @@ import { buildMessage } from '../../test/build-message';
 import { buildTicket } from '../../test/build-ticket';
 import { buildUser, buildUserCompany } from '../../test/build-user';
 import { fakeApi, json, type FakeApi } from '../../test/fake-api';
+import { shownToasts as allToasts } from '../../test/toasts';
 import { canEditMessage } from './message-actions';
 import { MessageList } from './message-list';
 
@@ -27,12 +28,8 @@ const theirs = (id: number, extra: Partial<PresentedMessage> = {}) => buildMessa
 
 let api: FakeApi;
 
-/** The toasts on screen: while a dialog is open MUI hides the rest of the page (the toasts too) from the accessibility tree, so hidden ones count. */
-const shownToasts = () =>
-  screen
-    .queryAllByRole('alert', { hidden: true })
-    .filter((alert) => alert.classList.contains('notistack-MuiContent'))
-    .map((alert) => ({ text: alert.textContent ?? '', variant: /notistack-MuiContent-(\w+)/.exec(alert.className)?.[1] ?? '' }));
+/** While a dialog is open MUI hides the rest of the page (the toasts too) from the accessibility tree: hidden ones count. */
+const shownToasts = () => allToasts({ hidden: true });
 
 beforeAll(() => {
   localStorage.setItem('i18nextLng', 'en');
@@ -49,13 +46,13 @@ function serve(messages: PresentedMessage[], routes: Parameters<typeof fakeApi>[
     ...routes,
   });
   render(
-    <SnackbarProvider>
+    <ToastHost>
       <SessionProvider onSessionEnd={() => undefined}>
         <QueryClientProvider client={new QueryClient()}>
           <MessageList ticketId={7} isGroup={false} />
         </QueryClientProvider>
       </SessionProvider>
-    </SnackbarProvider>,
+    </ToastHost>,
   );
 }
 

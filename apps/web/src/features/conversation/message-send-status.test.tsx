@@ -2,7 +2,7 @@ import type { PresentedMessage } from '@atende/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { SnackbarProvider } from 'notistack';
+import { ToastHost } from '../../components/toast';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
@@ -42,13 +42,13 @@ function serve(messages: PresentedMessage[], retryAnswer: () => Response) {
     return json({ error: 'ERR_NOT_FOUND' }, 404);
   });
   render(
-    <SnackbarProvider>
+    <ToastHost>
       <SessionProvider onSessionEnd={() => undefined}>
         <QueryClientProvider client={new QueryClient()}>
           <MessageList ticketId={7} isGroup={false} />
         </QueryClientProvider>
       </SessionProvider>
-    </SnackbarProvider>,
+    </ToastHost>,
   );
 }
 
@@ -105,14 +105,14 @@ describe('composer', () => {
       return json([]);
     });
     render(
-      <SnackbarProvider>
+      <ToastHost>
         <SessionProvider onSessionEnd={() => undefined}>
           <QueryClientProvider client={new QueryClient()}>
             <MessageList ticketId={7} isGroup={false} />
             <Composer ticket={ticket} quoted={null} onClearQuoted={() => undefined} />
           </QueryClientProvider>
         </SessionProvider>
-      </SnackbarProvider>,
+      </ToastHost>,
     );
     await screen.findByText('No messages yet.');
     const input = screen.getByTestId('composer-input');

@@ -2,7 +2,7 @@ import type { PresentedSticker } from '@atende/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { SnackbarProvider } from 'notistack';
+import { ToastHost } from '../../components/toast';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
@@ -50,13 +50,13 @@ describe('the sticker picker', { timeout: 30_000 }, () => {
       },
     });
     render(
-      <SnackbarProvider>
+      <ToastHost>
         <SessionProvider onSessionEnd={() => undefined}>
           <QueryClientProvider client={new QueryClient()}>
             <StickerButton ticketId={7} />
           </QueryClientProvider>
         </SessionProvider>
-      </SnackbarProvider>,
+      </ToastHost>,
     );
     await userEvent.click(screen.getByRole('button', { name: 'Stickers' }));
     await userEvent.click(await screen.findByRole('button', { name: 'Send sticker feliz.webp' }));

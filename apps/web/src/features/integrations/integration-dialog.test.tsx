@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { SnackbarProvider } from 'notistack';
+import { ToastHost } from '../../components/toast';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SessionProvider } from '../../api/session';
 import { setupI18n } from '../../i18n';
@@ -47,11 +47,11 @@ function renderDialog(integration: Integration | null) {
   const onSecret = vi.fn();
   render(
     <QueryClientProvider client={new QueryClient()}>
-      <SnackbarProvider>
+      <ToastHost>
         <SessionProvider onSessionEnd={() => undefined}>
           <IntegrationDialog integration={integration} onClose={onClose} onSecret={onSecret} />
         </SessionProvider>
-      </SnackbarProvider>
+      </ToastHost>
     </QueryClientProvider>,
   );
   return { onClose, onSecret };

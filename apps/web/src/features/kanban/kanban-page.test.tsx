@@ -2,7 +2,7 @@ import type { PresentedTagSummary, PresentedTicket } from '@atende/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { SnackbarProvider } from 'notistack';
+import { ToastHost } from '../../components/toast';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SessionProvider } from '../../api/session';
@@ -54,7 +54,7 @@ function Where() {
 function renderBoard() {
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <SnackbarProvider>
+      <ToastHost>
         <SessionProvider onSessionEnd={noop}>
           <SocketProvider>
             <MemoryRouter initialEntries={['/kanban']}>
@@ -65,7 +65,7 @@ function renderBoard() {
             </MemoryRouter>
           </SocketProvider>
         </SessionProvider>
-      </SnackbarProvider>
+      </ToastHost>
     </QueryClientProvider>,
   );
 }

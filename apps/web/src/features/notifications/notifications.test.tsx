@@ -1,7 +1,7 @@
 import { companyEvent, type PresentedTicket } from '@atende/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { SnackbarProvider } from 'notistack';
+import { ToastHost } from '../../components/toast';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SessionProvider } from '../../api/session';
@@ -45,7 +45,7 @@ function Where() {
 function renderTopBar(path = '/') {
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <SnackbarProvider>
+      <ToastHost>
         <AppThemeProvider>
           <SessionProvider onSessionEnd={noop}>
             <SocketProvider>
@@ -60,7 +60,7 @@ function renderTopBar(path = '/') {
             </SocketProvider>
           </SessionProvider>
         </AppThemeProvider>
-      </SnackbarProvider>
+      </ToastHost>
     </QueryClientProvider>,
   );
 }

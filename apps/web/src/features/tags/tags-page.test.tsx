@@ -2,7 +2,7 @@ import type { PresentedTag, PresentedUser } from '@atende/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { SnackbarProvider } from 'notistack';
+import { ToastHost } from '../../components/toast';
 import { MemoryRouter } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SessionProvider } from '../../api/session';
@@ -38,7 +38,7 @@ function server(profile: 'admin' | 'user', tags: PresentedTag[]) {
 function renderPage() {
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <SnackbarProvider>
+      <ToastHost>
         <SessionProvider onSessionEnd={noop}>
           <SocketProvider>
             <MemoryRouter initialEntries={['/tags']}>
@@ -46,7 +46,7 @@ function renderPage() {
             </MemoryRouter>
           </SocketProvider>
         </SessionProvider>
-      </SnackbarProvider>
+      </ToastHost>
     </QueryClientProvider>,
   );
 }

@@ -1,7 +1,7 @@
 import { companyEvent, PAGE_SIZE, type PresentedTicket } from '@atende/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
-import { SnackbarProvider } from 'notistack';
+import { ToastHost } from '../../components/toast';
 import { MemoryRouter } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SessionProvider } from '../../api/session';
@@ -57,7 +57,7 @@ describe('tickets manager count badges', { timeout: 30_000 }, () => {
     });
     render(
       <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <SnackbarProvider>
+        <ToastHost>
           <SessionProvider onSessionEnd={noop}>
             <SocketProvider>
               <MemoryRouter initialEntries={['/tickets']}>
@@ -66,7 +66,7 @@ describe('tickets manager count badges', { timeout: 30_000 }, () => {
               </MemoryRouter>
             </SocketProvider>
           </SessionProvider>
-        </SnackbarProvider>
+        </ToastHost>
       </QueryClientProvider>,
     );
     await waitFor(() => expect(screen.getByTestId('count-pending').textContent).toBe('57'));

@@ -2,7 +2,7 @@ import type { PresentedTicket } from '@atende/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { SnackbarProvider } from 'notistack';
+import { ToastHost } from '../../components/toast';
 import { MemoryRouter, Route, Routes, useLocation, useParams } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SessionProvider } from '../../api/session';
@@ -32,7 +32,7 @@ function Manager() {
 function renderManager() {
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <SnackbarProvider>
+      <ToastHost>
         <SessionProvider onSessionEnd={noop}>
           <MemoryRouter initialEntries={['/tickets']}>
             <Routes>
@@ -48,7 +48,7 @@ function renderManager() {
             </Routes>
           </MemoryRouter>
         </SessionProvider>
-      </SnackbarProvider>
+      </ToastHost>
     </QueryClientProvider>,
   );
 }

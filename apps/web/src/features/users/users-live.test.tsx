@@ -3,7 +3,7 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
-import { SnackbarProvider } from 'notistack';
+import { ToastHost } from '../../components/toast';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { Server, type Socket as ServerSocket } from 'socket.io';
@@ -69,13 +69,13 @@ const noop = () => undefined;
 function renderLive(children: ReactNode) {
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <SnackbarProvider>
+      <ToastHost>
         <SessionProvider onSessionEnd={noop}>
           <SocketProvider>
             <MemoryRouter initialEntries={['/users']}>{children}</MemoryRouter>
           </SocketProvider>
         </SessionProvider>
-      </SnackbarProvider>
+      </ToastHost>
     </QueryClientProvider>,
   );
 }
