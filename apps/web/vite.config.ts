@@ -27,5 +27,9 @@ export default defineConfig({
     // (one on two CPUs): a test that pushes a socket event right after the stand-in server saw
     // the connection can beat the page's listeners when two files share the machine.
     sequence: { groupOrder: 1 },
+    // The files share one process and one document (jsdom made once, modules imported once:
+    // about 9 -> 3 min here); src/test/setup.ts puts back after each file what a page sets
+    // for the whole app (language, time zone, title, timers, spies).
+    isolate: false,
   },
 });

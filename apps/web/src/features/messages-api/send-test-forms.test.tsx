@@ -1,7 +1,7 @@
 import { render as renderUi, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SnackbarProvider } from 'notistack';
+import { ToastHost } from '../../components/toast';
 import type { ReactElement } from 'react';
 import { setupI18n } from '../../i18n';
 import { shownToasts } from '../../test/toasts';
@@ -9,9 +9,9 @@ import { MediaTestFormCard, TextTestFormCard } from './send-test-forms';
 
 const fetchMock = vi.fn<typeof fetch>();
 
-beforeAll(() => {
-  localStorage.setItem('i18nextLng', 'pt');
-  setupI18n();
+beforeAll(async () => {
+  // In Portuguese, also when an earlier file of the run already started i18next in another language.
+  await setupI18n().changeLanguage('pt');
 });
 beforeEach(() => {
   fetchMock.mockReset();
@@ -20,7 +20,7 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllGlobals());
 
 /** With the app's toaster, so a toast is asserted as the user sees it. */
-const render = (ui: ReactElement) => renderUi(<SnackbarProvider>{ui}</SnackbarProvider>);
+const render = (ui: ReactElement) => renderUi(<ToastHost>{ui}</ToastHost>);
 
 const sent = () => new Response(JSON.stringify({ message: 'Message sent.', ticketId: 1, messageIds: [1] }), { status: 200 });
 
