@@ -5,6 +5,7 @@ import { STORAGE } from './api/storage-keys';
 import { App } from './app/app';
 import { preloadRoute } from './app/routes';
 import { settledWithin } from './app/settled-within';
+import { prepareTheme } from './app/theme';
 import { initialLanguage, loadLanguage, setupI18n, writePreloadHint } from './i18n';
 
 const root = document.getElementById('root');
@@ -13,6 +14,8 @@ const FIRST_FRAME_WAIT_MS = 3000;
 const firstScreen = preloadRoute(window.location.pathname, Boolean(localStorage.getItem(STORAGE.token)));
 writePreloadHint();
 prefetchSessionUser();
+// The theme is made in a task of its own while the texts and chunks download, not inside the first render.
+setTimeout(prepareTheme, 0);
 // The app's first frame waits for its texts (the user's language from the start), the first screen's
 // chunks and the session's user: it is then the screen itself (the top bar with its greeting, the login
 // card), not a spinner that React would keep for at least 300 ms before revealing what replaced it.
