@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { axeViolations, expect, login, test, uniqueStamp } from './fixtures';
+import { axeViolations, expect, expectNoSideScroll, login, test, uniqueStamp } from './fixtures';
 
 /**
  * Company API keys (issue 34 item 2): an admin creates a key in Settings → API, sees its
@@ -100,7 +100,7 @@ test.describe('on a phone', () => {
         expect(box!.x + box!.width).toBeLessThanOrEqual(390);
       };
       await onScreen(add);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await expectNoSideScroll(page, 390);
       if (shots) await page.screenshot({ path: `${shots}/api-keys-phone-${language}.png` });
 
       await add.click();

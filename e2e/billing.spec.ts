@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { api, apiLogin, expect, login, test, uniqueStamp } from './fixtures';
+import { api, apiLogin, expect, expectNoSideScroll, login, test, uniqueStamp } from './fixtures';
 
 /**
  * The SaaS lifecycle (issue 23) as a new customer lives it: sign up a company at
@@ -26,7 +26,7 @@ async function shoot(page: Page, name: string, show: () => Promise<void>): Promi
     for (const theme of ['light', 'dark'] as const) {
       await page.evaluate((value) => localStorage.setItem('preferredTheme', value), theme);
       await show();
-      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} ${size} fits`).toBeLessThanOrEqual(viewport.width);
+      await expectNoSideScroll(page, viewport.width, `${name} ${size} fits`);
       await page.screenshot({ path: path.join(screenshotsDir(), `${name}-${size === 'phone' ? 'phone-' : ''}${theme}.png`), animations: 'disabled' });
     }
   }
@@ -256,7 +256,7 @@ test('billing with Asaas: the card step is checked, a card pays one invoice and 
         await page.setViewportSize(viewport);
         await toPaymentStep();
         await fillCard('4111111111111111');
-        expect(await page.evaluate(() => document.documentElement.scrollWidth), `${language} ${size} fits`).toBeLessThanOrEqual(viewport.width);
+        await expectNoSideScroll(page, viewport.width, `${language} ${size} fits`);
         await page.screenshot({ path: path.join(screenshotsDir(), `checkout-card-${language}-${size}.png`), animations: 'disabled' });
       }
     }
@@ -289,7 +289,7 @@ test('billing with Asaas: the card step is checked, a card pays one invoice and 
     await expect(page.getByTestId('boleto-pdf')).toHaveAttribute('href', /\/fake-asaas\/b\/pay_/);
     for (const [size, viewport] of SIZES) {
       await page.setViewportSize(viewport);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth), `boleto ${size} fits`).toBeLessThanOrEqual(viewport.width);
+      await expectNoSideScroll(page, viewport.width, `boleto ${size} fits`);
       await page.screenshot({ path: path.join(screenshotsDir(), `checkout-boleto-${size}.png`), animations: 'disabled' });
     }
     await page.getByTestId('boleto-sandbox-pay').click();

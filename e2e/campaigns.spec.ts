@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import ExcelJS from 'exceljs';
-import { api, apiLogin, expect, login, test, uniqueStamp } from './fixtures';
+import { api, apiLogin, expect, expectNoSideScroll, login, test, uniqueStamp } from './fixtures';
 
 /**
  * Contact lists and campaigns end to end (issue 20): a list imported from an
@@ -27,7 +27,7 @@ async function shoot(page: Page, shots: [name: string, url: string, ready: strin
       for (const [name, url, ready] of shots) {
         await page.goto(url);
         await expect(page.getByTestId(ready).first()).toBeVisible();
-        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+        await expectNoSideScroll(page, viewport.width);
         await page.screenshot({ path: path.join(folder, `${name}-${size === 'phone' ? 'phone-' : ''}${theme}.png`) });
       }
     }

@@ -1,4 +1,4 @@
-import { apiLogin, expect, login, test } from './fixtures';
+import { apiLogin, expect, expectNoSideScroll, login, test } from './fixtures';
 
 /**
  * The connections page (spec part 2 §2.2) end to end: a connection made in the
@@ -135,7 +135,7 @@ test.describe('on a phone', () => {
     for (const id of ['connection-status', 'connection-qr', 'connection-open-phone', 'connection-edit', 'connection-delete']) await onScreen(row.getByTestId(id));
     await onScreen(page.getByTestId('connection-add'));
     // Neither the page nor the table scrolls sideways.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expectNoSideScroll(page, 390);
     const table = page.locator('.MuiTableContainer-root').first();
     expect(await table.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { api, apiLogin, expect, login, test, uniqueStamp } from './fixtures';
+import { api, apiLogin, expect, expectNoSideScroll, login, test, uniqueStamp } from './fixtures';
 
 /**
  * The dashboard (issue 21) of the seeded company: the counters show the tickets of
@@ -49,7 +49,7 @@ test('dashboard: counters of the seeded company, the period filter, and a close 
       await page.goto('/');
       await expect(page.getByTestId('dashboard-counter-supportFinished')).toBeVisible();
       await expect(page.getByTestId('dashboard-chart-users')).toBeVisible();
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+      await expectNoSideScroll(page, viewport.width);
       await page.screenshot({ path: path.join(folder, `dashboard-${size === 'phone' ? 'phone-' : ''}${theme}.png`), fullPage: size === 'desktop' });
     }
   }

@@ -124,6 +124,15 @@ export async function animationsEnded(page: Page): Promise<void> {
   );
 }
 
+/**
+ * Waits until the page is no wider than `width`: nothing runs off a phone's screen. It polls
+ * because the shell swaps its side menu for a drawer when React hears the media query change,
+ * a moment after a resize (a busy machine measured the desktop's menu still beside the page).
+ */
+export async function expectNoSideScroll(page: Page, width: number, message?: string): Promise<void> {
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth), { message }).toBeLessThanOrEqual(width);
+}
+
 /** The rules the browser tests hold every page to: WCAG 2.1 levels A and AA. */
 export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
@@ -148,5 +157,5 @@ export async function axeViolations(page: Page): Promise<string[]> {
  */
 export async function toastsGone(page: Page): Promise<void> {
   await page.mouse.move(0, 0);
-  await expect(page.locator('#notistack-snackbar')).toHaveCount(0, { timeout: 10_000 });
+  await expect(page.locator('[data-toast]')).toHaveCount(0, { timeout: 10_000 });
 }

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { api, apiLogin, expect, login, test, uniqueStamp } from './fixtures';
+import { api, apiLogin, expect, expectNoSideScroll, login, test, uniqueStamp } from './fixtures';
 
 /**
  * Help videos (issue 18, spec part 2 §2.15 Helps tab, §2.16 help page): the super
@@ -105,7 +105,7 @@ test.describe('on a phone, in dark mode, in Portuguese', () => {
       expect(box).not.toBeNull();
       expect(box!.x).toBeGreaterThanOrEqual(0);
       expect(box!.x + box!.width).toBeLessThanOrEqual(390);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await expectNoSideScroll(page, 390);
       // Dark mode: the card is drawn on a dark surface.
       const background = await card.evaluate((node) => getComputedStyle(node).backgroundColor);
       const [r = 255, g = 255, b = 255] = (background.match(/\d+/g) ?? []).map(Number);

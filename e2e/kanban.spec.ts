@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { api, apiLogin, expect, login, test, uniqueStamp } from './fixtures';
+import { api, apiLogin, expect, expectNoSideScroll, login, test, uniqueStamp } from './fixtures';
 
 /**
  * Tags and the kanban board (issue 18): a tag made a kanban lane on /tags is a
@@ -106,7 +106,7 @@ async function shoot(page: Page, url: string, name: string, readyTestId: string)
       await page.goto(url);
       await expect(page.getByTestId(readyTestId).first()).toBeVisible();
       // Nothing wider than the screen: the board scrolls inside itself.
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+      await expectNoSideScroll(page, viewport.width);
       await page.screenshot({ path: path.join(folder, `${name}-${size === 'phone' ? 'phone-' : ''}${theme}.png`) });
     }
   }

@@ -1,4 +1,4 @@
-import { api, apiLogin, expect, login, test } from './fixtures';
+import { api, apiLogin, expect, expectNoSideScroll, login, test } from './fixtures';
 
 /**
  * The message menu's Edit, React and Forward (issue 32) on a phone-sized screen (390 px), against
@@ -49,11 +49,11 @@ test.describe('message actions', () => {
     await page.getByTestId('forward-search').fill(otherNumber.slice(-6));
     await page.getByRole('option', { name: new RegExp(`Destino ${stamp}`) }).click();
     await page.getByTestId('forward-send').click();
-    await expect(page.locator('#notistack-snackbar').filter({ hasText: 'Forwarded to 1 contact' })).toBeVisible();
+    await expect(page.locator('[data-toast]').filter({ hasText: 'Forwarded to 1 contact' })).toBeVisible();
     const forwarded = await api<{ body: string }[]>(base, token, 'GET', `/sandbox/${connection.id}/outbox?number=${otherNumber}`);
     expect(forwarded.map((entry) => entry.body)).toEqual(['Qual o valor?']);
 
     // Nothing wider than the phone.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expectNoSideScroll(page, 390);
   });
 });

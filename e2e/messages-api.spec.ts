@@ -42,7 +42,7 @@ test('messages API page: the test forms send text and media through a connection
   await page.getByTestId('text-test-number').fill(number);
   await page.getByTestId('text-test-body').fill('Olá, mensagem enviada pela API');
   await page.getByTestId('text-test-send').click();
-  await expect(page.locator('#notistack-snackbar').filter({ hasText: 'Mensagem enviada com sucesso' })).toBeVisible();
+  await expect(page.locator('[data-toast]').filter({ hasText: 'Mensagem enviada com sucesso' })).toBeVisible();
   await expect(page.getByTestId('text-test-body')).toHaveValue('');
 
   // Media, with a caption.
@@ -79,7 +79,7 @@ test.describe('refused', () => {
     await page.getByTestId('text-test-number').fill('5511999990000');
     await page.getByTestId('text-test-body').fill('Oi');
     await page.getByTestId('text-test-send').click();
-    await expect(page.locator('#notistack-snackbar').filter({ hasText: 'Token da API inválido.' })).toBeVisible();
+    await expect(page.locator('[data-toast]').filter({ hasText: 'Token da API inválido.' })).toBeVisible();
     await expect(page.getByTestId('text-test-body')).toHaveValue('Oi');
   });
 });

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { api, apiLogin, expect, login, test, uniqueStamp } from './fixtures';
+import { api, apiLogin, expect, expectNoSideScroll, login, test, uniqueStamp } from './fixtures';
 
 /**
  * Schedules end to end (issue 20): from a ticket's menu an agent schedules a
@@ -21,7 +21,7 @@ async function shoot(page: Page, name: string): Promise<void> {
       await page.evaluate((value) => localStorage.setItem('preferredTheme', value), theme);
       await page.goto('/schedules');
       await expect(page.getByTestId('schedule-event').first()).toBeVisible();
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+      await expectNoSideScroll(page, viewport.width);
       await page.screenshot({ path: path.join(folder, `${name}-${size === 'phone' ? 'phone-' : ''}${theme}.png`) });
     }
   }

@@ -176,7 +176,7 @@ test.describe('service desk', () => {
 
     await login(page, setup.agent.email, setup.agent.password);
     await page.goto(`/tickets/${ticket.uuid}`);
-    await expect(page.locator('#notistack-snackbar')).toContainText('Acesso não permitido');
+    await expect(page.locator('[data-toast]')).toContainText('Acesso não permitido');
     await expect(page).toHaveURL(/\/tickets\/?$/);
   });
   });
@@ -221,7 +221,7 @@ test.describe('service desk', () => {
       const stale = brunoPage.getByTestId('ticket-item').filter({ hasText: 'Cliente Disputado' });
       await expect(stale).toHaveAttribute('data-status', 'pending');
       await stale.getByTestId('ticket-accept').click();
-      await expect(brunoPage.locator('#notistack-snackbar')).toContainText('Ticket already accepted by Agente Ana');
+      await expect(brunoPage.locator('[data-toast]')).toContainText('Ticket already accepted by Agente Ana');
       await expect(brunoPage).toHaveURL(/\/tickets\/?$/);
       // His list reloads and no longer offers it; Ana keeps the conversation.
       await expect(stale).toHaveCount(0);

@@ -207,7 +207,7 @@ test('settings: the super user adds a plan and a company on it, renews it, and d
     // Its invoice was made when it was created on the paid plan (due in 5 days); the renewed
     // due date's invoice is a month away from the job: the super user issues it now.
     await row.getByTestId('company-issue-invoice').click();
-    await expect(page.locator('#notistack-snackbar').filter({ hasText: companyName })).toContainText('49,90');
+    await expect(page.locator('[data-toast]').filter({ hasText: companyName })).toContainText('49,90');
 
     // Delete the company, then its plan.
     await row.getByTestId('company-delete').click();

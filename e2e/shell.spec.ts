@@ -1,4 +1,4 @@
-import { ADMIN, apiLogin, expect, login, test } from './fixtures';
+import { ADMIN, apiLogin, expect, expectNoSideScroll, login, test } from './fixtures';
 
 test.describe('app shell', () => {
   test('logs in, lands on /tickets, switches language and theme, keeps both after reload, logs out', async ({ page }) => {
@@ -42,7 +42,7 @@ test.describe('app shell', () => {
       expect(box && box.x >= 0 && box.x + box.width <= 390, id).toBe(true);
     }
     await expect(page.getByTestId('language-button')).toBeHidden();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expectNoSideScroll(page, 390);
 
     await page.getByTestId('profile-button').click();
     await page.getByTestId('profile-language').click();
@@ -117,7 +117,7 @@ test.describe('app shell', () => {
     await page.getByTestId('login-email').fill(ADMIN.email);
     await page.getByTestId('login-password').fill('wrong-password');
     await page.getByTestId('login-submit').click();
-    await expect(page.locator('#notistack-snackbar')).toBeVisible();
+    await expect(page.locator('[data-toast]')).toBeVisible();
     await expect(page).toHaveURL(/\/login$/);
   });
   });

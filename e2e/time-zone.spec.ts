@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { api, apiLogin, expect, login, test, uniqueStamp } from './fixtures';
+import { api, apiLogin, expect, expectNoSideScroll, login, test, uniqueStamp } from './fixtures';
 import { COMPANY_TIME_ZONE, foreignTimeZone } from './time-zone';
 
 /**
@@ -88,7 +88,7 @@ test.describe(`time zones: the browser in ${browserZone}, the company in ${COMPA
       await page.setViewportSize(viewport);
       await expect(event).toContainText('22:09');
       // The calendar lays its rows out again after a resize (a measured layout): wait for it.
-      await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+      await expectNoSideScroll(page, viewport.width);
       await shoot(page, `time-zone-schedules-${size}`);
     }
   });
@@ -129,7 +129,7 @@ test.describe(`time zones: the browser in ${browserZone}, the company in ${COMPA
         await expect(row).toContainText('01/11/2026');
         await expect(row).toHaveAttribute('data-status', 'expired');
         // The calendar lays its rows out again after a resize (a measured layout): wait for it.
-      await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+      await expectNoSideScroll(page, viewport.width);
         await shoot(page, `time-zone-invoices-${viewport.width}`);
         await page.evaluate(() => localStorage.clear());
       }

@@ -1,4 +1,4 @@
-import { api, apiLogin, expect, login, test, uniqueStamp } from './fixtures';
+import { api, apiLogin, expect, expectNoSideScroll, login, test, uniqueStamp } from './fixtures';
 
 /**
  * Onboarding an agent without the API (issue 18): the admin creates the agent
@@ -107,7 +107,7 @@ test.describe('on a phone, in dark mode', () => {
     await onScreen(page.getByTestId('users-add'));
     await onScreen(row.getByTestId('user-edit'));
     // No horizontal scroll on the page itself.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expectNoSideScroll(page, 390);
     if (process.env.E2E_SCREENSHOTS_DIR) await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS_DIR}/users-phone-dark.png` });
 
     await page.getByTestId('users-add').click();

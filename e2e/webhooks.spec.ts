@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { api, apiLogin, axeViolations, expect, login, test, toastsGone, uniqueStamp } from './fixtures';
+import { api, apiLogin, axeViolations, expect, expectNoSideScroll, login, test, toastsGone, uniqueStamp } from './fixtures';
 
 /**
  * Event webhooks (issue 34 item 3): an admin subscribes a receiver this test runs on
@@ -187,7 +187,7 @@ test.describe('on a phone', () => {
         await onScreen(add);
         await onScreen(row.getByTestId('webhook-enabled'));
         await onScreen(row.getByTestId('webhook-delete'));
-        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+        await expectNoSideScroll(page, 390);
         await page.screenshot({ path: `${screenshotsDir()}/webhooks-phone-${language}.png` });
 
         await add.click();
