@@ -1,4 +1,4 @@
-import { ADMIN, apiLogin, expect, expectNoSideScroll, login, test } from './fixtures';
+import { ADMIN, apiLogin, axeViolations, expect, expectNoSideScroll, login, test } from './fixtures';
 
 test.describe('app shell', () => {
   test('logs in, lands on /tickets, switches language and theme, keeps both after reload, logs out', async ({ page }) => {
@@ -119,6 +119,38 @@ test.describe('app shell', () => {
     await page.getByTestId('login-submit').click();
     await expect(page.locator('[data-toast]')).toBeVisible();
     await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test('a page whose code cannot be downloaded (a new version deployed, the network gone) says so, the menu still works, and Reload brings the page', async ({ page }) => {
+    await page.addInitScript(() => localStorage.setItem('i18nextLng', 'en'));
+    await login(page);
+    // The help page's chunk fails as it does when a deploy has replaced the files the open tab knows.
+    let blocked = true;
+    await page.route(/\/assets\/helps-page-[^/]+\.js$/, (route) => (blocked ? route.abort('failed') : route.continue()));
+    await page.getByTestId('menu-helps').click();
+    const failed = page.getByTestId('page-error');
+    await expect(failed).toContainText('This page could not be loaded');
+    await expect(failed).toContainText('A new version of Atende may have been published');
+    // The frame is still there: another page opens from the menu, and the message goes.
+    await expect(page.getByTestId('greeting')).toBeVisible();
+    await page.getByTestId('menu-tickets').click();
+    await expect(page.getByTestId('subtab-pending')).toBeVisible();
+    await expect(failed).toHaveCount(0);
+
+    await page.getByTestId('menu-helps').click();
+    await expect(failed).toBeVisible();
+    expect(await axeViolations(page)).toEqual([]);
+    for (const [width, height] of [[1440, 900], [390, 844]] as const) {
+      await page.setViewportSize({ width, height });
+      await expectNoSideScroll(page, width);
+      await expect(failed.getByRole('button', { name: 'Reload' })).toBeInViewport();
+      await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS_DIR ?? 'e2e/artifacts'}/page-error-${width}.png` });
+    }
+    blocked = false;
+    await failed.getByRole('button', { name: 'Reload' }).click();
+    await expect(page).toHaveURL(/\/helps$/);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(failed).toHaveCount(0);
   });
   });
 

@@ -9,10 +9,10 @@ import { SMTPServer } from 'smtp-server';
 
 const root = path.resolve(import.meta.dirname, '..');
 // `npm run screenshots` (`--screenshots`): only the test that takes the README's
-// screenshots (tickets, conversation, users, tags, kanban, notifications, schedules, campaigns, dashboard, internal chat, announcements, sign-up, password reset, invoices, Pix checkout, API keys, webhooks, queue auto-assignment, SLA marks, two-factor set-up and login, audit log, push settings), writing them to docs/screenshots instead of e2e/artifacts.
+// screenshots (tickets, conversation, users, tags, kanban, notifications, schedules, campaigns, dashboard, internal chat, announcements, sign-up, password reset, invoices, Pix checkout, API keys, webhooks, queue auto-assignment, SLA marks, two-factor set-up and login, audit log, push settings, a page that could not load), writing them to docs/screenshots instead of e2e/artifacts.
 const screenshots = process.argv.includes('--screenshots');
 const playwrightArgs = screenshots
-  ? ['service-desk.spec.ts', 'kanban.spec.ts', 'users.spec.ts', 'notifications.spec.ts', 'schedules.spec.ts', 'campaigns.spec.ts', 'dashboard.spec.ts', 'chats.spec.ts', 'billing.spec.ts', 'api-keys.spec.ts', 'webhooks.spec.ts', 'auto-assign.spec.ts', 'sla.spec.ts', 'two-factor.spec.ts', 'audit-log.spec.ts', 'push.spec.ts', '-g', 'reaches an agent live|a card moved in one browser|users:|a new pending ticket shows live|schedules:|campaigns:|dashboard:|chats:|announcements:|billing:|api keys:|webhooks:|auto-assign:|sla:|two-factor sign-in:|audit log:|push:']
+  ? ['service-desk.spec.ts', 'kanban.spec.ts', 'users.spec.ts', 'notifications.spec.ts', 'schedules.spec.ts', 'campaigns.spec.ts', 'dashboard.spec.ts', 'chats.spec.ts', 'billing.spec.ts', 'api-keys.spec.ts', 'webhooks.spec.ts', 'auto-assign.spec.ts', 'sla.spec.ts', 'two-factor.spec.ts', 'audit-log.spec.ts', 'push.spec.ts', 'shell.spec.ts', '-g', 'reaches an agent live|a card moved in one browser|users:|a new pending ticket shows live|schedules:|campaigns:|dashboard:|chats:|announcements:|billing:|api keys:|webhooks:|auto-assign:|sla:|two-factor sign-in:|audit log:|push:|cannot be downloaded']
   : process.argv.slice(2);
 if (!existsSync(path.join(root, 'apps/web/dist/index.html')) || !existsSync(path.join(root, 'apps/server/dist/main.js'))) {
   const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });

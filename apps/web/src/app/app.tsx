@@ -5,6 +5,7 @@ import { SessionProvider } from '../api/session';
 import { ToastHost } from '../components/toast';
 import { SocketProvider } from '../realtime/socket';
 import { useInstallLinks } from './install-links';
+import { ErrorBoundary } from './error-boundary';
 import { AppRoutes } from './routes';
 import { AppThemeProvider } from './theme';
 
@@ -38,9 +39,11 @@ export function App() {
   useInstallLinks();
   return (
     <AppThemeProvider>
-      <BrowserRouter>
-        <Providers />
-      </BrowserRouter>
+      <ErrorBoundary>
+        <BrowserRouter>
+          <Providers />
+        </BrowserRouter>
+      </ErrorBoundary>
       <ToastHost />
     </AppThemeProvider>
   );

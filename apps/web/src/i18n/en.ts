@@ -36,7 +36,7 @@ import { auditFieldTexts } from '../features/audit-logs/audit-fields.i18n';
 import { auditLogsTexts } from '../features/audit-logs/audit-logs.i18n';
 
 export const en: Messages = {
-  app: { skipToContent: 'Skip to content', navigation: 'Main menu', newMessage: 'New message from {{name}}: {{text}}', newTicket: 'New ticket waiting, from {{name}}: {{text}}', name: 'Atende', loading: 'Loading...', version: 'Version {{version}}', welcome: 'Pick a ticket to start' },
+  app: { skipToContent: 'Skip to content', navigation: 'Main menu', newMessage: 'New message from {{name}}: {{text}}', newTicket: 'New ticket waiting, from {{name}}: {{text}}', name: 'Atende', loading: 'Loading...', version: 'Version {{version}}', welcome: 'Pick a ticket to start', pageError: { chunkTitle: 'This page could not be loaded', chunkText: 'A new version of Atende may have been published, or the connection dropped. Reload to continue.', crashTitle: 'Something went wrong on this page', crashText: 'Reload the page. If it happens again, tell your support team.', reload: 'Reload' } },
   login: {
     title: 'Sign in',
     email: 'Email',

@@ -36,7 +36,7 @@ import { auditFieldTexts } from '../features/audit-logs/audit-fields.i18n';
 import { auditLogsTexts } from '../features/audit-logs/audit-logs.i18n';
 
 export const es: Messages = {
-  app: { skipToContent: 'Saltar al contenido', navigation: 'Menú principal', newMessage: 'Nuevo mensaje de {{name}}: {{text}}', newTicket: 'Nueva atención en espera, de {{name}}: {{text}}', name: 'Atende', loading: 'Cargando...', version: 'Versión {{version}}', welcome: 'Elija una atención para empezar' },
+  app: { skipToContent: 'Saltar al contenido', navigation: 'Menú principal', newMessage: 'Nuevo mensaje de {{name}}: {{text}}', newTicket: 'Nueva atención en espera, de {{name}}: {{text}}', name: 'Atende', loading: 'Cargando...', version: 'Versión {{version}}', welcome: 'Elija una atención para empezar', pageError: { chunkTitle: 'No se pudo cargar esta página', chunkText: 'Puede que se haya publicado una nueva versión de Atende o que se haya caído la conexión. Recargue para continuar.', crashTitle: 'Algo salió mal en esta página', crashText: 'Recargue la página. Si vuelve a ocurrir, avise al soporte.', reload: 'Recargar' } },
   login: {
     title: 'Ingresar',
     email: 'Correo electrónico',

@@ -37,7 +37,7 @@ import type { Catalogue } from './catalogue';
 
 /** Portuguese: the source catalogue. Strings the spec gives in Portuguese are verbatim. */
 export const pt = {
-  app: { skipToContent: 'Pular para o conteúdo', navigation: 'Menu principal', newMessage: 'Nova mensagem de {{name}}: {{text}}', newTicket: 'Novo atendimento aguardando, de {{name}}: {{text}}', name: 'Atende', loading: 'Carregando...', version: 'Versão {{version}}', welcome: 'Selecione um atendimento para começar' },
+  app: { skipToContent: 'Pular para o conteúdo', navigation: 'Menu principal', newMessage: 'Nova mensagem de {{name}}: {{text}}', newTicket: 'Novo atendimento aguardando, de {{name}}: {{text}}', name: 'Atende', loading: 'Carregando...', version: 'Versão {{version}}', welcome: 'Selecione um atendimento para começar', pageError: { chunkTitle: 'Esta página não pôde ser carregada', chunkText: 'Uma nova versão do Atende pode ter sido publicada, ou a conexão caiu. Recarregue para continuar.', crashTitle: 'Algo deu errado nesta página', crashText: 'Recarregue a página. Se acontecer de novo, avise o suporte.', reload: 'Recarregar' } },
   login: {
     title: 'Entrar',
     email: 'E-mail',

@@ -9,6 +9,7 @@ import { focusMainContent, MAIN_CONTENT_ID } from '../../components/main-content
 import { PageLoading } from '../../components/page-loading';
 import { useServiceWorker } from '../../features/push/use-service-worker';
 import { useOwnUserEvents } from '../../features/users/users-queries';
+import { PageErrorBoundary } from '../error-boundary';
 import { BillingMenu, BillingTopBar, OverdueBanner } from './overdue-parts';
 import { SideMenu } from './side-menu';
 import { TopBar } from './top-bar';
@@ -97,9 +98,11 @@ export function AppLayout() {
         <Box component="main" id={MAIN_CONTENT_ID} tabIndex={-1} sx={{ flexGrow: 1, minWidth: 0, p: { xs: 1, sm: 2 }, '&:focus': { outline: 'none' } }}>
           <Toolbar variant="dense" />
           {overdue ? <OverdueBanner user={user} /> : null}
-          <Suspense fallback={<PageLoading />}>
-            <Outlet />
-          </Suspense>
+          <PageErrorBoundary>
+            <Suspense fallback={<PageLoading />}>
+              <Outlet />
+            </Suspense>
+          </PageErrorBoundary>
         </Box>
       </Box>
     </LiveAnnouncerProvider>
