@@ -32,7 +32,7 @@ function PageError({ error }: { error: unknown }) {
 
 interface ErrorBoundaryProps {
   children: ReactNode;
-  /** When it changes (the route), a failed page is tried again: the menu leads out of the message. */
+  /** When it changes (the route), the message goes and the new route renders: the menu leads out of it. */
   resetKey?: string;
 }
 
@@ -63,7 +63,7 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundarySt
   }
 }
 
-/** The boundary around the pages of the frame: another page chosen in the menu tries again. */
+/** The boundary around the pages of the frame, cleared by another route (a page that failed to download fails again until a reload). */
 export function PageErrorBoundary({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
   return <ErrorBoundary resetKey={pathname}>{children}</ErrorBoundary>;

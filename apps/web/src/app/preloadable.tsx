@@ -19,7 +19,9 @@ export function preloadable<P extends object>(load: () => Promise<Module<P>>): (
         return module;
       },
       (error: unknown) => {
-        // A failed download is asked for again by the next mount.
+        // A failed download is asked for again by the next load (a failed preload: by the first
+        // mount). A mounted component that met the failure keeps it, as React.lazy does: the
+        // error boundary (error-boundary.tsx) says so and offers a reload.
         loading = null;
         throw error;
       },
